@@ -1,0 +1,289 @@
+//! Errors: a stable machine code, a human message in the caller's language,
+//! and typed details.
+//!
+//! Every refusal in editkit is an [`Error`]. The binding layer turns it into a
+//! thrown JS `EditkitError` whose fields are exactly the serialised form of
+//! this struct (`code`, `message`, then every detail that is set), so the JS
+//! side never parses prose. Tests assert on [`ErrorCode`]s and detail fields,
+//! not on message text.
+//!
+//! Messages are rendered once, where the error is made, from the capability's
+//! `messages` module (one site per message), in the [`Lang`] the caller asked
+//! for.
+
+use serde::Serialize;
+
+use crate::lang::Lang;
+
+/// Stable identifiers of everything that can go wrong, serialised as
+/// `SCREAMING_SNAKE_CASE`. New codes may be added; existing ones never change
+/// meaning.
+///
+/// Grouped by capability; each group is owned by that capability's module.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    // ---- boundary / general -------------------------------------------
+    /// An argument had the wrong type or an out-of-range value.
+    InvalidArgument,
+    /// A string contained a lone UTF-16 surrogate (rejected by the JS layer
+    /// before it could be silently turned into U+FFFD).
+    InvalidText,
+    /// A bug in editkit (a trapped panic, an impossible state).
+    InternalError,
+    /// A host callback threw, rejected or returned malformed data.
+    HostError,
+    /// The host object lacks a callback the operation needs.
+    HostCapabilityMissing,
+
+    // ---- block diff: format (SPEC §3.2) -------------------------------
+    NestedSearch,
+    UnclosedSearch,
+    UnmatchedReplace,
+    MisplacedDelimiter,
+    MissingDelimiter,
+    SearchWithoutBlockId,
+    InvalidBlockId,
+    UnknownCommand,
+    EmptyInsert,
+    /// A SEARCH section with nothing in it (the block is not located by
+    /// an empty text; use `@@REPLACE:id@@`).
+    EmptySearch,
+    /// The diff has no hunk at all.
+    EmptyDiff,
+    /// A diff-level format failure that wraps the list of format problems.
+    InvalidDiffFormat,
+
+    // ---- block diff: content check and execution (SPEC §3.4–3.6) --------
+    BlockNotFound,
+    ContentMismatch,
+    /// SEARCH occurs more than once inside the block.
+    AmbiguousMatch,
+    NotAContainer,
+    ConflictingEdits,
+    DocumentTarget,
+    StaleBlock,
+    WriteVerifyFailed,
+    /// One or more edits failed the content check (wraps per-edit errors).
+    ValidationFailed,
+    /// A host write failed part-way through execution.
+    WriteFailed,
+
+    // ---- slice (SPEC §4) ------------------------------------------------
+    SliceAnchorNotFound,
+    InvalidSlice,
+
+    // ---- matcher (SPEC §6) ---------------------------------------------
+    NotFound,
+    Ambiguous,
+    AlreadyApplied,
+    CorrectorNoChange,
+
+    // ---- file-edit planner (SPEC §7) -----------------------------------
+    FileNotFound,
+    ContentRequired,
+    AnchorNotFound,
+    AnchorAmbiguous,
+    OccurrenceOutOfRange,
+    HunkNotFound,
+    WrongOwner,
+    HunkKindMismatch,
+    RangeOutOfBounds,
+}
+
+impl ErrorCode {
+    /// The wire form, e.g. `"BLOCK_NOT_FOUND"`.
+    pub fn as_str(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            InvalidArgument => "INVALID_ARGUMENT",
+            InvalidText => "INVALID_TEXT",
+            InternalError => "INTERNAL_ERROR",
+            HostError => "HOST_ERROR",
+            HostCapabilityMissing => "HOST_CAPABILITY_MISSING",
+            NestedSearch => "NESTED_SEARCH",
+            UnclosedSearch => "UNCLOSED_SEARCH",
+            UnmatchedReplace => "UNMATCHED_REPLACE",
+            MisplacedDelimiter => "MISPLACED_DELIMITER",
+            MissingDelimiter => "MISSING_DELIMITER",
+            SearchWithoutBlockId => "SEARCH_WITHOUT_BLOCK_ID",
+            InvalidBlockId => "INVALID_BLOCK_ID",
+            UnknownCommand => "UNKNOWN_COMMAND",
+            EmptyInsert => "EMPTY_INSERT",
+            EmptySearch => "EMPTY_SEARCH",
+            EmptyDiff => "EMPTY_DIFF",
+            InvalidDiffFormat => "INVALID_DIFF_FORMAT",
+            BlockNotFound => "BLOCK_NOT_FOUND",
+            ContentMismatch => "CONTENT_MISMATCH",
+            AmbiguousMatch => "AMBIGUOUS_MATCH",
+            NotAContainer => "NOT_A_CONTAINER",
+            ConflictingEdits => "CONFLICTING_EDITS",
+            DocumentTarget => "DOCUMENT_TARGET",
+            StaleBlock => "STALE_BLOCK",
+            WriteVerifyFailed => "WRITE_VERIFY_FAILED",
+            ValidationFailed => "VALIDATION_FAILED",
+            WriteFailed => "WRITE_FAILED",
+            SliceAnchorNotFound => "SLICE_ANCHOR_NOT_FOUND",
+            InvalidSlice => "INVALID_SLICE",
+            NotFound => "NOT_FOUND",
+            Ambiguous => "AMBIGUOUS",
+            AlreadyApplied => "ALREADY_APPLIED",
+            CorrectorNoChange => "CORRECTOR_NO_CHANGE",
+            FileNotFound => "FILE_NOT_FOUND",
+            ContentRequired => "CONTENT_REQUIRED",
+            AnchorNotFound => "ANCHOR_NOT_FOUND",
+            AnchorAmbiguous => "ANCHOR_AMBIGUOUS",
+            OccurrenceOutOfRange => "OCCURRENCE_OUT_OF_RANGE",
+            HunkNotFound => "HUNK_NOT_FOUND",
+            WrongOwner => "WRONG_OWNER",
+            HunkKindMismatch => "HUNK_KIND_MISMATCH",
+            RangeOutOfBounds => "RANGE_OUT_OF_BOUNDS",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A 1-based, inclusive line range (a candidate location, a hunk's span).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LineRange {
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+/// Typed details an error may carry. Only fields that are set are
+/// serialised, so the JS object stays small and every field has one meaning
+/// wherever it appears.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Details {
+    /// 1-based line in the text the caller gave (diff text, file content).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// SiYuan block id the error is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_id: Option<String>,
+    /// 1-based index of the hunk (block diff) or SEARCH/REPLACE block.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hunk_index: Option<u32>,
+    /// Concrete fixes the reader can apply.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
+    /// Every location that matched when one was required.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<LineRange>,
+    /// Name of a missing host callback, an invalid argument, …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Sequence similarity in [0, 1] between what was expected and found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f64>,
+    /// What the caller expected to find (SEARCH text, snapshot, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// What was actually there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<String>,
+    /// A compact diff between `expected` and `actual`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// Agent-facing YAML text (file-edit planner refusals, SPEC §7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yaml: Option<String>,
+    /// Nested per-item errors (every format problem, every failed edit).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<Error>,
+}
+
+/// An editkit refusal: `code` for programs, `message` for people and agents.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(flatten)]
+    pub details: Box<Details>,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error { code, message: message.into(), details: Box::default() }
+    }
+
+    pub fn with_line(mut self, line: u32) -> Self {
+        self.details.line = Some(line);
+        self
+    }
+
+    pub fn with_block_id(mut self, id: impl Into<String>) -> Self {
+        self.details.block_id = Some(id.into());
+        self
+    }
+
+    pub fn with_hunk_index(mut self, index: u32) -> Self {
+        self.details.hunk_index = Some(index);
+        self
+    }
+
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.details.name = Some(name.into());
+        self
+    }
+
+    pub fn with_suggestions(mut self, suggestions: Vec<String>) -> Self {
+        self.details.suggestions = suggestions;
+        self
+    }
+
+    pub fn with_errors(mut self, errors: Vec<Error>) -> Self {
+        self.details.errors = errors;
+        self
+    }
+
+    /// `INVALID_ARGUMENT` naming the argument, in the caller's language.
+    pub fn invalid_argument(lang: Lang, name: &str, expected: &str) -> Self {
+        let message = match lang {
+            Lang::En => format!("Invalid argument `{name}`: expected {expected}."),
+            Lang::Zh => format!("参数 `{name}` 无效：应为 {expected}。"),
+        };
+        Error::new(ErrorCode::InvalidArgument, message).with_name(name)
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_serialise_as_their_wire_names() {
+        for code in [ErrorCode::BlockNotFound, ErrorCode::HostCapabilityMissing, ErrorCode::SliceAnchorNotFound] {
+            let json = serde_json::to_string(&code).unwrap();
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
+
+    #[test]
+    fn only_set_details_are_serialised() {
+        let e = Error::new(ErrorCode::BlockNotFound, "gone").with_block_id("20240101090000-abcdefg");
+        let json = serde_json::to_value(&e).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"code": "BLOCK_NOT_FOUND", "message": "gone", "blockId": "20240101090000-abcdefg"})
+        );
+    }
+}

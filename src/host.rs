@@ -1,0 +1,148 @@
+//! The host: the I/O the core asks for and never does itself.
+//!
+//! A host is whatever can reach SiYuan's data: in JavaScript, a plain
+//! object of async functions (the binding layer adapts it to this trait);
+//! in Rust tests, an in-memory double. Every method is batched where the
+//! kernel allows it, so an operation's number of host calls does not grow
+//! with the number of hunks.
+//!
+//! Methods a host does not provide keep their default body, which reports
+//! the capability as missing; operations check [`SiyuanHost::has`] for every
+//! callback they will need before they write anything.
+
+#![allow(async_fn_in_trait)] // single-threaded (wasm) hosts: no Send bound wanted.
+
+use crate::siyuan::{Block, ChildBlock};
+
+/// The JS names of host callbacks, as they appear in `HOST_ERROR` and
+/// `HOST_CAPABILITY_MISSING` errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Capability {
+    GetBlocks,
+    GetChildBlocks,
+    GetKramdown,
+    UpdateBlock,
+    DeleteBlock,
+    InsertBlock,
+    PrependBlock,
+    AppendBlock,
+    FlushTransaction,
+    GetBreadcrumb,
+    CreateDoc,
+    CreateDailyNote,
+}
+
+impl Capability {
+    /// The property name on the JS host object.
+    pub fn js_name(self) -> &'static str {
+        use Capability::*;
+        match self {
+            GetBlocks => "getBlocks",
+            GetChildBlocks => "getChildBlocks",
+            GetKramdown => "getKramdown",
+            UpdateBlock => "updateBlock",
+            DeleteBlock => "deleteBlock",
+            InsertBlock => "insertBlock",
+            PrependBlock => "prependBlock",
+            AppendBlock => "appendBlock",
+            FlushTransaction => "flushTransaction",
+            GetBreadcrumb => "getBreadcrumb",
+            CreateDoc => "createDoc",
+            CreateDailyNote => "createDailyNote",
+        }
+    }
+}
+
+/// A host callback failed: it threw, rejected, was missing, or returned
+/// something that is not the documented shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostError {
+    pub capability: Capability,
+    pub message: String,
+    /// True when the callback does not exist on the host.
+    pub missing: bool,
+}
+
+impl HostError {
+    pub fn new(capability: Capability, message: impl Into<String>) -> Self {
+        HostError { capability, message: message.into(), missing: false }
+    }
+
+    pub fn missing(capability: Capability) -> Self {
+        HostError { capability, message: String::new(), missing: true }
+    }
+}
+
+pub type HostResult<T> = Result<T, HostError>;
+
+/// Where `insertBlock` puts new blocks (the kernel's `previousID`,
+/// `nextID`, `parentID` parameters; exactly one is used).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InsertAnchor {
+    /// Right after this block, as its next sibling.
+    After(String),
+    /// Right before this block.
+    Before(String),
+    /// As the last child of this container.
+    Parent(String),
+}
+
+/// What a successful write created: the ids of the new top-level blocks
+/// (empty for updates and deletes).
+pub type NewIds = Vec<String>;
+
+/// The SiYuan I/O editkit needs. See the module docs.
+pub trait SiyuanHost {
+    /// Whether the host provides a callback (JS: a function-valued property).
+    fn has(&self, capability: Capability) -> bool;
+
+    /// One row per id, `None` where no block has that id; same order.
+    async fn get_blocks(&self, ids: &[String]) -> HostResult<Vec<Option<Block>>> {
+        let _ = ids;
+        Err(HostError::missing(Capability::GetBlocks))
+    }
+
+    /// The child list of each id (`/api/block/getChildBlocks`), same order.
+    async fn get_child_blocks(&self, ids: &[String]) -> HostResult<Vec<Vec<ChildBlock>>> {
+        let _ = ids;
+        Err(HostError::missing(Capability::GetChildBlocks))
+    }
+
+    /// The kramdown of each id (markdown with `{: …}` attribute lists),
+    /// `None` where the block does not exist.
+    async fn get_kramdown(&self, ids: &[String]) -> HostResult<Vec<Option<String>>> {
+        let _ = ids;
+        Err(HostError::missing(Capability::GetKramdown))
+    }
+
+    async fn update_block(&self, id: &str, markdown: &str) -> HostResult<()> {
+        let _ = (id, markdown);
+        Err(HostError::missing(Capability::UpdateBlock))
+    }
+
+    async fn delete_block(&self, id: &str) -> HostResult<()> {
+        let _ = id;
+        Err(HostError::missing(Capability::DeleteBlock))
+    }
+
+    async fn insert_block(&self, markdown: &str, anchor: &InsertAnchor) -> HostResult<NewIds> {
+        let _ = (markdown, anchor);
+        Err(HostError::missing(Capability::InsertBlock))
+    }
+
+    async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
+        let _ = (parent_id, markdown);
+        Err(HostError::missing(Capability::PrependBlock))
+    }
+
+    async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
+        let _ = (parent_id, markdown);
+        Err(HostError::missing(Capability::AppendBlock))
+    }
+
+    /// Makes earlier writes visible to reads (`/api/sqlite/flushTransaction`).
+    /// Optional: a host without it is assumed to read its own writes.
+    async fn flush_transaction(&self) -> HostResult<()> {
+        Ok(())
+    }
+}

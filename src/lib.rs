@@ -1,0 +1,25 @@
+//! # editkit
+//!
+//! Precise, verifiable edits for AI agents, as a pure Rust core that a thin
+//! WebAssembly binding exposes to JavaScript.
+//!
+//! The core parses, validates, matches, plans and diffs; the host performs
+//! I/O through callbacks it supplies ([`host::SiyuanHost`]). Nothing here
+//! touches the network, the file system or a clock, so every behaviour is
+//! testable natively with `cargo test` and behaves identically in wasm.
+//!
+//! | module | capability |
+//! |---|---|
+//! | [`text`] | lines with their endings, BOM, UTF-16 offsets, diffs and similarity |
+//! | [`siyuan`] | block rows, ids, block types |
+//! | [`host`] | the I/O callbacks a host supplies |
+//! | [`error`] | stable error codes with en/zh messages |
+
+pub mod error;
+pub mod host;
+pub mod lang;
+pub mod siyuan;
+pub mod text;
+
+pub use error::{Details, Error, ErrorCode, LineRange, Result};
+pub use lang::Lang;

@@ -1,0 +1,93 @@
+//! Block types: the kernel's one-letter codes, container rules and the
+//! readable names agents see in `@@id@@label` headers.
+
+use crate::Lang;
+
+/// A block's type (`blocks.type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockKind {
+    Document,
+    Heading,
+    Paragraph,
+    List,
+    ListItem,
+    Blockquote,
+    Superblock,
+    Callout,
+    Code,
+    Table,
+    Math,
+    ThematicBreak,
+    Html,
+    Embed,
+    AttributeView,
+    Video,
+    Audio,
+    Iframe,
+    Widget,
+    /// A code this version does not know; handled as a leaf.
+    Other,
+}
+
+impl BlockKind {
+    pub fn from_code(code: &str) -> BlockKind {
+        use BlockKind::*;
+        match code {
+            "d" => Document,
+            "h" => Heading,
+            "p" => Paragraph,
+            "l" => List,
+            "i" => ListItem,
+            "b" => Blockquote,
+            "s" => Superblock,
+            "callout" => Callout,
+            "c" => Code,
+            "t" => Table,
+            "m" => Math,
+            "tb" => ThematicBreak,
+            "html" => Html,
+            "query_embed" => Embed,
+            "av" => AttributeView,
+            "video" => Video,
+            "audio" => Audio,
+            "iframe" => Iframe,
+            "widget" => Widget,
+            _ => Other,
+        }
+    }
+
+    /// Types that hold child blocks in the kernel's tree. Since kernel
+    /// v3.7.0 these are the only valid `parentID`s of prepend/append.
+    pub fn is_container(self) -> bool {
+        use BlockKind::*;
+        matches!(self, Document | List | ListItem | Blockquote | Superblock | Callout)
+    }
+
+    /// The label printed after `@@id@@` in the reading view.
+    pub fn label(self, lang: Lang) -> &'static str {
+        use BlockKind::*;
+        let (en, zh) = match self {
+            Document => ("document", "文档"),
+            Heading => ("heading", "标题"),
+            Paragraph => ("paragraph", "段落"),
+            List => ("list", "列表"),
+            ListItem => ("list item", "列表项"),
+            Blockquote => ("blockquote", "引述"),
+            Superblock => ("superblock", "超级块"),
+            Callout => ("callout", "提示"),
+            Code => ("code", "代码"),
+            Table => ("table", "表格"),
+            Math => ("math", "公式"),
+            ThematicBreak => ("thematic break", "分隔线"),
+            Html => ("html", "HTML"),
+            Embed => ("embed", "嵌入块"),
+            AttributeView => ("database", "数据库"),
+            Video => ("video", "视频"),
+            Audio => ("audio", "音频"),
+            Iframe => ("iframe", "IFrame"),
+            Widget => ("widget", "挂件"),
+            Other => ("block", "块"),
+        };
+        lang.pick(en, zh)
+    }
+}

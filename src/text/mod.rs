@@ -1,0 +1,19 @@
+//! Text primitives every capability shares: lines with their own endings,
+//! BOM handling, UTF-16 offsets, and the one place that instantiates
+//! `similar` (diffs and similarity ratios).
+//!
+//! Invariants: every function here is total (no panics on any `&str`) and
+//! never slices a string except at a `char` boundary. Positions inside the
+//! core are UTF-8 byte offsets; only the binding layer exposes UTF-16
+//! offsets, through [`Utf16Index`].
+
+mod diff;
+mod lines;
+mod offsets;
+
+pub use diff::{similarity, unified_diff, UnifiedDiffOptions};
+pub use lines::{
+    detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line, LineEnding,
+    BOM,
+};
+pub use offsets::{floor_char_boundary, Utf16Index};

@@ -1,0 +1,4 @@
+//! One integration-test binary; each capability's suite lives in
+//! `tests/suite/`.
+
+mod suite;
