@@ -50,6 +50,8 @@ pub enum ErrorCode {
     /// A SEARCH section with nothing in it (the block is not located by
     /// an empty text; use `@@REPLACE:id@@`).
     EmptySearch,
+    /// An `@@id@@` hunk without any SEARCH/REPLACE block.
+    MissingSearch,
     /// The diff has no hunk at all.
     EmptyDiff,
     /// A diff-level format failure that wraps the list of format problems.
@@ -112,6 +114,7 @@ impl ErrorCode {
             UnknownCommand => "UNKNOWN_COMMAND",
             EmptyInsert => "EMPTY_INSERT",
             EmptySearch => "EMPTY_SEARCH",
+            MissingSearch => "MISSING_SEARCH",
             EmptyDiff => "EMPTY_DIFF",
             InvalidDiffFormat => "INVALID_DIFF_FORMAT",
             BlockNotFound => "BLOCK_NOT_FOUND",

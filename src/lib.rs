@@ -18,6 +18,7 @@
 pub mod error;
 pub mod host;
 pub mod lang;
+pub mod block_diff;
 pub mod siyuan;
 pub mod text;
 

@@ -1,0 +1,689 @@
+//! Every message the block-diff engine shows, in English and Chinese, one
+//! function per message. Format errors carry two or three concrete fixes.
+
+use crate::siyuan::BLOCK_ID_EXAMPLE;
+use crate::{Error, ErrorCode, Lang};
+
+fn suggestions(lang: Lang, items: &[(&str, &str)]) -> Vec<String> {
+    items.iter().map(|(en, zh)| lang.pick(*en, *zh).to_string()).collect()
+}
+
+/// The fix that applies whenever block content itself contains a marker.
+const USE_REPLACE_COMMAND: (&str, &str) = (
+    "If the block's own content contains a marker line (<<<<<<< SEARCH, =======, >>>>>>> REPLACE), rewrite the whole block with @@REPLACE:<id>@@ followed by the new content: its body is never marker-parsed.",
+    "如果块内容本身包含标记行（<<<<<<< SEARCH、=======、>>>>>>> REPLACE），请改用 @@REPLACE:<块ID>@@ 加新内容整体替换：该指令的正文不做标记解析。",
+);
+
+pub fn empty_diff(lang: Lang) -> Error {
+    Error::new(
+        ErrorCode::EmptyDiff,
+        lang.pick(
+            "The diff contains no hunk. Start each edit with a header line such as @@<block id>@@ followed by a SEARCH/REPLACE block, or @@REPLACE:<id>@@ / @@DELETE:<id>@@ / @@AFTER:<id>@@.",
+            "diff 中没有任何 hunk。每个编辑须以头部行开始，例如 @@<块ID>@@ 后跟 SEARCH/REPLACE 块，或 @@REPLACE:<ID>@@ / @@DELETE:<ID>@@ / @@AFTER:<ID>@@。",
+        ),
+    )
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            (
+                "Read the block first with getBlockContent (showId: true) and copy its @@id@@ header.",
+                "先用 getBlockContent（showId: true）读取块，复制其 @@id@@ 头部行。",
+            ),
+            (
+                "Put the header on a line of its own; markers must be whole lines too.",
+                "头部行必须独占一行；标记行也必须独占一行。",
+            ),
+        ],
+    ))
+}
+
+pub fn search_without_block_id(lang: Lang, line: u32) -> Error {
+    Error::new(
+        ErrorCode::SearchWithoutBlockId,
+        match lang {
+            Lang::En => format!("Line {line}: a <<<<<<< SEARCH block appears before any @@<block id>@@ header, so editkit does not know which block it edits."),
+            Lang::Zh => format!("第 {line} 行：<<<<<<< SEARCH 块出现在任何 @@<块ID>@@ 头部之前，无法确定要编辑哪个块。"),
+        },
+    )
+    .with_line(line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Add the block's header line (e.g. @@20260108164554-m5ar6vb@@) directly above the SEARCH marker.", "在 SEARCH 标记正上方加上块的头部行（如 @@20260108164554-m5ar6vb@@）。"),
+            ("Copy the header exactly as getBlockContent (showId: true) prints it.", "按 getBlockContent（showId: true）输出的样子原样复制头部行。"),
+            USE_REPLACE_COMMAND,
+        ],
+    ))
+}
+
+pub fn nested_search(lang: Lang, line: u32) -> Error {
+    Error::new(
+        ErrorCode::NestedSearch,
+        match lang {
+            Lang::En => format!("Line {line}: a <<<<<<< SEARCH marker appears inside a SEARCH/REPLACE block that is still open."),
+            Lang::Zh => format!("第 {line} 行：在尚未关闭的 SEARCH/REPLACE 块内又出现了 <<<<<<< SEARCH 标记。"),
+        },
+    )
+    .with_line(line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Close the previous block with >>>>>>> REPLACE before starting the next SEARCH.", "在开始下一个 SEARCH 之前，用 >>>>>>> REPLACE 关闭上一个块。"),
+            USE_REPLACE_COMMAND,
+        ],
+    ))
+}
+
+pub fn misplaced_delimiter(lang: Lang, line: u32, extra_in_replace: bool) -> Error {
+    let message = match (lang, extra_in_replace) {
+        (Lang::En, true) => format!("Line {line}: a second ======= divider inside one SEARCH/REPLACE block (the REPLACE part already started)."),
+        (Lang::Zh, true) => format!("第 {line} 行：同一个 SEARCH/REPLACE 块中出现了第二个 ======= 分隔符（REPLACE 部分已经开始）。"),
+        (Lang::En, false) => format!("Line {line}: a ======= divider outside any SEARCH/REPLACE block."),
+        (Lang::Zh, false) => format!("第 {line} 行：======= 分隔符出现在 SEARCH/REPLACE 块之外。"),
+    };
+    Error::new(ErrorCode::MisplacedDelimiter, message).with_line(line).with_suggestions(suggestions(
+        lang,
+        &[
+            ("Use exactly one ======= line between <<<<<<< SEARCH and >>>>>>> REPLACE.", "在 <<<<<<< SEARCH 与 >>>>>>> REPLACE 之间只保留一行 =======。"),
+            ("Remove the stray divider line.", "删除多余的分隔符行。"),
+            USE_REPLACE_COMMAND,
+        ],
+    ))
+}
+
+pub fn missing_delimiter(lang: Lang, line: u32) -> Error {
+    Error::new(
+        ErrorCode::MissingDelimiter,
+        match lang {
+            Lang::En => format!("Line {line}: >>>>>>> REPLACE closes a block that has no ======= divider between its SEARCH and REPLACE parts."),
+            Lang::Zh => format!("第 {line} 行：>>>>>>> REPLACE 关闭的块中缺少分隔 SEARCH 与 REPLACE 的 ======= 行。"),
+        },
+    )
+    .with_line(line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Insert a line with exactly ======= between the old text and the new text.", "在旧内容与新内容之间插入一行 =======。"),
+            ("Write the divider as 7 '=' characters alone on its line.", "分隔符应为独占一行的 7 个 '='。"),
+        ],
+    ))
+}
+
+pub fn unmatched_replace(lang: Lang, line: u32) -> Error {
+    Error::new(
+        ErrorCode::UnmatchedReplace,
+        match lang {
+            Lang::En => format!("Line {line}: >>>>>>> REPLACE without a preceding <<<<<<< SEARCH."),
+            Lang::Zh => format!("第 {line} 行：>>>>>>> REPLACE 之前没有对应的 <<<<<<< SEARCH。"),
+        },
+    )
+    .with_line(line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Add the missing <<<<<<< SEARCH line and the old content above the divider.", "补上缺失的 <<<<<<< SEARCH 行以及分隔符之上的旧内容。"),
+            ("Remove the stray >>>>>>> REPLACE line.", "删除多余的 >>>>>>> REPLACE 行。"),
+            USE_REPLACE_COMMAND,
+        ],
+    ))
+}
+
+pub fn unclosed_search(lang: Lang, line: u32) -> Error {
+    Error::new(
+        ErrorCode::UnclosedSearch,
+        match lang {
+            Lang::En => format!("Line {line}: this <<<<<<< SEARCH block is never closed with >>>>>>> REPLACE before the next hunk or the end of the diff."),
+            Lang::Zh => format!("第 {line} 行：该 <<<<<<< SEARCH 块在下一个 hunk 或 diff 结束前没有用 >>>>>>> REPLACE 关闭。"),
+        },
+    )
+    .with_line(line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("End the block with a line >>>>>>> REPLACE after the new content.", "在新内容之后加一行 >>>>>>> REPLACE 结束该块。"),
+            ("Check that the block has exactly one ======= divider.", "确认该块中恰好有一行 ======= 分隔符。"),
+            USE_REPLACE_COMMAND,
+        ],
+    ))
+}
+
+pub fn invalid_block_id(lang: Lang, line: u32, id: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidBlockId,
+        match lang {
+            Lang::En => format!("Line {line}: \"{id}\" is not a block id. Ids look like {BLOCK_ID_EXAMPLE}: 14 digits, a dash, 7 lowercase letters or digits."),
+            Lang::Zh => format!("第 {line} 行：\"{id}\" 不是有效的块 ID。块 ID 形如 {BLOCK_ID_EXAMPLE}：14 位数字、短横线、7 位小写字母或数字。"),
+        },
+    )
+    .with_line(line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Copy the id exactly from getBlockContent (showId: true) or getBlockInfo; do not change its case.", "从 getBlockContent（showId: true）或 getBlockInfo 原样复制 ID，不要改变大小写。"),
+            ("Header forms: @@<id>@@ or @@REPLACE|DELETE|BEFORE|AFTER|PREPEND|APPEND:<id>@@.", "头部格式：@@<ID>@@ 或 @@REPLACE|DELETE|BEFORE|AFTER|PREPEND|APPEND:<ID>@@。"),
+        ],
+    ))
+}
+
+pub fn unknown_command(lang: Lang, line: u32, word: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownCommand,
+        match lang {
+            Lang::En => format!("Line {line}: unknown command \"{word}\". Commands are REPLACE, DELETE, BEFORE, AFTER, PREPEND and APPEND."),
+            Lang::Zh => format!("第 {line} 行：未知指令 \"{word}\"。可用指令为 REPLACE、DELETE、BEFORE、AFTER、PREPEND、APPEND。"),
+        },
+    )
+    .with_line(line)
+    .with_name(word)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("To edit part of a block, use @@<id>@@ with a SEARCH/REPLACE block.", "要修改块的一部分，请用 @@<ID>@@ 加 SEARCH/REPLACE 块。"),
+            ("To insert, use @@BEFORE:<id>@@ / @@AFTER:<id>@@ (siblings) or @@PREPEND:<id>@@ / @@APPEND:<id>@@ (children).", "要插入，请用 @@BEFORE:<ID>@@ / @@AFTER:<ID>@@（同级）或 @@PREPEND:<ID>@@ / @@APPEND:<ID>@@（子块）。"),
+        ],
+    ))
+}
+
+pub fn empty_insert(lang: Lang, line: u32, command: &str, id: &str) -> Error {
+    Error::new(
+        ErrorCode::EmptyInsert,
+        match lang {
+            Lang::En => format!("Line {line}: @@{command}:{id}@@ has no content below it."),
+            Lang::Zh => format!("第 {line} 行：@@{command}:{id}@@ 下方没有内容。"),
+        },
+    )
+    .with_line(line)
+    .with_block_id(id)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Put the markdown to write on the lines after the header.", "在头部行之后写出要写入的 markdown。"),
+            ("To remove the block instead, use @@DELETE:<id>@@.", "如果是要删除该块，请使用 @@DELETE:<ID>@@。"),
+        ],
+    ))
+}
+
+pub fn empty_search(lang: Lang, line: u32, id: &str) -> Error {
+    Error::new(
+        ErrorCode::EmptySearch,
+        match lang {
+            Lang::En => format!("Line {line}: the SEARCH part for block {id} is empty, so there is nothing to locate."),
+            Lang::Zh => format!("第 {line} 行：块 {id} 的 SEARCH 部分为空，无法定位要修改的内容。"),
+        },
+    )
+    .with_line(line)
+    .with_block_id(id)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Copy the block's current markdown (getBlockContent, showId: true) into SEARCH.", "把块当前的 markdown（getBlockContent，showId: true）复制到 SEARCH 中。"),
+            ("To rewrite the whole block without a check, use @@REPLACE:<id>@@.", "要不经校验整体重写该块，请使用 @@REPLACE:<ID>@@。"),
+            ("To add content next to it, use @@AFTER:<id>@@ or @@APPEND:<id>@@.", "要在旁边添加内容，请使用 @@AFTER:<ID>@@ 或 @@APPEND:<ID>@@。"),
+        ],
+    ))
+}
+
+pub fn missing_search(lang: Lang, line: u32, id: &str) -> Error {
+    Error::new(
+        ErrorCode::MissingSearch,
+        match lang {
+            Lang::En => format!("Line {line}: hunk @@{id}@@ has no <<<<<<< SEARCH / ======= / >>>>>>> REPLACE block."),
+            Lang::Zh => format!("第 {line} 行：hunk @@{id}@@ 下没有 <<<<<<< SEARCH / ======= / >>>>>>> REPLACE 块。"),
+        },
+    )
+    .with_line(line)
+    .with_block_id(id)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Add a SEARCH/REPLACE block: the block's current text, a ======= line, then the new text.", "补上 SEARCH/REPLACE 块：块的当前内容、一行 =======、然后是新内容。"),
+            ("To replace the whole block with the text you wrote, use @@REPLACE:<id>@@ as the header.", "如果要用你写的内容整体替换该块，请把头部改为 @@REPLACE:<ID>@@。"),
+        ],
+    ))
+}
+
+pub fn marker_in_body(lang: Lang, line: u32) -> String {
+    match lang {
+        Lang::En => format!("Line {line}: a marker line inside a command body is kept as text."),
+        Lang::Zh => format!("第 {line} 行：指令正文中的标记行按普通文本保留。"),
+    }
+}
+
+pub fn delete_body_ignored(lang: Lang, line: u32) -> String {
+    match lang {
+        Lang::En => format!("Line {line}: text after @@DELETE:…@@ is ignored (DELETE takes no content)."),
+        Lang::Zh => format!("第 {line} 行：@@DELETE:…@@ 之后的文本被忽略（DELETE 不需要内容）。"),
+    }
+}
+
+pub fn text_outside_hunk(lang: Lang, line: u32) -> String {
+    match lang {
+        Lang::En => format!("Line {line}: text before the first hunk header is ignored."),
+        Lang::Zh => format!("第 {line} 行：第一个 hunk 头部之前的文本已忽略。"),
+    }
+}
+
+pub fn text_between_pairs(lang: Lang, line: u32) -> String {
+    match lang {
+        Lang::En => format!("Line {line}: text outside the SEARCH/REPLACE blocks of this hunk is ignored."),
+        Lang::Zh => format!("第 {line} 行：该 hunk 中 SEARCH/REPLACE 块之外的文本已忽略。"),
+    }
+}
+
+pub fn invalid_format(lang: Lang, errors: Vec<Error>) -> Error {
+    let n = errors.len();
+    let mut message = match lang {
+        Lang::En => format!("The diff has {n} format problem(s); nothing was checked or written."),
+        Lang::Zh => format!("diff 有 {n} 处格式问题；未做任何校验或写入。"),
+    };
+    for e in &errors {
+        message.push_str("\n- ");
+        message.push_str(&e.message);
+    }
+    Error::new(ErrorCode::InvalidDiffFormat, message).with_errors(errors)
+}
+
+// ---- content check ------------------------------------------------------
+
+use super::check::PairFailure;
+use super::BlockEdit;
+use crate::siyuan::Block;
+use crate::text::{unified_diff, UnifiedDiffOptions};
+use crate::LineRange;
+
+const READ_FIRST: (&str, &str) = (
+    "Fetch the block with getBlockContent (showId: true) and copy its current markdown into SEARCH.",
+    "用 getBlockContent（showId: true）获取该块，把它当前的 markdown 复制到 SEARCH 中。",
+);
+
+pub fn block_not_found(lang: Lang, edit: &BlockEdit) -> Error {
+    let id = &edit.block_id;
+    let n = edit.hunk_index;
+    Error::new(
+        ErrorCode::BlockNotFound,
+        match lang {
+            Lang::En => format!("Hunk #{n}: block {id} does not exist (deleted, or the id was mistyped)."),
+            Lang::Zh => format!("Hunk #{n}：块 {id} 不存在（已被删除，或 ID 写错）。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Re-read the document with getBlockContent (showId: true) and use the ids it prints.", "用 getBlockContent（showId: true）重新读取文档，使用其中输出的 ID。"),
+            ("Check the id character by character; ids are case-sensitive.", "逐字符核对 ID；ID 区分大小写。"),
+        ],
+    ))
+}
+
+pub fn not_a_container(lang: Lang, edit: &BlockEdit, block_type: &str) -> Error {
+    let id = &edit.block_id;
+    let n = edit.hunk_index;
+    let cmd = if edit.kind == super::EditKind::Prepend { "PREPEND" } else { "APPEND" };
+    Error::new(
+        ErrorCode::NotAContainer,
+        match lang {
+            Lang::En => format!("Hunk #{n}: @@{cmd}:{id}@@ targets a block of type \"{block_type}\", which cannot hold child blocks (only documents, lists, list items, blockquotes, superblocks and callouts can; on a heading, PREPEND/APPEND work on its section)."),
+            Lang::Zh => format!("Hunk #{n}：@@{cmd}:{id}@@ 的目标块类型为 \"{block_type}\"，不能包含子块（只有文档、列表、列表项、引述、超级块和提示块可以；对标题块，PREPEND/APPEND 作用于其下属内容）。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("To add content next to this block, use @@AFTER:<id>@@ or @@BEFORE:<id>@@.", "要在该块旁边添加内容，请使用 @@AFTER:<ID>@@ 或 @@BEFORE:<ID>@@。"),
+            ("To add inside a container, target the container's id (getBlockInfo shows the parent).", "要添加到容器内部，请以容器块的 ID 为目标（getBlockInfo 可查看父块）。"),
+        ],
+    ))
+}
+
+pub fn document_target(lang: Lang, edit: &BlockEdit) -> Error {
+    let id = &edit.block_id;
+    let n = edit.hunk_index;
+    Error::new(
+        ErrorCode::DocumentTarget,
+        match lang {
+            Lang::En => format!("Hunk #{n}: {id} is a document. Documents cannot be updated, replaced, deleted or used as a BEFORE/AFTER anchor here (the kernel's updateBlock on a document deletes all its children)."),
+            Lang::Zh => format!("Hunk #{n}：{id} 是文档块。文档不能被更新、替换、删除或作为 BEFORE/AFTER 的锚点（内核对文档执行 updateBlock 会删除其全部子块）。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Edit the document's child blocks by their own ids (getBlockContent with showId: true lists them).", "通过子块自己的 ID 编辑文档内容（getBlockContent 配合 showId: true 会列出它们）。"),
+            ("To add content to the document, use @@PREPEND:<doc id>@@ or @@APPEND:<doc id>@@.", "要向文档添加内容，请使用 @@PREPEND:<文档ID>@@ 或 @@APPEND:<文档ID>@@。"),
+        ],
+    ))
+}
+
+pub fn conflicting_delete(lang: Lang, edit: &BlockEdit, others: &str) -> Error {
+    let id = &edit.block_id;
+    let n = edit.hunk_index;
+    Error::new(
+        ErrorCode::ConflictingEdits,
+        match lang {
+            Lang::En => format!("Hunk #{n}: block {id} is deleted in this diff and also edited or used as an anchor by hunk(s) {others}."),
+            Lang::Zh => format!("Hunk #{n}：块 {id} 在本 diff 中被删除，同时又被 hunk {others} 编辑或用作锚点。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Keep either the DELETE or the other edits of this block, not both.", "对该块只保留 DELETE 或其他编辑之一。"),
+            ("Anchor inserts on a neighbouring block that stays.", "把插入操作锚定到一个保留的相邻块上。"),
+        ],
+    ))
+}
+
+pub fn conflicting_replace(lang: Lang, edit: &BlockEdit, others: &str) -> Error {
+    let id = &edit.block_id;
+    let n = edit.hunk_index;
+    Error::new(
+        ErrorCode::ConflictingEdits,
+        match lang {
+            Lang::En => format!("Hunk #{n}: block {id} is replaced by more than one @@REPLACE@@ hunk (also {others}); which one should win is unclear."),
+            Lang::Zh => format!("Hunk #{n}：块 {id} 被多个 @@REPLACE@@ hunk（还有 {others}）替换，无法确定以哪个为准。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[("Merge the replacements into one @@REPLACE:<id>@@ hunk.", "把这些替换合并成一个 @@REPLACE:<ID>@@ hunk。")],
+    ))
+}
+
+pub fn conflicting_anchor(lang: Lang, edit: &BlockEdit, deleting: &str) -> Error {
+    let id = &edit.block_id;
+    let n = edit.hunk_index;
+    Error::new(
+        ErrorCode::ConflictingEdits,
+        match lang {
+            Lang::En => format!("Hunk #{n}: inserts next to block {id}, which hunk(s) {deleting} delete (empty REPLACE)."),
+            Lang::Zh => format!("Hunk #{n}：要在块 {id} 旁插入，但该块被 hunk {deleting} 删除（REPLACE 为空）。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Put the new content into that hunk's REPLACE part instead of deleting the block.", "把新内容写进那个 hunk 的 REPLACE 部分，而不是删除该块。"),
+            ("Anchor the insert on a neighbouring block that stays.", "把插入锚定到一个保留的相邻块上。"),
+        ],
+    ))
+}
+
+pub fn pair_failure(lang: Lang, edit: &BlockEdit, block: &Block, current: &str, failure: PairFailure) -> Error {
+    let id = &edit.block_id;
+    let n = edit.hunk_index;
+    let search = edit.search.as_deref().unwrap_or("");
+    match failure {
+        PairFailure::Ambiguous(lines) => {
+            let list = lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            let mut e = Error::new(
+                ErrorCode::AmbiguousMatch,
+                match lang {
+                    Lang::En => format!("Hunk #{n}: the SEARCH text occurs {} times in block {id} (lines {list} of the block); editkit does not guess which one you mean.", lines.len()),
+                    Lang::Zh => format!("Hunk #{n}：SEARCH 内容在块 {id} 中出现了 {} 次（块内第 {list} 行），editkit 不会猜测你指的是哪一处。", lines.len()),
+                },
+            )
+            .with_block_id(id)
+            .with_hunk_index(n)
+            .with_line(edit.line)
+            .with_suggestions(suggestions(
+                lang,
+                &[
+                    ("Add neighbouring text to SEARCH until it occurs only once.", "在 SEARCH 中加入相邻文本，直到它只出现一次。"),
+                    ("Or copy the whole block into SEARCH and edit it in REPLACE.", "或者把整个块复制到 SEARCH，在 REPLACE 中修改。"),
+                ],
+            ));
+            e.details.candidates = lines.iter().map(|&l| LineRange { start_line: l, end_line: l }).collect();
+            e
+        }
+        PairFailure::Mismatch(similarity) => {
+            let percent = similarity * 100.0;
+            let actual = crate::text::trim_blank_lines(current);
+            let expected = crate::text::trim_blank_lines(search);
+            let diff = unified_diff(
+                &format!("{expected}\n"),
+                &format!("{actual}\n"),
+                UnifiedDiffOptions { old_name: "SEARCH", new_name: "block", context: 2 },
+            );
+            let heading_hint = block.kind() == crate::siyuan::BlockKind::Heading && expected.contains('\n');
+            let mut message = match lang {
+                Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent:.1}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{diff}Next step: fetch the block with getBlockContent (showId: true) and copy its markdown into SEARCH."),
+                Lang::Zh => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent:.1}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{diff}下一步：用 getBlockContent（showId: true）获取该块，把它的 markdown 复制到 SEARCH 中。"),
+            };
+            if heading_hint {
+                message.push_str(lang.pick(
+                    "\nNote: a heading block's markdown is only its own line; the blocks shown under it in the reading view have their own ids.",
+                    "\n注意：标题块的 markdown 只有标题这一行；阅读视图中显示在其下方的块有各自的 ID。",
+                ));
+            }
+            let mut e = Error::new(ErrorCode::ContentMismatch, message)
+                .with_block_id(id)
+                .with_hunk_index(n)
+                .with_line(edit.line)
+                .with_suggestions(suggestions(
+                    lang,
+                    &[
+                        READ_FIRST,
+                        ("If the block changed since you read it, re-read it and rebuild the hunk from the latest version.", "如果块在你读取后已被修改，请重新读取并基于最新版本重写 hunk。"),
+                        ("To rewrite the whole block without a check, use @@REPLACE:<id>@@.", "要不经校验整体重写该块，请使用 @@REPLACE:<ID>@@。"),
+                    ],
+                ));
+            e.details.similarity = Some((similarity * 1000.0).round() / 1000.0);
+            e.details.expected = Some(expected.to_string());
+            e.details.actual = Some(actual.to_string());
+            e.details.diff = Some(diff);
+            e
+        }
+    }
+}
+
+pub fn unchanged_block(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => format!("Block {id} would not change (REPLACE equals the current content); nothing is written for it."),
+        Lang::Zh => format!("块 {id} 不会发生变化（REPLACE 与当前内容相同），不会写入。"),
+    }
+}
+
+pub fn children_reassigned(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => format!("Block {id} is a container: the kernel rebuilds it, so its child blocks get new ids. Re-read it before editing its children by id."),
+        Lang::Zh => format!("块 {id} 是容器块：内核会重建它，其子块将获得新的 ID。按 ID 编辑其子块前请重新读取。"),
+    }
+}
+
+// ---- execution ------------------------------------------------------------
+
+use super::{EditResult, EditStatus, RollbackReport};
+use crate::host::{Capability, HostError};
+
+pub fn capability_missing(lang: Lang, capability: Capability) -> Error {
+    let name = capability.js_name();
+    Error::new(
+        ErrorCode::HostCapabilityMissing,
+        match lang {
+            Lang::En => format!("The host has no `{name}` callback, which this operation needs; nothing was written."),
+            Lang::Zh => format!("宿主缺少本操作所需的 `{name}` 回调；未写入任何内容。"),
+        },
+    )
+    .with_name(name)
+}
+
+pub fn host_error(lang: Lang, error: &HostError) -> Error {
+    if error.missing {
+        return capability_missing(lang, error.capability);
+    }
+    let name = error.capability.js_name();
+    let detail = &error.message;
+    Error::new(
+        ErrorCode::HostError,
+        match lang {
+            Lang::En => format!("The host callback `{name}` failed: {detail}"),
+            Lang::Zh => format!("宿主回调 `{name}` 执行失败：{detail}"),
+        },
+    )
+    .with_name(name)
+}
+
+pub fn host_shape(lang: Lang, capability: Capability, expected: usize, got: usize) -> Error {
+    let name = capability.js_name();
+    Error::new(
+        ErrorCode::HostError,
+        match lang {
+            Lang::En => format!("The host callback `{name}` returned {got} entries for {expected} ids; it must return one entry per id, in order (null for a missing block)."),
+            Lang::Zh => format!("宿主回调 `{name}` 对 {expected} 个 ID 返回了 {got} 项；必须按顺序为每个 ID 返回一项（块不存在时为 null）。"),
+        },
+    )
+    .with_name(name)
+}
+
+pub fn stale_block(lang: Lang, id: &str, hunk: u32) -> Error {
+    Error::new(
+        ErrorCode::StaleBlock,
+        match lang {
+            Lang::En => format!("Hunk #{hunk}: block {id} changed (or disappeared) between the check and the write; nothing of this edit was written."),
+            Lang::Zh => format!("Hunk #{hunk}：块 {id} 在校验之后、写入之前被修改（或删除）；本编辑未写入任何内容。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(hunk)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Re-read the block and rebuild the hunk from its current content.", "重新读取该块，基于其当前内容重写 hunk。"),
+            ("Someone else may be editing the document; retry once their edit is done.", "可能有人正在编辑该文档；待其编辑完成后重试。"),
+        ],
+    ))
+}
+
+pub fn write_failed(lang: Lang, error: &HostError, hunk: u32) -> Error {
+    let name = error.capability.js_name();
+    let detail = &error.message;
+    Error::new(
+        ErrorCode::WriteFailed,
+        match lang {
+            Lang::En => format!("Hunk #{hunk}: the write `{name}` failed: {detail}"),
+            Lang::Zh => format!("Hunk #{hunk}：写入操作 `{name}` 失败：{detail}"),
+        },
+    )
+    .with_hunk_index(hunk)
+    .with_name(name)
+}
+
+pub fn chain_broken(lang: Lang, hunk: u32) -> Error {
+    Error::new(
+        ErrorCode::InternalError,
+        match lang {
+            Lang::En => format!("Hunk #{hunk}: an insert had no anchor (internal error)."),
+            Lang::Zh => format!("Hunk #{hunk}：插入操作缺少锚点（内部错误）。"),
+        },
+    )
+    .with_hunk_index(hunk)
+}
+
+pub fn write_verify_failed(lang: Lang, id: &str, hunk: u32, actual: &str) -> Error {
+    let mut e = Error::new(
+        ErrorCode::WriteVerifyFailed,
+        match lang {
+            Lang::En => format!("Hunk #{hunk}: after writing, block {id} does not read back as planned; the kernel may have changed or dropped content. Check it, and use the undo to restore it if needed."),
+            Lang::Zh => format!("Hunk #{hunk}：写入后重新读取块 {id}，内容与计划不一致；内核可能修改或丢弃了部分内容。请检查，必要时用 undo 恢复。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(hunk);
+    e.details.actual = Some(actual.to_string());
+    e
+}
+
+pub fn verify_unavailable(lang: Lang) -> String {
+    lang.pick(
+        "The written blocks could not be re-read to verify them; the undo uses the planned text as its SEARCH.",
+        "无法重新读取已写入的块进行核验；undo 以计划文本作为 SEARCH。",
+    )
+    .to_string()
+}
+
+pub fn undo_unchecked(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => format!("The undo of block {id} uses @@REPLACE@@ (no content check) because its text contains marker lines."),
+        Lang::Zh => format!("块 {id} 的 undo 使用 @@REPLACE@@（不做内容校验），因为其文本包含标记行。"),
+    }
+}
+
+pub fn undo_position_approximate(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => format!("The position of deleted block {id} among its siblings is unknown; its undo re-inserts it first in its parent."),
+        Lang::Zh => format!("无法确定被删除块 {id} 在同级块中的位置；其 undo 会把它重新插入到父块的开头。"),
+    }
+}
+
+struct Counts {
+    total: usize,
+    applied: usize,
+    planned: usize,
+    failed: usize,
+    unchanged: usize,
+    rolled_back: usize,
+}
+
+fn counts(results: &[EditResult]) -> Counts {
+    let n = |s: EditStatus| results.iter().filter(|r| r.status == s).count();
+    Counts {
+        total: results.len(),
+        applied: n(EditStatus::Applied),
+        planned: n(EditStatus::Planned),
+        failed: n(EditStatus::Failed),
+        unchanged: n(EditStatus::Unchanged),
+        rolled_back: n(EditStatus::RolledBack),
+    }
+}
+
+pub fn summary_not_executed(lang: Lang, results: &[EditResult], dry_run: bool) -> String {
+    let c = counts(results);
+    let (total, failed, unchanged, planned) = (c.total, c.failed, c.unchanged, c.planned);
+    match (lang, dry_run, failed) {
+        (Lang::En, true, 0) => format!("Dry run: all {total} edit(s) passed the check ({planned} would be written, {unchanged} unchanged); nothing was written."),
+        (Lang::Zh, true, 0) => format!("试运行：全部 {total} 个编辑通过校验（{planned} 个将写入，{unchanged} 个无变化）；未写入任何内容。"),
+        (Lang::En, true, _) => format!("Dry run: {failed} of {total} edit(s) failed the check; nothing was written. Fix the failures and resend the whole diff."),
+        (Lang::Zh, true, _) => format!("试运行：{total} 个编辑中有 {failed} 个未通过校验；未写入任何内容。请修正失败项后重新发送完整 diff。"),
+        (Lang::En, false, 0) => format!("Nothing to write: all {total} edit(s) would leave their blocks unchanged."),
+        (Lang::Zh, false, 0) => format!("无需写入：全部 {total} 个编辑都不会改变块内容。"),
+        (Lang::En, false, _) => format!("Nothing was written: {failed} of {total} edit(s) failed the check (atomic mode). Fix the failures and resend the whole diff."),
+        (Lang::Zh, false, _) => format!("未写入任何内容：{total} 个编辑中有 {failed} 个未通过校验（原子模式）。请修正失败项后重新发送完整 diff。"),
+    }
+}
+
+pub fn summary_executed(lang: Lang, results: &[EditResult], rollback: Option<&RollbackReport>) -> String {
+    let c = counts(results);
+    let (total, applied, failed, unchanged, rolled_back) = (c.total, c.applied, c.failed, c.unchanged, c.rolled_back);
+    if let Some(rb) = rollback {
+        return match (lang, rb.ok) {
+            (Lang::En, true) => format!("A write failed; the {rolled_back} edit(s) already written were rolled back, so nothing changed. See the failed edit's error."),
+            (Lang::Zh, true) => format!("写入失败；已写入的 {rolled_back} 个编辑已回滚，内容未改变。请查看失败编辑的错误信息。"),
+            (Lang::En, false) => format!("A write failed and the rollback failed too: {applied} of {total} edit(s) remain written. Apply the undo diff to restore them."),
+            (Lang::Zh, false) => format!("写入失败且回滚也失败：{total} 个编辑中仍有 {applied} 个处于已写入状态。请应用 undo diff 恢复。"),
+        };
+    }
+    match (lang, failed) {
+        (Lang::En, 0) => format!("Applied {applied} of {total} edit(s) ({unchanged} unchanged). An undo diff is available."),
+        (Lang::Zh, 0) => format!("已应用 {total} 个编辑中的 {applied} 个（{unchanged} 个无变化）。可使用 undo diff 撤销。"),
+        (Lang::En, _) => format!("Applied {applied} of {total} edit(s); {failed} failed (see their errors). The undo diff covers what was written."),
+        (Lang::Zh, _) => format!("已应用 {total} 个编辑中的 {applied} 个；{failed} 个失败（见各自的错误信息）。undo diff 覆盖已写入的内容。"),
+    }
+}

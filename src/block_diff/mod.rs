@@ -1,0 +1,317 @@
+//! `applyBlockDiff`: block-level edits of SiYuan notes (SPEC §3).
+//!
+//! Pipeline, one file per stage:
+//!
+//! 1. [`lexer`] — every line becomes one token (header, marker or text).
+//! 2. [`parser`] — validates the token sequence, reporting *every* format
+//!    problem with its line and fixes, and turns hunks into [`BlockEdit`]s.
+//! 3. [`check`] — one batched `getBlocks` call, then each edit is checked
+//!    against the block's markdown (whole block, unique substring, then a
+//!    whitespace-tolerant fallback) and composed into a [`PlannedEdit`]
+//!    holding the exact host writes.
+//! 4. [`execute`] — re-fetches the targets in one batch (`STALE_BLOCK`),
+//!    writes in diff order, verifies in one batch, rolls back on failure
+//!    (atomic by default) and builds the `undo` diff ([`undo`]).
+//!
+//! Invariants: an edit that fails any check writes nothing; when writes
+//! fail midway, the report lists exactly the writes that were done and the
+//! undo covers exactly those. Host calls are batched: validating a diff of
+//! any size costs one `getBlocks` call (plus one `getChildBlocks` batch when
+//! a heading APPEND or an undo position needs it).
+//!
+//! Deliberate differences from the original plugin (each is tested):
+//! several hunks on one block all apply, in order (the plugin kept only the
+//! last); headers may carry the reading view's type label (`@@id@@段落`);
+//! several SEARCH/REPLACE pairs may follow one header; an empty REPLACE
+//! deletes the block after the content check; a SEARCH that is a unique part
+//! of the block edits just that part; an empty SEARCH is an error, not a
+//! silent skip; multi-block replacements are split so the kernel's
+//! `updateBlock` does not drop blocks; attributes are carried over.
+
+mod check;
+mod execute;
+mod ial;
+mod lexer;
+mod messages;
+mod parser;
+mod split;
+mod undo;
+
+use serde::{Deserialize, Serialize};
+
+pub use execute::apply_block_diff;
+pub use ial::{carried_ial, parse_ial, strip_ial};
+pub use parser::{ParsedHunk, SearchReplacePair};
+pub use split::split_blocks;
+
+use crate::{Error, Lang};
+
+/// What an edit does to its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum EditKind {
+    Update,
+    Delete,
+    InsertBefore,
+    InsertAfter,
+    Prepend,
+    Append,
+}
+
+/// One edit of one block, as written in the diff. A `@@id@@` hunk with
+/// several SEARCH/REPLACE pairs gives one edit per pair.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockEdit {
+    pub kind: EditKind,
+    pub block_id: String,
+    /// The SEARCH text (content-checked edits only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<String>,
+    /// The new markdown (`""` in a SEARCH/REPLACE pair means remove).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
+    pub hunk_index: u32,
+    /// Line of the hunk header (command hunks) or SEARCH marker.
+    pub line: u32,
+}
+
+/// Non-fatal observations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WarningCode {
+    /// Text outside any hunk or between SEARCH/REPLACE pairs was ignored.
+    TextOutsideHunk,
+    /// A marker line inside a command body was kept as text.
+    MarkerInBody,
+    /// Text after `@@DELETE:id@@` was ignored.
+    DeleteBodyIgnored,
+    /// The edit would not change the block; it was not applied.
+    UnchangedBlock,
+    /// The kernel gives the children of a rewritten container new ids.
+    ChildrenReassigned,
+    /// Part of the undo could not be expressed as a checked hunk.
+    UndoUnchecked,
+    /// A deleted block's position could not be determined exactly; its undo
+    /// re-inserts it at the start of its parent.
+    UndoPositionApproximate,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Warning {
+    pub code: WarningCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hunk_index: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_id: Option<String>,
+}
+
+/// Options of [`validate_block_diff_format`] and [`parse_block_diff`].
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct FormatOptions {
+    /// Message language (default `en`).
+    pub lang: Lang,
+}
+
+/// Every format problem of a diff, for live editor feedback.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormatReport {
+    pub valid: bool,
+    pub errors: Vec<Error>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Validates a diff's format. Never fails: problems are in `errors`.
+pub fn validate_block_diff_format(text: &str, options: &FormatOptions) -> FormatReport {
+    let analysis = parser::analyze(text, options.lang);
+    FormatReport { valid: analysis.errors.is_empty(), errors: analysis.errors, warnings: analysis.warnings }
+}
+
+/// A parsed diff.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParseReport {
+    pub hunks: Vec<ParsedHunk>,
+    pub edits: Vec<BlockEdit>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Parses a diff into hunks and edits; `INVALID_DIFF_FORMAT` (with every
+/// problem in `errors`) when the format is wrong.
+pub fn parse_block_diff(text: &str, options: &FormatOptions) -> Result<ParseReport, Error> {
+    let analysis = parser::analyze(text, options.lang);
+    if !analysis.errors.is_empty() {
+        return Err(messages::invalid_format(options.lang, analysis.errors));
+    }
+    Ok(ParseReport { hunks: analysis.hunks, edits: analysis.edits, warnings: analysis.warnings })
+}
+
+/// How SEARCH text may differ from the block and still match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchMode {
+    /// Whole block or exact unique substring only.
+    Exact,
+    /// Also forgive formatting: line endings, surrounding and trailing
+    /// whitespace, indentation (the matcher's safe strategies).
+    #[default]
+    Safe,
+}
+
+/// Options of [`apply_block_diff`].
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ApplyOptions {
+    /// Parse and check only; return the plan; write nothing (default false).
+    pub dry_run: bool,
+    /// All or nothing (default true): any failed check ⇒ nothing written;
+    /// a failed write ⇒ the writes already done are rolled back.
+    pub atomic: bool,
+    /// Message language (default `en`).
+    pub lang: Lang,
+    /// Matching tolerance for SEARCH text (default `safe`).
+    pub match_mode: MatchMode,
+}
+
+impl Default for ApplyOptions {
+    fn default() -> Self {
+        ApplyOptions { dry_run: false, atomic: true, lang: Lang::En, match_mode: MatchMode::Safe }
+    }
+}
+
+/// What happened to one edit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EditStatus {
+    /// Checked; would be written (dry run, or an atomic run stopped by
+    /// another edit's failure).
+    Planned,
+    Applied,
+    Failed,
+    /// Would change nothing; not written.
+    Unchanged,
+    /// Written, then undone by the automatic rollback.
+    RolledBack,
+}
+
+/// The outcome of one edit of the diff.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditResult {
+    pub hunk_index: u32,
+    pub line: u32,
+    pub kind: EditKind,
+    pub block_id: String,
+    pub status: EditStatus,
+    /// Ids of blocks this edit created (inserts, extra blocks of a split).
+    pub new_block_ids: Vec<String>,
+    /// How the SEARCH text was located (`whole_block`, `substring`,
+    /// `whitespace_normalized`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+}
+
+/// A host write, as planned (the shape a host callback receives).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "op", rename_all = "camelCase")]
+pub enum HostOp {
+    #[serde(rename = "updateBlock")]
+    Update { id: String, markdown: String },
+    #[serde(rename = "deleteBlock")]
+    Delete { id: String },
+    #[serde(rename = "insertBlock", rename_all = "camelCase")]
+    Insert {
+        markdown: String,
+        /// Insert right after this block; `None` with `after_previous_insert`
+        /// means after the block the previous write of this edit created.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        previous_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        next_id: Option<String>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        after_previous_insert: bool,
+    },
+    #[serde(rename = "prependBlock", rename_all = "camelCase")]
+    Prepend { parent_id: String, markdown: String },
+    #[serde(rename = "appendBlock", rename_all = "camelCase")]
+    Append { parent_id: String, markdown: String },
+}
+
+/// The checked plan for one block (several edits of one block compose into
+/// one update) or one insert.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedEdit {
+    pub kind: EditKind,
+    pub block_id: String,
+    pub hunk_indexes: Vec<u32>,
+    /// The block's markdown before (updates and deletes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_markdown: Option<String>,
+    /// What will be written (updates and inserts), without carried
+    /// attributes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_markdown: Option<String>,
+    /// Unified diff from old to new markdown.
+    pub diff: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    /// The IAL appended to the update so attributes survive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried_attributes: Option<String>,
+    /// The kernel will give this container's children new ids.
+    pub children_reassigned: bool,
+    /// The host writes, in order.
+    pub operations: Vec<HostOp>,
+}
+
+/// What the automatic rollback did after a failed write (atomic mode).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollbackReport {
+    /// Every completed write was reverted.
+    pub ok: bool,
+    /// Number of writes reverted.
+    pub reverted: u32,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<Error>,
+}
+
+/// An id that changed when a block was re-inserted (the kernel did not
+/// accept the original id from the IAL).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdMapping {
+    pub old_id: String,
+    pub new_id: String,
+}
+
+/// The result of [`apply_block_diff`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyReport {
+    /// Every edit was applied (or, in a dry run, passed the check).
+    pub ok: bool,
+    pub dry_run: bool,
+    /// One line an agent can read.
+    pub summary: String,
+    pub results: Vec<EditResult>,
+    pub plan: Vec<PlannedEdit>,
+    /// A block diff that restores what this apply changed (absent when
+    /// nothing was written or everything was rolled back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undo: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rollback: Option<RollbackReport>,
+    pub warnings: Vec<Warning>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub id_map: Vec<IdMapping>,
+}

@@ -1,0 +1,132 @@
+//! The undo of an apply: a block diff (same format) that restores exactly
+//! what the apply did, built from the blocks' kramdown so attributes come
+//! back too.
+//!
+//! - an update becomes a content-checked SEARCH/REPLACE hunk (SEARCH = the
+//!   text the block has now, REPLACE = its old kramdown), so a late undo
+//!   refuses to clobber newer edits; where the text holds marker lines it
+//!   falls back to `@@REPLACE:id@@` and says so;
+//! - an inserted block becomes `@@DELETE:id@@`;
+//! - deleted blocks are re-inserted after their nearest previous sibling
+//!   that still exists (`@@AFTER:…@@`), or first in their parent
+//!   (`@@PREPEND:…@@`); deleted neighbours share one hunk in document order,
+//!   because an undo hunk cannot anchor on a block the same undo restores.
+//!
+//! Hunks are ordered last-write-first.
+
+use super::lexer::{tokenize, TokenKind};
+use super::messages as msg;
+use super::{Warning, WarningCode};
+use crate::Lang;
+
+/// A write that was done.
+#[derive(Clone, Debug)]
+pub enum Done {
+    Updated {
+        entry: usize,
+        id: String,
+        old_kramdown: Option<String>,
+        old_markdown: String,
+        /// What was sent to `updateBlock`.
+        written: String,
+        /// The block's markdown re-read after the write (verify), if known.
+        current: Option<String>,
+    },
+    Inserted {
+        entry: usize,
+        id: String,
+        markdown: String,
+    },
+    Deleted {
+        entry: usize,
+        id: String,
+        old_kramdown: Option<String>,
+        old_markdown: String,
+        /// Kramdown of the blocks a folded heading took with it.
+        section: Vec<String>,
+    },
+}
+
+impl Done {
+    pub fn id(&self) -> &str {
+        match self {
+            Done::Updated { id, .. } | Done::Inserted { id, .. } | Done::Deleted { id, .. } => id,
+        }
+    }
+
+    /// The top-level blocks to re-insert for a deleted block: its kramdown,
+    /// then the section a folded heading took with it.
+    pub fn restore_blocks(&self) -> Vec<String> {
+        match self {
+            Done::Deleted { old_kramdown, old_markdown, section, .. } => {
+                let mut blocks = vec![old_kramdown.clone().unwrap_or_else(|| old_markdown.clone())];
+                blocks.extend(section.iter().cloned());
+                blocks
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Where deleted blocks go back.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UndoPosition {
+    After(String),
+    /// First in this parent (on a heading: right after it).
+    Prepend(String),
+}
+
+/// Deleted blocks that go back to one position, in document order.
+#[derive(Clone, Debug)]
+pub struct DeleteGroup {
+    pub position: UndoPosition,
+    /// Indexes into the `done` list, in document order.
+    pub steps: Vec<usize>,
+}
+
+/// Builds the undo diff of `done` (in write order) given where each group
+/// of deleted blocks goes back.
+pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String, Vec<Warning>) {
+    let mut hunks: Vec<(usize, String)> = Vec::new(); // (last step index, text)
+    let mut warnings = Vec::new();
+    for (k, step) in done.iter().enumerate() {
+        match step {
+            Done::Inserted { id, .. } => hunks.push((k, format!("@@DELETE:{id}@@"))),
+            Done::Updated { id, old_kramdown, old_markdown, written, current, .. } => {
+                let restore = old_kramdown.as_deref().unwrap_or(old_markdown);
+                let now = current.clone().unwrap_or_else(|| super::ial::strip_ial(written));
+                let text = if is_plain(&now) && is_plain(restore) {
+                    format!("@@{id}@@\n<<<<<<< SEARCH\n{now}\n=======\n{restore}\n>>>>>>> REPLACE")
+                } else {
+                    warnings.push(Warning {
+                        code: WarningCode::UndoUnchecked,
+                        message: msg::undo_unchecked(lang, id),
+                        line: None,
+                        hunk_index: None,
+                        block_id: Some(id.clone()),
+                    });
+                    format!("@@REPLACE:{id}@@\n{restore}")
+                };
+                hunks.push((k, text));
+            }
+            Done::Deleted { .. } => {}
+        }
+    }
+    for group in groups {
+        let Some(&last) = group.steps.iter().max() else { continue };
+        let header = match &group.position {
+            UndoPosition::After(anchor) => format!("@@AFTER:{anchor}@@"),
+            UndoPosition::Prepend(parent) => format!("@@PREPEND:{parent}@@"),
+        };
+        let body: Vec<String> = group.steps.iter().flat_map(|&s| done[s].restore_blocks()).collect();
+        hunks.push((last, format!("{header}\n{}", body.join("\n\n"))));
+    }
+    hunks.sort_by(|a, b| b.0.cmp(&a.0));
+    let text = hunks.into_iter().map(|(_, h)| h).collect::<Vec<_>>().join("\n\n");
+    (text, warnings)
+}
+
+/// Text that no lexer rule would read as structure.
+fn is_plain(text: &str) -> bool {
+    tokenize(text).iter().all(|t| matches!(t.kind, TokenKind::Text))
+}
