@@ -493,8 +493,15 @@ impl<H: SiyuanHost> Run<'_, H> {
     }
 
     /// PREPEND semantics of the diff: on a heading, right after it.
+    /// (The parent is rarely among the diff's targets; then it is read.)
     async fn prepend_or_after_heading(&self, parent: &str, body: &str) -> Result<Vec<String>, HostError> {
-        let heading = self.blocks.get(parent).and_then(Option::as_ref).is_some_and(|b| b.kind() == BlockKind::Heading);
+        let heading = match self.blocks.get(parent) {
+            Some(row) => row.as_ref().is_some_and(|b| b.kind() == BlockKind::Heading),
+            None => {
+                let rows = self.host.get_blocks(&[parent.to_string()]).await?;
+                rows.first().and_then(Option::as_ref).is_some_and(|b| b.kind() == BlockKind::Heading)
+            }
+        };
         if heading {
             self.host.insert_block(body, &InsertAnchor::After(parent.to_string())).await
         } else {

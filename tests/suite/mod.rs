@@ -1,1 +1,4 @@
 pub mod support;
+
+mod block_diff;
+pub mod fixture_host;

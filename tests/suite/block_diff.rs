@@ -1,0 +1,623 @@
+//! applyBlockDiff against the fixture documents: the original plugin's 34
+//! recorded cases, undo, failures midway, host-call counts and hostile input.
+
+use editkit::block_diff::{
+    apply_block_diff, parse_block_diff, validate_block_diff_format, ApplyOptions, ApplyReport, EditStatus,
+    FormatOptions,
+};
+use editkit::host::Capability;
+use editkit::{Error, ErrorCode, Lang};
+
+use super::fixture_host::{Call, FixtureHost};
+use super::support::{block_on, shared_json};
+
+fn apply(host: &FixtureHost, diff: &str, options: ApplyOptions) -> Result<ApplyReport, Error> {
+    block_on(apply_block_diff(diff, host, &options))
+}
+
+fn run(host: &FixtureHost, diff: &str) -> Result<ApplyReport, Error> {
+    apply(host, diff, ApplyOptions::default())
+}
+
+fn call(name: &'static str, args: &[&str]) -> Call {
+    Call { name, args: args.iter().map(|s| s.to_string()).collect() }
+}
+
+/// The plugin's recorded kernel writes, in this host's call shape.
+fn plugin_writes(case: &serde_json::Value) -> Vec<Call> {
+    let mut out = Vec::new();
+    for c in case["execute_kernel_calls"].as_array().unwrap() {
+        let d = &c["data"];
+        let s = |k: &str| d[k].as_str().unwrap_or("").to_string();
+        let call = match c["url"].as_str().unwrap() {
+            "/api/block/updateBlock" => Call { name: "updateBlock", args: vec![s("id"), s("data")] },
+            "/api/block/deleteBlock" => Call { name: "deleteBlock", args: vec![s("id")] },
+            "/api/block/insertBlock" => {
+                let anchor = if !s("previousID").is_empty() {
+                    format!("previousID={}", s("previousID"))
+                } else if !s("nextID").is_empty() {
+                    format!("nextID={}", s("nextID"))
+                } else {
+                    format!("parentID={}", s("parentID"))
+                };
+                Call { name: "insertBlock", args: vec![s("data"), anchor] }
+            }
+            "/api/block/prependBlock" => Call { name: "prependBlock", args: vec![s("parentID"), s("data")] },
+            "/api/block/appendBlock" => Call { name: "appendBlock", args: vec![s("parentID"), s("data")] },
+            _ => continue,
+        };
+        out.push(call);
+    }
+    out
+}
+
+/// What editkit does with each recorded case.
+#[allow(dead_code)] // the reasons are documentation, read by people
+enum Expect {
+    /// Exactly the plugin's kernel writes.
+    SameWrites,
+    /// The plugin refused too; editkit refuses with these codes (format
+    /// errors, or per-edit check failures) and writes nothing.
+    SameRefusal(&'static [ErrorCode]),
+    /// A deliberate difference (a bug of the plugin, SPEC.md §3): editkit
+    /// writes these calls instead.
+    DiffersWrites(&'static str, fn() -> Vec<Call>),
+    /// A deliberate difference: editkit refuses where the plugin wrote (or
+    /// refuses for a different, more precise reason).
+    DiffersRefusal(&'static str, &'static [ErrorCode]),
+}
+
+const P: &str = "20240614083000-a1b2c3d";
+
+fn expectation(title: &str) -> Expect {
+    use ErrorCode::*;
+    use Expect::*;
+    match title {
+        t if t.starts_with("skill-doc: batch") => SameRefusal(&[BlockNotFound, BlockNotFound]),
+        t if t.starts_with("skill-doc:") => SameRefusal(&[BlockNotFound]),
+        "fixture: exact SEARCH on paragraph" => SameWrites,
+        "fixture: SEARCH is only part of the block → CONTENT_MISMATCH" => DiffersWrites(
+            "SPEC §3.4 step 2: a unique substring of the block is edited in place, the rest of the block kept",
+            || vec![call("updateBlock", &[P, "本周 **diff 编辑** 功能的重构，并修复了若干问题。"])],
+        ),
+        "fixture: SEARCH uses rendered text instead of markdown (no **) → mismatch" => SameRefusal(&[ContentMismatch]),
+        "fixture: surrounding blank lines/indent inside SEARCH are trimmed" => SameWrites,
+        "fixture: multi-line SEARCH on a nested list block" => SameWrites,
+        "fixture: heading SEARCH/REPLACE" => SameWrites,
+        "fixture: DELETE + REPLACE + BEFORE + AFTER + PREPEND + APPEND" => DiffersWrites(
+            "the plugin kept one hunk per block id (BEFORE was dropped) and lost the paragraph's name/alias/memo; \
+             editkit applies every hunk in diff order and carries the attributes over as an IAL",
+            || {
+                vec![
+                    call("deleteBlock", &["20240614083625-tb0ik3l"]),
+                    call(
+                        "updateBlock",
+                        &["20240614083630-p12olp4", "以上，谢谢。\n{: alias=\"结语,结束语\" memo=\"周报结尾\" name=\"closing\"}"],
+                    ),
+                    call("insertBlock", &["新段落（前）", "nextID=20240614083310-p06wert"]),
+                    call("insertBlock", &["新段落（后）", "previousID=20240614083310-p06wert"]),
+                    call("prependBlock", &["20240614083000-wk24rep", "> 摘要"]),
+                    call("appendBlock", &["20240614083125-lst0a9x", "- 新列表项"]),
+                ]
+            },
+        ),
+        "fixture: APPEND/PREPEND to a heading (kernel >= 3.7 rejects, plugin still reports success)" => DiffersRefusal(
+            "PREPEND into a paragraph is NOT_A_CONTAINER (the kernel rejects it; the plugin reported success), \
+             and atomic mode writes nothing",
+            &[NotAContainer],
+        ),
+        "fixture: block not found" => SameRefusal(&[BlockNotFound]),
+        "empty SEARCH → skipped with warning" => DiffersRefusal(
+            "an empty SEARCH locates nothing: a format error with fixes instead of a silent skip",
+            &[EmptySearch],
+        ),
+        "empty REPLACE (documented as DELETE) → actually UPDATE with empty newContent, fails at execution" => {
+            DiffersWrites("SPEC §3.1: an empty REPLACE deletes the block after the content check", || {
+                vec![call("deleteBlock", &[P])]
+            })
+        }
+        "typed header copied from getBlockContent (@@id@@段落) + SEARCH/REPLACE → format error" => {
+            DiffersWrites("SPEC §3.1: the type label the reading view prints is accepted and ignored", || {
+                vec![call("updateBlock", &[P, "x"])]
+            })
+        }
+        "typed header on an instruction hunk is fine" => SameWrites,
+        "lower-case modifier accepted" => SameWrites,
+        "invalid block id (uppercase)" | "invalid block id (short)" => SameRefusal(&[InvalidBlockId]),
+        "nested SEARCH marker inside content" => SameRefusal(&[NestedSearch]),
+        "missing REPLACE end marker" => SameRefusal(&[UnclosedSearch]),
+        "extra ======= in REPLACE" => SameRefusal(&[MisplacedDelimiter]),
+        "two SEARCH/REPLACE blocks under one header" => DiffersRefusal(
+            "SPEC §3.1: several pairs may follow one header; both parse, and both fail the content check here \
+             (neither 'a' nor 'c' is in the block)",
+            &[ContentMismatch, ContentMismatch],
+        ),
+        "SEARCH marker before any header" => SameRefusal(&[SearchWithoutBlockId]),
+        "preamble text before first hunk is ignored" => SameWrites,
+        "\"@@...@@\" inside REPLACE content splits the hunk" => DiffersWrites(
+            "SPEC §3.1: only a whole header-shaped line starts a hunk; @@note@@ inside a line is text",
+            || vec![call("updateBlock", &[P, "请参考 @@note@@ 标记"])],
+        ),
+        "\"====\" (4) line inside SEARCH: validator sees TEXT, parser regex ={4,} cuts SEARCH there" => DiffersRefusal(
+            "the SEARCH is 'line one\\n====\\nline two' (markers are whole lines of 5-9 chars, the same rule for \
+             validation and parsing), which does not match the block",
+            &[ContentMismatch],
+        ),
+        "two hunks on the same block id (AFTER + SEARCH/REPLACE): editMap keyed by blockId keeps only the last edit" => {
+            DiffersWrites("several hunks on one block all apply, in diff order", || {
+                vec![call("insertBlock", &["插入一段", &format!("previousID={P}")]), call("updateBlock", &[P, "改写"])]
+            })
+        }
+        "BUG: AFTER + SEARCH/REPLACE on same block with WRONG SEARCH still executes (validated against the first hunk = AFTER)" => {
+            DiffersRefusal("every SEARCH is checked; atomic mode then writes nothing", &[ContentMismatch])
+        }
+        "REPLACE with multi-block markdown (kernel updateBlock keeps only the FIRST block for non-document targets; plugin reports success)" => {
+            DiffersWrites("the replacement is split so the kernel drops nothing", || {
+                vec![call("updateBlock", &[P, "第一段"]), call("insertBlock", &["第二段（会被内核丢弃）", &format!("previousID={P}")])]
+            })
+        }
+        "instruction hunk with empty body → no edit produced" => SameRefusal(&[EmptyInsert]),
+        "only text, no hunk" => SameRefusal(&[EmptyDiff]),
+        other => panic!("no expectation for plugin case {other:?}"),
+    }
+}
+
+fn refusal_codes(outcome: &Result<ApplyReport, Error>) -> Vec<ErrorCode> {
+    match outcome {
+        Err(e) if e.code == ErrorCode::InvalidDiffFormat => e.details.errors.iter().map(|e| e.code).collect(),
+        Err(e) => vec![e.code],
+        Ok(report) => report.results.iter().filter_map(|r| r.error.as_ref().map(|e| e.code)).collect(),
+    }
+}
+
+#[test]
+fn plugin_cases_match_or_differ_deliberately() {
+    let outcomes = shared_json("fixtures/siyuan/plugin-expected-outcomes.json");
+    let cases = outcomes["diff"].as_array().unwrap();
+    assert_eq!(cases.len(), 34);
+    let mut differences = 0;
+    for case in cases {
+        let title = case["title"].as_str().unwrap();
+        let diff = case["diff"].as_str().unwrap();
+        let host = FixtureHost::new();
+        let outcome = run(&host, diff);
+        let writes = host.writes();
+        match expectation(title) {
+            Expect::SameWrites => {
+                let report = outcome.unwrap_or_else(|e| panic!("{title}: {e}"));
+                assert!(report.ok, "{title}: {}", report.summary);
+                assert_eq!(writes, plugin_writes(case), "{title}");
+            }
+            Expect::SameRefusal(codes) | Expect::DiffersRefusal(_, codes) => {
+                assert_eq!(refusal_codes(&outcome), codes, "{title}");
+                assert!(writes.is_empty(), "{title}: wrote {writes:?}");
+                assert!(outcome.as_ref().map_or(true, |r| !r.ok), "{title}");
+            }
+            Expect::DiffersWrites(_, expected) => {
+                let report = outcome.unwrap_or_else(|e| panic!("{title}: {e}"));
+                assert!(report.ok, "{title}: {}", report.summary);
+                assert_eq!(writes, expected(), "{title}");
+                assert_ne!(writes, plugin_writes(case), "{title}: listed as a difference but equals the plugin");
+            }
+        }
+        if matches!(expectation(title), Expect::DiffersWrites(..) | Expect::DiffersRefusal(..)) {
+            differences += 1;
+        }
+        // Validation is one batched fetch, however many hunks.
+        assert!(host.calls_named("getBlocks") <= 3, "{title}");
+    }
+    assert_eq!(differences, 12);
+}
+
+#[test]
+fn plugin_parse_results_agree_where_the_plugin_parsed_correctly() {
+    let outcomes = shared_json("fixtures/siyuan/plugin-expected-outcomes.json");
+    for case in outcomes["diff"].as_array().unwrap() {
+        let title = case["title"].as_str().unwrap();
+        let expected = &case["parseBlockDiff"];
+        if expected.get("error").is_some() || !matches!(expectation(title), Expect::SameWrites | Expect::SameRefusal(_)) {
+            continue;
+        }
+        let Ok(parsed) = parse_block_diff(case["diff"].as_str().unwrap(), &FormatOptions::default()) else {
+            // The plugin parsed this one; editkit refuses its format (e.g.
+            // an empty body), asserted in the table above.
+            continue;
+        };
+        let plugin_edits = expected["edits"].as_array().unwrap();
+        assert_eq!(parsed.edits.len(), plugin_edits.len(), "{title}");
+        for (ours, theirs) in parsed.edits.iter().zip(plugin_edits) {
+            assert_eq!(serde_json::to_value(ours.kind).unwrap(), theirs["type"], "{title}");
+            assert_eq!(ours.block_id, theirs["blockId"].as_str().unwrap(), "{title}");
+            let trim = |s: &str| editkit::text::trim_blank_lines(s).trim().to_string();
+            if let Some(old) = theirs["oldContent"].as_str() {
+                assert_eq!(trim(ours.search.as_deref().unwrap()), old, "{title}");
+            }
+            if let Some(new) = theirs["newContent"].as_str() {
+                assert_eq!(trim(ours.replacement.as_deref().unwrap()), new, "{title}");
+            }
+        }
+    }
+}
+
+#[test]
+fn validating_a_50_hunk_diff_makes_exactly_one_fetch() {
+    let host = FixtureHost::new();
+    let ids = ["20240614083000-a1b2c3d", "20240614083310-p06wert", "20240614083630-p12olp4"];
+    let mut diff = String::new();
+    for i in 0..50 {
+        diff.push_str(&format!("@@AFTER:{}@@\n第 {i} 段\n\n", ids[i % 3]));
+    }
+    let report = apply(&host, &diff, ApplyOptions { dry_run: true, ..ApplyOptions::default() }).unwrap();
+    assert!(report.ok);
+    assert_eq!(report.plan.len(), 50);
+    assert_eq!(host.calls.borrow().len(), 1, "{:?}", host.calls.borrow());
+    assert_eq!(host.calls_named("getBlocks"), 1);
+}
+
+#[test]
+fn execution_call_budget_is_fetch_kramdown_refetch_writes_flush_verify() {
+    let host = FixtureHost::new();
+    let mut diff = String::new();
+    for i in 0..20 {
+        diff.push_str(&format!("@@AFTER:20240614083000-a1b2c3d@@\n段落 {i}\n\n"));
+    }
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok, "{}", report.summary);
+    let names: Vec<&str> = host.calls.borrow().iter().map(|c| c.name).collect();
+    assert_eq!(names.iter().filter(|n| **n == "getBlocks").count(), 3, "check + re-fetch + verify");
+    assert_eq!(names.iter().filter(|n| **n == "insertBlock").count(), 20);
+    assert_eq!(names.len(), 3 + 1 + 20, "{names:?}");
+    // Twenty AFTER hunks on one anchor land in diff order.
+    let top = host.top_level("20240614083000-wk24rep");
+    let texts: Vec<&str> = top.iter().skip(1).take(20).map(|(_, md)| md.as_str()).collect();
+    let expected: Vec<String> = (0..20).map(|i| format!("段落 {i}")).collect();
+    assert_eq!(texts, expected);
+}
+
+const DOCS: [&str; 4] =
+    ["20240614083000-wk24rep", "20240615100000-sy9plg2", "20240620211500-rdlst7q", "20240615073000-dn0615a"];
+
+/// A diff that touches every kind of edit on a fixture document.
+fn broad_diff() -> &'static str {
+    "@@20240614083000-a1b2c3d@@
+<<<<<<< SEARCH
+本周主要完成了插件
+=======
+本周完成了插件
+>>>>>>> REPLACE
+
+@@DELETE:20240614083625-tb0ik3l@@
+
+@@DELETE:20240614083310-p06wert@@
+
+@@REPLACE:20240614083630-p12olp4@@
+以上，谢谢。
+
+## 附录
+
+附录正文
+
+@@BEFORE:20240614083112-h2jz8kq@@
+新段落
+
+@@APPEND:20240614083540-h2next9@@
+下周计划的补充
+
+@@PREPEND:20240614083000-wk24rep@@
+> 摘要
+"
+}
+
+#[test]
+fn apply_then_undo_restores_the_document() {
+    let host = FixtureHost::new();
+    let doc = DOCS[0];
+    let before = host.top_level(doc);
+    let report = run(&host, broad_diff()).unwrap();
+    assert!(report.ok, "{}\n{:#?}", report.summary, report.results);
+    assert_ne!(host.top_level(doc), before);
+    // The paragraph kept its attributes through the rewrite.
+    let closing = host.block("20240614083630-p12olp4").unwrap();
+    assert_eq!((closing.name.as_str(), closing.alias.as_str(), closing.memo.as_str()), ("closing", "结语,结束语", "周报结尾"));
+    let undo = report.undo.expect("undo");
+    let undone = run(&host, &undo).unwrap_or_else(|e| panic!("{e}\n{undo}"));
+    assert!(undone.ok, "{}\n{undo}\n{:#?}", undone.summary, undone.results);
+    assert_eq!(host.top_level(doc), before, "undo:\n{undo}");
+    // Attributes of the restored paragraph and of the deleted one are back.
+    let restored = host.block("20240614083310-p06wert").unwrap();
+    assert_eq!(restored.parent_id, "20240614083300-h3bk2nd");
+    let closing = host.block("20240614083630-p12olp4").unwrap();
+    assert_eq!(closing.name, "closing");
+}
+
+#[test]
+fn a_write_failing_midway_is_rolled_back_in_atomic_mode() {
+    // The diff makes 9 writes (the REPLACE is split into an update and two
+    // inserts); fail each in turn.
+    for k in 1..=9 {
+        let host = FixtureHost::new();
+        let before: Vec<_> = DOCS.iter().map(|d| host.top_level(d)).collect();
+        host.fail_write_at.set(Some(k));
+        let report = run(&host, broad_diff()).unwrap();
+        assert!(!report.ok, "write #{k}");
+        let rollback = report.rollback.as_ref().expect("rollback report");
+        assert!(rollback.ok, "write #{k}: {rollback:?}");
+        assert_eq!(rollback.reverted as usize, k - 1, "write #{k}: every completed write is reverted");
+        assert!(report.undo.is_none());
+        let after: Vec<_> = DOCS.iter().map(|d| host.top_level(d)).collect();
+        assert_eq!(after, before, "write #{k} left the document changed");
+        assert_eq!(report.results.iter().filter(|r| r.status == EditStatus::Failed).count(), 1);
+    }
+}
+
+#[test]
+fn non_atomic_failure_midway_reports_done_steps_and_undo_restores_them() {
+    for k in 1..=9 {
+        let host = FixtureHost::new();
+        let before = host.top_level(DOCS[0]);
+        host.fail_write_at.set(Some(k));
+        let report = apply(&host, broad_diff(), ApplyOptions { atomic: false, ..ApplyOptions::default() }).unwrap();
+        assert!(!report.ok);
+        assert!(report.rollback.is_none());
+        let applied = report.results.iter().filter(|r| r.status == EditStatus::Applied).count();
+        assert_eq!(applied, 6, "write #{k}: the other edits were applied");
+        let undo = report.undo.clone().expect("undo");
+        host.fail_write_at.set(None);
+        let undone = run(&host, &undo).unwrap_or_else(|e| panic!("write #{k}: {e}\n{undo}"));
+        assert!(undone.ok, "write #{k}: {}\n{undo}", undone.summary);
+        assert_eq!(host.top_level(DOCS[0]), before, "write #{k}\n{undo}");
+    }
+}
+
+#[test]
+fn a_block_changed_after_the_check_is_stale_and_nothing_is_written() {
+    let host = FixtureHost::new();
+    // The host changes the paragraph between the check and the writes: the
+    // getKramdown call happens after the check, so tamper on it.
+    struct Tamper<'a>(&'a FixtureHost);
+    impl editkit::host::SiyuanHost for Tamper<'_> {
+        fn has(&self, c: Capability) -> bool {
+            self.0.has(c)
+        }
+        async fn get_blocks(&self, ids: &[String]) -> editkit::host::HostResult<Vec<Option<editkit::siyuan::Block>>> {
+            let mut rows = self.0.get_blocks(ids).await?;
+            if self.0.calls_named("getBlocks") == 2 {
+                for b in rows.iter_mut().flatten() {
+                    b.markdown.push_str("（已被他人修改）");
+                }
+            }
+            Ok(rows)
+        }
+        async fn get_kramdown(&self, ids: &[String]) -> editkit::host::HostResult<Vec<Option<String>>> {
+            self.0.get_kramdown(ids).await
+        }
+        async fn update_block(&self, id: &str, md: &str) -> editkit::host::HostResult<()> {
+            self.0.update_block(id, md).await
+        }
+    }
+    let diff = "@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n本周主要完成了插件\n=======\n本周\n>>>>>>> REPLACE";
+    let report = block_on(apply_block_diff(diff, &Tamper(&host), &ApplyOptions::default())).unwrap();
+    assert!(!report.ok);
+    assert_eq!(report.results[0].error.as_ref().unwrap().code, ErrorCode::StaleBlock);
+    assert!(host.writes().is_empty());
+}
+
+#[test]
+fn a_kernel_that_drops_content_is_caught_by_the_verify_step() {
+    let host = FixtureHost::new();
+    *host.tamper_after_write.borrow_mut() = Some((P.to_string(), "被截断".to_string()));
+    let diff = format!("@@REPLACE:{P}@@\n全新的段落内容");
+    let report = run(&host, &diff).unwrap();
+    assert!(!report.ok);
+    let error = report.results[0].error.as_ref().unwrap();
+    assert_eq!(error.code, ErrorCode::WriteVerifyFailed);
+    assert_eq!(error.details.actual.as_deref(), Some("被截断"));
+    assert!(report.undo.as_deref().unwrap().contains("被截断"), "the undo's SEARCH is what the block now reads");
+}
+
+#[test]
+fn missing_host_callbacks_are_reported_before_anything_is_written() {
+    let host = FixtureHost::new();
+    host.missing.borrow_mut().insert(Capability::GetKramdown);
+    let err = run(&host, &format!("@@REPLACE:{P}@@\nx")).unwrap_err();
+    assert_eq!(err.code, ErrorCode::HostCapabilityMissing);
+    assert_eq!(err.details.name.as_deref(), Some("getKramdown"));
+    assert!(host.writes().is_empty());
+
+    let host = FixtureHost::new();
+    host.missing.borrow_mut().insert(Capability::GetBlocks);
+    let err = run(&host, &format!("@@DELETE:{P}@@")).unwrap_err();
+    assert_eq!(err.code, ErrorCode::HostCapabilityMissing);
+    assert_eq!(err.details.name.as_deref(), Some("getBlocks"));
+}
+
+#[test]
+fn several_pairs_and_hunks_on_one_block_compose_in_order() {
+    let host = FixtureHost::new();
+    let diff = format!(
+        "@@{P}@@段落\n<<<<<<< SEARCH\n本周主要\n=======\n这周\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n这周完成了\n=======\n这周做完了\n>>>>>>> REPLACE\n\n@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE"
+    );
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok, "{:#?}", report.results);
+    assert_eq!(host.writes(), vec![call("updateBlock", &[P, "这周做完了插件 **diff 编辑** 功能的重构，并修复了三个问题。"])]);
+    assert_eq!(report.plan.len(), 1);
+    assert_eq!(report.plan[0].hunk_indexes, vec![1, 1, 2]);
+}
+
+#[test]
+fn conflicts_and_targets_are_refused() {
+    use ErrorCode::*;
+    let cases: &[(&str, &[ErrorCode])] = &[
+        (&"@@DELETE:20240614083000-a1b2c3d@@\n\n@@AFTER:20240614083000-a1b2c3d@@\nx", &[ConflictingEdits, ConflictingEdits]),
+        (&"@@REPLACE:20240614083000-a1b2c3d@@\nx\n\n@@REPLACE:20240614083000-a1b2c3d@@\ny", &[ConflictingEdits, ConflictingEdits]),
+        (&"@@DELETE:20240614083000-wk24rep@@", &[DocumentTarget]),
+        (&"@@REPLACE:20240614083000-wk24rep@@\nx", &[DocumentTarget]),
+        (&"@@AFTER:20240614083000-wk24rep@@\nx", &[DocumentTarget]),
+        (&"@@APPEND:20240614083330-cd7rust@@\nx", &[NotAContainer]),
+        (&"@@20240614083125-lst0a9x@@\n<<<<<<< SEARCH\n- 支持\n=======\n- x\n>>>>>>> REPLACE", &[AmbiguousMatch]),
+        (
+            &"@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n=======\n\n>>>>>>> REPLACE\n\n@@AFTER:20240614083000-a1b2c3d@@\nx",
+            &[ConflictingEdits],
+        ),
+    ];
+    for (diff, codes) in cases {
+        let host = FixtureHost::new();
+        let outcome = run(&host, diff);
+        assert_eq!(refusal_codes(&outcome), *codes, "{diff}");
+        assert!(host.writes().is_empty(), "{diff}");
+    }
+}
+
+#[test]
+fn heading_prepend_and_append_work_on_the_section() {
+    let host = FixtureHost::new();
+    let h2 = "20240614083112-h2jz8kq";
+    let diff = format!("@@PREPEND:{h2}@@\n标题之后\n\n@@APPEND:{h2}@@\n小节末尾");
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok, "{:#?}", report.results);
+    assert_eq!(
+        host.writes(),
+        vec![
+            call("insertBlock", &["标题之后", &format!("previousID={h2}")]),
+            call("insertBlock", &["小节末尾", "previousID=20240614083330-cd7rust"]),
+        ]
+    );
+    let top: Vec<String> = host.top_level(DOCS[0]).into_iter().map(|(_, md)| md).collect();
+    let h = top.iter().position(|m| m == "## 本周进展").unwrap();
+    assert_eq!(top[h + 1], "标题之后");
+    let risk = top.iter().position(|m| m == "## 风险与问题").unwrap();
+    assert_eq!(top[risk - 1], "小节末尾");
+}
+
+#[test]
+fn unchanged_blocks_are_a_warning_not_a_write() {
+    let host = FixtureHost::new();
+    let diff = format!("@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n若干问题\n>>>>>>> REPLACE");
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok);
+    assert_eq!(report.results[0].status, EditStatus::Unchanged);
+    assert!(report.warnings.iter().any(|w| serde_json::to_value(w.code).unwrap() == "UNCHANGED_BLOCK"));
+    assert!(host.writes().is_empty());
+}
+
+#[test]
+fn dry_run_returns_the_plan_with_diffs_and_writes_nothing() {
+    let host = FixtureHost::new();
+    let report = apply(&host, broad_diff(), ApplyOptions { dry_run: true, ..ApplyOptions::default() }).unwrap();
+    assert!(report.ok && report.dry_run);
+    assert!(host.writes().is_empty());
+    assert_eq!(report.plan.len(), 7);
+    let first = &report.plan[0];
+    assert_eq!(first.old_markdown.as_deref(), Some("本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。"));
+    assert_eq!(first.new_markdown.as_deref(), Some("本周完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。"));
+    assert_eq!(
+        first.diff,
+        "--- before\n+++ after\n@@ -1 +1 @@\n-本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n+本周完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n"
+    );
+    assert!(report.summary.starts_with("Dry run: all 7 edit(s) passed"), "{}", report.summary);
+    let zh = apply(&host, broad_diff(), ApplyOptions { dry_run: true, lang: Lang::Zh, ..ApplyOptions::default() }).unwrap();
+    assert!(zh.summary.starts_with("试运行"), "{}", zh.summary);
+}
+
+#[test]
+fn content_mismatch_carries_a_real_similarity_and_a_line_diff() {
+    let host = FixtureHost::new();
+    let diff = format!("@@{P}@@\n<<<<<<< SEARCH\n本周主要完成了插件 diff 编辑 功能的重构，并修复了若干问题。\n=======\nx\n>>>>>>> REPLACE");
+    let report = run(&host, &diff).unwrap();
+    let error = report.results[0].error.as_ref().unwrap();
+    assert_eq!(error.code, ErrorCode::ContentMismatch);
+    // 33 + 37 chars, the 33 of SEARCH in common: 2·33/70.
+    assert_eq!(error.details.similarity, Some(0.943));
+    assert_eq!(
+        error.details.diff.as_deref(),
+        Some("--- SEARCH\n+++ block\n@@ -1 +1 @@\n-本周主要完成了插件 diff 编辑 功能的重构，并修复了若干问题。\n+本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n")
+    );
+    assert!(error.message.contains("94.3%"));
+    assert!(error.message.contains("getBlockContent"));
+}
+
+/// Malformed input: each diff yields its documented code(s) and never a
+/// panic, in both languages.
+#[test]
+fn malformed_diffs_yield_their_documented_codes() {
+    use ErrorCode::*;
+    let id = P;
+    let big = format!("@@REPLACE:{id}@@\n{}", "很长的一行文字 😀\n".repeat(250_000));
+    let cases: Vec<(String, Vec<(ErrorCode, u32)>)> = vec![
+        ("".into(), vec![(EmptyDiff, 0)]),
+        ("   \n\n".into(), vec![(EmptyDiff, 0)]),
+        ("just some text".into(), vec![(EmptyDiff, 0)]),
+        (format!("@@{id}@@\n<<<<<<< SEARCH\n<<<<<<< SEARCH\nfoo\n=======\nbar\n>>>>>>> REPLACE"), vec![(NestedSearch, 3)]),
+        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nb\n<<<<<<< SEARCH\n>>>>>>> REPLACE"), vec![(NestedSearch, 6)]),
+        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nnew"), vec![(UnclosedSearch, 2)]),
+        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n\n@@DELETE:{id}@@"), vec![(UnclosedSearch, 2)]),
+        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nb\n=======\n>>>>>>> REPLACE"), vec![(MisplacedDelimiter, 6)]),
+        (format!("@@{id}@@\n=======\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE"), vec![(MisplacedDelimiter, 2)]),
+        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE"), vec![(MissingDelimiter, 4)]),
+        (format!("@@{id}@@\n>>>>>>> REPLACE"), vec![(UnmatchedReplace, 2)]),
+        (">>>>>>> REPLACE".into(), vec![(UnmatchedReplace, 1)]),
+        ("=======".into(), vec![(MisplacedDelimiter, 1)]),
+        ("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE".into(), vec![(SearchWithoutBlockId, 1)]),
+        ("@@20240614083000-A1B2C3D@@\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE".into(), vec![(InvalidBlockId, 1)]),
+        ("@@DELETE:2024061408-abc@@".into(), vec![(InvalidBlockId, 1)]),
+        ("@@DELETE:20240614083000-a1b2c3@@".into(), vec![(InvalidBlockId, 1)]),
+        ("@@DELETE:20240614083000_a1b2c3d@@".into(), vec![(InvalidBlockId, 1)]),
+        (format!("@@MOVE:{id}@@\nx"), vec![(UnknownCommand, 1)]),
+        (format!("@@INSERT:{id}@@\nx"), vec![(UnknownCommand, 1)]),
+        (format!("@@AFTER:{id}@@\n\n\n"), vec![(EmptyInsert, 1)]),
+        (format!("@@REPLACE:{id}@@"), vec![(EmptyInsert, 1)]),
+        (format!("@@APPEND:{id}@@\n@@DELETE:{id}@@"), vec![(EmptyInsert, 1)]),
+        (format!("@@{id}@@\n<<<<<<< SEARCH\n=======\n新内容\n>>>>>>> REPLACE"), vec![(EmptySearch, 2)]),
+        (format!("@@{id}@@\n新内容，但没有 SEARCH 块"), vec![(MissingSearch, 1)]),
+        // Markers inside block content, caught at their lines.
+        (format!("@@{id}@@\n<<<<<<< SEARCH\n```\n=======\n```\n=======\nx\n>>>>>>> REPLACE"), vec![(MisplacedDelimiter, 6)]),
+        // Two problems in one diff: both reported, in line order.
+        (format!("@@MOVE:{id}@@\nx\n\n@@{id}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE"), vec![(UnknownCommand, 1), (MissingDelimiter, 7)]),
+        // CRLF and BOM are fine in themselves; the error is still found.
+        (format!("\u{feff}@@{id}@@\r\n<<<<<<< SEARCH\r\na\r\n>>>>>>> REPLACE\r\n"), vec![(MissingDelimiter, 4)]),
+        // CJK and emoji around a broken block.
+        (format!("说明😀\n@@{id}@@\n<<<<<<< SEARCH\n中文😀\n=======\n表情🎉"), vec![(UnclosedSearch, 3)]),
+        // A header-shaped line with an id too long to be one.
+        ("@@DELETE:202406140830001-a1b2c3d@@".into(), vec![(InvalidBlockId, 1)]),
+        // 5 MB of body text with an unclosed block at the end.
+        (format!("{big}\n@@{id}@@\n<<<<<<< SEARCH\nx"), vec![(UnclosedSearch, 250_004)]),
+    ];
+    assert!(cases.len() >= 30);
+    for (diff, expected) in &cases {
+        for lang in [Lang::En, Lang::Zh] {
+            let report = validate_block_diff_format(diff, &FormatOptions { lang });
+            let got: Vec<(ErrorCode, u32)> =
+                report.errors.iter().map(|e| (e.code, e.details.line.unwrap_or(0))).collect();
+            assert_eq!(&got, expected, "{}", &diff[..diff.len().min(200)]);
+            assert!(!report.valid);
+            for e in &report.errors {
+                assert!(!e.message.is_empty());
+                if e.code != EmptyDiff {
+                    assert!(e.details.suggestions.len() >= 2, "{:?} needs fixes", e.code);
+                }
+            }
+            let err = parse_block_diff(diff, &FormatOptions { lang }).unwrap_err();
+            assert_eq!(err.code, InvalidDiffFormat);
+        }
+    }
+}
+
+#[test]
+fn well_formed_edge_inputs_parse() {
+    let id = P;
+    let big = "很长的一行文字 😀\n".repeat(250_000);
+    let cases = [
+        format!("\u{feff}@@REPLACE:{id}@@\r\n第一行\r\n第二行\r\n"),
+        format!("@@{id}@@ paragraph\n<<<<<<<SEARCH\n😀\n=======\n🎉\n>>>>>>>REPLACE"),
+        format!("@@REPLACE:{id}@@\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE"),
+        format!("@@REPLACE:{id}@@\n{big}"),
+    ];
+    for diff in &cases {
+        let parsed = parse_block_diff(diff, &FormatOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parsed.edits.len(), 1);
+    }
+    let crlf = parse_block_diff(&cases[0], &FormatOptions::default()).unwrap();
+    assert_eq!(crlf.edits[0].replacement.as_deref(), Some("第一行\n第二行"));
+    let markers = parse_block_diff(&cases[2], &FormatOptions::default()).unwrap();
+    assert_eq!(markers.warnings.len(), 3, "marker lines in a REPLACE body are text, with a warning");
+}
