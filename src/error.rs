@@ -181,8 +181,10 @@ pub struct Details {
     /// Every location that matched when one was required.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<LineRange>,
-    /// Name of a missing host callback, an invalid argument, …
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// What the error is about by name: a host callback (`getBlocks`), an
+    /// argument (`options`), a command word. Serialised as `subject`
+    /// because JS errors already have a `name` (`"EditkitError"`).
+    #[serde(rename = "subject", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Sequence similarity in [0, 1] between what was expected and found.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -24,3 +24,6 @@ pub mod text;
 
 pub use error::{Details, Error, ErrorCode, LineRange, Result};
 pub use lang::Lang;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

@@ -1,0 +1,83 @@
+import type { EditkitErrorData, ErrorCode, Lang, LineRange } from './types.js';
+
+const BRAND = Symbol.for('editkit.EditkitError');
+
+/** The only error editkit throws. `code` is stable; `message` is for people. */
+export class EditkitError extends Error implements EditkitErrorData {
+  readonly code: ErrorCode;
+  readonly line?: number;
+  readonly blockId?: string;
+  readonly hunkIndex?: number;
+  readonly suggestions?: string[];
+  readonly candidates?: LineRange[];
+  readonly subject?: string;
+  readonly similarity?: number;
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly diff?: string;
+  readonly yaml?: string;
+  readonly errors?: EditkitErrorData[];
+
+  constructor(data: EditkitErrorData, options?: { cause?: unknown }) {
+    super(data.message, options);
+    this.name = 'EditkitError';
+    this.code = data.code;
+    for (const key of Object.keys(data) as (keyof EditkitErrorData)[]) {
+      if (key !== 'message' && key !== 'code' && data[key] !== undefined) {
+        (this as unknown as Record<string, unknown>)[key] = data[key];
+      }
+    }
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** The plain data (for logging, or sending to an agent as JSON). */
+  toJSON(): EditkitErrorData {
+    const out: Record<string, unknown> = { code: this.code, message: this.message };
+    for (const [k, v] of Object.entries(this)) {
+      if (v !== undefined && k !== 'name') out[k] = v;
+    }
+    return out as unknown as EditkitErrorData;
+  }
+}
+
+/** True for an `EditkitError`, also one from another bundled copy of editkit. */
+export function isEditkitError(value: unknown): value is EditkitError {
+  return (
+    value instanceof EditkitError ||
+    (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true)
+  );
+}
+
+type Texts = Record<Lang, string>;
+
+const MESSAGES = {
+  invalidText: {
+    en: 'The string `{0}` contains a lone UTF-16 surrogate, which would be silently replaced by U+FFFD and corrupt the text. Pass well-formed text.',
+    zh: '字符串 `{0}` 含有孤立的 UTF-16 代理项，会被悄然替换为 U+FFFD 而损坏文本。请传入格式正确的文本。',
+  },
+  invalidArgument: {
+    en: 'Invalid argument `{0}`: {1}',
+    zh: '参数 `{0}` 无效：{1}',
+  },
+  internal: {
+    en: 'editkit hit an internal error and was restarted; the call did nothing. Please report it with the input that caused it. ({0})',
+    zh: 'editkit 发生内部错误并已重启；本次调用未产生任何作用。请附上触发它的输入报告此问题。（{0}）',
+  },
+  notInitialised: {
+    en: 'editkit is not initialised: call `await init()` (or `initSync`) from the web build first.',
+    zh: 'editkit 尚未初始化：请先调用 Web 版本的 `await init()`（或 `initSync`）。',
+  },
+} satisfies Record<string, Texts>;
+
+export function jsError(
+  code: ErrorCode,
+  key: keyof typeof MESSAGES,
+  lang: Lang,
+  args: string[],
+  extra: Partial<EditkitErrorData> = {},
+  cause?: unknown,
+): EditkitError {
+  const template = MESSAGES[key][lang] ?? MESSAGES[key].en;
+  const message = template.replace(/\{(\d)\}/g, (_, i: string) => args[Number(i)] ?? '');
+  return new EditkitError({ code, message, ...extra }, cause === undefined ? undefined : { cause });
+}

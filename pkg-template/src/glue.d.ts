@@ -1,0 +1,12 @@
+// The wasm-bindgen output (web target) that the build aliases as
+// `editkit-glue`. Its own typings say `any`; this keeps them `unknown`.
+declare module 'editkit-glue' {
+  export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+  export default function init(input?: { module_or_path: InitInput | Promise<InitInput> }): Promise<unknown>;
+  export function initSync(input: { module: BufferSource | WebAssembly.Module }): unknown;
+  export function __wbg_reset_state(): void;
+  export function version(): string;
+  export function validateBlockDiffFormat(text: unknown, options: unknown): unknown;
+  export function parseBlockDiff(text: unknown, options: unknown): unknown;
+  export function applyBlockDiff(text: unknown, host: unknown, options: unknown): Promise<unknown>;
+}

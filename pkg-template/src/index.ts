@@ -1,0 +1,4 @@
+// Everything public except loading (see web.ts / node.ts).
+export { EditkitError, isEditkitError } from './errors.js';
+export * from './api.js';
+export type * from './types.js';

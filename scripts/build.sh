@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the wasm core and assembles the npm package in pkg/.
+#   cargo rustc --crate-type cdylib (keeps LTO, cargo #9672) → wasm-bindgen
+#   --target web → wasm-opt -Oz (npm binaryen) → pkg-template/build.mjs
+source "$(dirname "$0")/lib.sh"
+scripts/setup.sh
+
+step "cargo rustc --release --target wasm32-unknown-unknown"
+cargo rustc --quiet --lib --release --target wasm32-unknown-unknown --crate-type cdylib
+
+step "wasm-bindgen --target web"
+mkdir -p target/bindgen
+wasm-bindgen --target web --out-dir target/bindgen --out-name editkit \
+  --experimental-reset-state-function \
+  target/wasm32-unknown-unknown/release/editkit.wasm
+
+step "wasm-opt -Oz"
+wasm-opt -Oz --strip-debug --strip-producers \
+  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  target/bindgen/editkit_bg.wasm -o target/bindgen/editkit_bg.opt.wasm
+
+step "assemble pkg/"
+node pkg-template/build.mjs
+raw=$(wc -c < pkg/dist/editkit_bg.wasm)
+gz=$(gzip -9 -c pkg/dist/editkit_bg.wasm | wc -c)
+echo "editkit_bg.wasm: $raw bytes raw, $gz bytes gzip"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks to build and test editkit; fast and
+# quiet when everything is already there. Everything comes from the package
+# registries (crates.io, npm, Debian).
+#   scripts/setup.sh            Rust target, wasm-bindgen-cli, Node packages
+#   scripts/setup.sh --browser  … and Chromium + ChromeDriver for browser tests
+source "$(dirname "$0")/lib.sh"
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+want="$(wasm_bindgen_version)"
+have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+if [ "$have" != "$want" ]; then
+  step "cargo install wasm-bindgen-cli $want (have: ${have:-none})"
+  # Not --locked: the registry mirror lacks a crate its lockfile pins.
+  cargo install wasm-bindgen-cli --version "$want" --no-default-features --force
+fi
+
+if [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  step "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+# Chromium for the browser tests; a CJK font so screenshots show the
+# Chinese text instead of empty boxes.
+BROWSER_PACKAGES="chromium chromium-driver fonts-wqy-zenhei"
+if [ "${1:-}" = "--browser" ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null && [ -d /usr/share/fonts/truetype/wqy ]; }; then
+  step "apt-get install $BROWSER_PACKAGES"
+  export DEBIAN_FRONTEND=noninteractive
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get install -y --no-install-recommends $BROWSER_PACKAGES >/dev/null 2>&1 ||
+    { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y --no-install-recommends $BROWSER_PACKAGES >/dev/null; }
+fi

@@ -1,0 +1,126 @@
+//! A JS host object (`{ getBlocks, updateBlock, … }`) as a `SiyuanHost`.
+//! Callbacks may return values or Promises; a throw or a rejection becomes a
+//! `HostError` carrying the JS error's message (the JS layer keeps the
+//! original error object and attaches it as `cause`).
+
+use js_sys::{Array, Function, Promise, Reflect};
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
+use crate::siyuan::{Block, ChildBlock};
+
+pub struct JsHost {
+    object: JsValue,
+}
+
+impl JsHost {
+    pub fn new(object: JsValue) -> Self {
+        JsHost { object }
+    }
+
+    fn function(&self, capability: Capability) -> Option<Function> {
+        if !self.object.is_object() {
+            return None;
+        }
+        Reflect::get(&self.object, &JsValue::from_str(capability.js_name())).ok()?.dyn_into::<Function>().ok()
+    }
+
+    async fn call(&self, capability: Capability, args: &[JsValue]) -> HostResult<JsValue> {
+        let f = self.function(capability).ok_or(HostError::missing(capability))?;
+        let array: Array = args.iter().collect();
+        let value = f.apply(&self.object, &array).map_err(|e| HostError::new(capability, describe(&e)))?;
+        if value.has_type::<Promise>() {
+            let promise: Promise = value.unchecked_into();
+            JsFuture::from(promise).await.map_err(|e| HostError::new(capability, describe(&e)))
+        } else {
+            Ok(value)
+        }
+    }
+
+    async fn call_parse<T: DeserializeOwned>(&self, capability: Capability, args: &[JsValue]) -> HostResult<T> {
+        let value = self.call(capability, args).await?;
+        serde_wasm_bindgen::from_value(value)
+            .map_err(|e| HostError::new(capability, format!("returned data of the wrong shape ({e})")))
+    }
+
+    /// New block ids from a write: a string, an array of strings, or
+    /// nothing (the write created no block).
+    async fn call_ids(&self, capability: Capability, args: &[JsValue]) -> HostResult<NewIds> {
+        let value = self.call(capability, args).await?;
+        if let Some(id) = value.as_string() {
+            return Ok(vec![id]);
+        }
+        if value.is_undefined() || value.is_null() {
+            return Ok(Vec::new());
+        }
+        serde_wasm_bindgen::from_value(value)
+            .map_err(|e| HostError::new(capability, format!("must return the new block id(s) as a string or string[] ({e})")))
+    }
+}
+
+fn ids_to_js(ids: &[String]) -> JsValue {
+    ids.iter().map(|s| JsValue::from_str(s)).collect::<Array>().into()
+}
+
+/// The message of a thrown JS value (an `Error`'s message, else its string).
+fn describe(value: &JsValue) -> String {
+    if let Some(message) = Reflect::get(value, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()) {
+        return message;
+    }
+    value.as_string().unwrap_or_else(|| "a non-Error value was thrown".to_string())
+}
+
+impl SiyuanHost for JsHost {
+    fn has(&self, capability: Capability) -> bool {
+        self.function(capability).is_some()
+    }
+
+    async fn get_blocks(&self, ids: &[String]) -> HostResult<Vec<Option<Block>>> {
+        self.call_parse(Capability::GetBlocks, &[ids_to_js(ids)]).await
+    }
+
+    async fn get_child_blocks(&self, ids: &[String]) -> HostResult<Vec<Vec<ChildBlock>>> {
+        self.call_parse(Capability::GetChildBlocks, &[ids_to_js(ids)]).await
+    }
+
+    async fn get_kramdown(&self, ids: &[String]) -> HostResult<Vec<Option<String>>> {
+        self.call_parse(Capability::GetKramdown, &[ids_to_js(ids)]).await
+    }
+
+    async fn update_block(&self, id: &str, markdown: &str) -> HostResult<()> {
+        self.call(Capability::UpdateBlock, &[JsValue::from_str(id), JsValue::from_str(markdown)]).await.map(|_| ())
+    }
+
+    async fn delete_block(&self, id: &str) -> HostResult<()> {
+        self.call(Capability::DeleteBlock, &[JsValue::from_str(id)]).await.map(|_| ())
+    }
+
+    async fn insert_block(&self, markdown: &str, anchor: &InsertAnchor) -> HostResult<NewIds> {
+        let anchor_object = js_sys::Object::new();
+        let (key, id) = match anchor {
+            InsertAnchor::After(id) => ("previousID", id),
+            InsertAnchor::Before(id) => ("nextID", id),
+            InsertAnchor::Parent(id) => ("parentID", id),
+        };
+        let _ = Reflect::set(&anchor_object, &JsValue::from_str(key), &JsValue::from_str(id));
+        self.call_ids(Capability::InsertBlock, &[JsValue::from_str(markdown), anchor_object.into()]).await
+    }
+
+    async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
+        self.call_ids(Capability::PrependBlock, &[JsValue::from_str(parent_id), JsValue::from_str(markdown)]).await
+    }
+
+    async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
+        self.call_ids(Capability::AppendBlock, &[JsValue::from_str(parent_id), JsValue::from_str(markdown)]).await
+    }
+
+    async fn flush_transaction(&self) -> HostResult<()> {
+        if self.has(Capability::FlushTransaction) {
+            self.call(Capability::FlushTransaction, &[]).await.map(|_| ())
+        } else {
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! The binding layer: converts JS values to core types and back, adapts JS
+//! host objects to [`crate::host::SiyuanHost`], and turns core errors into
+//! plain objects the JS layer rethrows as `EditkitError`. No business logic
+//! lives here. Compiled for wasm32 only.
+
+mod block_diff;
+mod convert;
+mod host;
+
+use wasm_bindgen::prelude::*;
+
+/// The version of this build (for bug reports and cache keys).
+#[wasm_bindgen(js_name = version)]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+#[cfg(feature = "debug-panic-hook")]
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}

@@ -1,0 +1,33 @@
+// Shared helpers for the Node suite: the built package and the fixtures.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = join(here, '..', '..');
+export const shared = join(repo, '..', 'shared');
+
+export const ek = await import(join(repo, 'pkg', 'dist', 'node.js'));
+export const testing = await import(join(repo, 'pkg', 'dist', 'testing.js'));
+
+export const FIXTURE_FILES = [
+  'doc1-weekly-report.json',
+  'doc2-plugin-dev.json',
+  'doc3-reading-list.json',
+  'doc4-daily-note.json',
+];
+
+export function fixture(name) {
+  return JSON.parse(readFileSync(join(shared, 'fixtures', 'siyuan', name), 'utf8'));
+}
+
+/** A memory host over all four fixture documents. */
+export function fixtureHost() {
+  return testing.createMemoryHost({ fixtures: FIXTURE_FILES.map(fixture) });
+}
+
+export function writes(host) {
+  return host.calls.filter((c) =>
+    ['updateBlock', 'deleteBlock', 'insertBlock', 'prependBlock', 'appendBlock'].includes(c.name),
+  );
+}
