@@ -14,12 +14,19 @@
 //! | [`siyuan`] | block rows, ids, block types |
 //! | [`host`] | the I/O callbacks a host supplies |
 //! | [`error`] | stable error codes with en/zh messages |
+//! | [`planner`] | file edits: prepare → apply with a hunk registry, overwrite/new-file guards, file views |
 
 pub mod error;
 pub mod host;
 pub mod lang;
+pub mod planner;
 pub mod siyuan;
 pub mod text;
 
 pub use error::{Details, Error, ErrorCode, LineRange, Result};
 pub use lang::Lang;
+pub use planner::{
+    check_new_file, check_overwrite, format_file_view, ApplyOptions, ApplyResult, AppendOptions, BlockReplaceOptions,
+    FileEditSession, FileView, FileViewOptions, InsertOptions, NewFileCheck, NewFileOptions, OverwriteCheck,
+    OverwriteOptions, PlanResult, RangeEditOptions, SessionOptions,
+};
