@@ -124,7 +124,7 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
     if unique_core || strong_context {
         return Located::At {
             core_start: winner,
-            by: LocatedBy::ShiftedLines,
+            by: LocatedBy::LinesAndContext,
             context_matched: best,
             candidates: candidates.len(),
         };

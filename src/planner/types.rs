@@ -171,8 +171,9 @@ impl RejectReason {
 pub enum LocatedBy {
     /// Same lines, same context, same line numbers.
     PlannedPosition,
-    /// The same lines found at another place, singled out by context.
-    ShiftedLines,
+    /// The planned lines found by content (at another place, or at the
+    /// same place with changed context), singled out by their context.
+    LinesAndContext,
     /// Appends: the current end of the file.
     EndOfFile,
     /// Found by a safe strategy of the matcher (not wired yet; see
@@ -184,7 +185,7 @@ impl LocatedBy {
     pub fn as_str(self) -> &'static str {
         match self {
             LocatedBy::PlannedPosition => "planned_position",
-            LocatedBy::ShiftedLines => "shifted_lines",
+            LocatedBy::LinesAndContext => "lines_and_context",
             LocatedBy::EndOfFile => "end_of_file",
             LocatedBy::SafeStrategy => "safe_strategy",
         }
