@@ -92,6 +92,26 @@ pub enum ErrorCode {
     WrongOwner,
     HunkKindMismatch,
     RangeOutOfBounds,
+    /// The hunk existed but its time to live has passed (re-plan it).
+    HunkExpired,
+    /// `existingHunkId` names a plan for another file.
+    HunkPathMismatch,
+    /// A line range that is not `N`, `N~M`, `N~`, `~N` or `~`, or is reversed.
+    InvalidRange,
+    /// A `match: "regex"` anchor that does not compile.
+    InvalidRegex,
+    /// The selected start/end anchor block contains another start anchor.
+    NestedAnchors,
+    /// `checkOverwrite`: the caller's `knownOldTotalLines/Bytes` do not
+    /// describe the current file.
+    SnapshotMismatch,
+    /// `checkOverwrite`: the new content looks like a diff or patch and no
+    /// `contentFormat` declares it.
+    SuspiciousDiff,
+    /// `checkNewFile`: the path already exists.
+    FileExists,
+    /// `checkNewFile`: the path exists and is not a regular file.
+    NotAFile,
 }
 
 impl ErrorCode {
@@ -142,6 +162,15 @@ impl ErrorCode {
             WrongOwner => "WRONG_OWNER",
             HunkKindMismatch => "HUNK_KIND_MISMATCH",
             RangeOutOfBounds => "RANGE_OUT_OF_BOUNDS",
+            HunkExpired => "HUNK_EXPIRED",
+            HunkPathMismatch => "HUNK_PATH_MISMATCH",
+            InvalidRange => "INVALID_RANGE",
+            InvalidRegex => "INVALID_REGEX",
+            NestedAnchors => "NESTED_ANCHORS",
+            SnapshotMismatch => "SNAPSHOT_MISMATCH",
+            SuspiciousDiff => "SUSPICIOUS_DIFF",
+            FileExists => "FILE_EXISTS",
+            NotAFile => "NOT_A_FILE",
         }
     }
 }

@@ -14,11 +14,15 @@
 //! | [`siyuan`] | block rows, ids, block types |
 //! | [`host`] | the I/O callbacks a host supplies |
 //! | [`error`] | stable error codes with en/zh messages |
+//! | [`block_diff`] | SiYuan block diffs: validate, check, apply, undo |
+//! | [`planner`] | file edits: prepare → apply with a hunk registry, overwrite/new-file guards, file views |
 
+pub mod block_diff;
 pub mod error;
 pub mod host;
 pub mod lang;
-pub mod block_diff;
+
+pub mod planner;
 pub mod siyuan;
 pub mod text;
 

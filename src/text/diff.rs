@@ -59,6 +59,119 @@ pub fn unified_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
         .to_string()
 }
 
+/// Excerpts longer than this many lines (either side) are not handed to
+/// Myers, whose cost grows with the product of length and edit distance;
+/// they get the linear single-hunk rendering of [`unified_diff_excerpt`].
+const MAX_LINES_FOR_MYERS_EXCERPT: usize = 1_000;
+
+/// A unified diff of two excerpts of larger files, numbered as in those
+/// files: both excerpts start after `lines_before` unchanged lines.
+///
+/// The file-edit planner diffs only the window around a change (the change
+/// plus its context lines), so a one-line edit in a 100,000-line file costs
+/// as much as in a 10-line one. Small excerpts are diffed with Myers like
+/// [`unified_diff`]; excerpts above 1,000 lines become one hunk (common
+/// leading and trailing lines as context, every other old line removed,
+/// every other new line added), which is linear and still exact.
+pub fn unified_diff_excerpt(old: &str, new: &str, lines_before: usize, options: UnifiedDiffOptions<'_>) -> String {
+    if old == new {
+        return String::new();
+    }
+    let (old_lines, new_lines) = (super::line_count(old), super::line_count(new));
+    let diff = if old_lines > MAX_LINES_FOR_MYERS_EXCERPT || new_lines > MAX_LINES_FOR_MYERS_EXCERPT {
+        single_hunk_diff(old, new, options)
+    } else {
+        unified_diff(old, new, options)
+    };
+    if lines_before == 0 {
+        return diff;
+    }
+    let mut out = String::with_capacity(diff.len() + 16);
+    for line in diff.split_inclusive('\n') {
+        match shift_hunk_header(line, lines_before) {
+            Some(shifted) => out.push_str(&shifted),
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// Renumbers an `@@ -a[,b] +c[,d] @@` header by `by` lines; `None` for any
+/// other line (body lines always start with ` `, `-`, `+` or `\\`).
+fn shift_hunk_header(line: &str, by: usize) -> Option<String> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (old_range, rest) = rest.split_once(" +")?;
+    let (new_range, tail) = rest.split_once(" @@")?;
+    let shift = |range: &str| -> Option<String> {
+        let (start, len) = match range.split_once(',') {
+            Some((s, l)) => (s, Some(l)),
+            None => (range, None),
+        };
+        let start: usize = start.parse().ok()?;
+        let start = start.saturating_add(by);
+        Some(match len {
+            Some(len) => format!("{start},{len}"),
+            None => start.to_string(),
+        })
+    };
+    Some(format!("@@ -{} +{} @@{}", shift(old_range)?, shift(new_range)?, tail))
+}
+
+/// The linear rendering: common leading/trailing lines (at most
+/// `options.context` of each) as context around one block of removals and
+/// additions.
+fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> String {
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let prefix = old_lines.iter().zip(&new_lines).take_while(|(a, b)| a == b).count();
+    let max_suffix = old_lines.len().min(new_lines.len()) - prefix;
+    let suffix =
+        old_lines.iter().rev().zip(new_lines.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    let lead = prefix.min(options.context);
+    let trail = suffix.min(options.context);
+    let old_mid = &old_lines[prefix..old_lines.len() - suffix];
+    let new_mid = &new_lines[prefix..new_lines.len() - suffix];
+    let range = |first: usize, len: usize| {
+        if len == 1 {
+            format!("{}", first + 1)
+        } else if len == 0 {
+            format!("{first},0")
+        } else {
+            format!("{},{len}", first + 1)
+        }
+    };
+    let first = prefix - lead;
+    let old_len = lead + old_mid.len() + trail;
+    let new_len = lead + new_mid.len() + trail;
+    let mut out = format!(
+        "--- {}\n+++ {}\n@@ -{} +{} @@\n",
+        options.old_name,
+        options.new_name,
+        range(first, old_len),
+        range(first, new_len)
+    );
+    let mut push = |tag: char, line: &str| {
+        out.push(tag);
+        out.push_str(line);
+        if !line.ends_with('\n') {
+            out.push_str("\n\\ No newline at end of file\n");
+        }
+    };
+    for line in &old_lines[first..prefix] {
+        push(' ', line);
+    }
+    for line in old_mid {
+        push('-', line);
+    }
+    for line in new_mid {
+        push('+', line);
+    }
+    for line in &old_lines[old_lines.len() - suffix..old_lines.len() - suffix + trail] {
+        push(' ', line);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +192,37 @@ mod tests {
         let d = unified_diff("a\nb\nc\n", "a\nB\nc\n", UnifiedDiffOptions::default());
         assert_eq!(d, "--- a\n+++ b\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
         assert_eq!(unified_diff("x", "x", UnifiedDiffOptions::default()), "");
+    }
+
+    #[test]
+    fn excerpt_diffs_are_numbered_as_in_the_whole_file() {
+        let d = unified_diff_excerpt("a\nb\nc\n", "a\nB\nc\n", 10, UnifiedDiffOptions::default());
+        assert_eq!(d, "--- a\n+++ b\n@@ -11,3 +11,3 @@\n a\n-b\n+B\n c\n");
+        // An insertion into an empty excerpt after line 7.
+        let d = unified_diff_excerpt("", "x\n", 7, UnifiedDiffOptions::default());
+        assert_eq!(d, "--- a\n+++ b\n@@ -7,0 +8 @@\n+x\n");
+        // A body line that looks like a header is never renumbered.
+        let d = unified_diff_excerpt("@@ -1 +1 @@\n", "x\n", 5, UnifiedDiffOptions::default());
+        assert!(d.contains("\n-@@ -1 +1 @@\n"), "{d}");
+        assert!(d.contains("@@ -6 +6 @@"), "{d}");
+    }
+
+    #[test]
+    fn large_excerpts_use_the_linear_single_hunk_rendering() {
+        let old: String = (0..1_500).map(|i| format!("line {i}\n")).collect();
+        let new: String =
+            (0..1_500).map(|i| if i == 700 { "changed\n".to_string() } else { format!("line {i}\n") }).collect();
+        let d = unified_diff_excerpt(&old, &new, 2, UnifiedDiffOptions::default());
+        assert_eq!(
+            d,
+            "--- a\n+++ b\n@@ -700,7 +700,7 @@\n line 697\n line 698\n line 699\n-line 700\n+changed\n line 701\n line 702\n line 703\n"
+        );
+        let d = single_hunk_diff("a\nb", "a\nc", UnifiedDiffOptions::default());
+        assert_eq!(
+            d,
+            "--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
+        );
+        let d = single_hunk_diff("", "x\n", UnifiedDiffOptions::default());
+        assert_eq!(d, "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n");
     }
 }

@@ -11,7 +11,7 @@ mod diff;
 mod lines;
 mod offsets;
 
-pub use diff::{similarity, unified_diff, UnifiedDiffOptions};
+pub use diff::{similarity, unified_diff, unified_diff_excerpt, UnifiedDiffOptions};
 pub use lines::{
     detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line, LineEnding,
     BOM,

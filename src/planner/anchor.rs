@@ -1,0 +1,207 @@
+//! Anchor lines: which lines of a file an anchor designates.
+//!
+//! An anchor is one line of text compared with each line of the file
+//! (without its line ending) by a [`MatchMode`]:
+//! - `contains`: the line contains the anchor;
+//! - `equals`: the line equals the anchor once trailing whitespace is
+//!   removed from both (leading indentation counts);
+//! - `regex`: regex-lite, linear time, searched within the line.
+//!
+//! A trailing newline on the anchor is ignored; an anchor spanning lines
+//! is refused, as is an empty one. Start/end blocks pair each start line
+//! with the first end line after it (a line that matches both, such as
+//! `---`, closes an open block before it can open a new one); a start line
+//! inside an open block makes that block nested, and a nested block is
+//! refused when it is the one selected (`NESTED_ANCHORS`).
+//!
+//! Cost: one pass over the lines per anchor.
+
+use regex_lite::{Regex, RegexBuilder};
+
+use super::messages as msg;
+use super::types::{MatchMode, Occurrence};
+use crate::error::{Error, ErrorCode, LineRange, Result};
+use crate::lang::Lang;
+
+/// Compiled-size cap for anchor regexes (regex-lite counts bytes of its
+/// program), far above any sensible line pattern.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// Most candidate locations listed in an error.
+pub(crate) const MAX_LISTED_CANDIDATES: usize = 50;
+
+pub(crate) enum Matcher {
+    Contains(String),
+    Equals(String),
+    Regex(Regex),
+}
+
+impl Matcher {
+    /// Builds the matcher for argument `name` (`anchor`, `startAnchor`, …).
+    pub fn new(anchor: &str, mode: MatchMode, name: &str, lang: Lang) -> Result<Matcher> {
+        let anchor = anchor.strip_suffix('\n').map(|a| a.strip_suffix('\r').unwrap_or(a)).unwrap_or(anchor);
+        if anchor.is_empty() {
+            return Err(Error::new(ErrorCode::InvalidArgument, msg::anchor_empty(lang, name)).with_name(name));
+        }
+        if anchor.contains(['\n', '\r']) {
+            return Err(Error::new(ErrorCode::InvalidArgument, msg::anchor_multiline(lang, name)).with_name(name));
+        }
+        Ok(match mode {
+            MatchMode::Contains => Matcher::Contains(anchor.to_string()),
+            MatchMode::Equals => Matcher::Equals(anchor.trim_end().to_string()),
+            MatchMode::Regex => {
+                let regex = RegexBuilder::new(anchor).size_limit(REGEX_SIZE_LIMIT).build().map_err(|e| {
+                    Error::new(ErrorCode::InvalidRegex, msg::invalid_regex(lang, name, anchor, &e.to_string()))
+                        .with_name(name)
+                })?;
+                Matcher::Regex(regex)
+            }
+        })
+    }
+
+    pub fn is_match(&self, line: &str) -> bool {
+        match self {
+            Matcher::Contains(a) => line.contains(a.as_str()),
+            Matcher::Equals(a) => line.trim_end() == a,
+            Matcher::Regex(r) => r.is_match(line),
+        }
+    }
+
+    /// 0-based indices of every matching line.
+    pub fn find(&self, lines: &[&str]) -> Vec<usize> {
+        lines.iter().enumerate().filter(|(_, l)| self.is_match(l)).map(|(i, _)| i).collect()
+    }
+}
+
+/// Resolves `occurrence` among `count` candidates: the 0-based index, or
+/// `None` when it is out of range.
+pub(crate) fn pick(occurrence: Occurrence, count: usize) -> Option<usize> {
+    match occurrence {
+        Occurrence::Last => count.checked_sub(1),
+        Occurrence::Nth(n) => {
+            let index = usize::try_from(n).ok()?.checked_sub(1)?;
+            (index < count).then_some(index)
+        }
+    }
+}
+
+/// `"1"`, `"3"` or `"last"` for YAML (`"1"` when there was one candidate).
+pub(crate) fn occurrence_label(occurrence: Option<Occurrence>, count: usize) -> String {
+    match occurrence {
+        _ if count == 1 => "1".to_string(),
+        Some(Occurrence::Last) => "last".to_string(),
+        Some(Occurrence::Nth(n)) => n.to_string(),
+        None => "1".to_string(),
+    }
+}
+
+pub(crate) fn occurrence_text(occurrence: Occurrence) -> String {
+    match occurrence {
+        Occurrence::Last => "last".to_string(),
+        Occurrence::Nth(n) => n.to_string(),
+    }
+}
+
+/// Candidate lines as error details (1-based, at most
+/// [`MAX_LISTED_CANDIDATES`]).
+pub(crate) fn line_candidates(indices: &[usize]) -> Vec<LineRange> {
+    indices
+        .iter()
+        .take(MAX_LISTED_CANDIDATES)
+        .map(|&i| {
+            let line = super::types::to_u32(i + 1);
+            LineRange { start_line: line, end_line: line }
+        })
+        .collect()
+}
+
+/// One start/end anchor block (0-based, inclusive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Block {
+    pub start: usize,
+    pub end: usize,
+    /// The first start-anchor line found inside the block.
+    pub nested: Option<usize>,
+}
+
+/// The blocks of a file, and whether any start anchor matched at all.
+pub(crate) struct Blocks {
+    pub blocks: Vec<Block>,
+    pub start_found: bool,
+}
+
+pub(crate) fn find_blocks(lines: &[&str], start: &Matcher, end: &Matcher) -> Blocks {
+    let mut blocks = Vec::new();
+    let mut open: Option<Block> = None;
+    let mut start_found = false;
+    for (i, line) in lines.iter().enumerate() {
+        match open.as_mut() {
+            Some(block) => {
+                if end.is_match(line) {
+                    block.end = i;
+                    blocks.push(*block);
+                    open = None;
+                } else if start.is_match(line) && block.nested.is_none() {
+                    block.nested = Some(i);
+                }
+            }
+            None => {
+                if start.is_match(line) {
+                    start_found = true;
+                    open = Some(Block { start: i, end: i, nested: None });
+                }
+            }
+        }
+    }
+    Blocks { blocks, start_found }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(anchor: &str, mode: MatchMode) -> Matcher {
+        Matcher::new(anchor, mode, "anchor", Lang::En).unwrap()
+    }
+
+    #[test]
+    fn match_modes() {
+        let lines = ["fn main() {", "  }  ", "}", "// main"];
+        assert_eq!(m("main", MatchMode::Contains).find(&lines), vec![0, 3]);
+        assert_eq!(m("}", MatchMode::Equals).find(&lines), vec![2]);
+        assert_eq!(m("  }", MatchMode::Equals).find(&lines), vec![1]);
+        assert_eq!(m(r"^fn \w+", MatchMode::Regex).find(&lines), vec![0]);
+        assert_eq!(m("main\n", MatchMode::Contains).find(&lines), vec![0, 3]);
+    }
+
+    #[test]
+    fn bad_anchors_are_refused() {
+        let e = Matcher::new("", MatchMode::Contains, "anchor", Lang::En).err().unwrap();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        let e = Matcher::new("a\nb", MatchMode::Contains, "anchor", Lang::En).err().unwrap();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        let e = Matcher::new("(", MatchMode::Regex, "anchor", Lang::Zh).err().unwrap();
+        assert_eq!(e.code, ErrorCode::InvalidRegex);
+    }
+
+    #[test]
+    fn blocks_pair_and_detect_nesting() {
+        let lines = ["---", "a", "---", "b", "---", "c", "---"];
+        let dash = m("---", MatchMode::Equals);
+        let b = find_blocks(&lines, &dash, &dash);
+        assert_eq!(b.blocks, vec![Block { start: 0, end: 2, nested: None }, Block { start: 4, end: 6, nested: None }]);
+        let lines = ["<a>", "<a>", "</a>", "</a>", "<a>"];
+        let b = find_blocks(&lines, &m("<a>", MatchMode::Equals), &m("</a>", MatchMode::Equals));
+        assert_eq!(b.blocks, vec![Block { start: 0, end: 2, nested: Some(1) }]);
+        assert!(b.start_found);
+    }
+
+    #[test]
+    fn occurrences() {
+        assert_eq!(pick(Occurrence::Last, 3), Some(2));
+        assert_eq!(pick(Occurrence::Last, 0), None);
+        assert_eq!(pick(Occurrence::Nth(3), 3), Some(2));
+        assert_eq!(pick(Occurrence::Nth(4), 3), None);
+        assert_eq!(pick(Occurrence::Nth(0), 3), None);
+    }
+}

@@ -1,0 +1,388 @@
+//! Applying a plan to the file's current content (SPEC §7).
+//!
+//! The plan remembers its *core* (the lines it replaces, or the anchor
+//! line(s) it inserts next to), up to three context lines on each side,
+//! and whether the file's start or end was part of that context.
+//! Relocation, in order:
+//!
+//! 1. **exact** — the core and every context element are where the plan
+//!    saw them;
+//! 2. **fuzz** — the core occurs elsewhere (or here with changed context):
+//!    every occurrence (KMP over lines, linear) is scored by the context
+//!    elements it agrees with. The best one wins when it is the only best
+//!    and the evidence is strong enough: either the core was unique when
+//!    planned, is unique now and has a non-blank line, or the winner
+//!    agrees with at least half of the context (and at least one element);
+//! 3. the matcher's safe strategies ([`relocate_with_safe_strategies`],
+//!    not wired yet: always "not found");
+//! 4. **rejected** — `AMBIGUOUS_MATCH` when several places tie (or none
+//!    is convincing among several), `CONTENT_CHANGED` when the core is
+//!    gone; nothing is changed.
+//!
+//! Appends are exact when the file is byte-for-byte what the plan saw
+//! (length and FNV-1a digest, and existence), fuzz otherwise (the text goes
+//! to the current end). Cost: O(file) per apply.
+
+use super::doc::{digest_string, find_all, fnv1a64, new_text_lines, splice, Doc, Spliced};
+use super::messages as msg;
+use super::prepare::{counts, has_content, previews, tail_after};
+use super::registry::{Hunk, HunkInfo, LinesEdit, PlannedEdit};
+use super::render::{self, refusal, Ctx};
+use super::types::*;
+use super::yaml::preview_block;
+use crate::error::{ErrorCode, LineRange, Result};
+
+/// Lines shown before/after the change in apply evidence.
+const PREVIEW_CONTEXT: usize = 2;
+
+/// A location found by a safe strategy of the matcher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SafeMatch {
+    /// 0-based first line of the located core.
+    pub core_start: usize,
+    /// Lines the located core spans (must equal the planned core's).
+    pub core_len: usize,
+}
+
+/// **Plug-in point, not implemented:** relocate a plan whose exact core
+/// lines are gone with the matcher's *safe* strategies (line endings,
+/// trailing whitespace, indentation, …; SPEC §6.1, strategies 2–8).
+///
+/// The matcher is a separate capability developed in parallel; until it is
+/// wired in here this function **always returns `None` ("not found")**, so
+/// such a plan is rejected with `CONTENT_CHANGED`. When wired, it must only
+/// return a location that is unique by position, and the caller accepts it
+/// only when it spans as many lines as the planned core (the edit is then
+/// applied relative to that location, reported as `fuzz` with
+/// `located_by: safe_strategy`).
+pub(crate) fn relocate_with_safe_strategies(_lines: &[&str], _edit: &LinesEdit) -> Option<SafeMatch> {
+    None
+}
+
+enum Located {
+    At { core_start: usize, by: LocatedBy, context_matched: usize, candidates: usize },
+    Rejected { reason: RejectReason, candidates: Vec<usize>, context_matched: usize },
+}
+
+fn matches_at(lines: &[&str], at: usize, core: &[String]) -> bool {
+    at.checked_add(core.len()).is_some_and(|end| end <= lines.len())
+        && lines[at..at + core.len()].iter().zip(core).all(|(a, b)| *a == b.as_str())
+}
+
+/// Context elements (lines, file edges) that agree when the core starts at
+/// `at`.
+fn context_score(lines: &[&str], at: usize, e: &LinesEdit) -> usize {
+    let line_is = |index: Option<usize>, want: &str| index.and_then(|i| lines.get(i)).is_some_and(|l| *l == want);
+    let n = e.before.len();
+    let mut score = 0;
+    for (i, want) in e.before.iter().enumerate() {
+        score += usize::from(line_is((at + i).checked_sub(n), want));
+    }
+    let after_start = at + e.core.len();
+    for (i, want) in e.after.iter().enumerate() {
+        score += usize::from(line_is(Some(after_start + i), want));
+    }
+    score += usize::from(e.bof && at == n);
+    score += usize::from(e.eof && after_start + e.after.len() == lines.len());
+    score
+}
+
+fn locate(lines: &[&str], e: &LinesEdit) -> Located {
+    let total = e.context_total();
+    let core: Vec<&str> = e.core.iter().map(String::as_str).collect();
+    let candidates = find_all(lines, &core);
+    if matches_at(lines, e.core_start, &e.core) && context_score(lines, e.core_start, e) == total {
+        return Located::At {
+            core_start: e.core_start,
+            by: LocatedBy::PlannedPosition,
+            context_matched: total,
+            candidates: candidates.len(),
+        };
+    }
+    if candidates.is_empty() {
+        if let Some(found) = relocate_with_safe_strategies(lines, e) {
+            if found.core_len == e.core.len() && found.core_start.saturating_add(found.core_len) <= lines.len() {
+                return Located::At {
+                    core_start: found.core_start,
+                    by: LocatedBy::SafeStrategy,
+                    context_matched: context_score(lines, found.core_start, e),
+                    candidates: 1,
+                };
+            }
+        }
+        return Located::Rejected { reason: RejectReason::ContentChanged, candidates: Vec::new(), context_matched: 0 };
+    }
+    let scores: Vec<usize> = candidates.iter().map(|&c| context_score(lines, c, e)).collect();
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let tops: Vec<usize> = candidates.iter().zip(&scores).filter(|(_, s)| **s == best).map(|(c, _)| *c).collect();
+    if tops.len() > 1 {
+        return Located::Rejected { reason: RejectReason::AmbiguousMatch, candidates: tops, context_matched: best };
+    }
+    let winner = tops[0];
+    let unique_core = candidates.len() == 1 && e.base_occurrences == 1 && has_content(&e.core);
+    let strong_context = best >= 1 && best * 2 >= total;
+    if unique_core || strong_context {
+        return Located::At {
+            core_start: winner,
+            by: LocatedBy::LinesAndContext,
+            context_matched: best,
+            candidates: candidates.len(),
+        };
+    }
+    if candidates.len() > 1 {
+        Located::Rejected { reason: RejectReason::AmbiguousMatch, candidates, context_matched: best }
+    } else {
+        Located::Rejected { reason: RejectReason::ContentChanged, candidates: Vec::new(), context_matched: best }
+    }
+}
+
+/// Applies `hunk` to `current` (`None`: the file does not exist). `Err`
+/// only for refusals (`FILE_NOT_FOUND`); a rejection is an `Ok` result.
+pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) -> Result<ApplyResult> {
+    let ctx = Ctx { mode: APPLY_MODE, path: &hunk.path, lang };
+    let missing = || {
+        refusal(
+            &ctx,
+            ErrorCode::FileNotFound,
+            msg::file_not_found(lang, &hunk.path),
+            msg::next_apply_file_missing(lang),
+            |y| {
+                y.str("hunk_id", &hunk.id);
+            },
+        )
+    };
+    match &hunk.edit {
+        PlannedEdit::Append { create } => {
+            let (content, exists) = match current {
+                Some(c) => (c, true),
+                None if *create => ("", false),
+                None => return Err(missing()),
+            };
+            let unchanged = exists == hunk.base.existed
+                && content.len() == hunk.base.bytes
+                && fnv1a64(content.as_bytes()) == hunk.base.digest;
+            let doc = Doc::new(content);
+            let s = splice(&doc, doc.len(), 0, &hunk.new_text, &hunk.path);
+            let (matched, context_match) = if unchanged { (1, ContextMatch::Exact) } else { (0, ContextMatch::Fuzz) };
+            let texts = doc.texts();
+            let new_lines = new_text_lines(&hunk.new_text);
+            let evidence = ApplyEvidence {
+                planned_at_line: to_u32(hunk.base.line_count + 1),
+                applied_at_line: Some(to_u32(doc.len() + 1)),
+                line_shift: Some(delta(doc.len(), hunk.base.line_count)),
+                located_by: Some(LocatedBy::EndOfFile),
+                candidates_count: 0,
+                candidates: Vec::new(),
+                context_matched: matched,
+                context_total: 1,
+                file_digest_before: digest_string(content),
+                file_digest_after: digest_string(&s.content),
+                before_preview: previews(&doc, doc.len().saturating_sub(PREVIEW_CONTEXT), doc.len()),
+                after_preview: tail_after(&texts, &new_lines),
+                expected_preview: Vec::new(),
+                actual_preview: Vec::new(),
+            };
+            let mut result = applied(hunk, content, &s, context_match, evidence);
+            result.creates_file = !exists;
+            let start = to_u32(doc.len() + 1);
+            result.append_range =
+                Some(Span { start, end: start.saturating_add(to_u32(s.new_line_count)).saturating_sub(1) });
+            Ok(finish(result, lang))
+        }
+        PlannedEdit::EmptyFile => {
+            let content = current.ok_or_else(missing)?;
+            let doc = Doc::new(content);
+            if content.len() != hunk.base.bytes || fnv1a64(content.as_bytes()) != hunk.base.digest {
+                let evidence = rejected_evidence(content, 1, Vec::new(), previews(&doc, 0, PREVIEW_CONTEXT), 0, 1);
+                return Ok(finish(rejected(hunk, content, RejectReason::ContentChanged, evidence), lang));
+            }
+            let s = splice(&doc, 0, 0, &hunk.new_text, &hunk.path);
+            let evidence = ApplyEvidence {
+                planned_at_line: 1,
+                applied_at_line: Some(1),
+                line_shift: Some(0),
+                located_by: Some(LocatedBy::PlannedPosition),
+                candidates_count: 1,
+                candidates: Vec::new(),
+                context_matched: 1,
+                context_total: 1,
+                file_digest_before: digest_string(content),
+                file_digest_after: digest_string(&s.content),
+                before_preview: Vec::new(),
+                after_preview: Vec::new(),
+                expected_preview: Vec::new(),
+                actual_preview: Vec::new(),
+            };
+            let result = applied(hunk, content, &s, ContextMatch::Exact, evidence);
+            Ok(finish(with_lines_details(result, hunk, &s, 0), lang))
+        }
+        PlannedEdit::Lines(e) => {
+            let content = current.ok_or_else(missing)?;
+            let doc = Doc::new(content);
+            let lines = doc.texts();
+            let planned_at = e.core_start + e.del_offset;
+            match locate(&lines, e) {
+                Located::Rejected { reason, candidates, context_matched } => {
+                    let ranges: Vec<LineRange> = candidates
+                        .iter()
+                        .take(super::anchor::MAX_LISTED_CANDIDATES)
+                        .map(|&c| LineRange { start_line: to_u32(c + 1), end_line: to_u32(c + e.core.len()) })
+                        .collect();
+                    let mut evidence = rejected_evidence(
+                        content,
+                        planned_at + 1,
+                        ranges,
+                        previews(&doc, e.core_start, e.core_start + e.core.len()),
+                        context_matched,
+                        e.context_total(),
+                    );
+                    evidence.expected_preview = preview_block(&e.core);
+                    evidence.actual_preview = preview_block(&doc.slice(e.core_start, e.core_start + e.core.len()));
+                    evidence.candidates_count = to_u32(candidates.len());
+                    Ok(finish(rejected(hunk, content, reason, evidence), lang))
+                }
+                Located::At { core_start, by, context_matched, candidates } => {
+                    let del_start = core_start + e.del_offset;
+                    let s = splice(&doc, del_start, e.del_count, &hunk.new_text, &hunk.path);
+                    let context_match =
+                        if by == LocatedBy::PlannedPosition { ContextMatch::Exact } else { ContextMatch::Fuzz };
+                    let del_end = del_start + s.old_line_count;
+                    let evidence = ApplyEvidence {
+                        planned_at_line: to_u32(planned_at + 1),
+                        applied_at_line: Some(to_u32(del_start + 1)),
+                        line_shift: Some(delta(del_start, planned_at)),
+                        located_by: Some(by),
+                        candidates_count: to_u32(candidates),
+                        candidates: Vec::new(),
+                        context_matched: to_u32(context_matched),
+                        context_total: to_u32(e.context_total()),
+                        file_digest_before: digest_string(content),
+                        file_digest_after: digest_string(&s.content),
+                        before_preview: previews(&doc, del_start.saturating_sub(PREVIEW_CONTEXT), del_start),
+                        after_preview: previews(&doc, del_end, del_end + PREVIEW_CONTEXT),
+                        expected_preview: Vec::new(),
+                        actual_preview: Vec::new(),
+                    };
+                    let result = applied(hunk, content, &s, context_match, evidence);
+                    Ok(finish(with_lines_details(result, hunk, &s, core_start), lang))
+                }
+            }
+        }
+    }
+}
+
+fn rejected_evidence(
+    content: &str,
+    planned_at_line: usize,
+    candidates: Vec<LineRange>,
+    actual: Vec<String>,
+    context_matched: usize,
+    context_total: usize,
+) -> ApplyEvidence {
+    let digest = digest_string(content);
+    ApplyEvidence {
+        planned_at_line: to_u32(planned_at_line),
+        applied_at_line: None,
+        line_shift: None,
+        located_by: None,
+        candidates_count: to_u32(candidates.len()),
+        candidates,
+        context_matched: to_u32(context_matched),
+        context_total: to_u32(context_total),
+        file_digest_before: digest.clone(),
+        file_digest_after: digest,
+        before_preview: Vec::new(),
+        after_preview: Vec::new(),
+        expected_preview: Vec::new(),
+        actual_preview: actual,
+    }
+}
+
+fn base_result(hunk: &Hunk, content: String, evidence: ApplyEvidence) -> ApplyResult {
+    ApplyResult {
+        status: "ok",
+        mode: APPLY_MODE,
+        path: hunk.path.clone(),
+        hunk_id: hunk.id.clone(),
+        action: hunk.action,
+        context_match: ContextMatch::Exact,
+        reason: None,
+        changed: false,
+        content,
+        creates_file: false,
+        lines: None,
+        normalized: None,
+        applied_range: None,
+        append_range: None,
+        insert: None,
+        block_replace: None,
+        evidence,
+        summary: String::new(),
+        yaml: String::new(),
+        diff: String::new(),
+        text: String::new(),
+    }
+}
+
+fn rejected(hunk: &Hunk, content: &str, reason: RejectReason, evidence: ApplyEvidence) -> ApplyResult {
+    let mut r = base_result(hunk, content.to_string(), evidence);
+    r.status = "rejected";
+    r.context_match = ContextMatch::Rejected;
+    r.reason = Some(reason);
+    r
+}
+
+fn applied(
+    hunk: &Hunk,
+    before: &str,
+    s: &Spliced,
+    context_match: ContextMatch,
+    evidence: ApplyEvidence,
+) -> ApplyResult {
+    let mut r = base_result(hunk, s.content.clone(), evidence);
+    r.context_match = context_match;
+    r.changed = s.content != before;
+    r.lines = Some(counts(s));
+    r.normalized = Some(s.normalized);
+    r.diff = s.diff.clone();
+    r
+}
+
+/// Fills the per-action location fields of a located-lines apply.
+fn with_lines_details(mut r: ApplyResult, hunk: &Hunk, s: &Spliced, core_start: usize) -> ApplyResult {
+    let at = to_u32(s.at + 1);
+    match &hunk.info {
+        HunkInfo::Range | HunkInfo::Append => {
+            // An empty file's one (empty) line counts as the replaced line.
+            let end = if s.old_line_count == 0 { at } else { to_u32(s.at + s.old_line_count) };
+            r.applied_range = Some(Span { start: at, end });
+        }
+        HunkInfo::Insert { position, anchor } => {
+            r.insert = Some(ApplyInsert {
+                position: *position,
+                anchor: anchor.clone(),
+                inserted_at_line: at,
+                inserted_line_count: to_u32(s.new_line_count),
+            });
+        }
+        HunkInfo::Block => {
+            let core_len = match &hunk.edit {
+                PlannedEdit::Lines(e) => e.core.len(),
+                _ => 0,
+            };
+            r.block_replace = Some(ApplyBlock {
+                block_range: Span { start: to_u32(core_start + 1), end: to_u32(core_start + core_len) },
+                replace_slice: ReplaceSlice { start_line: at, delete_count: to_u32(s.old_line_count) },
+            });
+        }
+    }
+    r
+}
+
+/// Summary, YAML and agent text.
+fn finish(mut r: ApplyResult, lang: crate::Lang) -> ApplyResult {
+    r.summary = msg::apply_summary(lang, &r);
+    r.yaml = render::apply_yaml(&r, lang);
+    r.text = super::yaml::agent_text(&r.yaml, &r.diff);
+    r
+}

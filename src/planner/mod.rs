@@ -1,0 +1,128 @@
+//! The file-edit planner (SPEC §7, seed 001's `ws_mod` toolset): plan an
+//! edit, review its diff, apply it once.
+//!
+//! ```
+//! use editkit::planner::{ApplyOptions, ContextMatch, FileEditSession, RangeEditOptions, SessionOptions};
+//!
+//! let mut session = FileEditSession::new(SessionOptions { id_prefix: "s1".into(), ..Default::default() });
+//! let plan = session
+//!     .prepare_range_edit(
+//!         RangeEditOptions {
+//!             path: "notes.md".into(),
+//!             content: Some("one\ntwo\nthree\n".into()),
+//!             range: "2".into(),
+//!             new_text: "TWO".into(),
+//!             owner: "agent".into(),
+//!             ..Default::default()
+//!         },
+//!         1_000.0, // the host's now(), in ms
+//!     )
+//!     .unwrap();
+//! assert_eq!(plan.hunk_id, "s1-1");
+//! // … the file changed meanwhile: a line was added at the top.
+//! let applied = session
+//!     .apply(
+//!         ApplyOptions {
+//!             hunk_id: plan.hunk_id.clone(),
+//!             owner: "agent".into(),
+//!             content: Some("zero\none\ntwo\nthree\n".into()),
+//!             ..Default::default()
+//!         },
+//!         2_000.0,
+//!     )
+//!     .unwrap();
+//! assert_eq!(applied.context_match, ContextMatch::Fuzz);
+//! assert_eq!(applied.content, "zero\none\nTWO\nthree\n");
+//! ```
+//!
+//! # The pieces
+//!
+//! - [`FileEditSession`]: `prepare_range_edit`, `prepare_append`,
+//!   `prepare_insert_after`, `prepare_insert_before`,
+//!   `prepare_block_replace` (each may revise its own earlier plan with
+//!   `existing_hunk_id`: same tool, same owner, same file), and `apply`.
+//! - Free functions: [`check_overwrite`], [`check_new_file`],
+//!   [`format_file_view`], and the range grammar [`parse_line_range`].
+//!
+//! Every plan and apply returns the YAML summary of seed 001 §8 (stable
+//! field names), a unified diff with 3 lines of context, the agent text
+//! combining both, and the same data as typed fields. A refusal is an
+//! [`crate::Error`] whose `details.yaml` is the agent text (`status:
+//! error`); a rejected apply is a result (`context_match: rejected`).
+//!
+//! # Invariants
+//!
+//! - **No clock, no entropy.** Every method that needs time takes
+//!   `now_ms` (the host's `now()`). Hunk ids are the session prefix plus a
+//!   base-36 counter (`"lx3k9a-1"`): short, and distinct across sessions
+//!   whose prefixes differ (the host passes `randomId()` or
+//!   [`id_prefix_from_now`]).
+//! - **Text fidelity.** BOM, each line's own ending and the bytes outside
+//!   the edit are kept. New text takes the file's dominant line ending and
+//!   always ends with one; an unterminated last line gets the file's ending
+//!   only when text is added after it (reported in `normalized.*`).
+//! - **Apply once.** A successful apply consumes its plan; a retry gets
+//!   `HUNK_NOT_FOUND` (never a second insertion). A rejected apply, and a
+//!   refused one, change nothing and keep the plan.
+//! - **Ordering.** `apply` is synchronous over the content it is given; the
+//!   host serialises applies per path (`withPathLock`). Plans carry a
+//!   creation sequence (`seq`, also the id's counter);
+//!   [`FileEditSession::apply_order`] sorts waiting hunk ids into creation
+//!   order, so several applies to one path issued in the same tick land in
+//!   the order they were planned, each relocating over the ones before.
+//! - **Cost.** Linear in the file per call: KMP over lines for relocation,
+//!   diffs only over the changed window.
+//!
+//! # Non-goals
+//!
+//! No I/O (the host reads and writes), no locking (the host's
+//! `withPathLock`), no persistence (plans live in the session's memory and
+//! are lost with it), no patch language beyond whole-line edits.
+//!
+//! # How `apply` relocates
+//!
+//! See [`apply`](self::apply) (private) for the full rule; in short:
+//! `exact` when the planned lines and their context are where the plan saw
+//! them; `fuzz` when the same lines are found elsewhere and the context
+//! singles that place out; `rejected` (`CONTENT_CHANGED` or
+//! `AMBIGUOUS_MATCH`) otherwise. Appends are `exact` when the file is
+//! unchanged since the plan, `fuzz` otherwise. Relocation through the
+//! matcher's safe strategies is a documented plug-in point that currently
+//! finds nothing (`apply::relocate_with_safe_strategies`).
+//!
+//! # Decisions where the spec is silent
+//!
+//! - `includeAnchors`, `requireUnique`, `strict` (block replace): several
+//!   blocks without `occurrence` are refused only when `requireUnique` and
+//!   `strict` are both true (both default true); otherwise the first block
+//!   is used. Nested anchors are always refused (`NESTED_ANCHORS`).
+//! - `match: "equals"` ignores trailing whitespace; leading indentation
+//!   counts.
+//! - A range on an empty file addresses its one empty line (`1`, `~`,
+//!   `1~`); `2~` appends. Its apply is exact only if the file is still
+//!   byte-for-byte the same, otherwise rejected.
+//! - `HUNK_EXPIRED` (not `HUNK_NOT_FOUND`) for a plan whose TTL passed;
+//!   `HUNK_PATH_MISMATCH` when `existingHunkId` names a plan for another
+//!   file.
+
+mod anchor;
+mod apply;
+mod doc;
+mod guards;
+mod lenient;
+mod messages;
+mod prepare;
+mod range;
+mod registry;
+mod render;
+mod session;
+mod types;
+mod view;
+mod yaml;
+
+pub use guards::{check_new_file, check_overwrite, detect_patch_kinds, PatchKind};
+pub use range::{parse_line_range, LineRangeSpec, ResolvedRange};
+pub use registry::id_prefix_from_now;
+pub use session::FileEditSession;
+pub use types::*;
+pub use view::{format_file_view, DEFAULT_MAX_LINES};

@@ -1,0 +1,245 @@
+//! The hunk registry: live plans, their owners and their expiry.
+//!
+//! Time comes from the caller (`now_ms`, the host's clock); ids are the
+//! session prefix plus a base-36 counter, so no clock or entropy is read
+//! here. Plans are kept in a `BTreeMap` (deterministic, no hashing seed).
+//! Expired and applied ids are remembered (the last [`MAX_RETIRED`]) so a
+//! late apply hears "expired" or "already applied" rather than a bare "not
+//! found".
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::types::{Action, PlanMode};
+
+/// How many retired ids are remembered for better error messages.
+const MAX_RETIRED: usize = 1024;
+
+/// Longest id prefix kept.
+const MAX_PREFIX_CHARS: usize = 16;
+
+/// What the plan was made on.
+#[derive(Clone, Debug)]
+pub(crate) struct Base {
+    pub digest: u64,
+    pub bytes: usize,
+    pub existed: bool,
+    pub line_count: usize,
+}
+
+/// A change to located lines: the `core` lines must be found (at
+/// `core_start` for an exact match); then `del_count` lines starting
+/// `del_offset` lines into the core are replaced by the new text.
+#[derive(Clone, Debug)]
+pub(crate) struct LinesEdit {
+    pub core_start: usize,
+    pub core: Vec<String>,
+    /// Up to 3 lines right before the core, in file order.
+    pub before: Vec<String>,
+    /// Up to 3 lines right after the core.
+    pub after: Vec<String>,
+    /// The core started within 3 lines of the top: the file's start is
+    /// part of its context.
+    pub bof: bool,
+    /// The core ended within 3 lines of the bottom.
+    pub eof: bool,
+    /// How many times the core occurred in the planned-on file.
+    pub base_occurrences: usize,
+    pub del_offset: usize,
+    pub del_count: usize,
+}
+
+impl LinesEdit {
+    /// Context elements a location can agree with (lines and file edges).
+    pub fn context_total(&self) -> usize {
+        self.before.len() + self.after.len() + usize::from(self.bof) + usize::from(self.eof)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum PlannedEdit {
+    /// Text added at the end of the file (append tool; range `N~` with
+    /// N = last + 1). `create`: the file may be absent.
+    Append {
+        create: bool,
+    },
+    /// A range edit on an empty file (its one, empty, line).
+    EmptyFile,
+    Lines(LinesEdit),
+}
+
+/// What `apply` reports besides the location.
+#[derive(Clone, Debug)]
+pub(crate) enum HunkInfo {
+    Range,
+    Append,
+    Insert { position: super::types::Position, anchor: String },
+    Block,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Hunk {
+    pub id: String,
+    pub seq: u64,
+    pub owner: String,
+    pub path: String,
+    pub mode: PlanMode,
+    pub action: Action,
+    pub created_at_ms: f64,
+    pub expires_at_ms: f64,
+    pub new_text: String,
+    pub base: Base,
+    pub edit: PlannedEdit,
+    pub info: HunkInfo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Retired {
+    Applied,
+    Expired,
+}
+
+/// Why a lookup failed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum LookupError {
+    NotFound { retired: Option<Retired> },
+    WrongOwner,
+}
+
+pub(crate) struct Registry {
+    hunks: BTreeMap<String, Hunk>,
+    retired: VecDeque<(String, Retired, String)>,
+    next_seq: u64,
+    prefix: String,
+    pub ttl_ms: f64,
+}
+
+impl Registry {
+    pub fn new(prefix: &str, ttl_ms: f64) -> Self {
+        Registry {
+            hunks: BTreeMap::new(),
+            retired: VecDeque::new(),
+            next_seq: 1,
+            prefix: sanitize_prefix(prefix),
+            ttl_ms,
+        }
+    }
+
+    /// A fresh id and its sequence number.
+    pub fn next_id(&mut self) -> (String, u64) {
+        let seq = self.next_seq;
+        self.next_seq = self.next_seq.saturating_add(1);
+        (format!("{}-{}", self.prefix, base36(seq)), seq)
+    }
+
+    /// Moves every plan whose time is up (`now >= expires`) to the
+    /// retired list.
+    pub fn purge(&mut self, now_ms: f64) {
+        let expired: Vec<String> =
+            self.hunks.values().filter(|h| now_ms >= h.expires_at_ms).map(|h| h.id.clone()).collect();
+        for id in expired {
+            if let Some(h) = self.hunks.remove(&id) {
+                self.retire(h.id, Retired::Expired, h.path);
+            }
+        }
+    }
+
+    fn retire(&mut self, id: String, why: Retired, path: String) {
+        if self.retired.len() >= MAX_RETIRED {
+            self.retired.pop_front();
+        }
+        self.retired.push_back((id, why, path));
+    }
+
+    /// The path of a live or recently retired plan (for error YAML).
+    pub fn path_of(&self, id: &str) -> Option<&str> {
+        match self.hunks.get(id) {
+            Some(h) => Some(&h.path),
+            None => self.retired.iter().rev().find(|(r, ..)| r == id).map(|(.., path)| path.as_str()),
+        }
+    }
+
+    /// The live plan `id` if `owner` made it. Call [`Registry::purge`]
+    /// first so expired plans are reported as such.
+    pub fn lookup(&self, id: &str, owner: &str) -> Result<&Hunk, LookupError> {
+        match self.hunks.get(id) {
+            Some(h) if h.owner == owner => Ok(h),
+            Some(_) => Err(LookupError::WrongOwner),
+            None => {
+                let retired = self.retired.iter().rev().find(|(r, ..)| r == id).map(|(_, why, _)| *why);
+                Err(LookupError::NotFound { retired })
+            }
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Hunk> {
+        self.hunks.get(id)
+    }
+
+    pub fn insert(&mut self, hunk: Hunk) {
+        self.hunks.insert(hunk.id.clone(), hunk);
+    }
+
+    /// Removes an applied plan; a retry of its id gets `HUNK_NOT_FOUND`.
+    pub fn consume(&mut self, id: &str) {
+        if let Some(h) = self.hunks.remove(id) {
+            self.retire(h.id, Retired::Applied, h.path);
+        }
+    }
+
+    pub fn live(&self) -> impl Iterator<Item = &Hunk> {
+        self.hunks.values()
+    }
+}
+
+/// Keeps ASCII letters, digits, `_` and `-` (at most 16); `h` when none.
+pub(crate) fn sanitize_prefix(prefix: &str) -> String {
+    let kept: String =
+        prefix.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').take(MAX_PREFIX_CHARS).collect();
+    if kept.is_empty() {
+        "h".to_string()
+    } else {
+        kept
+    }
+}
+
+/// Lowercase base 36.
+pub(crate) fn base36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    if n == 0 {
+        return "0".to_string();
+    }
+    let mut out = Vec::new();
+    while n > 0 {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// An id prefix from the host's clock: `now_ms` (integer part) in base 36,
+/// e.g. `1767225600000` → `"mjupbj40"`. Negative or non-finite → `"0"`.
+pub fn id_prefix_from_now(now_ms: f64) -> String {
+    if now_ms.is_finite() && now_ms >= 0.0 {
+        base36(now_ms.min(9.0e15) as u64)
+    } else {
+        "0".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_prefix_and_counter() {
+        let mut r = Registry::new("ab c!é-9", 10.0);
+        assert_eq!(r.next_id(), ("abc-9-1".to_string(), 1));
+        assert_eq!(r.next_id().0, "abc-9-2");
+        assert_eq!(Registry::new("", 1.0).next_id().0, "h-1");
+        assert_eq!(base36(35), "z");
+        assert_eq!(base36(36), "10");
+        assert_eq!(id_prefix_from_now(1_767_225_600_000.0), base36(1_767_225_600_000));
+        assert_eq!(id_prefix_from_now(f64::NAN), "0");
+    }
+}

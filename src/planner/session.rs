@@ -1,0 +1,281 @@
+//! `FileEditSession`: prepare → apply with a hunk registry.
+
+use super::apply::apply_hunk;
+use super::messages as msg;
+use super::prepare::{self, Plan};
+use super::registry::{Hunk, LookupError, Registry, Retired};
+use super::render::{self, ensure_yaml, refusal, Ctx};
+use super::types::*;
+use super::yaml::agent_text;
+use crate::error::{Error, ErrorCode, Result};
+use crate::lang::Lang;
+
+/// One per agent process: plans edits, remembers them for `ttlMs`, applies
+/// them once. See the module docs of [`crate::planner`].
+pub struct FileEditSession {
+    registry: Registry,
+}
+
+impl FileEditSession {
+    /// A session whose hunk ids start with `options.id_prefix` and whose
+    /// plans live `options.ttl_ms` (default 1 h).
+    pub fn new(options: SessionOptions) -> Self {
+        let ttl = options.ttl_ms.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(DEFAULT_TTL_MS);
+        FileEditSession { registry: Registry::new(&options.id_prefix, ttl) }
+    }
+
+    /// The time to live of plans, in ms.
+    pub fn ttl_ms(&self) -> f64 {
+        self.registry.ttl_ms
+    }
+
+    /// Plans a replace, delete or append by line range.
+    pub fn prepare_range_edit(&mut self, options: RangeEditOptions, now_ms: f64) -> Result<PlanResult> {
+        let mode = PlanMode::PrepareFileRangeEdit;
+        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
+        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
+            prepare::plan_range(&ctx, &options)
+        })
+    }
+
+    /// Plans an append to the end of the file (`create: true` allows a
+    /// missing file).
+    pub fn prepare_append(&mut self, options: AppendOptions, now_ms: f64) -> Result<PlanResult> {
+        let mode = PlanMode::PrepareFileAppend;
+        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
+        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
+            prepare::plan_append(&ctx, &options)
+        })
+    }
+
+    /// Plans an insert after an anchor line.
+    pub fn prepare_insert_after(&mut self, options: InsertOptions, now_ms: f64) -> Result<PlanResult> {
+        self.prepare_insert(options, Position::After, now_ms)
+    }
+
+    /// Plans an insert before an anchor line.
+    pub fn prepare_insert_before(&mut self, options: InsertOptions, now_ms: f64) -> Result<PlanResult> {
+        self.prepare_insert(options, Position::Before, now_ms)
+    }
+
+    fn prepare_insert(&mut self, options: InsertOptions, position: Position, now_ms: f64) -> Result<PlanResult> {
+        let mode = match position {
+            Position::After => PlanMode::PrepareFileInsertAfter,
+            Position::Before => PlanMode::PrepareFileInsertBefore,
+        };
+        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
+        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
+            prepare::plan_insert(&ctx, &options, position)
+        })
+    }
+
+    /// Plans the replacement of a start/end anchor block.
+    pub fn prepare_block_replace(&mut self, options: BlockReplaceOptions, now_ms: f64) -> Result<PlanResult> {
+        let mode = PlanMode::PrepareFileBlockReplace;
+        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
+        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
+            prepare::plan_block_replace(&ctx, &options)
+        })
+    }
+
+    /// Applies plan `hunkId` to the file's current `content`. A successful
+    /// (exact or fuzz) apply consumes the plan; a rejection and a refusal
+    /// leave it in place (revise it with `existingHunkId` or plan anew).
+    pub fn apply(&mut self, options: ApplyOptions, now_ms: f64) -> Result<ApplyResult> {
+        let lang = options.lang;
+        let path = self.registry.path_of(&options.hunk_id).unwrap_or_default().to_string();
+        let ctx = Ctx { mode: APPLY_MODE, path: &path, lang };
+        let result = (|| {
+            check_now(lang, now_ms)?;
+            self.registry.purge(now_ms);
+            let hunk = self.lookup(&ctx, &options.hunk_id, &options.owner)?;
+            apply_hunk(hunk, options.content.as_deref(), lang)
+        })()
+        .map_err(|e| ensure_yaml(e, &ctx))?;
+        if result.context_match != ContextMatch::Rejected {
+            self.registry.consume(&options.hunk_id);
+        }
+        Ok(result)
+    }
+
+    /// `hunk_ids` sorted into creation order (unknown ids last, in their
+    /// given order).
+    ///
+    /// `apply` is synchronous over the content it is given, so the host
+    /// serialises applies per path (`withPathLock`). When several applies
+    /// for one path are waiting at once — e.g. issued in the same tick —
+    /// running them in this order makes them land in the order they were
+    /// planned: each one relocates over the changes of the ones before it.
+    pub fn apply_order(&self, hunk_ids: &[String]) -> Vec<String> {
+        let mut known: Vec<(u64, &String)> =
+            hunk_ids.iter().filter_map(|id| self.registry.get(id).map(|h| (h.seq, id))).collect();
+        known.sort_by_key(|(seq, _)| *seq);
+        let mut out: Vec<String> = known.into_iter().map(|(_, id)| id.clone()).collect();
+        out.extend(hunk_ids.iter().filter(|id| self.registry.get(id).is_none()).cloned());
+        out
+    }
+
+    /// Live plans (for `path`, or all when `None`) in creation order,
+    /// after dropping those expired at `now_ms`.
+    pub fn pending(&mut self, path: Option<&str>, now_ms: f64) -> Vec<PendingHunk> {
+        if now_ms.is_finite() {
+            self.registry.purge(now_ms);
+        }
+        let mut out: Vec<&Hunk> = self.registry.live().filter(|h| path.is_none_or(|p| p == h.path)).collect();
+        out.sort_by_key(|h| h.seq);
+        out.into_iter()
+            .map(|h| PendingHunk {
+                hunk_id: h.id.clone(),
+                seq: h.seq as f64,
+                path: h.path.clone(),
+                owner: h.owner.clone(),
+                mode: h.mode,
+                action: h.action,
+                created_at_ms: h.created_at_ms,
+                expires_at_ms: h.expires_at_ms,
+            })
+            .collect()
+    }
+
+    fn lookup(&self, ctx: &Ctx<'_>, id: &str, owner: &str) -> Result<&Hunk> {
+        let lang = ctx.lang;
+        self.registry.lookup(id, owner).map_err(|why| match why {
+            LookupError::NotFound { retired: Some(Retired::Expired) } => {
+                refusal(ctx, ErrorCode::HunkExpired, msg::hunk_expired(lang, id), msg::next_replan(lang), |y| {
+                    y.str("hunk_id", id);
+                })
+            }
+            LookupError::NotFound { retired } => refusal(
+                ctx,
+                ErrorCode::HunkNotFound,
+                msg::hunk_not_found(lang, id, retired == Some(Retired::Applied)),
+                msg::next_replan(lang),
+                |y| {
+                    y.str("hunk_id", id);
+                },
+            ),
+            LookupError::WrongOwner => {
+                refusal(ctx, ErrorCode::WrongOwner, msg::wrong_owner(lang, id), msg::next_wrong_owner(lang), |y| {
+                    y.str("hunk_id", id).str("owner", owner);
+                })
+            }
+        })
+    }
+
+    fn prepare(
+        &mut self,
+        ctx: &Ctx<'_>,
+        mode: PlanMode,
+        owner: &str,
+        existing: Option<&str>,
+        now_ms: f64,
+        plan: impl FnOnce() -> Result<Plan>,
+    ) -> Result<PlanResult> {
+        self.prepare_inner(ctx, mode, owner, existing, now_ms, plan).map_err(|e| ensure_yaml(e, ctx))
+    }
+
+    fn prepare_inner(
+        &mut self,
+        ctx: &Ctx<'_>,
+        mode: PlanMode,
+        owner: &str,
+        existing: Option<&str>,
+        now_ms: f64,
+        plan: impl FnOnce() -> Result<Plan>,
+    ) -> Result<PlanResult> {
+        let lang = ctx.lang;
+        check_now(lang, now_ms)?;
+        if ctx.path.is_empty() {
+            return Err(Error::invalid_argument(lang, "path", lang.pick("a non-empty file path", "非空的文件路径")));
+        }
+        self.registry.purge(now_ms);
+        // Revision: same owner, same tool, same file.
+        let revised = match existing {
+            None => None,
+            Some(id) => {
+                let old = self.lookup(ctx, id, owner)?;
+                if old.mode != mode {
+                    return Err(refusal(
+                        ctx,
+                        ErrorCode::HunkKindMismatch,
+                        msg::hunk_kind_mismatch(lang, id, old.mode.as_str(), mode.as_str()),
+                        msg::next_kind_mismatch(lang, old.mode.as_str()),
+                        |y| {
+                            y.str("hunk_id", id).raw("hunk_mode", old.mode.as_str());
+                        },
+                    ));
+                }
+                if old.path != ctx.path {
+                    return Err(refusal(
+                        ctx,
+                        ErrorCode::HunkPathMismatch,
+                        msg::hunk_path_mismatch(lang, id, &old.path),
+                        msg::next_path_mismatch(lang),
+                        |y| {
+                            y.str("hunk_id", id).str("hunk_path", &old.path);
+                        },
+                    ));
+                }
+                Some((old.id.clone(), old.seq, old.created_at_ms))
+            }
+        };
+        let plan = plan()?;
+        let (id, seq, created_at_ms) = match &revised {
+            Some(keep) => keep.clone(),
+            None => {
+                let (id, seq) = self.registry.next_id();
+                (id, seq, now_ms)
+            }
+        };
+        let expires_at_ms = now_ms + self.registry.ttl_ms;
+        let mut result = PlanResult {
+            status: "ok",
+            mode,
+            path: ctx.path.to_string(),
+            hunk_id: id.clone(),
+            seq: seq as f64,
+            created_at_ms,
+            expires_at_ms,
+            revised: revised.is_some(),
+            action: plan.action,
+            file_digest: plan.file_digest.clone(),
+            lines: plan.lines,
+            normalized: plan.normalized,
+            range: plan.range.clone(),
+            append: plan.append.clone(),
+            insert: plan.insert.clone(),
+            block_replace: plan.block_replace.clone(),
+            style_warning: plan.style_warning.clone(),
+            summary: String::new(),
+            yaml: String::new(),
+            diff: plan.diff.clone(),
+            text: String::new(),
+        };
+        result.summary = msg::plan_summary(lang, &result, self.registry.ttl_ms);
+        result.yaml = render::plan_yaml(&result);
+        result.text = agent_text(&result.yaml, &result.diff);
+        self.registry.insert(Hunk {
+            id,
+            seq,
+            owner: owner.to_string(),
+            path: ctx.path.to_string(),
+            mode,
+            action: plan.action,
+            created_at_ms,
+            expires_at_ms,
+            new_text: plan.new_text,
+            base: plan.base,
+            edit: plan.edit,
+            info: plan.info,
+        });
+        Ok(result)
+    }
+}
+
+fn check_now(lang: Lang, now_ms: f64) -> Result<()> {
+    if now_ms.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::invalid_argument(lang, "now", lang.pick("a finite number of milliseconds", "有限的毫秒数")))
+    }
+}

@@ -1,0 +1,778 @@
+//! Inputs (`*Options`) and outputs (`*Result`) of the planner.
+//!
+//! Options are `Deserialize` with camelCase names; every optional field
+//! reads `""` (and, for counts, `0`) as unset, see [`super::lenient`].
+//! Results are `Serialize` with camelCase names and carry no `u64`: line
+//! numbers and counts are `u32`, signed deltas `i32`, times and sequence
+//! numbers `f64` (what JS has). Each result also carries its agent text:
+//! `yaml` (seed 001 §8 field names), `diff` (unified, 3 lines of context)
+//! and `text` (both in Markdown fences).
+
+use serde::{Deserialize, Serialize};
+
+use super::lenient;
+use crate::error::LineRange;
+use crate::lang::Lang;
+
+/// Default time to live of a plan: one hour.
+pub const DEFAULT_TTL_MS: f64 = 3_600_000.0;
+
+// ---------------------------------------------------------------------
+// Small enums
+// ---------------------------------------------------------------------
+
+/// How an anchor is compared with each line of the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchMode {
+    /// The line contains the anchor text (default).
+    #[default]
+    Contains,
+    /// The line equals the anchor, ignoring trailing whitespace on both.
+    Equals,
+    /// The anchor is a regular expression (regex-lite) matched against
+    /// each line without its line ending.
+    Regex,
+}
+
+impl MatchMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchMode::Contains => "contains",
+            MatchMode::Equals => "equals",
+            MatchMode::Regex => "regex",
+        }
+    }
+}
+
+/// Which of several matching anchors (or anchor blocks) to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Occurrence {
+    /// 1-based.
+    Nth(u32),
+    Last,
+}
+
+/// The prepare tool that made a plan; a plan can only be revised by the
+/// same tool (`HUNK_KIND_MISMATCH`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanMode {
+    PrepareFileRangeEdit,
+    PrepareFileAppend,
+    PrepareFileInsertAfter,
+    PrepareFileInsertBefore,
+    PrepareFileBlockReplace,
+}
+
+impl PlanMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanMode::PrepareFileRangeEdit => "prepare_file_range_edit",
+            PlanMode::PrepareFileAppend => "prepare_file_append",
+            PlanMode::PrepareFileInsertAfter => "prepare_file_insert_after",
+            PlanMode::PrepareFileInsertBefore => "prepare_file_insert_before",
+            PlanMode::PrepareFileBlockReplace => "prepare_file_block_replace",
+        }
+    }
+}
+
+/// The mode name of `apply` in YAML.
+pub const APPLY_MODE: &str = "apply_file_modification";
+
+/// What a plan does to the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Replace,
+    Delete,
+    Append,
+    Insert,
+    BlockReplace,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Replace => "replace",
+            Action::Delete => "delete",
+            Action::Append => "append",
+            Action::Insert => "insert",
+            Action::BlockReplace => "block_replace",
+        }
+    }
+}
+
+/// Where an insert goes relative to its anchor line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Position {
+    Before,
+    After,
+}
+
+impl Position {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Position::Before => "before",
+            Position::After => "after",
+        }
+    }
+}
+
+/// How `apply` found the planned place (SPEC §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContextMatch {
+    /// The planned lines and their context are where the plan saw them
+    /// (for appends: the file is unchanged since the plan).
+    Exact,
+    /// The planned lines were found elsewhere, uniquely (for appends: the
+    /// file changed, the text goes to its current end).
+    Fuzz,
+    /// Not applied; nothing changed. See [`RejectReason`].
+    Rejected,
+}
+
+impl ContextMatch {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContextMatch::Exact => "exact",
+            ContextMatch::Fuzz => "fuzz",
+            ContextMatch::Rejected => "rejected",
+        }
+    }
+}
+
+/// Why an apply was rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RejectReason {
+    /// The planned lines are no longer in the file (edited, deleted, or
+    /// the file was truncated).
+    ContentChanged,
+    /// The planned lines occur at several places and their context does
+    /// not single one out.
+    AmbiguousMatch,
+}
+
+impl RejectReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectReason::ContentChanged => "CONTENT_CHANGED",
+            RejectReason::AmbiguousMatch => "AMBIGUOUS_MATCH",
+        }
+    }
+}
+
+/// How `apply` located the change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocatedBy {
+    /// Same lines, same context, same line numbers.
+    PlannedPosition,
+    /// The planned lines found by content (at another place, or at the
+    /// same place with changed context), singled out by their context.
+    LinesAndContext,
+    /// Appends: the current end of the file.
+    EndOfFile,
+    /// Found by a safe strategy of the matcher (not wired yet; see
+    /// `apply::relocate_with_safe_strategies`).
+    SafeStrategy,
+}
+
+impl LocatedBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LocatedBy::PlannedPosition => "planned_position",
+            LocatedBy::LinesAndContext => "lines_and_context",
+            LocatedBy::EndOfFile => "end_of_file",
+            LocatedBy::SafeStrategy => "safe_strategy",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------
+
+/// Construction options of a [`super::FileEditSession`].
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SessionOptions {
+    /// Time to live of a plan in milliseconds. Default 3,600,000 (1 h);
+    /// `0`, `""`, negative or non-finite values mean the default.
+    #[serde(deserialize_with = "lenient::opt_millis")]
+    pub ttl_ms: Option<f64>,
+    /// Prefix of the hunk ids this session issues: the host's `randomId()`
+    /// or its `now()` in base 36 ([`super::id_prefix_from_now`]). Only
+    /// ASCII letters, digits, `_` and `-` are kept (at most 16); empty
+    /// becomes `h`. Two sessions with different prefixes never issue the
+    /// same id.
+    #[serde(deserialize_with = "lenient::string")]
+    pub id_prefix: String,
+}
+
+/// `prepareRangeEdit`: replace, delete or append by line range.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RangeEditOptions {
+    /// The file's path (reported back; the host does the I/O).
+    #[serde(deserialize_with = "lenient::string")]
+    pub path: String,
+    /// The file's current content; `None` (null/undefined) means the file
+    /// does not exist (`FILE_NOT_FOUND`). `""` is an empty file.
+    pub content: Option<String>,
+    /// `N`, `N~M`, `N~` (with N = last line + 1: append), `~N`, `~`.
+    #[serde(deserialize_with = "lenient::string")]
+    pub range: String,
+    /// Replacement text; `""` deletes the range.
+    #[serde(deserialize_with = "lenient::string")]
+    pub new_text: String,
+    /// Who plans (an agent id); `apply` must come from the same owner.
+    #[serde(deserialize_with = "lenient::string")]
+    pub owner: String,
+    /// Revise this earlier plan (same tool, same owner, same path) instead
+    /// of making a new one. `""` = unset.
+    #[serde(deserialize_with = "lenient::opt_string")]
+    pub existing_hunk_id: Option<String>,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+/// `prepareAppend`: add text at the end of the file.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AppendOptions {
+    #[serde(deserialize_with = "lenient::string")]
+    pub path: String,
+    /// `None` = the file does not exist (allowed with `create: true`).
+    pub content: Option<String>,
+    /// Text to append (required, `CONTENT_REQUIRED`).
+    #[serde(deserialize_with = "lenient::string")]
+    pub new_text: String,
+    /// Create the file when it does not exist (default false).
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub create: Option<bool>,
+    #[serde(deserialize_with = "lenient::string")]
+    pub owner: String,
+    #[serde(deserialize_with = "lenient::opt_string")]
+    pub existing_hunk_id: Option<String>,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+/// `prepareInsertAfter` / `prepareInsertBefore`: insert next to an anchor
+/// line.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct InsertOptions {
+    #[serde(deserialize_with = "lenient::string")]
+    pub path: String,
+    pub content: Option<String>,
+    /// One line of text (a trailing newline is ignored) or a regex.
+    #[serde(deserialize_with = "lenient::string")]
+    pub anchor: String,
+    /// `contains` (default, also for `""`), `equals` or `regex`.
+    #[serde(rename = "match", deserialize_with = "lenient::match_mode")]
+    pub match_mode: MatchMode,
+    /// Which matching line (1-based or `"last"`); required when several
+    /// lines match (`ANCHOR_AMBIGUOUS`). `0`/`""` = unset.
+    #[serde(deserialize_with = "lenient::occurrence")]
+    pub occurrence: Option<Occurrence>,
+    /// Text to insert (required).
+    #[serde(deserialize_with = "lenient::string")]
+    pub new_text: String,
+    #[serde(deserialize_with = "lenient::string")]
+    pub owner: String,
+    #[serde(deserialize_with = "lenient::opt_string")]
+    pub existing_hunk_id: Option<String>,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+/// `prepareBlockReplace`: replace the block between a start and an end
+/// anchor line.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct BlockReplaceOptions {
+    #[serde(deserialize_with = "lenient::string")]
+    pub path: String,
+    pub content: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
+    pub start_anchor: String,
+    #[serde(deserialize_with = "lenient::string")]
+    pub end_anchor: String,
+    #[serde(rename = "match", deserialize_with = "lenient::match_mode")]
+    pub match_mode: MatchMode,
+    /// Default true: keep both anchor lines, replace only the lines
+    /// between them. false: the anchor lines are replaced too.
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub include_anchors: Option<bool>,
+    /// Default true: several candidate blocks without `occurrence` are
+    /// refused (`ANCHOR_AMBIGUOUS`) — when `strict` is also true.
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub require_unique: Option<bool>,
+    /// Default true: reject ambiguous plans. With `strict: false` (or
+    /// `requireUnique: false`) the first block (or `occurrence`) is used.
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub strict: Option<bool>,
+    #[serde(deserialize_with = "lenient::occurrence")]
+    pub occurrence: Option<Occurrence>,
+    /// New block text (required).
+    #[serde(deserialize_with = "lenient::string")]
+    pub new_text: String,
+    #[serde(deserialize_with = "lenient::string")]
+    pub owner: String,
+    #[serde(deserialize_with = "lenient::opt_string")]
+    pub existing_hunk_id: Option<String>,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+/// `apply`: carry out a plan on the file's current content.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ApplyOptions {
+    #[serde(deserialize_with = "lenient::string")]
+    pub hunk_id: String,
+    #[serde(deserialize_with = "lenient::string")]
+    pub owner: String,
+    /// The file's current content; `None` = the file does not exist
+    /// (fine for an append planned with `create: true`).
+    pub content: Option<String>,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+/// `checkOverwrite`: guard a whole-file overwrite.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OverwriteOptions {
+    #[serde(deserialize_with = "lenient::string")]
+    pub path: String,
+    /// The file's current content.
+    #[serde(deserialize_with = "lenient::string")]
+    pub content: String,
+    /// What the caller wants to write.
+    #[serde(deserialize_with = "lenient::string")]
+    pub new_content: String,
+    /// `total_lines` of the caller's last `formatFileView` (0 for an empty
+    /// file; `""`/null = missing, which is refused).
+    #[serde(deserialize_with = "lenient::opt_count")]
+    pub known_old_total_lines: Option<u64>,
+    /// `size_bytes` of the caller's last `formatFileView` (UTF-8 bytes).
+    #[serde(deserialize_with = "lenient::opt_count")]
+    pub known_old_total_bytes: Option<u64>,
+    /// Declares what the content is. `diff`/`patch` allow any diff text;
+    /// `block-diff`/`search-replace` (and aliases, see
+    /// `guards::PatchKind`) allow editkit's own edit formats; anything
+    /// else, or unset, refuses diff-looking content (`SUSPICIOUS_DIFF`).
+    #[serde(deserialize_with = "lenient::opt_string")]
+    pub content_format: Option<String>,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+/// `checkNewFile`: guard the creation of a new file.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NewFileOptions {
+    #[serde(deserialize_with = "lenient::string")]
+    pub path: String,
+    /// Whether anything exists at the path.
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub exists: Option<bool>,
+    /// Whether what exists is a regular file.
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub is_file: Option<bool>,
+    #[serde(deserialize_with = "lenient::string")]
+    pub new_content: String,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+/// `formatFileView`: a bounded, line-numbered view of a file.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FileViewOptions {
+    #[serde(deserialize_with = "lenient::string")]
+    pub path: String,
+    #[serde(deserialize_with = "lenient::string")]
+    pub content: String,
+    /// A line range (`N~M`, …); `""` = the whole file. An end beyond the
+    /// last line is clamped.
+    #[serde(deserialize_with = "lenient::opt_string")]
+    pub range: Option<String>,
+    /// Most lines shown (default 500; `0`/`""` = default).
+    #[serde(deserialize_with = "lenient::opt_positive")]
+    pub max_lines: Option<u32>,
+    /// Prefix each line with its number (default true).
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub show_line_numbers: Option<bool>,
+    #[serde(deserialize_with = "lenient::lang")]
+    pub lang: Lang,
+}
+
+// ---------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------
+
+/// `lines.old|new|delta`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LineCounts {
+    pub old: u32,
+    pub new: u32,
+    pub delta: i32,
+}
+
+/// EOF newline analysis (seed 001 §7.1): every written line ends with a
+/// line ending; what had to be added is reported here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Normalized {
+    /// The file ended with a line ending (an empty file counts as yes).
+    pub file_eof_has_newline: bool,
+    /// The new text ended with a line ending (`""` counts as yes).
+    pub content_eof_has_newline: bool,
+    /// The file's unterminated last line got the file's line ending
+    /// because text was added after it.
+    pub normalized_file_eof_newline_added: bool,
+    /// The new text got a final line ending (the file's own).
+    pub normalized_content_eof_newline_added: bool,
+}
+
+/// An inclusive, 1-based line span in YAML as `start`/`end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// `replace_slice`: the first replaced line and how many were replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplaceSlice {
+    pub start_line: u32,
+    pub delete_count: u32,
+}
+
+/// Blank-line counts around an append (seed 001 §7.2; observation only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppendBlanklineStyle {
+    pub file_trailing_blank_line_count: u32,
+    pub content_leading_blank_line_count: u32,
+}
+
+/// Blank-line counts around an insert (observation only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InsertBlanklineStyle {
+    pub file_before_trailing_blank_line_count: u32,
+    pub file_after_leading_blank_line_count: u32,
+    pub content_leading_blank_line_count: u32,
+    pub content_trailing_blank_line_count: u32,
+}
+
+/// Plan details of `prepareRangeEdit`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RangePlan {
+    /// The range as given.
+    pub input: String,
+    /// The selected lines; for an append both are the append position
+    /// (last line + 1).
+    pub resolved: Span,
+    /// Up to 2 lines before, the selected lines (head/tail), up to 2 after.
+    pub evidence_before: Vec<String>,
+    pub evidence_range: Vec<String>,
+    pub evidence_after: Vec<String>,
+}
+
+/// Plan details of `prepareAppend` (and of a range append).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppendPlan {
+    pub create: bool,
+    pub file_line_count_before: u32,
+    pub file_line_count_after: u32,
+    pub appended_line_count: u32,
+    pub blankline_style: AppendBlanklineStyle,
+    pub before_tail: Vec<String>,
+    pub append_preview: Vec<String>,
+    pub after_tail: Vec<String>,
+}
+
+/// Plan details of `prepareInsertAfter` / `prepareInsertBefore`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InsertPlan {
+    pub position: Position,
+    pub anchor: String,
+    #[serde(rename = "match")]
+    pub match_mode: MatchMode,
+    pub candidates_count: u32,
+    /// `"1"`, `"3"` or `"last"`.
+    pub occurrence_resolved: String,
+    /// The anchor line (1-based, in the planned-on file).
+    pub anchor_line: u32,
+    /// First inserted line in the new file.
+    pub inserted_at_line: u32,
+    pub inserted_line_count: u32,
+    pub blankline_style: InsertBlanklineStyle,
+    pub before_preview: Vec<String>,
+    pub insert_preview: Vec<String>,
+    pub after_preview: Vec<String>,
+}
+
+/// Plan details of `prepareBlockReplace`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockReplacePlan {
+    pub start_anchor: String,
+    pub end_anchor: String,
+    #[serde(rename = "match")]
+    pub match_mode: MatchMode,
+    pub include_anchors: bool,
+    pub require_unique: bool,
+    pub strict: bool,
+    pub candidates_count: u32,
+    pub occurrence_resolved: String,
+    /// The start anchor line to the end anchor line.
+    pub block_range: Span,
+    pub replace_slice: ReplaceSlice,
+    pub before_preview: Vec<String>,
+    pub old_preview: Vec<String>,
+    pub new_preview: Vec<String>,
+    pub after_preview: Vec<String>,
+}
+
+/// What every `prepare*` returns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanResult {
+    /// Always `"ok"` (refusals are errors).
+    pub status: &'static str,
+    pub mode: PlanMode,
+    pub path: String,
+    pub hunk_id: String,
+    /// Creation order within the session (apply in this order).
+    pub seq: f64,
+    pub created_at_ms: f64,
+    pub expires_at_ms: f64,
+    /// True when `existingHunkId` revised an earlier plan.
+    pub revised: bool,
+    pub action: Action,
+    /// FNV-1a 64 digest (`fnv1a64:<16 hex>`) of the content planned on.
+    pub file_digest: String,
+    pub lines: LineCounts,
+    pub normalized: Normalized,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<RangePlan>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub append: Option<AppendPlan>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub insert: Option<InsertPlan>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_replace: Option<BlockReplacePlan>,
+    /// Blank-line style warning (appends and inserts); `""` when none.
+    pub style_warning: String,
+    pub summary: String,
+    pub yaml: String,
+    pub diff: String,
+    pub text: String,
+}
+
+/// `apply_evidence`: how the change was located and what changed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyEvidence {
+    /// First line of the change in the planned-on file.
+    pub planned_at_line: u32,
+    /// First line of the change in the applied-on file (not for rejects).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_at_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_shift: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub located_by: Option<LocatedBy>,
+    /// How many places hold the planned lines now (0 for appends).
+    pub candidates_count: u32,
+    /// For ambiguous rejections: the places that tied.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<LineRange>,
+    /// Context lines (and file edges) that agreed at the chosen place /
+    /// that the plan recorded. Appends: 1/1 when the file is unchanged
+    /// since the plan, 0/1 otherwise.
+    pub context_matched: u32,
+    pub context_total: u32,
+    pub file_digest_before: String,
+    pub file_digest_after: String,
+    /// Lines just before and after the change (tails for appends).
+    pub before_preview: Vec<String>,
+    pub after_preview: Vec<String>,
+    /// For rejections: the planned lines and what is at their place now.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expected_preview: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actual_preview: Vec<String>,
+}
+
+/// Insert details of an apply.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyInsert {
+    pub position: Position,
+    pub anchor: String,
+    pub inserted_at_line: u32,
+    pub inserted_line_count: u32,
+}
+
+/// Block details of an apply.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyBlock {
+    pub block_range: Span,
+    pub replace_slice: ReplaceSlice,
+}
+
+/// What `apply` returns. A rejection is a result too (`contextMatch:
+/// "rejected"`, `changed: false`, `content` = the given content).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyResult {
+    /// `"ok"` or `"rejected"`.
+    pub status: &'static str,
+    /// `"apply_file_modification"`.
+    pub mode: &'static str,
+    pub path: String,
+    pub hunk_id: String,
+    pub action: Action,
+    pub context_match: ContextMatch,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<RejectReason>,
+    /// Whether `content` differs from the content given (write it when
+    /// true; a rejected apply is always false).
+    pub changed: bool,
+    /// The file's new content (BOM and line endings kept), or the given
+    /// content unchanged when rejected.
+    pub content: String,
+    /// The file did not exist and the host should create it.
+    pub creates_file: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<LineCounts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized: Option<Normalized>,
+    /// Replace/delete: the replaced lines in the applied-on file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_range: Option<Span>,
+    /// Append: where the appended lines are in the new file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub append_range: Option<Span>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub insert: Option<ApplyInsert>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_replace: Option<ApplyBlock>,
+    pub evidence: ApplyEvidence,
+    pub summary: String,
+    pub yaml: String,
+    pub diff: String,
+    pub text: String,
+}
+
+/// A live plan, for hosts that queue applies ([`super::FileEditSession::pending`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingHunk {
+    pub hunk_id: String,
+    pub seq: f64,
+    pub path: String,
+    pub owner: String,
+    pub mode: PlanMode,
+    pub action: Action,
+    pub created_at_ms: f64,
+    pub expires_at_ms: f64,
+}
+
+/// What `checkOverwrite` returns when the overwrite may go ahead.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OverwriteCheck {
+    pub path: String,
+    /// What to write: the new content with a final line ending, in the
+    /// file's line-ending style, with the file's BOM.
+    pub content: String,
+    pub old_total_lines: u32,
+    pub old_total_bytes: u32,
+    pub new_total_lines: u32,
+    pub new_total_bytes: u32,
+    pub normalized_trailing_newline_added: bool,
+    /// The new content's line endings were converted to the file's.
+    pub line_endings_converted: bool,
+    /// The file's BOM was kept.
+    pub bom_kept: bool,
+    pub content_format: String,
+    pub summary: String,
+    pub yaml: String,
+    pub text: String,
+}
+
+/// What `checkNewFile` returns when the file may be created.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewFileCheck {
+    pub path: String,
+    /// What to write: the content with a final line ending added when it
+    /// was missing (an empty content stays empty).
+    pub content: String,
+    pub new_total_lines: u32,
+    pub new_total_bytes: u32,
+    pub normalized_trailing_newline_added: bool,
+    pub summary: String,
+    pub yaml: String,
+    pub text: String,
+}
+
+/// What `formatFileView` returns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileView {
+    pub path: String,
+    /// Lines as `checkOverwrite` counts them (`""` has 0, `"a\n"` has 1).
+    pub total_lines: u32,
+    /// UTF-8 bytes, BOM included.
+    pub size_bytes: u32,
+    pub shown_lines: u32,
+    /// First and last line shown (0 and 0 when none is).
+    pub start_line: u32,
+    pub end_line: u32,
+    pub truncated_by_max_lines: bool,
+    pub truncated_by_char_limit: bool,
+    /// The range to read next when truncated (`"501~1000"`), else `""`.
+    pub next_range: String,
+    /// `lf`, `crlf`, `mixed` or `none`.
+    pub line_ending: &'static str,
+    pub has_bom: bool,
+    pub summary: String,
+    pub yaml: String,
+    /// The shown lines (numbered when asked), one per line.
+    pub body: String,
+    pub text: String,
+}
+
+/// Saturating conversion for counts and line numbers in results.
+pub(crate) fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Saturating signed difference `a - b` for deltas in results.
+pub(crate) fn delta(a: usize, b: usize) -> i32 {
+    if a >= b {
+        i32::try_from(a - b).unwrap_or(i32::MAX)
+    } else {
+        i32::try_from(b - a).map(|d| -d).unwrap_or(i32::MIN)
+    }
+}
