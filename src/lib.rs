@@ -14,13 +14,16 @@
 //! | [`siyuan`] | block rows, ids, block types |
 //! | [`host`] | the I/O callbacks a host supplies |
 //! | [`error`] | stable error codes with en/zh messages |
+//! | [`slice`](mod@slice) | evaluateSlice: paging over a child list |
 
 pub mod error;
 pub mod host;
 pub mod lang;
 pub mod block_diff;
 pub mod siyuan;
+pub mod slice;
 pub mod text;
 
 pub use error::{Details, Error, ErrorCode, LineRange, Result};
 pub use lang::Lang;
+pub use slice::{evaluate_slice, SliceOptions, SliceResult};

@@ -2,3 +2,4 @@ pub mod support;
 
 mod block_diff;
 pub mod fixture_host;
+mod slice;
