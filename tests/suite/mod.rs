@@ -1,5 +1,6 @@
 pub mod support;
 
 mod block_diff;
+mod content;
 pub mod fixture_host;
 mod slice;
