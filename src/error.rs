@@ -76,6 +76,13 @@ pub enum ErrorCode {
     SliceAnchorNotFound,
     InvalidSlice,
 
+    // ---- content tools (SPEC §5) ----------------------------------------
+    /// A block given where a document is required (createNewDoc's anchor,
+    /// appendContent with `targetType: "document"`); names the actual type.
+    NotADocument,
+    /// `location: "parent"` for a document at the notebook root.
+    NoParentDocument,
+
     // ---- matcher (SPEC §6) ---------------------------------------------
     NotFound,
     Ambiguous,
@@ -149,6 +156,8 @@ impl ErrorCode {
             WriteFailed => "WRITE_FAILED",
             SliceAnchorNotFound => "SLICE_ANCHOR_NOT_FOUND",
             InvalidSlice => "INVALID_SLICE",
+            NotADocument => "NOT_A_DOCUMENT",
+            NoParentDocument => "NO_PARENT_DOCUMENT",
             NotFound => "NOT_FOUND",
             Ambiguous => "AMBIGUOUS",
             AlreadyApplied => "ALREADY_APPLIED",

@@ -12,7 +12,7 @@
 
 #![allow(async_fn_in_trait)] // single-threaded (wasm) hosts: no Send bound wanted.
 
-use crate::siyuan::{Block, ChildBlock};
+use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 
 /// The JS names of host callbacks, as they appear in `HOST_ERROR` and
 /// `HOST_CAPABILITY_MISSING` errors.
@@ -30,6 +30,7 @@ pub enum Capability {
     GetBreadcrumb,
     CreateDoc,
     CreateDailyNote,
+    GetDocHeadings,
 }
 
 impl Capability {
@@ -49,6 +50,7 @@ impl Capability {
             GetBreadcrumb => "getBreadcrumb",
             CreateDoc => "createDoc",
             CreateDailyNote => "createDailyNote",
+            GetDocHeadings => "getDocHeadings",
         }
     }
 }
@@ -138,6 +140,41 @@ pub trait SiyuanHost {
     async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
         let _ = (parent_id, markdown);
         Err(HostError::missing(Capability::AppendBlock))
+    }
+
+    /// The breadcrumb of each id (`/api/block/getBlockBreadcrumb`, one
+    /// request per id in the kernel), outermost first; an empty list where
+    /// the block does not exist. Same order as `ids`.
+    async fn get_breadcrumb(&self, ids: &[String]) -> HostResult<Vec<Vec<BreadcrumbEntry>>> {
+        let _ = ids;
+        Err(HostError::missing(Capability::GetBreadcrumb))
+    }
+
+    /// The heading blocks of each document **in document order** (the
+    /// kernel's `sort` column is a type weight, not a position, so it cannot
+    /// order them; `/api/outline/getDocOutline` flattened in pre-order can).
+    /// Each row needs at least `id`, `subtype` (`"h2"`) or `markdown`, and
+    /// `content` (the heading text). Same order as `doc_ids`. Optional: see
+    /// `get_block_info`.
+    async fn get_doc_headings(&self, doc_ids: &[String]) -> HostResult<Vec<Vec<Block>>> {
+        let _ = doc_ids;
+        Err(HostError::missing(Capability::GetDocHeadings))
+    }
+
+    /// Creates a document (`/api/filetree/createDocWithMd`) in `notebook`
+    /// at the human-readable path `hpath`, under the document `parent_id`
+    /// (`""`: the notebook root; hpaths are not unique, so the parent is
+    /// named by id too), with `markdown` as its body. Returns the new id.
+    async fn create_doc(&self, notebook: &str, hpath: &str, parent_id: &str, markdown: &str) -> HostResult<String> {
+        let _ = (notebook, hpath, parent_id, markdown);
+        Err(HostError::missing(Capability::CreateDoc))
+    }
+
+    /// Creates or gets today's daily note of `notebook`
+    /// (`/api/filetree/createDailyNote`) and returns its document id.
+    async fn create_daily_note(&self, notebook: &str) -> HostResult<String> {
+        let _ = notebook;
+        Err(HostError::missing(Capability::CreateDailyNote))
     }
 
     /// Makes earlier writes visible to reads (`/api/sqlite/flushTransaction`).

@@ -15,15 +15,18 @@
 //! | [`host`] | the I/O callbacks a host supplies |
 //! | [`error`] | stable error codes with en/zh messages |
 //! | [`block_diff`] | SiYuan block diffs: validate, check, apply, undo |
+//! | [`slice`](mod@slice) | evaluateSlice: paging over a child list |
+//! | [`content`] | getBlockContent, getBlockInfo, appendContent, createNewDoc |
 //! | [`planner`] | file edits: prepare → apply with a hunk registry, overwrite/new-file guards, file views |
 
 pub mod block_diff;
+pub mod content;
 pub mod error;
 pub mod host;
 pub mod lang;
-
 pub mod planner;
 pub mod siyuan;
+pub mod slice;
 pub mod text;
 
 pub use error::{Details, Error, ErrorCode, LineRange, Result};

@@ -9,4 +9,21 @@ declare module 'editkit-glue' {
   export function validateBlockDiffFormat(text: unknown, options: unknown): unknown;
   export function parseBlockDiff(text: unknown, options: unknown): unknown;
   export function applyBlockDiff(text: unknown, host: unknown, options: unknown): Promise<unknown>;
+  export class FileEditSessionCore {
+    constructor(options: unknown);
+    prepareRangeEdit(options: unknown, nowMs: number): unknown;
+    prepareAppend(options: unknown, nowMs: number): unknown;
+    prepareInsertAfter(options: unknown, nowMs: number): unknown;
+    prepareInsertBefore(options: unknown, nowMs: number): unknown;
+    prepareBlockReplace(options: unknown, nowMs: number): unknown;
+    apply(options: unknown, nowMs: number): unknown;
+    applyOrder(hunkIds: unknown): unknown;
+    pending(path: string | undefined, nowMs: number): unknown;
+    ttlMs(): number;
+    free(): void;
+  }
+  export function idPrefixFromNow(nowMs: number): string;
+  export function checkOverwrite(options: unknown): unknown;
+  export function checkNewFile(options: unknown): unknown;
+  export function formatFileView(options: unknown): unknown;
 }

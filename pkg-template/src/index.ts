@@ -1,4 +1,5 @@
 // Everything public except loading (see web.ts / node.ts).
 export { EditkitError, isEditkitError } from './errors.js';
 export * from './api.js';
+export * from './files.js';
 export type * from './types.js';

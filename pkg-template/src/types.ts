@@ -290,3 +290,298 @@ export interface ApplyReport {
   warnings: DiffWarning[];
   idMap?: IdMapping[];
 }
+
+// ---------------------------------------------------------------------------
+// File-edit planner (prepare → review → apply)
+
+export type AnchorMatch = 'contains' | 'equals' | 'regex';
+export type PlanMode =
+  | 'prepare_file_range_edit'
+  | 'prepare_file_append'
+  | 'prepare_file_insert_after'
+  | 'prepare_file_insert_before'
+  | 'prepare_file_block_replace';
+export type PlanAction = 'replace' | 'delete' | 'append' | 'insert' | 'block_replace';
+export type ContextMatch = 'exact' | 'fuzz' | 'rejected';
+
+export interface FileEditSessionOptions {
+  /** Time to live of plans in ms (default 3 600 000 = 1 h). */
+  ttlMs?: number;
+  /** The clock, in ms (default `Date.now`). */
+  now?: () => number;
+  /** A session id prefix (default: `now()` in base 36). */
+  randomId?: () => string;
+}
+
+interface PlanBase {
+  /** The file path (as the host names it). */
+  path: string;
+  /** The file's current text; `null`/absent when the file does not exist. */
+  content?: string | null;
+  /** Who plans; only the same owner may apply or revise. */
+  owner?: string;
+  /** Revise this earlier plan (same tool, same owner, same file). `""` = unset. */
+  existingHunkId?: string;
+  lang?: Lang;
+}
+
+export interface RangeEditOptions extends PlanBase {
+  /** `N`, `N~M`, `N~`, `~N`, `~` (1-based, inclusive; `N~` with N = last+1 appends). */
+  range: string;
+  /** The new lines; `""` deletes the range. */
+  newText: string;
+}
+
+export interface AppendOptions extends PlanBase {
+  newText: string;
+  /** Allow a missing file (it is created). */
+  create?: boolean;
+}
+
+export interface InsertOptions extends PlanBase {
+  /** The anchor line to find. */
+  anchor: string;
+  match?: AnchorMatch;
+  /** 1-based, or `"last"`; required when several lines match. `0`/`""` = unset. */
+  occurrence?: number | 'last' | string;
+  newText: string;
+}
+
+export interface BlockReplaceOptions extends PlanBase {
+  startAnchor: string;
+  endAnchor: string;
+  match?: AnchorMatch;
+  /** Keep both anchor lines and replace what is between (default true). */
+  includeAnchors?: boolean;
+  requireUnique?: boolean;
+  strict?: boolean;
+  occurrence?: number | 'last' | string;
+  newText: string;
+}
+
+export interface FileApplyOptions {
+  hunkId: string;
+  owner?: string;
+  /** The file's text now; `null`/absent when it does not exist. */
+  content?: string | null;
+  lang?: Lang;
+}
+
+export interface LineCounts {
+  old: number;
+  new: number;
+  delta: number;
+}
+
+export interface Normalized {
+  fileEofHasNewline: boolean;
+  contentEofHasNewline: boolean;
+  normalizedFileEofNewlineAdded: boolean;
+  normalizedContentEofNewlineAdded: boolean;
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface PlanResult {
+  status: string;
+  mode: PlanMode;
+  path: string;
+  hunkId: string;
+  seq: number;
+  createdAtMs: number;
+  expiresAtMs: number;
+  revised: boolean;
+  action: PlanAction;
+  fileDigest: string;
+  lines: LineCounts;
+  normalized: Normalized;
+  range?: { input: string; resolved: Span; evidenceBefore: string[]; evidenceRange: string[]; evidenceAfter: string[] };
+  append?: {
+    create: boolean;
+    fileLineCountBefore: number;
+    fileLineCountAfter: number;
+    appendedLineCount: number;
+    blanklineStyle: { fileTrailingBlankLineCount: number; contentLeadingBlankLineCount: number };
+    beforeTail: string[];
+    appendPreview: string[];
+    afterTail: string[];
+  };
+  insert?: {
+    position: 'before' | 'after';
+    anchor: string;
+    match: AnchorMatch;
+    candidatesCount: number;
+    occurrenceResolved: string;
+    anchorLine: number;
+    insertedAtLine: number;
+    insertedLineCount: number;
+    blanklineStyle: {
+      fileBeforeTrailingBlankLineCount: number;
+      fileAfterLeadingBlankLineCount: number;
+      contentLeadingBlankLineCount: number;
+      contentTrailingBlankLineCount: number;
+    };
+    beforePreview: string[];
+    insertPreview: string[];
+    afterPreview: string[];
+  };
+  blockReplace?: {
+    startAnchor: string;
+    endAnchor: string;
+    match: AnchorMatch;
+    includeAnchors: boolean;
+    requireUnique: boolean;
+    strict: boolean;
+    candidatesCount: number;
+    occurrenceResolved: string;
+    blockRange: Span;
+    replaceSlice: { startLine: number; deleteCount: number };
+    beforePreview: string[];
+    oldPreview: string[];
+    newPreview: string[];
+    afterPreview: string[];
+  };
+  styleWarning: string;
+  summary: string;
+  /** The agent-facing YAML evidence. */
+  yaml: string;
+  /** Unified diff, 3 lines of context. */
+  diff: string;
+  /** `yaml` and `diff` together, as an agent should see them. */
+  text: string;
+}
+
+export interface ApplyEvidence {
+  plannedAtLine: number;
+  appliedAtLine?: number;
+  lineShift?: number;
+  locatedBy?: 'planned_position' | 'lines_and_context' | 'end_of_file' | 'safe_strategy';
+  candidatesCount: number;
+  candidates?: LineRange[];
+  contextMatched: number;
+  contextTotal: number;
+  fileDigestBefore: string;
+  fileDigestAfter: string;
+  beforePreview: string[];
+  afterPreview: string[];
+  expectedPreview?: string[];
+  actualPreview?: string[];
+}
+
+export interface FileApplyResult {
+  status: 'ok' | 'rejected';
+  mode: string;
+  path: string;
+  hunkId: string;
+  action: PlanAction;
+  contextMatch: ContextMatch;
+  reason?: 'CONTENT_CHANGED' | 'AMBIGUOUS_MATCH';
+  /** Whether `content` differs from the input. */
+  changed: boolean;
+  /** The new file text to write (the input, unchanged, when rejected). */
+  content: string;
+  createsFile: boolean;
+  lines?: LineCounts;
+  normalized?: Normalized;
+  appliedRange?: Span;
+  appendRange?: Span;
+  insert?: { position: 'before' | 'after'; anchor: string; insertedAtLine: number; insertedLineCount: number };
+  blockReplace?: { blockRange: Span; replaceSlice: { startLine: number; deleteCount: number } };
+  evidence: ApplyEvidence;
+  summary: string;
+  yaml: string;
+  diff: string;
+  text: string;
+}
+
+export interface PendingHunk {
+  hunkId: string;
+  seq: number;
+  path: string;
+  owner: string;
+  mode: PlanMode;
+  action: PlanAction;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+export interface OverwriteOptions {
+  path?: string;
+  /** The file's current text. */
+  content: string;
+  newContent: string;
+  /** Snapshot the caller saw (from formatFileView); both required. */
+  knownOldTotalLines: number;
+  knownOldTotalBytes: number;
+  /** Declare diff/patch-looking content as intended: `diff`, `patch`, `block-diff`, `search-replace`. */
+  contentFormat?: string;
+  lang?: Lang;
+}
+
+export interface OverwriteCheck {
+  path: string;
+  /** The text to write. */
+  content: string;
+  oldTotalLines: number;
+  oldTotalBytes: number;
+  newTotalLines: number;
+  newTotalBytes: number;
+  normalizedTrailingNewlineAdded: boolean;
+  lineEndingsConverted: boolean;
+  bomKept: boolean;
+  contentFormat: string;
+  summary: string;
+  yaml: string;
+  text: string;
+}
+
+export interface NewFileOptions {
+  path?: string;
+  exists: boolean;
+  isFile?: boolean;
+  newContent: string;
+  lang?: Lang;
+}
+
+export interface NewFileCheck {
+  path: string;
+  content: string;
+  newTotalLines: number;
+  newTotalBytes: number;
+  normalizedTrailingNewlineAdded: boolean;
+  summary: string;
+  yaml: string;
+  text: string;
+}
+
+export interface FileViewOptions {
+  path?: string;
+  content: string;
+  /** A line range (`N~M`, …); the whole file by default. */
+  range?: string;
+  /** Default 500. */
+  maxLines?: number;
+  showLineNumbers?: boolean;
+  lang?: Lang;
+}
+
+export interface FileView {
+  path: string;
+  totalLines: number;
+  sizeBytes: number;
+  shownLines: number;
+  startLine: number;
+  endLine: number;
+  truncatedByMaxLines: boolean;
+  truncatedByCharLimit: boolean;
+  nextRange: string;
+  lineEnding: string;
+  hasBom: boolean;
+  summary: string;
+  yaml: string;
+  body: string;
+  text: string;
+}

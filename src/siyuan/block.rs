@@ -89,6 +89,26 @@ impl ChildBlock {
     }
 }
 
+/// One level of `/api/block/getBlockBreadcrumb` (`{id, name, type,
+/// subType, children}`; `type` is the AST node name such as
+/// `"NodeHeading"`, `children` is ignored). The kernel leaves `name` empty
+/// for the block itself and names a document by `notebook/hpath`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct BreadcrumbEntry {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub sub_type: String,
+}
+
+impl BreadcrumbEntry {
+    pub fn kind(&self) -> BlockKind {
+        BlockKind::from_node_type(&self.type_)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,6 +56,63 @@ impl BlockKind {
         }
     }
 
+    /// The kernel's type code (`blocks.type`); `Other` has none of its own
+    /// and gives `""`.
+    pub fn code(self) -> &'static str {
+        use BlockKind::*;
+        match self {
+            Document => "d",
+            Heading => "h",
+            Paragraph => "p",
+            List => "l",
+            ListItem => "i",
+            Blockquote => "b",
+            Superblock => "s",
+            Callout => "callout",
+            Code => "c",
+            Table => "t",
+            Math => "m",
+            ThematicBreak => "tb",
+            Html => "html",
+            Embed => "query_embed",
+            AttributeView => "av",
+            Video => "video",
+            Audio => "audio",
+            Iframe => "iframe",
+            Widget => "widget",
+            Other => "",
+        }
+    }
+
+    /// From the kernel's AST node type name (`"NodeHeading"`), as
+    /// `/api/block/getBlockBreadcrumb` and `/api/outline/getDocOutline`
+    /// report it.
+    pub fn from_node_type(node_type: &str) -> BlockKind {
+        use BlockKind::*;
+        match node_type {
+            "NodeDocument" => Document,
+            "NodeHeading" => Heading,
+            "NodeParagraph" => Paragraph,
+            "NodeList" => List,
+            "NodeListItem" => ListItem,
+            "NodeBlockquote" => Blockquote,
+            "NodeSuperBlock" => Superblock,
+            "NodeCallout" => Callout,
+            "NodeCodeBlock" => Code,
+            "NodeTable" => Table,
+            "NodeMathBlock" => Math,
+            "NodeThematicBreak" => ThematicBreak,
+            "NodeHTMLBlock" => Html,
+            "NodeBlockQueryEmbed" => Embed,
+            "NodeAttributeView" => AttributeView,
+            "NodeVideo" => Video,
+            "NodeAudio" => Audio,
+            "NodeIFrame" => Iframe,
+            "NodeWidget" => Widget,
+            _ => Other,
+        }
+    }
+
     /// Types that hold child blocks in the kernel's tree. Since kernel
     /// v3.7.0 these are the only valid `parentID`s of prepend/append.
     pub fn is_container(self) -> bool {
@@ -89,5 +146,21 @@ impl BlockKind {
             Other => ("block", "块"),
         };
         lang.pick(en, zh)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_node_types_round_trip() {
+        for code in
+            ["d", "h", "p", "l", "i", "b", "s", "callout", "c", "t", "m", "tb", "html", "query_embed", "av", "video", "audio", "iframe", "widget"]
+        {
+            assert_eq!(BlockKind::from_code(code).code(), code);
+        }
+        assert_eq!(BlockKind::from_node_type("NodeListItem"), BlockKind::ListItem);
+        assert_eq!(BlockKind::from_node_type("NodeSomethingNew"), BlockKind::Other);
     }
 }

@@ -6,6 +6,6 @@ mod block;
 mod id;
 mod kind;
 
-pub use block::{heading_level_of_markdown, Block, ChildBlock};
+pub use block::{heading_level_of_markdown, Block, BreadcrumbEntry, ChildBlock};
 pub use id::{is_block_id, BLOCK_ID_EXAMPLE};
 pub use kind::BlockKind;

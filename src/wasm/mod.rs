@@ -6,6 +6,7 @@
 mod block_diff;
 mod convert;
 mod host;
+mod planner;
 
 use wasm_bindgen::prelude::*;
 

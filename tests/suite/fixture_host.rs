@@ -10,6 +10,13 @@
 //! container rewritten by `updateBlock` loses its child rows (the kernel
 //! would give them new ids); tests compare what these rules make
 //! comparable.
+//!
+//! For the content tools it also serves breadcrumbs (the fixtures'
+//! `api.getBlockBreadcrumb`), document headings in document order, the
+//! notebook's parent documents (`notebook-index.json`, rows without
+//! bodies), `createDoc` (new ids `20990101000000-docNNNN`, the numbering of
+//! the plugin's recorded outcomes) and `createDailyNote` (the fixture's
+//! 2024-06-15 note is "today").
 
 #![allow(dead_code)]
 
@@ -17,7 +24,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use editkit::host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
-use editkit::siyuan::{Block, BlockKind, ChildBlock};
+use editkit::siyuan::{Block, BlockKind, BreadcrumbEntry, ChildBlock};
 
 use super::support::shared_json;
 
@@ -38,8 +45,14 @@ struct Store {
     kids: HashMap<String, Vec<String>>,
     tree_parent: HashMap<String, String>,
     kramdown: HashMap<String, String>,
+    breadcrumbs: HashMap<String, Vec<BreadcrumbEntry>>,
     next_id: u32,
+    next_doc: u32,
 }
+
+/// The fixture notebook and the document its daily note resolves to.
+pub const NOTEBOOK: &str = "20240101090000-k3m9xzq";
+pub const DAILY_NOTE: &str = "20240615073000-dn0615a";
 
 #[derive(Default)]
 pub struct FixtureHost {
@@ -62,7 +75,22 @@ impl FixtureHost {
         for doc in FIXTURE_DOCS {
             host.load(doc);
         }
+        host.load_notebook_index();
         host
+    }
+
+    /// The notebook's other documents (parents of the fixture documents),
+    /// as rows without bodies.
+    fn load_notebook_index(&self) {
+        let json = shared_json("fixtures/siyuan/notebook-index.json");
+        let mut store = self.store.borrow_mut();
+        for row in json["documents"].as_array().unwrap() {
+            let doc: Block = serde_json::from_value(row.clone()).unwrap();
+            if !store.rows.contains_key(&doc.id) {
+                store.kids.insert(doc.id.clone(), Vec::new());
+                store.rows.insert(doc.id.clone(), doc);
+            }
+        }
     }
 
     fn load(&self, file: &str) {
@@ -91,6 +119,9 @@ impl FixtureHost {
         walk(&mut store, &json["tree"]);
         for (id, k) in json["api"]["getBlockKramdown"].as_object().unwrap() {
             store.kramdown.insert(id.clone(), k.as_str().unwrap().to_string());
+        }
+        for (id, b) in json["api"]["getBlockBreadcrumb"].as_object().unwrap() {
+            store.breadcrumbs.insert(id.clone(), serde_json::from_value(b.clone()).unwrap());
         }
     }
 
@@ -218,6 +249,23 @@ impl Store {
                 markdown: b.markdown.clone(),
             })
             .collect()
+    }
+
+    /// Headings of a document in document order (pre-order walk).
+    fn headings(&self, doc_id: &str) -> Vec<Block> {
+        let mut out = Vec::new();
+        fn walk(store: &Store, id: &str, out: &mut Vec<Block>) {
+            for k in store.kids.get(id).map(Vec::as_slice).unwrap_or(&[]) {
+                if let Some(b) = store.rows.get(k) {
+                    if b.kind() == BlockKind::Heading {
+                        out.push(b.clone());
+                    }
+                }
+                walk(store, k, out);
+            }
+        }
+        walk(self, doc_id, &mut out);
+        out
     }
 
     fn remove_subtree(&mut self, id: &str) {
@@ -386,6 +434,15 @@ fn set_content(row: &mut Block, markdown: &str, attrs: &[(String, String)]) {
     let (ty, sub) = detect_type(markdown);
     row.type_ = ty.to_string();
     row.subtype = sub;
+    // The kernel's `sort` is a type weight, not a position.
+    row.sort = match ty {
+        "d" => 0,
+        "h" => 5,
+        "p" | "c" | "m" | "t" | "html" => 10,
+        "l" | "i" | "b" => 20,
+        "s" | "av" => 30,
+        _ => 100,
+    };
     row.markdown = markdown.to_string();
     row.content = markdown.trim_start_matches(['#', ' ', '>', '-']).to_string();
     row.length = row.content.chars().count() as i64;
@@ -542,6 +599,66 @@ impl SiyuanHost for FixtureHost {
         };
         self.after_write();
         Ok(ids)
+    }
+
+    async fn get_breadcrumb(&self, ids: &[String]) -> HostResult<Vec<Vec<BreadcrumbEntry>>> {
+        self.check_capability(Capability::GetBreadcrumb)?;
+        self.record("getBreadcrumb", ids.to_vec());
+        let store = self.store.borrow();
+        Ok(ids.iter().map(|id| store.breadcrumbs.get(id).cloned().unwrap_or_default()).collect())
+    }
+
+    async fn get_doc_headings(&self, doc_ids: &[String]) -> HostResult<Vec<Vec<Block>>> {
+        self.check_capability(Capability::GetDocHeadings)?;
+        self.record("getDocHeadings", doc_ids.to_vec());
+        let store = self.store.borrow();
+        Ok(doc_ids.iter().map(|id| store.headings(id)).collect())
+    }
+
+    async fn create_doc(&self, notebook: &str, hpath: &str, parent_id: &str, markdown: &str) -> HostResult<String> {
+        self.check_capability(Capability::CreateDoc)?;
+        self.record("createDoc", vec![notebook.into(), hpath.into(), parent_id.into(), markdown.into()]);
+        self.count_write(Capability::CreateDoc)?;
+        let mut store = self.store.borrow_mut();
+        let parent_path = if parent_id.is_empty() {
+            String::new()
+        } else {
+            match store.rows.get(parent_id) {
+                Some(p) if p.kind() == BlockKind::Document && p.box_id == notebook => {
+                    p.path.trim_end_matches(".sy").to_string()
+                }
+                _ => return Err(HostError::new(Capability::CreateDoc, format!("parent document {parent_id} not found"))),
+            }
+        };
+        store.next_doc += 1;
+        let id = format!("20990101000000-doc{:04}", store.next_doc);
+        let title = hpath.rsplit('/').next().unwrap_or("").to_string();
+        let row = Block {
+            id: id.clone(),
+            root_id: id.clone(),
+            box_id: notebook.into(),
+            path: format!("{parent_path}/{id}.sy"),
+            hpath: hpath.into(),
+            content: title.clone(),
+            type_: "d".into(),
+            ial: format!("{{: id=\"{id}\" title=\"{title}\" type=\"doc\"}}"),
+            ..Block::default()
+        };
+        store.rows.insert(id.clone(), row);
+        store.kids.insert(id.clone(), Vec::new());
+        let blocks = store.create_blocks(markdown, &id);
+        store.insert_at(&id, 0, &blocks);
+        Ok(id)
+    }
+
+    async fn create_daily_note(&self, notebook: &str) -> HostResult<String> {
+        self.check_capability(Capability::CreateDailyNote)?;
+        self.record("createDailyNote", vec![notebook.into()]);
+        if notebook == NOTEBOOK {
+            Ok(DAILY_NOTE.into())
+        } else {
+            Err(HostError::new(Capability::CreateDailyNote, format!("notebook {notebook} not found")))
+        }
     }
 
     async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {

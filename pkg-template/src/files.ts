@@ -1,0 +1,146 @@
+// The file-edit planner: plan → review the YAML and diff → apply by id.
+// The host reads and writes files; editkit never touches them.
+
+import * as glue from 'editkit-glue';
+import { call, langOf, options as plainOptions, text } from './boundary.js';
+import { jsError } from './errors.js';
+import type {
+  AppendOptions,
+  BlockReplaceOptions,
+  FileApplyOptions,
+  FileApplyResult,
+  FileEditSessionOptions,
+  FileView,
+  FileViewOptions,
+  InsertOptions,
+  NewFileCheck,
+  NewFileOptions,
+  OverwriteCheck,
+  OverwriteOptions,
+  PendingHunk,
+  PlanResult,
+  RangeEditOptions,
+} from './types.js';
+
+/**
+ * One per agent process: plans edits (each gets a short hunk id), keeps
+ * them for `ttlMs`, applies each once to the file's current text. Apply is
+ * synchronous over the text it is given: serialise applies per path with
+ * `withPathLock`.
+ */
+export class FileEditSession {
+  #core: glue.FileEditSessionCore;
+  #now: () => number;
+
+  constructor(opts: FileEditSessionOptions = {}) {
+    const o = opts ?? {};
+    this.#now = typeof o.now === 'function' ? o.now : () => Date.now();
+    const prefix = typeof o.randomId === 'function' ? String(o.randomId()) : call<string>('en', () => glue.idPrefixFromNow(this.#clock()));
+    const ttl = o.ttlMs;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0))) {
+      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['ttlMs', 'expected a positive number of milliseconds'], { subject: 'ttlMs' });
+    }
+    const idPrefix = text(prefix, 'randomId()', 'en');
+    this.#core = call('en', () => new glue.FileEditSessionCore({ ttlMs: ttl, idPrefix }));
+  }
+
+  #clock(): number {
+    const t = this.#now();
+    if (typeof t !== 'number' || !Number.isFinite(t)) {
+      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['now()', 'must return a finite number of milliseconds'], { subject: 'now' });
+    }
+    return t;
+  }
+
+  #run<T>(method: 'prepareRangeEdit' | 'prepareAppend' | 'prepareInsertAfter' | 'prepareInsertBefore' | 'prepareBlockReplace' | 'apply', opts: unknown): T {
+    const lang = langOf(opts);
+    const o = plainOptions(opts, 'options', lang);
+    const now = this.#clock();
+    return call(lang, () => this.#core[method](o, now));
+  }
+
+  /** Plans a replace/delete/append by line range. */
+  prepareRangeEdit(opts: RangeEditOptions): PlanResult {
+    return this.#run('prepareRangeEdit', opts);
+  }
+  /** Plans an append at the end of the file (`create` allows a missing file). */
+  prepareAppend(opts: AppendOptions): PlanResult {
+    return this.#run('prepareAppend', opts);
+  }
+  /** Plans an insert after an anchor line. */
+  prepareInsertAfter(opts: InsertOptions): PlanResult {
+    return this.#run('prepareInsertAfter', opts);
+  }
+  /** Plans an insert before an anchor line. */
+  prepareInsertBefore(opts: InsertOptions): PlanResult {
+    return this.#run('prepareInsertBefore', opts);
+  }
+  /** Plans replacing the lines between (or including) a start and an end anchor. */
+  prepareBlockReplace(opts: BlockReplaceOptions): PlanResult {
+    return this.#run('prepareBlockReplace', opts);
+  }
+  /**
+   * Applies a plan to the file's current text: `contextMatch` says `exact`,
+   * `fuzz` (relocated) or `rejected` (nothing changed). Write `content` back
+   * when `changed`. A successful apply consumes the plan.
+   */
+  apply(opts: FileApplyOptions): FileApplyResult {
+    return this.#run('apply', opts);
+  }
+  /** Waiting hunk ids in creation order (apply them in this order). */
+  applyOrder(hunkIds: string[]): string[] {
+    const ids = plainOptions({ ids: hunkIds }, 'hunkIds', 'en').ids;
+    return call('en', () => this.#core.applyOrder(ids));
+  }
+  /** Live plans (for one path, or all), oldest first. */
+  pending(path?: string): PendingHunk[] {
+    const p = path === undefined ? undefined : text(path, 'path', 'en');
+    const now = this.#clock();
+    return call('en', () => this.#core.pending(p, now));
+  }
+  /** Plans live this long, in ms. */
+  get ttlMs(): number {
+    return this.#core.ttlMs();
+  }
+}
+
+/** Refuses an overwrite whose snapshot is stale or whose content looks like a patch. */
+export function checkOverwrite(opts: OverwriteOptions): OverwriteCheck {
+  const lang = langOf(opts);
+  const o = plainOptions(opts, 'options', lang);
+  return call(lang, () => glue.checkOverwrite(o));
+}
+
+/** Checks that a new file may be created; adds the final newline. */
+export function checkNewFile(opts: NewFileOptions): NewFileCheck {
+  const lang = langOf(opts);
+  const o = plainOptions(opts, 'options', lang);
+  return call(lang, () => glue.checkNewFile(o));
+}
+
+/** A file view for an agent: YAML header (`total_lines`, `size_bytes`, …) then the lines. */
+export function formatFileView(opts: FileViewOptions): FileView {
+  const lang = langOf(opts);
+  const o = plainOptions(opts, 'options', lang);
+  return call(lang, () => glue.formatFileView(o));
+}
+
+const locks = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` after every earlier `withPathLock` call for the same path has
+ * settled, so read → apply → write sequences on one file never interleave.
+ */
+export function withPathLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
+  const previous = locks.get(path) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  locks.set(path, tail);
+  void tail.then(() => {
+    if (locks.get(path) === tail) locks.delete(path);
+  });
+  return run;
+}

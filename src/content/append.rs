@@ -1,0 +1,183 @@
+//! appendContent: adds markdown at the end of a daily note, a document or
+//! relative to a block, without touching existing content.
+//!
+//! Where it goes (the rule applyBlockDiff's `@@APPEND:id@@` follows):
+//! - `dailynote`: the host creates or gets today's note of the notebook
+//!   `target`, then the markdown becomes its last blocks;
+//! - `document`: the last blocks of the document (`target` must be one);
+//! - `block`: a document or container (list, list item, blockquote,
+//!   superblock, callout) gets the markdown as its last children; a heading
+//!   gets it after the last block of its section (the blocks under it up to
+//!   the next heading of the same or a higher level), or right after the
+//!   heading when the section is empty; any other block gets it as its next
+//!   sibling.
+//!
+//! Host calls: `createDailyNote` + `appendBlock`; `getBlocks` +
+//! `appendBlock`; `getBlocks` (+ `getChildBlocks` for a heading) +
+//! `appendBlock` or `insertBlock`. Exactly one write. A write the host
+//! reports as failed (the kernel's non-zero `code`) is `HOST_ERROR`, never a
+//! success.
+
+use serde::{Deserialize, Serialize};
+
+use super::{checked_id, fetch_blocks, fetch_children, messages, require, ContentOptions, Placement};
+use crate::host::{Capability, InsertAnchor, SiyuanHost};
+use crate::siyuan::{Block, BlockKind, ChildBlock};
+use crate::Error;
+
+/// What `target` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AppendTarget {
+    /// A notebook id: append to today's daily note in it.
+    Dailynote,
+    /// A document id.
+    Document,
+    /// Any block id.
+    Block,
+}
+
+/// Arguments of appendContent.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppendContentArgs {
+    /// The markdown to add (one or more blocks).
+    pub markdown: String,
+    pub target_type: AppendTarget,
+    /// A notebook id (`dailynote`) or a block id.
+    pub target: String,
+}
+
+/// The result of [`append_content`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppendContentResult {
+    /// Always true in a result (failures are errors).
+    pub success: bool,
+    /// The block the content was added to or after (for `dailynote`, the
+    /// daily note's document id).
+    pub target_id: String,
+    pub target_type: AppendTarget,
+    pub placement: Placement,
+    /// Ids of the blocks created, as the host reported them.
+    pub new_block_ids: Vec<String>,
+    /// One line an agent can read.
+    pub summary: String,
+}
+
+/// The write [`append_content`] will make for a block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppendPlan {
+    pub placement: Placement,
+    /// `LastChild`: the container; otherwise the block to insert after.
+    pub anchor_id: String,
+}
+
+/// Where markdown appended to `block` goes; `section` is the heading's
+/// `getChildBlocks` list (ignored for other blocks).
+pub fn plan_append(block: &Block, section: &[ChildBlock]) -> AppendPlan {
+    let kind = block.kind();
+    if kind.is_container() {
+        AppendPlan { placement: Placement::LastChild, anchor_id: block.id.clone() }
+    } else if kind == BlockKind::Heading {
+        let last = section.last().map_or_else(|| block.id.clone(), |c| c.id.clone());
+        AppendPlan { placement: Placement::EndOfSection, anchor_id: last }
+    } else {
+        AppendPlan { placement: Placement::NextSibling, anchor_id: block.id.clone() }
+    }
+}
+
+/// Appends `markdown` (see the module docs for where). Errors:
+/// `INVALID_ARGUMENT` (blank markdown), `INVALID_BLOCK_ID`,
+/// `BLOCK_NOT_FOUND`, `NOT_A_DOCUMENT` (`document` naming another block),
+/// `HOST_CAPABILITY_MISSING` (before any write), `HOST_ERROR`.
+pub async fn append_content<H: SiyuanHost>(
+    args: &AppendContentArgs,
+    host: &H,
+    options: &ContentOptions,
+) -> Result<AppendContentResult, Error> {
+    let lang = options.lang;
+    if args.markdown.trim().is_empty() {
+        return Err(messages::empty_markdown(lang));
+    }
+    let target = checked_id(&args.target, "target", lang)?.to_string();
+    let markdown = args.markdown.as_str();
+
+    let (target_id, plan) = match args.target_type {
+        AppendTarget::Dailynote => {
+            require(host, &[Capability::CreateDailyNote, Capability::AppendBlock], lang)?;
+            let doc = host.create_daily_note(&target).await.map_err(|e| messages::host_error(lang, &e))?;
+            let doc = doc.trim().to_string();
+            if !crate::siyuan::is_block_id(&doc) {
+                return Err(messages::host_bad_id(lang, Capability::CreateDailyNote, &doc));
+            }
+            (doc.clone(), AppendPlan { placement: Placement::LastChild, anchor_id: doc })
+        }
+        AppendTarget::Document | AppendTarget::Block => {
+            require(host, &[Capability::GetBlocks], lang)?;
+            let ids = [target.clone()];
+            let block = fetch_blocks(host, &ids, lang)
+                .await?
+                .into_iter()
+                .next()
+                .flatten()
+                .ok_or_else(|| messages::block_not_found(lang, &target))?;
+            let kind = block.kind();
+            if args.target_type == AppendTarget::Document && kind != BlockKind::Document {
+                return Err(messages::target_not_a_document(lang, &target, &block.type_, kind.label(lang)));
+            }
+            let section = if kind == BlockKind::Heading {
+                require(host, &[Capability::GetChildBlocks, Capability::InsertBlock], lang)?;
+                fetch_children(host, &ids, lang).await?.into_iter().next().unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            (target, plan_append(&block, &section))
+        }
+    };
+
+    let new_block_ids = match plan.placement {
+        Placement::LastChild => {
+            require(host, &[Capability::AppendBlock], lang)?;
+            host.append_block(&plan.anchor_id, markdown).await
+        }
+        Placement::EndOfSection | Placement::NextSibling => {
+            require(host, &[Capability::InsertBlock], lang)?;
+            host.insert_block(markdown, &InsertAnchor::After(plan.anchor_id.clone())).await
+        }
+    }
+    .map_err(|e| messages::host_error(lang, &e))?;
+
+    Ok(AppendContentResult {
+        success: true,
+        summary: messages::appended(lang, &target_id, plan.placement, new_block_ids.len()),
+        target_id,
+        target_type: args.target_type,
+        placement: plan.placement,
+        new_block_ids,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(ty: &str) -> Block {
+        Block { id: "20240101000000-target1".into(), type_: ty.into(), ..Block::default() }
+    }
+
+    #[test]
+    fn placement_follows_the_block_kind() {
+        let section = [ChildBlock { id: "20240101000000-last001".into(), ..ChildBlock::default() }];
+        for ty in ["d", "l", "i", "b", "s", "callout"] {
+            assert_eq!(plan_append(&block(ty), &section).placement, Placement::LastChild, "{ty}");
+        }
+        let h = plan_append(&block("h"), &section);
+        assert_eq!((h.placement, h.anchor_id.as_str()), (Placement::EndOfSection, "20240101000000-last001"));
+        let empty = plan_append(&block("h"), &[]);
+        assert_eq!(empty.anchor_id, "20240101000000-target1");
+        for ty in ["p", "c", "t", "m", "tb", "query_embed", "unknown"] {
+            assert_eq!(plan_append(&block(ty), &[]).placement, Placement::NextSibling, "{ty}");
+        }
+    }
+}
