@@ -13,7 +13,7 @@ test('plan → apply: exact, then fuzz after an edit above, then a retry is HUNK
   const v1 = 'alpha\nbeta\ngamma\n';
   const plan = s.prepareRangeEdit({ path: 'a.txt', content: v1, range: '2', newText: 'BETA', owner: 'me' });
   assert.equal(plan.hunkId, 'test-1');
-  assert.match(plan.yaml, /hunk_id: test-1/);
+  assert.match(plan.yaml, /^hunk_id: 'test-1'$/m);
   assert.match(plan.diff, /^-beta$/m);
   const exact = s.apply({ hunkId: plan.hunkId, owner: 'me', content: v1 });
   assert.equal(exact.contextMatch, 'exact');
@@ -84,16 +84,19 @@ test('free functions: overwrite guard, new file, file view', () => {
     (e) => e.code === 'SNAPSHOT_MISMATCH',
   );
   const patch = '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n';
+  // The snapshot an agent saw comes from formatFileView.
+  const seen = ek.formatFileView({ path: 'f', content: 'a\n' });
+  const snapshot = { knownOldTotalLines: seen.totalLines, knownOldTotalBytes: seen.sizeBytes };
   assert.throws(
-    () => ek.checkOverwrite({ path: 'f', content: 'a\n', newContent: patch, knownOldTotalLines: 2, knownOldTotalBytes: 2 }),
+    () => ek.checkOverwrite({ path: 'f', content: 'a\n', newContent: patch, ...snapshot }),
     (e) => e.code === 'SUSPICIOUS_DIFF',
   );
-  const ok = ek.checkOverwrite({ path: 'f', content: 'a\n', newContent: patch, knownOldTotalLines: 2, knownOldTotalBytes: 2, contentFormat: 'diff' });
+  const ok = ek.checkOverwrite({ path: 'f', content: 'a\n', newContent: patch, ...snapshot, contentFormat: 'diff' });
   assert.equal(ok.content, patch);
   assert.throws(() => ek.checkNewFile({ path: 'g', exists: true, isFile: true, newContent: 'x' }), (e) => e.code === 'FILE_EXISTS');
   assert.equal(ek.checkNewFile({ path: 'g', exists: false, newContent: 'x' }).content, 'x\n');
   const view = ek.formatFileView({ path: 'h', content: '中文\n😀\n', showLineNumbers: true });
-  assert.match(view.yaml, /total_lines: 3/);
+  assert.match(view.yaml, /^total_lines: 2$/m);
   assert.equal(view.sizeBytes, 12);
 });
 
