@@ -186,6 +186,7 @@ const HOST_CALLBACKS = [
   'getBreadcrumb',
   'createDoc',
   'createDailyNote',
+  'getDocHeadings',
 ] as const;
 
 export { langOf };

@@ -26,4 +26,12 @@ declare module 'editkit-glue' {
   export function checkOverwrite(options: unknown): unknown;
   export function checkNewFile(options: unknown): unknown;
   export function formatFileView(options: unknown): unknown;
+  export function evaluateSlice(children: unknown, slice: unknown, options: unknown): unknown;
+  export function renderBlockContent(source: unknown, args: unknown, options: unknown): unknown;
+  export function getBlockContent(args: unknown, host: unknown, options: unknown): Promise<unknown>;
+  export function getBlockInfo(args: unknown, host: unknown, options: unknown): Promise<unknown>;
+  export function formatBlockInfo(info: unknown, options: unknown): unknown;
+  export function appendContent(args: unknown, host: unknown, options: unknown): Promise<unknown>;
+  export function createNewDoc(args: unknown, host: unknown, options: unknown): Promise<unknown>;
+  export function planNewDocPath(args: unknown, options: unknown): unknown;
 }

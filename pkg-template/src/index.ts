@@ -2,4 +2,5 @@
 export { EditkitError, isEditkitError } from './errors.js';
 export * from './api.js';
 export * from './files.js';
+export * from './content.js';
 export type * from './types.js';

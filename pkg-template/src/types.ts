@@ -141,7 +141,7 @@ export type Awaitable<T> = T | Promise<T>;
  * needs a missing one fails with `HOST_CAPABILITY_MISSING` before writing.
  * `createSiyuanHost({ request })` implements all of them over the kernel API.
  */
-export interface SiyuanHost {
+export interface SiyuanHost extends SiyuanContentHost {
   /** One row per id, in order; `null` where no block has that id. */
   getBlocks?(ids: string[]): Awaitable<(Block | null)[]>;
   /** The child list of each id (for a heading: its section), in order. */
@@ -584,4 +584,173 @@ export interface FileView {
   yaml: string;
   body: string;
   text: string;
+}
+
+// ---------------------------------------------------------------------------
+// Reading and writing tools (slice, getBlockContent, getBlockInfo, appendContent, createNewDoc)
+
+/** An entry of `/api/block/getBlockBreadcrumb`. */
+export interface BreadcrumbEntry {
+  id: string;
+  name: string;
+  /** Kernel node type, e.g. `NodeDocument`, `NodeHeading`. */
+  type: string;
+  subType?: string;
+  children?: unknown;
+}
+
+export interface CreateDocRequest {
+  notebook: string;
+  /** Human path of the new document, e.g. `/Notes/New page`. */
+  path: string;
+  /** Parent document id (`""` at the notebook root). */
+  parentID: string;
+  markdown: string;
+}
+
+/** The host callbacks the reading and writing tools add to `SiyuanHost`. */
+export interface SiyuanContentHost {
+  /** The breadcrumb of each id (`[]` when missing), in order. */
+  getBreadcrumb?(ids: string[]): Awaitable<BreadcrumbEntry[][]>;
+  /** Heading rows of each document in document order (optional: better outlines). */
+  getDocHeadings?(docIds: string[]): Awaitable<Block[][]>;
+  /** Creates a document (`/api/filetree/createDocWithMd`); returns its id. */
+  createDoc?(request: CreateDocRequest): Awaitable<string | { id: string }>;
+  /** Creates or gets today's daily note in a notebook; returns its id. */
+  createDailyNote?(request: { notebook: string }): Awaitable<string | { id: string }>;
+}
+
+export interface ContentOptions {
+  /** Language of messages, type labels and formatted text (default `en`). */
+  lang?: Lang;
+}
+
+export interface SliceResult<T> {
+  blocks: T[];
+  /** Number of children before slicing. */
+  total: number;
+  /** The selected run is `[start, end)` of the input. */
+  start: number;
+  end: number;
+  /** `> [Slice View] Filter: "…" | Count: n` */
+  header: string;
+  /** Set when a non-empty list gave an empty selection. */
+  message?: string;
+}
+
+export interface GetBlockContentArgs {
+  blockId: string;
+  /** `@@id@@label` before each block (default false; forced by `slice`). */
+  showId?: boolean;
+  /** Containers expanded into their children (default false; forced by `slice`). */
+  showSubStructure?: boolean;
+  /** A slice over the children (see evaluateSlice). */
+  slice?: string;
+}
+
+export interface BlockContentSource {
+  block: Block;
+  /** The block's child list (for a heading: its section). */
+  children?: ChildBlock[];
+}
+
+export interface BlockContent {
+  /** The text an agent reads. */
+  text: string;
+  blockId: string;
+  type: string;
+  showId: boolean;
+  showSubStructure: boolean;
+  slice?: string;
+  /** Ids of the blocks shown, in order. */
+  blockIds: string[];
+  total: number;
+}
+
+export interface GetBlockInfoArgs {
+  /** One id, several comma-separated, or a list. */
+  ids: string | string[];
+}
+
+export interface TocNode {
+  blockId: string;
+  content: string;
+  level: number;
+  children: TocNode[];
+}
+
+export interface BreadcrumbItem {
+  id: string;
+  type: string;
+  subType: string;
+  name: string;
+}
+
+export interface BlockInfo {
+  id: string;
+  type: string;
+  /** The block's row as the host returned it. */
+  block: Block;
+  contentLength: number;
+  markdownLength: number;
+  markdownPreview: string;
+  childBlockCount?: number;
+  toc?: TocNode[];
+  breadcrumb?: BreadcrumbItem[];
+}
+
+export interface BlockInfoResult {
+  blocks: BlockInfo[];
+  notFoundIds: string[];
+}
+
+export type AppendTarget = 'dailynote' | 'document' | 'block';
+
+export interface AppendContentArgs {
+  markdown: string;
+  targetType: AppendTarget;
+  /** A notebook id for `dailynote`, else a document or block id. */
+  target: string;
+}
+
+export interface AppendContentResult {
+  success: boolean;
+  targetId: string;
+  targetType: AppendTarget;
+  placement: 'lastChild' | 'endOfSection' | 'nextSibling';
+  newBlockIds: string[];
+  summary: string;
+}
+
+export type DocLocation = 'siblings' | 'children' | 'parent';
+
+export interface NewDocPathArgs {
+  /** The anchor document's row (`box`, `path`, `hpath`, `type`). */
+  anchorDoc: Block;
+  title: string;
+  location: DocLocation;
+}
+
+export interface NewDocPlan {
+  notebook: string;
+  hpath: string;
+  parentID: string;
+  title: string;
+}
+
+export interface CreateNewDocArgs {
+  title: string;
+  anchorDocumentId: string;
+  location: DocLocation;
+  markdown?: string;
+}
+
+export interface CreateNewDocResult {
+  success: boolean;
+  docId: string;
+  hpath: string;
+  location: DocLocation;
+  notebook: string;
+  parentID: string;
+  summary: string;
 }

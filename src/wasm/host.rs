@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
-use crate::siyuan::{Block, ChildBlock};
+use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 
 pub struct JsHost {
     object: JsValue,
@@ -45,6 +45,15 @@ impl JsHost {
             .map_err(|e| HostError::new(capability, format!("returned data of the wrong shape ({e})")))
     }
 
+    /// The id a create call returns: a string, or an object with `id`.
+    async fn call_id(&self, capability: Capability, args: &[JsValue]) -> HostResult<String> {
+        let value = self.call(capability, args).await?;
+        value
+            .as_string()
+            .or_else(|| Reflect::get(&value, &JsValue::from_str("id")).ok().and_then(|v| v.as_string()))
+            .ok_or_else(|| HostError::new(capability, "must return the new document id as a string"))
+    }
+
     /// New block ids from a write: a string, an array of strings, or
     /// nothing (the write created no block).
     async fn call_ids(&self, capability: Capability, args: &[JsValue]) -> HostResult<NewIds> {
@@ -58,6 +67,15 @@ impl JsHost {
         serde_wasm_bindgen::from_value(value)
             .map_err(|e| HostError::new(capability, format!("must return the new block id(s) as a string or string[] ({e})")))
     }
+}
+
+/// `{ key: value, … }` with string values.
+fn object(pairs: &[(&str, &str)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        let _ = Reflect::set(&o, &JsValue::from_str(k), &JsValue::from_str(v));
+    }
+    o.into()
 }
 
 fn ids_to_js(ids: &[String]) -> JsValue {
@@ -114,6 +132,23 @@ impl SiyuanHost for JsHost {
 
     async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
         self.call_ids(Capability::AppendBlock, &[JsValue::from_str(parent_id), JsValue::from_str(markdown)]).await
+    }
+
+    async fn get_breadcrumb(&self, ids: &[String]) -> HostResult<Vec<Vec<BreadcrumbEntry>>> {
+        self.call_parse(Capability::GetBreadcrumb, &[ids_to_js(ids)]).await
+    }
+
+    async fn get_doc_headings(&self, doc_ids: &[String]) -> HostResult<Vec<Vec<Block>>> {
+        self.call_parse(Capability::GetDocHeadings, &[ids_to_js(doc_ids)]).await
+    }
+
+    async fn create_doc(&self, notebook: &str, hpath: &str, parent_id: &str, markdown: &str) -> HostResult<String> {
+        let request = object(&[("notebook", notebook), ("path", hpath), ("parentID", parent_id), ("markdown", markdown)]);
+        self.call_id(Capability::CreateDoc, &[request]).await
+    }
+
+    async fn create_daily_note(&self, notebook: &str) -> HostResult<String> {
+        self.call_id(Capability::CreateDailyNote, &[object(&[("notebook", notebook)])]).await
     }
 
     async fn flush_transaction(&self) -> HostResult<()> {

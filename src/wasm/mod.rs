@@ -4,6 +4,7 @@
 //! lives here. Compiled for wasm32 only.
 
 mod block_diff;
+mod content;
 mod convert;
 mod host;
 mod planner;

@@ -12,7 +12,7 @@
 // a child changes, and a container rewritten by `updateBlock` has no child
 // rows afterwards (the kernel would rebuild them with new ids).
 
-import type { Block, ChildBlock, InsertAnchor, SiyuanHost } from '../types.js';
+import type { Block, BreadcrumbEntry, ChildBlock, CreateDocRequest, InsertAnchor, SiyuanHost } from '../types.js';
 
 /** A recorded host call. */
 export interface HostCall {
@@ -366,7 +366,79 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     async flushTransaction() {
       record('flushTransaction', []);
     },
+    async getBreadcrumb(ids) {
+      record('getBreadcrumb', [ids]);
+      return ids.map(breadcrumb);
+    },
+    async getDocHeadings(docIds) {
+      record('getDocHeadings', [docIds]);
+      return docIds.map((docId) => {
+        const out: Block[] = [];
+        const walk = (id: string): void => {
+          for (const k of kids.get(id) ?? []) {
+            const b = rows.get(k);
+            if (b?.type === 'h') out.push({ ...b });
+            walk(k);
+          }
+        };
+        walk(docId);
+        return out;
+      });
+    },
+    async createDoc(request: CreateDocRequest) {
+      record('createDoc', [request]);
+      countWrite('createDoc');
+      return createDocument(request.notebook, request.path, request.parentID, request.markdown);
+    },
+    async createDailyNote(request) {
+      record('createDailyNote', [request]);
+      const d = now();
+      const p = (n: number) => String(n).padStart(2, '0');
+      const y = d.getUTCFullYear();
+      const hpath = `/daily note/${y}/${p(d.getUTCMonth() + 1)}/${y}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}`;
+      const existing = [...rows.values()].find((b) => b.type === 'd' && b.box === request.notebook && b.hpath === hpath);
+      return existing ? existing.id : createDocument(request.notebook, hpath, '', '');
+    },
   };
+
+  const NODE_TYPES: Record<string, string> = {
+    d: 'NodeDocument', h: 'NodeHeading', p: 'NodeParagraph', l: 'NodeList', i: 'NodeListItem', b: 'NodeBlockquote',
+    s: 'NodeSuperBlock', c: 'NodeCodeBlock', t: 'NodeTable', m: 'NodeMathBlock', tb: 'NodeThematicBreak',
+  };
+
+  /** Document, heading parents, containers, the block: a simplified kernel breadcrumb. */
+  function breadcrumb(id: string): BreadcrumbEntry[] {
+    const block = rows.get(id);
+    if (!block) return [];
+    const chain: string[] = [];
+    let cur: string | undefined = id;
+    while (cur !== undefined) {
+      chain.unshift(cur);
+      const pid: string = computeParentId(cur);
+      cur = pid === '' ? undefined : pid;
+    }
+    return chain.flatMap((k) => {
+      const b = rows.get(k);
+      if (!b) return [];
+      const name = b.type === 'd' ? (b.hpath ?? '').replace(/^\//, '') : (b.content ?? '').slice(0, 64);
+      return [{ id: b.id, name, type: NODE_TYPES[b.type] ?? 'NodeParagraph', subType: b.subtype ?? '', children: null }];
+    });
+  }
+
+  function createDocument(box: string, hpath: string, parentID: string, markdown: string): string {
+    const id = newId();
+    const parent = parentID ? rows.get(parentID) : undefined;
+    const path = `${parent?.path ? parent.path.replace(/\.sy$/, '') : ''}/${id}.sy`;
+    const title = hpath.split('/').filter(Boolean).pop() ?? '';
+    rows.set(id, {
+      id, type: 'd', subtype: '', markdown: '', content: title, fcontent: title, box, path, hpath, root_id: id,
+      parent_id: '', ial: `{: id="${id}" title="${title}" type="doc"}`, name: '', alias: '', memo: '', tag: '',
+      length: [...title].length, sort: 0, created: id.slice(0, 14), updated: id.slice(0, 14), hash: '',
+    });
+    kids.set(id, []);
+    if (markdown.trim()) insertAt(id, Number.MAX_SAFE_INTEGER, createBlocks(markdown, id));
+    return id;
+  }
   return host;
 }
 

@@ -1,0 +1,111 @@
+// Reading and writing tools over a SiYuan host: slice, getBlockContent,
+// getBlockInfo, appendContent, createNewDoc, and their pure parts.
+
+import * as glue from 'editkit-glue';
+import { call, callAsync, HostContext, langOf, options, plain, text, wrapHost } from './boundary.js';
+import { jsError } from './errors.js';
+import type {
+  AppendContentArgs,
+  AppendContentResult,
+  BlockContent,
+  BlockContentSource,
+  BlockInfoResult,
+  ChildBlock,
+  ContentOptions,
+  CreateNewDocArgs,
+  CreateNewDocResult,
+  GetBlockContentArgs,
+  GetBlockInfoArgs,
+  Lang,
+  NewDocPathArgs,
+  NewDocPlan,
+  SiyuanHost,
+  SliceResult,
+} from './types.js';
+
+function required(value: unknown, name: string, lang: Lang): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'expected an object'], { subject: name });
+  }
+  return options(value, name, lang);
+}
+
+/**
+ * Selects children with a slice: `idA:idB`, `id:+N`, `id:-N`, `a:b`
+ * (Python, negatives allowed), `-2:`, `id:END`, `BEGIN:id`, `5`, `id`, `""`.
+ */
+export function evaluateSlice<T extends ChildBlock | string>(children: T[], slice: string, opts?: ContentOptions): SliceResult<T> {
+  const lang = langOf(opts);
+  if (!Array.isArray(children)) {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'expected an array'], { subject: 'children' });
+  }
+  const c = plain(children, 'children', lang);
+  const s = text(slice, 'slice', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.evaluateSlice(c, s, o));
+}
+
+/** Renders a block (and its child list) the way getBlockContent shows it. */
+export function renderBlockContent(source: BlockContentSource, args: GetBlockContentArgs, opts?: ContentOptions): BlockContent {
+  const lang = langOf(opts);
+  const s = required(source, 'source', lang);
+  const a = required(args, 'args', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.renderBlockContent(s, a, o));
+}
+
+/** A block's markdown for reading, or with `@@id@@type` headers for editing. */
+export async function getBlockContent(args: GetBlockContentArgs, host: SiyuanHost, opts?: ContentOptions): Promise<BlockContent> {
+  const lang = langOf(opts);
+  const a = required(args, 'args', lang);
+  const o = options(opts, 'options', lang);
+  const ctx = new HostContext();
+  const h = wrapHost(host, lang, ctx);
+  return callAsync(lang, ctx, () => glue.getBlockContent(a, h, o));
+}
+
+/** Block metadata for one or many ids, in one batched host call. */
+export async function getBlockInfo(args: GetBlockInfoArgs, host: SiyuanHost, opts?: ContentOptions): Promise<BlockInfoResult> {
+  const lang = langOf(opts);
+  const a = required(args, 'args', lang);
+  const o = options(opts, 'options', lang);
+  const ctx = new HostContext();
+  const h = wrapHost(host, lang, ctx);
+  return callAsync(lang, ctx, () => glue.getBlockInfo(a, h, o));
+}
+
+/** The YAML-like text an agent reads for getBlockInfo. */
+export function formatBlockInfo(info: BlockInfoResult, opts?: ContentOptions): string {
+  const lang = langOf(opts);
+  const i = required(info, 'info', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.formatBlockInfo(i, o));
+}
+
+/** Appends markdown to today's daily note, a document, or next to/inside a block. */
+export async function appendContent(args: AppendContentArgs, host: SiyuanHost, opts?: ContentOptions): Promise<AppendContentResult> {
+  const lang = langOf(opts);
+  const a = required(args, 'args', lang);
+  const o = options(opts, 'options', lang);
+  const ctx = new HostContext();
+  const h = wrapHost(host, lang, ctx);
+  return callAsync(lang, ctx, () => glue.appendContent(a, h, o));
+}
+
+/** Creates a document beside, inside, or beside the parent of an anchor document. */
+export async function createNewDoc(args: CreateNewDocArgs, host: SiyuanHost, opts?: ContentOptions): Promise<CreateNewDocResult> {
+  const lang = langOf(opts);
+  const a = required(args, 'args', lang);
+  const o = options(opts, 'options', lang);
+  const ctx = new HostContext();
+  const h = wrapHost(host, lang, ctx);
+  return callAsync(lang, ctx, () => glue.createNewDoc(a, h, o));
+}
+
+/** Where createNewDoc would put a document: `{ notebook, hpath, parentID }`. */
+export function planNewDocPath(args: NewDocPathArgs, opts?: ContentOptions): NewDocPlan {
+  const lang = langOf(opts);
+  const a = required(args, 'args', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.planNewDocPath(a, o));
+}
