@@ -19,7 +19,7 @@ use super::{
     ApplyOptions, ApplyReport, EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport, Warning,
     WarningCode,
 };
-use crate::host::{Capability, HostError, InsertAnchor, SiyuanHost};
+use crate::host::{fetch_children, host_error, one_per_id, require, Capability, HostError, InsertAnchor, SiyuanHost};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::{Error, Lang};
 
@@ -77,10 +77,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         HashMap::new()
     } else {
         require(host, &[Capability::GetChildBlocks], lang)?;
-        let lists = host.get_child_blocks(&child_ids).await.map_err(|e| msg::host_error(lang, &e))?;
-        if lists.len() != child_ids.len() {
-            return Err(msg::host_shape(lang, Capability::GetChildBlocks, child_ids.len(), lists.len()));
-        }
+        let lists = fetch_children(host, &child_ids, lang).await?;
         child_ids.into_iter().zip(lists).collect()
     };
 
@@ -159,36 +156,14 @@ fn push_unique(list: &mut Vec<String>, id: &str) {
     }
 }
 
-fn require<H: SiyuanHost>(host: &H, needed: &[Capability], lang: Lang) -> Result<(), Error> {
-    match needed.iter().find(|c| !host.has(**c)) {
-        Some(&missing) => Err(msg::capability_missing(lang, missing)),
-        None => Ok(()),
-    }
-}
-
+/// The rows of `ids`, keyed by id.
 async fn fetch_blocks<H: SiyuanHost>(
     host: &H,
     ids: &[String],
     lang: Lang,
 ) -> Result<HashMap<String, Option<Block>>, Error> {
-    let rows = host.get_blocks(ids).await.map_err(|e| msg::host_error(lang, &e))?;
-    if rows.len() != ids.len() {
-        return Err(msg::host_shape(lang, Capability::GetBlocks, ids.len(), rows.len()));
-    }
-    Ok(ids
-        .iter()
-        .cloned()
-        .zip(rows)
-        .map(|(id, row)| {
-            let row = row.map(|mut b| {
-                if b.id.is_empty() {
-                    b.id = id.clone();
-                }
-                b
-            });
-            (id, row)
-        })
-        .collect())
+    let rows = crate::host::fetch_blocks(host, ids, lang).await?;
+    Ok(ids.iter().cloned().zip(rows).collect())
 }
 
 struct Run<'a, H> {
@@ -223,10 +198,8 @@ impl<H: SiyuanHost> Run<'_, H> {
                 }
             }
         }
-        let kramdowns = self.host.get_kramdown(&kramdown_ids).await.map_err(|e| msg::host_error(lang, &e))?;
-        if kramdowns.len() != kramdown_ids.len() {
-            return Err(msg::host_shape(lang, Capability::GetKramdown, kramdown_ids.len(), kramdowns.len()));
-        }
+        let kramdowns = self.host.get_kramdown(&kramdown_ids).await.map_err(|e| host_error(lang, &e))?;
+        let kramdowns = one_per_id(kramdowns, kramdown_ids.len(), Capability::GetKramdown, lang)?;
         let kramdown: HashMap<String, String> = kramdown_ids
             .iter()
             .cloned()
@@ -455,7 +428,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                     reverted += 1;
                 }
                 Err(e) => {
-                    errors.push(msg::host_error(lang, &e));
+                    errors.push(host_error(lang, &e));
                     return RollbackReport { ok: false, reverted, errors };
                 }
             }
@@ -476,7 +449,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                     match result {
                         Ok(ids) => previous = ids.into_iter().find(|id| !id.is_empty()),
                         Err(e) => {
-                            errors.push(msg::host_error(lang, &e));
+                            errors.push(host_error(lang, &e));
                             break 'groups;
                         }
                     }

@@ -511,47 +511,7 @@ pub fn children_reassigned(lang: Lang, id: &str) -> String {
 // ---- execution ------------------------------------------------------------
 
 use super::{EditResult, EditStatus, RollbackReport};
-use crate::host::{Capability, HostError};
-
-pub fn capability_missing(lang: Lang, capability: Capability) -> Error {
-    let name = capability.js_name();
-    Error::new(
-        ErrorCode::HostCapabilityMissing,
-        match lang {
-            Lang::En => format!("The host has no `{name}` callback, which this operation needs; nothing was written."),
-            Lang::Zh => format!("宿主缺少本操作所需的 `{name}` 回调；未写入任何内容。"),
-        },
-    )
-    .with_name(name)
-}
-
-pub fn host_error(lang: Lang, error: &HostError) -> Error {
-    if error.missing {
-        return capability_missing(lang, error.capability);
-    }
-    let name = error.capability.js_name();
-    let detail = &error.message;
-    Error::new(
-        ErrorCode::HostError,
-        match lang {
-            Lang::En => format!("The host callback `{name}` failed: {detail}"),
-            Lang::Zh => format!("宿主回调 `{name}` 执行失败：{detail}"),
-        },
-    )
-    .with_name(name)
-}
-
-pub fn host_shape(lang: Lang, capability: Capability, expected: usize, got: usize) -> Error {
-    let name = capability.js_name();
-    Error::new(
-        ErrorCode::HostError,
-        match lang {
-            Lang::En => format!("The host callback `{name}` returned {got} entries for {expected} ids; it must return one entry per id, in order (null for a missing block)."),
-            Lang::Zh => format!("宿主回调 `{name}` 对 {expected} 个 ID 返回了 {got} 项；必须按顺序为每个 ID 返回一项（块不存在时为 null）。"),
-        },
-    )
-    .with_name(name)
-}
+use crate::host::HostError;
 
 pub fn stale_block(lang: Lang, id: &str, hunk: u32) -> Error {
     Error::new(

@@ -106,7 +106,7 @@ pub async fn append_content<H: SiyuanHost>(
     let (target_id, plan) = match args.target_type {
         AppendTarget::Dailynote => {
             require(host, &[Capability::CreateDailyNote, Capability::AppendBlock], lang)?;
-            let doc = host.create_daily_note(&target).await.map_err(|e| messages::host_error(lang, &e))?;
+            let doc = host.create_daily_note(&target).await.map_err(|e| super::host_error(lang, &e))?;
             let doc = doc.trim().to_string();
             if !crate::siyuan::is_block_id(&doc) {
                 return Err(messages::host_bad_id(lang, Capability::CreateDailyNote, &doc));
@@ -146,7 +146,7 @@ pub async fn append_content<H: SiyuanHost>(
             host.insert_block(markdown, &InsertAnchor::After(plan.anchor_id.clone())).await
         }
     }
-    .map_err(|e| messages::host_error(lang, &e))?;
+    .map_err(|e| super::host_error(lang, &e))?;
 
     Ok(AppendContentResult {
         success: true,

@@ -279,17 +279,12 @@ pub async fn get_block_info<H: SiyuanHost>(
     let headings = if docs.is_empty() || !host.has(Capability::GetDocHeadings) {
         None
     } else {
-        let lists = host.get_doc_headings(&docs).await.map_err(|e| messages::host_error(lang, &e))?;
-        if lists.len() != docs.len() {
-            return Err(messages::host_shape(lang, Capability::GetDocHeadings, docs.len(), lists.len()));
-        }
-        Some(lists)
+        let lists = host.get_doc_headings(&docs).await.map_err(|e| super::host_error(lang, &e))?;
+        Some(super::one_per_id(lists, docs.len(), Capability::GetDocHeadings, lang)?)
     };
     let found_ids: Vec<String> = found.iter().map(|b| b.id.clone()).collect();
-    let crumbs = host.get_breadcrumb(&found_ids).await.map_err(|e| messages::host_error(lang, &e))?;
-    if crumbs.len() != found_ids.len() {
-        return Err(messages::host_shape(lang, Capability::GetBreadcrumb, found_ids.len(), crumbs.len()));
-    }
+    let crumbs = host.get_breadcrumb(&found_ids).await.map_err(|e| super::host_error(lang, &e))?;
+    let crumbs = super::one_per_id(crumbs, found_ids.len(), Capability::GetBreadcrumb, lang)?;
 
     let blocks = found
         .iter()

@@ -54,7 +54,8 @@ pub use new_doc::{
     create_new_doc, plan_new_doc_path, CreateNewDocArgs, CreateNewDocResult, NewDocPathArgs, NewDocPlan,
 };
 
-use crate::host::{Capability, SiyuanHost};
+
+pub(crate) use crate::host::{fetch_blocks, fetch_children, host_error, one_per_id, require};
 use crate::siyuan::{Block, ChildBlock};
 use crate::{Error, Lang};
 
@@ -100,13 +101,6 @@ fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn require<H: SiyuanHost>(host: &H, needed: &[Capability], lang: Lang) -> Result<(), Error> {
-    match needed.iter().find(|c| !host.has(**c)) {
-        Some(&missing) => Err(messages::capability_missing(lang, missing)),
-        None => Ok(()),
-    }
-}
-
 /// Trims and validates one id argument.
 fn checked_id<'a>(id: &'a str, name: &str, lang: Lang) -> Result<&'a str, Error> {
     let id = id.trim();
@@ -115,36 +109,6 @@ fn checked_id<'a>(id: &'a str, name: &str, lang: Lang) -> Result<&'a str, Error>
     } else {
         Err(messages::invalid_block_id(lang, name, id))
     }
-}
-
-/// One `getBlocks` call; rows keyed by position, ids filled in when the
-/// host left them out.
-async fn fetch_blocks<H: SiyuanHost>(host: &H, ids: &[String], lang: Lang) -> Result<Vec<Option<Block>>, Error> {
-    let rows = host.get_blocks(ids).await.map_err(|e| messages::host_error(lang, &e))?;
-    if rows.len() != ids.len() {
-        return Err(messages::host_shape(lang, Capability::GetBlocks, ids.len(), rows.len()));
-    }
-    Ok(ids
-        .iter()
-        .zip(rows)
-        .map(|(id, row)| {
-            row.map(|mut b| {
-                if b.id.is_empty() {
-                    b.id = id.clone();
-                }
-                b
-            })
-        })
-        .collect())
-}
-
-/// One `getChildBlocks` call for every id.
-async fn fetch_children<H: SiyuanHost>(host: &H, ids: &[String], lang: Lang) -> Result<Vec<Vec<ChildBlock>>, Error> {
-    let lists = host.get_child_blocks(ids).await.map_err(|e| messages::host_error(lang, &e))?;
-    if lists.len() != ids.len() {
-        return Err(messages::host_shape(lang, Capability::GetChildBlocks, ids.len(), lists.len()));
-    }
-    Ok(lists)
 }
 
 /// What the reading view of a block shows, before any slice: the block

@@ -165,7 +165,7 @@ pub async fn create_new_doc<H: SiyuanHost>(
     let doc_id = host
         .create_doc(&plan.notebook, &plan.hpath, &plan.parent_id, &args.markdown)
         .await
-        .map_err(|e| messages::host_error(lang, &e))?;
+        .map_err(|e| super::host_error(lang, &e))?;
     let doc_id = doc_id.trim().to_string();
     if !is_block_id(&doc_id) {
         return Err(messages::host_bad_id(lang, Capability::CreateDoc, &doc_id));

@@ -12,6 +12,10 @@
 
 #![allow(async_fn_in_trait)] // single-threaded (wasm) hosts: no Send bound wanted.
 
+mod calls;
+
+pub(crate) use calls::{fetch_blocks, fetch_children, host_error, one_per_id, require};
+
 use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 
 /// The JS names of host callbacks, as they appear in `HOST_ERROR` and

@@ -1,0 +1,92 @@
+//! What every host-driven operation does the same way: check the
+//! callbacks it needs before anything is written, call a batched read and
+//! check that it answered one entry per id, and turn host failures into
+//! editkit errors.
+
+use super::{Capability, HostError, SiyuanHost};
+use crate::siyuan::{Block, ChildBlock};
+use crate::{Error, ErrorCode, Lang};
+
+/// `HOST_CAPABILITY_MISSING` for the first callback of `needed` the host
+/// lacks.
+pub(crate) fn require<H: SiyuanHost>(host: &H, needed: &[Capability], lang: Lang) -> Result<(), Error> {
+    match needed.iter().find(|c| !host.has(**c)) {
+        Some(&missing) => Err(capability_missing(lang, missing)),
+        None => Ok(()),
+    }
+}
+
+/// One `getBlocks` call; ids are filled into rows that left them out.
+pub(crate) async fn fetch_blocks<H: SiyuanHost>(host: &H, ids: &[String], lang: Lang) -> Result<Vec<Option<Block>>, Error> {
+    let rows = host.get_blocks(ids).await.map_err(|e| host_error(lang, &e))?;
+    let rows = one_per_id(rows, ids.len(), Capability::GetBlocks, lang)?;
+    Ok(ids
+        .iter()
+        .zip(rows)
+        .map(|(id, row)| {
+            row.map(|mut b| {
+                if b.id.is_empty() {
+                    b.id = id.clone();
+                }
+                b
+            })
+        })
+        .collect())
+}
+
+/// One `getChildBlocks` call for every id.
+pub(crate) async fn fetch_children<H: SiyuanHost>(host: &H, ids: &[String], lang: Lang) -> Result<Vec<Vec<ChildBlock>>, Error> {
+    let lists = host.get_child_blocks(ids).await.map_err(|e| host_error(lang, &e))?;
+    one_per_id(lists, ids.len(), Capability::GetChildBlocks, lang)
+}
+
+/// A batched answer must have one entry per id, in order.
+pub(crate) fn one_per_id<T>(answer: Vec<T>, expected: usize, capability: Capability, lang: Lang) -> Result<Vec<T>, Error> {
+    if answer.len() == expected {
+        Ok(answer)
+    } else {
+        Err(host_shape(lang, capability, expected, answer.len()))
+    }
+}
+
+pub(crate) fn capability_missing(lang: Lang, capability: Capability) -> Error {
+    let name = capability.js_name();
+    Error::new(
+        ErrorCode::HostCapabilityMissing,
+        match lang {
+            Lang::En => format!("The host has no `{name}` callback, which this operation needs; nothing was written."),
+            Lang::Zh => format!("宿主缺少本操作所需的 `{name}` 回调；未写入任何内容。"),
+        },
+    )
+    .with_name(name)
+}
+
+/// `HOST_ERROR` naming the callback (or `HOST_CAPABILITY_MISSING` when it
+/// does not exist).
+pub(crate) fn host_error(lang: Lang, error: &HostError) -> Error {
+    if error.missing {
+        return capability_missing(lang, error.capability);
+    }
+    let name = error.capability.js_name();
+    let detail = &error.message;
+    Error::new(
+        ErrorCode::HostError,
+        match lang {
+            Lang::En => format!("The host callback `{name}` failed: {detail}"),
+            Lang::Zh => format!("宿主回调 `{name}` 执行失败：{detail}"),
+        },
+    )
+    .with_name(name)
+}
+
+fn host_shape(lang: Lang, capability: Capability, expected: usize, got: usize) -> Error {
+    let name = capability.js_name();
+    Error::new(
+        ErrorCode::HostError,
+        match lang {
+            Lang::En => format!("The host callback `{name}` returned {got} entries for {expected} ids; it must return one entry per id, in order (null for a missing block)."),
+            Lang::Zh => format!("宿主回调 `{name}` 对 {expected} 个 ID 返回了 {got} 项；必须按顺序为每个 ID 返回一项（块不存在时为 null）。"),
+        },
+    )
+    .with_name(name)
+}
