@@ -1,6 +1,7 @@
 pub mod support;
 
 mod block_diff;
+mod block_diff_props;
 mod content;
 pub mod fixture_host;
 mod planner;
