@@ -2,3 +2,5 @@
 export { EditkitError, isEditkitError } from './errors.js';
 export * from './api.js';
 export type * from './types.js';
+export { createSiyuanHost, kernelRequest, isBlockId, SiyuanApiError, BLOCK_ID_PATTERN, KERNEL_SQL_DEFAULT_LIMIT } from './siyuan/adapter.js';
+export type { KernelRequestOptions } from './siyuan/adapter.js';
