@@ -12,7 +12,7 @@ step "wasm-bindgen --target web"
 mkdir -p target/bindgen
 wasm-bindgen --target web --out-dir target/bindgen --out-name editkit \
   --experimental-reset-state-function \
-  target/wasm32-unknown-unknown/release/editkit.wasm
+  "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/editkit.wasm"
 
 step "wasm-opt -Oz"
 wasm-opt -Oz --strip-debug --strip-producers \

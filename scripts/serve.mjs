@@ -1,5 +1,5 @@
 // A static server for the demo: www/ at /, the built package (pkg/dist) at
-// /pkg/. Localhost only; no network access needed.
+// /pkg/, vditor's lute.min.js at /vendor/lute/. Localhost only; no network access needed.
 //   node scripts/serve.mjs [port]        (default 8080, or $PORT)
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MOUNTS = [
   ['/pkg/', join(root, 'pkg', 'dist')],
+  // Lute (SiYuan's Markdown engine) for the in-memory kernel double.
+  ['/vendor/lute/', join(root, 'node_modules', 'vditor', 'dist', 'js', 'lute')],
   ['/', join(root, 'www')],
 ];
 const TYPES = {

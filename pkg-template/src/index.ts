@@ -4,3 +4,5 @@ export * from './api.js';
 export * from './files.js';
 export * from './content.js';
 export type * from './types.js';
+export { createSiyuanHost, kernelRequest, isBlockId, SiyuanApiError, BLOCK_ID_PATTERN, KERNEL_SQL_DEFAULT_LIMIT } from './siyuan/adapter.js';
+export type { KernelRequestOptions } from './siyuan/adapter.js';

@@ -155,6 +155,83 @@ export interface SiyuanHost extends SiyuanContentHost {
   appendBlock?(parentID: string, markdown: string): Awaitable<NewBlockIds>;
   /** Makes earlier writes visible to reads (`/api/sqlite/flushTransaction`). */
   flushTransaction?(): Awaitable<unknown>;
+  /** The breadcrumb of each id (`/api/block/getBlockBreadcrumb`), outermost
+   * first; an empty list where the block does not exist. Same order as `ids`. */
+  getBreadcrumb?(ids: string[]): Awaitable<BreadcrumbItem[][]>;
+  /** Creates a document (`/api/filetree/createDocWithMd`); returns its id. */
+  createDoc?(args: CreateDocArgs): Awaitable<string>;
+  /** Creates or gets today's daily note (`/api/filetree/createDailyNote`);
+   * returns the document id. */
+  createDailyNote?(args: CreateDailyNoteArgs): Awaitable<string>;
+}
+
+/** One level of `/api/block/getBlockBreadcrumb`, as the kernel returns it. */
+export interface BreadcrumbItem {
+  id: string;
+  /** Empty for the block itself; `notebook/hpath` for a document; the text
+   * of a heading or list item. */
+  name: string;
+  /** The AST node type, e.g. `"NodeHeading"`. */
+  type: string;
+  /** `h1`…`h6` for headings, `u`/`o`/`t` for lists and list items, else `""`. */
+  subType: string;
+  /** Always `null` from the kernel. */
+  children: unknown;
+}
+
+/** What `createDoc` receives. */
+export interface CreateDocArgs {
+  /** Notebook id. */
+  notebook: string;
+  /** Human-readable path of the new document, e.g. `/Notes/Plan`. */
+  path: string;
+  /** Body of the new document (may be empty). */
+  markdown: string;
+  /** The parent document's id (hpaths are not unique); omit for the path's own resolution. */
+  parentID?: string;
+}
+
+/** What `createDailyNote` receives. */
+export interface CreateDailyNoteArgs {
+  /** Notebook id. */
+  notebook: string;
+}
+
+// ---------------------------------------------------------------------------
+// The SiYuan kernel HTTP API
+
+/** Every kernel endpoint answers this; a non-zero `code` is an error. */
+export interface KernelResponse<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/**
+ * Sends one kernel API request: `path` such as `/api/query/sql`, `body` the
+ * JSON body. Resolves to the parsed `{code, msg, data}` (a plugin passes
+ * `fetchSyncPost`; Node passes `kernelRequest({ baseUrl, token })`).
+ */
+export type KernelRequest = (path: string, body: Record<string, unknown>) => Promise<KernelResponse | unknown>;
+
+/** Options of `createSiyuanHost`. */
+export interface SiyuanHostOptions {
+  request: KernelRequest;
+  /**
+   * When reads flush the SQL index first (`/api/sqlite/flushTransaction`):
+   * `"auto"` (default) before a SQL read that follows a write made through
+   * this host, `"always"` before every SQL read, `"never"` (the caller calls
+   * `flushTransaction()` itself).
+   */
+  flush?: 'auto' | 'always' | 'never';
+  /** Ids per SQL statement for batched fetches (1–64, default 64). */
+  batchSize?: number;
+}
+
+/** The host `createSiyuanHost` returns: every callback, plus the request function. */
+export interface SiyuanKernelHost extends Required<SiyuanHost> {
+  /** The request function the host sends through. */
+  readonly request: KernelRequest;
 }
 
 // ---------------------------------------------------------------------------

@@ -55,7 +55,10 @@ export interface MemoryHostOptions {
   now?: () => Date;
 }
 
-export interface MemoryHost extends Required<SiyuanHost> {
+/** Implements the block-diff callbacks; the reading/creating ones
+ * (`getBreadcrumb`, `createDoc`, `createDailyNote`) are served by
+ * `createKernelDouble` + `createSiyuanHost` instead. */
+export interface MemoryHost extends Required<Omit<SiyuanHost, 'getBreadcrumb' | 'createDoc' | 'createDailyNote'>> {
   /** Every call made, in order. */
   readonly calls: HostCall[];
   /** Makes the k-th write from now (1-based) throw. */

@@ -1,0 +1,333 @@
+// The SiYuan kernel adapter: every host callback editkit uses, implemented
+// over the kernel HTTP API (v3.7.3) through a `request(path, body)` function.
+//
+// Kernel facts this file respects:
+// - every endpoint answers `{code, msg, data}`; a non-zero code is an error
+//   (thrown as `SiyuanApiError`, never turned into success);
+// - `/api/query/sql` appends `LIMIT 64` to a statement without one, so every
+//   statement here states its LIMIT and batches are chunked (≤ 64 ids);
+// - the SQL index is updated asynchronously: SQL reads that follow a write
+//   made through this host flush it first (`flush: "auto"`), and the core
+//   calls `flushTransaction()` before its verify read;
+// - a write answers `[{doOperations: [{id, …}]}]`: new block ids come from
+//   there (see `insertedIds` for the list cases);
+// - ids are checked against the kernel's strict pattern before they reach
+//   SQL or a request; nothing else is ever interpolated into SQL.
+
+import type {
+  Block,
+  BreadcrumbItem,
+  ChildBlock,
+  CreateDailyNoteArgs,
+  CreateDocArgs,
+  InsertAnchor,
+  KernelRequest,
+  KernelResponse,
+  SiyuanHostOptions,
+  SiyuanKernelHost,
+} from '../types.js';
+import { attr, childBlocks, parseDom } from './block-dom.js';
+
+/** The kernel's block id pattern (`ast.IsNodeIDPattern`). */
+export const BLOCK_ID_PATTERN = /^\d{14}-[0-9a-z]{7}$/;
+
+/** The kernel's own cap on rows of a statement without LIMIT. */
+export const KERNEL_SQL_DEFAULT_LIMIT = 64;
+
+/** A kernel answer with a non-zero `code` (or no `{code, msg, data}` at all). */
+export class SiyuanApiError extends Error {
+  /** The kernel's `code` (non-zero); `NaN` when the answer was malformed. */
+  readonly code: number;
+  /** The kernel's `msg`. */
+  readonly msg: string;
+  /** The endpoint, e.g. `/api/block/appendBlock`. */
+  readonly path: string;
+
+  constructor(path: string, code: number, msg: string) {
+    super(`SiYuan kernel ${path} failed (code ${code}): ${msg}`);
+    this.name = 'SiyuanApiError';
+    this.code = code;
+    this.msg = msg;
+    this.path = path;
+  }
+}
+
+/** Whether `id` has the kernel's block id form. */
+export function isBlockId(id: unknown): id is string {
+  return typeof id === 'string' && BLOCK_ID_PATTERN.test(id);
+}
+
+function checkId(id: unknown, what = 'block id'): string {
+  if (!isBlockId(id)) {
+    throw new RangeError(`invalid SiYuan ${what} ${JSON.stringify(id)}: expected 14 digits, "-", 7 lowercase letters or digits`);
+  }
+  return id;
+}
+
+function checkIds(ids: unknown): string[] {
+  if (!Array.isArray(ids)) throw new TypeError('ids must be an array of block ids');
+  return ids.map((id) => checkId(id));
+}
+
+/** Options of `kernelRequest`. */
+export interface KernelRequestOptions {
+  /** The kernel's address, e.g. `http://127.0.0.1:6806`. */
+  baseUrl: string;
+  /** The API token (Settings → About); sent as `Authorization: Token …`. */
+  token?: string;
+  /** A `fetch` implementation (default: the global one). */
+  fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{
+    ok: boolean;
+    status: number;
+    json(): Promise<unknown>;
+    text(): Promise<string>;
+  }>;
+}
+
+/**
+ * A `request(path, body)` for Node and other non-plugin hosts: POSTs JSON to
+ * `baseUrl + path` with the token and resolves to the parsed answer.
+ */
+export function kernelRequest(options: KernelRequestOptions): KernelRequest {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? (globalThis as { fetch?: KernelRequestOptions['fetch'] }).fetch;
+  if (typeof doFetch !== 'function') throw new TypeError('kernelRequest: no fetch available; pass { fetch }');
+  return async (path, body) => {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (options.token) headers.Authorization = `Token ${options.token}`;
+    const res = await doFetch(base + path, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
+    const text = await res.text();
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new SiyuanApiError(path, Number.NaN, `HTTP ${res.status}: not a JSON answer: ${text.slice(0, 200)}`);
+    }
+  };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** One write operation as the kernel echoes it in `doOperations`. */
+interface Operation {
+  action?: string;
+  id?: string;
+  data?: unknown;
+  parentID?: string;
+  previousID?: string;
+  nextID?: string;
+}
+
+/** Implements every editkit host callback over the kernel API. */
+export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
+  if (!options || typeof options.request !== 'function') throw new TypeError('createSiyuanHost: options.request must be a function');
+  const request = options.request;
+  const flushMode = options.flush ?? 'auto';
+  const batch = Math.max(1, Math.min(KERNEL_SQL_DEFAULT_LIMIT, Math.floor(options.batchSize ?? KERNEL_SQL_DEFAULT_LIMIT)));
+  /** A write went out since the last flush. */
+  let unflushed = false;
+  /** Block types seen in rows this host fetched (for the list cases of append/prepend). */
+  const typeCache = new Map<string, string>();
+
+  async function call<T = unknown>(path: string, body: Record<string, unknown>): Promise<T> {
+    const answer = await request(path, body);
+    if (!isRecord(answer) || typeof answer.code !== 'number') {
+      throw new SiyuanApiError(path, Number.NaN, 'the answer is not {code, msg, data}');
+    }
+    const res = answer as unknown as KernelResponse<T>;
+    if (res.code !== 0) throw new SiyuanApiError(path, res.code, typeof res.msg === 'string' ? res.msg : String(res.msg));
+    return res.data;
+  }
+
+  async function flush(): Promise<void> {
+    await call('/api/sqlite/flushTransaction', {});
+    unflushed = false;
+  }
+
+  async function beforeSql(): Promise<void> {
+    if (flushMode === 'always' || (flushMode === 'auto' && unflushed)) await flush();
+  }
+
+  async function write(path: string, body: Record<string, unknown>): Promise<unknown> {
+    unflushed = true;
+    return call(path, body);
+  }
+
+  /** Rows of `ids` (validated, unique), in chunks that state their LIMIT. */
+  async function fetchRows(ids: string[]): Promise<Map<string, Block>> {
+    const found = new Map<string, Block>();
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return found;
+    await beforeSql();
+    for (let i = 0; i < unique.length; i += batch) {
+      const chunk = unique.slice(i, i + batch);
+      const stmt = `SELECT * FROM blocks WHERE id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${chunk.length}`;
+      const rows = await call<unknown>('/api/query/sql', { stmt });
+      if (rows === null || rows === undefined) continue;
+      if (!Array.isArray(rows)) throw new SiyuanApiError('/api/query/sql', Number.NaN, 'data is not an array of rows');
+      for (const row of rows) {
+        if (isRecord(row) && typeof row.id === 'string') {
+          found.set(row.id, row as Block);
+          if (typeof row.type === 'string') typeCache.set(row.id, row.type);
+        }
+      }
+    }
+    return found;
+  }
+
+  async function blockType(id: string): Promise<string | undefined> {
+    const cached = typeCache.get(id);
+    if (cached !== undefined) return cached;
+    return (await fetchRows([id])).get(id)?.type;
+  }
+
+  /** The ids a write created, from its `doOperations`. */
+  function operations(data: unknown): Operation[] {
+    const ops: Operation[] = [];
+    for (const tx of Array.isArray(data) ? data : []) {
+      if (!isRecord(tx) || !Array.isArray(tx.doOperations)) continue;
+      for (const op of tx.doOperations) if (isRecord(op)) ops.push(op as Operation);
+    }
+    return ops;
+  }
+
+  /**
+   * New block ids of an insert. The kernel reports the first inserted node's
+   * id. Appending or prepending list markdown into a list moves the parsed
+   * list's items into the target list, so the reported id is the id of a
+   * list that was never inserted: the items' ids, read from the operation's
+   * block DOM, are what was created.
+   */
+  async function insertedIds(path: string, data: unknown, intoParent?: string): Promise<string[]> {
+    const ops = operations(data);
+    const ids: string[] = [];
+    for (const op of ops) {
+      if (typeof op.id !== 'string' || op.id === '') continue;
+      let done = false;
+      if (intoParent !== undefined && typeof op.data === 'string' && op.parentID !== intoParent) {
+        const top = childBlocks(parseDom(op.data));
+        const first = top[0];
+        if (first && attr(first, 'data-node-id') === op.id && attr(first, 'data-type') === 'NodeList' && (await blockType(intoParent)) === 'l') {
+          const items = childBlocks(first.children).filter((el) => attr(el, 'data-type') === 'NodeListItem');
+          for (const li of items) {
+            const liId = attr(li, 'data-node-id');
+            if (liId) ids.push(liId);
+          }
+          done = items.length > 0;
+        }
+      }
+      if (!done) ids.push(op.id);
+    }
+    if (ids.length === 0) {
+      throw new SiyuanApiError(path, 0, 'the kernel reported no inserted block (doOperations carries no id); the anchor may not exist');
+    }
+    return ids;
+  }
+
+  const host: SiyuanKernelHost = {
+    request,
+
+    async getBlocks(ids) {
+      const valid = checkIds(ids);
+      const rows = await fetchRows(valid);
+      return valid.map((id) => rows.get(id) ?? null);
+    },
+
+    async getChildBlocks(ids) {
+      const valid = checkIds(ids);
+      const out: ChildBlock[][] = [];
+      for (const id of valid) {
+        const data = await call<unknown>('/api/block/getChildBlocks', { id });
+        out.push(Array.isArray(data) ? (data.filter(isRecord) as unknown as ChildBlock[]) : []);
+      }
+      return out;
+    },
+
+    async getKramdown(ids) {
+      const valid = checkIds(ids);
+      const out: (string | null)[] = [];
+      for (const id of valid) {
+        const data = await call<unknown>('/api/block/getBlockKramdown', { id, mode: 'md' });
+        const k = isRecord(data) && typeof data.kramdown === 'string' ? data.kramdown : '';
+        // The kernel answers an empty kramdown for an id it does not know.
+        out.push(k === '' ? null : k);
+      }
+      return out;
+    },
+
+    async updateBlock(id, markdown) {
+      checkId(id);
+      await write('/api/block/updateBlock', { dataType: 'markdown', data: String(markdown), id });
+    },
+
+    async deleteBlock(id) {
+      checkId(id);
+      await write('/api/block/deleteBlock', { id });
+    },
+
+    async insertBlock(markdown, anchor: InsertAnchor) {
+      if (!isRecord(anchor)) throw new TypeError('insertBlock: anchor must be {previousID} | {nextID} | {parentID}');
+      const keys = (['previousID', 'nextID', 'parentID'] as const).filter((k) => (anchor as Record<string, unknown>)[k] !== undefined);
+      if (keys.length !== 1) throw new TypeError('insertBlock: the anchor must name exactly one of previousID, nextID, parentID');
+      const key = keys[0]!;
+      const target = checkId((anchor as Record<string, unknown>)[key], key);
+      const data = await write('/api/block/insertBlock', { dataType: 'markdown', data: String(markdown), [key]: target });
+      return insertedIds('/api/block/insertBlock', data);
+    },
+
+    async prependBlock(parentID, markdown) {
+      checkId(parentID, 'parentID');
+      const data = await write('/api/block/prependBlock', { dataType: 'markdown', data: String(markdown), parentID });
+      return insertedIds('/api/block/prependBlock', data, parentID);
+    },
+
+    async appendBlock(parentID, markdown) {
+      checkId(parentID, 'parentID');
+      const data = await write('/api/block/appendBlock', { dataType: 'markdown', data: String(markdown), parentID });
+      return insertedIds('/api/block/appendBlock', data, parentID);
+    },
+
+    async flushTransaction() {
+      await flush();
+    },
+
+    async getBreadcrumb(ids) {
+      const valid = checkIds(ids);
+      const out: BreadcrumbItem[][] = [];
+      for (const id of valid) {
+        try {
+          const data = await call<unknown>('/api/block/getBlockBreadcrumb', { id, excludeTypes: [] });
+          out.push(Array.isArray(data) ? (data.filter(isRecord) as unknown as BreadcrumbItem[]) : []);
+        } catch (e) {
+          // The kernel answers code -1 "block not found" for an unknown id.
+          if (e instanceof SiyuanApiError && /not found/i.test(e.msg)) out.push([]);
+          else throw e;
+        }
+      }
+      return out;
+    },
+
+    async createDoc(args: CreateDocArgs) {
+      if (!isRecord(args)) throw new TypeError('createDoc: expected { notebook, path, markdown, parentID? }');
+      const notebook = checkId(args.notebook, 'notebook id');
+      const path = String(args.path ?? '');
+      if (!path.startsWith('/')) throw new RangeError(`createDoc: path must be a human-readable path starting with "/", got ${JSON.stringify(path)}`);
+      const body: Record<string, unknown> = { notebook, path, markdown: String(args.markdown ?? '') };
+      if (args.parentID !== undefined && args.parentID !== '') body.parentID = checkId(args.parentID, 'parentID');
+      const data = await write('/api/filetree/createDocWithMd', body);
+      if (!isBlockId(data)) throw new SiyuanApiError('/api/filetree/createDocWithMd', 0, `expected the new document id, got ${JSON.stringify(data)}`);
+      return data;
+    },
+
+    async createDailyNote(args: CreateDailyNoteArgs) {
+      if (!isRecord(args)) throw new TypeError('createDailyNote: expected { notebook }');
+      const notebook = checkId(args.notebook, 'notebook id');
+      const data = await write('/api/filetree/createDailyNote', { notebook });
+      const id = isRecord(data) ? data.id : data;
+      if (!isBlockId(id)) throw new SiyuanApiError('/api/filetree/createDailyNote', 0, `expected {id} of the daily note, got ${JSON.stringify(data)}`);
+      return id;
+    },
+  };
+  return host;
+}

@@ -1,0 +1,72 @@
+// Helpers for the adapter / kernel double suite: Lute from vditor, the
+// fixtures, a double over them, and a recording fake `request`.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ek, fixture, FIXTURE_FILES, repo, shared, testing } from './support.mjs';
+
+export { ek, fixture, FIXTURE_FILES, testing };
+
+const require = createRequire(import.meta.url);
+export const LUTE_PATH = join(repo, 'node_modules', 'vditor', 'dist', 'js', 'lute', 'lute.min.js');
+export const Lute = testing.loadLute(readFileSync(LUTE_PATH, 'utf8'), require);
+
+export const FIXTURES = FIXTURE_FILES.map(fixture);
+export const NOTEBOOK_INDEX = JSON.parse(readFileSync(join(shared, 'fixtures', 'siyuan', 'notebook-index.json'), 'utf8'));
+export const OUTCOMES = JSON.parse(readFileSync(join(shared, 'fixtures', 'siyuan', 'plugin-expected-outcomes.json'), 'utf8'));
+export const BOX = NOTEBOOK_INDEX.notebook.id;
+
+/** A kernel double over the four fixture documents (and their parent documents). */
+export function fixtureDouble(options = {}) {
+  return testing.createKernelDouble({
+    fixtures: FIXTURES.map((f) => structuredClone(f)),
+    documentRows: NOTEBOOK_INDEX.documents,
+    notebooks: [NOTEBOOK_INDEX.notebook],
+    lute: Lute,
+    ...options,
+  });
+}
+
+/** A double and an adapter over it. */
+export function kernel(options = {}, hostOptions = {}) {
+  const double = fixtureDouble(options);
+  const host = ek.createSiyuanHost({ request: double.request, ...hostOptions });
+  return { double, host };
+}
+
+export const WRITE_PATHS = [
+  '/api/block/updateBlock',
+  '/api/block/deleteBlock',
+  '/api/block/insertBlock',
+  '/api/block/prependBlock',
+  '/api/block/appendBlock',
+  '/api/filetree/createDocWithMd',
+  '/api/filetree/createDailyNote',
+];
+
+/** The write requests a double served. */
+export function writeCalls(double) {
+  return double.calls.filter((c) => WRITE_PATHS.includes(c.path));
+}
+
+/** A fake `request` that records calls and answers with `answer(path, body)`. */
+export function recorder(answer = () => ({ code: 0, msg: '', data: null })) {
+  const calls = [];
+  const request = async (path, body) => {
+    calls.push({ path, body: structuredClone(body) });
+    return answer(path, body);
+  };
+  return { calls, request };
+}
+
+/** (id, type, markdown) of a document's top level, via the kernel API (getChildBlocks). */
+export async function topLevel(host, docId) {
+  const [children] = await host.getChildBlocks([docId]);
+  return children.map((c) => ({ id: c.id, type: c.type, markdown: c.markdown ?? '' }));
+}
+
+export async function sql(double, stmt) {
+  const res = await double.request('/api/query/sql', { stmt });
+  if (res.code !== 0) throw new Error(res.msg);
+  return res.data;
+}
