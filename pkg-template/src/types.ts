@@ -141,7 +141,7 @@ export type Awaitable<T> = T | Promise<T>;
  * needs a missing one fails with `HOST_CAPABILITY_MISSING` before writing.
  * `createSiyuanHost({ request })` implements all of them over the kernel API.
  */
-export interface SiyuanHost extends SiyuanContentHost {
+export interface SiyuanHost {
   /** One row per id, in order; `null` where no block has that id. */
   getBlocks?(ids: string[]): Awaitable<(Block | null)[]>;
   /** The child list of each id (for a heading: its section), in order. */
@@ -157,7 +157,11 @@ export interface SiyuanHost extends SiyuanContentHost {
   flushTransaction?(): Awaitable<unknown>;
   /** The breadcrumb of each id (`/api/block/getBlockBreadcrumb`), outermost
    * first; an empty list where the block does not exist. Same order as `ids`. */
-  getBreadcrumb?(ids: string[]): Awaitable<BreadcrumbItem[][]>;
+  getBreadcrumb?(ids: string[]): Awaitable<BreadcrumbEntry[][]>;
+  /** The heading rows of each document in document order (from
+   * `/api/outline/getDocOutline`): `id`, `subtype` (`h2`), `content`.
+   * Optional: without it outlines use the document's top-level headings. */
+  getDocHeadings?(docIds: string[]): Awaitable<Block[][]>;
   /** Creates a document (`/api/filetree/createDocWithMd`); returns its id. */
   createDoc?(args: CreateDocArgs): Awaitable<string>;
   /** Creates or gets today's daily note (`/api/filetree/createDailyNote`);
@@ -166,7 +170,7 @@ export interface SiyuanHost extends SiyuanContentHost {
 }
 
 /** One level of `/api/block/getBlockBreadcrumb`, as the kernel returns it. */
-export interface BreadcrumbItem {
+export interface BreadcrumbEntry {
   id: string;
   /** Empty for the block itself; `notebook/hpath` for a document; the text
    * of a heading or list item. */
@@ -665,37 +669,6 @@ export interface FileView {
 
 // ---------------------------------------------------------------------------
 // Reading and writing tools (slice, getBlockContent, getBlockInfo, appendContent, createNewDoc)
-
-/** An entry of `/api/block/getBlockBreadcrumb`. */
-export interface BreadcrumbEntry {
-  id: string;
-  name: string;
-  /** Kernel node type, e.g. `NodeDocument`, `NodeHeading`. */
-  type: string;
-  subType?: string;
-  children?: unknown;
-}
-
-export interface CreateDocRequest {
-  notebook: string;
-  /** Human path of the new document, e.g. `/Notes/New page`. */
-  path: string;
-  /** Parent document id (`""` at the notebook root). */
-  parentID: string;
-  markdown: string;
-}
-
-/** The host callbacks the reading and writing tools add to `SiyuanHost`. */
-export interface SiyuanContentHost {
-  /** The breadcrumb of each id (`[]` when missing), in order. */
-  getBreadcrumb?(ids: string[]): Awaitable<BreadcrumbEntry[][]>;
-  /** Heading rows of each document in document order (optional: better outlines). */
-  getDocHeadings?(docIds: string[]): Awaitable<Block[][]>;
-  /** Creates a document (`/api/filetree/createDocWithMd`); returns its id. */
-  createDoc?(request: CreateDocRequest): Awaitable<string | { id: string }>;
-  /** Creates or gets today's daily note in a notebook; returns its id. */
-  createDailyNote?(request: { notebook: string }): Awaitable<string | { id: string }>;
-}
 
 export interface ContentOptions {
   /** Language of messages, type labels and formatted text (default `en`). */

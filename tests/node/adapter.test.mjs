@@ -374,3 +374,26 @@ test("the original plugin's 34 block-diff cases run end to end through the adapt
   }
   assert.ok(agreeOnWrites.length >= 5, agreeOnWrites.join('\n'));
 });
+
+test('the reading tools run end to end through the adapter and the double', async () => {
+  const { double, host } = kernel();
+  const doc = '20240614083000-wk24rep';
+  // getDocHeadings comes from /api/outline/getDocOutline, in document order.
+  const [headings] = await host.getDocHeadings([doc]);
+  assert.deepEqual(headings.map((h) => h.content), ['本周进展', '后端', '风险与问题', '下周计划']);
+  const info = await ek.getBlockInfo({ ids: doc }, host, { lang: 'zh' });
+  assert.deepEqual(
+    info.blocks[0].toc.map((n) => [n.content, n.children.map((c) => c.content)]),
+    [['本周进展', ['后端']], ['风险与问题', []], ['下周计划', []]],
+  );
+  const view = await ek.getBlockContent({ blockId: doc, slice: '0:2' }, host, { lang: 'zh' });
+  assert.match(view.text, /^> \[Slice View\] Filter: "0:2" \| Count: 2\n\n@@20240614083000-a1b2c3d@@段落\n/);
+  const appended = await ek.appendContent({ markdown: '追加一段', targetType: 'block', target: '20240614083112-h2jz8kq' }, host);
+  assert.equal(appended.placement, 'endOfSection');
+  await host.flushTransaction();
+  const [section] = await host.getChildBlocks(['20240614083112-h2jz8kq']);
+  assert.equal(section.at(-1).markdown, '追加一段');
+  const created = await ek.createNewDoc({ title: 'Q3 Plan', anchorDocumentId: doc, location: 'siblings', markdown: '# 目标' }, host);
+  assert.equal(created.hpath, '/Q3 Plan');
+  assert.ok(double.documentIds().includes(created.docId));
+});

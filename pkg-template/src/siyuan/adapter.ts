@@ -16,7 +16,7 @@
 
 import type {
   Block,
-  BreadcrumbItem,
+  BreadcrumbEntry,
   ChildBlock,
   CreateDailyNoteArgs,
   CreateDocArgs,
@@ -294,16 +294,40 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
 
     async getBreadcrumb(ids) {
       const valid = checkIds(ids);
-      const out: BreadcrumbItem[][] = [];
+      const out: BreadcrumbEntry[][] = [];
       for (const id of valid) {
         try {
           const data = await call<unknown>('/api/block/getBlockBreadcrumb', { id, excludeTypes: [] });
-          out.push(Array.isArray(data) ? (data.filter(isRecord) as unknown as BreadcrumbItem[]) : []);
+          out.push(Array.isArray(data) ? (data.filter(isRecord) as unknown as BreadcrumbEntry[]) : []);
         } catch (e) {
           // The kernel answers code -1 "block not found" for an unknown id.
           if (e instanceof SiyuanApiError && /not found/i.test(e.msg)) out.push([]);
           else throw e;
         }
+      }
+      return out;
+    },
+
+    async getDocHeadings(docIds) {
+      const valid = checkIds(docIds);
+      const out: Block[][] = [];
+      for (const id of valid) {
+        const data = await call<unknown>('/api/outline/getDocOutline', { id });
+        const rows: Block[] = [];
+        // Pre-order over the nested outline is document order.
+        const walk = (items: unknown): void => {
+          if (!Array.isArray(items)) return;
+          for (const item of items) {
+            if (!isRecord(item) || !isBlockId(item.id)) continue;
+            const subtype = typeof item.subType === 'string' ? item.subType : '';
+            const name = typeof item.name === 'string' ? item.name : typeof item.content === 'string' ? item.content : '';
+            const level = Number(subtype.slice(1)) || 1;
+            rows.push({ id: item.id, type: 'h', subtype, content: name, markdown: `${'#'.repeat(level)} ${name}`, root_id: id });
+            walk(item.blocks ?? item.children);
+          }
+        };
+        walk(data);
+        out.push(rows);
       }
       return out;
     },

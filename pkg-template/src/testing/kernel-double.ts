@@ -31,7 +31,7 @@
 //   once, as in the kernel.
 // See docs/KERNEL-DOUBLE.md for what it does not emulate.
 
-import type { Block, BreadcrumbItem, KernelResponse } from '../types.js';
+import type { Block, BreadcrumbEntry, KernelResponse } from '../types.js';
 import { attr, childBlocks, decodeEntities, findAll, parseDom, textOf } from '../siyuan/block-dom.js';
 import type { DomElement } from '../siyuan/block-dom.js';
 import { kernelLute } from './lute.js';
@@ -89,6 +89,20 @@ export interface KernelDouble {
   snapshot(docId: string): { id: string; type: string; markdown: string }[];
   /** Ids of every document. */
   documentIds(): string[];
+}
+
+/** An entry of `/api/outline/getDocOutline`. */
+interface OutlineItem {
+  id: string;
+  box: string;
+  name: string;
+  hPath: string;
+  type: 'outline';
+  nodeType: string;
+  subType: string;
+  depth: number;
+  count: number;
+  blocks: OutlineItem[];
 }
 
 interface DNode {
@@ -764,6 +778,11 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       return { id, kramdown: n ? kramdownOf(n) : '' };
     },
 
+    '/api/outline/getDocOutline': (body) => {
+      const doc = nodes.get(needId(body, 'id'));
+      if (!doc || doc.type !== 'd') throw new KernelFailure(-1, MSG.notFound);
+      return outline(doc);
+    },
     '/api/block/getBlockBreadcrumb': (body) => {
       const n = nodes.get(needId(body, 'id'));
       if (!n) throw new KernelFailure(-1, MSG.notFound);
@@ -947,8 +966,40 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     return parent;
   }
 
-  function breadcrumb(target: DNode): BreadcrumbItem[] {
-    const items: BreadcrumbItem[] = [];
+  /** The kernel's outline: headings nested by level, in document order
+   * (headings inside containers included). */
+  function outline(doc: DNode): OutlineItem[] {
+    const headings: DNode[] = [];
+    const walk = (n: DNode): void => {
+      for (const c of n.children) {
+        if (c.type === 'h') headings.push(c);
+        walk(c);
+      }
+    };
+    walk(doc);
+    const root: OutlineItem[] = [];
+    const stack: { level: number; item: OutlineItem }[] = [];
+    for (const h of headings) {
+      const level = Number(h.subtype.slice(1)) || 1;
+      while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
+      const item: OutlineItem = {
+        id: h.id, box: doc.doc?.box ?? '', name: contentOf(h).trim(), hPath: doc.doc?.hpath ?? '', type: 'outline',
+        nodeType: 'NodeHeading', subType: h.subtype, depth: stack.length, count: 0, blocks: [],
+      };
+      const parent = stack[stack.length - 1]?.item;
+      if (parent) {
+        parent.blocks.push(item);
+        parent.count = parent.blocks.length;
+      } else {
+        root.push(item);
+      }
+      stack.push({ level, item });
+    }
+    return root;
+  }
+
+  function breadcrumb(target: DNode): BreadcrumbEntry[] {
+    const items: BreadcrumbEntry[] = [];
     const nameOf = (n: DNode): string => {
       if (n === target) return '';
       if (n.type === 'd') return `${notebooks.get(n.doc?.box ?? '') ?? ''}${n.doc?.hpath ?? ''}`;

@@ -12,7 +12,7 @@
 // a child changes, and a container rewritten by `updateBlock` has no child
 // rows afterwards (the kernel would rebuild them with new ids).
 
-import type { Block, BreadcrumbEntry, ChildBlock, CreateDocRequest, InsertAnchor, SiyuanHost } from '../types.js';
+import type { Block, BreadcrumbEntry, ChildBlock, CreateDocArgs, InsertAnchor, SiyuanHost } from '../types.js';
 
 /** A recorded host call. */
 export interface HostCall {
@@ -58,7 +58,7 @@ export interface MemoryHostOptions {
 /** Implements the block-diff callbacks; the reading/creating ones
  * (`getBreadcrumb`, `createDoc`, `createDailyNote`) are served by
  * `createKernelDouble` + `createSiyuanHost` instead. */
-export interface MemoryHost extends Required<Omit<SiyuanHost, 'getBreadcrumb' | 'createDoc' | 'createDailyNote'>> {
+export interface MemoryHost extends Required<SiyuanHost> {
   /** Every call made, in order. */
   readonly calls: HostCall[];
   /** Makes the k-th write from now (1-based) throw. */
@@ -388,10 +388,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
         return out;
       });
     },
-    async createDoc(request: CreateDocRequest) {
+    async createDoc(request: CreateDocArgs) {
       record('createDoc', [request]);
       countWrite('createDoc');
-      return createDocument(request.notebook, request.path, request.parentID, request.markdown);
+      return createDocument(request.notebook, request.path, request.parentID ?? '', request.markdown);
     },
     async createDailyNote(request) {
       record('createDailyNote', [request]);
