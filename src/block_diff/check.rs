@@ -418,9 +418,10 @@ fn insert_operations(
     let blocks: Vec<&str> = if blocks.is_empty() { vec![markdown] } else { blocks };
     let id = edit.block_id.clone();
     let heading = block.kind() == BlockKind::Heading;
+    let into_list = block.kind() == BlockKind::List && matches!(edit.kind, EditKind::Prepend | EditKind::Append);
     let mut ops = Vec::with_capacity(blocks.len());
     for (k, md) in blocks.iter().enumerate() {
-        let markdown = md.to_string();
+        let markdown = if into_list { as_list_item(md, &block.subtype) } else { md.to_string() };
         let chained = HostOp::Insert {
             markdown: markdown.clone(),
             previous_id: None,
@@ -452,9 +453,45 @@ fn insert_operations(
     ops
 }
 
+/// A block written into a list must be a list item: the kernel would wrap
+/// anything else in a new item and report the inner block's id, which the
+/// undo could not remove whole. Lists stay as they are.
+fn as_list_item(markdown: &str, list_subtype: &str) -> String {
+    if super::split::list_marker(markdown.trim_start()).is_some() {
+        return markdown.to_string();
+    }
+    let marker = match list_subtype {
+        "o" => "1. ",
+        "t" => "- [ ] ",
+        _ => "- ",
+    };
+    let indent = " ".repeat(marker.len());
+    let mut out = String::with_capacity(markdown.len() + 8);
+    for (n, line) in markdown.lines().enumerate() {
+        if n == 0 {
+            out.push_str(marker);
+        } else {
+            out.push('\n');
+            if !line.is_empty() {
+                out.push_str(&indent);
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blocks_written_into_a_list_become_items_of_its_kind() {
+        assert_eq!(as_list_item("新的一项", "u"), "- 新的一项");
+        assert_eq!(as_list_item("step\n\nmore", "o"), "1. step\n\n   more");
+        assert_eq!(as_list_item("todo", "t"), "- [ ] todo");
+        assert_eq!(as_list_item("- already an item", "o"), "- already an item");
+    }
 
     #[test]
     fn pairs_match_whole_block_then_unique_substring_then_whitespace() {

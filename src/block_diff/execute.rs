@@ -52,7 +52,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
 
     // One child-list batch: sections of headings that get an APPEND, and,
     // when writing, the parents of blocks that may be deleted (undo
-    // positions) plus deleted headings (a folded heading takes its section).
+    // positions).
     let mut child_ids: Vec<String> = Vec::new();
     for edit in &edits {
         let Some(Some(block)) = blocks.get(&edit.block_id) else { continue };
@@ -64,13 +64,8 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         if edit.kind == EditKind::Append && heading {
             push_unique(&mut child_ids, &block.id);
         }
-        if may_delete && !options.dry_run {
-            if !block.parent_id.is_empty() {
-                push_unique(&mut child_ids, &block.parent_id);
-            }
-            if heading {
-                push_unique(&mut child_ids, &block.id);
-            }
+        if may_delete && !options.dry_run && !block.parent_id.is_empty() {
+            push_unique(&mut child_ids, &block.parent_id);
         }
     }
     let children: HashMap<String, Vec<ChildBlock>> = if child_ids.is_empty() {
@@ -185,17 +180,13 @@ struct Executed {
 impl<H: SiyuanHost> Run<'_, H> {
     async fn execute(&mut self, plan: &[PlanEntry]) -> Result<Executed, Error> {
         let lang = self.lang;
-        // Kramdown of every block that will be rewritten or deleted (and of
-        // the sections of deleted folded headings), for the undo.
+        // Kramdown of every block that will be rewritten or deleted, for
+        // the undo. (The kernel's delete removes only the block itself, a
+        // folded heading included: its section stays.)
         let mut kramdown_ids: Vec<String> = Vec::new();
         for entry in plan {
             if matches!(entry.planned.kind, EditKind::Update | EditKind::Delete) {
                 push_unique(&mut kramdown_ids, &entry.planned.block_id);
-            }
-            if entry.planned.kind == EditKind::Delete {
-                for id in self.folded_section(&entry.planned.block_id) {
-                    push_unique(&mut kramdown_ids, &id);
-                }
             }
         }
         let kramdowns = self.host.get_kramdown(&kramdown_ids).await.map_err(|e| host_error(lang, &e))?;
@@ -297,16 +288,6 @@ impl<H: SiyuanHost> Run<'_, H> {
         self.results[i].error = Some(error);
     }
 
-    /// Blocks a deleted folded heading takes with it.
-    fn folded_section(&self, id: &str) -> Vec<String> {
-        let Some(Some(block)) = self.blocks.get(id) else { return Vec::new() };
-        let folded = super::ial::parse_ial(&block.ial).iter().any(|(k, v)| k == "fold" && v == "1");
-        if block.kind() != BlockKind::Heading || !folded {
-            return Vec::new();
-        }
-        self.children.get(id).map(|list| list.iter().map(|c| c.id.clone()).collect()).unwrap_or_default()
-    }
-
     async fn write_entry(
         &mut self,
         k: usize,
@@ -333,11 +314,9 @@ impl<H: SiyuanHost> Run<'_, H> {
                 }
                 HostOp::Delete { id } => {
                     let old_kramdown = kramdown.get(id).cloned();
-                    let section: Vec<String> =
-                        self.folded_section(id).iter().filter_map(|s| kramdown.get(s).cloned()).collect();
                     self.host.delete_block(id).await.map_err(host_err)?;
                     let old_markdown = entry.planned.old_markdown.clone().unwrap_or_default();
-                    done.push(Done::Deleted { entry: k, id: id.clone(), old_kramdown, old_markdown, section });
+                    done.push(Done::Deleted { entry: k, id: id.clone(), old_kramdown, old_markdown });
                 }
                 HostOp::Insert { markdown, previous_id, next_id, after_previous_insert } => {
                     let anchor = if *after_previous_insert {
@@ -438,7 +417,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         'groups: for group in &groups {
             let mut previous: Option<String> = None;
             for &step in &group.steps {
-                for body in done[step].restore_blocks() {
+                if let Some(body) = done[step].restore_body() {
                     let result = match (&previous, &group.position) {
                         (Some(prev), _) => self.host.insert_block(&body, &InsertAnchor::After(prev.clone())).await,
                         (None, UndoPosition::After(anchor)) => {

@@ -254,7 +254,7 @@ fn is_setext_underline(body: &str) -> bool {
 
 /// The list marker kind of a line that starts a list item: `-`, `*`, `+`,
 /// or `.`/`)` for ordered items.
-fn list_marker(body: &str) -> Option<u8> {
+pub(super) fn list_marker(body: &str) -> Option<u8> {
     let bytes = body.as_bytes();
     match bytes.first()? {
         c @ (b'-' | b'*' | b'+') => {

@@ -42,8 +42,6 @@ pub enum Done {
         id: String,
         old_kramdown: Option<String>,
         old_markdown: String,
-        /// Kramdown of the blocks a folded heading took with it.
-        section: Vec<String>,
     },
 }
 
@@ -54,16 +52,14 @@ impl Done {
         }
     }
 
-    /// The top-level blocks to re-insert for a deleted block: its kramdown,
-    /// then the section a folded heading took with it.
-    pub fn restore_blocks(&self) -> Vec<String> {
+    /// What re-inserts a deleted block: its kramdown (attributes and id
+    /// included), else its markdown.
+    pub fn restore_body(&self) -> Option<String> {
         match self {
-            Done::Deleted { old_kramdown, old_markdown, section, .. } => {
-                let mut blocks = vec![old_kramdown.clone().unwrap_or_else(|| old_markdown.clone())];
-                blocks.extend(section.iter().cloned());
-                blocks
+            Done::Deleted { old_kramdown, old_markdown, .. } => {
+                Some(old_kramdown.clone().unwrap_or_else(|| old_markdown.clone()))
             }
-            _ => Vec::new(),
+            _ => None,
         }
     }
 }
@@ -118,7 +114,7 @@ pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String,
             UndoPosition::After(anchor) => format!("@@AFTER:{anchor}@@"),
             UndoPosition::Prepend(parent) => format!("@@PREPEND:{parent}@@"),
         };
-        let body: Vec<String> = group.steps.iter().flat_map(|&s| done[s].restore_blocks()).collect();
+        let body: Vec<String> = group.steps.iter().filter_map(|&s| done[s].restore_body()).collect();
         hunks.push((last, format!("{header}\n{}", body.join("\n\n"))));
     }
     hunks.sort_by(|a, b| b.0.cmp(&a.0));

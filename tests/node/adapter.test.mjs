@@ -397,3 +397,20 @@ test('the reading tools run end to end through the adapter and the double', asyn
   assert.equal(created.hpath, '/Q3 Plan');
   assert.ok(double.documentIds().includes(created.docId));
 });
+
+test('APPEND of a paragraph into a list lands as a list item, and its undo removes the item whole', async () => {
+  const { double, host } = kernel();
+  const doc = '20240614083000-wk24rep';
+  const list = '20240614083550-lst2olq'; // ordered list
+  const before = double.kramdown(doc);
+  const report = await ek.applyBlockDiff(`@@APPEND:${list}@@\n补充一条计划`, host);
+  assert.equal(report.ok, true, report.summary);
+  assert.equal(report.plan[0].operations[0].markdown, '1. 补充一条计划');
+  await host.flushTransaction();
+  const [items] = await host.getChildBlocks([list]);
+  assert.equal(items.at(-1).type, 'i');
+  assert.deepEqual(items.at(-1).id, report.results[0].newBlockIds[0]);
+  const undone = await ek.applyBlockDiff(report.undo, host);
+  assert.equal(undone.ok, true, undone.summary);
+  assert.equal(double.kramdown(doc), before);
+});

@@ -3,7 +3,7 @@
 //!
 //! It follows the kernel's rules where the tests depend on them: heading
 //! sections for `getChildBlocks`, `parent_id` of blocks after a heading,
-//! containers-only prepend/append (v3.7), `updateBlock` keeping only the
+//! containers-only prepend/append (v3.7), a delete removing only the block, `updateBlock` keeping only the
 //! first block of multi-block markdown and only the attributes present in
 //! the markdown's IAL, ids taken from an IAL on insert when unused. It does
 //! not re-render a container's markdown when a child changes, and a
@@ -547,11 +547,9 @@ impl SiyuanHost for FixtureHost {
             let Some(block) = store.rows.get(id).cloned() else {
                 return Err(HostError::new(Capability::DeleteBlock, format!("block {id} not found")));
             };
-            let folded = editkit::block_diff::parse_ial(&block.ial).iter().any(|(k, v)| k == "fold" && v == "1");
-            let mut doomed = vec![id.to_string()];
-            if block.kind() == BlockKind::Heading && folded {
-                doomed.extend(store.child_blocks(id).into_iter().map(|c| c.id));
-            }
+            let _ = block;
+            // The kernel unlinks only this node (a folded heading's section stays).
+            let doomed = vec![id.to_string()];
             let parent = store.parent_of(id);
             for d in &doomed {
                 if let Some(p) = store.parent_of(d) {

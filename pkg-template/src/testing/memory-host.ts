@@ -327,8 +327,8 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       countWrite('deleteBlock');
       const block = rows.get(id);
       if (!block) throw new Error(`block ${id} not found`);
+      // The kernel unlinks only this node (a folded heading's section stays).
       const doomed = [id];
-      if (block.type === 'h' && /\bfold="1"/.test(block.ial ?? '')) doomed.push(...childBlocks(id).map((c) => c.id));
       const parent = parentOf(id);
       for (const d of doomed) {
         const p = parentOf(d);
