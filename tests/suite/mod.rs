@@ -4,5 +4,6 @@ mod block_diff;
 mod block_diff_props;
 mod content;
 pub mod fixture_host;
+mod fuzz_regressions;
 mod planner;
 mod slice;
