@@ -11,7 +11,7 @@ cargo rustc --quiet --lib --release --target wasm32-unknown-unknown --crate-type
 step "wasm-bindgen --target web"
 mkdir -p target/bindgen
 wasm-bindgen --target web --out-dir target/bindgen --out-name editkit \
-  --experimental-reset-state-function \
+  --experimental-reset-state-function --omit-default-module-path \
   "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/editkit.wasm"
 
 step "wasm-opt -Oz"

@@ -18,6 +18,9 @@ tsc -p pkg-template/tsconfig.json --noEmit
 step "node --test tests/node"
 node --test tests/node/
 
+step "node --test tests/package (npm pack → ESM, CJS, Vite SiYuan-plugin bundle)"
+node --test tests/package/
+
 step "node --test tests/browser (headless Chromium)"
 node --test tests/browser/
 echo

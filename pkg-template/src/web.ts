@@ -10,10 +10,20 @@ import type { InitInput } from 'editkit-glue';
 export type { InitInput };
 export * from './index.js';
 
-/** Loads and instantiates the wasm module (idempotent). */
+// Built at run time, not written as a literal: bundlers that see
+// `new URL('x.wasm', import.meta.url)` inline the whole wasm into the bundle
+// (Vite's library mode as a base64 data URL), which a SiYuan plugin that
+// fetches its own copy does not want.
+const WASM_FILE = ['editkit_bg', 'wasm'].join('.');
+
+/**
+ * Loads and instantiates the wasm module (idempotent). Without an argument
+ * it fetches `editkit_bg.wasm` next to this module; bundlers: pass the URL
+ * (Vite: `import url from 'editkit/editkit_bg.wasm?url'`).
+ */
 export default async function init(input?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<void> {
-  const source = input?.module_or_path;
-  await initGlue(source === undefined ? undefined : { module_or_path: source });
+  const source = input?.module_or_path ?? new URL(WASM_FILE, import.meta.url);
+  await initGlue({ module_or_path: source });
 }
 
 /** Instantiates the wasm module synchronously from bytes or a compiled module. */

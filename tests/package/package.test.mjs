@@ -1,0 +1,147 @@
+// The npm package as a consumer gets it: `npm pack`, install the tarball
+// into scratch projects, and use it from Node ESM, Node CJS, and a Vite
+// build of a SiYuan-plugin-shaped bundle (CommonJS, `siyuan` external, the
+// wasm fetched from /plugins/<name>/editkit_bg.wasm as a plugin does).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'editkit-package-'));
+let tarball;
+
+const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+
+before(() => {
+  const name = npm(['pack', join(repo, 'pkg'), '--pack-destination', work], work).trim().split('\n').pop();
+  tarball = join(work, name);
+});
+
+function project(name, files, deps = {}) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, version: '0.0.0', dependencies: { editkit: `file:${tarball}`, ...deps } }));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  npm(['install'], dir);
+  return dir;
+}
+
+const DIFF = '@@20250101000000-para001@@\n<<<<<<< SEARCH\nhello\n=======\nhello, world\n>>>>>>> REPLACE';
+
+test('the tarball holds the built package and nothing else', () => {
+  const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  assert.ok(listing.includes('package/dist/editkit_bg.wasm'));
+  assert.ok(listing.includes('package/dist/node.cjs'));
+  assert.ok(listing.includes('package/dist/types/web.d.ts'));
+  assert.ok(listing.every((f) => f === 'package/package.json' || f === 'package/README.md' || f.startsWith('package/dist/')), listing.join('\n'));
+});
+
+test('Node ESM: import and call a real tool', () => {
+  const dir = project('esm-app', {
+    'index.mjs': `
+      import { applyBlockDiff, validateBlockDiffFormat, isEditkitError, version } from 'editkit';
+      import { createMemoryHost } from 'editkit/testing';
+      const host = createMemoryHost({ documents: [{ id: '20250101000000-doc0001', title: 'T', box: '20250101000000-box0001', hpath: '/T',
+        blocks: [{ id: '20250101000000-para001', markdown: 'hello' }] }] });
+      const report = await applyBlockDiff(${JSON.stringify(DIFF)}, host);
+      let code;
+      try { validateBlockDiffFormat(42); } catch (e) { code = isEditkitError(e) && e.code; }
+      console.log(JSON.stringify({ version: version(), ok: report.ok, text: host.block('20250101000000-para001').markdown, code }));
+    `,
+  });
+  const out = JSON.parse(execFileSync('node', ['index.mjs'], { cwd: dir, encoding: 'utf8' }));
+  assert.deepEqual(out, { version: out.version, ok: true, text: 'hello, world', code: 'INVALID_ARGUMENT' });
+});
+
+test('Node CJS: require and call a real tool', () => {
+  const dir = project('cjs-app', {
+    'index.cjs': `
+      const { FileEditSession, formatFileView } = require('editkit');
+      const s = new FileEditSession({ now: () => 1000 });
+      const plan = s.prepareRangeEdit({ path: 'a.txt', content: 'a\\nb\\n', range: '2', newText: 'B', owner: 'me' });
+      const applied = s.apply({ hunkId: plan.hunkId, owner: 'me', content: 'a\\nb\\n' });
+      console.log(JSON.stringify({ content: applied.content, match: applied.contextMatch, lines: formatFileView({ content: 'x\\n' }).totalLines }));
+    `,
+  });
+  const out = JSON.parse(execFileSync('node', ['index.cjs'], { cwd: dir, encoding: 'utf8' }));
+  assert.deepEqual(out, { content: 'a\nB\n', match: 'exact', lines: 1 });
+});
+
+test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and runs a tool', async () => {
+  const dir = project(
+    'siyuan-plugin',
+    {
+      'src/index.js': `
+        import { Plugin } from 'siyuan';
+        import init, { applyBlockDiff, createSiyuanHost } from 'editkit';
+        export default class EditkitDemoPlugin extends Plugin {
+          async onload() {
+            await init({ module_or_path: '/plugins/' + this.name + '/editkit_bg.wasm' });
+            this.host = createSiyuanHost({ request: this.request });
+          }
+          edit(diff) {
+            return applyBlockDiff(diff, this.host, { dryRun: true });
+          }
+        }
+      `,
+      'vite.config.js': `
+        export default {
+          build: {
+            outDir: 'dist',
+            emptyOutDir: true,
+            minify: true,
+            lib: { entry: 'src/index.js', formats: ['cjs'], fileName: () => 'index.js' },
+            rollupOptions: { external: ['siyuan'], output: { exports: 'default' } },
+          },
+        };
+      `,
+    },
+    { vite: '7.3.8' },
+  );
+  execFileSync(join(dir, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], { cwd: dir, encoding: 'utf8' });
+  // A plugin ships its wasm next to index.js.
+  copyFileSync(join(dir, 'node_modules', 'editkit', 'dist', 'editkit_bg.wasm'), join(dir, 'dist', 'editkit_bg.wasm'));
+  const bundle = readFileSync(join(dir, 'dist', 'index.js'), 'utf8');
+  assert.doesNotMatch(bundle, /require\(["']editkit["']\)/, 'editkit is bundled in');
+  assert.match(bundle, /require\(["']siyuan["']\)/, 'siyuan stays external');
+  assert.doesNotMatch(bundle, /data:application\/wasm/, 'the wasm is fetched by URL, not inlined into the bundle');
+  assert.ok(bundle.length < 150_000, `bundle is ${bundle.length} bytes`);
+
+  // Evaluate it the way SiYuan does: a CommonJS function with the app's
+  // `siyuan` module, and fetch('/plugins/<name>/…') served by the app.
+  const fetched = [];
+  const fakeFetch = async (url) => {
+    fetched.push(String(url));
+    const file = join(dir, 'dist', String(url).replace(/^\/plugins\/editkit-demo\//, ''));
+    return new Response(readFileSync(file), { headers: { 'content-type': 'application/wasm' } });
+  };
+  class Plugin {
+    constructor() {
+      this.name = 'editkit-demo';
+    }
+  }
+  const requests = [];
+  const module = { exports: {} };
+  const run = new Function('require', 'module', 'exports', 'fetch', bundle);
+  run((id) => (id === 'siyuan' ? { Plugin } : assert.fail(`unexpected require(${id})`)), module, module.exports, fakeFetch);
+  const PluginClass = module.exports.default ?? module.exports;
+  const plugin = new PluginClass();
+  plugin.request = async (path, body) => {
+    requests.push(path);
+    if (path === '/api/query/sql') return { code: 0, msg: '', data: [{ id: '20250101000000-para001', type: 'p', markdown: 'hello', parent_id: '', root_id: '20250101000000-doc0001' }] };
+    return { code: 0, msg: '', data: null };
+  };
+  await plugin.onload();
+  assert.deepEqual(fetched, ['/plugins/editkit-demo/editkit_bg.wasm']);
+  const report = await plugin.edit(DIFF);
+  assert.equal(report.ok, true, report.summary);
+  assert.equal(report.plan[0].newMarkdown, 'hello, world');
+  assert.deepEqual(requests, ['/api/query/sql']);
+});
