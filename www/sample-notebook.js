@@ -53,3 +53,38 @@ export const EXAMPLE_DIFF = `@@20250301090100-intro01@@段落
 @@APPEND:20250301090300-list001@@
 - 编写发布说明
 `;
+
+/** The matcher playground's starting point: the search has 2-space indent
+ * where the file has 4, and a trailing space: the safe tier forgives both. */
+export const MATCHER_EXAMPLE = {
+  content: `export function total(items) {
+    let sum = 0;
+    for (const item of items) {
+        sum += item.price * item.count;
+    }
+    return sum;
+}
+`,
+  search: `  for (const item of items) {
+      sum += item.price * item.count; 
+  }`,
+  replace: `  for (const item of items) {
+      sum += item.price * item.count * (1 - item.discount);
+  }`,
+};
+
+/** The prepare → apply playground's file. */
+export const FILE_EXAMPLE = {
+  content: `# Release notes
+
+## 0.2.0
+- faster matcher
+- block diff undo
+
+## 0.1.0
+- first release
+`,
+  newText: '- dry-run previews',
+  anchor: '- block diff undo',
+  endAnchor: '## 0.1.0',
+};

@@ -49,3 +49,11 @@ export async function applyBlockDiff(diff: string, host: SiyuanHost, opts?: Appl
   const h = wrapHost(host, lang, ctx);
   return callAsync(lang, ctx, () => glue.applyBlockDiff(d, h, o));
 }
+
+/** A unified diff of two texts (`""` when equal), the same the reports carry. */
+export function unifiedDiff(oldText: string, newText: string, opts?: { oldName?: string; newName?: string; context?: number }): string {
+  const a = text(oldText, 'oldText', 'en');
+  const b = text(newText, 'newText', 'en');
+  const o = options(opts, 'options', 'en');
+  return call('en', () => glue.unifiedDiff(a, b, o));
+}

@@ -34,4 +34,5 @@ declare module 'editkit-glue' {
   export function appendContent(args: unknown, host: unknown, options: unknown): Promise<unknown>;
   export function createNewDoc(args: unknown, host: unknown, options: unknown): Promise<unknown>;
   export function planNewDocPath(args: unknown, options: unknown): unknown;
+  export function unifiedDiff(oldText: unknown, newText: unknown, options: unknown): unknown;
 }

@@ -8,6 +8,7 @@ mod content;
 mod convert;
 mod host;
 mod planner;
+mod text;
 
 use wasm_bindgen::prelude::*;
 
