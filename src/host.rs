@@ -30,6 +30,8 @@ pub enum Capability {
     GetBreadcrumb,
     CreateDoc,
     CreateDailyNote,
+    /// The optional LLM self-correction callback of the matcher (SPEC §6.6).
+    Corrector,
 }
 
 impl Capability {
@@ -49,6 +51,7 @@ impl Capability {
             GetBreadcrumb => "getBreadcrumb",
             CreateDoc => "createDoc",
             CreateDailyNote => "createDailyNote",
+            Corrector => "corrector",
         }
     }
 }
