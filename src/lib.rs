@@ -14,12 +14,19 @@
 //! | [`siyuan`] | block rows, ids, block types |
 //! | [`host`] | the I/O callbacks a host supplies |
 //! | [`error`] | stable error codes with en/zh messages |
+//! | [`matcher`] | find/replace that survives formatting slips, multi-block SEARCH/REPLACE, self-correction |
 
 pub mod error;
 pub mod host;
 pub mod lang;
+pub mod matcher;
 pub mod siyuan;
 pub mod text;
 
 pub use error::{Details, Error, ErrorCode, LineRange, Result};
 pub use lang::Lang;
+pub use matcher::{
+    apply_edits, apply_search_replace, find_match, replace_text, replace_text_with_correction, reset_stats, stats,
+    CorrectionOptions, CorrectionRequest, Corrector, EditSpec, FindOptions, FindResult, Match, Mode, ReplaceOptions,
+    ReplaceResult, SearchReplaceOptions, SearchReplaceReport, Strategy,
+};
