@@ -55,7 +55,9 @@
 //!   search has: a one-letter replacement found once proves nothing).
 //! - BOM, each line's ending and the final-newline state of the content are
 //!   kept; inserted lines take the matched region's ending; deleting whole
-//!   lines removes their line breaks too.
+//!   lines removes their line breaks too; a replacement never merges into a
+//!   neighbouring non-empty line through a boundary line break only the
+//!   search had.
 //! - Every result names the strategy, the matched original text, its line
 //!   range, its UTF-16 offsets and a score. A refused edit returns no
 //!   content at all, so nothing can be half-applied.
@@ -116,7 +118,7 @@ pub use types::{
 use content::Content;
 use ladder::{Positions, Run, Settings, Verdict};
 use reexpress::Unmappable;
-use strategies::{Candidate, Needle};
+use strategies::{Candidate, Needle, Plan};
 
 use crate::error::{Error, ErrorCode, LineRange};
 use crate::text::{split_bom, BOM};
@@ -299,7 +301,10 @@ fn apply<'c>(
         let text = reexpress::replacement(content, needle, cand, replace).map_err(|e| (cand, e))?;
         let ending = region_ending(body, cand.start, cand.end);
         let text = if ending == "\n" { text } else { text.replace('\n', ending) };
-        let (mut start, mut end) = (cand.start, cand.end);
+        let (mut start, mut end) = (cand.replace_start(content), cand.end);
+        if cand.plan == Plan::Verbatim {
+            (start, end) = keep_boundary_breaks(body, start, end, &needle.lf, &text);
+        }
         if text.is_empty() {
             (start, end) = whole_line_deletion(body, start, end);
         }
@@ -338,6 +343,47 @@ fn region_ending(body: &str, start: usize, end: usize) -> &'static str {
         return if is_crlf(i) { "\r\n" } else { "\n" };
     }
     crate::text::detect_line_ending(body).as_str()
+}
+
+/// Leading (trailing) line breaks of a text, counted.
+fn leading_breaks(t: &str) -> usize {
+    t.bytes().take_while(|&b| b == b'\n').count()
+}
+
+fn trailing_breaks(t: &str) -> usize {
+    t.bytes().rev().take_while(|&b| b == b'\n').count()
+}
+
+/// A replacement never merges into a neighbouring non-empty line through a
+/// line break that only the search had at its boundary: a search starting
+/// with the line break that ends a non-empty line, or ending with the one
+/// before a non-empty line, keeps that break in the file when the
+/// replacement lacks it. (A break next to an empty line is the model's to
+/// remove: that deletes a blank line.)
+fn keep_boundary_breaks(body: &str, start: usize, end: usize, search_lf: &str, text: &str) -> (usize, usize) {
+    let bytes = body.as_bytes();
+    let break_len = |at: usize| -> usize {
+        if body.get(at..).is_some_and(|r| r.starts_with("\r\n")) {
+            2
+        } else {
+            usize::from(bytes.get(at) == Some(&b'\n'))
+        }
+    };
+    let (mut s, mut e) = (start, end);
+    let mid_line = s > 0 && bytes.get(s - 1) != Some(&b'\n');
+    if leading_breaks(search_lf) > leading_breaks(text) && mid_line {
+        s += break_len(s);
+    }
+    let before_break = if body.get(..e).is_some_and(|b| b.ends_with("\r\n")) {
+        2
+    } else {
+        usize::from(e > 0 && bytes.get(e - 1) == Some(&b'\n'))
+    };
+    let next_line_text = e < body.len() && break_len(e) == 0;
+    if trailing_breaks(search_lf) > trailing_breaks(text) && before_break > 0 && next_line_text && e - before_break >= s {
+        e -= before_break;
+    }
+    (s, e)
 }
 
 /// A deletion of whole lines takes one line break with it: the one after

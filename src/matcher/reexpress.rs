@@ -106,8 +106,13 @@ fn trimmed(r: &str, plan: &TrimPlan) -> Result<String, Unmappable> {
             r = &r[nl + 1..];
         }
     }
+    // The first line's indentation is outside the span: drop it when it is
+    // the search's own, or the file's (written in the file's columns).
     let s0 = plan.lead.rsplit('\n').next().unwrap_or("");
-    if !s0.is_empty() {
+    let r0 = indent_of(r);
+    if !r0.is_empty() && (r0 == s0 || r0 == plan.indent) {
+        r = &r[r0.len()..];
+    } else if !s0.is_empty() {
         r = r.strip_prefix(s0).unwrap_or(r);
     }
     let (trail_spaces, trail_breaks) = match plan.trail.find('\n') {
@@ -257,6 +262,26 @@ fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> R
     // line stood (so a missing first-line indentation applies to it)?
     let first_is_partial = plan.partial_first.is_some()
         && !matches!(links.first(), Some(LineLink::Equal(i) | LineLink::Changed(i)) if *i > 0);
+    // With a search copied from its first non-blank character, the
+    // replacement may be written the same way (later lines in the file's
+    // columns) or dedented as a whole (every line relative to the first).
+    // Lines it repeats with only their indentation changed decide; without
+    // such evidence the search's way is assumed.
+    let dedented_by = plan.partial_first.as_deref().filter(|f0| {
+        let evidence: Vec<bool> = links
+            .iter()
+            .zip(&r_lines)
+            .skip(1)
+            .filter_map(|(link, r)| match *link {
+                LineLink::Changed(i) if i > 0 => {
+                    let s = s_lines.get(i)?;
+                    (key(s, Level::Fold) == key(r, Level::Fold)).then(|| indent_of(s) == format!("{f0}{}", indent_of(r)))
+                }
+                _ => None,
+            })
+            .collect();
+        !evidence.is_empty() && evidence.iter().all(|&b| b)
+    });
     let mut out: Vec<String> = Vec::with_capacity(r_lines.len());
     for (j, (&line, link)) in r_lines.iter().zip(&links).enumerate() {
         if let LineLink::Equal(i) = *link {
@@ -276,7 +301,13 @@ fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> R
                     format!("{f0}{line}")
                 }
             }
-            _ => shift_line(line, &plan.indent).ok_or(Unmappable::Indentation(j + 1))?,
+            _ => {
+                let line = match dedented_by {
+                    Some(f0) => format!("{f0}{line}"),
+                    None => line.to_string(),
+                };
+                shift_line(&line, &plan.indent).ok_or(Unmappable::Indentation(j + 1))?
+            }
         };
         let mut written = shifted;
         for (ascii, style) in styles {
@@ -298,10 +329,9 @@ fn fuzzy(
     let f_lines: Vec<&str> = (plan.first..plan.first + plan.count).map(|i| content.line(i)).collect();
     let s_keys: Vec<String> = s_lines.iter().map(|l| key(l, Level::Fold)).collect();
     let f_keys: Vec<String> = f_lines.iter().map(|l| key(l, Level::Fold)).collect();
-    let body = content.body;
-    let line_start = content.lines().get(plan.first).map_or(0, |l| l.start);
-    let prefix = body.get(line_start..candidate.start).unwrap_or("");
-    let mid_line = !prefix.trim().is_empty();
+    // A token span starting mid-line keeps the text before it: the first
+    // replacement line continues that text as written.
+    let mid_line = candidate.replace_start(content) > content.lines().get(plan.first).map_or(0, |l| l.start);
 
     // Which file line each search line stands for: by position when the
     // counts agree, else by alignment of the fold keys.

@@ -369,6 +369,17 @@ fn whole_line_deletions_take_their_line_break() {
 }
 
 #[test]
+fn boundary_line_breaks_never_merge_lines() {
+    // The search's leading break is the end of line "x", not a blank line.
+    assert_eq!(replaced("x\ny\nz\n", "\ny\nz\n", "Y\nZ\n", &safe()).0, "x\nY\nZ\n");
+    assert_eq!(replaced("y\nz\nw", "y\nz\n", "Y\nZ", &safe()).0, "Y\nZ\nw");
+    // Next to an empty line the break is the model's to remove.
+    assert_eq!(replaced("h\n\nbody\n\nf\n", "\nbody\n", "new", &safe()).0, "h\nnew\nf\n");
+    // A trimmed line break keeps its meaning: `text\n` is not in `text.`.
+    assert_eq!(refused("a sample text.\nmore\n", "a sample text\n", "x\n", &safe()).code, ErrorCode::NotFound);
+}
+
+#[test]
 fn cjk_and_emoji_are_never_split() {
     let content = "标题😀\n  内容：“测试”😀😀\n";
     for search in ["😀", "内容：\"测试\"😀😀", "  内容", "题😀\n"] {

@@ -131,7 +131,7 @@ pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(
             start: a.start,
             end: b.end,
             score,
-            plan: Plan::Fuzzy(FuzzyPlan { first: w.first, count: w.count }),
+            plan: Plan::Fuzzy(FuzzyPlan { first: w.first, count: w.count, from_line_start: false }),
             unescaped: 0,
         });
     }

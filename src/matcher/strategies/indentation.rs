@@ -5,8 +5,8 @@
 //!   that is the same for every line (added or removed prefix; 2 vs 4
 //!   spaces; tabs vs spaces), see [`IndentMap`](crate::matcher::indent).
 //!   A first search line with no indentation at all may stand for the
-//!   file line's indentation (a search copied from the first non-blank
-//!   character), when the other lines agree on a shift.
+//!   file line's indentation when every other line has exactly the file's
+//!   (a search copied from the first non-blank character of a line).
 //! - Never forgives: a non-uniform change of leading whitespace (one line
 //!   moved in or out relative to the others), which changes meaning in
 //!   Python or YAML; that belongs to the fuzzy tier.

@@ -151,13 +151,11 @@ fn infer_shift(cx: &Cx<'_, '_>, needle: &Needle, w: usize) -> Option<(IndentMap,
         return Some((map, None));
     }
     // A search copied from the first non-blank character of its first line:
-    // that line lacks the indentation the rest of the search shows.
+    // that line lacks its indentation, every other line has the file's.
     let &(s0, f0) = pairs.first()?;
-    if s0.is_empty() && !f0.is_empty() {
-        let rest = pairs.get(1..).unwrap_or(&[]);
-        if let Some(map) = IndentMap::infer(rest) {
-            return Some((map, Some(f0.to_string())));
-        }
+    let rest = pairs.get(1..).unwrap_or(&[]);
+    if s0.is_empty() && !f0.is_empty() && rest.iter().all(|(s, f)| s == f) {
+        return Some((IndentMap::Identity, Some(f0.to_string())));
     }
     None
 }

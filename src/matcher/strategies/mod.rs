@@ -132,6 +132,9 @@ pub(crate) enum Plan {
 pub(crate) struct TrimPlan {
     pub lead: String,
     pub trail: String,
+    /// The file's indentation before the match, when only indentation
+    /// precedes it on its line.
+    pub indent: String,
     /// How to indent the replacement's second and later lines.
     pub shift: Shift,
 }
@@ -169,6 +172,20 @@ pub(crate) struct LinesPlan {
 pub(crate) struct FuzzyPlan {
     pub first: usize,
     pub count: usize,
+    /// Only indentation precedes the span on its first line: the
+    /// replacement is written from the line start (a token span).
+    pub from_line_start: bool,
+}
+
+impl Candidate {
+    /// Where the replaced text starts: the span's start, or its line's
+    /// start for a token span preceded only by indentation.
+    pub(crate) fn replace_start(&self, content: &Content<'_>) -> usize {
+        match &self.plan {
+            Plan::Fuzzy(p) if p.from_line_start => content.lines().get(p.first).map_or(self.start, |l| l.start),
+            _ => self.start,
+        }
+    }
 }
 
 /// One location a strategy found.

@@ -15,9 +15,10 @@
 //!   hashes, a string comparison per hit: linear, no regex, no
 //!   backtracking.
 //!
-//! The span takes in the indentation before its first token, and the
-//! replacement is re-indented line by line from the search lines it pairs
-//! with (see [`reexpress`](crate::matcher::reexpress)).
+//! The match is the span from the first token to the last. When only
+//! indentation precedes it on its line, the replacement is written from the
+//! line start, re-indented line by line from the search lines it pairs with
+//! (see [`reexpress`](crate::matcher::reexpress)).
 
 use super::exact::found;
 use super::lines::kmp;
@@ -55,15 +56,15 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         }
         let first = cx.content.line_of(start);
         let last = cx.content.line_of(end.saturating_sub(1).max(start));
-        // A span that starts after its line's indentation takes the
-        // indentation in, so the replacement is written as whole lines.
+        // A span that starts after its line's indentation is replaced from
+        // the line start, so the replacement is written as whole lines.
         let line_start = cx.content.lines().get(first).map_or(start, |l| l.start);
-        let start = if body.get(line_start..start).is_some_and(|p| p.trim().is_empty()) { line_start } else { start };
+        let from_line_start = body.get(line_start..start).is_some_and(|p| p.trim().is_empty());
         candidates.push(Candidate {
             start,
             end,
             score: 1.0,
-            plan: Plan::Fuzzy(FuzzyPlan { first, count: last + 1 - first }),
+            plan: Plan::Fuzzy(FuzzyPlan { first, count: last + 1 - first, from_line_start }),
             unescaped: 0,
         });
         if candidates.len() >= MAX_CANDIDATES {

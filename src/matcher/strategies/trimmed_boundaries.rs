@@ -3,12 +3,16 @@
 //!
 //! - Forgives: any whitespace before the first and after the last
 //!   non-blank character of the search, plus CRLF/LF.
-//! - Never forgives: differences inside the trimmed text.
+//! - Never forgives: differences inside the trimmed text; a match that
+//!   starts (ends) in the middle of other text on its line when the
+//!   trimmed whitespace held a line break (the break still means "a line
+//!   starts here", so `text\n` never matches the `text` of `text.`).
 //! - Cost: one substring scan of the LF view.
 //!
 //! The replacement loses the same boundary whitespace: leading blank lines
 //! when the search had them, the first line's indentation when it equals
-//! what was trimmed, trailing blank lines or spaces likewise. When the
+//! what was trimmed or the file's own indentation before the match,
+//! trailing blank lines or spaces likewise. When the
 //! match starts right after its line's indentation, the replacement's later
 //! lines move by the same indentation shift that maps the search's trimmed
 //! indentation onto the file's (refused if that shift cannot be expressed).
@@ -37,10 +41,18 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     // The search's own indentation of its first line (after its last
     // leading newline).
     let s0 = lead.rsplit('\n').next().unwrap_or("");
-    found(spans.into_iter().map(|(s, e)| {
+    let (lead_break, trail_break) = (lead.contains('\n'), trail.contains('\n'));
+    found(spans.into_iter().filter_map(|(s, e)| {
         let start = lf.to_body(s);
+        let end = lf.to_body(e);
         let line_start = body[..start].rfind('\n').map_or(0, |i| i + 1);
         let before = &body[line_start..start];
+        let after = body[end..].split('\n').next().unwrap_or("");
+        // A trimmed line break still says "here a line starts (ends)": the
+        // match may not begin (end) in the middle of other text.
+        if lead_break && !before.trim().is_empty() || trail_break && !after.trim().is_empty() {
+            return None;
+        }
         let shift = if lead.is_empty() || !before.trim().is_empty() {
             Shift::AsWritten
         } else {
@@ -49,12 +61,13 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
                 None => Shift::Unmappable,
             }
         };
-        Candidate {
+        let indent = if before.trim().is_empty() { before.to_string() } else { String::new() };
+        Some(Candidate {
             start,
-            end: lf.to_body(e),
+            end,
             score: 1.0,
-            plan: Plan::Trimmed(TrimPlan { lead: lead.to_string(), trail: trail.to_string(), shift }),
+            plan: Plan::Trimmed(TrimPlan { lead: lead.to_string(), trail: trail.to_string(), indent, shift }),
             unescaped: 0,
-        }
+        })
     }))
 }
