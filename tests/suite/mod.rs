@@ -1,2 +1,3 @@
 pub mod support;
 mod conformance;
+mod matcher;
