@@ -1,20 +1,44 @@
 //! The content being searched, with everything the strategies derive from
 //! it computed at most once per call (lazily, so an exact hit pays for
-//! none of it): line spans, an LF-only view, the per-line fold-key hashes
-//! and the token index.
+//! none of it): line spans, an LF-only view and the per-line fold-key
+//! hashes.
 
 use std::cell::OnceCell;
 
 use super::budget::Budget;
-use super::normalize::{fold_hash, token_hash, tokens};
+use super::normalize::fold_hash_with;
 
-/// One line: `start..end` is its text, `end..next` its ending.
+/// One line: `start..end` is its text, `end..next` its ending (stored as
+/// `u32`: a line index is 12 bytes per line; contents past 4 GiB are
+/// refused before any index is built).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LineSpan {
-    pub start: usize,
-    pub end: usize,
-    pub next: usize,
+    start: u32,
+    end: u32,
+    next: u32,
 }
+
+impl LineSpan {
+    fn new(start: usize, end: usize, next: usize) -> LineSpan {
+        let u = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+        LineSpan { start: u(start), end: u(end), next: u(next) }
+    }
+
+    pub(crate) fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    pub(crate) fn end(&self) -> usize {
+        self.end as usize
+    }
+
+    pub(crate) fn next(&self) -> usize {
+        self.next as usize
+    }
+}
+
+/// Largest content the matcher indexes (offsets are `u32`).
+pub(crate) const MAX_CONTENT: usize = u32::MAX as usize;
 
 /// The content with CRLF turned into LF, and how to map positions back.
 pub(crate) struct LfView {
@@ -24,22 +48,12 @@ pub(crate) struct LfView {
     removed: Vec<usize>,
 }
 
-/// Tokens of the content, for `token_flexible` and the similarity filters.
-pub(crate) struct TokenIndex {
-    /// Byte spans.
-    pub spans: Vec<(usize, usize)>,
-    pub hashes: Vec<u64>,
-    /// Per line, the range of token indices on it.
-    pub per_line: Vec<(usize, usize)>,
-}
-
 pub(crate) struct Content<'a> {
     /// The content without its BOM.
     pub body: &'a str,
     lines: OnceCell<Vec<LineSpan>>,
     lf: OnceCell<LfView>,
     fold_hashes: OnceCell<Vec<u64>>,
-    tokens: OnceCell<TokenIndex>,
 }
 
 impl<'a> Content<'a> {
@@ -49,22 +63,37 @@ impl<'a> Content<'a> {
             lines: OnceCell::new(),
             lf: OnceCell::new(),
             fold_hashes: OnceCell::new(),
-            tokens: OnceCell::new(),
         }
     }
 
     pub(crate) fn lines(&self) -> &[LineSpan] {
         self.lines.get_or_init(|| {
-            crate::text::lines_with_endings(self.body)
-                .map(|l| LineSpan { start: l.start, end: l.start + l.text.len(), next: l.next_start() })
-                .collect()
+            // Same lines as `text::lines_with_endings`, found with the SWAR
+            // newline scan.
+            let bytes = self.body.as_bytes();
+            let mut out = Vec::with_capacity(bytes.len() / 32 + 1);
+            let mut start = 0usize;
+            while start < bytes.len() {
+                match super::scan::next_newline(bytes, start) {
+                    Some(nl) => {
+                        let end = if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
+                        out.push(LineSpan::new(start, end, nl + 1));
+                        start = nl + 1;
+                    }
+                    None => {
+                        out.push(LineSpan::new(start, bytes.len(), bytes.len()));
+                        start = bytes.len();
+                    }
+                }
+            }
+            out
         })
     }
 
     /// Text of line `i` without its ending (`""` past the end).
     pub(crate) fn line(&self, i: usize) -> &'a str {
         match self.lines().get(i) {
-            Some(l) => self.body.get(l.start..l.end).unwrap_or(""),
+            Some(l) => self.body.get(l.start()..l.end()).unwrap_or(""),
             None => "",
         }
     }
@@ -73,7 +102,7 @@ impl<'a> Content<'a> {
     /// end of the text).
     pub(crate) fn line_of(&self, pos: usize) -> usize {
         let lines = self.lines();
-        lines.partition_point(|l| l.next <= pos).min(lines.len().saturating_sub(1))
+        lines.partition_point(|l| l.next() <= pos).min(lines.len().saturating_sub(1))
     }
 
     pub(crate) fn lf(&self) -> &LfView {
@@ -101,26 +130,9 @@ impl<'a> Content<'a> {
         if self.fold_hashes.get().is_none() && !budget.spend(self.body.len()) {
             return None;
         }
-        Some(self.fold_hashes.get_or_init(|| (0..self.lines().len()).map(|i| fold_hash(self.line(i))).collect()))
-    }
-
-    pub(crate) fn tokens(&self, budget: &mut Budget) -> Option<&TokenIndex> {
-        if self.tokens.get().is_none() && !budget.spend(self.body.len().saturating_mul(2)) {
-            return None;
-        }
-        Some(self.tokens.get_or_init(|| {
-            let spans: Vec<(usize, usize)> = tokens(self.body).collect();
-            let hashes = spans.iter().map(|&(s, e)| token_hash(self.body.get(s..e).unwrap_or(""))).collect();
-            let mut per_line = Vec::with_capacity(self.lines().len());
-            let mut t = 0usize;
-            for l in self.lines() {
-                let first = t;
-                while t < spans.len() && spans[t].0 < l.next {
-                    t += 1;
-                }
-                per_line.push((first, t));
-            }
-            TokenIndex { spans, hashes, per_line }
+        Some(self.fold_hashes.get_or_init(|| {
+            let mut buf = Vec::new();
+            (0..self.lines().len()).map(|i| fold_hash_with(self.line(i), &mut buf)).collect()
         }))
     }
 }
@@ -156,16 +168,21 @@ mod tests {
     }
 
     #[test]
-    fn lines_and_tokens_are_indexed() {
-        let c = Content::new("ab cd\n\nef(");
+    fn lines_and_hashes_are_indexed() {
+        let c = Content::new("ab cd\n\r\nef(");
         assert_eq!(c.line(0), "ab cd");
+        assert_eq!(c.line(1), "");
         assert_eq!(c.line(2), "ef(");
         assert_eq!(c.line_of(0), 0);
         assert_eq!(c.line_of(6), 1);
+        for text in ["", "a", "a\n", "a\r\nb\nc", "\n\n", "中文\r\n😀\n", "\r", "x\r"] {
+            let c = Content::new(text);
+            let want: Vec<&str> = crate::text::lines_with_endings(text).map(|l| l.text).collect();
+            let got: Vec<&str> = (0..c.lines().len()).map(|i| c.line(i)).collect();
+            assert_eq!(got, want, "{text:?}");
+        }
         assert_eq!(c.line_of(c.body.len()), 2);
         let mut b = Budget::new(1000);
-        let t = c.tokens(&mut b).unwrap();
-        assert_eq!(t.per_line, vec![(0, 2), (2, 2), (2, 4)]);
         assert_eq!(c.fold_hashes(&mut b).unwrap().len(), 3);
         assert_eq!(Content::new("").line_of(0), 0);
     }

@@ -158,8 +158,8 @@ impl Positions {
         for &p in &points {
             let p = crate::text::floor_char_boundary(body, p);
             let seg = body.get(at..p).unwrap_or("");
-            line += seg.bytes().filter(|&b| b == b'\n').count();
-            units += crate::text::utf16_len(seg);
+            line += super::scan::count_newlines(seg.as_bytes());
+            units += if seg.is_ascii() { seg.len() } else { crate::text::utf16_len(seg) };
             at = p.max(at);
             info.push((line, units));
         }
@@ -173,6 +173,14 @@ impl Positions {
             Err(_) => (0, 0),
         }
     }
+}
+
+/// Contents past the index limit (4 GiB) are an invalid argument.
+pub(crate) fn check_size(lang: Lang, content: &str) -> Result<(), Error> {
+    if content.len() > super::content::MAX_CONTENT {
+        return Err(Error::invalid_argument(lang, "content", "at most 4 GiB of text"));
+    }
+    Ok(())
 }
 
 /// An error for options that make no sense together with this input.

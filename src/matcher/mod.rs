@@ -95,6 +95,7 @@ mod messages;
 mod normalize;
 pub mod reexpress;
 mod report;
+mod scan;
 mod search_replace;
 mod stats;
 pub mod strategies;
@@ -135,6 +136,7 @@ pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<
     if search.is_empty() {
         return Err(ladder::empty_search(settings.lang));
     }
+    ladder::check_size(settings.lang, content)?;
     let (bom, body) = split_bom(content);
     let content_ix = Content::new(body);
     let needle = Needle::new(search);
@@ -199,6 +201,7 @@ pub fn replace_text(content: &str, search: &str, replace: &str, options: &Replac
     if search == replace {
         return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang)));
     }
+    ladder::check_size(lang, content)?;
     let (bom, body) = split_bom(content);
     let content_ix = Content::new(body);
     let needle = Needle::new(search);

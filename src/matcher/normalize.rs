@@ -93,6 +93,43 @@ pub(crate) fn key(line: &str, level: Level) -> String {
     out
 }
 
+/// Hash of a byte string, eight bytes per step (FxHash-style mixing) with
+/// the length folded in. Used for line keys and tokens, which are compared
+/// by their text whenever a hash says "equal".
+pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    for c in chunks {
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).wrapping_mul(K);
+    }
+    if !tail.is_empty() {
+        let v = tail.iter().rev().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+/// The bytes of `line`'s [`Level::Fold`] key, written into `buf` (cleared
+/// first). ASCII lines take a byte path: trim, collapse whitespace runs.
+pub(crate) fn fold_key_into(line: &str, buf: &mut Vec<u8>) {
+    buf.clear();
+    if line.is_ascii() {
+        // The same rules as the char path, on bytes (ASCII whitespace is
+        // exactly `char::is_whitespace` below 0x80, vertical tab included).
+        for word in line.as_bytes().split(|&b| b.is_ascii_whitespace() || b == 0x0b).filter(|w| !w.is_empty()) {
+            if !buf.is_empty() {
+                buf.push(b' ');
+            }
+            buf.extend_from_slice(word);
+        }
+        return;
+    }
+    let mut tmp = [0u8; 4];
+    for_each_key_char(line, Level::Fold, |c, _| buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes()));
+}
+
 /// FNV-1a over the UTF-8 bytes of a char stream.
 #[derive(Clone, Copy)]
 pub(crate) struct Fnv(u64);
@@ -109,62 +146,252 @@ impl Fnv {
         }
     }
 
-    pub(crate) fn char(&mut self, c: char) {
-        let mut buf = [0u8; 4];
-        self.bytes(c.encode_utf8(&mut buf).as_bytes());
-    }
-
     pub(crate) fn finish(self) -> u64 {
         self.0
     }
 }
 
-/// Hash of `line`'s [`Level::Fold`] key, without allocating it.
+/// Hash of `line`'s [`Level::Fold`] key.
 pub(crate) fn fold_hash(line: &str) -> u64 {
-    let mut h = Fnv::new();
-    for_each_key_char(line, Level::Fold, |c, _| h.char(c));
-    h.finish()
+    fold_hash_with(line, &mut Vec::new())
+}
+
+/// Bit masks of an ASCII line of at most 64 bytes: (whitespace, spaces),
+/// bit `i` for byte `i`. Branch-free.
+#[inline]
+fn ascii_space_masks(bytes: &[u8]) -> (u64, u64) {
+    let (mut ws, mut sp) = (0u64, 0u64);
+    for (i, &b) in bytes.iter().enumerate().take(64) {
+        ws |= u64::from(CLASS[(b & 0x7f) as usize] == 0) << i;
+        sp |= u64::from(b == b' ') << i;
+    }
+    (ws, sp)
+}
+
+/// Bit mask of the word characters of an ASCII line of at most 64 bytes.
+#[inline]
+fn ascii_word_mask(bytes: &[u8]) -> u64 {
+    let mut word = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(64) {
+        word |= u64::from(CLASS[(b & 0x7f) as usize] == 2) << i;
+    }
+    word
+}
+
+/// [`fold_hash`] with a reusable buffer. An ASCII line whose inner
+/// whitespace is single spaces is its own key once trimmed: it is hashed in
+/// place, without a copy (decided with bit masks for lines of ≤ 64 bytes).
+pub(crate) fn fold_hash_with(line: &str, buf: &mut Vec<u8>) -> u64 {
+    let bytes = line.as_bytes();
+    if bytes.len() <= 64 && line.is_ascii() {
+        let (ws, sp) = ascii_space_masks(bytes);
+        let all = if bytes.len() == 64 { u64::MAX } else { (1u64 << bytes.len()) - 1 };
+        let solid = !ws & all;
+        if solid == 0 {
+            return hash_bytes(&[]);
+        }
+        let first = solid.trailing_zeros() as usize;
+        let last = 63 - solid.leading_zeros() as usize;
+        // Whitespace strictly between the first and last solid bytes.
+        let inside = ws & (u64::MAX >> (63 - last)) & !((1u64 << first) - 1);
+        if inside & !sp == 0 && inside & (inside >> 1) == 0 {
+            return hash_bytes(&bytes[first..=last]);
+        }
+        fold_key_into(line, buf);
+        return hash_bytes(buf);
+    }
+    if line.is_ascii() {
+        let is_ws = |b: &u8| b.is_ascii_whitespace() || *b == 0x0b;
+        let start = bytes.iter().position(|b| !is_ws(b)).unwrap_or(bytes.len());
+        let end = bytes.iter().rposition(|b| !is_ws(b)).map_or(start, |e| e + 1);
+        let t = &bytes[start..end];
+        let simple = t.iter().zip(t.iter().skip(1)).all(|(a, b)| !(*b == b' ' && *a == b' ')) && t.iter().all(|b| *b == b' ' || !is_ws(b));
+        if simple {
+            return hash_bytes(t);
+        }
+    }
+    fold_key_into(line, buf);
+    hash_bytes(buf)
 }
 
 /// Hash of a token's text.
 pub(crate) fn token_hash(token: &str) -> u64 {
-    let mut h = Fnv::new();
-    h.bytes(token.as_bytes());
-    h.finish()
+    hash_bytes(token.as_bytes())
 }
 
-/// Characters that are tokens of their own in [`tokens`]: whitespace around
-/// them is never significant to the `token_flexible` strategy.
-pub(crate) fn is_delimiter(c: char) -> bool {
-    matches!(c, '(' | ')' | '{' | '}' | '[' | ']' | '<' | '>' | ':' | '=' | ',' | ';')
+/// [`hash_bytes`] of `text[start..end]`, loading a short span (≤ 8 bytes,
+/// most words) as one little-endian word masked to its length when the
+/// text has 8 bytes from `start`: the same value, without a byte loop.
+pub(crate) fn hash_span(text: &[u8], start: usize, end: usize) -> u64 {
+    let len = end.saturating_sub(start);
+    match text.get(start..start + 8) {
+        Some(w) if len <= 8 && len > 0 => {
+            const K: u64 = 0x517c_c1b7_2722_0a95;
+            let word = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+            let v = if len == 8 { word } else { word & ((1u64 << (8 * len)) - 1) };
+            let h = ((len as u64).wrapping_mul(K).rotate_left(5) ^ v).wrapping_mul(K);
+            h ^ (h >> 29)
+        }
+        _ => hash_bytes(text.get(start..end).unwrap_or(&[])),
+    }
 }
 
-/// Byte spans of the tokens of `text`: maximal runs of characters that are
-/// neither whitespace nor delimiters, and every delimiter on its own.
-pub(crate) fn tokens(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut iter = text.char_indices().peekable();
-    std::iter::from_fn(move || {
-        while let Some(&(_, c)) = iter.peek() {
-            if c.is_whitespace() {
-                iter.next();
+/// Class of an ASCII byte for the tokeniser: 0 whitespace, 1 delimiter,
+/// 2 word character.
+const fn ascii_class(b: u8) -> u8 {
+    match b {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 0,
+        b'(' | b')' | b'{' | b'}' | b'[' | b']' | b'<' | b'>' | b':' | b'=' | b',' | b';' => 1,
+        _ => 2,
+    }
+}
+
+const CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = ascii_class(i as u8);
+        i += 1;
+    }
+    t
+};
+
+/// Class and byte length of the character starting at `at` (`(0, 0)` at
+/// the end). Only non-ASCII characters are decoded.
+#[inline]
+fn class_at(text: &str, at: usize) -> (u8, usize) {
+    match text.as_bytes().get(at) {
+        Some(&b) if b < 0x80 => (CLASS[b as usize], 1),
+        Some(_) => match text.get(at..).and_then(|r| r.chars().next()) {
+            Some(c) => (if c.is_whitespace() { 0 } else { 2 }, c.len_utf8()),
+            None => (2, 1),
+        },
+        None => (0, 0),
+    }
+}
+
+/// Class of a character for the tokeniser: 0 whitespace, 1 delimiter,
+/// 2 word character.
+pub(crate) fn char_class(c: char) -> u8 {
+    if c.is_ascii() {
+        CLASS[c as usize]
+    } else if c.is_whitespace() {
+        0
+    } else {
+        2
+    }
+}
+
+/// The token ending at byte `end` of `text` (reading backwards, after
+/// skipping whitespace before `end`): its span, or `None` at the start.
+pub(crate) fn token_before(text: &str, end: usize) -> Option<(usize, usize)> {
+    let head = text.get(..end)?;
+    let trimmed = head.trim_end_matches(|c: char| char_class(c) == 0);
+    let last = trimmed.chars().next_back()?;
+    let stop = trimmed.len();
+    if char_class(last) == 1 {
+        return Some((stop - last.len_utf8(), stop));
+    }
+    let start = trimmed.trim_end_matches(|c: char| char_class(c) == 2).len();
+    Some((start, stop))
+}
+
+/// The token starting at or after byte `start` of `text` (after skipping
+/// whitespace): its span, or `None` at the end.
+pub(crate) fn token_after(text: &str, start: usize) -> Option<(usize, usize)> {
+    let tail = text.get(start..)?;
+    let skipped = tail.len() - tail.trim_start_matches(|c: char| char_class(c) == 0).len();
+    let from = start + skipped;
+    let rest = text.get(from..)?;
+    let first = rest.chars().next()?;
+    if char_class(first) == 1 {
+        return Some((from, from + first.len_utf8()));
+    }
+    let len = rest.len() - rest.trim_start_matches(|c: char| char_class(c) == 2).len();
+    Some((from, from + len))
+}
+
+/// Calls `emit(start, end, is_word)` for every token of `text`: maximal
+/// runs of characters that are neither whitespace nor delimiters (words),
+/// and every delimiter on its own. ASCII runs are scanned byte by byte in
+/// place; only non-ASCII characters are decoded.
+pub(crate) fn for_each_token(text: &str, mut emit: impl FnMut(usize, usize, bool)) {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let mut i = 0usize;
+    while i < n {
+        let b = bytes[i];
+        if b < 0x80 {
+            match CLASS[b as usize] {
+                0 => {
+                    i += 1;
+                    continue;
+                }
+                1 => {
+                    emit(i, i + 1, false);
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        } else {
+            let (k, len) = class_at(text, i);
+            if k == 0 {
+                i += len.max(1);
+                continue;
+            }
+        }
+        let start = i;
+        while i < n {
+            let b = bytes[i];
+            if b < 0x80 {
+                if CLASS[b as usize] != 2 {
+                    break;
+                }
+                i += 1;
             } else {
-                break;
+                let (k, len) = class_at(text, i);
+                if k != 2 {
+                    break;
+                }
+                i += len.max(1);
             }
         }
-        let (start, c) = iter.next()?;
-        if is_delimiter(c) {
-            return Some((start, start + c.len_utf8()));
+        emit(start, i, true);
+    }
+}
+
+/// Calls `emit(start, end)` for every word token of `text` (delimiters
+/// skipped). ASCII texts of ≤ 64 bytes find word boundaries with bit
+/// operations on a word mask; others use [`for_each_token`].
+#[inline]
+pub(crate) fn for_each_word(text: &str, mut emit: impl FnMut(usize, usize)) {
+    let bytes = text.as_bytes();
+    if bytes.len() <= 64 && text.is_ascii() {
+        let word = ascii_word_mask(bytes);
+        let mut starts = word & !(word << 1);
+        let mut ends = word & !(word >> 1);
+        while starts != 0 {
+            let s = starts.trailing_zeros() as usize;
+            let e = ends.trailing_zeros() as usize;
+            starts &= starts - 1;
+            ends &= ends - 1;
+            emit(s, e + 1);
         }
-        let mut end = start + c.len_utf8();
-        while let Some(&(i, c)) = iter.peek() {
-            if c.is_whitespace() || is_delimiter(c) {
-                break;
-            }
-            end = i + c.len_utf8();
-            iter.next();
+        return;
+    }
+    for_each_token(text, |s, e, word| {
+        if word {
+            emit(s, e);
         }
-        Some((start, end))
-    })
+    });
+}
+
+/// Byte spans of the tokens of `text` (see [`for_each_token`]).
+pub(crate) fn tokens(text: &str) -> impl Iterator<Item = (usize, usize)> {
+    let mut spans = Vec::new();
+    for_each_token(text, |s, e, _| spans.push((s, e)));
+    spans.into_iter()
 }
 
 /// Kinds of escape sequence, as bits of [`Unescaped::kinds`].
@@ -251,16 +478,83 @@ mod tests {
             assert_eq!(key(&key(line, level), Level::Fold), key(line, Level::Fold));
         }
         assert_eq!(fold_hash(line), fold_hash("x = \"a\" - b..."));
+        assert_eq!(fold_hash("  a \t b  "), fold_hash("a b"));
+        assert_eq!(fold_hash("a\u{a0}b"), fold_hash("a b"), "unicode and ASCII paths agree");
+        assert_eq!(fold_hash("  a  b\t"), fold_hash("a b"), "copying and in-place paths agree");
+        assert_ne!(fold_hash("ab"), fold_hash("a b"));
+        for line in ["\u{b}x\u{b} y\u{b}", "\u{b}", "  ", "\tq\r"] {
+            let mut buf = Vec::new();
+            fold_key_into(line, &mut buf);
+            assert_eq!(String::from_utf8(buf).unwrap(), key(line, Level::Fold), "{line:?}");
+        }
         assert_eq!(key("a\u{200b}b\u{a0}c", Level::Fold), "ab c");
         assert_eq!(key("中文 😀", Level::Fold), "中文 😀");
     }
 
     #[test]
+    fn bit_mask_paths_agree_with_the_scalar_ones() {
+        let samples = [
+            "", " ", "a", "  foo(bar, baz);  ", "\tx  =\t1", "a b c", "x\u{b}y", "    return a+b;",
+            "0123456789012345678901234567890123456789012345678901234567890123",
+            "  0123456789012345678901234567890123456789012345678901234567890123",
+            "a                                                              b", "((a))", "a,b,,c", "中文 x",
+        ];
+        for line in samples {
+            let mut scalar = Vec::new();
+            for_each_token(line, |s, e, w| {
+                if w {
+                    scalar.push((s, e));
+                }
+            });
+            let mut masked = Vec::new();
+            for_each_word(line, |s, e| masked.push((s, e)));
+            assert_eq!(masked, scalar, "{line:?}");
+            let mut buf = Vec::new();
+            fold_key_into(line, &mut buf);
+            assert_eq!(fold_hash_with(line, &mut Vec::new()), hash_bytes(&buf), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn span_hashes_equal_slice_hashes() {
+        let text = b"ab cdefghij klmnopqrstu vw xyz12345 q";
+        for s in 0..text.len() {
+            for e in s..=text.len() {
+                assert_eq!(hash_span(text, s, e), hash_bytes(&text[s..e]), "{s}..{e}");
+            }
+        }
+    }
+
+    #[test]
     fn tokens_split_at_whitespace_and_delimiters() {
-        let text = "if(a ==b){ 中文x }";
+        let text = "if(a ==b){ 中文x }\u{a0}y";
         let toks: Vec<&str> = tokens(text).map(|(s, e)| &text[s..e]).collect();
-        assert_eq!(toks, vec!["if", "(", "a", "=", "=", "b", ")", "{", "中文x", "}"]);
+        assert_eq!(toks, vec!["if", "(", "a", "=", "=", "b", ")", "{", "中文x", "}", "y"]);
         assert_eq!(tokens("   ").count(), 0);
+    }
+
+    #[test]
+    fn tokens_are_read_in_both_directions() {
+        let text = "ab (中文x)\n  ;z";
+        assert_eq!(token_before(text, text.len()), Some((16, 17)));
+        assert_eq!(token_before(text, 16), Some((15, 16)));
+        assert_eq!(token_before(text, 15), Some((11, 12)));
+        assert_eq!(token_before(text, 12), Some((11, 12)));
+        assert_eq!(token_before(text, 11), Some((4, 11)));
+        assert_eq!(token_before(text, 2), Some((0, 2)));
+        assert_eq!(token_before(text, 0), None);
+        assert_eq!(token_after(text, 2), Some((3, 4)));
+        assert_eq!(token_after(text, 4), Some((4, 11)));
+        assert_eq!(token_after(text, 12), Some((15, 16)));
+        assert_eq!(token_after(text, 17), None);
+        let forward: Vec<(usize, usize)> = tokens(text).collect();
+        let mut at = 0;
+        let mut walked = Vec::new();
+        while let Some(t) = token_after(text, at) {
+            walked.push(t);
+            at = t.1;
+        }
+        assert_eq!(walked, forward);
     }
 
     #[test]

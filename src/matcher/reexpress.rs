@@ -331,7 +331,7 @@ fn fuzzy(
     let f_keys: Vec<String> = f_lines.iter().map(|l| key(l, Level::Fold)).collect();
     // A token span starting mid-line keeps the text before it: the first
     // replacement line continues that text as written.
-    let mid_line = candidate.replace_start(content) > content.lines().get(plan.first).map_or(0, |l| l.start);
+    let mid_line = candidate.replace_start(content) > content.lines().get(plan.first).map_or(0, |l| l.start());
 
     // Which file line each search line stands for: by position when the
     // counts agree, else by alignment of the fold keys.

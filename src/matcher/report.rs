@@ -6,7 +6,7 @@ use super::budget::Budget;
 use super::content::Content;
 use super::ladder::{Run, Settings};
 use super::messages::{self, ClosestNote, Hint};
-use super::strategies::windows::{similarity, token_windows};
+use super::strategies::windows::{best_windows, token_similarity};
 use super::strategies::{Cx, NearMiss, Needle};
 use super::types::Closest;
 use crate::error::{Error, ErrorCode};
@@ -20,9 +20,8 @@ fn line_no(i: usize) -> u32 {
     u32::try_from(i + 1).unwrap_or(u32::MAX)
 }
 
-/// The region most similar to the search: windows as long as the search
-/// (and one line shorter or longer), filtered by shared tokens, the best
-/// few compared by sequence similarity.
+/// The region most similar to the search: the token filter's two best
+/// windows as long as the search, compared by token sequence similarity.
 pub(crate) fn closest(content: &Content<'_>, needle: &Needle, settings: &Settings) -> Option<Closest> {
     let k = needle.lines.len();
     if k == 0 || content.body.is_empty() {
@@ -35,13 +34,15 @@ pub(crate) fn closest(content: &Content<'_>, needle: &Needle, settings: &Setting
         replace_all: false,
         near: Vec::new(),
     };
-    let sizes: Vec<usize> = if k >= 3 { vec![k - 1, k, k + 1] } else { vec![k, k + 1] };
-    let groups = token_windows(&mut cx, &needle.lines, &sizes, 0.0, 3, 2)?;
+    let heads = best_windows(&mut cx, needle)?;
     let search_text = needle.lines.join("\n");
     let mut best: Option<(usize, usize, f64)> = None;
-    for w in groups.into_iter().flatten() {
+    // The second window is worth a sequence similarity only when the
+    // filter cannot tell it from the first.
+    let top = heads.first().map_or(0.0, |h| h.dice);
+    for w in heads.iter().take(2).filter(|w| w.dice >= top - 0.1) {
         let text: Vec<&str> = (w.first..w.first + w.count).map(|i| content.line(i)).collect();
-        let sim = similarity(&mut cx, &search_text, &text.join("\n"))?;
+        let sim = token_similarity(&mut cx, &search_text, &text.join("\n"))?;
         if best.is_none_or(|(_, _, s)| sim > s) {
             best = Some((w.first, w.count, sim));
         }
@@ -49,7 +50,7 @@ pub(crate) fn closest(content: &Content<'_>, needle: &Needle, settings: &Setting
     let (first, count, sim) = best?;
     let lines = content.lines();
     let (a, b) = (lines.get(first)?, lines.get(first + count - 1)?);
-    let text = content.body.get(a.start..b.end)?.to_string();
+    let text = content.body.get(a.start()..b.end())?.to_string();
     let lf_text = text.replace("\r\n", "\n");
     let diff = unified_diff(
         &format!("{search_text}\n"),

@@ -70,6 +70,19 @@ pub fn align_lines(old: &[&str], new: &[&str]) -> Vec<LineLink> {
     links
 }
 
+/// Sequence similarity of two token lists in [0, 1] (`2·matches / total`,
+/// Myers over whole tokens): a real sequence similarity at a fraction of
+/// the cost of a character diff. Two empty lists are identical.
+pub fn sequence_ratio(old: &[&str], new: &[&str]) -> f64 {
+    if old == new {
+        return 1.0;
+    }
+    if old.is_empty() || new.is_empty() {
+        return 0.0;
+    }
+    f64::from(TextDiff::configure().algorithm(Algorithm::Myers).diff_slices(old, new).ratio())
+}
+
 /// Options of [`unified_diff`].
 #[derive(Clone, Copy, Debug)]
 pub struct UnifiedDiffOptions<'a> {
@@ -121,6 +134,13 @@ mod tests {
         assert_eq!(links, vec![LineLink::Equal(0), LineLink::Changed(1), LineLink::Inserted, LineLink::Equal(2)]);
         assert_eq!(align_lines(&[], &["x"]), vec![LineLink::Inserted]);
         assert!(align_lines(&["x"], &[]).is_empty());
+    }
+
+    #[test]
+    fn token_sequences_have_a_ratio() {
+        assert_eq!(sequence_ratio(&[], &[]), 1.0);
+        assert_eq!(sequence_ratio(&["a"], &[]), 0.0);
+        assert!((sequence_ratio(&["a", "b", "c", "d"], &["a", "b", "x", "d"]) - 0.75).abs() < 1e-6);
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod diff;
 mod lines;
 mod offsets;
 
-pub use diff::{align_lines, similarity, unified_diff, LineLink, UnifiedDiffOptions};
+pub use diff::{align_lines, sequence_ratio, similarity, unified_diff, LineLink, UnifiedDiffOptions};
 pub use lines::{
     detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line, LineEnding,
     BOM,

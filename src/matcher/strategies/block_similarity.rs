@@ -22,14 +22,14 @@
 //! pairs with.
 
 use super::context_anchored::{decide, lcs_len};
-use super::windows::{folded_search, folded_text, similarity, token_windows, Window};
+use super::windows::{best_windows, folded_search, folded_text, similarity, Window};
 use super::{Cx, Needle, Outcome};
-use crate::matcher::normalize::{key, Level};
+use crate::matcher::normalize::{fold_hash, key, Level};
 use crate::matcher::types::{Strategy, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES};
 
 pub(crate) const STRATEGY: Strategy = Strategy::BlockSimilarity;
 
-/// Windows whose token similarity is this far below the threshold are not
+/// Regions whose token similarity is this far below the threshold are not
 /// worth an edit distance.
 const PREFILTER_SLACK: f64 = 0.3;
 
@@ -39,34 +39,39 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         return Outcome::NotFound;
     }
     let slack = cx.limits.line_slack(k);
-    let sizes: Vec<usize> = (k.saturating_sub(slack).max(1)..=k + slack).collect();
     let min_dice = (cx.limits.threshold - PREFILTER_SLACK).max(0.0);
-    let Some(groups) = token_windows(cx, &needle.lines, &sizes, min_dice, 4, 1) else {
+    let floor = cx.limits.threshold - cx.limits.margin;
+    let Some(heads) = best_windows(cx, needle) else {
         return Outcome::Exhausted;
     };
+    let content = cx.content;
+    let Some(hashes) = content.fold_hashes(&mut cx.budget) else {
+        return Outcome::Exhausted;
+    };
+    let n = hashes.len();
+    let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
     let search_text = folded_search(&needle.lines);
-    let search_keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
-    let (Some(first_key), Some(last_key)) = (search_keys.first(), search_keys.last()) else {
+    let (Some(first), Some(last)) = (needle.lines.first(), needle.lines.last()) else {
         return Outcome::NotFound;
     };
-    let n = cx.content.lines().len();
+    let (first_key, last_key) = (key(first, Level::Fold), key(last, Level::Fold));
     let mut scored = Vec::new();
     let mut seen: Vec<(usize, usize)> = Vec::new();
-    for head in groups.into_iter().flatten() {
+    for head in heads.iter().filter(|h| h.dice >= min_dice) {
         // Around each region the filter found, every window of an allowed
         // size whose first and last lines stand for the search's first and
         // last lines.
-        let Some(firsts) = pairing_lines(cx, head.first.saturating_sub(slack)..=(head.first + slack).min(n - 1), first_key)
-        else {
+        let range = head.first.saturating_sub(slack)..=(head.first + slack).min(n - 1);
+        let Some(firsts) = pairing_lines(cx, hashes, range, &first_key, search_hashes[0]) else {
             return Outcome::Exhausted;
         };
         for a in firsts {
-            let lo = a + sizes.first().copied().unwrap_or(1) - 1;
-            let hi = (a + sizes.last().copied().unwrap_or(1) - 1).min(n - 1);
+            let lo = (a + k - 1).saturating_sub(slack).max(a);
+            let hi = (a + k - 1 + slack).min(n - 1);
             if lo > hi {
                 continue;
             }
-            let Some(lasts) = pairing_lines(cx, lo..=hi, last_key) else {
+            let Some(lasts) = pairing_lines(cx, hashes, lo..=hi, &last_key, search_hashes[k - 1]) else {
                 return Outcome::Exhausted;
             };
             for b in lasts {
@@ -74,33 +79,41 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
                     continue;
                 }
                 seen.push((a, b));
-                let keys: Vec<String> = (a..=b).map(|i| key(cx.content.line(i), Level::Fold)).collect();
-                if !cx.budget.spend(keys.len().saturating_mul(search_keys.len())) {
+                let window = &hashes[a..=b];
+                if !cx.budget.spend(window.len().saturating_mul(k)) {
                     return Outcome::Exhausted;
                 }
-                let equal = lcs_len(&search_keys, &keys) as f64 / keys.len().max(search_keys.len()) as f64;
+                let equal = lcs_len(&search_hashes, window) as f64 / window.len().max(k) as f64;
                 if equal < MIN_EQUAL_LINE_RATIO {
                     continue;
                 }
                 let text = folded_text(cx, a, b + 1 - a);
-                let Some(score) = similarity(cx, &search_text, &text) else {
+                let Some(score) = similarity(cx, &search_text, &text, floor) else {
                     return Outcome::Exhausted;
                 };
-                scored.push((Window { first: a, count: b + 1 - a, dice: 0.0 }, score));
+                scored.push((Window { first: a, count: b + 1 - a, dice: head.dice }, score));
             }
         }
     }
     decide(cx, k, scored)
 }
 
-/// The lines of `range` that stand for a search line with fold key `want`:
-/// equal, or similar at least at the threshold. `None` when the budget ran
-/// out.
-fn pairing_lines(cx: &mut Cx<'_, '_>, range: std::ops::RangeInclusive<usize>, want: &str) -> Option<Vec<usize>> {
+/// The lines of `range` that stand for a search line with fold key `want`
+/// (hash `want_hash`): equal, or similar at least at the threshold. `None`
+/// when the budget ran out.
+fn pairing_lines(
+    cx: &mut Cx<'_, '_>,
+    hashes: &[u64],
+    range: std::ops::RangeInclusive<usize>,
+    want: &str,
+    want_hash: u64,
+) -> Option<Vec<usize>> {
     let mut out = Vec::new();
     for i in range {
-        let k = key(cx.content.line(i), Level::Fold);
-        if k == want || similarity(cx, &k, want)? >= cx.limits.threshold {
+        let line = key(cx.content.line(i), Level::Fold);
+        let equal = hashes.get(i) == Some(&want_hash) && line == want;
+        let threshold = cx.limits.threshold;
+        if equal || similarity(cx, &line, want, threshold)? >= threshold {
             out.push(i);
         }
     }

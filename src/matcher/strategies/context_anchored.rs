@@ -20,7 +20,7 @@
 
 use super::windows::{folded_search, folded_text, similarity, Window};
 use super::{Candidate, Cx, FuzzyPlan, NearMiss, Needle, Outcome, Plan};
-use crate::matcher::normalize::{fold_hash, key, Level};
+use crate::matcher::normalize::{fold_hash, fold_key_into, key, Level};
 use crate::matcher::types::{Strategy, CONTEXT_MIDDLE_MIN, MIN_FUZZY_LINES};
 
 pub(crate) const STRATEGY: Strategy = Strategy::ContextAnchored;
@@ -30,38 +30,66 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     if k < 3 || needle.nonblank_lines() < MIN_FUZZY_LINES {
         return Outcome::NotFound;
     }
-    let keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
-    let (h_first, h_last) = (fold_hash(&needle.lines[0]), fold_hash(&needle.lines[k - 1]));
-    let Some(hashes) = cx.content.fold_hashes(&mut cx.budget) else {
+    let (first_key, last_key) = (key(&needle.lines[0], Level::Fold), key(&needle.lines[k - 1], Level::Fold));
+    let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
+    let (h_first, h_last) = (search_hashes[0], search_hashes[k - 1]);
+    let content = cx.content;
+    let Some(hashes) = content.fold_hashes(&mut cx.budget) else {
         return Outcome::Exhausted;
     };
-    let hashes: Vec<u64> = hashes.to_vec();
     let n = hashes.len();
     let slack = cx.limits.line_slack(k);
-    let middle = &keys[1..k - 1];
+    let middle = &search_hashes[1..k - 1];
+    let mut sorted_middle = middle.to_vec();
+    sorted_middle.sort_unstable();
+    // in_middle[l] = lines before `l` whose hash is one of the search's
+    // middle lines: an O(1) upper bound of the middle LCS of any window.
+    if !cx.budget.spend(n) {
+        return Outcome::Exhausted;
+    }
+    let mut in_middle = Vec::with_capacity(n + 1);
+    in_middle.push(0u32);
+    for h in hashes {
+        let last = in_middle.last().copied().unwrap_or(0);
+        in_middle.push(last + u32::from(sorted_middle.binary_search(h).is_ok()));
+    }
     let search_text = folded_search(&needle.lines);
+    let floor = cx.limits.threshold - cx.limits.margin;
     let mut scored: Vec<(Window, f64)> = Vec::new();
+    // Anchor keys are compared in a reused buffer (no allocation per line).
+    let mut buf = Vec::new();
+    let mut same_key = |line: &str, want: &str| {
+        fold_key_into(line, &mut buf);
+        buf == want.as_bytes()
+    };
     for i in 0..n {
-        if hashes[i] != h_first || key(cx.content.line(i), Level::Fold) != keys[0] {
+        if hashes[i] != h_first || !same_key(content.line(i), &first_key) {
             continue;
         }
         let lo = (i + k - 1).saturating_sub(slack).max(i + 2);
         let hi = (i + k - 1 + slack).min(n.saturating_sub(1));
         for j in lo..=hi {
-            if hashes.get(j) != Some(&h_last) || key(cx.content.line(j), Level::Fold) != keys[k - 1] {
+            if hashes.get(j) != Some(&h_last) || !same_key(content.line(j), &last_key) {
                 continue;
             }
-            let file_middle: Vec<String> = (i + 1..j).map(|l| key(cx.content.line(l), Level::Fold)).collect();
+            // Middle lines compared by their cached fold-key hashes; the
+            // shared multiset bounds the LCS before it is computed.
+            let file_middle = hashes.get(i + 1..j).unwrap_or(&[]);
+            let longest = middle.len().max(file_middle.len());
+            let present = in_middle.get(j).zip(in_middle.get(i + 1)).map_or(0, |(a, b)| a - b) as usize;
+            let shared = present.min(middle.len());
+            if longest > 0 && (shared as f64) < CONTEXT_MIDDLE_MIN * longest as f64 {
+                continue;
+            }
             if !cx.budget.spend(middle.len().saturating_mul(file_middle.len()) + 1) {
                 return Outcome::Exhausted;
             }
-            let longest = middle.len().max(file_middle.len());
-            let ratio = if longest == 0 { 1.0 } else { lcs_len(middle, &file_middle) as f64 / longest as f64 };
+            let ratio = if longest == 0 { 1.0 } else { lcs_len(middle, file_middle) as f64 / longest as f64 };
             if ratio < CONTEXT_MIDDLE_MIN {
                 continue;
             }
             let window_text = folded_text(cx, i, j + 1 - i);
-            let Some(score) = similarity(cx, &search_text, &window_text) else {
+            let Some(score) = similarity(cx, &search_text, &window_text, floor) else {
                 return Outcome::Exhausted;
             };
             scored.push((Window { first: i, count: j + 1 - i, dice: 0.0 }, score));
@@ -70,8 +98,8 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     decide(cx, k, scored)
 }
 
-/// Length of the longest common subsequence of two line lists.
-pub(crate) fn lcs_len(a: &[String], b: &[String]) -> usize {
+/// Length of the longest common subsequence of two sequences.
+pub(crate) fn lcs_len<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     let mut prev = vec![0usize; b.len() + 1];
     let mut cur = vec![0usize; b.len() + 1];
     for x in a {
@@ -128,8 +156,8 @@ pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(
         };
         let score = if w == best { best_score } else { runner_up.map_or(0.0, |r| r.1) };
         candidates.push(Candidate {
-            start: a.start,
-            end: b.end,
+            start: a.start(),
+            end: b.end(),
             score,
             plan: Plan::Fuzzy(FuzzyPlan { first: w.first, count: w.count, from_line_start: false }),
             unescaped: 0,
@@ -148,8 +176,7 @@ mod tests {
 
     #[test]
     fn lcs_counts_lines_in_order() {
-        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(lcs_len(&v(&["a", "b", "c"]), &v(&["a", "x", "c"])), 2);
-        assert_eq!(lcs_len(&v(&[]), &v(&["a"])), 0);
+        assert_eq!(lcs_len(&["a", "b", "c"], &["a", "x", "c"]), 2);
+        assert_eq!(lcs_len::<u64>(&[], &[1]), 0);
     }
 }

@@ -127,8 +127,8 @@ pub(crate) fn find_level(cx: &mut Cx<'_, '_>, needle: &Needle, level: Level) -> 
             continue;
         };
         candidates.push(Candidate {
-            start: first.start,
-            end: last.end,
+            start: first.start(),
+            end: last.end(),
             score: 1.0,
             plan: Plan::Lines(LinesPlan { first: w, count: k, indent, partial_first, folded: level == Level::Fold }),
             unescaped: 0,

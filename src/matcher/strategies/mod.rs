@@ -92,6 +92,8 @@ pub(crate) struct Needle {
     pub lines: Vec<String>,
     /// Candidate windows (first line indices) of the line-based strategies.
     pub windows: OnceCell<Option<Vec<usize>>>,
+    /// The token filter's best windows (see [`windows::best_windows`]).
+    pub heads: OnceCell<Option<Vec<windows::Window>>>,
 }
 
 impl Needle {
@@ -105,7 +107,7 @@ impl Needle {
             (Some(a), Some(b)) => all[a..=b].iter().map(|s| s.to_string()).collect(),
             _ => Vec::new(),
         };
-        Needle { exact, lf, lines, windows: OnceCell::new() }
+        Needle { exact, lf, lines, windows: OnceCell::new(), heads: OnceCell::new() }
     }
 
     /// Number of non-blank lines.
@@ -182,7 +184,7 @@ impl Candidate {
     /// start for a token span preceded only by indentation.
     pub(crate) fn replace_start(&self, content: &Content<'_>) -> usize {
         match &self.plan {
-            Plan::Fuzzy(p) if p.from_line_start => content.lines().get(p.first).map_or(self.start, |l| l.start),
+            Plan::Fuzzy(p) if p.from_line_start => content.lines().get(p.first).map_or(self.start, |l| l.start()),
             _ => self.start,
         }
     }
@@ -257,7 +259,10 @@ pub(crate) fn substring_spans(
     if !budget.spend(hay.len()) {
         return None;
     }
-    let mut spans: Vec<(usize, usize)> = hay.match_indices(pat).take(MAX_CANDIDATES).map(|(p, _)| (p, p + pat.len())).collect();
+    let mut spans: Vec<(usize, usize)> = crate::matcher::scan::find_iter(hay.as_bytes(), pat.as_bytes())
+        .take(MAX_CANDIDATES)
+        .map(|p| (p, p + pat.len()))
+        .collect();
     if !non_overlapping {
         let mut extra = Vec::new();
         for &(s, e) in spans.iter().take(1_000) {
@@ -265,7 +270,7 @@ pub(crate) fn substring_spans(
             // An overlapping occurrence starts before `e`, so it ends before
             // `e + len - 1`: only that window is scanned.
             let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
-            if let Some(q) = hay.get(next..limit).and_then(|window| window.find(pat)) {
+            if let Some(q) = hay.get(next..limit).and_then(|window| crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()) {
                 let q = next + q;
                 if q < e {
                     extra.push((q, q + pat.len()));
