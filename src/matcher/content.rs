@@ -37,8 +37,6 @@ impl LineSpan {
     }
 }
 
-/// Largest content the matcher indexes (offsets are `u32`).
-pub(crate) const MAX_CONTENT: usize = u32::MAX as usize;
 
 /// The content with CRLF turned into LF, and how to map positions back.
 pub(crate) struct LfView {

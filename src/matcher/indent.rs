@@ -84,11 +84,7 @@ impl IndentMap {
             return None;
         }
         let level = |indent: &str, c: char, unit: usize| -> isize {
-            if unit == 0 {
-                0
-            } else {
-                isize::try_from(indent.len() / c.len_utf8() / unit).unwrap_or(isize::MAX)
-            }
+            (indent.len() / c.len_utf8()).checked_div(unit).map_or(0, |l| isize::try_from(l).unwrap_or(isize::MAX))
         };
         let mut offset = None;
         for &(s, f) in pairs {

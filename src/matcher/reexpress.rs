@@ -9,12 +9,12 @@
 //! | line endings | every line break becomes the region's ending (done by the caller) |
 //! | boundary whitespace | the same leading blank lines, indentation, trailing blank lines removed |
 //! | trailing whitespace, inner spacing | lines equal to a search line are written as the file's original line |
-//! | indentation shift | every other line re-indented by the same [`IndentMap`] |
+//! | indentation shift | every other line re-indented by the same `IndentMap` |
 //! | typographic quotes | straight quotes in changed lines become the region's curly ones |
 //! | one level of escaping | undone in the replacement too, when it shows the same escaping |
 //!
 //! Where a mapping is not well defined the edit is refused
-//! ([`Unmappable`]), never guessed. Fuzzy matches re-indent line by line,
+//! (`Unmappable`), never guessed. Fuzzy matches re-indent line by line,
 //! from the indentation of the file line each search line paired with.
 
 use super::content::Content;

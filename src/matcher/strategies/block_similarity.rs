@@ -14,7 +14,7 @@
 //!   is never cut short of a closing `}` nor stretched past it; fewer than
 //!   [`MIN_EQUAL_LINE_RATIO`] of the lines equal in order; a weak best
 //!   window; two windows too close to call.
-//! - Cost: the token-bag filter of [`windows`](super::windows) (linear per
+//! - Cost: the token-bag filter of `windows` module (linear per
 //!   window size), then at most a dozen sequence similarities, each charged
 //!   to the work budget before it runs.
 //!

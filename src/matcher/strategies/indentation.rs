@@ -3,7 +3,7 @@
 //!
 //! - Forgives: everything strategy 4 forgives, plus an indentation shift
 //!   that is the same for every line (added or removed prefix; 2 vs 4
-//!   spaces; tabs vs spaces), see [`IndentMap`](crate::matcher::indent).
+//!   spaces; tabs vs spaces), see `matcher::indent`.
 //!   A first search line with no indentation at all may stand for the
 //!   file line's indentation when every other line has exactly the file's
 //!   (a search copied from the first non-blank character of a line).

@@ -7,7 +7,7 @@
 //!
 //! and a module header saying what it forgives, what it never forgives and
 //! what it costs. A strategy only *locates*; each candidate carries a
-//! [`Plan`] that tells [`reexpress`](super::reexpress) how to write the
+//! `Plan` that tells [`reexpress`](crate::matcher::reexpress) how to write the
 //! replacement in the file's own formatting.
 //!
 //! Strategies are cumulative: each forgives what the earlier ones forgive
@@ -15,18 +15,18 @@
 //! by every later one, and the first strategy that finds anything decides
 //! (its count is final: it is never "improved" by a looser strategy).
 
-pub(crate) mod block_similarity;
-pub(crate) mod context_anchored;
-pub(crate) mod escape_normalized;
-pub(crate) mod exact;
-pub(crate) mod indentation;
-pub(crate) mod line_endings;
+pub mod block_similarity;
+pub mod context_anchored;
+pub mod escape_normalized;
+pub mod exact;
+pub mod indentation;
+pub mod line_endings;
 pub(crate) mod lines;
-pub(crate) mod token_flexible;
-pub(crate) mod trailing_whitespace;
-pub(crate) mod trimmed_boundaries;
-pub(crate) mod unicode_normalized;
-pub(crate) mod whitespace_normalized;
+pub mod token_flexible;
+pub mod trailing_whitespace;
+pub mod trimmed_boundaries;
+pub mod unicode_normalized;
+pub mod whitespace_normalized;
 pub(crate) mod windows;
 
 use std::cell::OnceCell;
