@@ -178,9 +178,9 @@ fn ascii_word_mask(bytes: &[u8]) -> u64 {
     word
 }
 
-/// [`fold_hash`] with a reusable buffer. An ASCII line whose inner
-/// whitespace is single spaces is its own key once trimmed: it is hashed in
-/// place, without a copy (decided with bit masks for lines of ≤ 64 bytes).
+/// [`fold_hash`] with a reusable buffer. An ASCII line of ≤ 64 bytes whose
+/// inner whitespace is single spaces is its own key once trimmed (decided
+/// with bit masks): it is hashed in place, without a copy.
 pub(crate) fn fold_hash_with(line: &str, buf: &mut Vec<u8>) -> u64 {
     let bytes = line.as_bytes();
     if bytes.len() <= 64 && line.is_ascii() {
@@ -196,18 +196,6 @@ pub(crate) fn fold_hash_with(line: &str, buf: &mut Vec<u8>) -> u64 {
         let inside = ws & (u64::MAX >> (63 - last)) & !((1u64 << first) - 1);
         if inside & !sp == 0 && inside & (inside >> 1) == 0 {
             return hash_bytes(&bytes[first..=last]);
-        }
-        fold_key_into(line, buf);
-        return hash_bytes(buf);
-    }
-    if line.is_ascii() {
-        let is_ws = |b: &u8| b.is_ascii_whitespace() || *b == 0x0b;
-        let start = bytes.iter().position(|b| !is_ws(b)).unwrap_or(bytes.len());
-        let end = bytes.iter().rposition(|b| !is_ws(b)).map_or(start, |e| e + 1);
-        let t = &bytes[start..end];
-        let simple = t.iter().zip(t.iter().skip(1)).all(|(a, b)| !(*b == b' ' && *a == b' ')) && t.iter().all(|b| *b == b' ' || !is_ws(b));
-        if simple {
-            return hash_bytes(t);
         }
     }
     fold_key_into(line, buf);
