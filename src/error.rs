@@ -84,10 +84,22 @@ pub enum ErrorCode {
     NoParentDocument,
 
     // ---- matcher (SPEC §6) ---------------------------------------------
+    /// No strategy of the chosen mode located the search text.
     NotFound,
+    /// The search text was located at more than one position.
     Ambiguous,
+    /// The search text is absent but the replacement is present exactly once.
     AlreadyApplied,
+    /// The self-correction host judged that the edit is already in place.
     CorrectorNoChange,
+    /// The search and the replacement are identical, or the edit would leave
+    /// the content unchanged.
+    NoChange,
+    /// `expectedReplacements = n` was given and a strategy found k ≠ n.
+    MatchCountMismatch,
+    /// The search was located, but the replacement cannot be re-expressed in
+    /// the file's formatting (indentation, quotes, escaping) unambiguously.
+    ReplacementNotMappable,
 
     // ---- file-edit planner (SPEC §7) -----------------------------------
     FileNotFound,
@@ -162,6 +174,9 @@ impl ErrorCode {
             Ambiguous => "AMBIGUOUS",
             AlreadyApplied => "ALREADY_APPLIED",
             CorrectorNoChange => "CORRECTOR_NO_CHANGE",
+            NoChange => "NO_CHANGE",
+            MatchCountMismatch => "MATCH_COUNT_MISMATCH",
+            ReplacementNotMappable => "REPLACEMENT_NOT_MAPPABLE",
             FileNotFound => "FILE_NOT_FOUND",
             ContentRequired => "CONTENT_REQUIRED",
             AnchorNotFound => "ANCHOR_NOT_FOUND",

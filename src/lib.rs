@@ -18,12 +18,14 @@
 //! | [`slice`](mod@slice) | evaluateSlice: paging over a child list |
 //! | [`content`] | getBlockContent, getBlockInfo, appendContent, createNewDoc |
 //! | [`planner`] | file edits: prepare → apply with a hunk registry, overwrite/new-file guards, file views |
+//! | [`matcher`] | find/replace that survives formatting slips, multi-block SEARCH/REPLACE, self-correction |
 
 pub mod block_diff;
 pub mod content;
 pub mod error;
 pub mod host;
 pub mod lang;
+pub mod matcher;
 pub mod planner;
 pub mod siyuan;
 pub mod slice;

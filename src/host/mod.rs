@@ -35,6 +35,8 @@ pub enum Capability {
     CreateDoc,
     CreateDailyNote,
     GetDocHeadings,
+    /// The optional LLM self-correction callback of the matcher (SPEC §6.6).
+    Corrector,
 }
 
 impl Capability {
@@ -55,6 +57,7 @@ impl Capability {
             CreateDoc => "createDoc",
             CreateDailyNote => "createDailyNote",
             GetDocHeadings => "getDocHeadings",
+            Corrector => "corrector",
         }
     }
 }

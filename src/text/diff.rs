@@ -1,8 +1,8 @@
 //! The only module that instantiates `similar`: its Myers diff is
-//! monomorphised per call site and dominates the wasm size, so every diff
-//! and ratio in editkit goes through these two functions.
+//! monomorphised per call site and dominates the wasm size, so every diff,
+//! ratio and line alignment in editkit goes through these functions.
 
-use similar::{Algorithm, TextDiff};
+use similar::{Algorithm, DiffOp, TextDiff};
 
 /// Inputs above this many tokens use a coarser measure, keeping Myers'
 /// O((N+M)·D) cost bounded for huge, very different texts.
@@ -27,6 +27,60 @@ pub fn similarity(a: &str, b: &str) -> f64 {
         return f64::from(config.diff_chars(a, b).ratio());
     }
     f64::from(config.diff_lines(a, b).ratio())
+}
+
+/// How one line of the `new` side relates to the `old` side in
+/// [`align_lines`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineLink {
+    /// Identical to this `old` line.
+    Equal(usize),
+    /// Stands where this `old` line stood (a one-to-one position inside a
+    /// replaced run of lines), with different text.
+    Changed(usize),
+    /// Has no counterpart in `old`.
+    Inserted,
+}
+
+/// Aligns two sequences of lines (Myers over whole lines): one
+/// [`LineLink`] per `new` line. Inside a run of replaced lines, lines are
+/// paired by position; surplus `new` lines are [`LineLink::Inserted`].
+pub fn align_lines(old: &[&str], new: &[&str]) -> Vec<LineLink> {
+    let mut links = vec![LineLink::Inserted; new.len()];
+    let diff = TextDiff::configure().algorithm(Algorithm::Myers).diff_slices(old, new);
+    for op in diff.ops() {
+        match *op {
+            DiffOp::Equal { old_index, new_index, len } => {
+                for k in 0..len {
+                    if let Some(link) = links.get_mut(new_index + k) {
+                        *link = LineLink::Equal(old_index + k);
+                    }
+                }
+            }
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                for k in 0..old_len.min(new_len) {
+                    if let Some(link) = links.get_mut(new_index + k) {
+                        *link = LineLink::Changed(old_index + k);
+                    }
+                }
+            }
+            DiffOp::Delete { .. } | DiffOp::Insert { .. } => {}
+        }
+    }
+    links
+}
+
+/// Sequence similarity of two token lists in [0, 1] (`2·matches / total`,
+/// Myers over whole tokens): a real sequence similarity at a fraction of
+/// the cost of a character diff. Two empty lists are identical.
+pub fn sequence_ratio(old: &[&str], new: &[&str]) -> f64 {
+    if old == new {
+        return 1.0;
+    }
+    if old.is_empty() || new.is_empty() {
+        return 0.0;
+    }
+    f64::from(TextDiff::configure().algorithm(Algorithm::Myers).diff_slices(old, new).ratio())
 }
 
 /// Options of [`unified_diff`].
@@ -185,6 +239,21 @@ mod tests {
         assert!((similarity("abcd", "abce") - 0.75).abs() < 1e-9);
         // A character-set Jaccard would call these identical.
         assert!(similarity("abc", "cba") < 0.7);
+    }
+
+    #[test]
+    fn lines_are_aligned_by_equality_then_position() {
+        let links = align_lines(&["a", "b", "c"], &["a", "B", "x", "c"]);
+        assert_eq!(links, vec![LineLink::Equal(0), LineLink::Changed(1), LineLink::Inserted, LineLink::Equal(2)]);
+        assert_eq!(align_lines(&[], &["x"]), vec![LineLink::Inserted]);
+        assert!(align_lines(&["x"], &[]).is_empty());
+    }
+
+    #[test]
+    fn token_sequences_have_a_ratio() {
+        assert_eq!(sequence_ratio(&[], &[]), 1.0);
+        assert_eq!(sequence_ratio(&["a"], &[]), 0.0);
+        assert!((sequence_ratio(&["a", "b", "c", "d"], &["a", "b", "x", "d"]) - 0.75).abs() < 1e-6);
     }
 
     #[test]

@@ -11,9 +11,11 @@ mod diff;
 mod lines;
 mod offsets;
 
-pub use diff::{similarity, unified_diff, unified_diff_excerpt, UnifiedDiffOptions};
+pub use diff::{
+    align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink, UnifiedDiffOptions,
+};
 pub use lines::{
     detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line, LineEnding,
     BOM,
 };
-pub use offsets::{floor_char_boundary, Utf16Index};
+pub use offsets::{floor_char_boundary, utf16_len, Utf16Index};

@@ -13,6 +13,14 @@ pub fn floor_char_boundary(text: &str, index: usize) -> usize {
     i
 }
 
+/// Length of `text` in UTF-16 code units (what JS `string.length`
+/// reports), computed from the bytes in one pass without decoding.
+pub fn utf16_len(text: &str) -> usize {
+    text.bytes()
+        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
+}
+
 /// Converts UTF-8 byte offsets of one text into UTF-16 offsets (what JS
 /// string indices count): O(n) to build, O(log n) per query, and O(1)
 /// memory for ASCII text.
@@ -68,6 +76,13 @@ mod tests {
         assert_eq!(index.utf16_of(text.len()), 8);
         assert_eq!(index.utf16_of(0), 0);
         assert_eq!(index.utf16_of(2), 1, "inside 中 rounds down to its start");
+    }
+
+    #[test]
+    fn utf16_len_counts_surrogate_pairs_twice() {
+        assert_eq!(utf16_len(""), 0);
+        assert_eq!(utf16_len("abc"), 3);
+        assert_eq!(utf16_len("a中😀b"), 5);
     }
 
     #[test]

@@ -7,3 +7,5 @@ pub mod fixture_host;
 mod fuzz_regressions;
 mod planner;
 mod slice;
+mod conformance;
+mod matcher;

@@ -1,0 +1,187 @@
+//! The content being searched, with everything the strategies derive from
+//! it computed at most once per call (lazily, so an exact hit pays for
+//! none of it): line spans, an LF-only view and the per-line fold-key
+//! hashes.
+
+use std::cell::OnceCell;
+
+use super::budget::Budget;
+use super::normalize::fold_hash_with;
+
+/// One line: `start..end` is its text, `end..next` its ending (stored as
+/// `u32`: a line index is 12 bytes per line; contents past 4 GiB are
+/// refused before any index is built).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LineSpan {
+    start: u32,
+    end: u32,
+    next: u32,
+}
+
+impl LineSpan {
+    fn new(start: usize, end: usize, next: usize) -> LineSpan {
+        let u = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+        LineSpan { start: u(start), end: u(end), next: u(next) }
+    }
+
+    pub(crate) fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    pub(crate) fn end(&self) -> usize {
+        self.end as usize
+    }
+
+    pub(crate) fn next(&self) -> usize {
+        self.next as usize
+    }
+}
+
+
+/// The content with CRLF turned into LF, and how to map positions back.
+pub(crate) struct LfView {
+    /// `None` when the content has no `\r\n` (the view is the content).
+    text: Option<String>,
+    /// View positions of the `\n`s whose `\r` was removed, ascending.
+    removed: Vec<usize>,
+}
+
+pub(crate) struct Content<'a> {
+    /// The content without its BOM.
+    pub body: &'a str,
+    lines: OnceCell<Vec<LineSpan>>,
+    lf: OnceCell<LfView>,
+    fold_hashes: OnceCell<Vec<u64>>,
+}
+
+impl<'a> Content<'a> {
+    pub(crate) fn new(body: &'a str) -> Self {
+        Content {
+            body,
+            lines: OnceCell::new(),
+            lf: OnceCell::new(),
+            fold_hashes: OnceCell::new(),
+        }
+    }
+
+    pub(crate) fn lines(&self) -> &[LineSpan] {
+        self.lines.get_or_init(|| {
+            // Same lines as `text::lines_with_endings`, found with the SWAR
+            // newline scan.
+            let bytes = self.body.as_bytes();
+            let mut out = Vec::with_capacity(bytes.len() / 32 + 1);
+            let mut start = 0usize;
+            while start < bytes.len() {
+                match super::scan::next_newline(bytes, start) {
+                    Some(nl) => {
+                        let end = if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
+                        out.push(LineSpan::new(start, end, nl + 1));
+                        start = nl + 1;
+                    }
+                    None => {
+                        out.push(LineSpan::new(start, bytes.len(), bytes.len()));
+                        start = bytes.len();
+                    }
+                }
+            }
+            out
+        })
+    }
+
+    /// Text of line `i` without its ending (`""` past the end).
+    pub(crate) fn line(&self, i: usize) -> &'a str {
+        match self.lines().get(i) {
+            Some(l) => self.body.get(l.start()..l.end()).unwrap_or(""),
+            None => "",
+        }
+    }
+
+    /// Index of the line holding byte `pos` (the last line for `pos` at the
+    /// end of the text).
+    pub(crate) fn line_of(&self, pos: usize) -> usize {
+        let lines = self.lines();
+        lines.partition_point(|l| l.next() <= pos).min(lines.len().saturating_sub(1))
+    }
+
+    pub(crate) fn lf(&self) -> &LfView {
+        self.lf.get_or_init(|| {
+            if !self.body.contains("\r\n") {
+                return LfView { text: None, removed: Vec::new() };
+            }
+            let mut text = String::with_capacity(self.body.len());
+            let mut removed = Vec::new();
+            let mut rest = self.body;
+            while let Some(i) = rest.find("\r\n") {
+                text.push_str(&rest[..i]);
+                removed.push(text.len());
+                text.push('\n');
+                rest = &rest[i + 2..];
+            }
+            text.push_str(rest);
+            LfView { text: Some(text), removed }
+        })
+    }
+
+    /// Fold-key hash of every line; `None` when the budget cannot pay for
+    /// the pass.
+    pub(crate) fn fold_hashes(&self, budget: &mut Budget) -> Option<&[u64]> {
+        if self.fold_hashes.get().is_none() && !budget.spend(self.body.len()) {
+            return None;
+        }
+        Some(self.fold_hashes.get_or_init(|| {
+            let mut buf = Vec::new();
+            (0..self.lines().len()).map(|i| fold_hash_with(self.line(i), &mut buf)).collect()
+        }))
+    }
+}
+
+impl LfView {
+    pub(crate) fn text<'s>(&'s self, body: &'s str) -> &'s str {
+        self.text.as_deref().unwrap_or(body)
+    }
+
+    /// The content position of view position `x`. A `\r` removed before a
+    /// `\n` belongs to whatever starts or ends at that `\n`, so a span never
+    /// splits a CRLF.
+    pub(crate) fn to_body(&self, x: usize) -> usize {
+        x + self.removed.partition_point(|&v| v < x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lf_view_maps_positions_without_splitting_crlf() {
+        let c = Content::new("a\r\nb\r\nc");
+        let lf = c.lf();
+        let view = lf.text(c.body);
+        assert_eq!(view, "a\nb\nc");
+        let s = view.find("\nb").unwrap();
+        assert_eq!(&c.body[lf.to_body(s)..lf.to_body(s + 2)], "\r\nb");
+        let s = view.find("a\n").unwrap();
+        assert_eq!(&c.body[lf.to_body(s)..lf.to_body(s + 2)], "a\r\n");
+        assert_eq!(&c.body[lf.to_body(0)..lf.to_body(1)], "a");
+    }
+
+    #[test]
+    fn lines_and_hashes_are_indexed() {
+        let c = Content::new("ab cd\n\r\nef(");
+        assert_eq!(c.line(0), "ab cd");
+        assert_eq!(c.line(1), "");
+        assert_eq!(c.line(2), "ef(");
+        assert_eq!(c.line_of(0), 0);
+        assert_eq!(c.line_of(6), 1);
+        for text in ["", "a", "a\n", "a\r\nb\nc", "\n\n", "中文\r\n😀\n", "\r", "x\r"] {
+            let c = Content::new(text);
+            let want: Vec<&str> = crate::text::lines_with_endings(text).map(|l| l.text).collect();
+            let got: Vec<&str> = (0..c.lines().len()).map(|i| c.line(i)).collect();
+            assert_eq!(got, want, "{text:?}");
+        }
+        assert_eq!(c.line_of(c.body.len()), 2);
+        let mut b = Budget::new(1000);
+        assert_eq!(c.fold_hashes(&mut b).unwrap().len(), 3);
+        assert_eq!(Content::new("").line_of(0), 0);
+    }
+}

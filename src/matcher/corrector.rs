@@ -1,0 +1,437 @@
+//! Self-correction (SPEC §6.6, seed 002): when the ladder fails, ask a host
+//! LLM once for a corrected search, and re-run the ladder with it.
+//!
+//! The flow of [`replace_text_with_correction`]:
+//! 1. [`replace_text`] as usual; success, or a refusal that a better search
+//!    cannot fix (`ALREADY_APPLIED`, `NO_CHANGE`, `EMPTY_SEARCH`, …), is
+//!    returned as is.
+//! 2. On `NOT_FOUND`, `AMBIGUOUS` or `MATCH_COUNT_MISMATCH`, a
+//!    [`CorrectionRequest`] (system and user prompt in our own words, plus
+//!    the raw fields) goes to the host's [`Corrector`], unless the answer
+//!    is cached (LRU of [`CORRECTION_CACHE_SIZE`] entries, keyed by a
+//!    128-bit hash of content, search, replacement, instruction and error).
+//! 3. The answer is parsed tolerantly: the first JSON object in it that has
+//!    `search` or `noChangesRequired`, wherever it sits (code fences, prose
+//!    around it, `True`/`False` spelled Python-style).
+//! 4. `noChangesRequired` → `CORRECTOR_NO_CHANGE` (never an edit). Else the
+//!    corrected edit runs once more with the exact and safe strategies
+//!    only; if it fails too, the *original* error is returned.
+//!
+//! A callback that throws or rejects is `HOST_ERROR` (capability
+//! `corrector`). No cache borrow is held across the `await`.
+
+#![allow(async_fn_in_trait)] // single-threaded (wasm) hosts: no Send bound wanted.
+
+use std::cell::RefCell;
+
+use serde::{Deserialize, Serialize};
+
+use super::messages;
+use super::normalize::Fnv;
+use super::stats;
+use super::types::{Mode, ReplaceOptions, ReplaceResult};
+use super::{replace_text, Error};
+use crate::error::ErrorCode;
+use crate::host::{Capability, HostError};
+
+/// Entries kept by the correction cache.
+pub const CORRECTION_CACHE_SIZE: usize = 50;
+
+/// The host's LLM: answers a correction request with text that should hold
+/// one JSON object `{search, replace, noChangesRequired, explanation}`.
+pub trait Corrector {
+    async fn correct(&self, request: &CorrectionRequest) -> Result<String, HostError>;
+}
+
+/// What the corrector is asked: a ready prompt (`system`, `user`) and the
+/// same facts as fields, for hosts that build their own prompt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CorrectionRequest {
+    pub system: String,
+    pub user: String,
+    pub instruction: String,
+    pub search: String,
+    pub replace: String,
+    /// The failure report of the first attempt.
+    pub error: String,
+    pub content: String,
+}
+
+/// Options of [`replace_text_with_correction`]: the replace options plus
+/// the edit's purpose in words.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CorrectionOptions {
+    /// Why the edit is made (seed 002's `instruction`); helps the corrector
+    /// find the intended place.
+    pub instruction: String,
+    #[serde(flatten)]
+    pub replace: ReplaceOptions,
+}
+
+/// A parsed corrector answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Correction {
+    search: String,
+    replace: Option<String>,
+    no_changes_required: bool,
+    explanation: String,
+}
+
+thread_local! {
+    /// Most recently used last.
+    static CACHE: RefCell<Vec<(u128, Correction)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn cache_get(key: u128) -> Option<Correction> {
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        let i = c.iter().position(|(k, _)| *k == key)?;
+        let entry = c.remove(i);
+        let found = entry.1.clone();
+        c.push(entry);
+        Some(found)
+    })
+}
+
+fn cache_put(key: u128, value: Correction) {
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.retain(|(k, _)| *k != key);
+        if c.len() >= CORRECTION_CACHE_SIZE {
+            c.remove(0);
+        }
+        c.push((key, value));
+    });
+}
+
+/// Empties the correction cache (tests, or a host that changed models).
+pub fn clear_correction_cache() {
+    CACHE.with(|c| c.borrow_mut().clear());
+}
+
+/// 128-bit key of all inputs (two FNV streams, every part length-prefixed
+/// so `("ab","c")` and `("a","bc")` differ).
+fn cache_key(parts: &[&str]) -> u128 {
+    let mut a = Fnv::new();
+    let mut b = Fnv::new();
+    b.bytes(b"editkit-corrector");
+    for p in parts {
+        let len = (p.len() as u64).to_le_bytes();
+        a.bytes(&len);
+        a.bytes(p.as_bytes());
+        b.bytes(p.as_bytes());
+        b.bytes(&len);
+    }
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+/// [`replace_text`], and on a failure a better search could fix, one round
+/// of correction through `corrector` (see the module docs).
+pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
+    content: &str,
+    search: &str,
+    replace: &str,
+    options: &CorrectionOptions,
+    corrector: &C,
+) -> Result<ReplaceResult, Error> {
+    let original = match replace_text(content, search, replace, &options.replace) {
+        Ok(done) => return Ok(done),
+        Err(e) => e,
+    };
+    if !matches!(original.code, ErrorCode::NotFound | ErrorCode::Ambiguous | ErrorCode::MatchCountMismatch) {
+        return Err(original);
+    }
+    let lang = options.replace.lang;
+    let key = cache_key(&[content, search, replace, &options.instruction, &original.message]);
+    let correction = match cache_get(key) {
+        Some(hit) => {
+            stats::update(|s| s.corrections.cache_hits += 1);
+            hit
+        }
+        None => {
+            let request = CorrectionRequest {
+                system: messages::corrector_system().to_string(),
+                user: messages::corrector_user(&options.instruction, search, replace, &original.message, content),
+                instruction: options.instruction.clone(),
+                search: search.to_string(),
+                replace: replace.to_string(),
+                error: original.message.clone(),
+                content: content.to_string(),
+            };
+            let answer = match corrector.correct(&request).await {
+                Ok(a) => a,
+                Err(h) => {
+                    stats::update(|s| s.corrections.host_error += 1);
+                    return Err(Error::new(ErrorCode::HostError, messages::corrector_host_error(lang, &h.message))
+                        .with_name(Capability::Corrector.js_name())
+                        .with_errors(vec![original]));
+                }
+            };
+            match parse_answer(&answer) {
+                Some(c) => {
+                    cache_put(key, c.clone());
+                    c
+                }
+                None => {
+                    stats::update(|s| s.corrections.invalid_answer += 1);
+                    return Err(original);
+                }
+            }
+        }
+    };
+    if correction.no_changes_required {
+        stats::update(|s| s.corrections.no_change += 1);
+        return Err(Error::new(ErrorCode::CorrectorNoChange, messages::corrector_no_change(lang, &correction.explanation))
+            .with_errors(vec![original]));
+    }
+    let retry = ReplaceOptions { mode: options.replace.mode.min(Mode::Safe), ..options.replace.clone() };
+    let new_replace = correction.replace.as_deref().unwrap_or(replace);
+    match replace_text(content, &correction.search, new_replace, &retry) {
+        Ok(done) => {
+            stats::update(|s| s.corrections.success += 1);
+            Ok(done)
+        }
+        Err(_) => {
+            stats::update(|s| s.corrections.failure += 1);
+            Err(original)
+        }
+    }
+}
+
+/// The first JSON object in `answer` that looks like a correction.
+fn parse_answer(answer: &str) -> Option<Correction> {
+    let fields = json::find_object(answer, &["search", "noChangesRequired"])?;
+    let get = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let no_changes_required = matches!(get("noChangesRequired"), Some(json::Value::Bool(true)));
+    let search = match get("search") {
+        Some(json::Value::Str(s)) => s.clone(),
+        _ if no_changes_required => String::new(),
+        _ => return None,
+    };
+    if search.is_empty() && !no_changes_required {
+        return None;
+    }
+    let replace = match get("replace") {
+        Some(json::Value::Str(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let explanation = match get("explanation") {
+        Some(json::Value::Str(s)) => s.clone(),
+        _ => String::new(),
+    };
+    Some(Correction { search, replace, no_changes_required, explanation })
+}
+
+/// A deliberately small JSON reader: enough to pull one object out of an
+/// LLM answer (`serde_json` is a dev-dependency only, for size).
+mod json {
+    #[derive(Clone, Debug, PartialEq)]
+    pub(super) enum Value {
+        Null,
+        Bool(bool),
+        Num,
+        Str(String),
+        Arr,
+        Obj(Vec<(String, Value)>),
+    }
+
+    const MAX_DEPTH: usize = 64;
+    const MAX_ATTEMPTS: usize = 64;
+
+    struct Reader<'a> {
+        s: &'a [u8],
+        i: usize,
+    }
+
+    impl Reader<'_> {
+        fn ws(&mut self) {
+            while self.s.get(self.i).is_some_and(|b| b.is_ascii_whitespace()) {
+                self.i += 1;
+            }
+        }
+
+        fn eat(&mut self, lit: &[u8]) -> bool {
+            if self.s.get(self.i..self.i + lit.len()) == Some(lit) {
+                self.i += lit.len();
+                true
+            } else {
+                false
+            }
+        }
+
+        fn value(&mut self, depth: usize) -> Option<Value> {
+            if depth > MAX_DEPTH {
+                return None;
+            }
+            self.ws();
+            match *self.s.get(self.i)? {
+                b'{' => self.object(depth),
+                b'[' => self.array(depth),
+                b'"' => self.string().map(Value::Str),
+                b't' | b'T' if self.eat(b"true") || self.eat(b"True") => Some(Value::Bool(true)),
+                b'f' | b'F' if self.eat(b"false") || self.eat(b"False") => Some(Value::Bool(false)),
+                b'n' | b'N' if self.eat(b"null") || self.eat(b"None") => Some(Value::Null),
+                b'-' | b'0'..=b'9' => {
+                    while self.s.get(self.i).is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
+                        self.i += 1;
+                    }
+                    Some(Value::Num)
+                }
+                _ => None,
+            }
+        }
+
+        fn object(&mut self, depth: usize) -> Option<Value> {
+            self.i += 1;
+            let mut fields = Vec::new();
+            self.ws();
+            if self.eat(b"}") {
+                return Some(Value::Obj(fields));
+            }
+            loop {
+                self.ws();
+                let k = self.string()?;
+                self.ws();
+                if !self.eat(b":") {
+                    return None;
+                }
+                let v = self.value(depth + 1)?;
+                fields.push((k, v));
+                self.ws();
+                if self.eat(b",") {
+                    self.ws();
+                    if self.eat(b"}") {
+                        return Some(Value::Obj(fields));
+                    }
+                    continue;
+                }
+                return self.eat(b"}").then_some(Value::Obj(fields));
+            }
+        }
+
+        fn array(&mut self, depth: usize) -> Option<Value> {
+            self.i += 1;
+            self.ws();
+            if self.eat(b"]") {
+                return Some(Value::Arr);
+            }
+            loop {
+                self.value(depth + 1)?;
+                self.ws();
+                if self.eat(b",") {
+                    continue;
+                }
+                return self.eat(b"]").then_some(Value::Arr);
+            }
+        }
+
+        fn hex4(&mut self) -> Option<u32> {
+            let digits = self.s.get(self.i..self.i + 4)?;
+            let v = u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()?;
+            self.i += 4;
+            Some(v)
+        }
+
+        fn string(&mut self) -> Option<String> {
+            if !self.eat(b"\"") {
+                return None;
+            }
+            let mut out: Vec<u8> = Vec::new();
+            loop {
+                let b = *self.s.get(self.i)?;
+                self.i += 1;
+                match b {
+                    b'"' => return String::from_utf8(out).ok(),
+                    b'\\' => {
+                        let e = *self.s.get(self.i)?;
+                        self.i += 1;
+                        let ch = match e {
+                            b'"' => '"',
+                            b'\\' => '\\',
+                            b'/' => '/',
+                            b'b' => '\u{8}',
+                            b'f' => '\u{c}',
+                            b'n' => '\n',
+                            b'r' => '\r',
+                            b't' => '\t',
+                            b'u' => {
+                                let hi = self.hex4()?;
+                                let code = if (0xD800..0xDC00).contains(&hi) && self.eat(b"\\u") {
+                                    let lo = self.hex4()?;
+                                    0x10000 + ((hi - 0xD800) << 10) + (lo.checked_sub(0xDC00)? & 0x3FF)
+                                } else {
+                                    hi
+                                };
+                                char::from_u32(code).unwrap_or('\u{fffd}')
+                            }
+                            _ => return None,
+                        };
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                    }
+                    _ => out.push(b),
+                }
+            }
+        }
+    }
+
+    /// Fields of the first object in `text` (at any `{`) that parses and
+    /// has one of `keys`.
+    pub(super) fn find_object(text: &str, keys: &[&str]) -> Option<Vec<(String, Value)>> {
+        let bytes = text.as_bytes();
+        let mut attempts = 0usize;
+        let mut from = 0usize;
+        while let Some(off) = bytes.get(from..)?.iter().position(|&b| b == b'{') {
+            let at = from + off;
+            attempts += 1;
+            if attempts > MAX_ATTEMPTS {
+                return None;
+            }
+            let mut r = Reader { s: bytes, i: at };
+            if let Some(Value::Obj(fields)) = r.value(0) {
+                if fields.iter().any(|(k, _)| keys.contains(&k.as_str())) {
+                    return Some(fields);
+                }
+            }
+            from = at + 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_found_inside_fences_and_prose() {
+        let a = "Sure! Here it is:\n```json\n{\"search\": \"let x = 1;\\n\", \"replace\": \"let x = 2;\", \"noChangesRequired\": false, \"explanation\": \"indent \\u00e9\\ud83d\\ude00\"}\n```\nDone {not json}";
+        let c = parse_answer(a).unwrap();
+        assert_eq!(c.search, "let x = 1;\n");
+        assert_eq!(c.replace.as_deref(), Some("let x = 2;"));
+        assert!(!c.no_changes_required);
+        assert_eq!(c.explanation, "indent é😀");
+        let c = parse_answer("{\"noChangesRequired\": True, \"explanation\": \"already there\",}").unwrap();
+        assert!(c.no_changes_required);
+        assert_eq!(parse_answer("no json here"), None);
+        assert_eq!(parse_answer("{\"other\": 1}"), None);
+        assert_eq!(parse_answer("{\"search\": \"\"}"), None);
+        assert_eq!(parse_answer(&"{".repeat(10_000)), None);
+    }
+
+    #[test]
+    fn the_cache_keeps_the_most_recent_entries() {
+        clear_correction_cache();
+        let c = Correction { search: "s".into(), replace: None, no_changes_required: false, explanation: String::new() };
+        for k in 0..(CORRECTION_CACHE_SIZE as u128 + 5) {
+            cache_put(k, c.clone());
+        }
+        assert_eq!(cache_get(0), None);
+        assert!(cache_get(5).is_some());
+        assert!(cache_get(CORRECTION_CACHE_SIZE as u128 + 4).is_some());
+        assert_ne!(cache_key(&["ab", "c"]), cache_key(&["a", "bc"]));
+        clear_correction_cache();
+    }
+}

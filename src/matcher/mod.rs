@@ -1,0 +1,469 @@
+//! The text matcher (SPEC §6): locate a search text in a content even when
+//! the model got its formatting slightly wrong, and replace it without ever
+//! editing the wrong place.
+//!
+//! ```
+//! use editkit::matcher::{replace_text, ReplaceOptions};
+//!
+//! let file = "fn main() {\r\n    let x = 1;\r\n}\r\n";
+//! // The model dropped the indentation and used LF line breaks.
+//! let r = replace_text(file, "let x = 1;\n", "let x = 2;\n", &ReplaceOptions::default()).unwrap();
+//! assert_eq!(r.content, "fn main() {\r\n    let x = 2;\r\n}\r\n");
+//! ```
+//!
+//! # The ladder
+//!
+//! Strategies run most exact first; the first that finds anything decides,
+//! and its count is final. Each forgives what the earlier ones forgive plus
+//! one more kind of difference (every module documents what it forgives,
+//! what it never forgives, and its cost):
+//!
+//! | # | strategy | tier | forgives |
+//! |---|---|---|---|
+//! | 1 | [`exact`](strategies::exact) | exact | nothing |
+//! | 2 | [`line_endings`](strategies::line_endings) | safe | CRLF vs LF |
+//! | 3 | [`trimmed_boundaries`](strategies::trimmed_boundaries) | safe | whitespace around the search |
+//! | 4 | [`trailing_whitespace`](strategies::trailing_whitespace) | safe | trailing spaces per line |
+//! | 5 | [`indentation`](strategies::indentation) | safe | a uniform indentation shift |
+//! | 6 | [`whitespace_normalized`](strategies::whitespace_normalized) | safe | the width of inner whitespace runs |
+//! | 7 | [`unicode_normalized`](strategies::unicode_normalized) | safe | curly quotes, dashes, NBSP, zero-width |
+//! | 8 | [`escape_normalized`](strategies::escape_normalized) | safe | one level of over-escaping |
+//! | 9 | [`token_flexible`](strategies::token_flexible) | fuzzy | any whitespace between tokens |
+//! | 10 | [`context_anchored`](strategies::context_anchored) | fuzzy | changed middle lines between exact anchors |
+//! | 11 | [`block_similarity`](strategies::block_similarity) | fuzzy | small differences anywhere |
+//!
+//! Safe strategies forgive formatting only, and re-express the replacement
+//! in the file's formatting ([`reexpress`]); where that is not well
+//! defined they refuse (`REPLACEMENT_NOT_MAPPABLE`). Fuzzy strategies also
+//! forgive content, under the published limits [`DEFAULT_FUZZY_THRESHOLD`],
+//! [`DEFAULT_FUZZY_MARGIN`], [`DEFAULT_SIZE_RATIO`], [`CONTEXT_MIDDLE_MIN`],
+//! [`MIN_EQUAL_LINE_RATIO`] and [`MIN_FUZZY_LINES`] (the first three
+//! overridable per call).
+//!
+//! # Safety rules (SPEC §6.2)
+//!
+//! - Uniqueness is by position: a strategy that finds two places is
+//!   ambiguous (`AMBIGUOUS`, every candidate's line range listed), unless
+//!   `expectedReplacements = n` (exactly n) or `replaceAll` (exact and safe
+//!   strategies only).
+//! - The replacement is inserted literally: `$&`, `$1`, `\n` mean nothing.
+//! - Empty search: `EMPTY_SEARCH`. Identical search and replacement, or an
+//!   edit that changes nothing: `NO_CHANGE`.
+//! - Not found, but the replacement is present exactly once:
+//!   `ALREADY_APPLIED` (for a replacement of at least
+//!   [`ALREADY_APPLIED_MIN_CHARS`] non-blank characters, or as many as the
+//!   search has: a one-letter replacement found once proves nothing).
+//! - BOM, each line's ending and the final-newline state of the content are
+//!   kept; inserted lines take the matched region's ending; deleting whole
+//!   lines removes their line breaks too; a replacement never merges into a
+//!   neighbouring non-empty line through a boundary line break only the
+//!   search had.
+//! - Every result names the strategy, the matched original text, its line
+//!   range, its UTF-16 offsets and a score. A refused edit returns no
+//!   content at all, so nothing can be half-applied.
+//! - Work is bounded by an operation budget ([`DEFAULT_WORK_BUDGET`]), not
+//!   a clock; running out means "not found", never a guess.
+//!
+//! # Which mode should you use?
+//!
+//! - **`safe`** (the default) for files and for SiYuan blocks. It accepts
+//!   everything a model commonly gets wrong about *formatting* (indentation,
+//!   line endings, trailing spaces, quotes, escaping) and never an edit
+//!   whose search differs in content. Its misses come with a report that
+//!   tells the model what to fix.
+//! - **`exact`** when the caller has just produced the search text itself
+//!   (a program, not a model) and any difference means the content changed
+//!   under it.
+//! - **`fuzzy`** when a retry costs more than a refusal risks: a model
+//!   editing prose or large blocks from memory. It also accepts small
+//!   content drift in blocks of three or more lines, but only for a clearly
+//!   best candidate; it never accepts `replaceAll`.
+//!
+//! # Other entry points
+//!
+//! [`apply_search_replace`] applies a multi-block `<<<<<<< SEARCH` text
+//! (seed 003), [`apply_edits`] a list of `{oldString, newString}` edits,
+//! [`replace_text_with_correction`] asks a host LLM to repair a failed
+//! search once (seed 002), and [`stats`] reports what matched how.
+
+mod budget;
+mod content;
+mod corrector;
+mod indent;
+mod ladder;
+mod messages;
+mod normalize;
+pub mod reexpress;
+mod report;
+mod scan;
+mod search_replace;
+mod stats;
+pub mod strategies;
+mod types;
+
+pub use corrector::{
+    clear_correction_cache, replace_text_with_correction, CorrectionOptions, CorrectionRequest, Corrector,
+    CORRECTION_CACHE_SIZE,
+};
+pub use search_replace::{
+    apply_edits, apply_search_replace, parse_search_replace, BlockResult, EditSpec, SearchReplaceBlock,
+    SearchReplaceOptions, SearchReplaceReport,
+};
+pub use stats::{reset_stats, stats, CorrectionCounts, Stats, StrategyCounts};
+pub use types::{
+    Closest, FindOptions, FindResult, Match, Mode, ReplaceOptions, ReplaceResult, Strategy, CONTEXT_MIDDLE_MIN,
+    DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO,
+    MIN_FUZZY_LINES,
+};
+
+use content::Content;
+use ladder::{Positions, Run, Settings, Verdict};
+use reexpress::Unmappable;
+use strategies::{Candidate, Needle, Plan};
+
+use crate::error::{Error, ErrorCode, LineRange};
+use crate::text::{split_bom, BOM};
+
+/// Locates `search` in `content` (SPEC §11 `findMatch`).
+///
+/// Never an error for "not found" or "ambiguous": those are
+/// `found: false` with `code` and the failure report in `message`. Errors
+/// only for invalid input: an empty `search` (`EMPTY_SEARCH`) or
+/// out-of-range options (`INVALID_ARGUMENT`).
+pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<FindResult, Error> {
+    let settings = Settings::new(options)?;
+    let search = search.strip_prefix(BOM).unwrap_or(search);
+    if search.is_empty() {
+        return Err(ladder::empty_search(settings.lang));
+    }
+    ladder::check_size(settings.lang, content)?;
+    let (bom, body) = split_bom(content);
+    let content_ix = Content::new(body);
+    let needle = Needle::new(search);
+    let run = ladder::run(&content_ix, &needle, &settings, settings.ladder());
+    let strategy = run.strategy;
+    let bom_units = usize::from(bom);
+    let mut result = FindResult {
+        found: false,
+        strategy,
+        matches: Vec::new(),
+        tried: run.tried.clone(),
+        closest: None,
+        code: None,
+        message: None,
+        budget_exhausted: run.exhausted,
+    };
+    let lang = settings.lang;
+    match (strategy, ladder::decide(&settings, run.candidates.clone())) {
+        (Some(s), Verdict::Accept(cands)) => {
+            stats::count_strategy(s);
+            result.found = true;
+            result.matches = matches(body, bom_units, s, &cands);
+        }
+        (Some(s), Verdict::Ambiguous(cands)) => {
+            stats::update(|st| st.ambiguous += 1);
+            result.matches = matches(body, bom_units, s, &cands);
+            result.code = Some(ErrorCode::Ambiguous);
+            result.message = Some(messages::ambiguous(lang, s, &ranges(&result.matches)));
+        }
+        (Some(s), Verdict::CountMismatch(cands)) => {
+            result.matches = matches(body, bom_units, s, &cands);
+            result.code = Some(ErrorCode::MatchCountMismatch);
+            let expected = settings.expected.unwrap_or(1);
+            result.message = Some(messages::count_mismatch(lang, s, expected, &ranges(&result.matches)));
+        }
+        _ => {
+            stats::update(|st| st.not_found += 1);
+            let (message, _, closest) = report::not_found(&content_ix, &needle, &settings, &run);
+            result.code = Some(ErrorCode::NotFound);
+            result.message = Some(message);
+            result.closest = closest;
+        }
+    }
+    Ok(result)
+}
+
+/// Replaces `search` with `replace` in `content` (SPEC §11 `replaceText`).
+///
+/// Refusals are errors: `EMPTY_SEARCH`, `NO_CHANGE`, `NOT_FOUND` (with the
+/// failure report), `AMBIGUOUS` (with every candidate in
+/// `details.candidates`), `MATCH_COUNT_MISMATCH`, `ALREADY_APPLIED`,
+/// `REPLACEMENT_NOT_MAPPABLE`, `INVALID_ARGUMENT`. A refusal never returns
+/// content, so the caller's text stays as it was.
+pub fn replace_text(content: &str, search: &str, replace: &str, options: &ReplaceOptions) -> Result<ReplaceResult, Error> {
+    let settings = Settings::new(&FindOptions::from(options))?;
+    let lang = settings.lang;
+    let search = search.strip_prefix(BOM).unwrap_or(search);
+    let replace = replace.strip_prefix(BOM).unwrap_or(replace);
+    if search.is_empty() {
+        return Err(ladder::empty_search(lang));
+    }
+    if search == replace {
+        return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang)));
+    }
+    ladder::check_size(lang, content)?;
+    let (bom, body) = split_bom(content);
+    let content_ix = Content::new(body);
+    let needle = Needle::new(search);
+    let run = ladder::run(&content_ix, &needle, &settings, settings.ladder());
+    let bom_units = usize::from(bom);
+    let chosen = match (run.strategy, ladder::decide(&settings, run.candidates.clone())) {
+        (Some(_), Verdict::Accept(c)) => c,
+        (Some(s), Verdict::Ambiguous(c)) => {
+            stats::update(|st| st.ambiguous += 1);
+            let found = matches(body, bom_units, s, &c);
+            let list = ranges(&found);
+            return Err(Error::new(ErrorCode::Ambiguous, messages::ambiguous(lang, s, &list))
+                .with_candidates(&list)
+                .with_line_of(&list));
+        }
+        (Some(s), Verdict::CountMismatch(c)) => {
+            let found = matches(body, bom_units, s, &c);
+            let list = ranges(&found);
+            let expected = settings.expected.unwrap_or(1);
+            return Err(Error::new(ErrorCode::MatchCountMismatch, messages::count_mismatch(lang, s, expected, &list))
+                .with_candidates(&list)
+                .with_line_of(&list));
+        }
+        _ => return Err(not_found_or_applied(&content_ix, &needle, replace, &settings, &run)),
+    };
+    let Some(strategy) = run.strategy else {
+        return Err(report::not_found_error(&content_ix, &needle, &settings, &run));
+    };
+    let new_body = apply(&content_ix, &needle, &chosen, replace).map_err(|(cand, why)| {
+        let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
+        let at = ranges(&m).first().copied().unwrap_or((1, 1));
+        let why = match why {
+            Unmappable::Indentation(n) => messages::UnmappableWhy::Indentation(n),
+            Unmappable::Quotes(n, q) => messages::UnmappableWhy::Quotes(n, q),
+            Unmappable::Escaping => messages::UnmappableWhy::Escaping,
+        };
+        Error::new(ErrorCode::ReplacementNotMappable, messages::unmappable(lang, strategy, at, why)).with_line(at.0)
+    })?;
+    if new_body == body {
+        return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang)));
+    }
+    stats::count_strategy(strategy);
+    let found = matches(body, bom_units, strategy, &chosen);
+    let mut out = String::with_capacity(new_body.len() + 3);
+    if bom {
+        out.push_str(BOM);
+    }
+    out.push_str(&new_body);
+    Ok(ReplaceResult {
+        content: out,
+        strategy,
+        occurrences: u32::try_from(found.len()).unwrap_or(u32::MAX),
+        matches: found,
+    })
+}
+
+/// A replacement found once counts as "already applied" only with at least
+/// this many non-blank characters (or as many as the search has).
+pub const ALREADY_APPLIED_MIN_CHARS: usize = 8;
+
+fn non_blank_chars(s: &str) -> usize {
+    s.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// `ALREADY_APPLIED` when the replacement (not the search) is present
+/// exactly once under the safe strategies, else `NOT_FOUND` with the report.
+fn not_found_or_applied(content: &Content<'_>, needle: &Needle, replace: &str, settings: &Settings, run: &Run) -> Error {
+    let substantial = non_blank_chars(replace) >= ALREADY_APPLIED_MIN_CHARS.min(non_blank_chars(&needle.exact)).max(1);
+    if substantial {
+        let probe = Needle::new(replace);
+        let single = Settings { expected: None, replace_all: false, ..*settings };
+        let again = ladder::run(content, &probe, &single, Strategy::ladder(settings.mode.min(Mode::Safe)));
+        if let (Some(s), Verdict::Accept(c)) = (again.strategy, ladder::decide(&single, again.candidates)) {
+            let found = matches(content.body, 0, s, &c);
+            let list = ranges(&found);
+            if let Some(&at) = list.first() {
+                stats::update(|st| st.already_applied += 1);
+                return Error::new(ErrorCode::AlreadyApplied, messages::already_applied(settings.lang, at))
+                    .with_candidates(&list)
+                    .with_line(at.0);
+            }
+        }
+    }
+    stats::update(|st| st.not_found += 1);
+    report::not_found_error(content, needle, settings, run)
+}
+
+/// The new body with every chosen candidate replaced, or the candidate
+/// whose replacement could not be re-expressed.
+fn apply<'c>(
+    content: &Content<'_>,
+    needle: &Needle,
+    chosen: &'c [Candidate],
+    replace: &str,
+) -> Result<String, (&'c Candidate, Unmappable)> {
+    let body = content.body;
+    let mut out = String::with_capacity(body.len() + replace.len());
+    let mut pos = 0usize;
+    for cand in chosen {
+        let text = reexpress::replacement(content, needle, cand, replace).map_err(|e| (cand, e))?;
+        let ending = region_ending(body, cand.start, cand.end);
+        let text = if ending == "\n" { text } else { text.replace('\n', ending) };
+        let (mut start, mut end) = (cand.replace_start(content), cand.end);
+        if cand.plan == Plan::Verbatim {
+            (start, end) = keep_boundary_breaks(body, start, end, &needle.lf, &text);
+        }
+        if text.is_empty() {
+            (start, end) = whole_line_deletion(body, start, end);
+        }
+        let start = start.max(pos);
+        out.push_str(body.get(pos..start).unwrap_or(""));
+        out.push_str(&text);
+        pos = end.max(start);
+    }
+    out.push_str(body.get(pos..).unwrap_or(""));
+    Ok(out)
+}
+
+/// The line ending of a matched region: the majority inside it, else the
+/// ending of the line it ends on, else of the line before it, else the
+/// content's dominant one.
+fn region_ending(body: &str, start: usize, end: usize) -> &'static str {
+    let bytes = body.as_bytes();
+    let is_crlf = |i: usize| i > 0 && bytes.get(i - 1) == Some(&b'\r');
+    let (mut crlf, mut lf) = (0usize, 0usize);
+    for (i, &b) in bytes.iter().enumerate().take(end).skip(start) {
+        if b == b'\n' {
+            if is_crlf(i) {
+                crlf += 1;
+            } else {
+                lf += 1;
+            }
+        }
+    }
+    if crlf + lf > 0 {
+        return if crlf >= lf { "\r\n" } else { "\n" };
+    }
+    if let Some(i) = body.get(end..).and_then(|r| r.find('\n')) {
+        return if is_crlf(end + i) { "\r\n" } else { "\n" };
+    }
+    if let Some(i) = body.get(..start).and_then(|r| r.rfind('\n')) {
+        return if is_crlf(i) { "\r\n" } else { "\n" };
+    }
+    crate::text::detect_line_ending(body).as_str()
+}
+
+/// Leading (trailing) line breaks of a text, counted.
+fn leading_breaks(t: &str) -> usize {
+    t.bytes().take_while(|&b| b == b'\n').count()
+}
+
+fn trailing_breaks(t: &str) -> usize {
+    t.bytes().rev().take_while(|&b| b == b'\n').count()
+}
+
+/// A replacement never merges into a neighbouring non-empty line through a
+/// line break that only the search had at its boundary: a search starting
+/// with the line break that ends a non-empty line, or ending with the one
+/// before a non-empty line, keeps that break in the file when the
+/// replacement lacks it. (A break next to an empty line is the model's to
+/// remove: that deletes a blank line.)
+fn keep_boundary_breaks(body: &str, start: usize, end: usize, search_lf: &str, text: &str) -> (usize, usize) {
+    let bytes = body.as_bytes();
+    let break_len = |at: usize| -> usize {
+        if body.get(at..).is_some_and(|r| r.starts_with("\r\n")) {
+            2
+        } else {
+            usize::from(bytes.get(at) == Some(&b'\n'))
+        }
+    };
+    let (mut s, mut e) = (start, end);
+    let mid_line = s > 0 && bytes.get(s - 1) != Some(&b'\n');
+    if leading_breaks(search_lf) > leading_breaks(text) && mid_line {
+        s += break_len(s);
+    }
+    let before_break = if body.get(..e).is_some_and(|b| b.ends_with("\r\n")) {
+        2
+    } else {
+        usize::from(e > 0 && bytes.get(e - 1) == Some(&b'\n'))
+    };
+    let next_line_text = e < body.len() && break_len(e) == 0;
+    if trailing_breaks(search_lf) > trailing_breaks(text) && before_break > 0 && next_line_text && e - before_break >= s {
+        e -= before_break;
+    }
+    (s, e)
+}
+
+/// A deletion of whole lines takes one line break with it: the one after
+/// the span, or before it on a last line without an ending.
+fn whole_line_deletion(body: &str, start: usize, end: usize) -> (usize, usize) {
+    let bytes = body.as_bytes();
+    let at_line_start = start == 0 || bytes.get(start - 1) == Some(&b'\n');
+    if !at_line_start || end <= start || bytes.get(end - 1) == Some(&b'\n') {
+        return (start, end);
+    }
+    if body.get(end..).is_some_and(|r| r.starts_with("\r\n")) {
+        return (start, end + 2);
+    }
+    if bytes.get(end) == Some(&b'\n') {
+        return (start, end + 1);
+    }
+    if end == body.len() {
+        if start >= 2 && body.get(start - 2..start) == Some("\r\n") {
+            return (start - 2, end);
+        }
+        if start >= 1 && bytes.get(start - 1) == Some(&b'\n') {
+            return (start - 1, end);
+        }
+    }
+    (start, end)
+}
+
+/// Results for candidates: UTF-16 offsets (shifted by the BOM), 1-based
+/// lines, original text.
+fn matches(body: &str, bom_units: usize, strategy: Strategy, cands: &[Candidate]) -> Vec<Match> {
+    let mut points = Vec::with_capacity(cands.len() * 3);
+    for c in cands {
+        points.extend([c.start, c.end, c.end.saturating_sub(1).max(c.start)]);
+    }
+    let pos = Positions::new(body, points);
+    let u32_of = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+    cands
+        .iter()
+        .map(|c| {
+            let (line, start16) = pos.get(c.start);
+            let (_, end16) = pos.get(c.end);
+            let (last, _) = pos.get(c.end.saturating_sub(1).max(c.start));
+            Match {
+                strategy,
+                start: u32_of(start16 + bom_units),
+                end: u32_of(end16 + bom_units),
+                start_line: u32_of(line + 1),
+                end_line: u32_of(last + 1),
+                text: body.get(c.start..c.end).unwrap_or("").to_string(),
+                score: c.score,
+            }
+        })
+        .collect()
+}
+
+fn ranges(found: &[Match]) -> Vec<(u32, u32)> {
+    found.iter().map(|m| (m.start_line, m.end_line)).collect()
+}
+
+trait ErrorExt {
+    fn with_candidates(self, list: &[(u32, u32)]) -> Self;
+    fn with_line_of(self, list: &[(u32, u32)]) -> Self;
+}
+
+impl ErrorExt for Error {
+    fn with_candidates(mut self, list: &[(u32, u32)]) -> Self {
+        self.details.candidates = list.iter().map(|&(start_line, end_line)| LineRange { start_line, end_line }).collect();
+        self
+    }
+
+    fn with_line_of(self, list: &[(u32, u32)]) -> Self {
+        match list.first() {
+            Some(&(line, _)) => self.with_line(line),
+            None => self,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

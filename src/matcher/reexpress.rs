@@ -1,0 +1,416 @@
+//! Writing the replacement in the file's own formatting.
+//!
+//! A strategy that forgave something in the search corrects the same thing
+//! in the replacement, so the model's formatting slip never reaches the
+//! file:
+//!
+//! | forgiven in the search | done to the replacement |
+//! |---|---|
+//! | line endings | every line break becomes the region's ending (done by the caller) |
+//! | boundary whitespace | the same leading blank lines, indentation, trailing blank lines removed |
+//! | trailing whitespace, inner spacing | lines equal to a search line are written as the file's original line |
+//! | indentation shift | every other line re-indented by the same `IndentMap` |
+//! | typographic quotes | straight quotes in changed lines become the region's curly ones |
+//! | one level of escaping | undone in the replacement too, when it shows the same escaping |
+//!
+//! Where a mapping is not well defined the edit is refused
+//! (`Unmappable`), never guessed. Fuzzy matches re-indent line by line,
+//! from the indentation of the file line each search line paired with.
+
+use super::content::Content;
+use super::indent::IndentMap;
+use super::normalize::{escape, for_each_key_char, indent_of, is_blank, key, unescape_once, Level};
+use super::strategies::{Candidate, FuzzyPlan, LinesPlan, Needle, Plan, Shift, TrimPlan};
+use crate::text::{align_lines, LineLink};
+
+/// Why a replacement cannot be written in the file's formatting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Unmappable {
+    /// Line `n` (1-based, in the replacement) cannot be re-indented by the
+    /// shift the match established.
+    Indentation(usize),
+    /// Line `n` uses a quote character the matched region writes in more
+    /// than one way (or an unpaired one where the region pairs them).
+    Quotes(usize, char),
+    /// The replacement mixes escaped and real characters, or escapes kinds
+    /// the search did not.
+    Escaping,
+}
+
+/// The replacement for `candidate`, with LF line breaks (the caller turns
+/// them into the region's ending).
+pub(crate) fn replacement(
+    content: &Content<'_>,
+    needle: &Needle,
+    candidate: &Candidate,
+    replace: &str,
+) -> Result<String, Unmappable> {
+    let mut r = replace.strip_prefix(crate::text::BOM).unwrap_or(replace).replace("\r\n", "\n");
+    if candidate.unescaped != 0 {
+        r = unescape_replacement(&r, candidate.unescaped)?;
+    }
+    match &candidate.plan {
+        Plan::Verbatim => Ok(r),
+        Plan::Trimmed(plan) => trimmed(&r, plan),
+        Plan::Lines(plan) => lines(content, needle, plan, &r),
+        Plan::Fuzzy(plan) => fuzzy(content, needle, candidate, plan, &r),
+    }
+}
+
+/// The replacement unescaped when it shows the search's over-escaping.
+fn unescape_replacement(r: &str, search_kinds: u16) -> Result<String, Unmappable> {
+    let u = unescape_once(r);
+    if u.kinds & search_kinds == 0 {
+        // No sign of the same escaping: written as given.
+        return Ok(r.to_string());
+    }
+    if u.kinds & !search_kinds != 0 {
+        return Err(Unmappable::Escaping);
+    }
+    // The real characters must not appear beside their escaped form.
+    let mut bare = String::with_capacity(r.len());
+    let mut chars = r.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek().and_then(|&n| escape::of(n)).is_some() {
+            chars.next();
+            continue;
+        }
+        bare.push(c);
+    }
+    for (kind, real) in [
+        (escape::NEWLINE, '\n'),
+        (escape::TAB, '\t'),
+        (escape::DOUBLE_QUOTE, '"'),
+        (escape::SINGLE_QUOTE, '\''),
+        (escape::BACKTICK, '`'),
+        (escape::BACKSLASH, '\\'),
+    ] {
+        if u.kinds & kind != 0 && bare.contains(real) {
+            return Err(Unmappable::Escaping);
+        }
+    }
+    Ok(u.text)
+}
+
+/// Re-indents `line` by `map`; `None` when the map cannot express it.
+fn shift_line(line: &str, map: &IndentMap) -> Option<String> {
+    let ind = indent_of(line);
+    map.apply(ind).map(|i| i + &line[ind.len()..])
+}
+
+fn trimmed(r: &str, plan: &TrimPlan) -> Result<String, Unmappable> {
+    let mut r = r;
+    if plan.lead.contains('\n') {
+        let ws = r.len() - r.trim_start().len();
+        if let Some(nl) = r[..ws].rfind('\n') {
+            r = &r[nl + 1..];
+        }
+    }
+    // The first line's indentation is outside the span: drop it when it is
+    // the search's own, or the file's (written in the file's columns).
+    let s0 = plan.lead.rsplit('\n').next().unwrap_or("");
+    let r0 = indent_of(r);
+    if !r0.is_empty() && (r0 == s0 || r0 == plan.indent) {
+        r = &r[r0.len()..];
+    } else if !s0.is_empty() {
+        r = r.strip_prefix(s0).unwrap_or(r);
+    }
+    let (trail_spaces, trail_breaks) = match plan.trail.find('\n') {
+        Some(nl) => (&plan.trail[..nl], true),
+        None => (plan.trail.as_str(), false),
+    };
+    if trail_breaks {
+        let body_len = r.trim_end().len();
+        if let Some(nl) = r[body_len..].find('\n') {
+            r = &r[..body_len + nl];
+        }
+    }
+    if !trail_spaces.is_empty() {
+        r = r.strip_suffix(trail_spaces).unwrap_or(r);
+    }
+    let map = match &plan.shift {
+        Shift::AsWritten => return Ok(r.to_string()),
+        Shift::Map(map) => Some(map),
+        Shift::Unmappable => None,
+    };
+    let mut out = String::with_capacity(r.len());
+    for (i, line) in r.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if !is_blank(line) {
+                let shifted = map.and_then(|m| shift_line(line, m)).ok_or(Unmappable::Indentation(i + 1))?;
+                out.push_str(&shifted);
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    Ok(out)
+}
+
+/// The replacement's lines once the search's surrounding blank lines (and
+/// final line break) are removed from it the same way.
+fn replacement_lines<'r>(needle: &Needle, r: &'r str) -> Vec<&'r str> {
+    let mut r = r;
+    let lead_blank = needle.lf.split('\n').next().is_some_and(is_blank) && needle.lf.contains('\n');
+    if lead_blank {
+        let ws = r.len() - r.trim_start().len();
+        if let Some(nl) = r[..ws].rfind('\n') {
+            r = &r[nl + 1..];
+        }
+    }
+    let trail_break = needle.lf.trim_end_matches([' ', '\t']).ends_with('\n');
+    if trail_break {
+        let body_len = r.trim_end().len();
+        if let Some(nl) = r[body_len..].find('\n') {
+            r = &r[..body_len + nl];
+        }
+    }
+    if r.is_empty() {
+        return Vec::new();
+    }
+    r.split('\n').collect()
+}
+
+/// Straight-quote style of a matched region, per quote character.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum QuoteStyle {
+    /// Written straight in the file too (or absent).
+    Straight,
+    /// Always this one character.
+    Single(char),
+    /// Opening and closing characters alternating on each line.
+    Pair(char, char),
+    /// More than one way: cannot be mapped.
+    Mixed,
+}
+
+fn quote_style(pairs: &[(&str, &str)], ascii: char, open: char, close: char) -> QuoteStyle {
+    let mut seen: Vec<Vec<char>> = Vec::new();
+    for &(s, f) in pairs {
+        let (mut s_orig, mut f_orig) = (Vec::new(), Vec::new());
+        for_each_key_char(s, Level::Fold, |k, o| s_orig.push((k, o)));
+        for_each_key_char(f, Level::Fold, |k, o| f_orig.push((k, o)));
+        let line: Vec<char> = s_orig
+            .iter()
+            .zip(&f_orig)
+            .filter(|((k, so), _)| *k == ascii && *so == ascii)
+            .map(|(_, (_, fo))| *fo)
+            .collect();
+        seen.push(line);
+    }
+    let all: Vec<char> = seen.iter().flatten().copied().collect();
+    if all.iter().all(|&c| c == ascii) {
+        return QuoteStyle::Straight;
+    }
+    if let Some(&first) = all.first() {
+        if all.iter().all(|&c| c == first) && first != ascii {
+            return QuoteStyle::Single(first);
+        }
+    }
+    let alternates = seen.iter().all(|line| {
+        line.len() % 2 == 0 && line.iter().enumerate().all(|(i, &c)| c == if i % 2 == 0 { open } else { close })
+    });
+    if alternates {
+        QuoteStyle::Pair(open, close)
+    } else {
+        QuoteStyle::Mixed
+    }
+}
+
+fn apply_quote_style(line: &str, ascii: char, style: QuoteStyle, n: usize) -> Result<String, Unmappable> {
+    match style {
+        QuoteStyle::Straight => Ok(line.to_string()),
+        _ if !line.contains(ascii) => Ok(line.to_string()),
+        QuoteStyle::Single(c) => Ok(line.replace(ascii, c.encode_utf8(&mut [0; 4]))),
+        QuoteStyle::Pair(open, close) => {
+            if line.matches(ascii).count() % 2 != 0 {
+                return Err(Unmappable::Quotes(n, ascii));
+            }
+            let mut k = 0usize;
+            Ok(line
+                .chars()
+                .map(|c| {
+                    if c != ascii {
+                        return c;
+                    }
+                    k += 1;
+                    if k % 2 == 1 {
+                        open
+                    } else {
+                        close
+                    }
+                })
+                .collect())
+        }
+        QuoteStyle::Mixed => Err(Unmappable::Quotes(n, ascii)),
+    }
+}
+
+fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> Result<String, Unmappable> {
+    let s_lines: Vec<&str> = needle.lines.iter().map(String::as_str).collect();
+    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count).map(|i| content.line(i)).collect();
+    let r_lines = replacement_lines(needle, r);
+    let links = align_lines(&s_lines, &r_lines);
+    let pairs: Vec<(&str, &str)> = s_lines.iter().copied().zip(f_lines.iter().copied()).collect();
+    let styles = if plan.folded {
+        [('"', quote_style(&pairs, '"', '\u{201c}', '\u{201d}')), ('\'', quote_style(&pairs, '\'', '\u{2018}', '\u{2019}'))]
+    } else {
+        [('"', QuoteStyle::Straight), ('\'', QuoteStyle::Straight)]
+    };
+    // Does the replacement's first line stand where the search's first
+    // line stood (so a missing first-line indentation applies to it)?
+    let first_is_partial = plan.partial_first.is_some()
+        && !matches!(links.first(), Some(LineLink::Equal(i) | LineLink::Changed(i)) if *i > 0);
+    // With a search copied from its first non-blank character, the
+    // replacement may be written the same way (later lines in the file's
+    // columns) or dedented as a whole (every line relative to the first).
+    // Lines it repeats with only their indentation changed decide; without
+    // such evidence the search's way is assumed.
+    let dedented_by = plan.partial_first.as_deref().filter(|f0| {
+        let evidence: Vec<bool> = links
+            .iter()
+            .zip(&r_lines)
+            .skip(1)
+            .filter_map(|(link, r)| match *link {
+                LineLink::Changed(i) if i > 0 => {
+                    let s = s_lines.get(i)?;
+                    (key(s, Level::Fold) == key(r, Level::Fold)).then(|| indent_of(s) == format!("{f0}{}", indent_of(r)))
+                }
+                _ => None,
+            })
+            .collect();
+        !evidence.is_empty() && evidence.iter().all(|&b| b)
+    });
+    let mut out: Vec<String> = Vec::with_capacity(r_lines.len());
+    for (j, (&line, link)) in r_lines.iter().zip(&links).enumerate() {
+        if let LineLink::Equal(i) = *link {
+            out.push(f_lines.get(i).copied().unwrap_or(line).to_string());
+            continue;
+        }
+        if is_blank(line) {
+            out.push(if plan.indent == IndentMap::Identity { line.to_string() } else { String::new() });
+            continue;
+        }
+        let shifted = match (&plan.partial_first, j) {
+            (Some(f0), 0) if first_is_partial => {
+                let r0 = indent_of(line);
+                if r0 == f0 {
+                    line.to_string()
+                } else {
+                    format!("{f0}{line}")
+                }
+            }
+            _ => {
+                let line = match dedented_by {
+                    Some(f0) => format!("{f0}{line}"),
+                    None => line.to_string(),
+                };
+                shift_line(&line, &plan.indent).ok_or(Unmappable::Indentation(j + 1))?
+            }
+        };
+        let mut written = shifted;
+        for (ascii, style) in styles {
+            written = apply_quote_style(&written, ascii, style, j + 1)?;
+        }
+        out.push(written);
+    }
+    Ok(out.join("\n"))
+}
+
+fn fuzzy(
+    content: &Content<'_>,
+    needle: &Needle,
+    candidate: &Candidate,
+    plan: &FuzzyPlan,
+    r: &str,
+) -> Result<String, Unmappable> {
+    let s_lines: Vec<&str> = needle.lines.iter().map(String::as_str).collect();
+    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count).map(|i| content.line(i)).collect();
+    let s_keys: Vec<String> = s_lines.iter().map(|l| key(l, Level::Fold)).collect();
+    let f_keys: Vec<String> = f_lines.iter().map(|l| key(l, Level::Fold)).collect();
+    // A token span starting mid-line keeps the text before it: the first
+    // replacement line continues that text as written.
+    let mid_line = candidate.replace_start(content) > content.lines().get(plan.first).map_or(0, |l| l.start());
+
+    // Which file line each search line stands for: by position when the
+    // counts agree, else by alignment of the fold keys.
+    let mut file_of: Vec<Option<usize>> = vec![None; s_lines.len()];
+    let s_refs: Vec<&str> = s_keys.iter().map(String::as_str).collect();
+    let f_refs: Vec<&str> = f_keys.iter().map(String::as_str).collect();
+    if s_lines.len() == f_lines.len() {
+        for (i, slot) in file_of.iter_mut().enumerate() {
+            *slot = Some(i);
+        }
+    } else {
+        for (p, link) in align_lines(&s_refs, &f_refs).into_iter().enumerate() {
+            if let LineLink::Equal(i) | LineLink::Changed(i) = link {
+                if let Some(slot) = file_of.get_mut(i) {
+                    *slot = Some(p);
+                }
+            }
+        }
+    }
+    // The shift each paired search line implies.
+    let shifts: Vec<Option<IndentMap>> = s_lines
+        .iter()
+        .zip(&file_of)
+        .map(|(s, f)| {
+            let f = f.and_then(|p| f_lines.get(p))?;
+            if is_blank(s) || is_blank(f) {
+                return None;
+            }
+            IndentMap::infer(&[(indent_of(s), indent_of(f))])
+        })
+        .collect();
+
+    let r_lines = replacement_lines(needle, r);
+    let r_keys: Vec<String> = r_lines.iter().map(|l| key(l, Level::Fold)).collect();
+    let r_refs: Vec<&str> = r_keys.iter().map(String::as_str).collect();
+    let links = align_lines(&s_refs, &r_refs);
+    // Shift in force for each replacement line: its own pair's, else the
+    // nearest earlier one, else the nearest later one.
+    let own: Vec<Option<&IndentMap>> = links
+        .iter()
+        .map(|link| match *link {
+            LineLink::Equal(i) | LineLink::Changed(i) => shifts.get(i).and_then(Option::as_ref),
+            LineLink::Inserted => None,
+        })
+        .collect();
+    let fallback = shifts.iter().flatten().next();
+    let mut out = Vec::with_capacity(r_lines.len());
+    let mut last: Option<&IndentMap> = None;
+    for (j, &line) in r_lines.iter().enumerate() {
+        if let Some(LineLink::Equal(i)) = links.get(j) {
+            if let Some(f) = file_of.get(*i).copied().flatten().and_then(|p| f_lines.get(p)) {
+                if !(j == 0 && mid_line) {
+                    out.push(f.to_string());
+                    last = own.get(j).copied().flatten().or(last);
+                    continue;
+                }
+            }
+        }
+        if j == 0 && mid_line {
+            out.push(line.trim_start().to_string());
+            continue;
+        }
+        if is_blank(line) {
+            out.push(String::new());
+            continue;
+        }
+        let map = own
+            .get(j)
+            .copied()
+            .flatten()
+            .or(last)
+            .or_else(|| own.iter().skip(j).flatten().next().copied())
+            .or(fallback);
+        last = own.get(j).copied().flatten().or(last);
+        let shifted = match map {
+            Some(m) => shift_line(line, m).ok_or(Unmappable::Indentation(j + 1))?,
+            None => line.to_string(),
+        };
+        out.push(shifted);
+    }
+    Ok(out.join("\n"))
+}

@@ -1,0 +1,127 @@
+//! The failure report of SPEC §6.3: every strategy tried, the closest
+//! region of the content with its line numbers and similarity, the near
+//! misses the strategies noticed, and concrete advice.
+
+use super::budget::Budget;
+use super::content::Content;
+use super::ladder::{Run, Settings};
+use super::messages::{self, ClosestNote, Hint};
+use super::strategies::windows::{best_windows, token_similarity};
+use super::strategies::{Cx, NearMiss, Needle};
+use super::types::Closest;
+use crate::error::{Error, ErrorCode};
+use crate::text::{unified_diff, UnifiedDiffOptions};
+
+/// Budget of the closest-region search, apart from the ladder's (which may
+/// be spent).
+const CLOSEST_BUDGET: u32 = 20_000_000;
+
+fn line_no(i: usize) -> u32 {
+    u32::try_from(i + 1).unwrap_or(u32::MAX)
+}
+
+/// The region most similar to the search: the token filter's two best
+/// windows as long as the search, compared by token sequence similarity.
+pub(crate) fn closest(content: &Content<'_>, needle: &Needle, settings: &Settings) -> Option<Closest> {
+    let k = needle.lines.len();
+    if k == 0 || content.body.is_empty() {
+        return None;
+    }
+    let mut cx = Cx {
+        content,
+        budget: Budget::new(CLOSEST_BUDGET.min(settings.budget.max(1_000_000))),
+        limits: settings.limits,
+        replace_all: false,
+        near: Vec::new(),
+    };
+    let heads = best_windows(&mut cx, needle)?;
+    let search_text = needle.lines.join("\n");
+    let mut best: Option<(usize, usize, f64)> = None;
+    // The second window is worth a sequence similarity only when the
+    // filter cannot tell it from the first.
+    let top = heads.first().map_or(0.0, |h| h.dice);
+    for w in heads.iter().take(2).filter(|w| w.dice >= top - 0.1) {
+        let text: Vec<&str> = (w.first..w.first + w.count).map(|i| content.line(i)).collect();
+        let sim = token_similarity(&mut cx, &search_text, &text.join("\n"))?;
+        if best.is_none_or(|(_, _, s)| sim > s) {
+            best = Some((w.first, w.count, sim));
+        }
+    }
+    let (first, count, sim) = best?;
+    let lines = content.lines();
+    let (a, b) = (lines.get(first)?, lines.get(first + count - 1)?);
+    let text = content.body.get(a.start()..b.end())?.to_string();
+    let lf_text = text.replace("\r\n", "\n");
+    let diff = unified_diff(
+        &format!("{search_text}\n"),
+        &format!("{lf_text}\n"),
+        UnifiedDiffOptions { old_name: "search", new_name: "content", context: 3 },
+    );
+    Some(Closest { start_line: line_no(first), end_line: line_no(first + count - 1), similarity: sim, text, diff })
+}
+
+fn hints(run: &Run, settings: &Settings) -> Vec<Hint> {
+    let mut out = Vec::new();
+    let mut indentation_seen = false;
+    for near in &run.near {
+        match *near {
+            NearMiss::Indentation { first, last } if !indentation_seen => {
+                indentation_seen = true;
+                out.push(Hint::Indentation { start_line: line_no(first), end_line: line_no(last) });
+            }
+            NearMiss::Indentation { .. } => {}
+            NearMiss::Fuzzy { first, last, score, runner_up } => {
+                let (start_line, end_line) = (line_no(first), line_no(last));
+                match runner_up {
+                    Some(r) if score >= settings.limits.threshold && score - r < settings.limits.margin => {
+                        out.push(Hint::TooClose { start_line, end_line, score, runner_up: r });
+                    }
+                    _ => out.push(Hint::Weak { start_line, end_line, score, threshold: settings.limits.threshold }),
+                }
+            }
+        }
+    }
+    out.dedup_by(|a, b| std::mem::discriminant(a) == std::mem::discriminant(b));
+    out
+}
+
+/// The failure report as a message, the advice list and the closest region.
+pub(crate) fn not_found(
+    content: &Content<'_>,
+    needle: &Needle,
+    settings: &Settings,
+    run: &Run,
+) -> (String, Vec<String>, Option<Closest>) {
+    let closest = closest(content, needle, settings);
+    let note = closest.as_ref().map(|c| ClosestNote {
+        start_line: c.start_line,
+        end_line: c.end_line,
+        similarity: c.similarity,
+        diff: c.diff.clone(),
+    });
+    let advice = messages::advice(settings.lang, settings.mode);
+    let message = messages::not_found(
+        settings.lang,
+        settings.mode,
+        &run.tried,
+        note.as_ref(),
+        &hints(run, settings),
+        run.exhausted,
+        &advice,
+    );
+    (message, advice, closest)
+}
+
+/// `NOT_FOUND` with the report in its message and details.
+pub(crate) fn not_found_error(content: &Content<'_>, needle: &Needle, settings: &Settings, run: &Run) -> Error {
+    let (message, advice, closest) = not_found(content, needle, settings, run);
+    let mut e = Error::new(ErrorCode::NotFound, message).with_suggestions(advice);
+    e.details.expected = Some(needle.exact.clone());
+    if let Some(c) = closest {
+        e.details.line = Some(c.start_line);
+        e.details.similarity = Some(c.similarity);
+        e.details.actual = Some(c.text);
+        e.details.diff = Some(c.diff);
+    }
+    e
+}

@@ -1,0 +1,207 @@
+//! Byte scanning for the hot paths: counting line breaks and finding a
+//! long needle, eight bytes at a time in plain `u64` arithmetic (SWAR), so
+//! it is fast natively and in wasm alike without a SIMD dependency.
+//!
+//! [`find_iter`] is a "rare pair" prefilter in the spirit of memchr's
+//! packed-pair searcher: it picks the two bytes of the needle least likely
+//! in source text, tests eight haystack positions at once for both, and
+//! verifies the few survivors with a slice comparison. Worst case (a needle
+//! of common bytes in a haystack full of them) it degrades to one
+//! comparison per position, bounded by the needle length, and callers
+//! charge their work budget for that.
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// High bit set in every byte of `x` that is zero (exact per byte: no
+/// carry crosses a byte).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    !(((x & HI7).wrapping_add(HI7)) | x | HI7)
+}
+
+/// Number of `\n` bytes in `bytes`.
+pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
+    let pattern = LO * u64::from(b'\n');
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    let mut n = 0usize;
+    for c in chunks {
+        let mut buf = [0u8; 8];
+        buf.copy_from_slice(c);
+        n += zero_bytes(u64::from_le_bytes(buf) ^ pattern).count_ones() as usize;
+    }
+    n + tail.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Position of the first `\n` at or after `from`.
+pub(crate) fn next_newline(bytes: &[u8], from: usize) -> Option<usize> {
+    let pattern = LO * u64::from(b'\n');
+    let rest = bytes.get(from..)?;
+    let chunks = rest.chunks_exact(8);
+    let tail_start = rest.len() - chunks.remainder().len();
+    for (k, c) in chunks.enumerate() {
+        let m = zero_bytes(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) ^ pattern);
+        if m != 0 {
+            return Some(from + 8 * k + m.trailing_zeros() as usize / 8);
+        }
+    }
+    rest.get(tail_start..)?.iter().position(|&b| b == b'\n').map(|p| from + tail_start + p)
+}
+
+/// Rough rank of how common a byte is in source text and prose (higher is
+/// more common); non-ASCII bytes count as rare.
+fn commonness(b: u8) -> u8 {
+    match b {
+        b' ' => 255,
+        b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 200,
+        b'\n' | b'l' | b'c' | b'd' | b'u' | b'h' | b'p' | b'm' => 180,
+        b'f' | b'g' | b'b' | b'y' | b'w' | b'v' | b'.' | b',' | b'(' | b')' | b';' | b'=' | b'_' => 160,
+        b'\t' | b'"' | b'\'' | b'{' | b'}' | b':' | b'-' | b'k' | b'x' | b'/' | b'0'..=b'9' => 140,
+        b'A'..=b'Z' | b'[' | b']' | b'<' | b'>' | b'*' | b'+' | b'!' | b'#' | b'&' | b'|' | b'q' | b'j' | b'z' => 100,
+        0..=127 => 60,
+        _ => 20,
+    }
+}
+
+/// Iterator over the non-overlapping occurrences of a needle, see
+/// [`find_iter`].
+pub(crate) struct FindIter<'a> {
+    hay: &'a [u8],
+    needle: &'a [u8],
+    /// Offsets and values of the two rare bytes.
+    i1: usize,
+    i2: usize,
+    b1: u8,
+    p1: u64,
+    p2: u64,
+    pos: usize,
+}
+
+/// Start of every non-overlapping occurrence of `needle` in `hay`, left to
+/// right.
+pub(crate) fn find_iter<'a>(hay: &'a [u8], needle: &'a [u8]) -> FindIter<'a> {
+    // The two rarest bytes of the needle, at distinct offsets where
+    // possible (one pass, no sort).
+    let mut i1 = 0usize;
+    for (i, &b) in needle.iter().enumerate() {
+        if commonness(b) < commonness(needle[i1]) {
+            i1 = i;
+        }
+    }
+    let b1 = needle.get(i1).copied().unwrap_or(0);
+    let mut i2 = None::<usize>;
+    for (i, &b) in needle.iter().enumerate() {
+        if i == i1 || (b == b1 && needle.iter().any(|&x| x != b1)) {
+            continue;
+        }
+        if i2.is_none_or(|j| commonness(b) < commonness(needle[j])) {
+            i2 = Some(i);
+        }
+    }
+    let i2 = i2.unwrap_or(i1);
+    let b2 = needle.get(i2).copied().unwrap_or(0);
+    FindIter { hay, needle, i1, i2, b1, p1: LO * u64::from(b1), p2: LO * u64::from(b2), pos: 0 }
+}
+
+impl Iterator for FindIter<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let (hay, needle) = (self.hay, self.needle);
+        let n = needle.len();
+        if n == 0 || hay.len() < n {
+            return None;
+        }
+        let last = hay.len() - n;
+        let mut pos = self.pos;
+        if pos + 7 <= last {
+            // Eight positions per step; `pos + 8k + 7 ≤ last` keeps both
+            // 8-byte windows inside `hay` (the rare bytes sit below `n`).
+            let chunks = (last - 7 - pos) / 8 + 1;
+            let a = hay.get(pos + self.i1..).unwrap_or(&[]).chunks_exact(8);
+            let b = hay.get(pos + self.i2..).unwrap_or(&[]).chunks_exact(8);
+            for (k, (ca, cb)) in a.zip(b).take(chunks).enumerate() {
+                let x = u64::from_le_bytes(ca.try_into().unwrap_or([0; 8]));
+                let y = u64::from_le_bytes(cb.try_into().unwrap_or([0; 8]));
+                let mut m = zero_bytes(x ^ self.p1) & zero_bytes(y ^ self.p2);
+                while m != 0 {
+                    let p = pos + 8 * k + m.trailing_zeros() as usize / 8;
+                    m &= m - 1;
+                    if hay.get(p..p + n) == Some(needle) {
+                        self.pos = p + n;
+                        return Some(p);
+                    }
+                }
+            }
+            pos += chunks * 8;
+        }
+        while pos <= last {
+            let p = pos;
+            pos += 1;
+            if hay.get(p + self.i1) == Some(&self.b1) && hay.get(p..p + n) == Some(needle) {
+                self.pos = p + n;
+                return Some(p);
+            }
+        }
+        self.pos = pos;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut p = 0;
+        while p + needle.len() <= hay.len() && !needle.is_empty() {
+            if &hay[p..p + needle.len()] == needle {
+                out.push(p);
+                p += needle.len();
+            } else {
+                p += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn find_iter_agrees_with_a_naive_scan() {
+        let hays = ["", "a", "aaaa", "abcabcabc", "xyz\nxyz\nq", "中文中文x中", "aaaaaaaaaaaaaaaaaaaaab", "ab ab ab ab ab ab ab ab ab"];
+        let needles = ["a", "aa", "abc", "z\nx", "中文", "文x", "ab", "b ab", "aaaaaaaaab", "q"];
+        for h in hays {
+            for n in needles {
+                assert_eq!(find_iter(h.as_bytes(), n.as_bytes()).collect::<Vec<_>>(), naive(h.as_bytes(), n.as_bytes()), "{h:?} / {n:?}");
+            }
+        }
+        let long: String = (0..500).map(|i| format!("line {i} = value;\n")).collect();
+        for n in ["line 499 = value;\n", "line 1", "= value;\nline 2", "absent"] {
+            assert_eq!(find_iter(long.as_bytes(), n.as_bytes()).collect::<Vec<_>>(), naive(long.as_bytes(), n.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn next_newline_finds_every_break() {
+        let s = "ab\ncdefghijklmnop\n\nqrstuvwxyz0123456789\nz";
+        let mut got = Vec::new();
+        let mut at = 0;
+        while let Some(p) = next_newline(s.as_bytes(), at) {
+            got.push(p);
+            at = p + 1;
+        }
+        let want: Vec<usize> = s.match_indices('\n').map(|(i, _)| i).collect();
+        assert_eq!(got, want);
+        assert_eq!(next_newline(b"", 0), None);
+        assert_eq!(next_newline(b"abc", 9), None);
+    }
+
+    #[test]
+    fn newlines_are_counted_exactly() {
+        for s in ["", "\n", "a\nb\n\n", "\n\n\n\n\n\n\n\n\n", "x\u{0a}\u{0b}\u{09}\n中\n"] {
+            assert_eq!(count_newlines(s.as_bytes()), s.matches('\n').count());
+        }
+        assert_eq!(zero_bytes(0x0100_0000_0000_0000) .count_ones(), 7);
+    }
+}

@@ -1,0 +1,417 @@
+//! Multi-block SEARCH/REPLACE for files (SPEC §6.5, seed 003) and the
+//! JSON edit list of seed 004's MultiEdit.
+//!
+//! # Grammar
+//!
+//! ```text
+//! text    = { other-line } { block { other-line } }
+//! block   = SEARCH-marker NL { line NL } DIVIDER NL { line NL } REPLACE-marker
+//! SEARCH  = 5–9 "<" (or "-"), optional space, "SEARCH", optional ">"
+//! DIVIDER = 5–9 "="
+//! REPLACE = 5–9 ">" (or "+"), optional space, "REPLACE"
+//! ```
+//!
+//! Leniencies, each on purpose:
+//! - markers are recognised only as whole lines, starting in column 1;
+//!   trailing spaces, tabs and `\r` are tolerated; `<<<<<<<SEARCH` (no
+//!   space, seed 003) and `<<<<<<< SEARCH>` are markers;
+//! - the cline dialect `------- SEARCH` / `+++++++ REPLACE` is accepted;
+//! - a body line that is a marker preceded by a backslash (`\=======`,
+//!   `\<<<<<<< HEAD`) is that line as text, so files containing merge
+//!   conflict markers or `=======` underlines can be edited;
+//! - lines outside blocks (a file name, a code fence, an explanation) are
+//!   ignored.
+//!
+//! Only the one line break after a marker line and before the next marker
+//! is structural; bodies keep every other character. Every format problem
+//! is reported at once, each with its line, before anything is applied.
+//! Runs of 10 or more marker characters are text (a long `==========` is a
+//! Markdown underline, not a divider).
+
+use serde::{Deserialize, Serialize};
+
+use super::messages::{self, FormatProblem};
+use super::types::{Match, Mode, ReplaceOptions, Strategy};
+use super::{replace_text, Error};
+use crate::error::ErrorCode;
+use crate::lang::Lang;
+
+/// One parsed block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchReplaceBlock {
+    pub search: String,
+    pub replace: String,
+    /// 1-based line of the block's SEARCH marker in the text.
+    pub line: u32,
+}
+
+/// Options of [`apply_search_replace`] and [`apply_edits`].
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SearchReplaceOptions {
+    /// Default `true`: one failed block leaves the content unchanged (every
+    /// failure is still reported). `false` keeps the blocks that applied
+    /// (seed 003's behaviour).
+    pub atomic: bool,
+    /// Default `safe`.
+    pub mode: Mode,
+    pub lang: Lang,
+    pub fuzzy_threshold: Option<f64>,
+    pub fuzzy_margin: Option<f64>,
+    pub size_ratio: Option<f64>,
+    pub work_budget: Option<u32>,
+}
+
+impl Default for SearchReplaceOptions {
+    fn default() -> Self {
+        SearchReplaceOptions {
+            atomic: true,
+            mode: Mode::Safe,
+            lang: Lang::En,
+            fuzzy_threshold: None,
+            fuzzy_margin: None,
+            size_ratio: None,
+            work_budget: None,
+        }
+    }
+}
+
+impl SearchReplaceOptions {
+    fn replace_options(&self, replace_all: bool) -> ReplaceOptions {
+        ReplaceOptions {
+            mode: self.mode,
+            replace_all,
+            fuzzy_threshold: self.fuzzy_threshold,
+            fuzzy_margin: self.fuzzy_margin,
+            size_ratio: self.size_ratio,
+            work_budget: self.work_budget,
+            lang: self.lang,
+            ..ReplaceOptions::default()
+        }
+    }
+}
+
+/// One edit of [`apply_edits`] (seed 004's MultiEdit item).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EditSpec {
+    pub old_string: String,
+    pub new_string: String,
+    pub replace_all: bool,
+}
+
+/// The outcome of one block or edit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockResult {
+    /// 1-based position of the block or edit.
+    pub index: u32,
+    /// Line of the block's SEARCH marker (absent for [`apply_edits`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Strategy>,
+    pub occurrences: u32,
+    /// Spans replaced, as offsets into the content this block was applied
+    /// to (the result of the blocks before it).
+    pub matches: Vec<Match>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+}
+
+/// The outcome of [`apply_search_replace`] or [`apply_edits`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchReplaceReport {
+    /// The new content; the original when nothing was applied.
+    pub content: String,
+    /// Every block applied.
+    pub ok: bool,
+    pub applied: u32,
+    pub failed: u32,
+    pub results: Vec<BlockResult>,
+    /// Seed 003's summary line(s), in the requested language.
+    pub summary: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    Search,
+    Divider,
+    Replace,
+}
+
+/// Length of the run of `c` at the start of `s`.
+fn run_of(s: &str, c: char) -> usize {
+    s.chars().take_while(|&x| x == c).count()
+}
+
+fn marker(line: &str) -> Option<Marker> {
+    let t = line.trim_end();
+    let first = t.chars().next().filter(|c| matches!(c, '<' | '-' | '=' | '>' | '+'))?;
+    let n = run_of(t, first);
+    if !(5..=9).contains(&n) {
+        return None;
+    }
+    // Marker characters are ASCII: `n` characters are `n` bytes.
+    let rest = t.get(n..)?;
+    let word = rest.strip_prefix(' ').unwrap_or(rest);
+    match first {
+        '<' | '-' if word == "SEARCH" || word == "SEARCH>" => Some(Marker::Search),
+        '=' if rest.is_empty() => Some(Marker::Divider),
+        '>' | '+' if word == "REPLACE" => Some(Marker::Replace),
+        _ => None,
+    }
+}
+
+/// The text of an escaped marker line (`\=======` → `=======`).
+fn escaped_marker(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix('\\')?;
+    let first = rest.chars().next()?;
+    let n = run_of(rest, first);
+    (marker(rest).is_some() || (matches!(first, '<' | '=' | '>') && (5..=9).contains(&n))).then_some(rest)
+}
+
+/// Body lines (text, ending) joined back, without the final structural
+/// line break.
+fn join(lines: &[(&str, &str)]) -> String {
+    let mut s = String::new();
+    for (i, (text, ending)) in lines.iter().enumerate() {
+        s.push_str(text);
+        if i + 1 < lines.len() {
+            s.push_str(ending);
+        }
+    }
+    s
+}
+
+/// Parses a SEARCH/REPLACE text into its blocks, or reports every format
+/// problem at once (`INVALID_DIFF_FORMAT` wrapping `NESTED_SEARCH`,
+/// `UNCLOSED_SEARCH`, `UNMATCHED_REPLACE`, `MISPLACED_DELIMITER`,
+/// `MISSING_DELIMITER`, each with its line), or `EMPTY_DIFF` when there is
+/// no block at all.
+pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceBlock>, Error> {
+    enum State<'t> {
+        Outside,
+        Search { line: u32, body: Vec<(&'t str, &'t str)> },
+        Replace { line: u32, search: String, body: Vec<(&'t str, &'t str)> },
+    }
+    let mut blocks = Vec::new();
+    let mut problems: Vec<(FormatProblem, u32)> = Vec::new();
+    let mut state = State::Outside;
+    for (i, l) in crate::text::lines_with_endings(text).enumerate() {
+        let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let text = l.text;
+        let body_line = (escaped_marker(text).unwrap_or(text), l.ending);
+        match (marker(text), state) {
+            (Some(Marker::Search), State::Outside) => state = State::Search { line: no, body: Vec::new() },
+            (Some(Marker::Search), State::Search { .. }) => {
+                problems.push((FormatProblem::NestedSearch, no));
+                state = State::Search { line: no, body: Vec::new() };
+            }
+            (Some(Marker::Search), State::Replace { line, .. }) => {
+                problems.push((FormatProblem::UnclosedSearch, line));
+                state = State::Search { line: no, body: Vec::new() };
+            }
+            (Some(Marker::Divider), State::Search { line, body }) => {
+                state = State::Replace { line, search: join(&body), body: Vec::new() };
+            }
+            (Some(Marker::Divider), s) => {
+                problems.push((FormatProblem::MisplacedDelimiter, no));
+                state = s;
+            }
+            (Some(Marker::Replace), State::Replace { line, search, body }) => {
+                blocks.push(SearchReplaceBlock { search, replace: join(&body), line });
+                state = State::Outside;
+            }
+            (Some(Marker::Replace), State::Outside) => {
+                problems.push((FormatProblem::UnmatchedReplace, no));
+                state = State::Outside;
+            }
+            (Some(Marker::Replace), State::Search { .. }) => {
+                problems.push((FormatProblem::MissingDelimiter, no));
+                state = State::Outside;
+            }
+            (None, State::Outside) => state = State::Outside,
+            (None, State::Search { line, mut body }) => {
+                body.push(body_line);
+                state = State::Search { line, body };
+            }
+            (None, State::Replace { line, search, mut body }) => {
+                body.push(body_line);
+                state = State::Replace { line, search, body };
+            }
+        }
+    }
+    match state {
+        State::Outside => {}
+        State::Search { line, .. } | State::Replace { line, .. } => problems.push((FormatProblem::UnclosedSearch, line)),
+    }
+    if !problems.is_empty() {
+        problems.sort_by_key(|&(_, line)| line);
+        let errors: Vec<Error> = problems
+            .iter()
+            .map(|&(p, line)| {
+                let (message, suggestions) = messages::format_problem(lang, p, line);
+                let code = match p {
+                    FormatProblem::NestedSearch => ErrorCode::NestedSearch,
+                    FormatProblem::UnclosedSearch => ErrorCode::UnclosedSearch,
+                    FormatProblem::UnmatchedReplace => ErrorCode::UnmatchedReplace,
+                    FormatProblem::MisplacedDelimiter => ErrorCode::MisplacedDelimiter,
+                    FormatProblem::MissingDelimiter => ErrorCode::MissingDelimiter,
+                    FormatProblem::NoBlocks => ErrorCode::EmptyDiff,
+                };
+                Error::new(code, message).with_line(line).with_suggestions(suggestions)
+            })
+            .collect();
+        let listed: Vec<String> = errors.iter().map(|e| e.message.clone()).collect();
+        let first_line = problems.first().map_or(1, |&(_, l)| l);
+        return Err(Error::new(ErrorCode::InvalidDiffFormat, messages::format_invalid(lang, &listed))
+            .with_line(first_line)
+            .with_errors(errors));
+    }
+    if blocks.is_empty() {
+        let (message, suggestions) = messages::format_problem(lang, FormatProblem::NoBlocks, 1);
+        return Err(Error::new(ErrorCode::EmptyDiff, message).with_suggestions(suggestions));
+    }
+    Ok(blocks)
+}
+
+/// Applies every block of a SEARCH/REPLACE text in order, each against the
+/// result of the ones before (SPEC §11 `applySearchReplace`).
+///
+/// Errors only for a malformed text (see [`parse_search_replace`]) or bad
+/// options; blocks that fail are reported in the result, and with
+/// `atomic` (the default) the content is then returned unchanged.
+pub fn apply_search_replace(content: &str, text: &str, options: &SearchReplaceOptions) -> Result<SearchReplaceReport, Error> {
+    let blocks = parse_search_replace(text, options.lang)?;
+    let edits: Vec<(String, String, bool, Option<u32>)> =
+        blocks.into_iter().map(|b| (b.search, b.replace, false, Some(b.line))).collect();
+    run_edits(content, &edits, options)
+}
+
+/// Applies a list of `{ oldString, newString, replaceAll? }` edits in
+/// order, with the same rules and report as [`apply_search_replace`]
+/// (SPEC §11 `applyEdits`).
+pub fn apply_edits(content: &str, edits: &[EditSpec], options: &SearchReplaceOptions) -> Result<SearchReplaceReport, Error> {
+    if edits.is_empty() {
+        return Err(Error::invalid_argument(options.lang, "edits", "a non-empty list of edits"));
+    }
+    let edits: Vec<(String, String, bool, Option<u32>)> =
+        edits.iter().map(|e| (e.old_string.clone(), e.new_string.clone(), e.replace_all, None)).collect();
+    run_edits(content, &edits, options)
+}
+
+fn run_edits(
+    content: &str,
+    edits: &[(String, String, bool, Option<u32>)],
+    options: &SearchReplaceOptions,
+) -> Result<SearchReplaceReport, Error> {
+    let lang = options.lang;
+    let mut current = content.to_string();
+    let mut results = Vec::with_capacity(edits.len());
+    for (i, (search, replace, all, line)) in edits.iter().enumerate() {
+        let index = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        match replace_text(&current, search, replace, &options.replace_options(*all)) {
+            Ok(r) => {
+                current = r.content;
+                results.push(BlockResult {
+                    index,
+                    line: *line,
+                    ok: true,
+                    strategy: Some(r.strategy),
+                    occurrences: r.occurrences,
+                    matches: r.matches,
+                    error: None,
+                });
+            }
+            Err(e) if e.code == ErrorCode::InvalidArgument => return Err(e),
+            Err(e) => results.push(BlockResult {
+                index,
+                line: *line,
+                ok: false,
+                strategy: None,
+                occurrences: 0,
+                matches: Vec::new(),
+                error: Some(e),
+            }),
+        }
+    }
+    let n = results.len();
+    let applied = results.iter().filter(|r| r.ok).count();
+    let failed = n - applied;
+    let errors: Vec<String> = results
+        .iter()
+        .filter_map(|r| {
+            let e = r.error.as_ref()?;
+            Some(messages::block_failure(lang, r.index as usize, r.line, &e.message))
+        })
+        .collect();
+    let errors = errors.join("\n\n");
+    let (content, summary) = if failed == 0 {
+        (current, messages::summary_all(lang, n))
+    } else if applied == 0 {
+        (content.to_string(), messages::summary_none(lang, n, &errors))
+    } else if options.atomic {
+        (content.to_string(), messages::summary_atomic(lang, failed, n, &errors))
+    } else {
+        (current, messages::summary_partial(lang, applied, n, &errors))
+    };
+    let applied_now = if failed > 0 && options.atomic { 0 } else { applied };
+    Ok(SearchReplaceReport {
+        content,
+        ok: failed == 0,
+        applied: u32::try_from(applied_now).unwrap_or(u32::MAX),
+        failed: u32::try_from(failed).unwrap_or(u32::MAX),
+        results,
+        summary,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_whole_lines_with_five_to_nine_chars() {
+        assert_eq!(marker("<<<<<<< SEARCH"), Some(Marker::Search));
+        assert_eq!(marker("<<<<<<<SEARCH  \r"), Some(Marker::Search));
+        assert_eq!(marker("<<<<<<< SEARCH>"), Some(Marker::Search));
+        assert_eq!(marker("------- SEARCH"), Some(Marker::Search));
+        assert_eq!(marker("<<<<<<< SEARCH>>"), None);
+        assert_eq!(marker("<<<< SEARCH"), None);
+        assert_eq!(marker(" <<<<<<< SEARCH"), None);
+        assert_eq!(marker("=========="), None);
+        assert_eq!(marker("====="), Some(Marker::Divider));
+        assert_eq!(marker("======= x"), None);
+        assert_eq!(marker(">>>>>>>>> REPLACE"), Some(Marker::Replace));
+        assert_eq!(marker("+++++++ REPLACE"), Some(Marker::Replace));
+        assert_eq!(marker(">>>>>>>"), None);
+        assert_eq!(marker("中中中中中中 SEARCH"), None);
+    }
+
+    #[test]
+    fn bodies_keep_their_text_and_escaped_markers() {
+        let text = "f.py\n```\n<<<<<<< SEARCH\na\n\\=======\n\n=======\nb\r\n\r\n>>>>>>> REPLACE\n```\n";
+        let blocks = parse_search_replace(text, Lang::En).unwrap();
+        assert_eq!(blocks, vec![SearchReplaceBlock { search: "a\n=======\n".into(), replace: "b\r\n".into(), line: 3 }]);
+    }
+
+    #[test]
+    fn every_format_problem_is_reported_with_its_line() {
+        let e = parse_search_replace("=======\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nb\n", Lang::En).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidDiffFormat);
+        let got: Vec<(ErrorCode, Option<u32>)> = e.details.errors.iter().map(|e| (e.code, e.details.line)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (ErrorCode::MisplacedDelimiter, Some(1)),
+                (ErrorCode::MissingDelimiter, Some(4)),
+                (ErrorCode::UnclosedSearch, Some(5)),
+            ]
+        );
+        assert_eq!(parse_search_replace("just text", Lang::Zh).unwrap_err().code, ErrorCode::EmptyDiff);
+    }
+}

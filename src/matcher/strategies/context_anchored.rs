@@ -1,0 +1,182 @@
+//! Strategy 10, `context_anchored` (fuzzy tier): the first and last lines
+//! of the search are anchors, the lines between them mostly equal.
+//!
+//! - Forgives: middle lines that changed, appeared or disappeared, as long
+//!   as at least [`CONTEXT_MIDDLE_MIN`] of them (70 %, seed 004) are still
+//!   equal in order, the window's line count is within the size slack of
+//!   the search's, and the whole window scores at least the fuzzy
+//!   threshold, with the margin over any non-overlapping runner-up.
+//! - Never forgives: a changed first or last line (compared under the fold
+//!   key), a search of fewer than [`MIN_FUZZY_LINES`] non-blank lines, a
+//!   weak single candidate (no 0.0 threshold: a block whose middle lines
+//!   were invented is refused), two candidates too close to call.
+//! - Cost: anchors come from the cached per-line hashes (linear); each
+//!   anchor pair costs an LCS over the middle lines and one similarity, all
+//!   charged to the work budget. Searches anchored on common lines (`}`)
+//!   produce many pairs, most rejected by the LCS before any similarity.
+//!
+//! The replacement is re-indented line by line from the search lines it
+//! pairs with.
+
+use super::windows::{folded_search, folded_text, similarity, Window};
+use super::{Candidate, Cx, FuzzyPlan, NearMiss, Needle, Outcome, Plan};
+use crate::matcher::normalize::{fold_hash, fold_key_into, key, Level};
+use crate::matcher::types::{Strategy, CONTEXT_MIDDLE_MIN, MIN_FUZZY_LINES};
+
+pub(crate) const STRATEGY: Strategy = Strategy::ContextAnchored;
+
+pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
+    let k = needle.lines.len();
+    if k < 3 || needle.nonblank_lines() < MIN_FUZZY_LINES {
+        return Outcome::NotFound;
+    }
+    let (first_key, last_key) = (key(&needle.lines[0], Level::Fold), key(&needle.lines[k - 1], Level::Fold));
+    let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
+    let (h_first, h_last) = (search_hashes[0], search_hashes[k - 1]);
+    let content = cx.content;
+    let Some(hashes) = content.fold_hashes(&mut cx.budget) else {
+        return Outcome::Exhausted;
+    };
+    let n = hashes.len();
+    let slack = cx.limits.line_slack(k);
+    let middle = &search_hashes[1..k - 1];
+    let mut sorted_middle = middle.to_vec();
+    sorted_middle.sort_unstable();
+    // in_middle[l] = lines before `l` whose hash is one of the search's
+    // middle lines: an O(1) upper bound of the middle LCS of any window.
+    if !cx.budget.spend(n) {
+        return Outcome::Exhausted;
+    }
+    let mut in_middle = Vec::with_capacity(n + 1);
+    in_middle.push(0u32);
+    for h in hashes {
+        let last = in_middle.last().copied().unwrap_or(0);
+        in_middle.push(last + u32::from(sorted_middle.binary_search(h).is_ok()));
+    }
+    let search_text = folded_search(&needle.lines);
+    let floor = cx.limits.threshold - cx.limits.margin;
+    let mut scored: Vec<(Window, f64)> = Vec::new();
+    // Anchor keys are compared in a reused buffer (no allocation per line).
+    let mut buf = Vec::new();
+    let mut same_key = |line: &str, want: &str| {
+        fold_key_into(line, &mut buf);
+        buf == want.as_bytes()
+    };
+    for i in 0..n {
+        if hashes[i] != h_first || !same_key(content.line(i), &first_key) {
+            continue;
+        }
+        let lo = (i + k - 1).saturating_sub(slack).max(i + 2);
+        let hi = (i + k - 1 + slack).min(n.saturating_sub(1));
+        for j in lo..=hi {
+            if hashes.get(j) != Some(&h_last) || !same_key(content.line(j), &last_key) {
+                continue;
+            }
+            // Middle lines compared by their cached fold-key hashes; the
+            // shared multiset bounds the LCS before it is computed.
+            let file_middle = hashes.get(i + 1..j).unwrap_or(&[]);
+            let longest = middle.len().max(file_middle.len());
+            let present = in_middle.get(j).zip(in_middle.get(i + 1)).map_or(0, |(a, b)| a - b) as usize;
+            let shared = present.min(middle.len());
+            if longest > 0 && (shared as f64) < CONTEXT_MIDDLE_MIN * longest as f64 {
+                continue;
+            }
+            if !cx.budget.spend(middle.len().saturating_mul(file_middle.len()) + 1) {
+                return Outcome::Exhausted;
+            }
+            let ratio = if longest == 0 { 1.0 } else { lcs_len(middle, file_middle) as f64 / longest as f64 };
+            if ratio < CONTEXT_MIDDLE_MIN {
+                continue;
+            }
+            let window_text = folded_text(cx, i, j + 1 - i);
+            let Some(score) = similarity(cx, &search_text, &window_text, floor) else {
+                return Outcome::Exhausted;
+            };
+            scored.push((Window { first: i, count: j + 1 - i, dice: 0.0 }, score));
+        }
+    }
+    decide(cx, k, scored)
+}
+
+/// Length of the longest common subsequence of two sequences.
+pub(crate) fn lcs_len<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let mut prev = vec![0usize; b.len() + 1];
+    let mut cur = vec![0usize; b.len() + 1];
+    for x in a {
+        for (j, y) in b.iter().enumerate() {
+            cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The fuzzy acceptance rule shared by strategies 10 and 11: the best
+/// window must reach the threshold and beat every window that does not
+/// overlap it by the margin. Two windows above the threshold and within
+/// the margin are returned together (ambiguous); a best window that fails
+/// either test is a near miss for the report.
+pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(Window, f64)>) -> Outcome {
+    scored.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then(a.0.count.abs_diff(search_lines).cmp(&b.0.count.abs_diff(search_lines)))
+            .then(a.0.first.cmp(&b.0.first))
+    });
+    let Some(&(best, best_score)) = scored.first() else {
+        return Outcome::NotFound;
+    };
+    let runner_up = scored.iter().find(|(w, _)| !w.overlaps(&best)).copied();
+    let limits = cx.limits;
+    let too_close = runner_up.is_some_and(|(_, s)| best_score - s < limits.margin);
+    let near = NearMiss::Fuzzy {
+        first: best.first,
+        last: best.first + best.count - 1,
+        score: best_score,
+        runner_up: runner_up.map(|(_, s)| s),
+    };
+    if best_score < limits.threshold {
+        cx.near.push(near);
+        return Outcome::NotFound;
+    }
+    let mut chosen = vec![best];
+    if too_close {
+        match runner_up {
+            Some((w, s)) if s >= limits.threshold => chosen.push(w),
+            _ => {
+                cx.near.push(near);
+                return Outcome::NotFound;
+            }
+        }
+    }
+    let lines = cx.content.lines();
+    let mut candidates = Vec::new();
+    for w in chosen {
+        let (Some(a), Some(b)) = (lines.get(w.first), lines.get(w.first + w.count - 1)) else {
+            continue;
+        };
+        let score = if w == best { best_score } else { runner_up.map_or(0.0, |r| r.1) };
+        candidates.push(Candidate {
+            start: a.start(),
+            end: b.end(),
+            score,
+            plan: Plan::Fuzzy(FuzzyPlan { first: w.first, count: w.count, from_line_start: false }),
+            unescaped: 0,
+        });
+    }
+    if candidates.is_empty() {
+        Outcome::NotFound
+    } else {
+        Outcome::Found(candidates)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lcs_len;
+
+    #[test]
+    fn lcs_counts_lines_in_order() {
+        assert_eq!(lcs_len(&["a", "b", "c"], &["a", "x", "c"]), 2);
+        assert_eq!(lcs_len::<u64>(&[], &[1]), 0);
+    }
+}

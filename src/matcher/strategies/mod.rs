@@ -1,0 +1,300 @@
+//! The eleven strategies, one module each, all of the same shape:
+//!
+//! ```text
+//! pub(crate) const STRATEGY: Strategy;                       // its name
+//! pub(crate) fn find(cx: &mut Cx, needle: &Needle) -> Outcome // every location it sees
+//! ```
+//!
+//! and a module header saying what it forgives, what it never forgives and
+//! what it costs. A strategy only *locates*; each candidate carries a
+//! `Plan` that tells [`reexpress`](crate::matcher::reexpress) how to write the
+//! replacement in the file's own formatting.
+//!
+//! Strategies are cumulative: each forgives what the earlier ones forgive
+//! plus one more kind of difference, so a text found by strategy k is found
+//! by every later one, and the first strategy that finds anything decides
+//! (its count is final: it is never "improved" by a looser strategy).
+
+pub mod block_similarity;
+pub mod context_anchored;
+pub mod escape_normalized;
+pub mod exact;
+pub mod indentation;
+pub mod line_endings;
+pub(crate) mod lines;
+pub mod token_flexible;
+pub mod trailing_whitespace;
+pub mod trimmed_boundaries;
+pub mod unicode_normalized;
+pub mod whitespace_normalized;
+pub(crate) mod windows;
+
+use std::cell::OnceCell;
+
+use super::budget::Budget;
+use super::content::Content;
+use super::indent::IndentMap;
+use super::normalize::is_blank;
+use super::types::Strategy;
+
+/// Most candidates a strategy collects (replace-all over a huge file).
+pub(crate) const MAX_CANDIDATES: usize = 100_000;
+
+/// Fuzzy acceptance rules in force for one call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub threshold: f64,
+    pub margin: f64,
+    pub size_ratio: f64,
+}
+
+impl Limits {
+    /// How many lines a fuzzy window may differ from the search by.
+    pub(crate) fn line_slack(&self, lines: usize) -> usize {
+        let extra = (lines as f64 * (self.size_ratio - 1.0)).floor();
+        if extra.is_finite() && extra > 1.0 {
+            extra as usize
+        } else {
+            1
+        }
+    }
+}
+
+/// A near miss the failure report can explain.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NearMiss {
+    /// Lines `first..=last` (0-based) equal the search line by line except
+    /// for a non-uniform change of indentation.
+    Indentation { first: usize, last: usize },
+    /// A fuzzy candidate that missed the threshold or the margin.
+    Fuzzy { first: usize, last: usize, score: f64, runner_up: Option<f64> },
+}
+
+/// Shared state of one ladder run.
+pub(crate) struct Cx<'c, 'a> {
+    pub content: &'c Content<'a>,
+    pub budget: Budget,
+    pub limits: Limits,
+    /// Replace-all: candidates must not overlap (left to right), instead of
+    /// every overlapping position counting toward ambiguity.
+    pub replace_all: bool,
+    pub near: Vec<NearMiss>,
+}
+
+/// The search text and what the strategies derive from it.
+pub(crate) struct Needle {
+    /// As given (BOM removed): what `exact` looks for.
+    pub exact: String,
+    /// CRLF turned into LF.
+    pub lf: String,
+    /// Its lines without leading and trailing blank lines: what the
+    /// line-based strategies compare.
+    pub lines: Vec<String>,
+    /// Candidate windows (first line indices) of the line-based strategies.
+    pub windows: OnceCell<Option<Vec<usize>>>,
+    /// The token filter's best windows (see [`windows::best_windows`]).
+    pub heads: OnceCell<Option<Vec<windows::Window>>>,
+}
+
+impl Needle {
+    pub(crate) fn new(search: &str) -> Needle {
+        let exact = search.strip_prefix(crate::text::BOM).unwrap_or(search).to_string();
+        let lf = exact.replace("\r\n", "\n");
+        let all: Vec<&str> = crate::text::lines_with_endings(&lf).map(|l| l.text).collect();
+        let first = all.iter().position(|l| !is_blank(l));
+        let last = all.iter().rposition(|l| !is_blank(l));
+        let lines = match (first, last) {
+            (Some(a), Some(b)) => all[a..=b].iter().map(|s| s.to_string()).collect(),
+            _ => Vec::new(),
+        };
+        Needle { exact, lf, lines, windows: OnceCell::new(), heads: OnceCell::new() }
+    }
+
+    /// Number of non-blank lines.
+    pub(crate) fn nonblank_lines(&self) -> usize {
+        self.lines.iter().filter(|l| !is_blank(l)).count()
+    }
+}
+
+/// How a candidate's replacement is to be written.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Plan {
+    /// As written (exact and CRLF-only differences).
+    Verbatim,
+    /// The search's surrounding whitespace was trimmed away.
+    Trimmed(TrimPlan),
+    /// Whole lines matched line by line (strategies 4–7).
+    Lines(LinesPlan),
+    /// A fuzzy window: re-indent line by line from paired lines.
+    Fuzzy(FuzzyPlan),
+}
+
+/// What `trimmed_boundaries` cut off the search.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TrimPlan {
+    pub lead: String,
+    pub trail: String,
+    /// The file's indentation before the match, when only indentation
+    /// precedes it on its line.
+    pub indent: String,
+    /// How to indent the replacement's second and later lines.
+    pub shift: Shift,
+}
+
+/// Indentation of a replacement's later lines after a mid-line match.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Shift {
+    /// As written (the span starts mid-line where the search started, so
+    /// later lines are already in the file's columns).
+    AsWritten,
+    /// The search's trimmed indentation stood for the file line's
+    /// indentation: later lines move the same way.
+    Map(IndentMap),
+    /// That move cannot be expressed (refuse a multi-line replacement).
+    Unmappable,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct LinesPlan {
+    /// First file line of the window (0-based) and the number of lines; the
+    /// window has exactly as many lines as the needle.
+    pub first: usize,
+    pub count: usize,
+    pub indent: IndentMap,
+    /// The first search line lacked the file line's indentation (the search
+    /// was copied from the first non-blank character): that indentation,
+    /// which the replacement's first line inherits.
+    pub partial_first: Option<String>,
+    /// The strategy compared typographic characters folded (strategy 7).
+    pub folded: bool,
+}
+
+/// The file lines a fuzzy span covers (0-based first line and count).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FuzzyPlan {
+    pub first: usize,
+    pub count: usize,
+    /// Only indentation precedes the span on its first line: the
+    /// replacement is written from the line start (a token span).
+    pub from_line_start: bool,
+}
+
+impl Candidate {
+    /// Where the replaced text starts: the span's start, or its line's
+    /// start for a token span preceded only by indentation.
+    pub(crate) fn replace_start(&self, content: &Content<'_>) -> usize {
+        match &self.plan {
+            Plan::Fuzzy(p) if p.from_line_start => content.lines().get(p.first).map_or(self.start, |l| l.start()),
+            _ => self.start,
+        }
+    }
+}
+
+/// One location a strategy found.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Candidate {
+    /// Byte span in the body.
+    pub start: usize,
+    pub end: usize,
+    pub score: f64,
+    pub plan: Plan,
+    /// Escape kinds the search needed undone (strategy 8), 0 otherwise.
+    pub unescaped: u16,
+}
+
+impl Candidate {
+    pub(crate) fn overlaps(&self, other: &Candidate) -> bool {
+        self.start < other.end && other.start < self.end
+    }
+}
+
+/// What one strategy reported.
+#[derive(Debug)]
+pub(crate) enum Outcome {
+    Found(Vec<Candidate>),
+    NotFound,
+    /// The budget ran out before the strategy finished.
+    Exhausted,
+}
+
+/// A strategy's locating function.
+type FindFn = fn(&mut Cx<'_, '_>, &Needle) -> Outcome;
+
+/// Every strategy module, in ladder order.
+pub(crate) const TABLE: [(Strategy, FindFn); 11] = [
+    (exact::STRATEGY, exact::find),
+    (line_endings::STRATEGY, line_endings::find),
+    (trimmed_boundaries::STRATEGY, trimmed_boundaries::find),
+    (trailing_whitespace::STRATEGY, trailing_whitespace::find),
+    (indentation::STRATEGY, indentation::find),
+    (whitespace_normalized::STRATEGY, whitespace_normalized::find),
+    (unicode_normalized::STRATEGY, unicode_normalized::find),
+    (escape_normalized::STRATEGY, escape_normalized::find),
+    (token_flexible::STRATEGY, token_flexible::find),
+    (context_anchored::STRATEGY, context_anchored::find),
+    (block_similarity::STRATEGY, block_similarity::find),
+];
+
+/// Runs one strategy.
+pub(crate) fn run(strategy: Strategy, cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
+    match TABLE.iter().find(|(s, _)| *s == strategy) {
+        Some((_, find)) => find(cx, needle),
+        None => Outcome::NotFound,
+    }
+}
+
+/// Every occurrence of `pat` in `hay` as byte spans: non-overlapping left
+/// to right, and unless `non_overlapping`, also the first occurrence that
+/// overlaps each of them, so that uniqueness is by position (`"aa"` in
+/// `"aaa"` is two locations).
+pub(crate) fn substring_spans(
+    hay: &str,
+    pat: &str,
+    non_overlapping: bool,
+    budget: &mut Budget,
+) -> Option<Vec<(usize, usize)>> {
+    if pat.is_empty() {
+        return Some(Vec::new());
+    }
+    if !budget.spend(hay.len()) {
+        return None;
+    }
+    let mut spans: Vec<(usize, usize)> = crate::matcher::scan::find_iter(hay.as_bytes(), pat.as_bytes())
+        .take(MAX_CANDIDATES)
+        .map(|p| (p, p + pat.len()))
+        .collect();
+    if !non_overlapping {
+        let mut extra = Vec::new();
+        for &(s, e) in spans.iter().take(1_000) {
+            let next = s + hay.get(s..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8);
+            // An overlapping occurrence starts before `e`, so it ends before
+            // `e + len - 1`: only that window is scanned.
+            let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
+            if let Some(q) = hay.get(next..limit).and_then(|window| crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()) {
+                let q = next + q;
+                if q < e {
+                    extra.push((q, q + pat.len()));
+                }
+            }
+        }
+        if !extra.is_empty() {
+            spans.extend(extra);
+            spans.sort_unstable();
+            spans.dedup();
+        }
+    }
+    Some(spans)
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::TABLE;
+    use crate::matcher::types::Strategy;
+
+    #[test]
+    fn the_table_is_the_ladder() {
+        let order: Vec<Strategy> = TABLE.iter().map(|(s, _)| *s).collect();
+        assert_eq!(order, Strategy::ALL.to_vec());
+    }
+}

@@ -1,0 +1,276 @@
+//! Candidate windows for the similarity-based parts of the matcher
+//! (`block_similarity` and the failure report's closest region), found
+//! with a cheap filter before any edit distance runs.
+//!
+//! The filter maps every content word token (delimiters such as `(` or `;`
+//! are in every line and carry no signal) once to a slot of the search's
+//! token table (open addressing on the token hashes), then slides a window
+//! of whole lines as long as the search over the content, keeping the
+//! multiset intersection of the window's tokens with the search's (the
+//! Dice coefficient of the two token bags) up to date in O(1) per token
+//! entering or leaving. It keeps the best few windows that do not overlap
+//! each other: linear in the content's tokens, with no sort of all
+//! windows. Only those few ever reach a sequence similarity.
+
+use super::{Cx, Needle};
+use crate::matcher::normalize::{for_each_token, for_each_word, hash_span, key, token_hash, tokens, Level};
+
+/// A run of whole lines: `first..first + count`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Window {
+    pub first: usize,
+    pub count: usize,
+    /// Token-bag similarity (Dice) with the search.
+    pub dice: f64,
+}
+
+impl Window {
+    pub(crate) fn overlaps(&self, other: &Window) -> bool {
+        self.first < other.first + other.count && other.first < self.first + self.count
+    }
+}
+
+/// How many non-overlapping windows the filter keeps.
+const KEEP: usize = 8;
+const EMPTY: u64 = 0;
+
+/// Token hashes of the search, as dense slots.
+struct SlotTable {
+    keys: Vec<u64>,
+    slots: Vec<u32>,
+    mask: usize,
+}
+
+impl SlotTable {
+    fn new(distinct: &[u64]) -> SlotTable {
+        // Load ≤ 1/4: most content words are absent, and a miss probes
+        // until an empty slot.
+        let size = (distinct.len() * 4).next_power_of_two().max(64);
+        let mut t = SlotTable { keys: vec![EMPTY; size], slots: vec![0; size], mask: size - 1 };
+        for (slot, &h) in distinct.iter().enumerate() {
+            let mut i = (h as usize) & t.mask;
+            while t.keys[i] != EMPTY {
+                i = (i + 1) & t.mask;
+            }
+            t.keys[i] = h;
+            t.slots[i] = slot as u32;
+        }
+        t
+    }
+
+    fn get(&self, h: u64) -> Option<u32> {
+        let mut i = (h as usize) & self.mask;
+        loop {
+            match self.keys[i] {
+                EMPTY => return None,
+                k if k == h => return Some(self.slots[i]),
+                _ => i = (i + 1) & self.mask,
+            }
+        }
+    }
+}
+
+/// Token hashes never equal the table's empty marker.
+fn nonzero(h: u64) -> u64 {
+    h.max(1)
+}
+
+/// The best non-overlapping windows as long as the search (best first),
+/// computed once per call and kept in the needle. `None` when the budget
+/// ran out.
+pub(crate) fn best_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<Window>> {
+    if let Some(cached) = needle.heads.get() {
+        return cached.clone();
+    }
+    let computed = compute_best_windows(cx, &needle.lines);
+    needle.heads.get_or_init(|| computed).clone()
+}
+
+fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<Vec<Window>> {
+    let size = search_lines.len();
+    let mut hashes: Vec<u64> = Vec::new();
+    for line in search_lines {
+        for_each_token(line, |s, e, word| {
+            if word {
+                hashes.push(nonzero(token_hash(&line[s..e])));
+            }
+        });
+    }
+    let search_total = hashes.len() as u32;
+    let mut distinct = hashes.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let table = SlotTable::new(&distinct);
+    let mut need = vec![0u32; distinct.len()];
+    for &h in &hashes {
+        if let Some(s) = table.get(h) {
+            need[s as usize] += 1;
+        }
+    }
+    let content = cx.content;
+    let n = content.lines().len();
+    if search_total == 0 || size == 0 || size > n {
+        return Some(Vec::new());
+    }
+    if !cx.budget.spend(content.body.len().saturating_mul(2)) {
+        return None;
+    }
+    // Every content word, as its slot in the search's table (`u32::MAX`
+    // for words the search does not have), with each line's range.
+    let mut slots: Vec<u32> = Vec::with_capacity(content.body.len() / 8);
+    let mut per_line: Vec<(u32, u32)> = Vec::with_capacity(n);
+    for i in 0..n {
+        let line = content.line(i);
+        let first = slots.len() as u32;
+        // Words are hashed in place in the whole body (`hash_span` may read
+        // past the line end, never past the body).
+        let offset = content.lines().get(i).map_or(0, |l| l.start());
+        let body = content.body.as_bytes();
+        for_each_word(line, |s, e| {
+            let h = nonzero(hash_span(body, offset + s, offset + e));
+            slots.push(table.get(h).unwrap_or(u32::MAX));
+        });
+        per_line.push((first, slots.len() as u32));
+    }
+    let mut have = vec![0u32; distinct.len()];
+    let (mut overlap, mut total) = (0u32, 0u32);
+    let mut kept: Vec<Window> = Vec::with_capacity(KEEP + 1);
+    for l in 0..n {
+        let (a, b) = per_line[l];
+        for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
+            total += 1;
+            if let (Some(h), Some(&w)) = (have.get_mut(s as usize), need.get(s as usize)) {
+                if *h < w {
+                    overlap += 1;
+                }
+                *h += 1;
+            }
+        }
+        if l >= size {
+            let (a, b) = per_line[l - size];
+            for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
+                total -= 1;
+                if let (Some(h), Some(&w)) = (have.get_mut(s as usize), need.get(s as usize)) {
+                    *h -= 1;
+                    if *h < w {
+                        overlap -= 1;
+                    }
+                }
+            }
+        }
+        if l + 1 >= size && overlap > 0 {
+            let dice = 2.0 * f64::from(overlap) / f64::from(search_total + total);
+            keep_best(&mut kept, Window { first: l + 1 - size, count: size, dice });
+        }
+    }
+    kept.sort_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
+    Some(kept)
+}
+
+/// Keeps at most [`KEEP`] mutually non-overlapping windows, the best ones.
+fn keep_best(kept: &mut Vec<Window>, w: Window) {
+    let beaten = kept.iter().any(|k| k.overlaps(&w) && k.dice >= w.dice);
+    if beaten {
+        return;
+    }
+    kept.retain(|k| !k.overlaps(&w));
+    if kept.len() >= KEEP {
+        let Some((worst, _)) = kept.iter().enumerate().min_by(|a, b| a.1.dice.total_cmp(&b.1.dice)) else {
+            return;
+        };
+        if kept[worst].dice >= w.dice {
+            return;
+        }
+        kept.swap_remove(worst);
+    }
+    kept.push(w);
+}
+
+/// The fold keys of lines `first..first + count` joined with `\n`.
+pub(crate) fn folded_text(cx: &Cx<'_, '_>, first: usize, count: usize) -> String {
+    let mut out = String::new();
+    for i in first..first + count {
+        if i > first {
+            out.push('\n');
+        }
+        out.push_str(&key(cx.content.line(i), Level::Fold));
+    }
+    out
+}
+
+/// The fold keys of the search lines joined with `\n`.
+pub(crate) fn folded_search(lines: &[String]) -> String {
+    lines.iter().map(|l| key(l, Level::Fold)).collect::<Vec<_>>().join("\n")
+}
+
+/// The largest similarity two texts of these lengths can have.
+fn length_bound(a: usize, b: usize) -> f64 {
+    if a + b == 0 {
+        1.0
+    } else {
+        2.0 * a.min(b) as f64 / (a + b) as f64
+    }
+}
+
+/// Sequence similarity of two texts, charged to the budget first (Myers is
+/// O((N+M)·D)). When their lengths alone keep it below `floor`, that bound
+/// is returned instead, uncomputed (it only ever overestimates, so a caller
+/// comparing against `floor` decides the same). `None` when the budget
+/// cannot pay.
+pub(crate) fn similarity(cx: &mut Cx<'_, '_>, a: &str, b: &str, floor: f64) -> Option<f64> {
+    let (ca, cb) = (a.chars().count(), b.chars().count());
+    let bound = length_bound(ca, cb);
+    if bound < floor {
+        return Some(bound);
+    }
+    // Matches can be no more than the shared bytes: a linear bound that
+    // spares most edit distances between unrelated texts.
+    if !cx.budget.spend(a.len() + b.len()) {
+        return None;
+    }
+    let bag = bag_bound(a, b, ca + cb);
+    if bag < floor {
+        return Some(bag);
+    }
+    let n = a.len() + b.len();
+    let cost = n.saturating_mul(n.min(8_000)) / 4;
+    if !cx.budget.spend(cost) {
+        return None;
+    }
+    Some(crate::text::similarity(a, b))
+}
+
+/// `2·shared / (chars a + chars b)` where `shared` counts common bytes
+/// (multiset) over-approximating common characters: an upper bound of the
+/// sequence similarity.
+fn bag_bound(a: &str, b: &str, total_chars: usize) -> f64 {
+    if total_chars == 0 {
+        return 1.0;
+    }
+    let mut counts = [0i32; 256];
+    for &x in a.as_bytes() {
+        counts[x as usize] += 1;
+    }
+    let mut shared = 0usize;
+    for &x in b.as_bytes() {
+        let c = &mut counts[x as usize];
+        if *c > 0 {
+            *c -= 1;
+            // A multi-byte character is one char: count its lead byte only.
+            shared += usize::from(x & 0xC0 != 0x80);
+        }
+    }
+    (2.0 * shared as f64 / total_chars as f64).min(1.0)
+}
+
+/// Token-level sequence similarity of two texts (the report's measure),
+/// charged to the budget first.
+pub(crate) fn token_similarity(cx: &mut Cx<'_, '_>, a: &str, b: &str) -> Option<f64> {
+    let ta: Vec<&str> = tokens(a).map(|(s, e)| &a[s..e]).collect();
+    let tb: Vec<&str> = tokens(b).map(|(s, e)| &b[s..e]).collect();
+    let n = ta.len() + tb.len();
+    if !cx.budget.spend(n.saturating_mul(n.min(8_000)) / 4) {
+        return None;
+    }
+    Some(crate::text::sequence_ratio(&ta, &tb))
+}

@@ -1,0 +1,543 @@
+//! Unit tests of the matcher: one section per strategy, then the safety
+//! rules (including the cases that broke peers, SPEC §6.2), the failure
+//! report, multi-block application and self-correction.
+
+use super::*;
+use crate::error::ErrorCode;
+use crate::lang::Lang;
+
+fn safe() -> ReplaceOptions {
+    ReplaceOptions::default()
+}
+
+fn fuzzy() -> ReplaceOptions {
+    ReplaceOptions { mode: Mode::Fuzzy, ..ReplaceOptions::default() }
+}
+
+fn replaced(content: &str, search: &str, replace: &str, opts: &ReplaceOptions) -> (String, Strategy) {
+    match replace_text(content, search, replace, opts) {
+        Ok(r) => (r.content, r.strategy),
+        Err(e) => panic!("expected an edit, got {e}"),
+    }
+}
+
+fn refused(content: &str, search: &str, replace: &str, opts: &ReplaceOptions) -> Error {
+    match replace_text(content, search, replace, opts) {
+        Ok(r) => panic!("expected a refusal, got {:?} via {}", r.content, r.strategy),
+        Err(e) => e,
+    }
+}
+
+// ---- 1. exact ---------------------------------------------------------------
+
+#[test]
+fn exact_reports_utf16_offsets_lines_and_text() {
+    let content = "a😀\n中文 x = 1;\n";
+    let r = find_match(content, "x = 1;", &FindOptions::default()).unwrap();
+    assert!(r.found);
+    assert_eq!(r.strategy, Some(Strategy::Exact));
+    assert_eq!(r.tried, vec![Strategy::Exact]);
+    let m = &r.matches[0];
+    // JS: "a😀\n中文 x = 1;\n".indexOf("x") === 7
+    assert_eq!((m.start, m.end, m.start_line, m.end_line), (7, 13, 2, 2));
+    assert_eq!(m.text, "x = 1;");
+    assert_eq!(m.score, 1.0);
+}
+
+#[test]
+fn exact_mode_runs_only_exact() {
+    let r = find_match("a\r\nb", "a\nb", &FindOptions { mode: Mode::Exact, ..FindOptions::default() }).unwrap();
+    assert!(!r.found);
+    assert_eq!(r.tried, vec![Strategy::Exact]);
+    assert_eq!(r.code, Some(ErrorCode::NotFound));
+}
+
+// ---- 2. line_endings --------------------------------------------------------
+
+#[test]
+fn line_endings_keep_the_files_crlf_and_bom() {
+    let content = "\u{feff}one\r\ntwo\r\nthree\r\n";
+    let (out, s) = replaced(content, "one\ntwo\n", "uno\ndos\nextra\n", &safe());
+    assert_eq!(s, Strategy::LineEndings);
+    assert_eq!(out, "\u{feff}uno\r\ndos\r\nextra\r\nthree\r\n");
+    let r = find_match(content, "two\nthree", &FindOptions::default()).unwrap();
+    // The BOM is one UTF-16 code unit before "one\r\n".
+    assert_eq!((r.matches[0].start, r.matches[0].start_line), (6, 2));
+}
+
+#[test]
+fn mixed_files_keep_each_lines_ending() {
+    let (out, _) = replaced("a\r\nb\nc\r\n", "b", "B1\nB2", &safe());
+    assert_eq!(out, "a\r\nB1\nB2\nc\r\n");
+}
+
+// ---- 3. trimmed_boundaries --------------------------------------------------
+
+#[test]
+fn trimmed_boundaries_strip_the_same_whitespace_from_the_replacement() {
+    let (out, s) = replaced("x = 1\ny = 2\n", "\n\n  y = 2  \n\n", "\n\n  y = 3  \n\n", &safe());
+    assert_eq!(s, Strategy::TrimmedBoundaries);
+    assert_eq!(out, "x = 1\ny = 3\n");
+}
+
+#[test]
+fn final_newline_state_is_kept() {
+    // aider would add a final newline here.
+    let (out, _) = replaced("a\nb", "b\n", "B\n", &safe());
+    assert_eq!(out, "a\nB");
+}
+
+#[test]
+fn trimmed_indentation_moves_later_replacement_lines() {
+    // The search's two-space indentation stands for the file's tab.
+    let (out, s) = replaced("function foo() {\n\tconst x = 1;\n}\n", "  const x = 1;", "  const x = 2;\n  const y = 3;", &safe());
+    assert_eq!(s, Strategy::TrimmedBoundaries);
+    assert_eq!(out, "function foo() {\n\tconst x = 2;\n\tconst y = 3;\n}\n");
+}
+
+// ---- 4. trailing_whitespace -------------------------------------------------
+
+#[test]
+fn trailing_whitespace_keeps_the_files_bytes_on_unchanged_lines() {
+    let content = "para one  \nkeep me  \nnext\n";
+    let (out, s) = replaced(content, "para one\nkeep me\n", "para ONE\nkeep me\n", &safe());
+    assert_eq!(s, Strategy::TrailingWhitespace);
+    assert_eq!(out, "para ONE\nkeep me  \nnext\n");
+}
+
+// ---- 5. indentation ---------------------------------------------------------
+
+#[test]
+fn uniform_shift_reindents_the_replacement() {
+    let content = "class A:\n    def f(self):\n        return 1\n";
+    let (out, s) = replaced(content, "def f(self):\n    return 1", "def f(self):\n    if x:\n        return 2", &safe());
+    assert_eq!(s, Strategy::Indentation);
+    assert_eq!(out, "class A:\n    def f(self):\n        if x:\n            return 2\n");
+}
+
+#[test]
+fn unit_change_maps_two_spaces_to_tabs() {
+    let content = "\tif (a) {\n\t\tb();\n\t}\n";
+    let (out, _) = replaced(content, "  if (a) {\n    b();\n  }", "  if (a) {\n    b();\n    c();\n  }", &safe());
+    assert_eq!(out, "\tif (a) {\n\t\tb();\n\t\tc();\n\t}\n");
+}
+
+#[test]
+fn a_first_line_copied_without_indentation_is_understood() {
+    let content = "  if (x) {\n    y();   \n  }\n";
+    let (out, s) = replaced(content, "if (x) {\n    y();\n  }", "if (z) {\n    y();\n  }", &safe());
+    assert_eq!(s, Strategy::Indentation);
+    assert_eq!(out, "  if (z) {\n    y();   \n  }\n");
+}
+
+#[test]
+fn non_uniform_indentation_is_not_safe() {
+    let content = "def f():\n    if a:\n        b()\n";
+    // The search flattens two levels into one: meaning changes in Python.
+    let e = refused(content, "    if a:\n    b()", "    if a:\n    c()", &safe());
+    assert_eq!(e.code, ErrorCode::NotFound);
+    assert!(e.message.contains("indentation that changes by different amounts"), "{}", e.message);
+}
+
+#[test]
+fn replacement_less_indented_than_the_removed_prefix_is_refused() {
+    let content = "a\nb\n";
+    let e = refused(content, "    a\n    b", "    a\n  b\n    c", &safe());
+    assert_eq!(e.code, ErrorCode::ReplacementNotMappable);
+}
+
+// ---- 6. whitespace_normalized -----------------------------------------------
+
+#[test]
+fn inner_whitespace_runs_are_forgiven() {
+    let (out, s) = replaced("if\t(  cond\t) {\n  go();\n}\n", "if ( cond ) {\n  go();", "if ( other ) {\n  go();", &safe());
+    assert_eq!(s, Strategy::WhitespaceNormalized);
+    assert_eq!(out, "if ( other ) {\n  go();\n}\n");
+}
+
+// ---- 7. unicode_normalized --------------------------------------------------
+
+#[test]
+fn curly_quotes_are_restored_in_changed_lines() {
+    let content = "他说：“你好”。\n下一行\n";
+    let (out, s) = replaced(content, "他说：\"你好\"。", "他说：\"再见\"。", &safe());
+    assert_eq!(s, Strategy::UnicodeNormalized);
+    assert_eq!(out, "他说：“再见”。\n下一行\n");
+    let (out, _) = replaced("it’s here\n", "it's here", "it's there", &safe());
+    assert_eq!(out, "it’s there\n");
+}
+
+#[test]
+fn mixed_quote_styles_are_refused_not_guessed() {
+    let content = "say “a” and \"b\"\n";
+    let e = refused(content, "say \"a\" and \"b\"", "say \"c\" and \"d\"", &safe());
+    assert_eq!(e.code, ErrorCode::ReplacementNotMappable);
+    // Without quotes in the changed line there is nothing to guess.
+    let (out, _) = replaced(content, "say \"a\" and \"b\"", "said nothing", &safe());
+    assert_eq!(out, "said nothing\n");
+}
+
+#[test]
+fn dashes_and_nbsp_match() {
+    let (out, _) = replaced("import x  # local – avoids top‑level dep\n", "import x  # local - avoids top-level dep", "import x  # HELLO", &safe());
+    assert_eq!(out, "import x  # HELLO\n");
+    let (out, _) = replaced("a\u{a0}b = 1\n", "a b = 1", "a b = 2", &safe());
+    assert_eq!(out, "a b = 2\n");
+}
+
+// ---- 8. escape_normalized ---------------------------------------------------
+
+#[test]
+fn over_escaped_search_and_replacement_are_unescaped_together() {
+    let content = "fn f() {\n    println!(\"hi\");\n}\n";
+    let (out, s) = replaced(content, "fn f() {\\n    println!(\\\"hi\\\");\\n}", "fn f() {\\n    println!(\\\"bye\\\");\\n}", &safe());
+    assert_eq!(s, Strategy::EscapeNormalized);
+    assert_eq!(out, "fn f() {\n    println!(\"bye\");\n}\n");
+}
+
+#[test]
+fn a_replacement_without_escapes_is_written_as_given() {
+    let content = "const path = 'C:\\Users\\test';";
+    let (out, _) = replaced(content, "const path = 'C:\\\\Users\\\\test';", "const path = 'C:\\Users\\admin';", &safe());
+    assert_eq!(out, "const path = 'C:\\Users\\admin';");
+}
+
+#[test]
+fn mixed_real_and_escaped_newlines_are_refused() {
+    let content = "a = 1\nb = 2\n";
+    let e = refused(content, "a = 1\\nb = 2", "a = 1\nb = 3\\n", &safe());
+    assert_eq!(e.code, ErrorCode::ReplacementNotMappable);
+}
+
+#[test]
+fn a_legitimate_backslash_n_is_never_a_newline() {
+    // The search is found as written: its `\n` stays two characters.
+    let content = "print(\"a\\nb\")\n";
+    let (out, s) = replaced(content, "print(\"a\\nb\")", "print(\"a\\nc\")", &safe());
+    assert_eq!(s, Strategy::Exact);
+    assert_eq!(out, "print(\"a\\nc\")\n");
+}
+
+// ---- 9. token_flexible ------------------------------------------------------
+
+#[test]
+fn tokens_match_across_whitespace_in_fuzzy_mode_only() {
+    let content = "  function  myFunc( a, b ) {\n    return a + b;\n  }";
+    assert_eq!(refused(content, "function myFunc(a, b) {", "x", &safe()).code, ErrorCode::NotFound);
+    let (out, s) = replaced(content, "function myFunc(a, b) {", "const yourFunc = (a, b) => {", &fuzzy());
+    assert_eq!(s, Strategy::TokenFlexible);
+    assert_eq!(out, "  const yourFunc = (a, b) => {\n    return a + b;\n  }");
+}
+
+#[test]
+fn tokens_are_anchored_at_both_ends() {
+    let e = refused("  return xyz\n", "return  x", "return 42", &fuzzy());
+    assert_eq!(e.code, ErrorCode::NotFound);
+}
+
+// ---- 10. context_anchored ---------------------------------------------------
+
+#[test]
+fn brace_anchored_block_with_invented_middle_is_refused() {
+    let content = "class A {\n  method1() {\n    doThing()\n  }\n\n  method2() {\n    other()\n  }\n}";
+    let e = refused(content, "  method1() {\n    totallyDifferent()\n    andMore()\n  }", "  method1() {\n    replaced()\n  }", &fuzzy());
+    assert_eq!(e.code, ErrorCode::NotFound);
+    let e = refused(
+        "function foo() {\n  if (x) {\n    a()\n  }\n  b()\n  c()\n}\n",
+        "function foo() {\n  if (y) {\n    a2()\n  }\n  b()\n  c2()\n}",
+        "function foo() {}",
+        &fuzzy(),
+    );
+    assert_eq!(e.code, ErrorCode::NotFound);
+}
+
+#[test]
+fn drifted_middle_lines_between_anchors_match_in_fuzzy_mode() {
+    let mut lines: Vec<String> = (0..30).map(|i| format!("let v{i} = compute({i});")).collect();
+    lines.insert(10, "function target(alpha, beta) {".into());
+    lines.insert(16, "}".into());
+    let content = lines.join("\n");
+    let search = "function target(alpha, beta) {\nlet v10 = compute(10);\nlet v11 = compute(11);\nlet v12 = compute(12);\nlet v13 = compute(99);\n}";
+    let r = replace_text(&content, search, "function target() {}", &fuzzy()).unwrap();
+    assert!(matches!(r.strategy, Strategy::ContextAnchored | Strategy::BlockSimilarity), "{}", r.strategy);
+    // The span is the whole block, closing brace included, with the line
+    // the search dropped.
+    assert_eq!(r.matches[0].start_line, 11);
+    assert_eq!(r.matches[0].end_line, 17);
+    assert!(r.content.contains("let v9 = compute(9);\nfunction target() {}\nlet v15"), "{}", r.content);
+}
+
+// ---- 11. block_similarity ---------------------------------------------------
+
+#[test]
+fn small_content_drift_in_a_block_matches_in_fuzzy_mode() {
+    let content = "    const myConfig = {\n      enableFeature: true,\n      retries: 3\n    };";
+    let search = "const myConfig = {\n  enableFeature: true\n  retries: 3\n};";
+    assert_eq!(refused(content, search, "x", &safe()).code, ErrorCode::NotFound);
+    let (out, s) = replaced(content, search, "const myConfig = {\n  enableFeature: false,\n  retries: 5\n};", &fuzzy());
+    assert_eq!(s, Strategy::BlockSimilarity);
+    assert_eq!(out, "    const myConfig = {\n      enableFeature: false,\n      retries: 5\n    };");
+}
+
+#[test]
+fn one_line_content_drift_is_never_fuzzy() {
+    let e = refused("MAX_RETRIES = 3\nTIMEOUT = 30\n", "MAX_RETRIES = 5", "MAX_RETRIES = 7", &fuzzy());
+    assert_eq!(e.code, ErrorCode::NotFound);
+}
+
+#[test]
+fn two_equally_similar_blocks_are_ambiguous() {
+    let block = |n: &str| format!("fn {n}() {{\n    let total = items.len();\n    report(total);\n    done();\n}}\n");
+    let content = format!("{}{}", block("a"), block("b"));
+    let search = "fn c() {\n    let total = items.len();\n    report(total);\n    done();\n}";
+    let e = refused(&content, search, "x", &fuzzy());
+    assert!(matches!(e.code, ErrorCode::Ambiguous | ErrorCode::NotFound), "{:?}", e.code);
+}
+
+// ---- safety rules -------------------------------------------------------------
+
+#[test]
+fn a_line_at_two_indents_is_ambiguous_not_the_second() {
+    let e = refused("  foo()\n    foo()\n", "foo()", "bar()", &safe());
+    assert_eq!(e.code, ErrorCode::Ambiguous);
+    let lines: Vec<(u32, u32)> = e.details.candidates.iter().map(|c| (c.start_line, c.end_line)).collect();
+    assert_eq!(lines, vec![(1, 1), (2, 2)]);
+    let r = find_match("  foo()\n    foo()\n", "foo()", &FindOptions::default()).unwrap();
+    assert!(!r.found);
+    assert_eq!(r.code, Some(ErrorCode::Ambiguous));
+    assert_eq!(r.matches.len(), 2);
+}
+
+#[test]
+fn overlapping_locations_are_ambiguous() {
+    assert_eq!(refused("aaa", "aa", "b", &safe()).code, ErrorCode::Ambiguous);
+    let all = ReplaceOptions { replace_all: true, ..safe() };
+    assert_eq!(replaced("aaaa", "aa", "b", &all).0, "bb");
+}
+
+#[test]
+fn dollar_patterns_are_literal() {
+    let (out, _) = replaced("log(\"done\");\n", "log(\"done\");", "log(\"$& ok $1 $$ $'\");", &safe());
+    assert_eq!(out, "log(\"$& ok $1 $$ $'\");\n");
+    let all = ReplaceOptions { replace_all: true, ..safe() };
+    assert_eq!(replaced("a a", "a", "$&$&", &all).0, "$&$& $&$&");
+}
+
+#[test]
+fn expected_replacements_must_be_met_by_one_strategy() {
+    let opts = ReplaceOptions { expected_replacements: Some(3), ..safe() };
+    let r = replace_text("foo foo foo", "foo", "bar", &opts).unwrap();
+    assert_eq!((r.content.as_str(), r.occurrences), ("bar bar bar", 3));
+    let opts = ReplaceOptions { expected_replacements: Some(2), ..safe() };
+    let e = refused("foo foo foo", "foo", "bar", &opts);
+    assert_eq!(e.code, ErrorCode::MatchCountMismatch);
+    assert_eq!(e.details.candidates.len(), 3);
+}
+
+#[test]
+fn replace_all_uses_safe_strategies_only() {
+    let opts = ReplaceOptions { replace_all: true, mode: Mode::Fuzzy, ..safe() };
+    let r = find_match("x", "y", &FindOptions::from(&opts)).unwrap();
+    assert_eq!(r.tried.len(), 8);
+    let (out, _) = replaced("  match1\n  match2\n  match1\n  match2\n", "match1\nmatch2", "r1\nr2\nr3", &opts);
+    assert_eq!(out, "  r1\n  r2\n  r3\n  r1\n  r2\n  r3\n");
+}
+
+#[test]
+fn empty_search_and_no_change_are_errors() {
+    assert_eq!(refused("abc", "", "x", &safe()).code, ErrorCode::EmptySearch);
+    assert_eq!(find_match("abc", "", &FindOptions::default()).unwrap_err().code, ErrorCode::EmptySearch);
+    assert_eq!(refused("abc", "b", "b", &safe()).code, ErrorCode::NoChange);
+    // Found, but the re-expressed replacement equals the original text.
+    assert_eq!(refused("foo  \n", "foo\n", "foo", &safe()).code, ErrorCode::NoChange);
+}
+
+#[test]
+fn already_applied_edits_are_reported() {
+    let e = refused("let x = 2;\nlet y = 3;\n", "let x = 1;", "let x = 2;", &safe());
+    assert_eq!(e.code, ErrorCode::AlreadyApplied);
+    assert_eq!(e.details.line, Some(1));
+}
+
+#[test]
+fn whole_line_deletions_take_their_line_break() {
+    let content = "function test() {\n    keep();\n    // remove me\n    keep2();\n}";
+    assert_eq!(replaced(content, "    // remove me", "", &safe()).0, "function test() {\n    keep();\n    keep2();\n}");
+    assert_eq!(replaced("a\r\nb\r\nc", "c", "", &safe()).0, "a\r\nb");
+    // A deletion inside a line keeps the line.
+    assert_eq!(replaced("a b c\n", "b ", "", &safe()).0, "a c\n");
+}
+
+#[test]
+fn boundary_line_breaks_never_merge_lines() {
+    // The search's leading break is the end of line "x", not a blank line.
+    assert_eq!(replaced("x\ny\nz\n", "\ny\nz\n", "Y\nZ\n", &safe()).0, "x\nY\nZ\n");
+    assert_eq!(replaced("y\nz\nw", "y\nz\n", "Y\nZ", &safe()).0, "Y\nZ\nw");
+    // Next to an empty line the break is the model's to remove.
+    assert_eq!(replaced("h\n\nbody\n\nf\n", "\nbody\n", "new", &safe()).0, "h\nnew\nf\n");
+    // A trimmed line break keeps its meaning: `text\n` is not in `text.`.
+    assert_eq!(refused("a sample text.\nmore\n", "a sample text\n", "x\n", &safe()).code, ErrorCode::NotFound);
+}
+
+#[test]
+fn cjk_and_emoji_are_never_split() {
+    let content = "标题😀\n  内容：“测试”😀😀\n";
+    for search in ["😀", "内容：\"测试\"😀😀", "  内容", "题😀\n"] {
+        let _ = replace_text(content, search, "替换", &fuzzy());
+        let _ = find_match(content, search, &FindOptions { mode: Mode::Fuzzy, ..FindOptions::default() });
+    }
+    let (out, _) = replaced(content, "内容：\"测试\"😀😀", "内容：\"好\"", &safe());
+    assert_eq!(out, "标题😀\n  内容：“好”\n");
+}
+
+#[test]
+fn options_out_of_range_are_invalid_arguments() {
+    for opts in [
+        FindOptions { expected_replacements: Some(0), ..FindOptions::default() },
+        FindOptions { fuzzy_threshold: Some(1.5), ..FindOptions::default() },
+        FindOptions { fuzzy_margin: Some(f64::NAN), ..FindOptions::default() },
+        FindOptions { replace_all: true, expected_replacements: Some(2), ..FindOptions::default() },
+    ] {
+        assert_eq!(find_match("a", "a", &opts).unwrap_err().code, ErrorCode::InvalidArgument);
+    }
+}
+
+// ---- failure report ---------------------------------------------------------
+
+#[test]
+fn not_found_reports_tried_strategies_closest_region_and_advice() {
+    let content = "fn a() {\n    let x = 1;\n    let y = 2;\n}\nfn b() {}\n";
+    let r = find_match(content, "fn a() {\n    let x = 1;\n    let y = 3;\n}", &FindOptions::default()).unwrap();
+    assert!(!r.found);
+    assert_eq!(r.tried.len(), 8);
+    let c = r.closest.as_ref().unwrap();
+    assert_eq!((c.start_line, c.end_line), (1, 4));
+    assert!(c.similarity > 0.8 && c.similarity < 1.0);
+    let msg = r.message.unwrap();
+    assert!(msg.contains("Strategies tried: exact, line_endings"), "{msg}");
+    assert!(msg.contains("lines 1–4"), "{msg}");
+    assert!(msg.contains("-    let y = 3;"), "{msg}");
+    let e = refused(content, "nothing like it", "x", &ReplaceOptions { lang: Lang::Zh, ..safe() });
+    assert_eq!(e.code, ErrorCode::NotFound, "a one-letter replacement found once is not 'already applied'");
+    assert!(e.message.contains("未找到搜索文本"));
+    assert!(!e.details.suggestions.is_empty());
+}
+
+#[test]
+fn an_exhausted_budget_is_not_found_never_a_guess() {
+    let content = "line\n".repeat(10_000);
+    let opts = FindOptions { work_budget: Some(100), ..FindOptions::default() };
+    let r = find_match(&content, "other\nline", &opts).unwrap();
+    assert!(!r.found);
+    assert!(r.budget_exhausted);
+}
+
+// ---- stats --------------------------------------------------------------------
+
+#[test]
+fn stats_count_strategies_and_failures() {
+    reset_stats();
+    let _ = replace_text("a\r\nb", "a\nb", "c", &safe());
+    let _ = replace_text("abc", "zzz", "y", &safe());
+    let s = stats();
+    assert_eq!(s.strategies.line_endings, 1);
+    assert_eq!(s.not_found, 1);
+    reset_stats();
+    assert_eq!(stats(), Stats::default());
+}
+
+// ---- multi-block ------------------------------------------------------------
+
+#[test]
+fn blocks_apply_in_order_and_atomically_by_default() {
+    let text = "<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n<<<<<<<SEARCH\nzzz\n=======\nZ\n>>>>>>>REPLACE";
+    let r = apply_search_replace("a\nb\n", text, &SearchReplaceOptions::default()).unwrap();
+    assert_eq!(r.content, "a\nb\n");
+    assert!(!r.ok);
+    assert_eq!((r.applied, r.failed), (0, 1));
+    assert!(r.summary.starts_with("Edit not applied: 1/2 blocks failed"), "{}", r.summary);
+    assert_eq!(r.results[1].line, Some(6));
+    let partial = SearchReplaceOptions { atomic: false, ..SearchReplaceOptions::default() };
+    let r = apply_search_replace("a\nb\n", text, &partial).unwrap();
+    assert_eq!(r.content, "A\nb\n");
+    assert!(r.summary.starts_with("Edit partially completed: 1/2 blocks applied. Failed blocks:\nBlock 2 (line 6):"), "{}", r.summary);
+    let ok = "<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nB\n=======\nC\n>>>>>>> REPLACE\n";
+    let r = apply_search_replace("a\nb\n", ok, &SearchReplaceOptions::default()).unwrap();
+    assert_eq!((r.content.as_str(), r.summary.as_str()), ("a\nC\n", "Edit completed: 2/2 blocks applied successfully."));
+}
+
+#[test]
+fn all_failed_summary_and_edit_lists() {
+    let text = "<<<<<<< SEARCH\nx\n=======\nX\n>>>>>>> REPLACE\n";
+    let r = apply_search_replace("a\n", text, &SearchReplaceOptions::default()).unwrap();
+    assert!(r.summary.starts_with("Error: All 1 blocks failed to apply. Errors:\nBlock 1 (line 1):"), "{}", r.summary);
+    let edits = [
+        EditSpec { old_string: "foo".into(), new_string: "bar".into(), replace_all: true },
+        EditSpec { old_string: "bar baz".into(), new_string: "qux".into(), replace_all: false },
+    ];
+    let r = apply_edits("foo foo baz", &edits, &SearchReplaceOptions::default()).unwrap();
+    assert_eq!(r.content, "bar qux");
+    assert_eq!(apply_edits("a", &[], &SearchReplaceOptions::default()).unwrap_err().code, ErrorCode::InvalidArgument);
+}
+
+// ---- self-correction ----------------------------------------------------------
+
+struct Scripted {
+    answer: Result<String, String>,
+    calls: std::cell::Cell<u32>,
+}
+
+impl Corrector for Scripted {
+    async fn correct(&self, request: &CorrectionRequest) -> Result<String, crate::host::HostError> {
+        self.calls.set(self.calls.get() + 1);
+        assert!(request.user.contains("<file_content>"));
+        assert!(!request.system.is_empty());
+        self.answer.clone().map_err(|m| crate::host::HostError::new(crate::host::Capability::Corrector, m))
+    }
+}
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn correction_retries_once_and_caches_the_answer() {
+    clear_correction_cache();
+    reset_stats();
+    let content = "let total = price * qty;\n";
+    let c = Scripted {
+        answer: Ok("```json\n{\"search\": \"let total = price * qty;\", \"replace\": \"let total = price * qty * tax;\", \"noChangesRequired\": false, \"explanation\": \"names\"}\n```".into()),
+        calls: std::cell::Cell::new(0),
+    };
+    let opts = CorrectionOptions { instruction: "apply tax".into(), ..CorrectionOptions::default() };
+    let r = block_on(replace_text_with_correction(content, "let sum = cost * n;", "let sum = cost * n * tax;", &opts, &c)).unwrap();
+    assert_eq!(r.content, "let total = price * qty * tax;\n");
+    let _ = block_on(replace_text_with_correction(content, "let sum = cost * n;", "let sum = cost * n * tax;", &opts, &c)).unwrap();
+    assert_eq!(c.calls.get(), 1, "second call served from the cache");
+    let s = stats().corrections;
+    assert_eq!((s.success, s.cache_hits), (2, 1));
+    clear_correction_cache();
+}
+
+#[test]
+fn correction_outcomes_are_errors_with_codes() {
+    clear_correction_cache();
+    let content = "a = 1\n";
+    let ask = |answer: Result<&str, &str>| {
+        let c = Scripted { answer: answer.map(str::to_string).map_err(str::to_string), calls: std::cell::Cell::new(0) };
+        block_on(replace_text_with_correction(content, "b = 1", "b = 2", &CorrectionOptions::default(), &c))
+    };
+    assert_eq!(ask(Ok("{\"noChangesRequired\": true, \"explanation\": \"done\"}")).unwrap_err().code, ErrorCode::CorrectorNoChange);
+    clear_correction_cache();
+    assert_eq!(ask(Ok("I cannot help")).unwrap_err().code, ErrorCode::NotFound);
+    assert_eq!(ask(Err("network down")).unwrap_err().code, ErrorCode::HostError);
+    clear_correction_cache();
+    assert_eq!(ask(Ok("{\"search\": \"c = 1\"}")).unwrap_err().code, ErrorCode::NotFound, "failed retry returns the original error");
+    clear_correction_cache();
+}

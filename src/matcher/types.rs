@@ -1,0 +1,295 @@
+//! Options, results and the published constants of the matcher.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ErrorCode;
+use crate::lang::Lang;
+
+/// How much a match may forgive. Each mode runs a prefix of the ladder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Strategy 1 only: the search must occur byte for byte.
+    Exact,
+    /// Strategies 1–8: formatting differences are forgiven, content never.
+    #[default]
+    Safe,
+    /// Strategies 1–11: also small content differences, under a score
+    /// threshold, a margin over the runner-up and a size limit.
+    Fuzzy,
+}
+
+/// The eleven strategies, most exact first (SPEC §6.1). Serialised as the
+/// snake_case names the failure report and `stats()` use.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    Exact,
+    LineEndings,
+    TrimmedBoundaries,
+    TrailingWhitespace,
+    Indentation,
+    WhitespaceNormalized,
+    UnicodeNormalized,
+    EscapeNormalized,
+    TokenFlexible,
+    ContextAnchored,
+    BlockSimilarity,
+}
+
+impl Strategy {
+    /// The whole ladder in order.
+    pub const ALL: [Strategy; 11] = [
+        Strategy::Exact,
+        Strategy::LineEndings,
+        Strategy::TrimmedBoundaries,
+        Strategy::TrailingWhitespace,
+        Strategy::Indentation,
+        Strategy::WhitespaceNormalized,
+        Strategy::UnicodeNormalized,
+        Strategy::EscapeNormalized,
+        Strategy::TokenFlexible,
+        Strategy::ContextAnchored,
+        Strategy::BlockSimilarity,
+    ];
+
+    /// The wire name, e.g. `"trimmed_boundaries"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Exact => "exact",
+            Strategy::LineEndings => "line_endings",
+            Strategy::TrimmedBoundaries => "trimmed_boundaries",
+            Strategy::TrailingWhitespace => "trailing_whitespace",
+            Strategy::Indentation => "indentation",
+            Strategy::WhitespaceNormalized => "whitespace_normalized",
+            Strategy::UnicodeNormalized => "unicode_normalized",
+            Strategy::EscapeNormalized => "escape_normalized",
+            Strategy::TokenFlexible => "token_flexible",
+            Strategy::ContextAnchored => "context_anchored",
+            Strategy::BlockSimilarity => "block_similarity",
+        }
+    }
+
+    /// Strategies 9–11 forgive content, not only formatting.
+    pub fn is_fuzzy(self) -> bool {
+        matches!(self, Strategy::TokenFlexible | Strategy::ContextAnchored | Strategy::BlockSimilarity)
+    }
+
+    /// The strategies a mode runs, in order.
+    pub fn ladder(mode: Mode) -> &'static [Strategy] {
+        match mode {
+            Mode::Exact => &Self::ALL[..1],
+            Mode::Safe => &Self::ALL[..8],
+            Mode::Fuzzy => &Self::ALL[..],
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Minimum score (sequence similarity of the normalised texts, 0–1) a fuzzy
+/// candidate needs.
+pub const DEFAULT_FUZZY_THRESHOLD: f64 = 0.85;
+/// How far the best fuzzy candidate must score above the best candidate
+/// that does not overlap it; closer than this is ambiguous.
+pub const DEFAULT_FUZZY_MARGIN: f64 = 0.05;
+/// A fuzzy match may differ from the search by at most
+/// `max(1, floor(lines · (size_ratio − 1)))` lines.
+pub const DEFAULT_SIZE_RATIO: f64 = 1.25;
+/// `context_anchored`: share of middle lines that must be equal (seed 004).
+pub const CONTEXT_MIDDLE_MIN: f64 = 0.7;
+/// `block_similarity`: share of the search's lines that must be equal (in
+/// order, under the fold key) in the window, relative to the longer of the
+/// two. One altered line in a block of three still passes; three of seven
+/// do not.
+pub const MIN_EQUAL_LINE_RATIO: f64 = 0.6;
+/// Fuzzy block strategies (10, 11) need a search of at least this many
+/// non-blank lines: on one or two lines a "small difference" is the edit.
+pub const MIN_FUZZY_LINES: usize = 3;
+/// Work budget of one call, in operations (roughly bytes scanned plus
+/// diff cells). Exhausting it ends the search as not found, never as a
+/// guess. At the default, no input of ≤ 10 MB takes more than about a
+/// second natively.
+pub const DEFAULT_WORK_BUDGET: u32 = 100_000_000;
+
+/// Options of [`find_match`](super::find_match).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FindOptions {
+    /// Default `safe`.
+    pub mode: Mode,
+    /// Exactly this many locations are required (one strategy must find
+    /// exactly n). Default: one.
+    pub expected_replacements: Option<u32>,
+    /// Every location the first finding strategy sees (exact and safe
+    /// strategies only). Default `false`.
+    pub replace_all: bool,
+    /// Default [`DEFAULT_FUZZY_THRESHOLD`].
+    pub fuzzy_threshold: Option<f64>,
+    /// Default [`DEFAULT_FUZZY_MARGIN`].
+    pub fuzzy_margin: Option<f64>,
+    /// Default [`DEFAULT_SIZE_RATIO`].
+    pub size_ratio: Option<f64>,
+    /// Default [`DEFAULT_WORK_BUDGET`].
+    pub work_budget: Option<u32>,
+    /// Language of messages. Default `en`.
+    pub lang: Lang,
+}
+
+impl Default for FindOptions {
+    fn default() -> Self {
+        FindOptions {
+            mode: Mode::Safe,
+            expected_replacements: None,
+            replace_all: false,
+            fuzzy_threshold: None,
+            fuzzy_margin: None,
+            size_ratio: None,
+            work_budget: None,
+            lang: Lang::En,
+        }
+    }
+}
+
+/// Options of [`replace_text`](super::replace_text): the same knobs as
+/// [`FindOptions`].
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReplaceOptions {
+    /// Default `safe`.
+    pub mode: Mode,
+    /// Replace exactly this many locations. Default: one.
+    pub expected_replacements: Option<u32>,
+    /// Replace every location (exact and safe strategies only).
+    pub replace_all: bool,
+    /// Default [`DEFAULT_FUZZY_THRESHOLD`].
+    pub fuzzy_threshold: Option<f64>,
+    /// Default [`DEFAULT_FUZZY_MARGIN`].
+    pub fuzzy_margin: Option<f64>,
+    /// Default [`DEFAULT_SIZE_RATIO`].
+    pub size_ratio: Option<f64>,
+    /// Default [`DEFAULT_WORK_BUDGET`].
+    pub work_budget: Option<u32>,
+    /// Language of messages. Default `en`.
+    pub lang: Lang,
+}
+
+impl Default for ReplaceOptions {
+    fn default() -> Self {
+        ReplaceOptions::from(&FindOptions::default())
+    }
+}
+
+impl From<&FindOptions> for ReplaceOptions {
+    fn from(o: &FindOptions) -> Self {
+        ReplaceOptions {
+            mode: o.mode,
+            expected_replacements: o.expected_replacements,
+            replace_all: o.replace_all,
+            fuzzy_threshold: o.fuzzy_threshold,
+            fuzzy_margin: o.fuzzy_margin,
+            size_ratio: o.size_ratio,
+            work_budget: o.work_budget,
+            lang: o.lang,
+        }
+    }
+}
+
+impl From<&ReplaceOptions> for FindOptions {
+    fn from(o: &ReplaceOptions) -> Self {
+        FindOptions {
+            mode: o.mode,
+            expected_replacements: o.expected_replacements,
+            replace_all: o.replace_all,
+            fuzzy_threshold: o.fuzzy_threshold,
+            fuzzy_margin: o.fuzzy_margin,
+            size_ratio: o.size_ratio,
+            work_budget: o.work_budget,
+            lang: o.lang,
+        }
+    }
+}
+
+/// One located span of the original content.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Match {
+    /// The strategy that located it.
+    pub strategy: Strategy,
+    /// UTF-16 offset of the first code unit of the span in the content.
+    pub start: u32,
+    /// UTF-16 offset just past the span.
+    pub end: u32,
+    /// 1-based first line of the span.
+    pub start_line: u32,
+    /// 1-based last line of the span (inclusive).
+    pub end_line: u32,
+    /// The original text of the span, byte for byte.
+    pub text: String,
+    /// 1.0 for exact and safe strategies (equal after the strategy's
+    /// normalisation); the sequence similarity of the normalised texts for
+    /// fuzzy ones.
+    pub score: f64,
+}
+
+/// The region of the content most like the search, reported when nothing
+/// matched.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Closest {
+    pub start_line: u32,
+    pub end_line: u32,
+    /// Sequence similarity in [0, 1] between the search and `text`.
+    pub similarity: f64,
+    /// The region's original text.
+    pub text: String,
+    /// A unified diff from the search to `text`.
+    pub diff: String,
+}
+
+/// What [`find_match`](super::find_match) found. "Not found" and
+/// "ambiguous" are values here, never errors.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindResult {
+    /// The search was located as the options require (exactly one location,
+    /// exactly `expectedReplacements`, or at least one with `replaceAll`).
+    pub found: bool,
+    /// The strategy that located it (also set when it found the wrong
+    /// number of locations).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Strategy>,
+    /// Every location that strategy found (several when ambiguous).
+    pub matches: Vec<Match>,
+    /// Strategies run, in order.
+    pub tried: Vec<Strategy>,
+    /// When nothing matched: the most similar region.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest: Option<Closest>,
+    /// Why `found` is false: `NOT_FOUND`, `AMBIGUOUS`, `MATCH_COUNT_MISMATCH`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<ErrorCode>,
+    /// The failure report (SPEC §6.3) in the requested language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The work budget ran out before every strategy finished.
+    pub budget_exhausted: bool,
+}
+
+/// What [`replace_text`](super::replace_text) did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplaceResult {
+    /// The new content (BOM, line endings and final-newline state kept).
+    pub content: String,
+    pub strategy: Strategy,
+    /// Number of locations replaced.
+    pub occurrences: u32,
+    /// The replaced spans, as offsets into the *original* content.
+    pub matches: Vec<Match>,
+}
