@@ -35,4 +35,12 @@ declare module 'editkit-glue' {
   export function createNewDoc(args: unknown, host: unknown, options: unknown): Promise<unknown>;
   export function planNewDocPath(args: unknown, options: unknown): unknown;
   export function unifiedDiff(oldText: unknown, newText: unknown, options: unknown): unknown;
+  export function findMatch(content: unknown, search: unknown, options: unknown): unknown;
+  export function replaceText(content: unknown, search: unknown, replace: unknown, options: unknown): unknown;
+  export function applySearchReplace(content: unknown, text: unknown, options: unknown): unknown;
+  export function applyEdits(content: unknown, edits: unknown, options: unknown): unknown;
+  export function replaceTextWithCorrection(content: unknown, search: unknown, replace: unknown, options: unknown, corrector: unknown): Promise<unknown>;
+  export function stats(): unknown;
+  export function resetStats(): void;
+  export function clearCorrectionCache(): void;
 }

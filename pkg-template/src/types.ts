@@ -4,15 +4,13 @@
 /** Message language. */
 export type Lang = 'en' | 'zh';
 
-/** Every `code` an `EditkitError` can carry. */
+/** Every `code` an `EditkitError` can carry (the Rust core's `ErrorCode`; a test keeps them equal). */
 export type ErrorCode =
-  // boundary / general
   | 'INVALID_ARGUMENT'
   | 'INVALID_TEXT'
   | 'INTERNAL_ERROR'
   | 'HOST_ERROR'
   | 'HOST_CAPABILITY_MISSING'
-  // block diff: format
   | 'NESTED_SEARCH'
   | 'UNCLOSED_SEARCH'
   | 'UNMATCHED_REPLACE'
@@ -26,7 +24,6 @@ export type ErrorCode =
   | 'MISSING_SEARCH'
   | 'EMPTY_DIFF'
   | 'INVALID_DIFF_FORMAT'
-  // block diff: check and execution
   | 'BLOCK_NOT_FOUND'
   | 'CONTENT_MISMATCH'
   | 'AMBIGUOUS_MATCH'
@@ -37,15 +34,17 @@ export type ErrorCode =
   | 'WRITE_VERIFY_FAILED'
   | 'VALIDATION_FAILED'
   | 'WRITE_FAILED'
-  // slice
   | 'SLICE_ANCHOR_NOT_FOUND'
   | 'INVALID_SLICE'
-  // matcher
+  | 'NOT_A_DOCUMENT'
+  | 'NO_PARENT_DOCUMENT'
   | 'NOT_FOUND'
   | 'AMBIGUOUS'
   | 'ALREADY_APPLIED'
   | 'CORRECTOR_NO_CHANGE'
-  // file-edit planner
+  | 'NO_CHANGE'
+  | 'MATCH_COUNT_MISMATCH'
+  | 'REPLACEMENT_NOT_MAPPABLE'
   | 'FILE_NOT_FOUND'
   | 'CONTENT_REQUIRED'
   | 'ANCHOR_NOT_FOUND'
@@ -54,7 +53,16 @@ export type ErrorCode =
   | 'HUNK_NOT_FOUND'
   | 'WRONG_OWNER'
   | 'HUNK_KIND_MISMATCH'
-  | 'RANGE_OUT_OF_BOUNDS';
+  | 'RANGE_OUT_OF_BOUNDS'
+  | 'HUNK_EXPIRED'
+  | 'HUNK_PATH_MISMATCH'
+  | 'INVALID_RANGE'
+  | 'INVALID_REGEX'
+  | 'NESTED_ANCHORS'
+  | 'SNAPSHOT_MISMATCH'
+  | 'SUSPICIOUS_DIFF'
+  | 'FILE_EXISTS'
+  | 'NOT_A_FILE';
 
 /** A 1-based, inclusive line range. */
 export interface LineRange {
@@ -803,4 +811,147 @@ export interface CreateNewDocResult {
   notebook: string;
   parentID: string;
   summary: string;
+}
+
+// ---------------------------------------------------------------------------
+// Matcher
+
+/** `exact`: byte for byte; `safe` (default): formatting slips forgiven; `fuzzy`: small content drift too. */
+export type MatchMode = 'exact' | 'safe' | 'fuzzy';
+
+export type Strategy =
+  | 'exact'
+  | 'line_endings'
+  | 'trimmed_boundaries'
+  | 'trailing_whitespace'
+  | 'indentation'
+  | 'whitespace_normalized'
+  | 'unicode_normalized'
+  | 'escape_normalized'
+  | 'token_flexible'
+  | 'context_anchored'
+  | 'block_similarity';
+
+export interface FindOptions {
+  mode?: MatchMode;
+  /** Exactly this many places must match (one strategy). */
+  expectedReplacements?: number;
+  /** Every place (exact and safe strategies only). */
+  replaceAll?: boolean;
+  /** Fuzzy: minimum score (default 0.85). */
+  fuzzyThreshold?: number;
+  /** Fuzzy: required lead over the runner-up (default 0.05). */
+  fuzzyMargin?: number;
+  /** Fuzzy: how much larger or smaller than the search a match may be (default 1.25). */
+  sizeRatio?: number;
+  /** Operation budget (default 100 000 000); running out means "not found". */
+  workBudget?: number;
+  lang?: Lang;
+}
+
+export type ReplaceOptions = FindOptions;
+
+/** One matched place. Offsets are UTF-16 code units; lines are 1-based. */
+export interface Match {
+  strategy: Strategy;
+  start: number;
+  end: number;
+  startLine: number;
+  endLine: number;
+  /** The original text that matched. */
+  text: string;
+  score: number;
+}
+
+/** The region most like the search, when nothing matched. */
+export interface Closest {
+  startLine: number;
+  endLine: number;
+  similarity: number;
+  text: string;
+  diff: string;
+}
+
+export interface FindResult {
+  found: boolean;
+  strategy?: Strategy;
+  matches: Match[];
+  tried: Strategy[];
+  closest?: Closest;
+  /** Why nothing was found (`NOT_FOUND`, `AMBIGUOUS`, `ALREADY_APPLIED`, …). */
+  code?: ErrorCode;
+  message?: string;
+  budgetExhausted: boolean;
+}
+
+export interface ReplaceResult {
+  content: string;
+  strategy: Strategy;
+  occurrences: number;
+  matches: Match[];
+}
+
+export interface SearchReplaceOptions {
+  /** One failure ⇒ content unchanged (default true). */
+  atomic?: boolean;
+  mode?: MatchMode;
+  lang?: Lang;
+  fuzzyThreshold?: number;
+  fuzzyMargin?: number;
+  sizeRatio?: number;
+  workBudget?: number;
+}
+
+export interface BlockResult {
+  /** 1-based. */
+  index: number;
+  /** Line of the block's SEARCH marker. */
+  line?: number;
+  ok: boolean;
+  strategy?: Strategy;
+  occurrences: number;
+  matches: Match[];
+  error?: EditkitErrorData;
+}
+
+export interface SearchReplaceReport {
+  content: string;
+  ok: boolean;
+  applied: number;
+  failed: number;
+  results: BlockResult[];
+  /** `Edit completed: k/n blocks applied successfully.` and its partial / failed forms. */
+  summary: string;
+}
+
+export interface EditSpec {
+  oldString: string;
+  newString: string;
+  replaceAll?: boolean;
+}
+
+/** What the corrector callback receives (prompts written for an LLM). */
+export interface CorrectionRequest {
+  system: string;
+  user: string;
+  instruction: string;
+  search: string;
+  replace: string;
+  error: string;
+  content: string;
+}
+
+export interface CorrectionOptions extends ReplaceOptions {
+  /** What the edit is meant to do (helps the model correct the search). */
+  instruction?: string;
+  /** Asks an LLM; resolves to its answer (JSON with `search`, `replace`, `noChangesRequired`, `explanation`). */
+  corrector: (request: CorrectionRequest) => Awaitable<string>;
+}
+
+export interface MatcherStats {
+  strategies: Record<Strategy, number>;
+  notFound: number;
+  ambiguous: number;
+  alreadyApplied: number;
+  corrections: { success: number; failure: number; noChange: number; invalidAnswer: number; hostError: number; cacheHits: number };
 }

@@ -24,7 +24,8 @@ use super::{
 };
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::text::{trim_blank_lines, unified_diff, UnifiedDiffOptions};
-use crate::{Error, Lang};
+use crate::matcher::{self, ReplaceOptions};
+use crate::{Error, ErrorCode, Lang};
 
 /// A planned edit and the indexes (into the diff's edits) it covers.
 pub struct PlanEntry {
@@ -136,7 +137,7 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
             let replacement = normalize_eol(trim_blank_lines(e.replacement.as_deref().unwrap_or("")));
             let outcome = match &e.search {
                 None => Ok((replacement, "replace_command")),
-                Some(search) => apply_pair(&current, search, &replacement, input.mode)
+                Some(search) => apply_pair(&current, search, &replacement, input.mode, lang)
                     .map_err(|failure| msg::pair_failure(lang, e, block, &current, failure)),
             };
             match outcome {
@@ -317,14 +318,19 @@ pub enum PairFailure {
     Ambiguous(Vec<u32>),
     /// Not found; similarity of SEARCH and the block in [0, 1].
     Mismatch(f64),
+    /// The matcher found the place but refused the edit for a reason of its
+    /// own (already applied, a replacement it cannot re-express, …).
+    Refused(Error),
 }
 
-/// Applies one SEARCH/REPLACE pair to a block's current markdown.
+/// Applies one SEARCH/REPLACE pair to a block's current markdown; the
+/// strategy that located it is returned with the new markdown.
 pub fn apply_pair(
     current: &str,
     search: &str,
     replacement: &str,
     mode: MatchMode,
+    lang: Lang,
 ) -> Result<(String, &'static str), PairFailure> {
     let search = normalize_eol(trim_blank_lines(search));
     let block = trim_blank_lines(current);
@@ -347,10 +353,21 @@ pub fn apply_pair(
             return Err(PairFailure::Ambiguous(lines));
         }
     }
-    if mode == MatchMode::Safe && collapse_whitespace(block) == collapse_whitespace(&search) {
-        return Ok((replacement.to_string(), "whitespace_normalized"));
+    let mismatch = || PairFailure::Mismatch(crate::text::similarity(&search, block));
+    if mode == MatchMode::Exact {
+        return Err(mismatch());
     }
-    Err(PairFailure::Mismatch(crate::text::similarity(&search, block)))
+    // The matcher's ladder, restricted to this block.
+    let options = ReplaceOptions { mode, lang, ..ReplaceOptions::default() };
+    match matcher::replace_text(current, &search, replacement, &options) {
+        Ok(r) => Ok((r.content, r.strategy.as_str())),
+        Err(e) => Err(match e.code {
+            ErrorCode::NotFound => mismatch(),
+            ErrorCode::Ambiguous => PairFailure::Ambiguous(e.details.candidates.iter().map(|c| c.start_line).collect()),
+            ErrorCode::NoChange => return Ok((current.to_string(), "unchanged")),
+            _ => PairFailure::Refused(e),
+        }),
+    }
 }
 
 /// Start offsets of every occurrence of `needle`, overlapping ones included
@@ -377,10 +394,6 @@ fn occurrences(haystack: &str, needle: &str) -> Vec<usize> {
 fn line_of(text: &str, byte: usize) -> u32 {
     let n = text.as_bytes()[..byte.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn collapse_whitespace(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `updateBlock` with the first top-level block (plus carried attributes),
@@ -496,31 +509,31 @@ mod tests {
     #[test]
     fn pairs_match_whole_block_then_unique_substring_then_whitespace() {
         let block = "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。";
-        let (new, s) = apply_pair(block, &format!("\n{block}\n"), "x", MatchMode::Safe).ok().unwrap();
+        let (new, s) = apply_pair(block, &format!("\n{block}\n"), "x", MatchMode::Safe, Lang::En).ok().unwrap();
         assert_eq!((new.as_str(), s), ("x", "whole_block"));
-        let (new, s) = apply_pair(block, "本周主要完成了插件", "本周", MatchMode::Safe).ok().unwrap();
+        let (new, s) = apply_pair(block, "本周主要完成了插件", "本周", MatchMode::Safe, Lang::En).ok().unwrap();
         assert_eq!(s, "substring");
         assert_eq!(new, "本周 **diff 编辑** 功能的重构，并修复了若干问题。");
         let spaced = format!("   {block}   ");
-        let (new, s) = apply_pair(block, &spaced, "新内容", MatchMode::Safe).ok().unwrap();
-        assert_eq!((new.as_str(), s), ("新内容", "whitespace_normalized"));
-        assert!(matches!(apply_pair(block, &spaced, "x", MatchMode::Exact), Err(PairFailure::Mismatch(_))));
+        let (new, s) = apply_pair(block, &spaced, "新内容", MatchMode::Safe, Lang::En).ok().unwrap();
+        assert_eq!((new.as_str(), s), ("新内容", "trimmed_boundaries"));
+        assert!(matches!(apply_pair(block, &spaced, "x", MatchMode::Exact, Lang::En), Err(PairFailure::Mismatch(_))));
     }
 
     #[test]
     fn repeated_search_text_is_ambiguous_with_every_line() {
         let block = "- a\n- b\n- a";
-        match apply_pair(block, "- a", "- c", MatchMode::Safe) {
+        match apply_pair(block, "- a", "- c", MatchMode::Safe, Lang::En) {
             Err(PairFailure::Ambiguous(lines)) => assert_eq!(lines, vec![1, 3]),
             _ => panic!("expected ambiguity"),
         }
         // Overlapping occurrences are two places too.
-        assert!(matches!(apply_pair("aaa", "aa", "b", MatchMode::Safe), Err(PairFailure::Ambiguous(_))));
+        assert!(matches!(apply_pair("aaa", "aa", "b", MatchMode::Safe, Lang::En), Err(PairFailure::Ambiguous(_))));
     }
 
     #[test]
     fn mismatch_reports_a_sequence_similarity() {
-        let Err(PairFailure::Mismatch(sim)) = apply_pair("abcdef", "abcxyz", "q", MatchMode::Safe) else {
+        let Err(PairFailure::Mismatch(sim)) = apply_pair("abcdef", "abcxyz", "q", MatchMode::Safe, Lang::En) else {
             panic!()
         };
         assert!((sim - 0.5).abs() < 1e-9, "{sim}");

@@ -431,6 +431,13 @@ pub fn pair_failure(lang: Lang, edit: &BlockEdit, block: &Block, current: &str, 
     let n = edit.hunk_index;
     let search = edit.search.as_deref().unwrap_or("");
     match failure {
+        PairFailure::Refused(mut e) => {
+            e.message = match lang {
+                Lang::En => format!("Hunk #{n} (block {id}): {}", e.message),
+                Lang::Zh => format!("Hunk #{n}（块 {id}）：{}", e.message),
+            };
+            e.with_block_id(id).with_hunk_index(n).with_line(edit.line)
+        }
         PairFailure::Ambiguous(lines) => {
             let list = lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
             let mut e = Error::new(

@@ -152,17 +152,10 @@ pub fn parse_block_diff(text: &str, options: &FormatOptions) -> Result<ParseRepo
     Ok(ParseReport { hunks: analysis.hunks, edits: analysis.edits, warnings: analysis.warnings })
 }
 
-/// How SEARCH text may differ from the block and still match.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MatchMode {
-    /// Whole block or exact unique substring only.
-    Exact,
-    /// Also forgive formatting: line endings, surrounding and trailing
-    /// whitespace, indentation (the matcher's safe strategies).
-    #[default]
-    Safe,
-}
+/// How SEARCH text may differ from the block and still match: the
+/// matcher's modes (`exact`; `safe`, the default, which forgives formatting
+/// only; `fuzzy`).
+pub use crate::matcher::Mode as MatchMode;
 
 /// Options of [`apply_block_diff`].
 #[derive(Clone, Copy, Debug, Deserialize)]

@@ -51,8 +51,10 @@
 //!   edit that changes nothing: `NO_CHANGE`.
 //! - Not found, but the replacement is present exactly once:
 //!   `ALREADY_APPLIED` (for a replacement of at least
-//!   [`ALREADY_APPLIED_MIN_CHARS`] non-blank characters, or as many as the
-//!   search has: a one-letter replacement found once proves nothing).
+//!   [`ALREADY_APPLIED_MIN_CHARS`] non-blank characters, or as many as a
+//!   shorter search has, and never fewer than
+//!   [`ALREADY_APPLIED_FLOOR_CHARS`]: a short replacement found once proves
+//!   nothing).
 //! - BOM, each line's ending and the final-newline state of the content are
 //!   kept; inserted lines take the matched region's ending; deleting whole
 //!   lines removes their line breaks too; a replacement never merges into a
@@ -259,8 +261,14 @@ pub fn replace_text(content: &str, search: &str, replace: &str, options: &Replac
 }
 
 /// A replacement found once counts as "already applied" only with at least
-/// this many non-blank characters (or as many as the search has).
+/// this many non-blank characters (or as many as the search has, when the
+/// search is shorter) …
 pub const ALREADY_APPLIED_MIN_CHARS: usize = 8;
+
+/// … and never with fewer than this many: a one-to-three-character
+/// replacement ("d", "x=1") found once somewhere proves nothing, and a false
+/// `ALREADY_APPLIED` makes an agent stop short of an edit it still owes.
+pub const ALREADY_APPLIED_FLOOR_CHARS: usize = 4;
 
 fn non_blank_chars(s: &str) -> usize {
     s.chars().filter(|c| !c.is_whitespace()).count()
@@ -269,7 +277,8 @@ fn non_blank_chars(s: &str) -> usize {
 /// `ALREADY_APPLIED` when the replacement (not the search) is present
 /// exactly once under the safe strategies, else `NOT_FOUND` with the report.
 fn not_found_or_applied(content: &Content<'_>, needle: &Needle, replace: &str, settings: &Settings, run: &Run) -> Error {
-    let substantial = non_blank_chars(replace) >= ALREADY_APPLIED_MIN_CHARS.min(non_blank_chars(&needle.exact)).max(1);
+    let needed = ALREADY_APPLIED_MIN_CHARS.min(non_blank_chars(&needle.exact)).max(ALREADY_APPLIED_FLOOR_CHARS);
+    let substantial = non_blank_chars(replace) >= needed;
     if substantial {
         let probe = Needle::new(replace);
         let single = Settings { expected: None, replace_all: false, ..*settings };

@@ -10,7 +10,7 @@
 //! | boundary whitespace | the same leading blank lines, indentation, trailing blank lines removed |
 //! | trailing whitespace, inner spacing | lines equal to a search line are written as the file's original line |
 //! | indentation shift | every other line re-indented by the same `IndentMap` |
-//! | typographic quotes | straight quotes in changed lines become the region's curly ones |
+//! | typographic quotes | straight quotes in changed lines become the region's curly ones, and curly ones the model typed where the region is straight become straight |
 //! | one level of escaping | undone in the replacement too, when it shows the same escaping |
 //!
 //! Where a mapping is not well defined the edit is refused
@@ -218,6 +218,27 @@ fn quote_style(pairs: &[(&str, &str)], ascii: char, open: char, close: char) -> 
     }
 }
 
+/// Whether the search wrote typographic quotes (`open`/`close`) where the
+/// matched region has the straight `ascii` one, every time it did so: then
+/// the model's curly quotes in changed replacement lines are a slip to undo.
+fn straightened(pairs: &[(&str, &str)], ascii: char, open: char, close: char) -> bool {
+    let mut any = false;
+    for &(s, f) in pairs {
+        let (mut s_orig, mut f_orig) = (Vec::new(), Vec::new());
+        for_each_key_char(s, Level::Fold, |k, o| s_orig.push((k, o)));
+        for_each_key_char(f, Level::Fold, |k, o| f_orig.push((k, o)));
+        for ((k, so), (_, fo)) in s_orig.iter().zip(&f_orig) {
+            if *k == ascii && (*so == open || *so == close) {
+                if *fo != ascii {
+                    return false;
+                }
+                any = true;
+            }
+        }
+    }
+    any
+}
+
 fn apply_quote_style(line: &str, ascii: char, style: QuoteStyle, n: usize) -> Result<String, Unmappable> {
     match style {
         QuoteStyle::Straight => Ok(line.to_string()),
@@ -258,6 +279,10 @@ fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> R
     } else {
         [('"', QuoteStyle::Straight), ('\'', QuoteStyle::Straight)]
     };
+    let straighten = [
+        ('"', '\u{201c}', '\u{201d}', plan.folded && straightened(&pairs, '"', '\u{201c}', '\u{201d}')),
+        ('\'', '\u{2018}', '\u{2019}', plan.folded && straightened(&pairs, '\'', '\u{2018}', '\u{2019}')),
+    ];
     // Does the replacement's first line stand where the search's first
     // line stood (so a missing first-line indentation applies to it)?
     let first_is_partial = plan.partial_first.is_some()
@@ -310,6 +335,11 @@ fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> R
             }
         };
         let mut written = shifted;
+        for (ascii, open, close, yes) in straighten {
+            if yes {
+                written = written.replace([open, close], ascii.encode_utf8(&mut [0; 4]));
+            }
+        }
         for (ascii, style) in styles {
             written = apply_quote_style(&written, ascii, style, j + 1)?;
         }

@@ -168,6 +168,14 @@ fn curly_quotes_are_restored_in_changed_lines() {
 }
 
 #[test]
+fn curly_quotes_the_model_typed_over_straight_ones_are_straightened() {
+    let content = "call(\"/api\", 'x');\nnext();\n";
+    let (out, s) = replaced(content, "call(“/api”, ‘x’);", "call(“/api/v2”, ‘y’);", &safe());
+    assert_eq!(s, Strategy::UnicodeNormalized);
+    assert_eq!(out, "call(\"/api/v2\", 'y');\nnext();\n");
+}
+
+#[test]
 fn mixed_quote_styles_are_refused_not_guessed() {
     let content = "say “a” and \"b\"\n";
     let e = refused(content, "say \"a\" and \"b\"", "say \"c\" and \"d\"", &safe());
@@ -357,6 +365,8 @@ fn already_applied_edits_are_reported() {
     let e = refused("let x = 2;\nlet y = 3;\n", "let x = 1;", "let x = 2;", &safe());
     assert_eq!(e.code, ErrorCode::AlreadyApplied);
     assert_eq!(e.details.line, Some(1));
+    // A replacement of one to three characters found once proves nothing.
+    assert_eq!(refused("the d key\n", "c", "d", &safe()).code, ErrorCode::NotFound);
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod block_diff;
 mod content;
 mod convert;
 mod host;
+mod matcher;
 mod planner;
 mod text;
 

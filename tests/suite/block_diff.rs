@@ -621,3 +621,26 @@ fn well_formed_edge_inputs_parse() {
     let markers = parse_block_diff(&cases[2], &FormatOptions::default()).unwrap();
     assert_eq!(markers.warnings.len(), 3, "marker lines in a REPLACE body are text, with a warning");
 }
+
+#[test]
+fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
+    let code = "20240614083330-cd7rust";
+    // The model re-indented a line of the code block and used curly quotes.
+    let diff = format!(
+        "@@{code}@@\n<<<<<<< SEARCH\n  const res = await fetchSyncPost(“/api/block/getChildBlocks”, {{ id }});\n=======\n  const res = await fetchSyncPost(“/api/block/getChildBlocks”, {{ id, lang }});\n>>>>>>> REPLACE"
+    );
+    let host = FixtureHost::new();
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok, "{:#?}", report.results);
+    let strategy = report.results[0].strategy.clone().unwrap();
+    assert!(["indentation", "unicode_normalized"].contains(&strategy.as_str()), "{strategy}");
+    // Written in the block's own formatting: straight quotes, no indent.
+    assert_eq!(
+        host.block(code).unwrap().markdown,
+        "```typescript\nconst res = await fetchSyncPost(\"/api/block/getChildBlocks\", { id, lang });\nconsole.log(res.data.length);\n```"
+    );
+    // In exact mode the same diff is a content mismatch.
+    let host = FixtureHost::new();
+    let exact = apply(&host, &diff, ApplyOptions { match_mode: editkit::block_diff::MatchMode::Exact, ..ApplyOptions::default() }).unwrap();
+    assert_eq!(exact.results[0].error.as_ref().unwrap().code, ErrorCode::ContentMismatch);
+}

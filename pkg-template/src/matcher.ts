@@ -1,0 +1,95 @@
+// The matcher: find and replace text that survives a model's formatting
+// slips, and never edits the wrong place.
+
+import * as glue from 'editkit-glue';
+import { call, callAsync, HostContext, langOf, options, plain, text } from './boundary.js';
+import { jsError } from './errors.js';
+import type {
+  CorrectionOptions,
+  EditSpec,
+  FindOptions,
+  FindResult,
+  MatcherStats,
+  ReplaceOptions,
+  ReplaceResult,
+  SearchReplaceOptions,
+  SearchReplaceReport,
+} from './types.js';
+
+/** Where `search` is in `content`, by the first strategy that finds it. Never throws for "not found". */
+export function findMatch(content: string, search: string, opts?: FindOptions): FindResult {
+  const lang = langOf(opts);
+  const c = text(content, 'content', lang);
+  const s = text(search, 'search', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.findMatch(c, s, o));
+}
+
+/** Replaces `search` with `replace`; throws `NOT_FOUND`, `AMBIGUOUS`, `ALREADY_APPLIED`, … when it refuses. */
+export function replaceText(content: string, search: string, replace: string, opts?: ReplaceOptions): ReplaceResult {
+  const lang = langOf(opts);
+  const c = text(content, 'content', lang);
+  const s = text(search, 'search', lang);
+  const r = text(replace, 'replace', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.replaceText(c, s, r, o));
+}
+
+/** Applies `<<<<<<< SEARCH / ======= / >>>>>>> REPLACE` blocks in order. */
+export function applySearchReplace(content: string, blocks: string, opts?: SearchReplaceOptions): SearchReplaceReport {
+  const lang = langOf(opts);
+  const c = text(content, 'content', lang);
+  const t = text(blocks, 'text', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.applySearchReplace(c, t, o));
+}
+
+/** Applies `{ oldString, newString, replaceAll? }` edits in order. */
+export function applyEdits(content: string, edits: EditSpec[], opts?: SearchReplaceOptions): SearchReplaceReport {
+  const lang = langOf(opts);
+  const c = text(content, 'content', lang);
+  if (!Array.isArray(edits)) {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['edits', 'expected an array'], { subject: 'edits' });
+  }
+  const e = plain(edits, 'edits', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.applyEdits(c, e, o));
+}
+
+/**
+ * `replaceText`, and when it fails, asks `corrector` (an LLM) once to fix
+ * the search; the corrected edit must then match with exact or safe
+ * strategies, else the original error is thrown.
+ */
+export async function replaceTextWithCorrection(content: string, search: string, replace: string, opts: CorrectionOptions): Promise<ReplaceResult> {
+  const lang = langOf(opts);
+  const c = text(content, 'content', lang);
+  const s = text(search, 'search', lang);
+  const r = text(replace, 'replace', lang);
+  const corrector = (opts as { corrector?: unknown } | undefined)?.corrector;
+  if (typeof corrector !== 'function') {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['corrector', 'expected a function (request) => Promise<string>'], { subject: 'corrector' });
+  }
+  const o = options(opts, 'options', lang);
+  delete o.corrector;
+  const ctx = new HostContext();
+  const guarded = async (request: unknown): Promise<string> => {
+    try {
+      const answer = await (corrector as (req: unknown) => unknown)(request);
+      return plain(answer, 'corrector() answer', lang) as string;
+    } catch (e) {
+      ctx.errors.push(e);
+      throw e instanceof Error ? e : new Error(String(e));
+    }
+  };
+  return callAsync(lang, ctx, () => glue.replaceTextWithCorrection(c, s, r, o, guarded));
+}
+
+/** How matches were made since the last reset (per strategy, per correction outcome). */
+export function stats(): MatcherStats {
+  return call('en', () => glue.stats());
+}
+
+export function resetStats(): void {
+  call('en', () => glue.resetStats());
+}

@@ -1,0 +1,310 @@
+// Agent tool definitions: names, descriptions (en/zh) and JSON Schemas for
+// every editkit tool, in the shapes OpenAI-style and Anthropic-style tool
+// calling accept. Optional fields also accept "" and 0 as "unset", for
+// providers that make every field required.
+
+import type { Lang } from '../types.js';
+
+/** A JSON Schema (the subset tool calling uses). */
+export interface JsonSchema {
+  type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean;
+  enum?: (string | number | boolean)[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  minimum?: number;
+  pattern?: string;
+  default?: string | number | boolean;
+}
+
+export type ToolFormat = 'openai' | 'anthropic' | 'json-schema';
+export type Toolset = 'siyuan' | 'files';
+
+export interface JsonSchemaTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+export interface OpenAITool {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+export type ToolDefinition = JsonSchemaTool | OpenAITool | AnthropicTool;
+
+export interface ToolDefinitionsOptions<F extends ToolFormat = ToolFormat> {
+  lang?: Lang;
+  /** Default `json-schema` (`{ name, description, parameters }`). */
+  format?: F;
+  /** Default: both toolsets. */
+  toolsets?: Toolset[];
+}
+
+export interface ToolDefinitions<T extends ToolDefinition = ToolDefinition> {
+  tools: T[];
+  /** The toolset guide(s) for the system prompt. */
+  guide: string;
+}
+
+type I18n = Record<Lang, string>;
+
+interface Spec {
+  name: string;
+  toolset: Toolset;
+  description: I18n;
+  params: Record<string, { schema: JsonSchema; description: I18n; required?: boolean }>;
+}
+
+const ID = '^\\d{14}-[0-9a-z]{7}$';
+const str = (extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: 'string', ...extra });
+const bool = (): JsonSchema => ({ type: 'boolean' });
+
+const SPECS: Spec[] = [
+  // ---- SiYuan ------------------------------------------------------------
+  {
+    name: 'getBlockInfo',
+    toolset: 'siyuan',
+    description: {
+      en: 'Metadata of SiYuan blocks without their full content: type, path, content and markdown length with a short preview, child count for containers, outline (TOC) for documents, and the breadcrumb. Pass several ids separated by commas to query them in one call.',
+      zh: '查询思源块的元信息而不加载完整内容：类型、路径、content 与 markdown 长度及预览、容器的子块数、文档的标题大纲、面包屑。多个 ID 用逗号分隔，一次查询。',
+    },
+    params: {
+      ids: { schema: str(), required: true, description: { en: 'One block id, or several separated by commas.', zh: '一个块 ID，或以逗号分隔的多个 ID。' } },
+    },
+  },
+  {
+    name: 'getBlockContent',
+    toolset: 'siyuan',
+    description: {
+      en: 'The markdown of a SiYuan block. A document shows its blocks; a heading shows its section. Use showId to get `@@id@@type` headers for editing with applyBlockDiff, showSubStructure to expand containers into their children, and slice to page through long documents (slice turns both on).',
+      zh: '获取思源块的 markdown。文档显示其全部子块；标题显示其下属内容。编辑前用 showId 得到 `@@id@@类型` 头部供 applyBlockDiff 使用；showSubStructure 把容器展开为子块；slice 分页阅读长文档（会自动开启前两者）。',
+    },
+    params: {
+      blockId: { schema: str({ pattern: ID }), required: true, description: { en: 'The block, heading or document id.', zh: '块、标题或文档的 ID。' } },
+      showId: { schema: bool(), description: { en: 'Print `@@id@@type` before each block (default false).', zh: '在每个块前输出 `@@id@@类型`（默认 false）。' } },
+      showSubStructure: { schema: bool(), description: { en: 'Expand containers (lists, quotes, superblocks) into their child blocks (default false).', zh: '把容器（列表、引述、超级块）展开为子块（默认 false）。' } },
+      slice: {
+        schema: str(),
+        description: {
+          en: 'Select children: `id:+N` (N blocks from id), `id:-N` (N blocks ending at id), `idA:idB`, `0:20`, `-5:`, `id:END`, `BEGIN:id`. "" = no slice.',
+          zh: '选取子块：`id:+N`（从 id 起 N 个）、`id:-N`（到 id 为止 N 个）、`idA:idB`、`0:20`、`-5:`、`id:END`、`BEGIN:id`。"" 表示不切片。',
+        },
+      },
+    },
+  },
+  {
+    name: 'appendContent',
+    toolset: 'siyuan',
+    description: {
+      en: "Append markdown safely: to today's daily note of a notebook, to the end of a document, or to a block (inside a container, after a heading's section, or after a leaf block). Never changes existing content.",
+      zh: '安全追加 markdown：追加到笔记本的今日日记、文档末尾，或某个块（容器内末尾、标题下属内容之后、叶子块之后）。不会改动已有内容。',
+    },
+    params: {
+      markdown: { schema: str(), required: true, description: { en: 'The markdown to add.', zh: '要追加的 markdown。' } },
+      targetType: { schema: str({ enum: ['dailynote', 'document', 'block'] }), required: true, description: { en: 'Where to append.', zh: '追加目标类型。' } },
+      target: { schema: str(), required: true, description: { en: 'A notebook id (dailynote), a document id or a block id.', zh: '笔记本 ID（dailynote）、文档 ID 或块 ID。' } },
+    },
+  },
+  {
+    name: 'createNewDoc',
+    toolset: 'siyuan',
+    description: {
+      en: 'Create a SiYuan document next to an anchor document (siblings), inside it (children), or next to its parent (parent), optionally with initial markdown.',
+      zh: '在锚点文档旁（siblings）、其内部（children）或其父文档旁（parent）创建思源文档，可带初始 markdown。',
+    },
+    params: {
+      title: { schema: str(), required: true, description: { en: 'Document title ("/" becomes "-").', zh: '文档标题（"/" 会替换为 "-"）。' } },
+      anchorDocumentId: { schema: str(), required: true, description: { en: 'An existing document id.', zh: '已有文档的 ID。' } },
+      location: { schema: str({ enum: ['siblings', 'children', 'parent'] }), required: true, description: { en: 'Where, relative to the anchor.', zh: '相对锚点文档的位置。' } },
+      markdown: { schema: str(), description: { en: 'Initial content ("" = empty).', zh: '初始内容（"" 表示空）。' } },
+    },
+  },
+  {
+    name: 'applyBlockDiff',
+    toolset: 'siyuan',
+    description: {
+      en: 'Edit SiYuan blocks with a block diff: `@@<id>@@` followed by SEARCH/REPLACE pairs (content-checked), or `@@REPLACE:<id>@@`, `@@DELETE:<id>@@`, `@@BEFORE:<id>@@`, `@@AFTER:<id>@@`, `@@PREPEND:<id>@@`, `@@APPEND:<id>@@` followed by markdown. All hunks are checked before anything is written (atomic by default). Returns what was done and an undo diff. Use dryRun to preview.',
+      zh: '用块 diff 编辑思源块：`@@<ID>@@` 后跟 SEARCH/REPLACE（会校验内容），或 `@@REPLACE:<ID>@@`、`@@DELETE:<ID>@@`、`@@BEFORE:<ID>@@`、`@@AFTER:<ID>@@`、`@@PREPEND:<ID>@@`、`@@APPEND:<ID>@@` 后跟 markdown。写入前校验全部 hunk（默认原子执行）。返回执行结果与 undo diff。dryRun 可预览。',
+    },
+    params: {
+      diff: { schema: str(), required: true, description: { en: 'The block diff text.', zh: '块 diff 文本。' } },
+      dryRun: { schema: bool(), description: { en: 'Check and show the plan without writing (default false).', zh: '只校验并展示计划，不写入（默认 false）。' } },
+      atomic: { schema: bool(), description: { en: 'All or nothing (default true).', zh: '全部成功或全部不写（默认 true）。' } },
+    },
+  },
+  // ---- Files -------------------------------------------------------------
+  {
+    name: 'read_file',
+    toolset: 'files',
+    description: {
+      en: 'Read a text file: a YAML header (total_lines, size_bytes, shown range) then the lines, optionally numbered. Use its total_lines/size_bytes as the snapshot for overwrite_entire_file.',
+      zh: '读取文本文件：先输出 YAML 头（total_lines、size_bytes、显示范围），再输出各行（可带行号）。overwrite_entire_file 的快照取自这里的 total_lines/size_bytes。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      range: { schema: str(), description: { en: 'Lines `N~M`, `N~`, `~M` ("" = from the start).', zh: '行范围 `N~M`、`N~`、`~M`（"" 表示从头）。' } },
+      max_lines: { schema: { type: 'integer', minimum: 0 }, description: { en: 'At most this many lines (0 = default 500).', zh: '最多显示行数（0 表示默认 500）。' } },
+      show_line_numbers: { schema: bool(), description: { en: 'Prefix line numbers (default true).', zh: '输出行号（默认 true）。' } },
+    },
+  },
+  {
+    name: 'create_new_file',
+    toolset: 'files',
+    description: {
+      en: 'Create a new file (refused if it exists). A missing final newline is added and reported.',
+      zh: '创建新文件（已存在则拒绝）。若末尾缺少换行会补齐并说明。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      content: { schema: str(), description: { en: 'Initial content ("" = empty file).', zh: '初始内容（"" 表示空文件）。' } },
+    },
+  },
+  {
+    name: 'overwrite_entire_file',
+    toolset: 'files',
+    description: {
+      en: 'Replace a whole existing file. Requires the snapshot you read (known_old_total_lines, known_old_total_bytes from read_file) and refuses diff/patch-looking content unless content_format says so. Prefer prepare_* + apply_file_modification for partial edits.',
+      zh: '整体覆盖已有文件。必须提供读取时的快照（read_file 给出的 known_old_total_lines、known_old_total_bytes）；内容疑似 diff/patch 时除非 content_format 声明否则拒绝。局部修改请用 prepare_* + apply_file_modification。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      content: { schema: str(), required: true, description: { en: 'The complete new content.', zh: '完整的新内容。' } },
+      known_old_total_lines: { schema: { type: 'integer', minimum: 0 }, required: true, description: { en: 'total_lines from read_file.', zh: 'read_file 给出的 total_lines。' } },
+      known_old_total_bytes: { schema: { type: 'integer', minimum: 0 }, required: true, description: { en: 'size_bytes from read_file.', zh: 'read_file 给出的 size_bytes。' } },
+      content_format: { schema: str(), description: { en: '`diff`, `patch`, `block-diff` or `search-replace` when the file really holds such text ("" = plain).', zh: '文件本身就是此类文本时填写 `diff`、`patch`、`block-diff` 或 `search-replace`（"" 表示普通文本）。' } },
+    },
+  },
+  {
+    name: 'prepare_file_range_edit',
+    toolset: 'files',
+    description: {
+      en: 'Plan replacing, deleting or appending lines by range (1-based, inclusive: `N`, `N~M`, `N~`, `~M`; `N~` with N = last line + 1 appends). Returns YAML evidence, a diff and a hunk_id; nothing is written until apply_file_modification.',
+      zh: '按行范围规划替换、删除或追加（从 1 开始、闭区间：`N`、`N~M`、`N~`、`~M`；N 为末行+1 时 `N~` 表示追加）。返回 YAML 证据、diff 和 hunk_id；在 apply_file_modification 之前不会写入。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      range: { schema: str(), required: true, description: { en: 'Line range.', zh: '行范围。' } },
+      content: { schema: str(), required: true, description: { en: 'New lines for the range ("" deletes it).', zh: '该范围的新内容（"" 表示删除）。' } },
+      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier plan of the same kind ("" = new plan).', zh: '修订你之前同类型的规划（"" 表示新规划）。' } },
+    },
+  },
+  {
+    name: 'prepare_file_append',
+    toolset: 'files',
+    description: {
+      en: 'Plan appending lines at the end of a file (create=true also creates a missing file). Returns evidence, a diff and a hunk_id.',
+      zh: '规划在文件末尾追加内容（create=true 时文件不存在也可创建）。返回证据、diff 和 hunk_id。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      content: { schema: str(), required: true, description: { en: 'Lines to append.', zh: '要追加的内容。' } },
+      create: { schema: bool(), description: { en: 'Create the file if missing (default false).', zh: '文件不存在时创建（默认 false）。' } },
+      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier append plan ("" = new plan).', zh: '修订你之前的追加规划（"" 表示新规划）。' } },
+    },
+  },
+  ...(['after', 'before'] as const).map<Spec>((where) => ({
+    name: `prepare_file_insert_${where}`,
+    toolset: 'files',
+    description: {
+      en: `Plan inserting lines ${where} an anchor line. If the anchor matches several lines, give occurrence (1-based or "last"). Returns evidence, a diff and a hunk_id.`,
+      zh: `规划在锚点行${where === 'after' ? '之后' : '之前'}插入内容。锚点匹配多行时必须给出 occurrence（从 1 开始或 "last"）。返回证据、diff 和 hunk_id。`,
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      anchor: { schema: str(), required: true, description: { en: 'Text of the anchor line.', zh: '锚点行文本。' } },
+      content: { schema: str(), required: true, description: { en: 'Lines to insert.', zh: '要插入的内容。' } },
+      match: { schema: str({ enum: ['', 'contains', 'equals', 'regex'] }), description: { en: 'How the anchor matches a line ("" = contains).', zh: '锚点匹配方式（"" 表示 contains）。' } },
+      occurrence: { schema: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] }, description: { en: 'Which match: 1-based, or "last" (0 or "" = unset).', zh: '第几处匹配：从 1 开始，或 "last"（0 或 "" 表示未指定）。' } },
+      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier plan ("" = new plan).', zh: '修订你之前的规划（"" 表示新规划）。' } },
+    },
+  })),
+  {
+    name: 'prepare_file_block_replace',
+    toolset: 'files',
+    description: {
+      en: 'Plan replacing the block between a start anchor line and an end anchor line. include_anchors=true (default) keeps both anchor lines and replaces what is between; false replaces them too. Returns evidence, a diff and a hunk_id.',
+      zh: '规划替换起止锚点行之间的块。include_anchors=true（默认）保留两个锚点行、只替换中间内容；false 连锚点行一起替换。返回证据、diff 和 hunk_id。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      start_anchor: { schema: str(), required: true, description: { en: 'Start anchor line text.', zh: '起始锚点行文本。' } },
+      end_anchor: { schema: str(), required: true, description: { en: 'End anchor line text.', zh: '结束锚点行文本。' } },
+      content: { schema: str(), required: true, description: { en: 'The new block content.', zh: '新的块内容。' } },
+      match: { schema: str({ enum: ['', 'contains', 'equals', 'regex'] }), description: { en: 'Anchor matching ("" = contains).', zh: '锚点匹配方式（"" 表示 contains）。' } },
+      include_anchors: { schema: bool(), description: { en: 'Keep the anchor lines (default true).', zh: '保留锚点行（默认 true）。' } },
+      require_unique: { schema: bool(), description: { en: 'Refuse when several blocks match (default true).', zh: '匹配到多个块时拒绝（默认 true）。' } },
+      strict: { schema: bool(), description: { en: 'Strict uniqueness (default true).', zh: '严格唯一性检查（默认 true）。' } },
+      occurrence: { schema: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] }, description: { en: 'Which block: 1-based or "last" (0 or "" = unset).', zh: '第几个块：从 1 开始或 "last"（0 或 "" 表示未指定）。' } },
+      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier plan ("" = new plan).', zh: '修订你之前的规划（"" 表示新规划）。' } },
+    },
+  },
+  {
+    name: 'apply_file_modification',
+    toolset: 'files',
+    description: {
+      en: 'Apply a planned hunk (from any prepare_file_* tool) to the file as it is now. context_match says exact, fuzz (relocated after other changes) or rejected (the planned lines changed: nothing written; plan again). A hunk applies once.',
+      zh: '把已规划的 hunk（来自任一 prepare_file_* 工具）应用到文件当前内容。context_match 为 exact、fuzz（在其他改动后重新定位）或 rejected（规划的行已改变：未写入；请重新规划）。每个 hunk 只能应用一次。',
+    },
+    params: {
+      hunk_id: { schema: str(), required: true, description: { en: 'The hunk_id a prepare tool returned.', zh: 'prepare 工具返回的 hunk_id。' } },
+    },
+  },
+  {
+    name: 'edit_file_search_replace',
+    toolset: 'files',
+    description: {
+      en: 'Edit a file with one or more SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), applied in order. Formatting slips in SEARCH (indentation, trailing spaces, line endings, quotes) are forgiven; content differences and ambiguous matches are refused with the closest region and advice. All or nothing by default.',
+      zh: '用一个或多个 SEARCH/REPLACE 块（`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`）按顺序编辑文件。SEARCH 中的格式偏差（缩进、行尾空格、换行符、引号）可被容忍；内容不同或匹配不唯一时拒绝，并给出最接近的位置与建议。默认全部成功才写入。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      search_replace: { schema: str(), required: true, description: { en: 'The SEARCH/REPLACE blocks.', zh: 'SEARCH/REPLACE 块文本。' } },
+      atomic: { schema: bool(), description: { en: 'All or nothing (default true).', zh: '全部成功才写入（默认 true）。' } },
+    },
+  },
+];
+
+export const TOOL_NAMES = SPECS.map((s) => s.name);
+
+function schemaOf(spec: Spec, lang: Lang): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [name, p] of Object.entries(spec.params)) {
+    properties[name] = { ...p.schema, description: p.description[lang] };
+    if (p.required) required.push(name);
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+export function toolSpec(name: string): Spec | undefined {
+  return SPECS.find((s) => s.name === name);
+}
+
+export { GUIDES } from './guides.js';
+import { GUIDES } from './guides.js';
+
+/** Tool definitions for an LLM API, plus the toolset guide for the system prompt. */
+export function toolDefinitions(opts: ToolDefinitionsOptions<'openai'>): ToolDefinitions<OpenAITool>;
+export function toolDefinitions(opts: ToolDefinitionsOptions<'anthropic'>): ToolDefinitions<AnthropicTool>;
+export function toolDefinitions(opts?: ToolDefinitionsOptions<'json-schema'>): ToolDefinitions<JsonSchemaTool>;
+export function toolDefinitions(opts: ToolDefinitionsOptions = {}): ToolDefinitions {
+  const lang: Lang = opts.lang === 'zh' ? 'zh' : 'en';
+  const format = opts.format ?? 'json-schema';
+  const toolsets = opts.toolsets ?? ['siyuan', 'files'];
+  const tools = SPECS.filter((s) => toolsets.includes(s.toolset)).map((s): ToolDefinition => {
+    const description = s.description[lang];
+    const parameters = schemaOf(s, lang);
+    if (format === 'openai') return { type: 'function', function: { name: s.name, description, parameters } };
+    if (format === 'anthropic') return { name: s.name, description, input_schema: parameters };
+    return { name: s.name, description, parameters };
+  });
+  const guide = toolsets.map((t) => GUIDES[t][lang]).join('\n\n');
+  return { tools, guide };
+}

@@ -1,0 +1,306 @@
+// Executes agent tool calls and returns the text the agent should see.
+// Refusals become readable text (with the error code and what to do next),
+// never exceptions: an agent reads the result and corrects itself.
+
+import { applyBlockDiff, unifiedDiff } from '../api.js';
+import { appendContent, createNewDoc, formatBlockInfo, getBlockContent, getBlockInfo } from '../content.js';
+import { isEditkitError } from '../errors.js';
+import { checkNewFile, checkOverwrite, FileEditSession, formatFileView, withPathLock } from '../files.js';
+import { applySearchReplace } from '../matcher.js';
+import type { ApplyReport, Lang, SiyuanHost } from '../types.js';
+import { TOOL_NAMES, toolDefinitions } from './definitions.js';
+import type { ToolDefinitions, ToolDefinitionsOptions, ToolFormat } from './definitions.js';
+
+/** File I/O for the file tools. */
+export interface FileHost {
+  /** The file's text, or `null` when it does not exist. */
+  readFile(path: string): Promise<string | null> | string | null;
+  writeFile(path: string, content: string): Promise<unknown> | unknown;
+  /** Whether the path exists and is a file (default: derived from readFile). */
+  exists?(path: string): Promise<boolean | { exists: boolean; isFile: boolean }> | boolean | { exists: boolean; isFile: boolean };
+}
+
+export interface ToolRunnerOptions {
+  /** SiYuan host callbacks (e.g. `createSiyuanHost({ request })`) for the SiYuan tools. */
+  siyuan?: SiyuanHost;
+  /** File callbacks for the file tools. */
+  files?: FileHost;
+  /** The plan registry (one per agent process); created when absent. */
+  session?: FileEditSession;
+  /** Who plans and applies file edits (default `agent`). */
+  owner?: string;
+  lang?: Lang;
+}
+
+export interface ToolRunner {
+  /** Runs one tool call; resolves to the text for the agent (never rejects for tool errors). */
+  run(name: string, args: unknown): Promise<string>;
+  /** The definitions of the tools this runner can execute. */
+  definitions<F extends ToolFormat>(opts?: ToolDefinitionsOptions<F>): ToolDefinitions;
+}
+
+type Args = Record<string, unknown>;
+
+const s = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
+
+export function createToolRunner(options: ToolRunnerOptions = {}): ToolRunner {
+  const lang: Lang = options.lang === 'zh' ? 'zh' : 'en';
+  const owner = options.owner ?? 'agent';
+  let session = options.session;
+  const files = (): FileHost => {
+    if (!options.files) throw missing('files');
+    return options.files;
+  };
+  const siyuan = (): SiyuanHost => {
+    if (!options.siyuan) throw missing('siyuan');
+    return options.siyuan;
+  };
+  const plans = (): FileEditSession => (session ??= new FileEditSession());
+
+  const read = async (path: string): Promise<string | null> => {
+    const text = await files().readFile(path);
+    return text === undefined ? null : text;
+  };
+  const exists = async (path: string): Promise<{ exists: boolean; isFile: boolean }> => {
+    const host = files();
+    if (host.exists) {
+      const r = await host.exists(path);
+      return typeof r === 'boolean' ? { exists: r, isFile: r } : r;
+    }
+    const text = await read(path);
+    return { exists: text !== null, isFile: text !== null };
+  };
+
+  const tools: Record<string, (a: Args) => Promise<string>> = {
+    async getBlockInfo(a) {
+      const info = await getBlockInfo({ ids: s(a.ids) }, siyuan(), { lang });
+      return formatBlockInfo(info, { lang });
+    },
+    async getBlockContent(a) {
+      const slice = s(a.slice);
+      const args = { blockId: s(a.blockId), showId: a.showId === true, showSubStructure: a.showSubStructure === true, ...(slice ? { slice } : {}) };
+      return (await getBlockContent(args, siyuan(), { lang })).text;
+    },
+    async appendContent(a) {
+      const targetType = s(a.targetType) as 'dailynote' | 'document' | 'block';
+      const r = await appendContent({ markdown: s(a.markdown), targetType, target: s(a.target) }, siyuan(), { lang });
+      return r.summary;
+    },
+    async createNewDoc(a) {
+      const location = s(a.location) as 'siblings' | 'children' | 'parent';
+      const r = await createNewDoc({ title: s(a.title), anchorDocumentId: s(a.anchorDocumentId), location, markdown: s(a.markdown) }, siyuan(), { lang });
+      return r.summary;
+    },
+    async applyBlockDiff(a) {
+      const report = await applyBlockDiff(s(a.diff), siyuan(), { dryRun: b(a.dryRun, false), atomic: b(a.atomic, true), lang });
+      return formatApplyReport(report, lang);
+    },
+    async read_file(a) {
+      const path = s(a.path);
+      const content = await read(path);
+      if (content === null) return fileMissing(path, lang);
+      const maxLines = typeof a.max_lines === 'number' && a.max_lines > 0 ? a.max_lines : undefined;
+      return formatFileView({ path, content, range: s(a.range) || undefined, maxLines, showLineNumbers: b(a.show_line_numbers, true), lang }).text;
+    },
+    async create_new_file(a) {
+      const path = s(a.path);
+      return withPathLock(path, async () => {
+        const state = await exists(path);
+        const check = checkNewFile({ path, exists: state.exists, isFile: state.isFile, newContent: s(a.content), lang });
+        await files().writeFile(path, check.content);
+        return check.text;
+      });
+    },
+    async overwrite_entire_file(a) {
+      const path = s(a.path);
+      return withPathLock(path, async () => {
+        const content = await read(path);
+        if (content === null) return fileMissing(path, lang);
+        const check = checkOverwrite({
+          path,
+          content,
+          newContent: s(a.content),
+          knownOldTotalLines: a.known_old_total_lines as number,
+          knownOldTotalBytes: a.known_old_total_bytes as number,
+          contentFormat: s(a.content_format) || undefined,
+          lang,
+        });
+        await files().writeFile(path, check.content);
+        return check.text;
+      });
+    },
+    async prepare_file_range_edit(a) {
+      const path = s(a.path);
+      const plan = plans().prepareRangeEdit({ path, content: await read(path), range: s(a.range), newText: s(a.content), owner, existingHunkId: s(a.existing_hunk_id), lang });
+      return plan.text;
+    },
+    async prepare_file_append(a) {
+      const path = s(a.path);
+      const plan = plans().prepareAppend({ path, content: await read(path), newText: s(a.content), create: b(a.create, false), owner, existingHunkId: s(a.existing_hunk_id), lang });
+      return plan.text;
+    },
+    async prepare_file_insert_after(a) {
+      return insert('after', a);
+    },
+    async prepare_file_insert_before(a) {
+      return insert('before', a);
+    },
+    async prepare_file_block_replace(a) {
+      const path = s(a.path);
+      const plan = plans().prepareBlockReplace({
+        path,
+        content: await read(path),
+        startAnchor: s(a.start_anchor),
+        endAnchor: s(a.end_anchor),
+        newText: s(a.content),
+        match: (s(a.match) || 'contains') as 'contains',
+        includeAnchors: b(a.include_anchors, true),
+        requireUnique: b(a.require_unique, true),
+        strict: b(a.strict, true),
+        occurrence: a.occurrence as number | string | undefined,
+        owner,
+        existingHunkId: s(a.existing_hunk_id),
+        lang,
+      });
+      return plan.text;
+    },
+    async apply_file_modification(a) {
+      const hunkId = s(a.hunk_id);
+      const pending = plans().pending().find((p) => p.hunkId === hunkId);
+      if (!pending) {
+        // Let the session word the refusal (unknown, expired or already applied).
+        return plans().apply({ hunkId, owner, content: null, lang }).text;
+      }
+      return withPathLock(pending.path, async () => {
+        const content = await read(pending.path);
+        const r = plans().apply({ hunkId, owner, content, lang });
+        if (r.changed) await files().writeFile(pending.path, r.content);
+        return r.text;
+      });
+    },
+    async edit_file_search_replace(a) {
+      const path = s(a.path);
+      return withPathLock(path, async () => {
+        const content = await read(path);
+        if (content === null) return fileMissing(path, lang);
+        const r = applySearchReplace(content, s(a.search_replace), { atomic: b(a.atomic, true), lang });
+        if (r.content === content) return r.summary;
+        await files().writeFile(path, r.content);
+        return `${r.summary}\n\n\`\`\`diff\n${unifiedDiff(content, r.content, { oldName: path, newName: path }).trimEnd()}\n\`\`\``;
+      });
+    },
+  };
+
+  async function insert(where: 'after' | 'before', a: Args): Promise<string> {
+    const path = s(a.path);
+    const opts = {
+      path,
+      content: await read(path),
+      anchor: s(a.anchor),
+      match: (s(a.match) || 'contains') as 'contains',
+      occurrence: a.occurrence as number | string | undefined,
+      newText: s(a.content),
+      owner,
+      existingHunkId: s(a.existing_hunk_id),
+      lang,
+    };
+    return (where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts)).text;
+  }
+
+  return {
+    async run(name, args) {
+      const tool = Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
+      if (!tool) return unknownTool(name, lang);
+      const a: Args = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Args) : {};
+      try {
+        return await tool(a);
+      } catch (e) {
+        return errorText(e, lang);
+      }
+    },
+    definitions(opts) {
+      const toolsets: ('siyuan' | 'files')[] = [];
+      if (options.siyuan) toolsets.push('siyuan');
+      if (options.files) toolsets.push('files');
+      return toolDefinitions({ lang, ...opts, toolsets: opts?.toolsets ?? (toolsets.length ? toolsets : undefined) } as ToolDefinitionsOptions<'json-schema'>);
+    },
+  };
+}
+
+const runners = new WeakMap<object, ToolRunner>();
+
+/**
+ * Runs one tool call with `host` (the runner options); the plan registry
+ * lives as long as `host` does, so prepare and apply calls may use it
+ * across turns.
+ */
+export function runTool(name: string, args: unknown, host: ToolRunnerOptions): Promise<string> {
+  let runner = runners.get(host);
+  if (!runner) {
+    runner = createToolRunner(host);
+    runners.set(host, runner);
+  }
+  return runner.run(name, args);
+}
+
+class MissingHost extends Error {
+  constructor(readonly which: 'files' | 'siyuan') {
+    super(which);
+  }
+}
+function missing(which: 'files' | 'siyuan'): MissingHost {
+  return new MissingHost(which);
+}
+
+function errorText(e: unknown, lang: Lang): string {
+  if (e instanceof MissingHost) {
+    return lang === 'zh'
+      ? `错误 [HOST_CAPABILITY_MISSING]：运行环境没有提供${e.which === 'files' ? '文件' : '思源'}访问，本工具不可用。`
+      : `Error [HOST_CAPABILITY_MISSING]: this environment provides no ${e.which === 'files' ? 'file' : 'SiYuan'} access, so this tool is unavailable.`;
+  }
+  if (isEditkitError(e)) {
+    if (e.yaml) return e.yaml;
+    const lines = [`${lang === 'zh' ? '错误' : 'Error'} [${e.code}]: ${e.message}`];
+    for (const inner of e.errors ?? []) lines.push(`- ${inner.message}${inner.suggestions?.length ? `\n  → ${inner.suggestions.join('\n  → ')}` : ''}`);
+    for (const tip of e.suggestions ?? []) lines.push(`→ ${tip}`);
+    return lines.join('\n');
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return `${lang === 'zh' ? '错误' : 'Error'} [HOST_ERROR]: ${message}`;
+}
+
+function unknownTool(name: string, lang: Lang): string {
+  return lang === 'zh'
+    ? `错误 [INVALID_ARGUMENT]：没有名为 "${name}" 的工具。可用工具：${TOOL_NAMES.join('、')}。`
+    : `Error [INVALID_ARGUMENT]: there is no tool named "${name}". Available tools: ${TOOL_NAMES.join(', ')}.`;
+}
+
+function fileMissing(path: string, lang: Lang): string {
+  return lang === 'zh'
+    ? `status: error\nerror: FILE_NOT_FOUND\npath: '${path}'\nsummary: 文件不存在。新建文件请用 create_new_file 或 prepare_file_append(create=true)。`
+    : `status: error\nerror: FILE_NOT_FOUND\npath: '${path}'\nsummary: The file does not exist. To create it use create_new_file or prepare_file_append(create=true).`;
+}
+
+/** The text an agent reads after applyBlockDiff. */
+export function formatApplyReport(report: ApplyReport, lang: Lang): string {
+  const zh = lang === 'zh';
+  const out: string[] = [(report.ok ? '✅ ' : '❌ ') + report.summary];
+  for (const r of report.results) {
+    if (r.error) {
+      out.push('', `❌ Hunk #${r.hunkIndex} [${r.blockId}] ${r.error.code}`, r.error.message);
+      for (const tip of r.error.suggestions ?? []) out.push(`  → ${tip}`);
+    }
+  }
+  if (report.dryRun) {
+    for (const p of report.plan) {
+      out.push('', `${zh ? '计划' : 'Plan'} #${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId}${p.strategy ? ` (${p.strategy})` : ''}`, '```diff', p.diff.trimEnd(), '```');
+    }
+  } else {
+    const created = report.results.filter((r) => r.newBlockIds.length > 0);
+    for (const r of created) out.push(`${zh ? '新块' : 'New blocks'} (hunk #${r.hunkIndex}): ${r.newBlockIds.join(', ')}`);
+  }
+  for (const w of report.warnings) out.push(`⚠ ${w.code}: ${w.message}`);
+  if (report.undo) out.push('', zh ? '撤销用的 diff（需要时原样传给 applyBlockDiff）：' : 'Undo diff (pass it to applyBlockDiff to revert):', '```', report.undo, '```');
+  return out.join('\n');
+}

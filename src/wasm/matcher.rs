@@ -1,0 +1,121 @@
+//! Exports of the matcher. The corrector is a JS function
+//! `(request) => Promise<string>` the TS layer passes separately from the
+//! options.
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::convert::{error_to_js, from_js, lang_of, string_arg, to_js};
+use crate::host::{Capability, HostError};
+use crate::matcher::{self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, FindOptions, ReplaceOptions, SearchReplaceOptions};
+use crate::Error;
+
+fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> {
+    match r {
+        Ok(v) => to_js(&v),
+        Err(e) => Err(error_to_js(&e)),
+    }
+}
+
+#[wasm_bindgen(js_name = findMatch)]
+pub fn find_match(content: JsValue, search: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let content = string_arg(&content, "content", lang)?;
+    let search = string_arg(&search, "search", lang)?;
+    let options: FindOptions = from_js(options, "options", lang)?;
+    result(matcher::find_match(&content, &search, &options))
+}
+
+#[wasm_bindgen(js_name = replaceText)]
+pub fn replace_text(content: JsValue, search: JsValue, replace: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let content = string_arg(&content, "content", lang)?;
+    let search = string_arg(&search, "search", lang)?;
+    let replace = string_arg(&replace, "replace", lang)?;
+    let options: ReplaceOptions = from_js(options, "options", lang)?;
+    result(matcher::replace_text(&content, &search, &replace, &options))
+}
+
+#[wasm_bindgen(js_name = applySearchReplace)]
+pub fn apply_search_replace(content: JsValue, text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let content = string_arg(&content, "content", lang)?;
+    let text = string_arg(&text, "text", lang)?;
+    let options: SearchReplaceOptions = from_js(options, "options", lang)?;
+    result(matcher::apply_search_replace(&content, &text, &options))
+}
+
+#[wasm_bindgen(js_name = applyEdits)]
+pub fn apply_edits(content: JsValue, edits: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let content = string_arg(&content, "content", lang)?;
+    let edits: Vec<EditSpec> = serde_wasm_bindgen::from_value(edits).map_err(|e| {
+        let mut err = Error::invalid_argument(lang, "edits", "an array of { oldString, newString, replaceAll? }");
+        err.message.push_str(&format!(" ({e})"));
+        error_to_js(&err)
+    })?;
+    let options: SearchReplaceOptions = from_js(options, "options", lang)?;
+    result(matcher::apply_edits(&content, &edits, &options))
+}
+
+/// A JS `corrector(request) → string | Promise<string>`.
+struct JsCorrector {
+    f: Function,
+}
+
+impl Corrector for JsCorrector {
+    async fn correct(&self, request: &CorrectionRequest) -> Result<String, HostError> {
+        let fail = |m: String| HostError::new(Capability::Corrector, m);
+        let arg = to_js(request).map_err(|_| fail("could not encode the request".into()))?;
+        let value = self.f.call1(&JsValue::NULL, &arg).map_err(|e| fail(describe(&e)))?;
+        let value = if value.has_type::<Promise>() {
+            JsFuture::from(value.unchecked_into::<Promise>()).await.map_err(|e| fail(describe(&e)))?
+        } else {
+            value
+        };
+        value.as_string().ok_or_else(|| fail("must resolve to the model's answer as a string".into()))
+    }
+}
+
+fn describe(value: &JsValue) -> String {
+    js_sys::Reflect::get(value, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| "a non-Error value was thrown".to_string())
+}
+
+#[wasm_bindgen(js_name = replaceTextWithCorrection)]
+pub async fn replace_text_with_correction(
+    content: JsValue,
+    search: JsValue,
+    replace: JsValue,
+    options: JsValue,
+    corrector: JsValue,
+) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let content = string_arg(&content, "content", lang)?;
+    let search = string_arg(&search, "search", lang)?;
+    let replace = string_arg(&replace, "replace", lang)?;
+    let options: CorrectionOptions = from_js(options, "options", lang)?;
+    let Some(f) = corrector.dyn_ref::<Function>().cloned() else {
+        return Err(error_to_js(&Error::invalid_argument(lang, "corrector", "a function (request) => Promise<string>")));
+    };
+    result(matcher::replace_text_with_correction(&content, &search, &replace, &options, &JsCorrector { f }).await)
+}
+
+#[wasm_bindgen(js_name = stats)]
+pub fn stats() -> Result<JsValue, JsValue> {
+    to_js(&matcher::stats())
+}
+
+#[wasm_bindgen(js_name = resetStats)]
+pub fn reset_stats() {
+    matcher::reset_stats();
+}
+
+#[wasm_bindgen(js_name = clearCorrectionCache)]
+pub fn clear_correction_cache() {
+    matcher::clear_correction_cache();
+}
