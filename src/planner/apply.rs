@@ -13,8 +13,9 @@
 //!    and the evidence is strong enough: either the core was unique when
 //!    planned, is unique now and has a non-blank line, or the winner
 //!    agrees with at least half of the context (and at least one element);
-//! 3. the matcher's safe strategies ([`relocate_with_safe_strategies`],
-//!    not wired yet: always "not found");
+//! 3. the matcher's safe strategies ([`relocate_with_safe_strategies`]):
+//!    the core's lines, reformatted (trailing or inner whitespace, line
+//!    endings, typographic characters), found at exactly one place;
 //! 4. **rejected** — `AMBIGUOUS_MATCH` when several places tie (or none
 //!    is convincing among several), `CONTENT_CHANGED` when the core is
 //!    gone; nothing is changed.
@@ -44,19 +45,34 @@ pub(crate) struct SafeMatch {
     pub core_len: usize,
 }
 
-/// **Plug-in point, not implemented:** relocate a plan whose exact core
-/// lines are gone with the matcher's *safe* strategies (line endings,
-/// trailing whitespace, indentation, …; SPEC §6.1, strategies 2–8).
+/// Relocates a plan whose exact core lines are gone with the matcher's
+/// *safe* strategies (SPEC §6.1): the same lines, reformatted by a
+/// formatter or an editor (trailing spaces, inner spacing, line endings,
+/// typographic characters), found at exactly one place.
 ///
-/// The matcher is a separate capability developed in parallel; until it is
-/// wired in here this function **always returns `None` ("not found")**, so
-/// such a plan is rejected with `CONTENT_CHANGED`. When wired, it must only
-/// return a location that is unique by position, and the caller accepts it
-/// only when it spans as many lines as the planned core (the edit is then
-/// applied relative to that location, reported as `fuzz` with
-/// `located_by: safe_strategy`).
-pub(crate) fn relocate_with_safe_strategies(_lines: &[&str], _edit: &LinesEdit) -> Option<SafeMatch> {
-    None
+/// Accepted only when the match covers whole lines, as many as the planned
+/// core, and the strategy leaves indentation alone: the planned new lines
+/// are written as planned, so a re-indented core would be written back at
+/// its old indentation; such a plan is rejected instead (plan it again).
+pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) -> Option<SafeMatch> {
+    use crate::matcher::{find_match, FindOptions, Mode, Strategy};
+    let search = edit.core.join("\n");
+    if search.trim().is_empty() {
+        return None;
+    }
+    let content = lines.join("\n");
+    let found = find_match(&content, &search, &FindOptions { mode: Mode::Safe, ..FindOptions::default() }).ok()?;
+    let [m] = found.matches.as_slice() else { return None };
+    let keeps_indentation = matches!(
+        m.strategy,
+        Strategy::LineEndings | Strategy::TrailingWhitespace | Strategy::WhitespaceNormalized | Strategy::UnicodeNormalized
+    );
+    let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
+    let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
+    let region = lines.get(start..start.checked_add(len)?)?.join("\n");
+    let whole_lines = region.trim() == m.text.trim();
+    (found.found && keeps_indentation && whole_lines && len == edit.core.len())
+        .then_some(SafeMatch { core_start: start, core_len: len })
 }
 
 enum Located {

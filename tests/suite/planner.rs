@@ -1468,3 +1468,25 @@ proptest! {
         let _ = check_new_file(NewFileOptions { new_content: text, ..Default::default() });
     }
 }
+
+#[test]
+fn a_reformatted_core_is_relocated_by_the_matchers_safe_strategies() {
+    let mut s = session();
+    let v1 = "fn a() {\n    let x = 1;\n    let y = 2;\n}\n";
+    let plan = s.prepare_range_edit(range_opts(v1, "2", "    let x = 10;"), 1_000.0).unwrap();
+    // A formatter added trailing spaces and doubled an inner space: the
+    // exact lines are gone, the same lines reformatted are there once.
+    let v2 = "// header\nfn a() {\n    let x  = 1;   \n    let y = 2;\n}\n";
+    let r = apply(&mut s, &plan.hunk_id, v2);
+    assert_eq!(r.context_match, ContextMatch::Fuzz);
+    assert_eq!(r.evidence.located_by, Some(LocatedBy::SafeStrategy));
+    assert_eq!(r.content, "// header\nfn a() {\n    let x = 10;\n    let y = 2;\n}\n");
+
+    // A re-indented core is not relocated (the planned line would be written
+    // back at its old indentation): rejected, nothing changed.
+    let plan = s.prepare_range_edit(range_opts(v1, "2", "    let x = 10;"), 1_000.0).unwrap();
+    let v3 = "fn a() {\n  let x = 1;\n  let y = 2;\n}\n";
+    let r = apply(&mut s, &plan.hunk_id, v3);
+    assert_eq!(r.context_match, ContextMatch::Rejected);
+    assert_eq!(r.content, v3);
+}
