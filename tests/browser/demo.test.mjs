@@ -102,3 +102,34 @@ test('Prepare → apply panel: plan, let the file change, apply relocates; a cha
     await demo.close();
   }
 });
+
+test('Matcher playground: the strategy that matched is named and the diff shown; a miss reports the closest region', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    await page.getByTestId('tab-matcher').click();
+    await page.getByTestId('m-find').click();
+    await page.waitForSelector('[data-testid="m-summary"] >> text=found by');
+    assert.match(await page.getByTestId('m-summary').innerText(), /found by (indentation|trailing_whitespace|whitespace_normalized): lines 3–5/);
+    await page.getByTestId('m-replace-btn').click();
+    await page.waitForSelector('[data-testid="m-summary"] >> text=replaced by');
+    const diff = await page.getByTestId('m-output').innerText();
+    assert.match(diff, /\+        sum \+= item\.price \* item\.count \* \(1 - item\.discount\);/);
+    assert.match(await page.getByTestId('m-content').inputValue(), /^ {8}sum \+= item\.price \* item\.count \* \(1 - item\.discount\);$/m);
+    await page.screenshot({ path: join(outputDir, 'matcher-replaced.png'), fullPage: true });
+
+    // The same search again: it is gone now, the replacement is there.
+    await page.getByTestId('m-replace-btn').click();
+    await page.waitForSelector('[data-testid="m-summary"].bad');
+    assert.match(await page.getByTestId('m-summary').innerText(), /ALREADY_APPLIED|NOT_FOUND/);
+    await page.getByTestId('m-search').fill('    let total = 0;\n    for (const item of items) {');
+    await page.getByTestId('m-find').click();
+    await page.waitForSelector('[data-testid="m-summary"] >> text=not found');
+    const miss = await page.getByTestId('m-output').innerText();
+    assert.match(miss, /"code": "NOT_FOUND"/);
+    assert.match(miss, /"closest": \{\n\s+"startLine": 2/);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
