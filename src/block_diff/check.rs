@@ -269,7 +269,7 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
 
     // Inserts anchored on a block deleted by an empty REPLACE fail; the
     // delete's own plan entry stays (its hunk is fine on its own).
-    plan.sort_by_key(|entry| entry.edits.first().copied().unwrap_or(usize::MAX));
+    plan.sort_unstable_by_key(|entry| entry.edits.first().copied().unwrap_or(usize::MAX)); // unique: an edit is in one entry
     CheckOutcome { results, plan, warnings }
 }
 

@@ -606,7 +606,7 @@ fn delete_groups(
         .into_iter()
         .map(|(mut group, orders)| {
             let mut pairs: Vec<(usize, usize)> = orders.into_iter().zip(group.steps).collect();
-            pairs.sort();
+            pairs.sort_unstable(); // (sibling index, step) pairs are distinct
             group.steps = pairs.into_iter().map(|(_, s)| s).collect();
             group
         })

@@ -112,7 +112,12 @@ pub fn analyze(text: &str, lang: Lang) -> Analysis {
     if !pass.out.errors.is_empty() {
         pass.out.edits.clear();
     }
-    pass.out.errors.sort_by_key(|e| e.details.line.unwrap_or(0));
+    // Unstable sorts share one small instantiation; the original position
+    // keeps problems on one line in the order they were found.
+    let mut keyed: Vec<(u32, usize, Error)> =
+        std::mem::take(&mut pass.out.errors).into_iter().enumerate().map(|(i, e)| (e.details.line.unwrap_or(0), i, e)).collect();
+    keyed.sort_unstable_by_key(|(line, i, _)| (*line, *i));
+    pass.out.errors = keyed.into_iter().map(|(_, _, e)| e).collect();
     pass.out
 }
 

@@ -117,7 +117,7 @@ pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String,
         let body: Vec<String> = group.steps.iter().filter_map(|&s| done[s].restore_body()).collect();
         hunks.push((last, format!("{header}\n{}", body.join("\n\n"))));
     }
-    hunks.sort_by(|a, b| b.0.cmp(&a.0));
+    hunks.sort_unstable_by(|a, b| b.0.cmp(&a.0)); // step indexes are unique
     let text = hunks.into_iter().map(|(_, h)| h).collect::<Vec<_>>().join("\n\n");
     (text, warnings)
 }

@@ -94,7 +94,7 @@ pub(crate) fn run(content: &Content<'_>, needle: &Needle, settings: &Settings, l
         tried.push(strategy);
         match strategies::run(strategy, &mut cx, needle) {
             Outcome::Found(mut candidates) => {
-                candidates.sort_by_key(|c| (c.start, c.end));
+                candidates.sort_unstable_by_key(|c| (c.start, c.end));
                 return Run { strategy: Some(strategy), candidates, tried, exhausted: false, near: cx.near };
             }
             Outcome::NotFound => {}

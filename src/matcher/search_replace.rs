@@ -250,7 +250,9 @@ pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceB
         State::Search { line, .. } | State::Replace { line, .. } => problems.push((FormatProblem::UnclosedSearch, line)),
     }
     if !problems.is_empty() {
-        problems.sort_by_key(|&(_, line)| line);
+        let mut keyed: Vec<(u32, usize, FormatProblem)> = problems.iter().enumerate().map(|(i, &(p, line))| (line, i, p)).collect();
+        keyed.sort_unstable_by_key(|&(line, i, _)| (line, i));
+        let problems: Vec<(FormatProblem, u32)> = keyed.into_iter().map(|(line, _, p)| (p, line)).collect();
         let errors: Vec<Error> = problems
             .iter()
             .map(|&(p, line)| {

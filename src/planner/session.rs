@@ -109,7 +109,7 @@ impl FileEditSession {
     pub fn apply_order(&self, hunk_ids: &[String]) -> Vec<String> {
         let mut known: Vec<(u64, &String)> =
             hunk_ids.iter().filter_map(|id| self.registry.get(id).map(|h| (h.seq, id))).collect();
-        known.sort_by_key(|(seq, _)| *seq);
+        known.sort_unstable_by_key(|(seq, _)| *seq); // seqs are unique
         let mut out: Vec<String> = known.into_iter().map(|(_, id)| id.clone()).collect();
         out.extend(hunk_ids.iter().filter(|id| self.registry.get(id).is_none()).cloned());
         out
@@ -122,7 +122,7 @@ impl FileEditSession {
             self.registry.purge(now_ms);
         }
         let mut out: Vec<&Hunk> = self.registry.live().filter(|h| path.is_none_or(|p| p == h.path)).collect();
-        out.sort_by_key(|h| h.seq);
+        out.sort_unstable_by_key(|h| h.seq); // seqs are unique
         out.into_iter()
             .map(|h| PendingHunk {
                 hunk_id: h.id.clone(),

@@ -117,7 +117,7 @@ pub(crate) fn lcs_len<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 /// the margin are returned together (ambiguous); a best window that fails
 /// either test is a near miss for the report.
 pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(Window, f64)>) -> Outcome {
-    scored.sort_by(|a, b| {
+    scored.sort_unstable_by(|a, b| {
         b.1.total_cmp(&a.1)
             .then(a.0.count.abs_diff(search_lines).cmp(&b.0.count.abs_diff(search_lines)))
             .then(a.0.first.cmp(&b.0.first))

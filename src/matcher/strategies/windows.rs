@@ -163,7 +163,7 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
             keep_best(&mut kept, Window { first: l + 1 - size, count: size, dice });
         }
     }
-    kept.sort_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
+    kept.sort_unstable_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
     Some(kept)
 }
 
