@@ -114,22 +114,26 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         }
     }
 
-    // Updates: compose every update edit of a block, in diff order.
+    // Updates: compose every update edit of a block, in diff order (the
+    // groups are built in one pass: diffs of thousands of hunks stay linear).
     let mut deleted_by_update: HashMap<String, usize> = HashMap::new();
-    let mut seen_update_block: Vec<&str> = Vec::new();
-    for (i, edit) in edits.iter().enumerate() {
-        if edit.kind != EditKind::Update || seen_update_block.contains(&edit.block_id.as_str()) {
-            continue;
-        }
-        seen_update_block.push(edit.block_id.as_str());
+    let mut update_groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    for (i, edit) in edits.iter().enumerate().filter(|(_, e)| e.kind == EditKind::Update) {
+        let g = *group_of.entry(edit.block_id.as_str()).or_insert_with(|| {
+            update_groups.push(Vec::new());
+            update_groups.len() - 1
+        });
+        update_groups[g].push(i);
+    }
+    for group in &update_groups {
+        let edit = &edits[group[0]];
         let Some(Some(block)) = input.blocks.get(&edit.block_id) else { continue };
-        let group: Vec<usize> =
-            (i..edits.len()).filter(|&j| edits[j].kind == EditKind::Update && edits[j].block_id == edit.block_id).collect();
         let original = normalize_eol(&block.markdown);
         let mut current = original.clone();
         let mut applied: Vec<usize> = Vec::new();
         let mut strategies: Vec<&'static str> = Vec::new();
-        for &j in &group {
+        for &j in group {
             if results[j].status == EditStatus::Failed {
                 continue;
             }
