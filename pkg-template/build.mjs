@@ -47,11 +47,17 @@ const ASCII_LOOP = `    let len = arg.length;
 
     WASM_VECTOR_LEN = offset;
     return ptr;`;
+// (No realloc of a zero-size block: the allocator's realloc requires a
+// non-empty old block, as the original code's control flow ensured.)
 const ENCODE_INTO = `    // editkit: encodeInto for the whole string (see pkg-template/build.mjs).
     const len = arg.length * 3;
     let ptr = malloc(len, 1) >>> 0;
+    if (len === 0) {
+        WASM_VECTOR_LEN = 0;
+        return ptr;
+    }
     const ret = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len));
-    ptr = realloc(ptr, len, ret.written, 1) >>> 0;
+    if (ret.written !== len) ptr = realloc(ptr, len, ret.written, 1) >>> 0;
     WASM_VECTOR_LEN = ret.written;
     return ptr;`;
 const generated = readFileSync(generatedGlue, 'utf8');

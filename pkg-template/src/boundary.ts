@@ -1,8 +1,9 @@
-// Everything that crosses into wasm goes through here: arguments are
-// copied into plain data (a getter that throws cannot fire inside wasm),
-// strings are checked for lone surrogates (wasm-bindgen would turn them
-// into U+FFFD), thrown values become `EditkitError`, and a trapped module is
-// restarted so the next call works.
+// Everything that crosses into wasm goes through here: texts go as
+// strings, checked for lone surrogates (wasm-bindgen would turn them into
+// U+FFFD); every other value goes as JSON text, read here first (so a
+// getter that throws fails here, not inside wasm); answers come back as
+// JSON; thrown values become `EditkitError`; a trapped module is restarted
+// so the next call works.
 
 import * as glue from 'editkit-glue';
 import { EditkitError, isEditkitError, jsError } from './errors.js';
@@ -26,36 +27,37 @@ function isWellFormed(s: string): boolean {
 }
 
 /**
- * A plain-data copy of `value` (strings, numbers, booleans, null, arrays,
- * plain objects), with every string checked. Functions are dropped unless
- * `keepFunctions`. Throws `EditkitError` for bad text or unreadable values.
+ * Checks `value` before it crosses into wasm: strings well-formed, every
+ * property readable, bounded depth. Throws `EditkitError`.
  */
-export function plain(value: unknown, name: string, lang: Lang, depth = 0): unknown {
+export function check(value: unknown, name: string, lang: Lang, depth = 0): void {
   if (typeof value === 'string') {
     if (!isWellFormed(value)) throw jsError('INVALID_TEXT', 'invalidText', lang, [name], { subject: name });
-    return value;
+    return;
   }
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') {
-    return value;
-  }
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value !== 'object' || depth > MAX_DEPTH) {
-    if (typeof value === 'function' || typeof value === 'symbol') return undefined;
+  if (value === null || typeof value !== 'object') return;
+  if (depth > MAX_DEPTH) {
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'nested too deeply'], { subject: name });
   }
   try {
     if (Array.isArray(value)) {
-      return value.map((v, i) => plain(v, `${name}[${i}]`, lang, depth + 1));
+      value.forEach((v, i) => check(v, `${name}[${i}]`, lang, depth + 1));
+      return;
     }
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const v = plain((value as Record<string, unknown>)[key], `${name}.${key}`, lang, depth + 1);
-      if (v !== undefined) out[key] = v;
-    }
-    return out;
+    for (const key of Object.keys(value)) check((value as Record<string, unknown>)[key], `${name}.${key}`, lang, depth + 1);
   } catch (e) {
     if (isEditkitError(e)) throw e;
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, `could not be read (${describe(e)})`], { subject: name }, e);
+  }
+}
+
+/** `value` checked and encoded as the JSON text the wasm side reads. */
+export function json(value: unknown, name: string, lang: Lang): string {
+  check(value, name, lang);
+  try {
+    return JSON.stringify(value ?? null);
+  } catch (e) {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, `could not be encoded (${describe(e)})`], { subject: name }, e);
   }
 }
 
@@ -66,18 +68,27 @@ export function text(value: unknown, name: string, lang: Lang): string {
       subject: name,
     });
   }
-  return plain(value, name, lang) as string;
+  check(value, name, lang);
+  return value;
 }
 
-/** An optional options object. */
-export function options(value: unknown, name: string, lang: Lang): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
+/** An optional options object, as JSON text. */
+export function options(value: unknown, name: string, lang: Lang): string {
+  if (value === undefined || value === null) return '{}';
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, `expected an object, got ${typeName(value)}`], {
       subject: name,
     });
   }
-  return plain(value, name, lang) as Record<string, unknown>;
+  return json(value, name, lang);
+}
+
+/** A required argument object, as JSON text. */
+export function object(value: unknown, name: string, lang: Lang): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'expected an object'], { subject: name });
+  }
+  return json(value, name, lang);
 }
 
 function typeName(value: unknown): string {
@@ -110,6 +121,13 @@ function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError 
     }
     return jsError('INTERNAL_ERROR', 'internal', lang, [thrown.message], {}, thrown);
   }
+  if (typeof thrown === 'string' && thrown.startsWith('{')) {
+    try {
+      thrown = JSON.parse(thrown) as unknown;
+    } catch {
+      // Not editkit's JSON: reported below.
+    }
+  }
   if (typeof thrown === 'object' && thrown !== null && typeof (thrown as { code?: unknown }).code === 'string') {
     const data = thrown as EditkitErrorData;
     const cause = data.code === 'HOST_ERROR' && ctx && ctx.errors.length > 0 ? ctx.errors[ctx.errors.length - 1] : undefined;
@@ -118,29 +136,38 @@ function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError 
   return jsError('INTERNAL_ERROR', 'internal', lang, [describe(thrown)], {}, thrown);
 }
 
+/** The value of an export's JSON answer. */
+function decode<T>(answer: unknown): T {
+  return (typeof answer === 'string' ? JSON.parse(answer) : answer) as T;
+}
+
 /** Runs a synchronous export. */
 export function call<T>(lang: Lang, fn: () => unknown): T {
+  let answer: unknown;
   try {
-    return fn() as T;
+    answer = fn();
   } catch (e) {
     throw fromWasm(e, lang);
   }
+  return decode<T>(answer);
 }
 
 /** Runs an async export. */
 export async function callAsync<T>(lang: Lang, ctx: HostContext, fn: () => Promise<unknown>): Promise<T> {
+  let answer: unknown;
   try {
-    return (await fn()) as T;
+    answer = await fn();
   } catch (e) {
     throw fromWasm(e, lang, ctx);
   }
+  return decode<T>(answer);
 }
 
 /**
- * Wraps a host object for one call: each callback's result is copied into
- * plain, checked data, and what it throws is recorded (it becomes the
- * `cause` of the `HOST_ERROR`). Only callbacks the host has are present, so
- * the core's capability checks see the same host.
+ * Wraps a host object for one call: each callback's answer is checked and
+ * handed to wasm as JSON text, and what it throws is recorded (it becomes
+ * the `cause` of the `HOST_ERROR`). Only callbacks the host has are
+ * present, so the core's capability checks see the same host.
  */
 export function wrapHost(host: unknown, lang: Lang, ctx: HostContext): Record<string, unknown> {
   const wrapped: Record<string, unknown> = {};
@@ -163,7 +190,7 @@ export function wrapHost(host: unknown, lang: Lang, ctx: HostContext): Record<st
         throw new Error(describe(e));
       }
       try {
-        return plain(result, `${name}() result`, lang);
+        return json(result, `${name}() result`, lang);
       } catch (e) {
         ctx.errors.push(e);
         throw new Error(describe(e));

@@ -2,7 +2,7 @@
 // getBlockInfo, appendContent, createNewDoc, and their pure parts.
 
 import * as glue from 'editkit-glue';
-import { call, callAsync, HostContext, langOf, options, plain, text, wrapHost } from './boundary.js';
+import { call, callAsync, HostContext, json, langOf, object, options, text, wrapHost } from './boundary.js';
 import { jsError } from './errors.js';
 import type {
   AppendContentArgs,
@@ -23,13 +23,6 @@ import type {
   SliceResult,
 } from './types.js';
 
-function required(value: unknown, name: string, lang: Lang): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'expected an object'], { subject: name });
-  }
-  return options(value, name, lang);
-}
-
 /**
  * Selects children with a slice: `idA:idB`, `id:+N`, `id:-N`, `a:b`
  * (Python, negatives allowed), `-2:`, `id:END`, `BEGIN:id`, `5`, `id`, `""`.
@@ -39,17 +32,30 @@ export function evaluateSlice<T extends ChildBlock | string>(children: T[], slic
   if (!Array.isArray(children)) {
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'expected an array'], { subject: 'children' });
   }
-  const c = plain(children, 'children', lang);
+  // Only the ids cross into wasm; the selected run of the caller's own
+  // array comes back, so child objects keep their identity and any extra
+  // fields.
+  let ids: string[];
+  try {
+    ids = children.map((c) => (typeof c === 'string' ? c : (c as ChildBlock)?.id));
+  } catch (e) {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'could not be read'], { subject: 'children' }, e);
+  }
+  if (ids.some((id) => typeof id !== 'string')) {
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'expected ids or blocks with an id'], { subject: 'children' });
+  }
+  const c = json(ids, 'children', lang);
   const s = text(slice, 'slice', lang);
   const o = options(opts, 'options', lang);
-  return call(lang, () => glue.evaluateSlice(c, s, o));
+  const r = call<Omit<SliceResult<T>, 'blocks'>>(lang, () => glue.evaluateSlice(c, s, o));
+  return { ...r, blocks: children.slice(r.start, r.end) };
 }
 
 /** Renders a block (and its child list) the way getBlockContent shows it. */
 export function renderBlockContent(source: BlockContentSource, args: GetBlockContentArgs, opts?: ContentOptions): BlockContent {
   const lang = langOf(opts);
-  const s = required(source, 'source', lang);
-  const a = required(args, 'args', lang);
+  const s = object(source, 'source', lang);
+  const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   return call(lang, () => glue.renderBlockContent(s, a, o));
 }
@@ -57,7 +63,7 @@ export function renderBlockContent(source: BlockContentSource, args: GetBlockCon
 /** A block's markdown for reading, or with `@@id@@type` headers for editing. */
 export async function getBlockContent(args: GetBlockContentArgs, host: SiyuanHost, opts?: ContentOptions): Promise<BlockContent> {
   const lang = langOf(opts);
-  const a = required(args, 'args', lang);
+  const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
   const h = wrapHost(host, lang, ctx);
@@ -67,7 +73,7 @@ export async function getBlockContent(args: GetBlockContentArgs, host: SiyuanHos
 /** Block metadata for one or many ids, in one batched host call. */
 export async function getBlockInfo(args: GetBlockInfoArgs, host: SiyuanHost, opts?: ContentOptions): Promise<BlockInfoResult> {
   const lang = langOf(opts);
-  const a = required(args, 'args', lang);
+  const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
   const h = wrapHost(host, lang, ctx);
@@ -77,7 +83,7 @@ export async function getBlockInfo(args: GetBlockInfoArgs, host: SiyuanHost, opt
 /** The YAML-like text an agent reads for getBlockInfo. */
 export function formatBlockInfo(info: BlockInfoResult, opts?: ContentOptions): string {
   const lang = langOf(opts);
-  const i = required(info, 'info', lang);
+  const i = object(info, 'info', lang);
   const o = options(opts, 'options', lang);
   return call(lang, () => glue.formatBlockInfo(i, o));
 }
@@ -85,7 +91,7 @@ export function formatBlockInfo(info: BlockInfoResult, opts?: ContentOptions): s
 /** Appends markdown to today's daily note, a document, or next to/inside a block. */
 export async function appendContent(args: AppendContentArgs, host: SiyuanHost, opts?: ContentOptions): Promise<AppendContentResult> {
   const lang = langOf(opts);
-  const a = required(args, 'args', lang);
+  const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
   const h = wrapHost(host, lang, ctx);
@@ -95,7 +101,7 @@ export async function appendContent(args: AppendContentArgs, host: SiyuanHost, o
 /** Creates a document beside, inside, or beside the parent of an anchor document. */
 export async function createNewDoc(args: CreateNewDocArgs, host: SiyuanHost, opts?: ContentOptions): Promise<CreateNewDocResult> {
   const lang = langOf(opts);
-  const a = required(args, 'args', lang);
+  const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
   const h = wrapHost(host, lang, ctx);
@@ -105,7 +111,7 @@ export async function createNewDoc(args: CreateNewDocArgs, host: SiyuanHost, opt
 /** Where createNewDoc would put a document: `{ notebook, hpath, parentID }`. */
 export function planNewDocPath(args: NewDocPathArgs, opts?: ContentOptions): NewDocPlan {
   const lang = langOf(opts);
-  const a = required(args, 'args', lang);
+  const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   return call(lang, () => glue.planNewDocPath(a, o));
 }

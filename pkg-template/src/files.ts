@@ -2,7 +2,7 @@
 // The host reads and writes files; editkit never touches them.
 
 import * as glue from 'editkit-glue';
-import { call, langOf, options as plainOptions, text } from './boundary.js';
+import { call, json, langOf, options, text } from './boundary.js';
 import { jsError } from './errors.js';
 import type {
   AppendOptions,
@@ -41,7 +41,14 @@ export class FileEditSession {
       throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['ttlMs', 'expected a positive number of milliseconds'], { subject: 'ttlMs' });
     }
     const idPrefix = text(prefix, 'randomId()', 'en');
-    this.#core = call('en', () => new glue.FileEditSessionCore({ ttlMs: ttl, idPrefix }));
+    const settings = json({ ttlMs: ttl, idPrefix }, 'options', 'en');
+    try {
+      this.#core = new glue.FileEditSessionCore(settings);
+    } catch (e) {
+      throw call('en', () => {
+        throw e;
+      });
+    }
   }
 
   #clock(): number {
@@ -54,7 +61,7 @@ export class FileEditSession {
 
   #run<T>(method: 'prepareRangeEdit' | 'prepareAppend' | 'prepareInsertAfter' | 'prepareInsertBefore' | 'prepareBlockReplace' | 'apply', opts: unknown): T {
     const lang = langOf(opts);
-    const o = plainOptions(opts, 'options', lang);
+    const o = options(opts, 'options', lang);
     const now = this.#clock();
     return call(lang, () => this.#core[method](o, now));
   }
@@ -89,7 +96,7 @@ export class FileEditSession {
   }
   /** Waiting hunk ids in creation order (apply them in this order). */
   applyOrder(hunkIds: string[]): string[] {
-    const ids = plainOptions({ ids: hunkIds }, 'hunkIds', 'en').ids;
+    const ids = json(hunkIds, 'hunkIds', 'en');
     return call('en', () => this.#core.applyOrder(ids));
   }
   /** Live plans (for one path, or all), oldest first. */
@@ -100,28 +107,28 @@ export class FileEditSession {
   }
   /** Plans live this long, in ms. */
   get ttlMs(): number {
-    return this.#core.ttlMs();
+    return call('en', () => this.#core.ttlMs());
   }
 }
 
 /** Refuses an overwrite whose snapshot is stale or whose content looks like a patch. */
 export function checkOverwrite(opts: OverwriteOptions): OverwriteCheck {
   const lang = langOf(opts);
-  const o = plainOptions(opts, 'options', lang);
+  const o = options(opts, 'options', lang);
   return call(lang, () => glue.checkOverwrite(o));
 }
 
 /** Checks that a new file may be created; adds the final newline. */
 export function checkNewFile(opts: NewFileOptions): NewFileCheck {
   const lang = langOf(opts);
-  const o = plainOptions(opts, 'options', lang);
+  const o = options(opts, 'options', lang);
   return call(lang, () => glue.checkNewFile(o));
 }
 
 /** A file view for an agent: YAML header (`total_lines`, `size_bytes`, …) then the lines. */
 export function formatFileView(opts: FileViewOptions): FileView {
   const lang = langOf(opts);
-  const o = plainOptions(opts, 'options', lang);
+  const o = options(opts, 'options', lang);
   return call(lang, () => glue.formatFileView(o));
 }
 

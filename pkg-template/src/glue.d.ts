@@ -5,7 +5,7 @@ declare module 'editkit-glue' {
   export default function init(input?: { module_or_path: InitInput | Promise<InitInput> }): Promise<unknown>;
   export function initSync(input: { module: BufferSource | WebAssembly.Module }): unknown;
   export function __wbg_reset_state(): void;
-  export function version(): string;
+  export function version(): unknown;
   export function validateBlockDiffFormat(text: unknown, options: unknown): unknown;
   export function parseBlockDiff(text: unknown, options: unknown): unknown;
   export function applyBlockDiff(text: unknown, host: unknown, options: unknown): Promise<unknown>;
@@ -19,10 +19,10 @@ declare module 'editkit-glue' {
     apply(options: unknown, nowMs: number): unknown;
     applyOrder(hunkIds: unknown): unknown;
     pending(path: string | undefined, nowMs: number): unknown;
-    ttlMs(): number;
+    ttlMs(): unknown;
     free(): void;
   }
-  export function idPrefixFromNow(nowMs: number): string;
+  export function idPrefixFromNow(nowMs: number): unknown;
   export function checkOverwrite(options: unknown): unknown;
   export function checkNewFile(options: unknown): unknown;
   export function formatFileView(options: unknown): unknown;
@@ -41,6 +41,6 @@ declare module 'editkit-glue' {
   export function applyEdits(content: unknown, edits: unknown, options: unknown): unknown;
   export function replaceTextWithCorrection(content: unknown, search: unknown, replace: unknown, options: unknown, corrector: unknown): Promise<unknown>;
   export function stats(): unknown;
-  export function resetStats(): void;
-  export function clearCorrectionCache(): void;
+  export function resetStats(): unknown;
+  export function clearCorrectionCache(): unknown;
 }

@@ -2,7 +2,7 @@
 // slips, and never edits the wrong place.
 
 import * as glue from 'editkit-glue';
-import { call, callAsync, HostContext, langOf, options, plain, text } from './boundary.js';
+import { call, callAsync, check, HostContext, json, langOf, options, text } from './boundary.js';
 import { jsError } from './errors.js';
 import type {
   CorrectionOptions,
@@ -51,7 +51,7 @@ export function applyEdits(content: string, edits: EditSpec[], opts?: SearchRepl
   if (!Array.isArray(edits)) {
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['edits', 'expected an array'], { subject: 'edits' });
   }
-  const e = plain(edits, 'edits', lang);
+  const e = json(edits, 'edits', lang);
   const o = options(opts, 'options', lang);
   return call(lang, () => glue.applyEdits(c, e, o));
 }
@@ -70,13 +70,15 @@ export async function replaceTextWithCorrection(content: string, search: string,
   if (typeof corrector !== 'function') {
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['corrector', 'expected a function (request) => Promise<string>'], { subject: 'corrector' });
   }
-  const o = options(opts, 'options', lang);
-  delete o.corrector;
+  const { corrector: _, ...rest } = opts;
+  const o = options(rest, 'options', lang);
   const ctx = new HostContext();
-  const guarded = async (request: unknown): Promise<string> => {
+  const guarded = async (request: string): Promise<string> => {
     try {
-      const answer = await (corrector as (req: unknown) => unknown)(request);
-      return plain(answer, 'corrector() answer', lang) as string;
+      const answer = await (corrector as (req: unknown) => unknown)(JSON.parse(request));
+      check(answer, 'corrector() answer', lang);
+      if (typeof answer !== 'string') throw new Error('the corrector must resolve to the model\'s answer as a string');
+      return answer;
     } catch (e) {
       ctx.errors.push(e);
       throw e instanceof Error ? e : new Error(String(e));

@@ -1,14 +1,11 @@
 //! Exports of slice and the content tools.
 
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error_to_js, from_js, lang_of, to_js};
+use super::convert::{error_to_js, from_js, lang_of, required, to_js};
 use super::host::JsHost;
 use crate::content::{self, ContentOptions};
-use crate::siyuan::ChildBlock;
 use crate::slice::{self, SliceOptions};
-use crate::{Error, Lang};
 
 fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> {
     match r {
@@ -17,35 +14,27 @@ fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> 
     }
 }
 
-/// A required argument object (not optional like options).
-fn required<T: for<'de> Deserialize<'de>>(value: JsValue, name: &str, lang: Lang) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Err(error_to_js(&Error::invalid_argument(lang, name, "an object")));
-    }
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
-        let mut err = Error::invalid_argument(lang, name, "an object of the documented shape");
-        err.message.push_str(&format!(" ({e})"));
-        error_to_js(&err)
-    })
-}
-
-/// Children given as block objects or as plain ids.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Children {
-    Blocks(Vec<ChildBlock>),
-    Ids(Vec<String>),
-}
-
+/// The selected run of a child list, given its ids (the TS layer slices
+/// the caller's own array, so child objects never cross the boundary):
+/// `{ start, end, total, header, message? }`.
 #[wasm_bindgen(js_name = evaluateSlice)]
-pub fn evaluate_slice(children: JsValue, slice_text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn evaluate_slice(ids: JsValue, slice_text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    #[derive(serde::Serialize)]
+    struct Selection {
+        start: u32,
+        end: u32,
+        total: u32,
+        header: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    }
     let lang = lang_of(&options);
-    let children: Children = required(children, "children", lang)?;
+    let ids: Vec<String> = required(ids, "children", lang)?;
     let slice_text = super::convert::string_arg(&slice_text, "slice", lang)?;
     let options: SliceOptions = from_js(options, "options", lang)?;
-    match children {
-        Children::Blocks(list) => result(slice::evaluate_slice(&list, &slice_text, &options)),
-        Children::Ids(list) => result(slice::evaluate_slice(&list, &slice_text, &options)),
+    match slice::evaluate_slice(&ids, &slice_text, &options) {
+        Ok(r) => to_js(&Selection { start: r.start, end: r.end, total: r.total, header: r.header, message: r.message }),
+        Err(e) => Err(error_to_js(&e)),
     }
 }
 
@@ -79,7 +68,7 @@ pub fn format_block_info(info: JsValue, options: JsValue) -> Result<JsValue, JsV
     let lang = lang_of(&options);
     let info = required(info, "info", lang)?;
     let options: ContentOptions = from_js(options, "options", lang)?;
-    Ok(JsValue::from_str(&content::format_block_info(&info, &options)))
+    to_js(&content::format_block_info(&info, &options))
 }
 
 #[wasm_bindgen(js_name = appendContent)]

@@ -1,26 +1,46 @@
-//! Value conversion at the boundary, through one shared serializer.
+//! Value conversion at the boundary.
+//!
+//! Texts (file contents, diffs, searches) cross as JS strings. Every other
+//! value crosses as **JSON text**: the TS layer `JSON.stringify`s options
+//! and host answers and `JSON.parse`s results and errors. One parse on each
+//! side is far cheaper than building objects field by field across the
+//! boundary, and it leaves one conversion path to get right.
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::{Error, Lang};
+use crate::{Error, ErrorCode, Lang};
 
-/// Maps become plain objects, `None` fields are omitted, integers are JS
-/// numbers (results never hold u64).
-const SERIALIZER: serde_wasm_bindgen::Serializer = serde_wasm_bindgen::Serializer::json_compatible();
-
-/// Serialises a result; a failure here is an editkit bug.
-pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&SERIALIZER).map_err(|e| internal(&e.to_string()))
+/// A result as JSON text; a failure here is an editkit bug.
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    serde_json::to_string(value)
+        .map(|s| JsValue::from_str(&s))
+        .map_err(|e| error_to_js(&Error::new(ErrorCode::InternalError, format!("editkit could not encode its result: {e}"))))
 }
 
-/// Deserialises an argument; `undefined`/`null` give the default.
+/// An argument object from its JSON text; `undefined`/`null` give the
+/// default.
 pub fn from_js<T: DeserializeOwned + Default>(value: JsValue, name: &str, lang: Lang) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
+    parse(&value, name, lang)
+}
+
+/// A required argument object from its JSON text.
+pub fn required<T: DeserializeOwned>(value: JsValue, name: &str, lang: Lang) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Err(error_to_js(&Error::invalid_argument(lang, name, "an object")));
+    }
+    parse(&value, name, lang)
+}
+
+fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result<T, JsValue> {
+    let Some(text) = value.as_string() else {
+        return Err(error_to_js(&Error::invalid_argument(lang, name, "JSON text (the TS layer encodes objects)")));
+    };
+    serde_json::from_str(&text).map_err(|e| {
         let mut err = Error::invalid_argument(lang, name, "an object of the documented shape");
         err.message.push_str(&format!(" ({e})"));
         error_to_js(&err)
@@ -32,21 +52,25 @@ pub fn string_arg(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsV
     value.as_string().ok_or_else(|| error_to_js(&Error::invalid_argument(lang, name, "a string")))
 }
 
-/// The `lang` of an options object, for errors raised before the options
-/// are parsed in full.
+/// The `lang` of an options object's JSON text, for errors raised before
+/// the options are parsed in full (malformed options give English).
 pub fn lang_of(options: &JsValue) -> Lang {
-    js_sys::Reflect::get(options, &JsValue::from_str("lang"))
-        .ok()
-        .and_then(|v| v.as_string())
+    #[derive(Deserialize)]
+    struct OnlyLang {
+        lang: Option<String>,
+    }
+    options
+        .as_string()
+        .and_then(|t| serde_json::from_str::<OnlyLang>(&t).ok())
+        .and_then(|o| o.lang)
         .and_then(|s| Lang::parse(&s))
         .unwrap_or_default()
 }
 
-/// An editkit error as a plain JS object (`{ code, message, ...details }`).
+/// An editkit error as JSON text (`{ code, message, ...details }`), thrown
+/// to the TS layer, which rethrows it as an `EditkitError`.
 pub fn error_to_js(error: &Error) -> JsValue {
-    error.serialize(&SERIALIZER).unwrap_or_else(|_| JsValue::from_str(&error.message))
-}
-
-fn internal(detail: &str) -> JsValue {
-    error_to_js(&Error::new(crate::ErrorCode::InternalError, format!("editkit could not encode its result: {detail}")))
+    JsValue::from_str(&serde_json::to_string(error).unwrap_or_else(|_| {
+        format!("{{\"code\":\"INTERNAL_ERROR\",\"message\":{:?}}}", error.message)
+    }))
 }

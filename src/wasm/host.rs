@@ -1,10 +1,12 @@
 //! A JS host object (`{ getBlocks, updateBlock, … }`) as a `SiyuanHost`.
-//! Callbacks may return values or Promises; a throw or a rejection becomes a
-//! `HostError` carrying the JS error's message (the JS layer keeps the
-//! original error object and attaches it as `cause`).
+//! The TS layer wraps the user's host so that every callback resolves to
+//! the JSON text of its answer (see `convert.rs`); a throw or a rejection
+//! becomes a `HostError` carrying the JS error's message (the TS layer keeps
+//! the original error object and attaches it as `cause`).
 
 use js_sys::{Array, Function, Promise, Reflect};
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -41,31 +43,37 @@ impl JsHost {
 
     async fn call_parse<T: DeserializeOwned>(&self, capability: Capability, args: &[JsValue]) -> HostResult<T> {
         let value = self.call(capability, args).await?;
-        serde_wasm_bindgen::from_value(value)
+        let text = value.as_string().unwrap_or_else(|| "null".to_string());
+        serde_json::from_str(&text)
             .map_err(|e| HostError::new(capability, format!("returned data of the wrong shape ({e})")))
-    }
-
-    /// The id a create call returns: a string, or an object with `id`.
-    async fn call_id(&self, capability: Capability, args: &[JsValue]) -> HostResult<String> {
-        let value = self.call(capability, args).await?;
-        value
-            .as_string()
-            .or_else(|| Reflect::get(&value, &JsValue::from_str("id")).ok().and_then(|v| v.as_string()))
-            .ok_or_else(|| HostError::new(capability, "must return the new document id as a string"))
     }
 
     /// New block ids from a write: a string, an array of strings, or
     /// nothing (the write created no block).
     async fn call_ids(&self, capability: Capability, args: &[JsValue]) -> HostResult<NewIds> {
-        let value = self.call(capability, args).await?;
-        if let Some(id) = value.as_string() {
-            return Ok(vec![id]);
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Ids {
+            One(String),
+            Many(Vec<String>),
         }
-        if value.is_undefined() || value.is_null() {
-            return Ok(Vec::new());
+        Ok(match self.call_parse::<Option<Ids>>(capability, args).await? {
+            Some(Ids::One(id)) => vec![id],
+            Some(Ids::Many(ids)) => ids,
+            None => Vec::new(),
+        })
+    }
+
+    /// The id a create call returns: a string, or an object with `id`.
+    async fn call_id(&self, capability: Capability, args: &[JsValue]) -> HostResult<String> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Id {
+            Plain(String),
+            Object { id: String },
         }
-        serde_wasm_bindgen::from_value(value)
-            .map_err(|e| HostError::new(capability, format!("must return the new block id(s) as a string or string[] ({e})")))
+        let (Id::Plain(id) | Id::Object { id }) = self.call_parse::<Id>(capability, args).await?;
+        Ok(id)
     }
 }
 

@@ -6,7 +6,7 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::convert::{error_to_js, from_js, lang_of, string_arg, to_js};
+use super::convert::{error_to_js, from_js, lang_of, required, string_arg, to_js};
 use crate::host::{Capability, HostError};
 use crate::matcher::{self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, FindOptions, ReplaceOptions, SearchReplaceOptions};
 use crate::Error;
@@ -50,11 +50,7 @@ pub fn apply_search_replace(content: JsValue, text: JsValue, options: JsValue) -
 pub fn apply_edits(content: JsValue, edits: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let content = string_arg(&content, "content", lang)?;
-    let edits: Vec<EditSpec> = serde_wasm_bindgen::from_value(edits).map_err(|e| {
-        let mut err = Error::invalid_argument(lang, "edits", "an array of { oldString, newString, replaceAll? }");
-        err.message.push_str(&format!(" ({e})"));
-        error_to_js(&err)
-    })?;
+    let edits: Vec<EditSpec> = required(edits, "edits", lang)?;
     let options: SearchReplaceOptions = from_js(options, "options", lang)?;
     result(matcher::apply_edits(&content, &edits, &options))
 }
@@ -111,11 +107,13 @@ pub fn stats() -> Result<JsValue, JsValue> {
 }
 
 #[wasm_bindgen(js_name = resetStats)]
-pub fn reset_stats() {
+pub fn reset_stats() -> Result<JsValue, JsValue> {
     matcher::reset_stats();
+    to_js(&())
 }
 
 #[wasm_bindgen(js_name = clearCorrectionCache)]
-pub fn clear_correction_cache() {
+pub fn clear_correction_cache() -> Result<JsValue, JsValue> {
     matcher::clear_correction_cache();
+    to_js(&())
 }

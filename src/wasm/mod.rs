@@ -1,7 +1,9 @@
-//! The binding layer: converts JS values to core types and back, adapts JS
+//! The binding layer: converts JS values to core types and back (texts as
+//! strings, every other value as JSON text, see `convert.rs`), adapts JS
 //! host objects to [`crate::host::SiyuanHost`], and turns core errors into
-//! plain objects the JS layer rethrows as `EditkitError`. No business logic
-//! lives here. Compiled for wasm32 only.
+//! JSON the TS layer rethrows as `EditkitError`. No business logic lives
+//! here. Compiled for wasm32 only; the raw exports are for the TS layer,
+//! not for callers.
 
 mod block_diff;
 mod content;
@@ -15,8 +17,8 @@ use wasm_bindgen::prelude::*;
 
 /// The version of this build (for bug reports and cache keys).
 #[wasm_bindgen(js_name = version)]
-pub fn version() -> String {
-    env!("CARGO_PKG_VERSION").to_string()
+pub fn version() -> Result<JsValue, JsValue> {
+    convert::to_js(env!("CARGO_PKG_VERSION"))
 }
 
 #[cfg(feature = "debug-panic-hook")]

@@ -74,14 +74,14 @@ impl FileEditSessionCore {
     }
 
     #[wasm_bindgen(js_name = ttlMs)]
-    pub fn ttl_ms(&self) -> f64 {
-        self.inner.ttl_ms()
+    pub fn ttl_ms(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.ttl_ms())
     }
 }
 
 #[wasm_bindgen(js_name = idPrefixFromNow)]
-pub fn id_prefix_from_now(now_ms: f64) -> String {
-    planner::id_prefix_from_now(now_ms)
+pub fn id_prefix_from_now(now_ms: f64) -> Result<JsValue, JsValue> {
+    to_js(&planner::id_prefix_from_now(now_ms))
 }
 
 #[wasm_bindgen(js_name = checkOverwrite)]
