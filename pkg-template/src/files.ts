@@ -3,7 +3,7 @@
 
 import * as glue from 'editkit-glue';
 import { call, json, langOf, options, text } from './boundary.js';
-import { jsError } from './errors.js';
+import { isEditkitError, jsError, readOptions } from './errors.js';
 import type {
   AppendOptions,
   BlockReplaceOptions,
@@ -33,14 +33,22 @@ export class FileEditSession {
   #now: () => number;
 
   constructor(opts: FileEditSessionOptions = {}) {
-    const o = opts ?? {};
-    this.#now = typeof o.now === 'function' ? o.now : () => Date.now();
-    const prefix = typeof o.randomId === 'function' ? String(o.randomId()) : call<string>('en', () => glue.idPrefixFromNow(this.#clock()));
+    const o = readOptions(opts, ['now', 'randomId', 'ttlMs'] as const, 'options');
+    const now = o.now;
+    const randomId = o.randomId;
+    this.#now = typeof now === 'function' ? (now as () => number) : () => Date.now();
+    let prefix: unknown;
+    try {
+      prefix = typeof randomId === 'function' ? (randomId as () => unknown)() : call<string>('en', () => glue.idPrefixFromNow(this.#clock()));
+    } catch (e) {
+      if (isEditkitError(e)) throw e;
+      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['randomId()', 'threw'], { subject: 'randomId' }, e);
+    }
     const ttl = o.ttlMs;
     if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0))) {
       throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['ttlMs', 'expected a positive number of milliseconds'], { subject: 'ttlMs' });
     }
-    const idPrefix = text(prefix, 'randomId()', 'en');
+    const idPrefix = text(typeof prefix === 'string' ? prefix : String(prefix), 'randomId()', 'en');
     const settings = json({ ttlMs: ttl, idPrefix }, 'options', 'en');
     try {
       this.#core = new glue.FileEditSessionCore(settings);
@@ -52,7 +60,12 @@ export class FileEditSession {
   }
 
   #clock(): number {
-    const t = this.#now();
+    let t: unknown;
+    try {
+      t = this.#now();
+    } catch (e) {
+      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['now()', 'threw'], { subject: 'now' }, e);
+    }
     if (typeof t !== 'number' || !Number.isFinite(t)) {
       throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['now()', 'must return a finite number of milliseconds'], { subject: 'now' });
     }
@@ -139,6 +152,9 @@ const locks = new Map<string, Promise<unknown>>();
  * settled, so read → apply → write sequences on one file never interleave.
  */
 export function withPathLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
+  if (typeof path !== 'string' || typeof fn !== 'function') {
+    return Promise.reject(jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['withPathLock', 'expected (path: string, fn: function)'], { subject: 'withPathLock' }));
+  }
   const previous = locks.get(path) ?? Promise.resolve();
   const run = previous.then(fn, fn);
   const tail = run.then(

@@ -49,22 +49,23 @@ test('getBlocks: duplicate ids are fetched once and answered per position; batch
 test('ids are validated with the strict kernel pattern before any request', async () => {
   const bad = ["20240614083000-a1b2c3d' OR '1'='1", '20240614083000-A1B2C3D', '2024061408-abc', '', 'x', null, 42];
   const { calls, request } = recorder();
+  const invalid = (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT';
   const host = ek.createSiyuanHost({ request });
   for (const b of bad) {
-    await assert.rejects(host.getBlocks([P1, b]), RangeError, String(b));
-    await assert.rejects(host.getChildBlocks([b]), RangeError);
-    await assert.rejects(host.getKramdown([b]), RangeError);
-    await assert.rejects(host.getBreadcrumb([b]), RangeError);
-    await assert.rejects(host.updateBlock(b, 'x'), RangeError);
-    await assert.rejects(host.deleteBlock(b), RangeError);
-    await assert.rejects(host.insertBlock('x', { previousID: b }), RangeError);
-    await assert.rejects(host.prependBlock(b, 'x'), RangeError);
-    await assert.rejects(host.appendBlock(b, 'x'), RangeError);
-    await assert.rejects(host.createDoc({ notebook: b, path: '/a', markdown: '' }), RangeError);
-    await assert.rejects(host.createDailyNote({ notebook: b }), RangeError);
+    await assert.rejects(host.getBlocks([P1, b]), invalid, String(b));
+    await assert.rejects(host.getChildBlocks([b]), invalid);
+    await assert.rejects(host.getKramdown([b]), invalid);
+    await assert.rejects(host.getBreadcrumb([b]), invalid);
+    await assert.rejects(host.updateBlock(b, 'x'), invalid);
+    await assert.rejects(host.deleteBlock(b), invalid);
+    await assert.rejects(host.insertBlock('x', { previousID: b }), invalid);
+    await assert.rejects(host.prependBlock(b, 'x'), invalid);
+    await assert.rejects(host.appendBlock(b, 'x'), invalid);
+    await assert.rejects(host.createDoc({ notebook: b, path: '/a', markdown: '' }), invalid);
+    await assert.rejects(host.createDailyNote({ notebook: b }), invalid);
   }
-  await assert.rejects(host.insertBlock('x', { previousID: P1, nextID: P1 }), TypeError);
-  await assert.rejects(host.insertBlock('x', {}), TypeError);
+  await assert.rejects(host.insertBlock('x', { previousID: P1, nextID: P1 }), invalid);
+  await assert.rejects(host.insertBlock('x', {}), invalid);
   assert.equal(calls.length, 0, 'nothing reached the kernel');
 });
 
@@ -81,7 +82,9 @@ test('a non-zero code is an Error carrying code, msg and path (never success)', 
   ]) {
     await assert.rejects(run(), (e) => {
       assert.ok(e instanceof ek.SiyuanApiError);
-      assert.equal(e.code, -1);
+      assert.equal(e.kernelCode, -1);
+      assert.equal(e.code, 'HOST_ERROR');
+      assert.ok(ek.isEditkitError(e));
       assert.match(e.msg, /^nope from \/api\//);
       assert.match(e.path, /^\/api\//);
       assert.match(e.message, /code -1/);
@@ -89,7 +92,7 @@ test('a non-zero code is an Error carrying code, msg and path (never success)', 
     });
   }
   const odd = ek.createSiyuanHost({ request: async () => '<html>502</html>' });
-  await assert.rejects(odd.getBlocks([P1]), (e) => e instanceof ek.SiyuanApiError && Number.isNaN(e.code));
+  await assert.rejects(odd.getBlocks([P1]), (e) => e instanceof ek.SiyuanApiError && Number.isNaN(e.kernelCode));
 });
 
 test('writes send the documented bodies; new ids come from doOperations', async () => {

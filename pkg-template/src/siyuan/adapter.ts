@@ -27,6 +27,7 @@ import type {
   SiyuanKernelHost,
 } from '../types.js';
 import { attr, childBlocks, parseDom } from './block-dom.js';
+import { EditkitError, readOptions } from '../errors.js';
 
 /** The kernel's block id pattern (`ast.IsNodeIDPattern`). */
 export const BLOCK_ID_PATTERN = /^\d{14}-[0-9a-z]{7}$/;
@@ -35,21 +36,26 @@ export const BLOCK_ID_PATTERN = /^\d{14}-[0-9a-z]{7}$/;
 export const KERNEL_SQL_DEFAULT_LIMIT = 64;
 
 /** A kernel answer with a non-zero `code` (or no `{code, msg, data}` at all). */
-export class SiyuanApiError extends Error {
+export class SiyuanApiError extends EditkitError {
   /** The kernel's `code` (non-zero); `NaN` when the answer was malformed. */
-  readonly code: number;
+  readonly kernelCode: number;
   /** The kernel's `msg`. */
   readonly msg: string;
   /** The endpoint, e.g. `/api/block/appendBlock`. */
   readonly path: string;
 
-  constructor(path: string, code: number, msg: string) {
-    super(`SiYuan kernel ${path} failed (code ${code}): ${msg}`);
+  constructor(path: string, kernelCode: number, msg: string) {
+    super({ code: 'HOST_ERROR', message: `SiYuan kernel ${path} failed (code ${kernelCode}): ${msg}`, subject: path });
     this.name = 'SiyuanApiError';
-    this.code = code;
+    this.kernelCode = kernelCode;
     this.msg = msg;
     this.path = path;
   }
+}
+
+/** Every misuse of the adapter is an `EditkitError` too (`INVALID_ARGUMENT`). */
+function invalid(subject: string, message: string): EditkitError {
+  return new EditkitError({ code: 'INVALID_ARGUMENT', message, subject });
 }
 
 /** Whether `id` has the kernel's block id form. */
@@ -59,13 +65,13 @@ export function isBlockId(id: unknown): id is string {
 
 function checkId(id: unknown, what = 'block id'): string {
   if (!isBlockId(id)) {
-    throw new RangeError(`invalid SiYuan ${what} ${JSON.stringify(id)}: expected 14 digits, "-", 7 lowercase letters or digits`);
+    throw invalid('adapter', `invalid SiYuan ${what} ${JSON.stringify(id)}: expected 14 digits, "-", 7 lowercase letters or digits`);
   }
   return id;
 }
 
 function checkIds(ids: unknown): string[] {
-  if (!Array.isArray(ids)) throw new TypeError('ids must be an array of block ids');
+  if (!Array.isArray(ids)) throw invalid('adapter', 'ids must be an array of block ids');
   return ids.map((id) => checkId(id));
 }
 
@@ -89,12 +95,15 @@ export interface KernelRequestOptions {
  * `baseUrl + path` with the token and resolves to the parsed answer.
  */
 export function kernelRequest(options: KernelRequestOptions): KernelRequest {
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? (globalThis as { fetch?: KernelRequestOptions['fetch'] }).fetch;
-  if (typeof doFetch !== 'function') throw new TypeError('kernelRequest: no fetch available; pass { fetch }');
+  const o = readOptions(options, ['baseUrl', 'token', 'fetch'] as const, 'options');
+  if (typeof o.baseUrl !== 'string') throw invalid('adapter', 'kernelRequest: options.baseUrl must be a string');
+  const base = o.baseUrl.replace(/\/+$/, '');
+  const token = typeof o.token === 'string' ? o.token : undefined;
+  const doFetch = (o.fetch ?? (globalThis as { fetch?: KernelRequestOptions['fetch'] }).fetch) as KernelRequestOptions['fetch'];
+  if (typeof doFetch !== 'function') throw invalid('adapter', 'kernelRequest: no fetch available; pass { fetch }');
   return async (path, body) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    if (options.token) headers.Authorization = `Token ${options.token}`;
+    if (token) headers.Authorization = `Token ${token}`;
     const res = await doFetch(base + path, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
     const text = await res.text();
     try {
@@ -121,10 +130,12 @@ interface Operation {
 
 /** Implements every editkit host callback over the kernel API. */
 export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
-  if (!options || typeof options.request !== 'function') throw new TypeError('createSiyuanHost: options.request must be a function');
-  const request = options.request;
-  const flushMode = options.flush ?? 'auto';
-  const batch = Math.max(1, Math.min(KERNEL_SQL_DEFAULT_LIMIT, Math.floor(options.batchSize ?? KERNEL_SQL_DEFAULT_LIMIT)));
+  const o = readOptions(options, ['request', 'flush', 'batchSize'] as const, 'options');
+  if (typeof o.request !== 'function') throw invalid('adapter', 'createSiyuanHost: options.request must be a function');
+  const request = o.request as KernelRequest;
+  const flushMode = (o.flush ?? 'auto') as NonNullable<SiyuanHostOptions['flush']>;
+  const size = typeof o.batchSize === 'number' && Number.isFinite(o.batchSize) ? o.batchSize : KERNEL_SQL_DEFAULT_LIMIT;
+  const batch = Math.max(1, Math.min(KERNEL_SQL_DEFAULT_LIMIT, Math.floor(size)));
   /** A write went out since the last flush. */
   let unflushed = false;
   /** Block types seen in rows this host fetched (for the list cases of append/prepend). */
@@ -267,9 +278,9 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     },
 
     async insertBlock(markdown, anchor: InsertAnchor) {
-      if (!isRecord(anchor)) throw new TypeError('insertBlock: anchor must be {previousID} | {nextID} | {parentID}');
+      if (!isRecord(anchor)) throw invalid('adapter', 'insertBlock: anchor must be {previousID} | {nextID} | {parentID}');
       const keys = (['previousID', 'nextID', 'parentID'] as const).filter((k) => (anchor as Record<string, unknown>)[k] !== undefined);
-      if (keys.length !== 1) throw new TypeError('insertBlock: the anchor must name exactly one of previousID, nextID, parentID');
+      if (keys.length !== 1) throw invalid('adapter', 'insertBlock: the anchor must name exactly one of previousID, nextID, parentID');
       const key = keys[0]!;
       const target = checkId((anchor as Record<string, unknown>)[key], key);
       const data = await write('/api/block/insertBlock', { dataType: 'markdown', data: String(markdown), [key]: target });
@@ -333,10 +344,10 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     },
 
     async createDoc(args: CreateDocArgs) {
-      if (!isRecord(args)) throw new TypeError('createDoc: expected { notebook, path, markdown, parentID? }');
+      if (!isRecord(args)) throw invalid('adapter', 'createDoc: expected { notebook, path, markdown, parentID? }');
       const notebook = checkId(args.notebook, 'notebook id');
       const path = String(args.path ?? '');
-      if (!path.startsWith('/')) throw new RangeError(`createDoc: path must be a human-readable path starting with "/", got ${JSON.stringify(path)}`);
+      if (!path.startsWith('/')) throw invalid('adapter', `createDoc: path must be a human-readable path starting with "/", got ${JSON.stringify(path)}`);
       const body: Record<string, unknown> = { notebook, path, markdown: String(args.markdown ?? '') };
       if (args.parentID !== undefined && args.parentID !== '') body.parentID = checkId(args.parentID, 'parentID');
       const data = await write('/api/filetree/createDocWithMd', body);
@@ -345,7 +356,7 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     },
 
     async createDailyNote(args: CreateDailyNoteArgs) {
-      if (!isRecord(args)) throw new TypeError('createDailyNote: expected { notebook }');
+      if (!isRecord(args)) throw invalid('adapter', 'createDailyNote: expected { notebook }');
       const notebook = checkId(args.notebook, 'notebook id');
       const data = await write('/api/filetree/createDailyNote', { notebook });
       const id = isRecord(data) ? data.id : data;

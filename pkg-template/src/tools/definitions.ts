@@ -3,6 +3,7 @@
 // calling accept. Optional fields also accept "" and 0 as "unset", for
 // providers that make every field required.
 
+import { readOptions } from '../errors.js';
 import type { Lang } from '../types.js';
 
 /** A JSON Schema (the subset tool calling uses). */
@@ -294,10 +295,11 @@ import { GUIDES } from './guides.js';
 export function toolDefinitions(opts: ToolDefinitionsOptions<'openai'>): ToolDefinitions<OpenAITool>;
 export function toolDefinitions(opts: ToolDefinitionsOptions<'anthropic'>): ToolDefinitions<AnthropicTool>;
 export function toolDefinitions(opts?: ToolDefinitionsOptions<'json-schema'>): ToolDefinitions<JsonSchemaTool>;
-export function toolDefinitions(opts: ToolDefinitionsOptions = {}): ToolDefinitions {
+export function toolDefinitions(defOptions: ToolDefinitionsOptions = {}): ToolDefinitions {
+  const opts = readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options');
   const lang: Lang = opts.lang === 'zh' ? 'zh' : 'en';
-  const format = opts.format ?? 'json-schema';
-  const toolsets = opts.toolsets ?? ['siyuan', 'files'];
+  const format = opts.format === 'openai' || opts.format === 'anthropic' ? opts.format : 'json-schema';
+  const toolsets: Toolset[] = Array.isArray(opts.toolsets) ? opts.toolsets.filter((t): t is Toolset => t === 'siyuan' || t === 'files') : ['siyuan', 'files'];
   const tools = SPECS.filter((s) => toolsets.includes(s.toolset)).map((s): ToolDefinition => {
     const description = s.description[lang];
     const parameters = schemaOf(s, lang);

@@ -4,7 +4,7 @@
 
 import { applyBlockDiff, unifiedDiff } from '../api.js';
 import { appendContent, createNewDoc, formatBlockInfo, getBlockContent, getBlockInfo } from '../content.js';
-import { isEditkitError } from '../errors.js';
+import { EditkitError, isEditkitError, readOptions } from '../errors.js';
 import { checkNewFile, checkOverwrite, FileEditSession, formatFileView, withPathLock } from '../files.js';
 import { applySearchReplace } from '../matcher.js';
 import type { ApplyReport, Lang, SiyuanHost } from '../types.js';
@@ -44,10 +44,11 @@ type Args = Record<string, unknown>;
 const s = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
 const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
-export function createToolRunner(options: ToolRunnerOptions = {}): ToolRunner {
+export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRunner {
+  const options = readOptions(runnerOptions, ['siyuan', 'files', 'session', 'owner', 'lang'] as const, 'options') as ToolRunnerOptions;
   const lang: Lang = options.lang === 'zh' ? 'zh' : 'en';
-  const owner = options.owner ?? 'agent';
-  let session = options.session;
+  const owner = typeof options.owner === 'string' && options.owner ? options.owner : 'agent';
+  let session = options.session instanceof FileEditSession ? options.session : undefined;
   const files = (): FileHost => {
     if (!options.files) throw missing('files');
     return options.files;
@@ -219,7 +220,8 @@ export function createToolRunner(options: ToolRunnerOptions = {}): ToolRunner {
         return errorText(e, lang);
       }
     },
-    definitions(opts) {
+    definitions(defOptions) {
+      const opts = readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options') as ToolDefinitionsOptions;
       const toolsets: ('siyuan' | 'files')[] = [];
       if (options.siyuan) toolsets.push('siyuan');
       if (options.files) toolsets.push('files');
@@ -236,6 +238,9 @@ const runners = new WeakMap<object, ToolRunner>();
  * across turns.
  */
 export function runTool(name: string, args: unknown, host: ToolRunnerOptions): Promise<string> {
+  if (typeof host !== 'object' || host === null) {
+    return Promise.reject(new EditkitError({ code: 'INVALID_ARGUMENT', message: 'runTool(name, args, host): host must be an object of runner options', subject: 'host' }));
+  }
   let runner = runners.get(host);
   if (!runner) {
     runner = createToolRunner(host);
@@ -284,6 +289,9 @@ function fileMissing(path: string, lang: Lang): string {
 
 /** The text an agent reads after applyBlockDiff. */
 export function formatApplyReport(report: ApplyReport, lang: Lang): string {
+  if (typeof report !== 'object' || report === null || !Array.isArray(report.results) || !Array.isArray(report.plan)) {
+    throw new EditkitError({ code: 'INVALID_ARGUMENT', message: 'formatApplyReport: expected the report applyBlockDiff returned', subject: 'report' });
+  }
   const zh = lang === 'zh';
   const out: string[] = [(report.ok ? '✅ ' : '❌ ') + report.summary];
   for (const r of report.results) {

@@ -1,0 +1,161 @@
+// Hostile values at every export of the package: wrong types, null and
+// undefined, huge strings, lone surrogates, objects whose getters throw,
+// host callbacks that throw, reject or answer malformed data. Each call
+// either works or throws an EditkitError, and the module keeps working.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ek, fixtureHost } from './support.mjs';
+
+const P = '20240614083000-a1b2c3d';
+const throwingGetter = { get lang() { throw new Error('getter'); }, get blockId() { throw new Error('getter'); } };
+const proxy = new Proxy({}, { get() { throw new Error('proxy get'); }, ownKeys() { throw new Error('proxy keys'); } });
+const HOSTILE = [
+  undefined, null, 0, -1, NaN, Infinity, true, '', 'x'.repeat(5_000_000), 'lone \ud800 surrogate', '\udfff',
+  {}, [], [null], [1, 'a'], () => 1, Symbol('s'), 10n, proxy, throwingGetter, Object.create(null), new Date(0), /re/,
+  { lang: 'klingon', mode: 'reckless', dryRun: 'yes', atomic: 0, ids: 5, blockId: {}, slice: [] },
+];
+const describe = (v) => {
+  try {
+    return typeof v === 'string' ? `string(${v.length})` : typeof v === 'symbol' ? 'symbol' : typeof v === 'bigint' ? 'bigint' : JSON.stringify(v)?.slice(0, 40) ?? String(v);
+  } catch {
+    return typeof v;
+  }
+};
+
+/** Valid arguments for every function export; hostile values replace one at a time. */
+function validArgs(host) {
+  return {
+    validateBlockDiffFormat: [`@@DELETE:${P}@@`, {}],
+    parseBlockDiff: [`@@DELETE:${P}@@`, {}],
+    applyBlockDiff: [`@@DELETE:${P}@@`, host, { dryRun: true }],
+    version: [],
+    unifiedDiff: ['a\n', 'b\n', {}],
+    checkOverwrite: [{ path: 'f', content: 'a\n', newContent: 'b\n', knownOldTotalLines: 1, knownOldTotalBytes: 2 }],
+    checkNewFile: [{ path: 'f', exists: false, newContent: 'x' }],
+    formatFileView: [{ path: 'f', content: 'x\n' }],
+    withPathLock: ['p', () => 1],
+    evaluateSlice: [['20240101000000-aaaaaaa'], '0:1', {}],
+    renderBlockContent: [{ block: { id: P, type: 'p', markdown: 'x' }, children: [] }, { blockId: P }, {}],
+    getBlockContent: [{ blockId: P }, host, {}],
+    getBlockInfo: [{ ids: P }, host, {}],
+    formatBlockInfo: [{ blocks: [], notFoundIds: [] }, {}],
+    appendContent: [{ markdown: 'x', targetType: 'block', target: P }, host, {}],
+    createNewDoc: [{ title: 't', anchorDocumentId: '20240614083000-wk24rep', location: 'children' }, host, {}],
+    planNewDocPath: [{ anchorDoc: { id: '20240614083000-wk24rep', type: 'd', box: '20240101090000-k3m9xzq', path: '/20240614083000-wk24rep.sy', hpath: '/项目周报' }, title: 't', location: 'siblings' }, {}],
+    findMatch: ['abc', 'b', {}],
+    replaceText: ['abc', 'b', 'B', {}],
+    applySearchReplace: ['a\n', '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE', {}],
+    applyEdits: ['a', [{ oldString: 'a', newString: 'b' }], {}],
+    replaceTextWithCorrection: ['abc', 'zzz', 'B', { corrector: async () => '{"noChangesRequired": true}' }],
+    stats: [],
+    resetStats: [],
+    toolDefinitions: [{}],
+    createToolRunner: [{}],
+    runTool: ['read_file', { path: 'x' }, {}],
+    formatApplyReport: [{ ok: true, summary: 's', results: [], plan: [], warnings: [] }, 'en'],
+    createSiyuanHost: [{ request: async () => ({ code: 0, msg: '', data: [] }) }],
+    kernelRequest: [{ baseUrl: 'http://127.0.0.1:1', fetch: async () => new Response('{"code":0,"msg":"","data":null}') }],
+    isBlockId: [P],
+    isEditkitError: [new Error('x')],
+  };
+}
+
+async function settle(value) {
+  if (!(value instanceof Promise)) return;
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('hung for 10 s')), 10_000); });
+  try {
+    await Promise.race([value, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function canary() {
+  assert.equal(ek.validateBlockDiffFormat(`@@DELETE:${P}@@`).valid, true);
+  assert.equal(ek.findMatch('abc', 'b').found, true);
+}
+
+test('every function export: hostile values in every position are an EditkitError or a normal result', async () => {
+  const host = fixtureHost();
+  const table = validArgs(host);
+  const exported = Object.entries(ek).filter(([name, v]) => typeof v === 'function' && !/^[A-Z]/.test(name) && !['default', 'init', 'initSync'].includes(name));
+  const missing = exported.map(([n]) => n).filter((n) => !(n in table));
+  assert.deepEqual(missing, [], 'every function export has an entry in the table');
+  let calls = 0;
+  for (const [name, fn] of exported) {
+    const valid = table[name];
+    for (let pos = 0; pos < Math.max(valid.length, 1); pos++) {
+      for (const bad of HOSTILE) {
+        const args = [...valid];
+        args[pos] = bad;
+        calls++;
+        try {
+          await settle(fn(...args));
+        } catch (e) {
+          assert.ok(ek.isEditkitError(e), `${name} arg ${pos} = ${describe(bad)} threw ${e?.name}: ${e?.message}`);
+          assert.equal(typeof e.code, 'string');
+          assert.equal(typeof e.message, 'string');
+        }
+      }
+      await canary();
+    }
+  }
+  assert.ok(calls > 500, `${calls} hostile calls`);
+});
+
+test('classes: FileEditSession and EditkitError survive hostile construction and calls', async () => {
+  for (const bad of HOSTILE) {
+    try {
+      const s = new ek.FileEditSession(bad);
+      for (const m of ['prepareRangeEdit', 'prepareAppend', 'prepareInsertAfter', 'prepareInsertBefore', 'prepareBlockReplace', 'apply', 'applyOrder', 'pending']) {
+        try {
+          s[m](bad);
+        } catch (e) {
+          assert.ok(ek.isEditkitError(e), `${m}(${describe(bad)}) threw ${e?.name}: ${e?.message}`);
+        }
+      }
+    } catch (e) {
+      assert.ok(ek.isEditkitError(e), `new FileEditSession(${describe(bad)}) threw ${e?.name}: ${e?.message}`);
+    }
+  }
+  await canary();
+});
+
+test('host callbacks that throw, reject, hang up with junk, or have throwing getters are HOST_ERROR', async () => {
+  const row = { id: P, type: 'p', markdown: 'x', parent_id: '20240614083000-wk24rep' };
+  const answers = [
+    () => { throw new Error('sync throw'); },
+    () => Promise.reject(new Error('rejected')),
+    () => Promise.reject('a string'),
+    () => Promise.reject(undefined),
+    () => 42,
+    () => 'not json shaped',
+    () => ({}),
+    () => [{ id: 5 }],
+    () => [row, row],
+    () => [{ ...row, markdown: 'lone \ud800' }],
+    () => [{ ...row, get markdown() { throw new Error('getter in a row'); } }],
+    () => [proxy],
+    () => [{ ...row, length: 10n }],
+  ];
+  for (const answer of answers) {
+    for (const tool of [
+      (h) => ek.applyBlockDiff(`@@${P}@@\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE`, h),
+      (h) => ek.getBlockContent({ blockId: P }, h),
+      (h) => ek.getBlockInfo({ ids: P }, h),
+      (h) => ek.appendContent({ markdown: 'x', targetType: 'block', target: P }, h),
+    ]) {
+      const host = { getBlocks: answer, getChildBlocks: answer, getBreadcrumb: answer, getKramdown: answer, appendBlock: answer, insertBlock: answer };
+      try {
+        await settle(tool(host));
+      } catch (e) {
+        assert.ok(ek.isEditkitError(e), `${answer} → ${e?.name}: ${e?.message}`);
+        assert.ok(['HOST_ERROR', 'HOST_CAPABILITY_MISSING', 'BLOCK_NOT_FOUND', 'INVALID_TEXT', 'INVALID_ARGUMENT'].includes(e.code), `${answer} → ${e.code}`);
+      }
+    }
+  }
+  const getterHost = { get getBlocks() { throw new Error('getter on the host'); } };
+  await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, getterHost), (e) => ek.isEditkitError(e));
+  await canary();
+});
