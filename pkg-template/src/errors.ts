@@ -42,10 +42,13 @@ export class EditkitError extends Error implements EditkitErrorData {
 
 /** True for an `EditkitError`, also one from another bundled copy of editkit. */
 export function isEditkitError(value: unknown): value is EditkitError {
-  return (
-    value instanceof EditkitError ||
-    (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true)
-  );
+  if (value instanceof EditkitError) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return (value as Record<symbol, unknown>)[BRAND] === true;
+  } catch {
+    return false; // a Proxy or a getter that throws is not an EditkitError
+  }
 }
 
 type Texts = Record<Lang, string>;

@@ -3,7 +3,7 @@
 
 import * as glue from 'editkit-glue';
 import { call, callAsync, check, HostContext, json, langOf, options, text } from './boundary.js';
-import { jsError } from './errors.js';
+import { jsError, readOptions } from './errors.js';
 import type {
   CorrectionOptions,
   EditSpec,
@@ -66,12 +66,12 @@ export async function replaceTextWithCorrection(content: string, search: string,
   const c = text(content, 'content', lang);
   const s = text(search, 'search', lang);
   const r = text(replace, 'replace', lang);
-  const corrector = (opts as { corrector?: unknown } | undefined)?.corrector;
+  const corrector = readOptions(opts, ['corrector'] as const, 'options').corrector;
   if (typeof corrector !== 'function') {
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['corrector', 'expected a function (request) => Promise<string>'], { subject: 'corrector' });
   }
-  const { corrector: _, ...rest } = opts;
-  const o = options(rest, 'options', lang);
+  // JSON leaves the corrector function out of the options text.
+  const o = options(opts, 'options', lang);
   const ctx = new HostContext();
   const guarded = async (request: string): Promise<string> => {
     try {

@@ -90,9 +90,12 @@ pub(crate) fn find_iter<'a>(hay: &'a [u8], needle: &'a [u8]) -> FindIter<'a> {
         }
     }
     let b1 = needle.get(i1).copied().unwrap_or(0);
+    // Computed once: inside the loop it made a needle of one repeated byte
+    // cost O(n²) before the search even started.
+    let has_other_byte = needle.iter().any(|&x| x != b1);
     let mut i2 = None::<usize>;
     for (i, &b) in needle.iter().enumerate() {
-        if i == i1 || (b == b1 && needle.iter().any(|&x| x != b1)) {
+        if i == i1 || (b == b1 && has_other_byte) {
             continue;
         }
         if i2.is_none_or(|j| commonness(b) < commonness(needle[j])) {
@@ -152,6 +155,15 @@ impl Iterator for FindIter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_needle_of_one_repeated_byte_is_set_up_in_linear_time() {
+        // 200,000² comparisons would take minutes; linear set-up is instant.
+        let needle = vec![b'x'; 200_000];
+        assert_eq!(find_iter(b"abc", &needle).next(), None);
+        let hay = vec![b'x'; 400_000];
+        assert_eq!(find_iter(&hay, &needle).count(), 2);
+    }
 
     fn naive(hay: &[u8], needle: &[u8]) -> Vec<usize> {
         let mut out = Vec::new();

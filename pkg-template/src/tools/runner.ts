@@ -211,8 +211,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
 
   return {
     async run(name, args) {
-      const tool = Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
-      if (!tool) return unknownTool(name, lang);
+      const tool = typeof name === 'string' && Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
+      if (!tool) return unknownTool(typeof name === 'string' ? name : String(typeof name), lang);
       const a: Args = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Args) : {};
       try {
         return await tool(a);
@@ -289,6 +289,15 @@ function fileMissing(path: string, lang: Lang): string {
 
 /** The text an agent reads after applyBlockDiff. */
 export function formatApplyReport(report: ApplyReport, lang: Lang): string {
+  try {
+    return formatReport(report, lang);
+  } catch (e) {
+    if (isEditkitError(e)) throw e;
+    throw new EditkitError({ code: 'INVALID_ARGUMENT', message: 'formatApplyReport: expected the report applyBlockDiff returned', subject: 'report' }, { cause: e });
+  }
+}
+
+function formatReport(report: ApplyReport, lang: Lang): string {
   if (typeof report !== 'object' || report === null || !Array.isArray(report.results) || !Array.isArray(report.plan)) {
     throw new EditkitError({ code: 'INVALID_ARGUMENT', message: 'formatApplyReport: expected the report applyBlockDiff returned', subject: 'report' });
   }
