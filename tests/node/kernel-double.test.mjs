@@ -97,7 +97,7 @@ test('prepend/append only under d, b, l, i, s, callout (v3.7 CheckContainerParen
   const bad = await raw(double, '/api/block/appendBlock', { dataType: 'markdown', data: 'x', parentID: 'nope' });
   assert.deepEqual([bad.code, bad.msg], [-1, 'invalid ID argument']);
   // Through the adapter the refusal is an Error with the kernel's code and message.
-  await assert.rejects(host.appendBlock(H2, 'x'), (e) => e instanceof ek.SiyuanApiError && e.code === -1 && /is a leaf block/.test(e.msg));
+  await assert.rejects(host.appendBlock(H2, 'x'), (e) => e instanceof ek.SiyuanApiError && e.kernelCode === -1 && e.code === 'HOST_ERROR' && /is a leaf block/.test(e.msg));
   // Containers accept: blockquote (append), document (prepend), list item, super block.
   const [q] = await host.appendBlock(QUOTE, '引用里的新段落');
   assert.equal((await host.getBlocks([q]))[0].parent_id, QUOTE);
