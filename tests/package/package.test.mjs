@@ -145,3 +145,28 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
   assert.equal(report.plan[0].newMarkdown, 'hello, world');
   assert.deepEqual(requests, ['/api/query/sql']);
 });
+
+test('TypeScript: the published declarations have no `any` and a typed consumer compiles', () => {
+  const dir = project('ts-app', {
+    'index.ts': `
+      import { applyBlockDiff, findMatch, isEditkitError, toolDefinitions, type ApplyReport, type ErrorCode, type SiyuanHost } from 'editkit';
+      const host: SiyuanHost = { getBlocks: async (ids) => ids.map(() => null) };
+      async function run(): Promise<ApplyReport> {
+        return applyBlockDiff('@@DELETE:20250101000000-para001@@', host, { dryRun: true, lang: 'zh' });
+      }
+      const r = findMatch('abc', 'b', { mode: 'safe' });
+      const line: number | undefined = r.matches[0]?.startLine;
+      const code: ErrorCode = 'BLOCK_NOT_FOUND';
+      const tools = toolDefinitions({ format: 'anthropic' }).tools.map((t) => t.input_schema.type);
+      try { run(); } catch (e) { if (isEditkitError(e)) { const c: ErrorCode = e.code; void c; } }
+      void line; void code; void tools;
+    `,
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], skipLibCheck: false, types: [] }, files: ['index.ts'] }),
+  });
+  const types = join(dir, 'node_modules', 'editkit', 'dist', 'types');
+  for (const file of readdirSync(types, { recursive: true }).filter((f) => String(f).endsWith('.d.ts'))) {
+    const text = readFileSync(join(types, String(file)), 'utf8');
+    assert.doesNotMatch(text, /:\s*any\b|<any>|\bany\[\]/, `${file} exposes any`);
+  }
+  execFileSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', dir], { encoding: 'utf8' });
+});
