@@ -68,3 +68,28 @@ fn line_range_regressions() {
         }
     }
 }
+
+#[test]
+fn search_replace_regressions() {
+    use editkit::matcher::{apply_search_replace, parse_search_replace, SearchReplaceOptions};
+    for (_, bytes) in inputs("search_replace") {
+        let Some(t) = text(&bytes) else { continue };
+        let _ = parse_search_replace(t, Lang::En);
+        let _ = apply_search_replace(t, t, &SearchReplaceOptions::default());
+    }
+}
+
+#[test]
+fn matcher_regressions() {
+    use editkit::matcher::{find_match, replace_text, FindOptions, Mode, ReplaceOptions};
+    for (_, bytes) in inputs("matcher") {
+        let Some(t) = text(&bytes) else { continue };
+        // Split the input into content, search and replacement at NULs.
+        let mut parts = t.splitn(3, '\0');
+        let (content, search, replace) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        for mode in [Mode::Exact, Mode::Safe, Mode::Fuzzy] {
+            let _ = find_match(content, search, &FindOptions { mode, ..FindOptions::default() });
+            let _ = replace_text(content, search, replace, &ReplaceOptions { mode, ..ReplaceOptions::default() });
+        }
+    }
+}
