@@ -57,3 +57,11 @@ export function unifiedDiff(oldText: string, newText: string, opts?: { oldName?:
   const o = options(opts, 'options', 'en');
   return call('en', () => glue.unifiedDiff(a, b, o));
 }
+
+/**
+ * @internal Makes the wasm instance trap, to test the recovery path: the
+ * call throws `INTERNAL_ERROR` and the next call works. Not for callers.
+ */
+export function __trapForTests(): void {
+  call('en', () => glue.__trapForTests());
+}

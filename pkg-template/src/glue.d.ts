@@ -43,4 +43,5 @@ declare module 'editkit-glue' {
   export function stats(): unknown;
   export function resetStats(): unknown;
   export function clearCorrectionCache(): unknown;
+  export function __trapForTests(): void;
 }

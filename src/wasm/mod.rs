@@ -26,3 +26,11 @@ pub fn version() -> Result<JsValue, JsValue> {
 pub fn start() {
     console_error_panic_hook::set_once();
 }
+
+/// Traps on purpose, so the JS layer's recovery from a trapped instance
+/// (re-instantiate, throw `INTERNAL_ERROR`) is tested for real. Not part of
+/// the documented API.
+#[wasm_bindgen(js_name = __trapForTests)]
+pub fn trap_for_tests() {
+    core::arch::wasm32::unreachable()
+}

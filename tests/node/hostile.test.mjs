@@ -79,7 +79,7 @@ async function canary() {
 test('every function export: hostile values in every position are an EditkitError or a normal result', async () => {
   const host = fixtureHost();
   const table = validArgs(host);
-  const exported = Object.entries(ek).filter(([name, v]) => typeof v === 'function' && !/^[A-Z]/.test(name) && !['default', 'init', 'initSync'].includes(name));
+  const exported = Object.entries(ek).filter(([name, v]) => typeof v === 'function' && !/^[A-Z]/.test(name) && !['default', 'init', 'initSync', '__trapForTests'].includes(name));
   const missing = exported.map(([n]) => n).filter((n) => !(n in table));
   assert.deepEqual(missing, [], 'every function export has an entry in the table');
   let calls = 0;
@@ -158,4 +158,16 @@ test('host callbacks that throw, reject, hang up with junk, or have throwing get
   const getterHost = { get getBlocks() { throw new Error('getter on the host'); } };
   await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, getterHost), (e) => ek.isEditkitError(e));
   await canary();
+});
+
+test('a trapped wasm instance is replaced: the call is INTERNAL_ERROR and the next call works', async () => {
+  const host = fixtureHost();
+  const before = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
+  assert.equal(before.ok, true);
+  assert.throws(() => ek.__trapForTests(), (e) => ek.isEditkitError(e) && e.code === 'INTERNAL_ERROR' && e.cause instanceof WebAssembly.RuntimeError);
+  await canary();
+  const after = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
+  assert.deepEqual(after, before);
+  const session = new ek.FileEditSession({ now: () => 1 });
+  assert.equal(session.prepareAppend({ path: 'a', content: '', newText: 'x', owner: 'o' }).hunkId.length > 0, true);
 });
