@@ -228,6 +228,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         let mut done: Vec<Done> = Vec::new();
         let mut tails: HashMap<String, String> = HashMap::new();
         let mut rollback = None;
+        let mut rollback_id_map: Vec<IdMapping> = Vec::new();
         for (k, entry) in plan.iter().enumerate() {
             if stale.contains(&k) {
                 continue;
@@ -255,15 +256,16 @@ impl<H: SiyuanHost> Run<'_, H> {
                     }
                     if self.atomic {
                         // Writes of this entry that did happen are undone too.
-                        let report = self.roll_back(&mut done).await;
-                        for d in plan.iter().take(k) {
+                        // An edit stays Applied while any of its writes is
+                        // still in `done` (a rollback that failed part-way
+                        // reverted the later writes only).
+                        let (report, map) = self.roll_back(&mut done).await;
+                        rollback_id_map = map;
+                        for (j, d) in plan.iter().enumerate().take(k) {
+                            let still_written = done.iter().any(|s| s.entry() == j);
                             for &i in &d.edits {
-                                if self.results[i].status == EditStatus::Applied {
-                                    self.results[i].status = if report.ok {
-                                        EditStatus::RolledBack
-                                    } else {
-                                        EditStatus::Applied
-                                    };
+                                if self.results[i].status == EditStatus::Applied && !still_written {
+                                    self.results[i].status = EditStatus::RolledBack;
                                 }
                             }
                         }
@@ -277,10 +279,21 @@ impl<H: SiyuanHost> Run<'_, H> {
         }
 
         if rollback.as_ref().is_some_and(|r| r.ok) {
-            return Ok(Executed { done, rollback, verify_warnings: Vec::new(), id_map: Vec::new() });
+            return Ok(Executed {
+                done,
+                rollback,
+                verify_warnings: Vec::new(),
+                id_map: rollback_id_map,
+            });
         }
-        let (verify_warnings, id_map) = self.verify(plan, &mut done).await;
-        Ok(Executed { done, rollback, verify_warnings, id_map })
+        let (verify_warnings, mut id_map) = self.verify(plan, &mut done).await;
+        id_map.extend(rollback_id_map);
+        Ok(Executed {
+            done,
+            rollback,
+            verify_warnings,
+            id_map,
+        })
     }
 
     fn fail(&mut self, i: usize, error: Error) {
@@ -385,11 +398,13 @@ impl<H: SiyuanHost> Run<'_, H> {
     /// Reverts `done` with direct host writes: inserted blocks are deleted
     /// and updated blocks restored (last write first), then deleted blocks
     /// are re-inserted group by group. Reverted steps leave `done`; what is
-    /// left is what the undo must still cover.
-    async fn roll_back(&mut self, done: &mut Vec<Done>) -> RollbackReport {
+    /// left is what the undo must still cover. Re-inserted blocks the host
+    /// gave a new id (it did not accept the one in the IAL) are mapped.
+    async fn roll_back(&mut self, done: &mut Vec<Done>) -> (RollbackReport, Vec<IdMapping>) {
         let lang = self.lang;
         let mut reverted = 0u32;
         let mut errors = Vec::new();
+        let mut id_map = Vec::new();
         let mut k = done.len();
         while k > 0 {
             k -= 1;
@@ -408,7 +423,14 @@ impl<H: SiyuanHost> Run<'_, H> {
                 }
                 Err(e) => {
                     errors.push(host_error(lang, &e));
-                    return RollbackReport { ok: false, reverted, errors };
+                    return (
+                        RollbackReport {
+                            ok: false,
+                            reverted,
+                            errors,
+                        },
+                        id_map,
+                    );
                 }
             }
         }
@@ -426,7 +448,18 @@ impl<H: SiyuanHost> Run<'_, H> {
                         (None, UndoPosition::Prepend(parent)) => self.prepend_or_after_heading(parent, &body).await,
                     };
                     match result {
-                        Ok(ids) => previous = ids.into_iter().find(|id| !id.is_empty()),
+                        Ok(ids) => {
+                            previous = ids.into_iter().find(|id| !id.is_empty());
+                            if let Some(new_id) = previous
+                                .as_ref()
+                                .filter(|new_id| *new_id != done[step].id())
+                            {
+                                id_map.push(IdMapping {
+                                    old_id: done[step].id().to_string(),
+                                    new_id: new_id.clone(),
+                                });
+                            }
+                        }
                         Err(e) => {
                             errors.push(host_error(lang, &e));
                             break 'groups;
@@ -441,7 +474,14 @@ impl<H: SiyuanHost> Run<'_, H> {
         for step in restored.into_iter().rev() {
             done.remove(step);
         }
-        RollbackReport { ok: errors.is_empty(), reverted, errors }
+        (
+            RollbackReport {
+                ok: errors.is_empty(),
+                reverted,
+                errors,
+            },
+            id_map,
+        )
     }
 
     /// PREPEND semantics of the diff: on a heading, right after it.

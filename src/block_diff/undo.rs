@@ -52,6 +52,15 @@ impl Done {
         }
     }
 
+    /// Index of the plan entry this write belongs to.
+    pub fn entry(&self) -> usize {
+        match self {
+            Done::Updated { entry, .. }
+            | Done::Inserted { entry, .. }
+            | Done::Deleted { entry, .. } => *entry,
+        }
+    }
+
     /// What re-inserts a deleted block: its kramdown (attributes and id
     /// included), else its markdown.
     pub fn restore_body(&self) -> Option<String> {

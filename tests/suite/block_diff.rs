@@ -644,3 +644,529 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
     let exact = apply(&host, &diff, ApplyOptions { match_mode: editkit::block_diff::MatchMode::Exact, ..ApplyOptions::default() }).unwrap();
     assert_eq!(exact.results[0].error.as_ref().unwrap().code, ErrorCode::ContentMismatch);
 }
+
+// ---- issue 2: report, undo and rollback details ------------------------
+
+const BQ: &str = "20240614083420-bq9klmn";
+const P06: &str = "20240614083310-p06wert";
+
+fn codes_of(warnings: &[editkit::block_diff::Warning]) -> Vec<String> {
+    warnings
+        .iter()
+        .map(|w| {
+            serde_json::to_value(w.code)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn updating_a_container_warns_that_its_children_get_new_ids_and_a_leaf_update_does_not() {
+    // The blockquote holds two paragraphs; the kernel rebuilds it.
+    let host = FixtureHost::new();
+    let diff = format!(
+        "@@{BQ}@@\n<<<<<<< SEARCH\n标题块不是容器块\n=======\n标题块不是容器\n>>>>>>> REPLACE"
+    );
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok, "{:#?}", report.results);
+    assert_eq!(codes_of(&report.warnings), vec!["CHILDREN_REASSIGNED"]);
+    let w = &report.warnings[0];
+    assert_eq!(
+        (w.block_id.as_deref(), w.hunk_index, w.line),
+        (Some(BQ), Some(1), Some(2))
+    );
+    assert_eq!(
+        w.message,
+        format!("Block {BQ} is a container: the kernel rebuilds it, so its child blocks get new ids. Re-read it before editing its children by id.")
+    );
+    assert!(report.plan[0].children_reassigned);
+    assert_eq!(
+        host.writes(),
+        vec![call(
+            "updateBlock",
+            &[
+                BQ,
+                "> 注意：标题块不是容器。\n>\n> getChildBlocks 对标题返回其下方的块。"
+            ]
+        )]
+    );
+    // The old child ids are gone from the (rebuilt) blockquote.
+    assert!(host.block("20240614083420-p07yuio").is_none());
+
+    // The dry run says so too, in Chinese when asked.
+    let host = FixtureHost::new();
+    let zh = apply(
+        &host,
+        &diff,
+        ApplyOptions {
+            dry_run: true,
+            lang: Lang::Zh,
+            ..ApplyOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(codes_of(&zh.warnings), vec!["CHILDREN_REASSIGNED"]);
+    assert_eq!(
+        zh.warnings[0].message,
+        format!(
+            "块 {BQ} 是容器块：内核会重建它，其子块将获得新的 ID。按 ID 编辑其子块前请重新读取。"
+        )
+    );
+
+    // A list is a container too; a paragraph is not.
+    let host = FixtureHost::new();
+    let list = "20240614083550-lst2olq";
+    let diff = format!(
+        "@@{list}@@\n<<<<<<< SEARCH\n3. 发布 v0.2.0\n=======\n3. 发布 v0.3.0\n>>>>>>> REPLACE\n\n@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE"
+    );
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok, "{:#?}", report.results);
+    let reassigned: Vec<(Option<&str>, Option<u32>)> = report
+        .warnings
+        .iter()
+        .map(|w| (w.block_id.as_deref(), w.hunk_index))
+        .collect();
+    assert_eq!(codes_of(&report.warnings), vec!["CHILDREN_REASSIGNED"]);
+    assert_eq!(reassigned, vec![(Some(list), Some(1))]);
+    let flags: Vec<(&str, bool)> = report
+        .plan
+        .iter()
+        .map(|p| (p.block_id.as_str(), p.children_reassigned))
+        .collect();
+    assert_eq!(flags, vec![(list, true), (P, false)]);
+
+    let host = FixtureHost::new();
+    let report = run(&host, &format!("@@REPLACE:{P}@@\n新的段落")).unwrap();
+    assert!(report.ok);
+    assert_eq!(codes_of(&report.warnings), Vec::<String>::new());
+    assert!(!report.plan[0].children_reassigned);
+}
+
+#[test]
+fn a_late_undo_refuses_to_clobber_a_newer_edit_and_writes_nothing() {
+    use editkit::host::SiyuanHost;
+    let host = FixtureHost::new();
+    let diff = format!(
+        "@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE\n\n@@AFTER:{P06}@@\n补充说明"
+    );
+    let report = run(&host, &diff).unwrap();
+    assert!(report.ok, "{:#?}", report.results);
+    let inserted = "20990101000000-new0001";
+    assert_eq!(report.results[1].new_block_ids, vec![inserted]);
+    let undo = report.undo.clone().unwrap();
+    assert_eq!(
+        undo,
+        format!(
+            "@@DELETE:{inserted}@@\n\n@@{P}@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。\n=======\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n{{: id=\"{P}\" updated=\"20240614083105\"}}\n>>>>>>> REPLACE"
+        )
+    );
+
+    // Someone edits the paragraph again, through the host.
+    let newer = "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题，另有两项待办。";
+    block_on(host.update_block(P, newer)).unwrap();
+    let before_undo = host.snapshot(DOCS[0]);
+    let writes_before = host.writes().len();
+
+    let undone = run(&host, &undo).unwrap();
+    assert!(!undone.ok);
+    assert_eq!(
+        refusal_codes(&Ok(undone.clone())),
+        vec![ErrorCode::ContentMismatch]
+    );
+    let statuses: Vec<(EditStatus, &str)> = undone
+        .results
+        .iter()
+        .map(|r| (r.status, r.block_id.as_str()))
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![(EditStatus::Planned, inserted), (EditStatus::Failed, P)]
+    );
+    let error = undone.results[1].error.as_ref().unwrap();
+    assert_eq!(
+        (error.details.block_id.as_deref(), error.details.hunk_index),
+        (Some(P), Some(2))
+    );
+    assert_eq!(error.details.actual.as_deref(), Some(newer));
+    // Atomic: neither the DELETE nor the update was written.
+    assert_eq!(host.writes().len(), writes_before);
+    assert!(undone.undo.is_none());
+    assert_eq!(host.snapshot(DOCS[0]), before_undo);
+    assert_eq!(host.block(P).unwrap().markdown, newer);
+    assert!(host.block(inserted).is_some());
+}
+
+#[test]
+fn an_undo_that_cannot_keep_a_deleted_blocks_id_maps_the_old_id_to_the_new_one() {
+    let host = FixtureHost::new();
+    let before: Vec<String> = host
+        .top_level(DOCS[0])
+        .into_iter()
+        .map(|(_, md)| md)
+        .collect();
+    let report = run(&host, &format!("@@DELETE:{P06}@@")).unwrap();
+    assert!(report.ok, "{:#?}", report.results);
+    assert!(report.id_map.is_empty());
+    let undo = report.undo.unwrap();
+    assert_eq!(
+        undo,
+        format!(
+            "@@PREPEND:20240614083300-h3bk2nd@@\n内核 API 调用统一走 fetchSyncPost，错误码非 0 时返回 null。\n{{: id=\"{P06}\" updated=\"20240614083320\"}}"
+        )
+    );
+
+    // This kernel does not accept the id from the IAL.
+    host.fresh_ids_on_insert.set(true);
+    let undone = run(&host, &undo).unwrap();
+    assert!(undone.ok, "{:#?}", undone.results);
+    let fresh = "20990101000000-new0001";
+    assert_eq!(undone.results[0].new_block_ids, vec![fresh]);
+    assert_eq!(
+        undone.id_map,
+        vec![editkit::block_diff::IdMapping {
+            old_id: P06.to_string(),
+            new_id: fresh.to_string()
+        }]
+    );
+    assert_eq!(
+        serde_json::to_value(&undone.id_map).unwrap(),
+        serde_json::json!([{ "oldId": P06, "newId": fresh }])
+    );
+    // The text and order are back; only the id differs.
+    let after: Vec<String> = host
+        .top_level(DOCS[0])
+        .into_iter()
+        .map(|(_, md)| md)
+        .collect();
+    assert_eq!(after, before);
+    assert!(host.block(P06).is_none());
+    assert_eq!(
+        host.block(fresh).unwrap().parent_id,
+        "20240614083300-h3bk2nd"
+    );
+
+    // A kernel that accepts the id: no mapping.
+    let host = FixtureHost::new();
+    let report = run(&host, &format!("@@DELETE:{P06}@@")).unwrap();
+    let undone = run(&host, &report.undo.unwrap()).unwrap();
+    assert!(undone.ok);
+    assert_eq!(undone.results[0].new_block_ids, vec![P06]);
+    assert!(undone.id_map.is_empty());
+}
+
+#[test]
+fn an_atomic_rollback_that_cannot_keep_a_deleted_blocks_id_maps_the_old_id_to_the_new_one() {
+    let closing = "20240614083630-p12olp4";
+    let host = FixtureHost::new();
+    let before: Vec<String> = host
+        .top_level(DOCS[0])
+        .into_iter()
+        .map(|(_, md)| md)
+        .collect();
+    host.fresh_ids_on_insert.set(true);
+    host.fail_write_at.set(Some(2));
+    let report = run(
+        &host,
+        &format!("@@DELETE:{P06}@@\n\n@@REPLACE:{closing}@@\n全文完。"),
+    )
+    .unwrap();
+    assert!(!report.ok);
+    let rollback = report.rollback.as_ref().unwrap();
+    assert!(rollback.ok, "{rollback:?}");
+    assert_eq!(rollback.reverted, 1);
+    assert!(report.undo.is_none());
+    let fresh = "20990101000000-new0001";
+    assert_eq!(
+        host.writes()[2],
+        call(
+            "insertBlock",
+            &[
+                &format!("内核 API 调用统一走 fetchSyncPost，错误码非 0 时返回 null。\n{{: id=\"{P06}\" updated=\"20240614083320\"}}"),
+                "previousID=20240614083300-h3bk2nd",
+            ]
+        )
+    );
+    assert_eq!(host.writes().len(), 3);
+    assert_eq!(
+        report.id_map,
+        vec![editkit::block_diff::IdMapping {
+            old_id: P06.to_string(),
+            new_id: fresh.to_string()
+        }]
+    );
+    let after: Vec<String> = host
+        .top_level(DOCS[0])
+        .into_iter()
+        .map(|(_, md)| md)
+        .collect();
+    assert_eq!(after, before);
+    assert!(host.block(P06).is_none());
+}
+
+#[test]
+fn a_rollback_that_fails_too_reports_both_failures_and_an_undo_of_what_is_still_written() {
+    let closing = "20240614083630-p12olp4";
+    let diff = format!(
+        "@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE\n\n@@AFTER:{P06}@@\n补充说明\n\n@@REPLACE:{closing}@@\n全文完。"
+    );
+    let host = FixtureHost::new();
+    let before = host.snapshot(DOCS[0]);
+    // Writes: #1 update P, #2 insert, #3 update closing (fails). The
+    // rollback then deletes the insert (#4, fine) and restores P (#5, fails).
+    host.fail_write_at.set(Some(3));
+    host.fail_writes.borrow_mut().insert(5);
+    let report = run(&host, &diff).unwrap();
+    assert!(!report.ok);
+    let inserted = "20990101000000-new0001";
+    assert_eq!(
+        host.writes(),
+        vec![
+            call("updateBlock", &[P, "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。"]),
+            call("insertBlock", &["补充说明", &format!("previousID={P06}")]),
+            call("updateBlock", &[closing, "全文完。\n{: alias=\"结语,结束语\" memo=\"周报结尾\" name=\"closing\"}"]),
+            call("deleteBlock", &[inserted]),
+            call(
+                "updateBlock",
+                &[P, &format!("本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n{{: id=\"{P}\" updated=\"20240614083105\"}}")]
+            ),
+        ]
+    );
+    // What failed: the third hunk's write.
+    let statuses: Vec<EditStatus> = report.results.iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses,
+        vec![
+            EditStatus::Applied,
+            EditStatus::RolledBack,
+            EditStatus::Failed
+        ]
+    );
+    let failed = report.results[2].error.as_ref().unwrap();
+    assert_eq!(failed.code, ErrorCode::WriteFailed);
+    assert_eq!(
+        (failed.details.hunk_index, failed.details.name.as_deref()),
+        (Some(3), Some("updateBlock"))
+    );
+    assert_eq!(
+        failed.message,
+        "Hunk #3: the write `updateBlock` failed: simulated failure of write #3"
+    );
+    // The rollback did not succeed: one write reverted, then the second failed.
+    let rollback = report.rollback.as_ref().unwrap();
+    assert!(!rollback.ok);
+    assert_eq!(rollback.reverted, 1);
+    let codes: Vec<(ErrorCode, &str)> = rollback
+        .errors
+        .iter()
+        .map(|e| (e.code, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![(
+            ErrorCode::HostError,
+            "The host callback `updateBlock` failed: simulated failure of write #5"
+        )]
+    );
+    assert_eq!(
+        report.summary,
+        "A write failed and the rollback failed too: 1 of 3 edit(s) remain written. Apply the undo diff to restore them."
+    );
+    // The undo covers exactly the update of P, which is still written.
+    let undo = report.undo.clone().unwrap();
+    assert_eq!(
+        undo,
+        format!(
+            "@@{P}@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。\n=======\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n{{: id=\"{P}\" updated=\"20240614083105\"}}\n>>>>>>> REPLACE"
+        )
+    );
+    assert!(host.block(inserted).is_none());
+    host.fail_writes.borrow_mut().clear();
+    host.fail_write_at.set(None);
+    let undone = run(&host, &undo).unwrap();
+    assert!(undone.ok, "{:#?}", undone.results);
+    let texts = |s: Vec<(String, String, String)>| {
+        s.into_iter()
+            .map(|(id, _, md)| (id, md))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(texts(host.snapshot(DOCS[0])), texts(before));
+}
+
+#[test]
+fn non_atomic_apply_skips_a_failed_check_and_the_undo_covers_exactly_the_executed_edits() {
+    let rule = "20240614083625-tb0ik3l";
+    let diff = format!(
+        "@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE\n\n@@{P06}@@\n<<<<<<< SEARCH\n错误码为 0 时返回 null\n=======\n错误码非 0 时抛出异常\n>>>>>>> REPLACE\n\n@@DELETE:{rule}@@"
+    );
+    let host = FixtureHost::new();
+    let before = host.top_level(DOCS[0]);
+    let report = apply(
+        &host,
+        &diff,
+        ApplyOptions {
+            atomic: false,
+            ..ApplyOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!report.ok);
+    assert!(report.rollback.is_none());
+    let statuses: Vec<EditStatus> = report.results.iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses,
+        vec![EditStatus::Applied, EditStatus::Failed, EditStatus::Applied]
+    );
+    let error = report.results[1].error.as_ref().unwrap();
+    assert_eq!(error.code, ErrorCode::ContentMismatch);
+    assert_eq!(
+        (error.details.block_id.as_deref(), error.details.hunk_index),
+        (Some(P06), Some(2))
+    );
+    assert_eq!(
+        host.writes(),
+        vec![
+            call(
+                "updateBlock",
+                &[
+                    P,
+                    "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。"
+                ]
+            ),
+            call("deleteBlock", &[rule]),
+        ]
+    );
+    assert_eq!(
+        report.summary,
+        "Applied 2 of 3 edit(s); 1 failed (see their errors). The undo diff covers what was written."
+    );
+    let undo = report.undo.clone().unwrap();
+    assert_eq!(
+        undo,
+        format!(
+            "@@AFTER:20240614083550-lst2olq@@\n---\n{{: id=\"{rule}\" updated=\"20240614083625\"}}\n\n@@{P}@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。\n=======\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n{{: id=\"{P}\" updated=\"20240614083105\"}}\n>>>>>>> REPLACE"
+        )
+    );
+    let undone = run(&host, &undo).unwrap();
+    assert!(undone.ok, "{:#?}", undone.results);
+    assert_eq!(undone.results.len(), 2);
+    assert_eq!(host.top_level(DOCS[0]), before);
+    assert_eq!(
+        host.block(P06).unwrap().markdown,
+        "内核 API 调用统一走 fetchSyncPost，错误码非 0 时返回 null。"
+    );
+}
+
+#[test]
+fn format_errors_read_in_chinese_and_suggest_replace_where_content_holds_a_marker_line() {
+    use ErrorCode::*;
+    let use_replace_en = "If the block's own content contains a marker line (<<<<<<< SEARCH, =======, >>>>>>> REPLACE), rewrite the whole block with @@REPLACE:<id>@@ followed by the new content: its body is never marker-parsed.";
+    let use_replace_zh = "如果块内容本身包含标记行（<<<<<<< SEARCH、=======、>>>>>>> REPLACE），请改用 @@REPLACE:<块ID>@@ 加新内容整体替换：该指令的正文不做标记解析。";
+    // Block content holding marker lines, written as a SEARCH/REPLACE.
+    let cases: Vec<(String, ErrorCode, u32, &str, bool)> = vec![
+        (
+            format!("@@{P}@@\n<<<<<<< SEARCH\n```\n=======\n```\n=======\nx\n>>>>>>> REPLACE"),
+            MisplacedDelimiter,
+            6,
+            "第 6 行：同一个 SEARCH/REPLACE 块中出现了第二个 ======= 分隔符（REPLACE 部分已经开始）。",
+            true,
+        ),
+        (
+            format!("@@{P}@@\n<<<<<<< SEARCH\n<<<<<<< SEARCH\nfoo\n=======\nbar\n>>>>>>> REPLACE"),
+            NestedSearch,
+            3,
+            "第 3 行：在尚未关闭的 SEARCH/REPLACE 块内又出现了 <<<<<<< SEARCH 标记。",
+            true,
+        ),
+        (
+            format!("@@{P}@@\n>>>>>>> REPLACE"),
+            UnmatchedReplace,
+            2,
+            "第 2 行：>>>>>>> REPLACE 之前没有对应的 <<<<<<< SEARCH。",
+            true,
+        ),
+        // A missing divider is not about content: no REPLACE suggestion.
+        (
+            format!("@@{P}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE"),
+            MissingDelimiter,
+            4,
+            "第 4 行：>>>>>>> REPLACE 关闭的块中缺少分隔 SEARCH 与 REPLACE 的 ======= 行。",
+            false,
+        ),
+    ];
+    for (diff, code, line, zh_message, suggests_replace) in &cases {
+        let zh = validate_block_diff_format(diff, &FormatOptions { lang: Lang::Zh });
+        assert_eq!(zh.errors.len(), 1, "{diff}");
+        let e = &zh.errors[0];
+        assert_eq!((e.code, e.details.line), (*code, Some(*line)));
+        assert_eq!(e.message, *zh_message);
+        assert_eq!(
+            e.details.suggestions.iter().any(|s| s == use_replace_zh),
+            *suggests_replace,
+            "{code:?}"
+        );
+        assert!(
+            e.details.suggestions.iter().all(|s| !s.is_ascii()),
+            "zh fixes are in Chinese: {:?}",
+            e.details.suggestions
+        );
+        let en = validate_block_diff_format(diff, &FormatOptions::default());
+        assert_eq!(
+            en.errors[0]
+                .details
+                .suggestions
+                .iter()
+                .any(|s| s == use_replace_en),
+            *suggests_replace,
+            "{code:?}"
+        );
+        assert!(
+            en.errors[0].message.starts_with(&format!("Line {line}: ")),
+            "{}",
+            en.errors[0].message
+        );
+    }
+
+    // The same through applyBlockDiff: one INVALID_DIFF_FORMAT listing the
+    // problem, in Chinese, and nothing fetched.
+    let host = FixtureHost::new();
+    let err = apply(
+        &host,
+        &cases[0].0,
+        ApplyOptions {
+            lang: Lang::Zh,
+            ..ApplyOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, InvalidDiffFormat);
+    assert_eq!(
+        err.message,
+        format!(
+            "diff 有 1 处格式问题；未做任何校验或写入。\n- {}",
+            cases[0].3
+        )
+    );
+    assert_eq!(
+        err.details.errors[0]
+            .details
+            .suggestions
+            .iter()
+            .filter(|s| *s == use_replace_zh)
+            .count(),
+        1
+    );
+    assert!(host.calls.borrow().is_empty());
+
+    // The suggested fix works: the same content under @@REPLACE:id@@ parses,
+    // its marker lines kept as text.
+    let fixed = format!("@@REPLACE:{P}@@\n```\n=======\n```");
+    let parsed = parse_block_diff(&fixed, &FormatOptions { lang: Lang::Zh }).unwrap();
+    assert_eq!(
+        parsed.edits[0].replacement.as_deref(),
+        Some("```\n=======\n```")
+    );
+    assert_eq!(codes_of(&parsed.warnings), vec!["MARKER_IN_BODY"]);
+}

@@ -5,7 +5,8 @@
 //! sections for `getChildBlocks`, `parent_id` of blocks after a heading,
 //! containers-only prepend/append (v3.7), a delete removing only the block, `updateBlock` keeping only the
 //! first block of multi-block markdown and only the attributes present in
-//! the markdown's IAL, ids taken from an IAL on insert when unused. It does
+//! the markdown's IAL, ids taken from an IAL on insert when unused (or,
+//! with `fresh_ids_on_insert`, never: a kernel that refuses them). It does
 //! not re-render a container's markdown when a child changes, and a
 //! container rewritten by `updateBlock` loses its child rows (the kernel
 //! would give them new ids); tests compare what these rules make
@@ -60,6 +61,12 @@ pub struct FixtureHost {
     pub calls: RefCell<Vec<Call>>,
     /// Fail the k-th write (1-based) with a host error.
     pub fail_write_at: Cell<Option<usize>>,
+    /// Fail these writes too (1-based, counted like `fail_write_at`): a
+    /// rollback write that fails after the write it reverts failed.
+    pub fail_writes: RefCell<HashSet<usize>>,
+    /// Inserted blocks get new ids even when their IAL names an unused id
+    /// (a kernel that does not accept the id from the kramdown IAL).
+    pub fresh_ids_on_insert: Cell<bool>,
     writes: Cell<usize>,
     /// Callbacks this host pretends not to have.
     pub missing: RefCell<HashSet<Capability>>,
@@ -180,8 +187,11 @@ impl FixtureHost {
     fn count_write(&self, c: Capability) -> HostResult<()> {
         let n = self.writes.get() + 1;
         self.writes.set(n);
-        if self.fail_write_at.get() == Some(n) {
-            return Err(HostError::new(c, format!("simulated failure of write #{n}")));
+        if self.fail_write_at.get() == Some(n) || self.fail_writes.borrow().contains(&n) {
+            return Err(HostError::new(
+                c,
+                format!("simulated failure of write #{n}"),
+            ));
         }
         Ok(())
     }
@@ -280,9 +290,13 @@ impl Store {
     }
 
     /// Creates a row from one block of markdown (IAL lines parsed off).
-    fn make_row(&mut self, markdown: &str, near: &str) -> String {
+    fn make_row(&mut self, markdown: &str, near: &str, fresh_id: bool) -> String {
         let (text, attrs) = split_ial(markdown);
-        let wanted = attrs.iter().find(|(k, _)| k == "id").map(|(_, v)| v.clone());
+        let wanted = attrs
+            .iter()
+            .find(|(k, _)| k == "id")
+            .map(|(_, v)| v.clone())
+            .filter(|_| !fresh_id);
         let id = match wanted {
             Some(w) if editkit::siyuan::is_block_id(&w) && !self.rows.contains_key(&w) => w,
             _ => self.new_id(),
@@ -327,8 +341,11 @@ impl Store {
         }
     }
 
-    fn create_blocks(&mut self, markdown: &str, near: &str) -> Vec<String> {
-        simple_blocks(markdown).iter().map(|b| self.make_row(b, near)).collect()
+    fn create_blocks(&mut self, markdown: &str, near: &str, fresh_ids: bool) -> Vec<String> {
+        simple_blocks(markdown)
+            .iter()
+            .map(|b| self.make_row(b, near, fresh_ids))
+            .collect()
     }
 }
 
@@ -591,7 +608,7 @@ impl SiyuanHost for FixtureHost {
                     (parent, if matches!(anchor, InsertAnchor::After(_)) { pos + 1 } else { pos })
                 }
             };
-            let ids = store.create_blocks(markdown, target);
+            let ids = store.create_blocks(markdown, target, self.fresh_ids_on_insert.get());
             store.insert_at(&parent, index, &ids);
             ids
         };
@@ -644,7 +661,7 @@ impl SiyuanHost for FixtureHost {
         };
         store.rows.insert(id.clone(), row);
         store.kids.insert(id.clone(), Vec::new());
-        let blocks = store.create_blocks(markdown, &id);
+        let blocks = store.create_blocks(markdown, &id, self.fresh_ids_on_insert.get());
         store.insert_at(&id, 0, &blocks);
         Ok(id)
     }
@@ -689,7 +706,7 @@ impl FixtureHost {
                 // Kernel v3.7 CheckContainerParent.
                 return Err(HostError::new(capability, format!("block {parent_id} is not a container")));
             }
-            let ids = store.create_blocks(markdown, parent_id);
+            let ids = store.create_blocks(markdown, parent_id, self.fresh_ids_on_insert.get());
             store.insert_at(parent_id, if first { 0 } else { usize::MAX }, &ids);
             ids
         };
