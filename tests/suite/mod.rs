@@ -4,6 +4,8 @@ mod block_diff;
 mod block_diff_props;
 mod content;
 pub mod fixture_host;
+#[path = "../../fuzz/checks.rs"]
+mod fuzz_checks;
 mod fuzz_regressions;
 mod planner;
 mod slice;
