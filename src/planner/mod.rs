@@ -68,8 +68,10 @@
 //!   host serialises applies per path (`withPathLock`). Plans carry a
 //!   creation sequence (`seq`, also the id's counter);
 //!   [`FileEditSession::apply_order`] sorts waiting hunk ids into creation
-//!   order, so several applies to one path issued in the same tick land in
-//!   the order they were planned, each relocating over the ones before.
+//!   order, so a host that runs several applies to one path issued in the
+//!   same tick in that order lands them in the order they were planned,
+//!   each relocating over the ones before. The order is the host's to
+//!   keep: `apply` itself applies any live plan it is given, whenever.
 //! - **Cost.** Linear in the file per call: KMP over lines for relocation,
 //!   diffs only over the changed window.
 //!
@@ -84,11 +86,15 @@
 //! See [`apply`](self::apply) (private) for the full rule; in short:
 //! `exact` when the planned lines and their context are where the plan saw
 //! them; `fuzz` when the same lines are found elsewhere and the context
-//! singles that place out; `rejected` (`CONTENT_CHANGED` or
-//! `AMBIGUOUS_MATCH`) otherwise. Appends are `exact` when the file is
-//! unchanged since the plan, `fuzz` otherwise. Relocation through the
-//! matcher's safe strategies is a documented plug-in point that currently
-//! finds nothing (`apply::relocate_with_safe_strategies`).
+//! singles that place out, or, when the planned lines occur nowhere as
+//! written, when the matcher's safe strategies find them reformatted
+//! (trailing or inner whitespace, typographic characters; never
+//! re-indented) at exactly one place, as whole lines and as many as were
+//! planned (`located_by: safe_strategy`, see
+//! `apply::relocate_with_safe_strategies`; the new text is written as
+//! planned); `rejected` (`CONTENT_CHANGED` or `AMBIGUOUS_MATCH`)
+//! otherwise. Appends are `exact` when the file is unchanged since the
+//! plan, `fuzz` otherwise.
 //!
 //! # Decisions where the spec is silent
 //!
