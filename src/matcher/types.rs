@@ -96,7 +96,8 @@ impl std::fmt::Display for Strategy {
 /// candidate needs.
 pub const DEFAULT_FUZZY_THRESHOLD: f64 = 0.85;
 /// How far the best fuzzy candidate must score above the best candidate
-/// that does not overlap it; closer than this is ambiguous.
+/// in another place (sharing at most half its lines); closer than this is
+/// ambiguous.
 pub const DEFAULT_FUZZY_MARGIN: f64 = 0.05;
 /// A fuzzy match may differ from the search by at most
 /// `max(1, floor(lines · (size_ratio − 1)))` lines.

@@ -1,8 +1,10 @@
 //! Matcher integration tests through the public API: the wire shapes,
 //! short block texts (the SiYuan content check's use), and properties over
-//! generated inputs (proptest): exact matches are always found, text
-//! outside the matched span is never changed, a refused edit leaves the
-//! content byte for byte, CRLF and BOM survive, and nothing panics.
+//! generated inputs (proptest): exact matches are always found, a real
+//! span perturbed by formatting (indentation, trailing whitespace, CRLF) is
+//! found at its own lines, text outside the matched span is never changed,
+//! a refused edit leaves the content byte for byte, CRLF and BOM survive,
+//! and nothing panics.
 
 use editkit::matcher::{
     apply_search_replace, find_match, replace_text, FindOptions, Mode, ReplaceOptions, SearchReplaceOptions,
@@ -75,6 +77,30 @@ fn mode() -> impl Strategy<Value = Mode> {
     prop_oneof![Just(Mode::Exact), Just(Mode::Safe), Just(Mode::Fuzzy)]
 }
 
+/// One generated line of code: its number makes it unique unless it is a
+/// closing brace or blank.
+fn code_line(i: usize, level: u8, kind: u8, unit: &str) -> (String, bool) {
+    let indent = unit.repeat(level as usize);
+    match kind {
+        0 | 1 => (format!("{indent}let v{i} = f({i});"), true),
+        2 => (format!("{indent}if (x{i}) {{"), true),
+        3 => (format!("{indent}}}"), false),
+        4 => (String::new(), false),
+        _ => (format!("{indent}call(\"s{i}\", 'q');"), true),
+    }
+}
+
+/// Byte offset where 1-based line `line` starts, and where it ends (past its
+/// line ending).
+fn line_bounds(s: &str, line: u32) -> (usize, usize) {
+    let mut start = 0;
+    for _ in 1..line {
+        start += s[start..].find('\n').map_or(s.len() - start, |i| i + 1);
+    }
+    let end = s[start..].find('\n').map_or(s.len(), |i| start + i + 1);
+    (start, end)
+}
+
 proptest! {
     // 200 cases by default; PROPTEST_CASES=n for a longer run.
     #![proptest_config(ProptestConfig::with_cases(
@@ -132,6 +158,131 @@ proptest! {
                 prop_assert!(r.content.ends_with(&content[keep_b..]), "suffix changed: {:?} -> {:?}", content, r.content);
             }
         }
+    }
+
+    /// The search is a real span of the content (whole lines), perturbed the
+    /// way models perturb it: indentation shifted uniformly, trailing
+    /// whitespace added or dropped, CRLF vs LF, blank lines around it. A
+    /// span holding a unique line is found (every such perturbation is a
+    /// safe one), at its own lines, and the edit changes nothing outside the
+    /// matched lines.
+    #[test]
+    fn text_outside_a_real_span_is_never_changed(
+        spec in proptest::collection::vec((0u8..3, 0u8..6), 1..30),
+        tabs in any::<bool>(),
+        file_trailing in any::<u32>(),
+        (crlf, final_newline) in (any::<bool>(), any::<bool>()),
+        (from, len) in (0usize..30, 1usize..8),
+        shift in 0u8..3,
+        toggle_trailing in any::<u32>(),
+        (search_crlf, search_final, pad) in (any::<bool>(), any::<bool>(), 0u8..4),
+        new_lines in 0usize..3,
+        mode in prop_oneof![Just(Mode::Safe), Just(Mode::Fuzzy)],
+    ) {
+        let unit = if tabs { "\t" } else { "    " };
+        let mut lines = Vec::new();
+        let mut unique = Vec::new();
+        for (i, &(level, kind)) in spec.iter().enumerate() {
+            let (mut text, is_unique) = code_line(i, level, kind, unit);
+            if file_trailing >> (i % 32) & 1 == 1 && !text.is_empty() {
+                text.push_str("  ");
+            }
+            lines.push(text);
+            unique.push(is_unique);
+        }
+        let ending = if crlf { "\r\n" } else { "\n" };
+        let mut content = lines.join(ending);
+        if final_newline {
+            content.push_str(ending);
+        }
+        let first = from % lines.len();
+        let last = (first + len).min(lines.len()); // exclusive
+        let span = &lines[first..last];
+
+        // The perturbed search.
+        let indent_of = |l: &str| l.len() - l.trim_start().len();
+        let common = span.iter().filter(|l| !l.trim().is_empty()).map(|l| indent_of(l)).min().unwrap_or(0);
+        let mut search_lines: Vec<String> = span
+            .iter()
+            .enumerate()
+            .map(|(k, l)| {
+                let mut l = match shift {
+                    1 if !l.trim().is_empty() => format!("{unit}{l}"),
+                    2 if !l.trim().is_empty() => l[common..].to_string(),
+                    _ => l.clone(),
+                };
+                if toggle_trailing >> (k % 32) & 1 == 1 && !l.trim().is_empty() {
+                    if l.ends_with(' ') {
+                        l = l.trim_end().to_string();
+                    } else {
+                        l.push(' ');
+                    }
+                }
+                l
+            })
+            .collect();
+        if pad & 1 == 1 {
+            search_lines.insert(0, String::new());
+        }
+        if pad & 2 == 2 {
+            search_lines.push(String::new());
+        }
+        let search_ending = if search_crlf { "\r\n" } else { "\n" };
+        let mut search = search_lines.join(search_ending);
+        if search_final {
+            search.push_str(search_ending);
+        }
+        if search.trim().is_empty() {
+            return Ok(()); // a span of blank lines only: nothing to locate
+        }
+
+        // The replacement, at the search's own indentation (always mappable).
+        let base = search_lines.iter().find(|l| !l.trim().is_empty()).map_or("", |l| &l[..indent_of(l)]);
+        let replace: String = (0..new_lines).map(|k| format!("{base}NEW{k}\n")).collect();
+
+        let opts = ReplaceOptions { mode, ..ReplaceOptions::default() };
+        let result = replace_text(&content, &search, &replace, &opts);
+        let has_unique = unique[first..last].iter().any(|&u| u);
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                prop_assert!(!has_unique, "a real span was refused: {} ({:?} in {:?})", e, search, content);
+                return Ok(());
+            }
+        };
+        prop_assert_eq!(r.matches.len(), 1);
+        let m = &r.matches[0];
+        prop_assert!(m.strategy.as_str() != "token_flexible" && !m.strategy.is_fuzzy(), "{:?}", m.strategy);
+        // At its own lines (when a unique line pins them): every unique
+        // line of the span is inside the match, and the match stays within
+        // the span, or one line past it where the search's padding matched
+        // a real blank line (or the line break ending the line before).
+        if has_unique {
+            let (span_first, span_last) = (first as u32 + 1, last as u32);
+            for (k, _) in unique[first..last].iter().enumerate().filter(|(_, u)| **u) {
+                let line = span_first + k as u32;
+                prop_assert!(m.start_line <= line && line <= m.end_line, "line {} not in {}~{}", line, m.start_line, m.end_line);
+            }
+            let (lead, trail) = (u32::from(pad & 1), u32::from(pad >> 1));
+            prop_assert!(
+                m.start_line + lead >= span_first && m.end_line <= span_last + trail,
+                "{}~{} outside {}~{}", m.start_line, m.end_line, span_first, span_last
+            );
+        }
+        // Outside the matched lines nothing changed. A deletion at the end
+        // of a file without a final newline takes the line break before it.
+        let (prefix_end, _) = line_bounds(&content, m.start_line);
+        let (_, suffix_start) = line_bounds(&content, m.end_line);
+        let mut prefix = &content[..prefix_end];
+        let suffix = &content[suffix_start..];
+        if replace.is_empty() && suffix.is_empty() && !r.content.starts_with(prefix) {
+            prefix = prefix.strip_suffix(ending).unwrap_or(prefix);
+        }
+        prop_assert!(r.content.starts_with(prefix), "prefix changed: {:?} -> {:?}", content, r.content);
+        prop_assert!(r.content.ends_with(suffix), "suffix changed: {:?} -> {:?}", content, r.content);
+        prop_assert!(prefix.len() + suffix.len() <= r.content.len());
+        let middle = &r.content[prefix.len()..r.content.len() - suffix.len()];
+        prop_assert_eq!(middle.matches("NEW").count(), new_lines, "{:?}", middle);
     }
 
     /// A block set that fails anywhere leaves the content byte for byte

@@ -8,6 +8,10 @@ pub mod fixture_host;
 mod fuzz_checks;
 mod fuzz_regressions;
 mod planner;
+mod quality;
+/// The match-quality corpus, shared with `cargo bench --bench quality`.
+#[path = "../../benches/quality/corpus.rs"]
+mod quality_corpus;
 mod slice;
 mod conformance;
 mod matcher;

@@ -4,7 +4,7 @@
 //!
 //! - Forgives: small differences anywhere (a renamed identifier, a missing
 //!   comma, a dropped or added line), within the threshold, the margin over
-//!   any non-overlapping runner-up and the size slack (window line counts
+//!   any runner-up in another place (sharing at most half its lines) and the size slack (window line counts
 //!   `lines ± max(1, floor(lines · (size_ratio − 1)))`).
 //! - Never forgives: a search of fewer than [`MIN_FUZZY_LINES`] non-blank
 //!   lines (on one or two lines a "small difference" is the edit itself:
@@ -13,7 +13,8 @@
 //!   (equal under the fold key, or similar above the threshold), so a span
 //!   is never cut short of a closing `}` nor stretched past it; fewer than
 //!   [`MIN_EQUAL_LINE_RATIO`] of the lines equal in order; a weak best
-//!   window; two windows too close to call.
+//!   window; two windows too close to call, by score or by lines (another
+//!   place holding as many of the search's lines).
 //! - Cost: the token-bag filter of `windows` module (linear per
 //!   window size), then at most a dozen sequence similarities, each charged
 //!   to the work budget before it runs.
@@ -28,6 +29,17 @@ use crate::matcher::normalize::{fold_hash, key, Level};
 use crate::matcher::types::{Strategy, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES};
 
 pub(crate) const STRATEGY: Strategy = Strategy::BlockSimilarity;
+
+/// A boundary line with at least this many letters and digits carries
+/// words, not just structure (`}`, `});`, `end`).
+const WORDY_LINE_CHARS: usize = 8;
+/// How similar such a boundary line must be to the search's: a model
+/// misremembering one identifier on a short line (`total += x;` for
+/// `total += item;`) still names that line, and the window as a whole is
+/// held to the threshold, the margin and the line rivals all the same.
+/// Structural lines keep the full threshold, so a span is never stretched
+/// past or cut short of a closing brace.
+const BOUNDARY_WORDY_SIMILARITY: f64 = 0.7;
 
 /// Regions whose token similarity is this far below the threshold are not
 /// worth an edit distance.
@@ -60,8 +72,10 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     for head in heads.iter().filter(|h| h.dice >= min_dice) {
         // Around each region the filter found, every window of an allowed
         // size whose first and last lines stand for the search's first and
-        // last lines.
-        let range = head.first.saturating_sub(slack)..=(head.first + slack).min(n - 1);
+        // last lines. The first line is looked for anywhere in the region:
+        // a region the filter kept may straddle two places (the tail of one
+        // block and the head of the next have the same token bag as either).
+        let range = head.first.saturating_sub(slack)..=(head.first + (head.count - 1).max(slack)).min(n - 1);
         let Some(firsts) = pairing_lines(cx, hashes, range, &first_key, search_hashes[0]) else {
             return Outcome::Exhausted;
         };
@@ -83,15 +97,15 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
                 if !cx.budget.spend(window.len().saturating_mul(k)) {
                     return Outcome::Exhausted;
                 }
-                let equal = lcs_len(&search_hashes, window) as f64 / window.len().max(k) as f64;
-                if equal < MIN_EQUAL_LINE_RATIO {
+                let equal_lines = lcs_len(&search_hashes, window);
+                if (equal_lines as f64) < MIN_EQUAL_LINE_RATIO * window.len().max(k) as f64 {
                     continue;
                 }
                 let text = folded_text(cx, a, b + 1 - a);
                 let Some(score) = similarity(cx, &search_text, &text, floor) else {
                     return Outcome::Exhausted;
                 };
-                scored.push((Window { first: a, count: b + 1 - a, dice: head.dice }, score));
+                scored.push((Window { first: a, count: b + 1 - a, dice: head.dice, equal_lines }, score));
             }
         }
     }
@@ -109,10 +123,11 @@ fn pairing_lines(
     want_hash: u64,
 ) -> Option<Vec<usize>> {
     let mut out = Vec::new();
+    let wordy = want.chars().filter(|c| c.is_alphanumeric()).count() >= WORDY_LINE_CHARS;
     for i in range {
         let line = key(cx.content.line(i), Level::Fold);
         let equal = hashes.get(i) == Some(&want_hash) && line == want;
-        let threshold = cx.limits.threshold;
+        let threshold = if wordy { BOUNDARY_WORDY_SIMILARITY.min(cx.limits.threshold) } else { cx.limits.threshold };
         if equal || similarity(cx, &line, want, threshold)? >= threshold {
             out.push(i);
         }

@@ -5,7 +5,8 @@
 //!   as at least [`CONTEXT_MIDDLE_MIN`] of them (70 %, seed 004) are still
 //!   equal in order, the window's line count is within the size slack of
 //!   the search's, and the whole window scores at least the fuzzy
-//!   threshold, with the margin over any non-overlapping runner-up.
+//!   threshold, with the margin over any runner-up in another place
+//!   (sharing at most half its lines).
 //! - Never forgives: a changed first or last line (compared under the fold
 //!   key), a search of fewer than [`MIN_FUZZY_LINES`] non-blank lines, a
 //!   weak single candidate (no 0.0 threshold: a block whose middle lines
@@ -84,7 +85,8 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             if !cx.budget.spend(middle.len().saturating_mul(file_middle.len()) + 1) {
                 return Outcome::Exhausted;
             }
-            let ratio = if longest == 0 { 1.0 } else { lcs_len(middle, file_middle) as f64 / longest as f64 };
+            let middle_equal = lcs_len(middle, file_middle);
+            let ratio = if longest == 0 { 1.0 } else { middle_equal as f64 / longest as f64 };
             if ratio < CONTEXT_MIDDLE_MIN {
                 continue;
             }
@@ -92,7 +94,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             let Some(score) = similarity(cx, &search_text, &window_text, floor) else {
                 return Outcome::Exhausted;
             };
-            scored.push((Window { first: i, count: j + 1 - i, dice: 0.0 }, score));
+            scored.push((Window { first: i, count: j + 1 - i, dice: 0.0, equal_lines: middle_equal + 2 }, score));
         }
     }
     decide(cx, k, scored)
@@ -112,10 +114,12 @@ pub(crate) fn lcs_len<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 }
 
 /// The fuzzy acceptance rule shared by strategies 10 and 11: the best
-/// window must reach the threshold and beat every window that does not
-/// overlap it by the margin. Two windows above the threshold and within
-/// the margin are returned together (ambiguous); a best window that fails
-/// either test is a near miss for the report.
+/// window must reach the threshold, beat every window in another place
+/// ([`Window::same_place`]) by the margin, and hold more of the search's
+/// lines than any of them. Windows too close to call (both above the
+/// threshold and within the margin, or holding as many lines) are returned
+/// together (ambiguous); a weak best window, or one within the margin of a
+/// weak runner-up, is a near miss for the report.
 pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(Window, f64)>) -> Outcome {
     scored.sort_unstable_by(|a, b| {
         b.1.total_cmp(&a.1)
@@ -125,7 +129,12 @@ pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(
     let Some(&(best, best_score)) = scored.first() else {
         return Outcome::NotFound;
     };
-    let runner_up = scored.iter().find(|(w, _)| !w.overlaps(&best)).copied();
+    let runner_up = scored.iter().find(|(w, _)| !w.same_place(&best)).copied();
+    // Another place that holds as many of the search's lines, in order, is
+    // as likely the one meant: only the length of what the search lacks
+    // there sets the scores apart (a dropped line that was short in one
+    // place and long in another), which says nothing about intent.
+    let line_rival = scored.iter().find(|(w, _)| !w.same_place(&best) && w.equal_lines >= best.equal_lines).copied();
     let limits = cx.limits;
     let too_close = runner_up.is_some_and(|(_, s)| best_score - s < limits.margin);
     let near = NearMiss::Fuzzy {
@@ -139,7 +148,9 @@ pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(
         return Outcome::NotFound;
     }
     let mut chosen = vec![best];
-    if too_close {
+    if let Some((w, _)) = line_rival {
+        chosen.push(w);
+    } else if too_close {
         match runner_up {
             Some((w, s)) if s >= limits.threshold => chosen.push(w),
             _ => {
@@ -154,7 +165,7 @@ pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(
         let (Some(a), Some(b)) = (lines.get(w.first), lines.get(w.first + w.count - 1)) else {
             continue;
         };
-        let score = if w == best { best_score } else { runner_up.map_or(0.0, |r| r.1) };
+        let score = scored.iter().find(|(s, _)| *s == w).map_or(0.0, |s| s.1);
         candidates.push(Candidate {
             start: a.start(),
             end: b.end(),

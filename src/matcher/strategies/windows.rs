@@ -22,11 +22,23 @@ pub(crate) struct Window {
     pub count: usize,
     /// Token-bag similarity (Dice) with the search.
     pub dice: f64,
+    /// How many of the search's lines the window holds equal, in order
+    /// (under the fold key); 0 until a strategy counts them.
+    pub equal_lines: usize,
 }
 
 impl Window {
-    pub(crate) fn overlaps(&self, other: &Window) -> bool {
-        self.first < other.first + other.count && other.first < self.first + self.count
+    /// Two windows are one placement when they share most of their lines
+    /// (a window and its ±1-line variants). Windows that merely touch — the
+    /// last line of one being the first of the next, as with repeated
+    /// macro calls — are different places, and each is the other's
+    /// runner-up: treating any overlap as "the same place" once let a
+    /// shifted window win without the margin being checked.
+    pub(crate) fn same_place(&self, other: &Window) -> bool {
+        let shared = (self.first + self.count)
+            .min(other.first + other.count)
+            .saturating_sub(self.first.max(other.first));
+        2 * shared > self.count.min(other.count)
     }
 }
 
@@ -160,20 +172,20 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
         }
         if l + 1 >= size && overlap > 0 {
             let dice = 2.0 * f64::from(overlap) / f64::from(search_total + total);
-            keep_best(&mut kept, Window { first: l + 1 - size, count: size, dice });
+            keep_best(&mut kept, Window { first: l + 1 - size, count: size, dice, equal_lines: 0 });
         }
     }
     kept.sort_unstable_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
     Some(kept)
 }
 
-/// Keeps at most [`KEEP`] mutually non-overlapping windows, the best ones.
+/// Keeps at most [`KEEP`] windows in distinct places, the best ones.
 fn keep_best(kept: &mut Vec<Window>, w: Window) {
-    let beaten = kept.iter().any(|k| k.overlaps(&w) && k.dice >= w.dice);
+    let beaten = kept.iter().any(|k| k.same_place(&w) && k.dice >= w.dice);
     if beaten {
         return;
     }
-    kept.retain(|k| !k.overlaps(&w));
+    kept.retain(|k| !k.same_place(&w));
     if kept.len() >= KEEP {
         let Some((worst, _)) = kept.iter().enumerate().min_by(|a, b| a.1.dice.total_cmp(&b.1.dice)) else {
             return;

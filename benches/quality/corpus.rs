@@ -1,0 +1,787 @@
+//! Match-quality corpus (BENCHMARKS.md §2), shared by `cargo bench --bench
+//! quality` (the full table) and the `quality` integration test (a smaller
+//! corpus, asserting that no edit ever lands in the wrong place).
+//!
+//! The sources are real files already on the machine, not written by us:
+//! Rust crates in the cargo registry and JavaScript/TypeScript packages in
+//! `node_modules`. From each chosen file we take real spans of 3–10 lines,
+//! make the edit a model would make (a marker appended to one line), and
+//! then perturb the SEARCH and the REPLACE the way models get them wrong.
+//! Each case runs through `replace_text` in every mode and is classified:
+//!
+//! - `exact`: the result is byte for byte the file with the intended edit in
+//!   the file's own formatting (what the safe strategies promise);
+//! - `placed`: the edit landed on the right span and nothing outside it
+//!   changed, but the result is not byte-identical to the intended one (a
+//!   fuzzy strategy wrote the model's text as given);
+//! - `refused`: an error, nothing changed (always allowed);
+//! - `wrong`: anything else — the edit landed elsewhere, or text outside the
+//!   span changed. Must be zero.
+//!
+//! For the `duplicate` kinds the span occurs twice; the only right outcome is
+//! `AMBIGUOUS` listing both places, and any applied edit counts as wrong.
+
+// The bench and the test each use part of this module.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use editkit::matcher::{replace_text, Mode, ReplaceOptions};
+use editkit::ErrorCode;
+
+/// The text the intended edit appends to one line; it survives every
+/// perturbation unchanged (letters, digits and `_` only).
+pub const MARKER: &str = " EDITKIT_Q7";
+
+/// How the model got the SEARCH (and its REPLACE) wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    // Formatting only: the safe mode must land these (≥ 97 %).
+    IndentAdded,
+    IndentDropped,
+    TabsSpaces,
+    TrailingSpaces,
+    LineEndings,
+    OverEscaped,
+    CurlyQuotes,
+    BlankLinesAround,
+    // Content: only the fuzzy mode may land these (≥ 90 %).
+    DroppedMiddleLine,
+    AlteredMiddleLine,
+    WrongNeighbourLine,
+    // The span occurs twice: must be refused with both places listed.
+    Duplicate,
+    DuplicateReindented,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 13] = [
+        Kind::IndentAdded,
+        Kind::IndentDropped,
+        Kind::TabsSpaces,
+        Kind::TrailingSpaces,
+        Kind::LineEndings,
+        Kind::OverEscaped,
+        Kind::CurlyQuotes,
+        Kind::BlankLinesAround,
+        Kind::DroppedMiddleLine,
+        Kind::AlteredMiddleLine,
+        Kind::WrongNeighbourLine,
+        Kind::Duplicate,
+        Kind::DuplicateReindented,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::IndentAdded => "indent added",
+            Kind::IndentDropped => "indent dropped",
+            Kind::TabsSpaces => "tabs <-> spaces",
+            Kind::TrailingSpaces => "trailing spaces",
+            Kind::LineEndings => "CRLF <-> LF",
+            Kind::OverEscaped => "over-escaped",
+            Kind::CurlyQuotes => "curly quotes",
+            Kind::BlankLinesAround => "blank lines around",
+            Kind::DroppedMiddleLine => "dropped middle line",
+            Kind::AlteredMiddleLine => "altered middle line",
+            Kind::WrongNeighbourLine => "wrong neighbour line",
+            Kind::Duplicate => "duplicate span",
+            Kind::DuplicateReindented => "duplicate, reindented",
+        }
+    }
+
+    pub fn group(self) -> Group {
+        match self {
+            Kind::DroppedMiddleLine | Kind::AlteredMiddleLine | Kind::WrongNeighbourLine => {
+                Group::Content
+            }
+            Kind::Duplicate | Kind::DuplicateReindented => Group::Ambiguous,
+            _ => Group::Formatting,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    Formatting,
+    Content,
+    Ambiguous,
+}
+
+/// One source file of the corpus.
+pub struct Source {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// One perturbed edit and what a right answer looks like.
+pub struct Case {
+    pub kind: Kind,
+    pub file: usize,
+    pub search: String,
+    pub replace: String,
+    /// The file with the intended edit, in the file's own formatting.
+    pub expected: String,
+    /// Byte range of the region the edit may touch (the span, widened over
+    /// the blank lines right around it).
+    pub region: (usize, usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Exact,
+    Placed,
+    Refused,
+    Wrong,
+}
+
+/// Collects up to `max_files` source files: half Rust from the cargo
+/// registry, half JS/TS from `node_modules`, evenly spread over the sorted
+/// paths so the choice is stable on a given machine.
+pub fn collect_sources(max_files: usize) -> Vec<Source> {
+    let mut rust = Vec::new();
+    if let Some(registry) = cargo_home().map(|h| h.join("registry").join("src")) {
+        walk(&registry, &["rs"], &mut rust, 0);
+    }
+    let mut js = Vec::new();
+    let node_modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("node_modules");
+    walk(&node_modules, &["js", "mjs", "cjs", "ts"], &mut js, 0);
+    rust.sort();
+    js.sort();
+    let mut out = Vec::new();
+    let per_side = max_files / 2;
+    for (paths, want) in [(&rust, per_side), (&js, max_files - per_side)] {
+        let usable: Vec<Source> = spread(paths, want * 4)
+            .into_iter()
+            .filter_map(|p| read_usable(p))
+            .collect();
+        out.extend(spread_owned(usable, want));
+    }
+    out
+}
+
+fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+}
+
+fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 12 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            walk(&path, exts, out, depth + 1);
+        } else if kind.is_file() {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let ext_ok = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| exts.contains(&e));
+            if ext_ok && !name.contains(".min.") && !name.ends_with(".d.ts") {
+                out.push(path);
+            }
+        }
+    }
+}
+
+fn spread<T: Clone>(items: &[T], want: usize) -> Vec<T> {
+    if items.len() <= want {
+        return items.to_vec();
+    }
+    (0..want)
+        .map(|i| items[i * items.len() / want].clone())
+        .collect()
+}
+
+fn spread_owned<T>(items: Vec<T>, want: usize) -> Vec<T> {
+    let n = items.len();
+    if n <= want {
+        return items;
+    }
+    let keep: Vec<usize> = (0..want).map(|i| i * n / want).collect();
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep.binary_search(i).is_ok())
+        .map(|(_, s)| s)
+        .collect()
+}
+
+/// Hand-written source of a sensible size; generated or minified files
+/// (very long lines) and CRLF files are skipped (the LF/CRLF kind makes its
+/// own CRLF).
+fn read_usable(path: PathBuf) -> Option<Source> {
+    let meta = std::fs::metadata(&path).ok()?;
+    if !(2_000..=150_000).contains(&meta.len()) {
+        return None;
+    }
+    let text = std::fs::read_to_string(&path).ok()?;
+    if text.contains('\r') || text.starts_with('\u{feff}') || text.lines().any(|l| l.len() > 160) {
+        return None;
+    }
+    if text.lines().count() < 40 {
+        return None;
+    }
+    Some(Source { path, text })
+}
+
+/// xorshift64*: deterministic choices without a dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+fn seed_of(text: &str) -> u64 {
+    // FNV-1a over the content: the same file gives the same spans anywhere.
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// Lines of a file with their byte starts (the last entry is the file end).
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        if *starts.last().unwrap_or(&0) != text.len() {
+            starts.push(text.len());
+        }
+        Lines { text, starts }
+    }
+
+    fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Line `i` with its line break.
+    fn line(&self, i: usize) -> &'a str {
+        &self.text[self.starts[i]..self.starts[i + 1]]
+    }
+
+    fn span(&self, from: usize, to: usize) -> &'a str {
+        &self.text[self.starts[from]..self.starts[to]]
+    }
+
+    fn blank(&self, i: usize) -> bool {
+        self.line(i).trim().is_empty()
+    }
+}
+
+/// A line worth anchoring on: some letters, not just punctuation.
+fn substantive(line: &str) -> bool {
+    line.chars().filter(|c| c.is_alphanumeric()).count() >= 6
+}
+
+/// Builds up to `per_file` cases of every kind from each source.
+pub fn build_cases(sources: &[Source], per_file: usize) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (file, source) in sources.iter().enumerate() {
+        let lines = Lines::new(&source.text);
+        let mut rng = Rng::new(seed_of(&source.text));
+        let unique = unique_spans(&lines, &mut rng, per_file * 6);
+        for kind in Kind::ALL {
+            let mut made = 0;
+            if kind.group() == Group::Ambiguous {
+                for (from, to) in duplicate_spans(&lines, per_file) {
+                    if let Some(case) = make_case(kind, file, &lines, from, to) {
+                        cases.push(case);
+                    }
+                }
+                continue;
+            }
+            for &(from, to) in &unique {
+                if made == per_file {
+                    break;
+                }
+                if let Some(case) = make_case(kind, file, &lines, from, to) {
+                    cases.push(case);
+                    made += 1;
+                }
+            }
+        }
+    }
+    cases
+}
+
+/// Random spans of 3–10 lines that start and end on substantive lines and
+/// occur exactly once in the file.
+fn unique_spans(lines: &Lines, rng: &mut Rng, want: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let n = lines.count();
+    for _ in 0..want * 8 {
+        if out.len() == want || n < 12 {
+            break;
+        }
+        let len = 3 + rng.below(8);
+        let from = 1 + rng.below(n.saturating_sub(len + 2));
+        let to = from + len;
+        if to + 1 >= n || !substantive(lines.line(from)) || !substantive(lines.line(to - 1)) {
+            continue;
+        }
+        let text = lines.span(from, to);
+        if lines.text.matches(text).count() != 1 || out.iter().any(|&(f, _)| f == from) {
+            continue;
+        }
+        out.push((from, to));
+    }
+    out
+}
+
+/// Spans of 3–6 whole lines, with at least two substantive ones, whose text
+/// occurs at least twice at line starts.
+fn duplicate_spans(lines: &Lines, want: usize) -> Vec<(usize, usize)> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for len in [4, 3, 5, 6] {
+        for from in 0..lines.count().saturating_sub(len) {
+            let to = from + len;
+            if (from..to).filter(|&i| substantive(lines.line(i))).count() < 2
+                || lines.blank(from)
+                || lines.blank(to - 1)
+            {
+                continue;
+            }
+            let text = lines.span(from, to);
+            match seen.get(text) {
+                Some(&first) if first + len <= from => {
+                    if out.len() < want && !out.iter().any(|&(f, t)| f < to && from < t) {
+                        out.push((first, first + len));
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(text, from);
+                }
+            }
+        }
+        if out.len() >= want {
+            break;
+        }
+    }
+    out
+}
+
+fn indent_of(line: &str) -> &str {
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+}
+
+/// Applies a per-line transformation to the text of every line, keeping
+/// each line break.
+fn map_lines(text: &str, mut f: impl FnMut(usize, &str) -> String) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        out.push_str(&f(i, body));
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The line the intended edit changes, as an index into the span: a
+/// substantive middle line where there is one.
+fn edited_line(span: &str) -> usize {
+    let lines: Vec<&str> = span.split_inclusive('\n').collect();
+    let mid = lines.len() / 2;
+    (mid..lines.len())
+        .chain(0..mid)
+        .find(|&i| substantive(lines[i]))
+        .unwrap_or(0)
+}
+
+fn with_marker(span: &str, at: usize) -> String {
+    map_lines(span, |i, body| {
+        if i == at {
+            format!("{body}{MARKER}")
+        } else {
+            body.to_string()
+        }
+    })
+}
+
+fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> Option<Case> {
+    let text = lines.text;
+    let span = lines.span(from, to);
+    let at = edited_line(span);
+    let edited = with_marker(span, at);
+    let uses_tabs = (0..lines.count()).any(|i| lines.line(i).starts_with('\t'));
+    let (search, replace) = match kind {
+        Kind::IndentAdded | Kind::DuplicateReindented => {
+            let unit = if uses_tabs { "\t" } else { "    " };
+            let f = |_: usize, b: &str| {
+                if b.trim().is_empty() {
+                    b.to_string()
+                } else {
+                    format!("{unit}{b}")
+                }
+            };
+            (map_lines(span, f), map_lines(&edited, f))
+        }
+        Kind::IndentDropped => {
+            let common = span
+                .split_inclusive('\n')
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| indent_of(l).len())
+                .min()?;
+            if common == 0 {
+                return None;
+            }
+            let f = |_: usize, b: &str| {
+                b.get(common.min(indent_of(b).len())..)
+                    .unwrap_or(b)
+                    .to_string()
+            };
+            (map_lines(span, f), map_lines(&edited, f))
+        }
+        Kind::TabsSpaces => {
+            let f = |_: usize, b: &str| {
+                let indent = indent_of(b);
+                let rest = &b[indent.len()..];
+                let new_indent = if indent.contains('\t') {
+                    indent.replace('\t', "    ")
+                } else {
+                    indent.replace("    ", "\t")
+                };
+                format!("{new_indent}{rest}")
+            };
+            let s = map_lines(span, f);
+            if s == span {
+                return None;
+            }
+            (s, map_lines(&edited, f))
+        }
+        Kind::TrailingSpaces => {
+            let f = |i: usize, b: &str| {
+                if i % 2 == 0 {
+                    format!("{b}  ")
+                } else {
+                    b.to_string()
+                }
+            };
+            (map_lines(span, f), map_lines(&edited, f))
+        }
+        Kind::LineEndings => (span.replace('\n', "\r\n"), edited.replace('\n', "\r\n")),
+        Kind::OverEscaped => (over_escape(span), over_escape(&edited)),
+        Kind::CurlyQuotes => {
+            if !span.contains('"') && !span.contains('\'') {
+                return None;
+            }
+            (curl(span), curl(&edited))
+        }
+        Kind::BlankLinesAround => (format!("\n{span}\n"), format!("\n{edited}\n")),
+        Kind::DroppedMiddleLine => {
+            let n = span.split_inclusive('\n').count();
+            if n < 5 {
+                return None;
+            }
+            let drop = (1..n - 1)
+                .find(|&i| i != at && span.split_inclusive('\n').nth(i).is_some_and(substantive))?;
+            let keep = |s: &str| {
+                s.split_inclusive('\n')
+                    .enumerate()
+                    .filter(|(i, _)| *i != drop)
+                    .map(|(_, l)| l)
+                    .collect()
+            };
+            (keep(span), keep(&edited))
+        }
+        Kind::AlteredMiddleLine => {
+            let n = span.split_inclusive('\n').count();
+            if n < 4 {
+                return None;
+            }
+            let alter = (1..n - 1)
+                .find(|&i| i != at && span.split_inclusive('\n').nth(i).is_some_and(substantive))?;
+            let f = |i: usize, b: &str| {
+                if i == alter {
+                    misremember(b)
+                } else {
+                    b.to_string()
+                }
+            };
+            (map_lines(span, f), map_lines(&edited, f))
+        }
+        Kind::WrongNeighbourLine => {
+            // The model's span runs one line too far, and it remembers that
+            // line wrong: the region it edits includes the neighbour.
+            if to >= lines.count() || !substantive(lines.line(to)) {
+                return None;
+            }
+            let neighbour = misremember_line(lines.line(to));
+            let with_neighbour = |s: &str| {
+                let mut s = s.to_string();
+                if !s.ends_with('\n') {
+                    s.push('\n');
+                }
+                s.push_str(&neighbour);
+                s
+            };
+            (with_neighbour(span), with_neighbour(&edited))
+        }
+        Kind::Duplicate => (span.to_string(), edited.clone()),
+    };
+    if search == replace {
+        return None;
+    }
+    let expected = format!(
+        "{}{}{}",
+        &text[..lines.starts[from]],
+        edited,
+        &text[lines.starts[to]..]
+    );
+    // The edit may also take in the blank lines right around the span.
+    let mut up = from;
+    while up > 0 && lines.blank(up - 1) {
+        up -= 1;
+    }
+    let mut down = if kind == Kind::WrongNeighbourLine {
+        to + 1
+    } else {
+        to
+    };
+    while down < lines.count() && lines.blank(down) {
+        down += 1;
+    }
+    let region = (lines.starts[up], lines.starts[down]);
+    // A perturbed search that occurs verbatim somewhere else names that
+    // place, not a slip of this one: not a case.
+    let elsewhere = text
+        .match_indices(search.as_str())
+        .any(|(at, m)| at < region.0 || at + m.len() > region.1);
+    if elsewhere && kind != Kind::Duplicate {
+        return None;
+    }
+    Some(Case {
+        kind,
+        file,
+        search,
+        replace,
+        expected,
+        region,
+    })
+}
+
+/// JSON-string style escaping, one level: what a model does when it writes
+/// code inside a string.
+fn over_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Straight quotes curled as a word processor would.
+fn curl(s: &str) -> String {
+    let mut open = true;
+    s.chars()
+        .map(|c| match c {
+            '"' => {
+                open = !open;
+                if open {
+                    '\u{201d}'
+                } else {
+                    '\u{201c}'
+                }
+            }
+            '\'' => '\u{2019}',
+            c => c,
+        })
+        .collect()
+}
+
+/// One identifier of the line remembered wrong (the longest word gets a
+/// suffix), the rest of the line intact.
+fn misremember(body: &str) -> String {
+    let mut best: Option<(usize, usize)> = None;
+    let mut start = None;
+    for (i, c) in body
+        .char_indices()
+        .chain(std::iter::once((body.len(), ' ')))
+    {
+        let word = c.is_alphanumeric() || c == '_';
+        match (word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                if best.is_none_or(|(bs, be)| i - s > be - bs) {
+                    best = Some((s, i));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    match best {
+        Some((_, e)) => format!("{}Value{}", &body[..e], &body[e..]),
+        None => format!("{body} x"),
+    }
+}
+
+fn misremember_line(line: &str) -> String {
+    let body = line.strip_suffix('\n').unwrap_or(line);
+    let mut out = misremember(body);
+    if line.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs one case in one mode and classifies the outcome; the error code
+/// comes with a refusal.
+pub fn run_case(case: &Case, source: &str, mode: Mode) -> (Outcome, Option<ErrorCode>) {
+    let options = ReplaceOptions {
+        mode,
+        ..ReplaceOptions::default()
+    };
+    match replace_text(source, &case.search, &case.replace, &options) {
+        Err(e) => {
+            if e.code == ErrorCode::Ambiguous && e.details.candidates.len() < 2 {
+                // An ambiguity must list every place it saw.
+                return (Outcome::Wrong, Some(e.code));
+            }
+            (Outcome::Refused, Some(e.code))
+        }
+        Ok(r) => {
+            if case.kind.group() == Group::Ambiguous {
+                return (Outcome::Wrong, None);
+            }
+            if r.content == case.expected {
+                return (Outcome::Exact, None);
+            }
+            let (lo, hi) = case.region;
+            let prefix = &source[..lo];
+            let suffix = &source[hi..];
+            let placed = r.content.len() >= prefix.len() + suffix.len()
+                && r.content.starts_with(prefix)
+                && r.content.ends_with(suffix)
+                && r.content.matches(MARKER.trim()).count() == 1;
+            (
+                if placed {
+                    Outcome::Placed
+                } else {
+                    Outcome::Wrong
+                },
+                None,
+            )
+        }
+    }
+}
+
+/// Counts per (kind, mode).
+#[derive(Default, Clone, Copy)]
+pub struct Tally {
+    pub cases: u32,
+    pub exact: u32,
+    pub placed: u32,
+    pub refused: u32,
+    /// Refusals as `AMBIGUOUS` with every place listed.
+    pub ambiguous: u32,
+    pub wrong: u32,
+}
+
+impl Tally {
+    pub fn add(&mut self, outcome: Outcome, code: Option<ErrorCode>) {
+        self.cases += 1;
+        if outcome == Outcome::Refused && code == Some(ErrorCode::Ambiguous) {
+            self.ambiguous += 1;
+        }
+        match outcome {
+            Outcome::Exact => self.exact += 1,
+            Outcome::Placed => self.placed += 1,
+            Outcome::Refused => self.refused += 1,
+            Outcome::Wrong => self.wrong += 1,
+        }
+    }
+
+    pub fn merge(&mut self, other: &Tally) {
+        self.cases += other.cases;
+        self.exact += other.exact;
+        self.placed += other.placed;
+        self.refused += other.refused;
+        self.ambiguous += other.ambiguous;
+        self.wrong += other.wrong;
+    }
+
+    /// Share of cases where the edit landed on the right span.
+    pub fn recall(&self) -> f64 {
+        if self.cases == 0 {
+            return 0.0;
+        }
+        f64::from(self.exact + self.placed) / f64::from(self.cases)
+    }
+}
+
+pub const MODES: [Mode; 3] = [Mode::Exact, Mode::Safe, Mode::Fuzzy];
+
+/// Runs every case in every mode: tallies per kind and mode, plus the
+/// cases that went wrong (for the report).
+pub fn evaluate(
+    sources: &[Source],
+    cases: &[Case],
+) -> (HashMap<(Kind, Mode), Tally>, Vec<(usize, Mode)>) {
+    let mut tallies: HashMap<(Kind, Mode), Tally> = HashMap::new();
+    let mut wrong = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        for mode in MODES {
+            let (outcome, code) = run_case(case, &sources[case.file].text, mode);
+            tallies
+                .entry((case.kind, mode))
+                .or_default()
+                .add(outcome, code);
+            if outcome == Outcome::Wrong {
+                wrong.push((i, mode));
+            }
+        }
+    }
+    (tallies, wrong)
+}
+
+/// The tally of a whole group of kinds in one mode.
+pub fn group_tally(tallies: &HashMap<(Kind, Mode), Tally>, group: Group, mode: Mode) -> Tally {
+    let mut total = Tally::default();
+    for kind in Kind::ALL.into_iter().filter(|k| k.group() == group) {
+        if let Some(t) = tallies.get(&(kind, mode)) {
+            total.merge(t);
+        }
+    }
+    total
+}
