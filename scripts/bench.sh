@@ -12,10 +12,8 @@ cargo bench --quiet --bench matcher
 step "Rust: block diff 1,000 hunks, slice 10k/100k children (native)"
 cargo bench --quiet --bench block_diff
 
-if [ -f benches/quality.rs ]; then
-  step "Rust: match quality over real source files (BENCHMARKS.md §2)"
-  cargo bench --quiet --bench quality
-fi
+step "Rust: match quality over real source files (BENCHMARKS.md §2)"
+cargo bench --quiet --bench quality
 
 step "wasm in Node: matcher a–f with scaling, block diff, slice, package size"
 node bench/node/bench.mjs

@@ -176,8 +176,8 @@ pub enum LocatedBy {
     LinesAndContext,
     /// Appends: the current end of the file.
     EndOfFile,
-    /// Found by a safe strategy of the matcher (not wired yet; see
-    /// `apply::relocate_with_safe_strategies`).
+    /// Found, reformatted, by a safe strategy of the matcher at exactly one
+    /// place (`apply::relocate_with_safe_strategies`).
     SafeStrategy,
 }
 
