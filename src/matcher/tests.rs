@@ -442,11 +442,12 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
     assert!(r.matches[0].score >= DEFAULT_FUZZY_THRESHOLD && r.matches[0].score < 1.0);
     let (out, s) = replaced(&file, &search, "fn process() {}\n", &fuzzy());
     assert_eq!((out.as_str(), s), ("fn process() {}\n", Strategy::ContextAnchored));
-    // 6 of 10 (60 %): context_anchored refuses; the next strategy, with its
-    // own rules, is the one that matches.
+    // 6 of 10 (60 %): context_anchored refuses, and so does
+    // block_similarity: 4 of 12 search lines without an equal line is more
+    // than its one line in four.
     let search = process_block(&[1, 4, 7, 8], " + x");
     let r = find_fuzzy(&file, &search, FindOptions::default());
-    assert_eq!(outcome(&r), (Some(Strategy::BlockSimilarity), None, vec![(1, 12)]));
+    assert_eq!(outcome(&r), (None, Some(ErrorCode::NotFound), vec![]));
     assert_eq!(r.tried, Strategy::ALL.to_vec());
     // A changed anchor line is never forgiven by context_anchored, even
     // with every middle line equal.
@@ -779,4 +780,8 @@ fn a_wordy_boundary_line_may_be_misremembered_a_brace_may_not() {
     // not stretched to the next brace.
     let braces = "    let mut total = 0;\n    for item in items {\n        total += item.price;\n    });\n";
     assert_eq!(refused(content, braces, "x\n", &fuzzy()).code, ErrorCode::NotFound);
+    // Both boundaries misremembered is another block (a sibling from the
+    // same template), not this one.
+    let both = "    for item in itemsValue {\n        total += item.price;\n    }\n    report(totalValue);\n";
+    assert_eq!(refused(content, both, "x\n", &fuzzy()).code, ErrorCode::NotFound);
 }
