@@ -1,18 +1,29 @@
 // A static server for the demo: www/ at /, the built package (pkg/dist) at
-// /pkg/, vditor's lute.min.js at /vendor/lute/. Localhost only; no network access needed.
+// /pkg/, vditor's lute.min.js at /vendor/lute/, and — when the shared
+// fixtures sit next to the repo (../shared/fixtures/siyuan/) — those
+// documents, read-only, at /fixtures/siyuan/ (the demo's sample notebook;
+// they are served in place, never copied into the repo). Localhost only; no
+// network access needed. GET and HEAD only.
 //   node scripts/serve.mjs [port]        (default 8080, or $PORT)
 import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MOUNTS = [
-  ['/pkg/', join(root, 'pkg', 'dist')],
-  // Lute (SiYuan's Markdown engine) for the in-memory kernel double.
-  ['/vendor/lute/', join(root, 'node_modules', 'vditor', 'dist', 'js', 'lute')],
-  ['/', join(root, 'www')],
-];
+/** Where the shared SiYuan fixtures live when the repo sits next to them. */
+export const DEFAULT_FIXTURES = join(root, '..', 'shared', 'fixtures', 'siyuan');
+
+function mounts(fixtures) {
+  return [
+    ['/pkg/', join(root, 'pkg', 'dist')],
+    // Lute (SiYuan's Markdown engine) for the in-memory kernel double.
+    ['/vendor/lute/', join(root, 'node_modules', 'vditor', 'dist', 'js', 'lute')],
+    ...(fixtures && existsSync(fixtures) ? [['/fixtures/siyuan/', fixtures]] : []),
+    ['/', join(root, 'www')],
+  ];
+}
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -23,9 +34,14 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-async function resolve(urlPath) {
-  const path = decodeURIComponent(urlPath.split('?')[0]);
-  for (const [prefix, dir] of MOUNTS) {
+async function resolve(urlPath, table) {
+  let path;
+  try {
+    path = decodeURIComponent(urlPath.split('?')[0]);
+  } catch {
+    return null;
+  }
+  for (const [prefix, dir] of table) {
     if (!path.startsWith(prefix)) continue;
     let file = normalize(join(dir, path.slice(prefix.length)));
     if (!file.startsWith(dir + sep) && file !== dir) return null;
@@ -40,16 +56,26 @@ async function resolve(urlPath) {
   return null;
 }
 
-/** Starts the server; resolves to { url, close }. Port 0 picks a free one. */
-export function serve(port = 8080, host = '127.0.0.1') {
+/**
+ * Starts the server; resolves to { url, close }. Port 0 picks a free one.
+ * `options.fixtures`: the folder served at /fixtures/siyuan/ (default
+ * ../shared/fixtures/siyuan; null or a missing folder serves none, and the
+ * demo falls back to its built-in notebook).
+ */
+export function serve(port = 8080, host = '127.0.0.1', options = {}) {
+  const table = mounts(options.fixtures === undefined ? DEFAULT_FIXTURES : options.fixtures);
   const server = createServer(async (req, res) => {
-    const file = await resolve(req.url ?? '/');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, HEAD' }).end('read-only');
+      return;
+    }
+    const file = await resolve(req.url ?? '/', table);
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    res.end(await readFile(file));
+    res.end(req.method === 'HEAD' ? undefined : await readFile(file));
   });
   return new Promise((ok) => {
     server.listen(port, host, () => {

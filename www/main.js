@@ -7,9 +7,26 @@ import init, * as ek from '/pkg/web.js';
 import { createKernelDouble } from '/pkg/testing.js';
 import { DOCUMENTS, EXAMPLE_DIFF, NOTEBOOK, MATCHER_EXAMPLE, FILE_EXAMPLE } from './sample-notebook.js';
 
+// The sample notebook: the shared SiYuan fixtures when the server offers them
+// (scripts/serve.mjs serves ../shared/fixtures/siyuan/ read-only here), else
+// the built-in notebook in sample-notebook.js.
+const FIXTURES_URL = '/fixtures/siyuan/';
+// A block diff against the fixture notebook's weekly report (项目周报).
+const FIXTURE_EXAMPLE_DIFF = [
+  '@@20240614083000-a1b2c3d@@',
+  '<<<<<<< SEARCH',
+  '并修复了若干问题。',
+  '=======',
+  '并修复了三个问题。',
+  '>>>>>>> REPLACE',
+  '',
+  '@@AFTER:20240614083000-a1b2c3d@@',
+  '下周计划：发布 dry-run 预览。',
+].join('\n');
+
 const $ = (id) => document.getElementById(id);
 const lang = () => $('lang').value;
-const state = { host: null, request: null, docs: [], undo: [], session: null, hunk: null, clock: 0 };
+const state = { host: null, request: null, docs: [], undo: [], session: null, hunk: null, clock: 0, fixtures: null, example: EXAMPLE_DIFF };
 
 const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
@@ -38,7 +55,58 @@ async function useMemoryKernel() {
   state.host = ek.createSiyuanHost({ request: kernel.request });
   state.docs = DOCUMENTS.map((d) => ({ id: d.id, title: d.title }));
   state.undo = [];
+  setExample(EXAMPLE_DIFF);
+  document.body.dataset.sample = 'builtin';
   fillDocuments();
+}
+
+/** The fixture notebook (index + documents), or null when the server has none. */
+async function fetchFixtures() {
+  let index;
+  try {
+    const res = await fetch(`${FIXTURES_URL}notebook-index.json`);
+    if (!res.ok) return null;
+    index = await res.json();
+  } catch {
+    return null;
+  }
+  // notebook-index.json names the file of each document that has a body.
+  const files = index.documents.map((d) => d.fixture).filter((f) => typeof f === 'string' && f).sort();
+  const fixtures = await Promise.all(
+    files.map(async (file) => {
+      const res = await fetch(FIXTURES_URL + encodeURIComponent(file));
+      if (!res.ok) throw new Error(`fixture ${file}: HTTP ${res.status}`);
+      return res.json();
+    }),
+  );
+  return { index, fixtures };
+}
+
+async function useFixtureKernel() {
+  const { index, fixtures } = state.fixtures;
+  // Fresh copies: the double edits its documents in place.
+  const kernel = createKernelDouble({
+    fixtures: structuredClone(fixtures),
+    documentRows: structuredClone(index.documents),
+    notebooks: [index.notebook],
+    now: () => new Date(),
+  });
+  state.request = kernel.request;
+  state.host = ek.createSiyuanHost({ request: kernel.request });
+  state.docs = fixtures.map((f) => ({ id: f.document.id, title: f.document.content, hpath: f.document.hpath }));
+  state.undo = [];
+  setExample(FIXTURE_EXAMPLE_DIFF);
+  document.body.dataset.sample = 'fixtures';
+  fillDocuments();
+}
+
+/** Switches the example diff; the editor follows when it still shows the old example. */
+function setExample(diff) {
+  if ($('diff').value === state.example) {
+    $('diff').value = diff;
+    validateNow();
+  }
+  state.example = diff;
 }
 
 async function useLiveKernel() {
@@ -49,11 +117,14 @@ async function useLiveKernel() {
   state.host = ek.createSiyuanHost({ request });
   state.docs = answer.data.map((r) => ({ id: r.id, title: r.content }));
   state.undo = [];
+  document.body.dataset.sample = 'live';
   fillDocuments();
 }
 
 function fillDocuments() {
-  $('doc-select').innerHTML = state.docs.map((d) => `<option value="${d.id}">${escapeHtml(d.title)}</option>`).join('');
+  $('doc-select').innerHTML = state.docs
+    .map((d) => `<option value="${d.id}"${d.hpath ? ` title="${escapeHtml(d.hpath)}"` : ''}>${escapeHtml(d.title)}</option>`)
+    .join('');
   $('undo').disabled = true;
   read();
 }
@@ -238,6 +309,7 @@ function wire() {
     radio.addEventListener('change', async () => {
       $('live-fields').hidden = radio.value !== 'live' || !radio.checked;
       if (radio.value === 'memory' && radio.checked) await useMemoryKernel();
+      if (radio.value === 'fixtures' && radio.checked) await useFixtureKernel();
     });
   }
   $('live-connect').addEventListener('click', async () => {
@@ -269,7 +341,7 @@ function wire() {
     read();
   });
   $('example').addEventListener('click', () => {
-    $('diff').value = EXAMPLE_DIFF;
+    $('diff').value = state.example;
     validateNow();
   });
   $('dry-run').addEventListener('click', () => runDiff(true));
@@ -292,13 +364,20 @@ async function main() {
   await init();
   wire();
   state.session = new ek.FileEditSession({ now: () => Date.now() });
-  $('diff').value = EXAMPLE_DIFF;
+  $('diff').value = state.example;
   loadMatcherExample();
   $('f-content').value = FILE_EXAMPLE.content;
   $('f-new').value = FILE_EXAMPLE.newText;
   $('f-anchor').value = FILE_EXAMPLE.anchor;
   $('f-end').value = FILE_EXAMPLE.endAnchor;
-  await useMemoryKernel();
+  state.fixtures = await fetchFixtures();
+  if (state.fixtures) {
+    $('source-fixtures-label').hidden = false;
+    $('source-fixtures').checked = true;
+    await useFixtureKernel();
+  } else {
+    await useMemoryKernel();
+  }
   validateNow();
   $('status').textContent = `editkit ${ek.version()} ready`;
   document.body.dataset.ready = 'true';

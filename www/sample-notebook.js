@@ -1,5 +1,7 @@
 // The demo's built-in notebook: two small documents written for the demo
-// (not copied from anywhere), loaded into the in-memory host.
+// (not copied from anywhere), loaded into the in-memory host. The page
+// prefers the shared SiYuan fixtures when scripts/serve.mjs serves them at
+// /fixtures/siyuan/; this notebook is the fallback and the "Built-in" source.
 export const NOTEBOOK = { id: '20250301090000-nbdemo1', name: '演示笔记本' };
 
 export const DOCUMENTS = [

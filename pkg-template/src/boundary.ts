@@ -111,8 +111,29 @@ export class HostContext {
   readonly errors: unknown[] = [];
 }
 
+let loaded = false;
+
+/** @internal The entry has instantiated the wasm (node.ts at import, web.ts in init/initSync). */
+export function markLoaded(): void {
+  loaded = true;
+}
+
 function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError {
   if (isEditkitError(thrown)) return thrown;
+  if (!loaded) {
+    // The glue has no instance yet: say what to do, not "internal error".
+    return new EditkitError(
+      {
+        code: 'INTERNAL_ERROR',
+        subject: 'init',
+        message:
+          lang === 'zh'
+            ? 'editkit 尚未初始化：浏览器构建需先 await init()（或调用 initSync({ module })）再调用其他函数。'
+            : 'editkit is not initialised: with the browser build, await init() (or call initSync({ module })) before calling any other editkit function.',
+      },
+      { cause: thrown },
+    );
+  }
   if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
     try {
       glue.__wbg_reset_state();

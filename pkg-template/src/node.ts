@@ -4,16 +4,23 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { initSync as initSyncGlue } from 'editkit-glue';
+import { markLoaded } from './boundary.js';
 
 declare const __dirname: string | undefined;
 
 function here(): string {
-  // CJS bundles define __dirname; ESM bundles have import.meta.url.
+  // ESM bundles have import.meta.url (esbuild empties import.meta in the CJS
+  // bundle, which has __dirname). import.meta.url goes first: a global
+  // __dirname (node -e / --eval, Electron renderers with node integration)
+  // names some other folder.
+  const url: unknown = import.meta.url;
+  if (typeof url === 'string' && url) return dirname(fileURLToPath(url));
   if (typeof __dirname === 'string') return __dirname;
-  return dirname(fileURLToPath(import.meta.url));
+  throw new Error('editkit: cannot locate editkit_bg.wasm (no import.meta.url or __dirname)');
 }
 
 initSyncGlue({ module: readFileSync(join(here(), 'editkit_bg.wasm')) });
+markLoaded();
 
 export * from './index.js';
 

@@ -10,7 +10,8 @@ test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, 
   const { page } = demo;
   try {
     const doc = page.getByTestId('doc-view');
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-view"]').textContent.includes('@@'));
+    // This path uses the built-in notebook (the page opens on the fixtures when they are served).
+    await demo.useBuiltin();
     assert.match(await doc.innerText(), /@@20250301090100-intro01@@paragraph\n本周会议讨论了/);
 
     // A slice pages through the document.

@@ -21,9 +21,36 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-/** Starts the demo server and a browser page; returns helpers and a closer. */
-export async function openDemo() {
-  const server = await serve(0);
+/**
+ * A blank page on the demo server's origin (the package at /pkg/ is
+ * importable, nothing is loaded yet): for tests of loading itself.
+ */
+export async function openBlank(options = {}) {
+  const server = await serve(0, '127.0.0.1', options);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  await page.route('**/__blank.html', (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>blank</title>' }));
+  await page.goto(`${server.url}__blank.html`);
+  return {
+    page,
+    errors,
+    url: server.url,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Starts the demo server and a browser page; returns helpers and a closer.
+ * `options.fixtures`: the folder served at /fixtures/siyuan/ (default: the
+ * shared fixtures; null serves none, so the page uses its built-in notebook).
+ */
+export async function openDemo(options = {}) {
+  const server = await serve(0, '127.0.0.1', options.fixtures === undefined ? {} : { fixtures: options.fixtures });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
   const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
   const errors = [];
@@ -34,6 +61,11 @@ export async function openDemo() {
     page,
     errors,
     url: server.url,
+    /** Switches to the built-in sample notebook (a no-op when it is already shown). */
+    async useBuiltin() {
+      await page.getByTestId('source-memory').check();
+      await page.waitForFunction(() => document.body.dataset.sample === 'builtin' && document.querySelector('[data-testid="doc-view"]').textContent.includes('intro01'));
+    },
     async close() {
       await browser.close();
       await server.close();

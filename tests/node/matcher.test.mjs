@@ -22,7 +22,23 @@ test('replaceText keeps CRLF and the file’s indentation; refusals are typed er
   const r = ek.replaceText(FILE, 'sum += item.price;', 'sum += item.price * item.count;');
   assert.equal(r.content, FILE.replace('sum += item.price;', 'sum += item.price * item.count;'));
   assert.throws(() => ek.replaceText('x\nfoo()\n  foo()\n', 'foo()', 'bar()'), (e) => e.code === 'AMBIGUOUS' && e.candidates.length === 2);
-  assert.throws(() => ek.replaceText(FILE, 'nothing like this', 'x'), (e) => e.code === 'NOT_FOUND' && /closest/i.test(e.message) === /closest/i.test(e.message));
+  // Nothing similar in the file: NOT_FOUND lists the strategies tried and names no closest region.
+  assert.throws(() => ek.replaceText(FILE, 'nothing like this', 'x'), (e) => {
+    assert.equal(e.code, 'NOT_FOUND');
+    assert.match(e.message, /^Could not find the search text \(mode safe\)\.\nStrategies tried: exact, line_endings, /);
+    assert.doesNotMatch(e.message, /closest/i);
+    assert.equal(e.line, undefined);
+    return true;
+  });
+  // A near miss: the message and the error's fields point at the closest region.
+  assert.throws(() => ek.replaceText(FILE, 'for (const item of itemz) {', 'x'), (e) => {
+    assert.equal(e.code, 'NOT_FOUND');
+    assert.match(e.message, /\nClosest region: line 3 \(88% similar\):\n--- search\n\+\+\+ content\n/);
+    assert.equal(e.line, 3);
+    assert.equal(e.actual, '    for (const item of items) {');
+    assert.equal(e.expected, 'for (const item of itemz) {');
+    return true;
+  });
   assert.equal(ek.replaceText('a $& b', '$&', '$1$$').content, 'a $1$$ b', 'replacement is literal');
   assert.throws(() => ek.replaceText(FILE, '', 'x'), (e) => e.code === 'EMPTY_SEARCH');
 });

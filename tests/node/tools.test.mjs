@@ -88,3 +88,208 @@ test('the runner drives prepare → apply on files, and edit_file_search_replace
   assert.equal(fs.files.get('new.txt'), 'bye\n');
   assert.match(await ek.runTool('read_file', { path: 'missing.txt' }, opts), /FILE_NOT_FOUND/);
 });
+
+test('toolDefinitions accepts a bare language string and the options object, with the same result', () => {
+  const short = ek.toolDefinitions('zh');
+  const long = ek.toolDefinitions({ lang: 'zh' });
+  assert.deepEqual(short, long);
+  assert.equal(short.tools.find((t) => t.name === 'read_file').description, long.tools.find((t) => t.name === 'read_file').description);
+  assert.match(short.tools.find((t) => t.name === 'read_file').description, /[一-龥]/);
+  assert.ok('parameters' in short.tools[0], 'the short form gives the json-schema shape');
+  assert.match(short.guide, /先读后写/);
+  assert.deepEqual(ek.toolDefinitions('en'), ek.toolDefinitions({ lang: 'en' }));
+  assert.doesNotMatch(ek.toolDefinitions('en').tools[0].description, /[一-龥]/);
+  const openaiZh = ek.toolDefinitions({ lang: 'zh', format: 'openai' });
+  assert.equal(openaiZh.tools[0].type, 'function');
+  assert.equal(openaiZh.tools.length, long.tools.length);
+  assert.equal(openaiZh.tools[0].function.description, long.tools[0].description);
+  // A string that is not a language is refused, not read as the default.
+  for (const bad of ['openai', 'fr', '']) {
+    assert.throws(() => ek.toolDefinitions(bad), (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT' && /lang/.test(e.message), bad);
+  }
+  assert.throws(() => ek.toolDefinitions(42), (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT');
+  // The runner's definitions() takes the same two forms.
+  const runner = ek.createToolRunner({ files: { readFile: () => null, writeFile() {} } });
+  assert.deepEqual(runner.definitions('zh'), ek.toolDefinitions({ lang: 'zh', toolsets: ['files'] }));
+});
+
+test('toolDefinitions names exactly the tools the runner implements', async () => {
+  const defined = ek.toolDefinitions().tools.map((t) => t.name);
+  assert.equal(new Set(defined).size, defined.length, 'no duplicate names');
+  assert.equal(defined.length, 15);
+  assert.deepEqual(new Set(ek.TOOL_NAMES), new Set(defined));
+  // The unknown-tool reply lists what the runner implements.
+  const reply = await ek.createToolRunner({}).run('noSuchTool', {});
+  const implemented = /Available tools: (.*)\.$/.exec(reply)[1].split(', ');
+  assert.deepEqual(new Set(implemented), new Set(defined));
+  assert.equal(implemented.length, defined.length);
+  // And every defined name is dispatched (it fails on the missing host, not as an unknown tool).
+  for (const name of defined) {
+    const text = await ek.createToolRunner({}).run(name, {});
+    assert.doesNotMatch(text, /no tool named/, name);
+    // apply_file_modification looks the (empty) hunk id up before it needs the files host.
+    assert.match(text, name === 'apply_file_modification' ? /^status: error\nmode: apply_file_modification\nerror: HUNK_NOT_FOUND\n/ : /^Error \[HOST_CAPABILITY_MISSING\]/, `${name}: ${text}`);
+  }
+});
+
+test('the runner drives appendContent and createNewDoc: agent text and the notebook after', async () => {
+  const DOC1 = '20240614083000-wk24rep';
+  const host = fixtureHost();
+  const runner = ek.createToolRunner({ siyuan: host, lang: 'en' });
+  const before = host.documentMarkdown(DOC1);
+  assert.equal(
+    await runner.run('appendContent', { markdown: 'Appended paragraph', targetType: 'document', target: DOC1 }),
+    `Appended 1 block(s) as the last children of ${DOC1}.`,
+  );
+  assert.equal(host.documentMarkdown(DOC1), `${before}\n\nAppended paragraph`);
+  assert.equal(
+    await runner.run('appendContent', { markdown: 'End of section', targetType: 'block', target: '20240614083112-h2jz8kq' }),
+    "Appended 1 block(s) at the end of heading 20240614083112-h2jz8kq's section.",
+  );
+  const after = host.snapshot(DOC1).map((b) => b.markdown);
+  assert.ok(after.includes('End of section'));
+  assert.ok(after.indexOf('End of section') < after.indexOf('Appended paragraph'), 'inside the section, before the document end');
+  const written = host.calls.length;
+  assert.equal(
+    await runner.run('appendContent', { markdown: 'x', targetType: 'block', target: '20990101000000-zzzzzzz' }),
+    'Error [BLOCK_NOT_FOUND]: Block not found: 20990101000000-zzzzzzz. Check the id; the block may have been deleted.',
+  );
+  assert.equal(host.calls.slice(written).filter((c) => !/^get|^query/.test(c.name)).length, 0, 'nothing written on refusal');
+
+  const docsBefore = host.documentIds();
+  const created = await runner.run('createNewDoc', { title: 'Q3/Plan', anchorDocumentId: DOC1, location: 'children', markdown: 'First paragraph' });
+  const m = /^Created document \[\/项目周报\/Q3-Plan\]\(siyuan:\/\/blocks\/(\d{14}-[0-9a-z]{7})\) \(location: children\)$/.exec(created);
+  assert.ok(m, created);
+  assert.deepEqual(host.documentIds(), [...docsBefore, m[1]]);
+  assert.equal(host.documentMarkdown(m[1]), 'First paragraph');
+  assert.equal(host.block(m[1]).hpath, '/项目周报/Q3-Plan');
+  assert.equal(
+    await runner.run('createNewDoc', { title: 'X', anchorDocumentId: DOC1, location: 'parent', markdown: '' }),
+    'Error [NO_PARENT_DOCUMENT]: The anchor document is at the notebook root and has no parent document. To create a document at the notebook root, use location "siblings".',
+  );
+  assert.deepEqual(host.documentIds(), [...docsBefore, m[1]], 'no document created on refusal');
+});
+
+test('the runner drives every prepare_file_* tool: the plan text, then apply, then the file', async () => {
+  const ORIGINAL = '# A\n\none\ntwo\nthree\n<!-- start -->\nold body\n<!-- end -->\n';
+  const fs = memoryFiles({ 'a.md': ORIGINAL });
+  const session = new ek.FileEditSession({ now: () => 1000, randomId: () => 'hk' });
+  const runner = ek.createToolRunner({ files: fs, session, lang: 'en' });
+  const lines = (text) => text.split('\n');
+  const apply = (id) => runner.run('apply_file_modification', { hunk_id: id });
+
+  // Range edit.
+  const range = await runner.run('prepare_file_range_edit', { path: 'a.md', range: '3~4', content: 'ONE\nTWO', existing_hunk_id: '' });
+  assert.equal(lines(range)[0], '```yaml');
+  for (const l of ['status: ok', 'mode: prepare_file_range_edit', "path: 'a.md'", "hunk_id: 'hk-1'", 'expires_at_ms: 3601000']) assert.ok(lines(range).includes(l), `${l}\n${range}`);
+  assert.match(range, /\n-one\n-two\n\+ONE\n\+TWO\n/);
+  assert.equal(fs.files.get('a.md'), ORIGINAL, 'prepare writes nothing');
+  assert.match(await apply('hk-1'), /context_match: exact/);
+  assert.equal(fs.files.get('a.md'), '# A\n\nONE\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\n');
+  const badRange = await runner.run('prepare_file_range_edit', { path: 'a.md', range: '3-4', content: 'x' });
+  assert.deepEqual(lines(badRange).slice(0, 5), ['status: error', 'mode: prepare_file_range_edit', "path: 'a.md'", 'error: INVALID_RANGE', "argument: 'range'"]);
+
+  // Append to an existing file, and create a new one.
+  const append = await runner.run('prepare_file_append', { path: 'a.md', content: 'tail', create: false, existing_hunk_id: '' });
+  for (const l of ['mode: prepare_file_append', "hunk_id: 'hk-2'", 'action: append', 'create: false', 'file_line_count_before: 8', 'file_line_count_after: 9', 'appended_line_count: 1', '+tail']) assert.ok(lines(append).includes(l), `${l}\n${append}`);
+  assert.match(await apply('hk-2'), /context_match: exact/);
+  assert.equal(fs.files.get('a.md'), '# A\n\nONE\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n');
+  const missing = await runner.run('prepare_file_append', { path: 'nope.md', content: 'fresh', create: false });
+  assert.deepEqual(lines(missing), ['status: error', 'mode: prepare_file_append', "path: 'nope.md'", 'error: FILE_NOT_FOUND', 'create: false', "summary: 'File not found: nope.md.'", "next: 'Pass create: true to create the file with this text, or check the path.'"]);
+  const create = await runner.run('prepare_file_append', { path: 'new.md', content: 'fresh', create: true });
+  for (const l of ["hunk_id: 'hk-3'", 'create: true', 'file_line_count_before: 0', 'file_line_count_after: 1', '@@ -0,0 +1 @@', '+fresh']) assert.ok(lines(create).includes(l), `${l}\n${create}`);
+  assert.equal(fs.files.has('new.md'), false);
+  await apply('hk-3');
+  assert.equal(fs.files.get('new.md'), 'fresh\n');
+  assert.equal(fs.files.has('nope.md'), false);
+
+  // Insert before an anchor.
+  const insert = await runner.run('prepare_file_insert_before', { path: 'a.md', anchor: 'TWO', content: 'one and a half', match: 'equals', occurrence: 0, existing_hunk_id: '' });
+  for (const l of ["hunk_id: 'hk-4'", 'position: before', "anchor: 'TWO'", 'match: equals', 'candidates_count: 1', 'anchor_line: 4', 'inserted_at_line: 4', 'inserted_line_count: 1', '+one and a half']) assert.ok(lines(insert).includes(l), `${l}\n${insert}`);
+  assert.match(insert, /\n ONE\n\+one and a half\n TWO\n/);
+  await apply('hk-4');
+  assert.equal(fs.files.get('a.md'), '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n');
+  const ambiguous = await runner.run('prepare_file_insert_before', { path: 'a.md', anchor: 'o', content: 'x' });
+  assert.match(ambiguous, /^status: error\n/);
+  assert.match(ambiguous, /\nerror: [A-Z_]+\n/);
+
+  // Replace a block between anchors (anchors kept).
+  const block = await runner.run('prepare_file_block_replace', { path: 'a.md', start_anchor: '<!-- start -->', end_anchor: '<!-- end -->', content: 'new body', match: '', include_anchors: true, require_unique: true, strict: true, occurrence: 0, existing_hunk_id: '' });
+  for (const l of ["hunk_id: 'hk-5'", 'action: block_replace', 'include_anchors: true', 'candidates_count: 1', '  start_line: 7', '  end_line: 9', '-old body', '+new body']) assert.ok(lines(block).includes(l), `${l}\n${block}`);
+  assert.equal(fs.files.get('a.md'), '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n', 'prepare writes nothing');
+  assert.match(await apply('hk-5'), /context_match: exact/);
+  assert.equal(fs.files.get('a.md'), '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nnew body\n<!-- end -->\ntail\n');
+  assert.deepEqual(session.pending(), []);
+});
+
+test('a files host that throws, rejects or answers nonsense: the agent gets HOST_ERROR text and nothing is written', async () => {
+  const files = new Map([['a.md', 'one\ntwo\n']]);
+  const failing = { read: null, write: null };
+  const writes = [];
+  const host = {
+    readFile: async (p) => {
+      if (failing.read) throw failing.read;
+      return files.has(p) ? files.get(p) : null;
+    },
+    writeFile: (p, c) => {
+      if (failing.write) throw failing.write;
+      writes.push(p);
+      files.set(p, c);
+    },
+  };
+  const session = new ek.FileEditSession({ now: () => 1000, randomId: () => 'hk' });
+  const runner = ek.createToolRunner({ files: host, session });
+  const SR = '<<<<<<< SEARCH\none\n=======\n1\n>>>>>>> REPLACE';
+
+  failing.read = new Error('disk on fire');
+  for (const [name, args, path] of [
+    ['read_file', { path: 'a.md' }, 'a.md'],
+    ['prepare_file_append', { path: 'a.md', content: 'x' }, 'a.md'],
+    ['prepare_file_range_edit', { path: 'a.md', range: '1', content: 'x' }, 'a.md'],
+    ['edit_file_search_replace', { path: 'a.md', search_replace: SR }, 'a.md'],
+    ['overwrite_entire_file', { path: 'a.md', content: 'x', known_old_total_lines: 2, known_old_total_bytes: 8 }, 'a.md'],
+    ['create_new_file', { path: 'b.md', content: 'x' }, 'b.md'],
+  ]) {
+    assert.equal(await runner.run(name, args), `Error [HOST_ERROR]: files.readFile("${path}") failed: disk on fire`, name);
+  }
+  assert.deepEqual(session.pending(), [], 'no plan made from a failed read');
+  failing.read = 'a thrown string';
+  assert.equal(await runner.run('read_file', { path: 'a.md' }), 'Error [HOST_ERROR]: files.readFile("a.md") failed: "a thrown string"');
+  failing.read = null;
+
+  // A write that fails: the agent is told nothing was written and the hunk is used up.
+  failing.write = new Error('read-only volume');
+  const plan = await runner.run('prepare_file_append', { path: 'a.md', content: 'three' });
+  assert.ok(plan.includes("hunk_id: 'hk-1'"), plan);
+  assert.equal(
+    await runner.run('apply_file_modification', { hunk_id: 'hk-1' }),
+    'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume\nNothing was written to a.md; hunk hk-1 is used up: read the file and prepare the edit again.',
+  );
+  assert.equal(await runner.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }), 'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume');
+  assert.equal(await runner.run('create_new_file', { path: 'b.md', content: 'x' }), 'Error [HOST_ERROR]: files.writeFile("b.md") failed: read-only volume');
+  assert.deepEqual(writes, []);
+  assert.deepEqual([...files], [['a.md', 'one\ntwo\n']]);
+  failing.write = null;
+  // Once the host works again, a fresh plan applies.
+  assert.match(await runner.run('prepare_file_append', { path: 'a.md', content: 'three' }), /hunk_id: 'hk-2'/);
+  assert.match(await runner.run('apply_file_modification', { hunk_id: 'hk-2' }), /context_match: exact/);
+  assert.equal(files.get('a.md'), 'one\ntwo\nthree\n');
+
+  // Nonsense answers and missing callbacks are named, before anything is written or planned.
+  const odd = ek.createToolRunner({ files: { readFile: () => 42, writeFile: () => assert.fail('written') } });
+  assert.equal(await odd.run('read_file', { path: 'c.md' }), 'Error [HOST_ERROR]: files.readFile("c.md") returned number 42; expected the file\'s text, or null when it does not exist');
+  const badExists = ek.createToolRunner({ files: { readFile: () => null, writeFile: () => assert.fail('written'), exists: () => 'yes' } });
+  assert.equal(await badExists.run('create_new_file', { path: 'c.md', content: 'x' }), 'Error [HOST_ERROR]: files.exists("c.md") returned "yes"; expected a boolean or { exists, isFile }');
+  const throwingExists = ek.createToolRunner({ files: { readFile: () => null, writeFile: () => assert.fail('written'), exists: async () => Promise.reject(new TypeError('no stat')) } });
+  assert.equal(await throwingExists.run('create_new_file', { path: 'c.md', content: 'x' }), 'Error [HOST_ERROR]: files.exists("c.md") failed: no stat');
+  const readOnly = ek.createToolRunner({ files: { readFile: () => 'one\n' }, session: new ek.FileEditSession({ now: () => 1000, randomId: () => 'ro' }) });
+  assert.match(await readOnly.run('read_file', { path: 'a.md' }), /total_lines: 1/);
+  assert.match(await readOnly.run('prepare_file_append', { path: 'a.md', content: 'x' }), /hunk_id: 'ro-1'/);
+  const missingWrite = 'Error [HOST_CAPABILITY_MISSING]: the files host has no files.writeFile callback, which this tool needs.';
+  assert.equal(await readOnly.run('apply_file_modification', { hunk_id: 'ro-1' }), missingWrite);
+  assert.equal(await readOnly.run('create_new_file', { path: 'b.md', content: 'x' }), missingWrite);
+  assert.equal(await readOnly.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }), missingWrite);
+  assert.equal(await readOnly.run('prepare_file_append', { path: 'a.md', content: 'y' }).then((t) => /hunk_id: 'ro-2'/.test(t)), true);
+  assert.match(await readOnly.run('apply_file_modification', { hunk_id: 'ro-1' }), /HOST_CAPABILITY_MISSING/, 'the refused hunk was not used up');
+  assert.equal(await ek.createToolRunner({ files: { writeFile() {} } }).run('read_file', { path: 'a.md' }), 'Error [HOST_CAPABILITY_MISSING]: the files host has no files.readFile callback, which this tool needs.');
+});

@@ -164,9 +164,73 @@ test('TypeScript: the published declarations have no `any` and a typed consumer 
     'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], skipLibCheck: false, types: [] }, files: ['index.ts'] }),
   });
   const types = join(dir, 'node_modules', 'editkit', 'dist', 'types');
-  for (const file of readdirSync(types, { recursive: true }).filter((f) => String(f).endsWith('.d.ts'))) {
-    const text = readFileSync(join(types, String(file)), 'utf8');
-    assert.doesNotMatch(text, /:\s*any\b|<any>|\bany\[\]/, `${file} exposes any`);
+  const files = readdirSync(types, { recursive: true }).filter((f) => String(f).endsWith('.d.ts')).map(String);
+  assert.ok(files.includes('web.d.ts') && files.includes('node.d.ts'), files.join(', '));
+  for (const file of files) {
+    const text = readFileSync(join(types, file), 'utf8');
+    const code = stripComments(text);
+    assert.doesNotMatch(code, ANY, `${file} exposes any: ${code.match(new RegExp(`.*${ANY.source}.*`))?.[0]}`);
+    // Self-contained: every module a declaration names is shipped (relative).
+    for (const spec of moduleSpecifiers(code)) assert.ok(spec.startsWith('./') || spec.startsWith('../'), `${file} refers to unshipped module '${spec}'`);
+    assert.doesNotMatch(code, /__trapForTests|editkit-glue/, `${file} exposes an internal name`);
   }
-  execFileSync(join(repo, 'node_modules', '.bin', 'tsc'), ['-p', dir], { encoding: 'utf8' });
+  tsc(['-p', dir]);
+});
+
+/** Runs tsc; a failure shows its diagnostics (tsc prints them on stdout). */
+function tsc(args) {
+  try {
+    return execFileSync(join(repo, 'node_modules', '.bin', 'tsc'), args, { encoding: 'utf8' });
+  } catch (e) {
+    assert.fail(`tsc ${args.join(' ')} failed:\n${e.stdout}${e.stderr}`);
+  }
+}
+
+// Comments may say "any"; code may not (`: any`, `any>`, `=> any`, `any[]`, `| any`, …).
+const ANY = /\bany\b/;
+const stripComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+const moduleSpecifiers = (code) => [...code.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\bimport\s+['"]([^'"]+)['"]|reference\s+(?:types|path)=['"]([^'"]+)['"]/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]);
+
+test('the any and module checks catch what they are meant to', () => {
+  for (const bad of ['x: any;', 'Promise<any>', 'Record<string, any>', '(a: string) => any', 'any[]', 'string | any', 'f(x: unknown): any']) assert.match(stripComments(bad), ANY, bad);
+  for (const fine of ['/** any of these */ x: unknown;', '// any\nx: string;', 'company: string;', 'anything: number;']) assert.doesNotMatch(stripComments(fine), ANY, fine);
+  assert.deepEqual(moduleSpecifiers(`import type { A } from 'editkit-glue';\nexport * from './index.js';\ntype B = import("node:fs").Stats;`), ['editkit-glue', './index.js', 'node:fs']);
+});
+
+test('TypeScript: a strict bundler-resolution consumer of the browser entry compiles', () => {
+  const dir = project('ts-bundler-app', {
+    'src/main.ts': `
+      import init, { initSync, applyBlockDiff, toolDefinitions, createToolRunner, type InitInput, type SyncInitInput, type ApplyReport, type ToolRunner } from 'editkit';
+      import initWeb, { validateBlockDiffFormat, type InitInput as WebInitInput } from 'editkit/web';
+      import { createMemoryHost } from 'editkit/testing';
+      import * as everything from 'editkit';
+      const sources: InitInput[] = [new URL('https://example.com/editkit_bg.wasm'), '/plugins/demo/editkit_bg.wasm', new Uint8Array(8)];
+      const same: WebInitInput = sources[0]!;
+      const bytes: SyncInitInput = new ArrayBuffer(8);
+      export async function start(): Promise<ApplyReport> {
+        await init({ module_or_path: sources[1]! });
+        await initWeb({ module_or_path: Promise.resolve(same) });
+        initSync({ module: bytes });
+        const host = createMemoryHost({ documents: [] });
+        return applyBlockDiff('@@DELETE:20250101000000-para001@@', host, { dryRun: true });
+      }
+      const zh = toolDefinitions('zh').tools.map((t) => t.parameters.type);
+      const anthropic = toolDefinitions({ lang: 'en', format: 'anthropic' }).tools.map((t) => t.input_schema);
+      const runner: ToolRunner = createToolRunner({ lang: 'zh' });
+      const valid: boolean = validateBlockDiffFormat('x', { lang: 'en' }).valid;
+      void zh; void anthropic; void runner; void valid;
+      // @ts-expect-error initSync needs { module }
+      initSync({ module_or_path: bytes });
+      // @ts-expect-error internal test hooks are not in the public typings
+      everything.__trapForTests();
+    `,
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'ESNext', moduleResolution: 'bundler', target: 'ES2022', lib: ['ES2022', 'DOM'], skipLibCheck: false, types: [], noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, verbatimModuleSyntax: true },
+      include: ['src'],
+    }),
+  });
+  // Compiles (tsc exits non-zero on any error), and the bundler resolution picked the browser typings, not the Node ones.
+  const trace = tsc(['-p', dir, '--traceResolution']);
+  assert.match(trace, /Module name 'editkit' was successfully resolved to '[^']*\/node_modules\/editkit\/dist\/types\/web\.d\.ts'/);
+  assert.match(trace, /Module name 'editkit\/web' was successfully resolved to '[^']*\/node_modules\/editkit\/dist\/types\/web\.d\.ts'/);
 });

@@ -3,7 +3,7 @@
 // calling accept. Optional fields also accept "" and 0 as "unset", for
 // providers that make every field required.
 
-import { readOptions } from '../errors.js';
+import { jsError, readOptions } from '../errors.js';
 import type { Lang } from '../types.js';
 
 /** A JSON Schema (the subset tool calling uses). */
@@ -288,6 +288,16 @@ export function toolSpec(name: string): Spec | undefined {
   return SPECS.find((s) => s.name === name);
 }
 
+/** @internal `{ lang }` from the bare-string form of the options. */
+export function toolDefinitionsLangOnly(value: string): { lang: Lang } {
+  return { lang: readLang(value) };
+}
+
+function readLang(value: string): Lang {
+  if (value === 'en' || value === 'zh') return value;
+  throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['lang', `expected "en" or "zh", got ${JSON.stringify(value)}`], { subject: 'lang' });
+}
+
 export { GUIDES } from './guides.js';
 import { GUIDES } from './guides.js';
 
@@ -295,8 +305,11 @@ import { GUIDES } from './guides.js';
 export function toolDefinitions(opts: ToolDefinitionsOptions<'openai'>): ToolDefinitions<OpenAITool>;
 export function toolDefinitions(opts: ToolDefinitionsOptions<'anthropic'>): ToolDefinitions<AnthropicTool>;
 export function toolDefinitions(opts?: ToolDefinitionsOptions<'json-schema'>): ToolDefinitions<JsonSchemaTool>;
-export function toolDefinitions(defOptions: ToolDefinitionsOptions = {}): ToolDefinitions {
-  const opts = readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options');
+/** Shorthand: `toolDefinitions('zh')` is `toolDefinitions({ lang: 'zh' })` (json-schema format, both toolsets). */
+export function toolDefinitions(lang: Lang): ToolDefinitions<JsonSchemaTool>;
+export function toolDefinitions(defOptions: ToolDefinitionsOptions | Lang = {}): ToolDefinitions {
+  // A bare language string is the short form: toolDefinitions('zh').
+  const opts = typeof defOptions === 'string' ? { lang: readLang(defOptions), format: undefined, toolsets: undefined } : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options');
   const lang: Lang = opts.lang === 'zh' ? 'zh' : 'en';
   const format = opts.format === 'openai' || opts.format === 'anthropic' ? opts.format : 'json-schema';
   const toolsets: Toolset[] = Array.isArray(opts.toolsets) ? opts.toolsets.filter((t): t is Toolset => t === 'siyuan' || t === 'files') : ['siyuan', 'files'];

@@ -8,7 +8,7 @@ import { EditkitError, isEditkitError, readOptions } from '../errors.js';
 import { checkNewFile, checkOverwrite, FileEditSession, formatFileView, withPathLock } from '../files.js';
 import { applySearchReplace } from '../matcher.js';
 import type { ApplyReport, Lang, SiyuanHost } from '../types.js';
-import { TOOL_NAMES, toolDefinitions } from './definitions.js';
+import { toolDefinitions, toolDefinitionsLangOnly } from './definitions.js';
 import type { ToolDefinitions, ToolDefinitionsOptions, ToolFormat } from './definitions.js';
 
 /** File I/O for the file tools. */
@@ -36,7 +36,7 @@ export interface ToolRunner {
   /** Runs one tool call; resolves to the text for the agent (never rejects for tool errors). */
   run(name: string, args: unknown): Promise<string>;
   /** The definitions of the tools this runner can execute. */
-  definitions<F extends ToolFormat>(opts?: ToolDefinitionsOptions<F>): ToolDefinitions;
+  definitions<F extends ToolFormat>(opts?: ToolDefinitionsOptions<F> | Lang): ToolDefinitions;
 }
 
 type Args = Record<string, unknown>;
@@ -60,14 +60,33 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   const plans = (): FileEditSession => (session ??= new FileEditSession());
 
   const read = async (path: string): Promise<string | null> => {
-    const text = await files().readFile(path);
-    return text === undefined ? null : text;
+    const host = files();
+    if (typeof host.readFile !== 'function') throw capabilityMissing('files.readFile', lang);
+    const text: unknown = await hostCall(`files.readFile(${JSON.stringify(path)})`, () => host.readFile(path));
+    if (text === undefined || text === null) return null;
+    if (typeof text !== 'string') throw hostError(`files.readFile(${JSON.stringify(path)}) returned ${describeValue(text)}; expected the file's text, or null when it does not exist`);
+    return text;
+  };
+  const write = async (path: string, content: string): Promise<void> => {
+    const host = files();
+    if (typeof host.writeFile !== 'function') throw capabilityMissing('files.writeFile', lang);
+    await hostCall(`files.writeFile(${JSON.stringify(path)})`, () => host.writeFile(path, content));
+  };
+  /** Refuses up front (before any plan is used up) when the host cannot write. */
+  const writable = (): void => {
+    if (typeof files().writeFile !== 'function') throw capabilityMissing('files.writeFile', lang);
   };
   const exists = async (path: string): Promise<{ exists: boolean; isFile: boolean }> => {
     const host = files();
     if (host.exists) {
-      const r = await host.exists(path);
-      return typeof r === 'boolean' ? { exists: r, isFile: r } : r;
+      const exists = host.exists;
+      const r: unknown = await hostCall(`files.exists(${JSON.stringify(path)})`, () => exists.call(host, path));
+      if (typeof r === 'boolean') return { exists: r, isFile: r };
+      if (typeof r === 'object' && r !== null && typeof (r as { exists?: unknown }).exists === 'boolean') {
+        const o = r as { exists: boolean; isFile?: unknown };
+        return { exists: o.exists, isFile: typeof o.isFile === 'boolean' ? o.isFile : o.exists };
+      }
+      throw hostError(`files.exists(${JSON.stringify(path)}) returned ${describeValue(r)}; expected a boolean or { exists, isFile }`);
     }
     const text = await read(path);
     return { exists: text !== null, isFile: text !== null };
@@ -106,15 +125,17 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     },
     async create_new_file(a) {
       const path = s(a.path);
+      writable();
       return withPathLock(path, async () => {
         const state = await exists(path);
         const check = checkNewFile({ path, exists: state.exists, isFile: state.isFile, newContent: s(a.content), lang });
-        await files().writeFile(path, check.content);
+        await write(path, check.content);
         return check.text;
       });
     },
     async overwrite_entire_file(a) {
       const path = s(a.path);
+      writable();
       return withPathLock(path, async () => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
@@ -127,7 +148,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           contentFormat: s(a.content_format) || undefined,
           lang,
         });
-        await files().writeFile(path, check.content);
+        await write(path, check.content);
         return check.text;
       });
     },
@@ -173,21 +194,35 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         // Let the session word the refusal (unknown, expired or already applied).
         return plans().apply({ hunkId, owner, content: null, lang }).text;
       }
+      writable();
       return withPathLock(pending.path, async () => {
         const content = await read(pending.path);
         const r = plans().apply({ hunkId, owner, content, lang });
-        if (r.changed) await files().writeFile(pending.path, r.content);
+        if (r.changed) {
+          try {
+            await write(pending.path, r.content);
+          } catch (e) {
+            // The session has used the hunk up; say so, rather than let a
+            // retry report "already applied" for an edit that never landed.
+            const next =
+              lang === 'zh'
+                ? `未写入 ${pending.path}；hunk ${hunkId} 已失效，请重新读取文件并再次规划。`
+                : `Nothing was written to ${pending.path}; hunk ${hunkId} is used up: read the file and prepare the edit again.`;
+            return `${errorText(e, lang)}\n${next}`;
+          }
+        }
         return r.text;
       });
     },
     async edit_file_search_replace(a) {
       const path = s(a.path);
+      writable();
       return withPathLock(path, async () => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
         const r = applySearchReplace(content, s(a.search_replace), { atomic: b(a.atomic, true), lang });
         if (r.content === content) return r.summary;
-        await files().writeFile(path, r.content);
+        await write(path, r.content);
         return `${r.summary}\n\n\`\`\`diff\n${unifiedDiff(content, r.content, { oldName: path, newName: path }).trimEnd()}\n\`\`\``;
       });
     },
@@ -212,7 +247,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   return {
     async run(name, args) {
       const tool = typeof name === 'string' && Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
-      if (!tool) return unknownTool(typeof name === 'string' ? name : String(typeof name), lang);
+      if (!tool) return unknownTool(typeof name === 'string' ? name : String(typeof name), Object.keys(tools), lang);
       const a: Args = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Args) : {};
       try {
         return await tool(a);
@@ -221,7 +256,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       }
     },
     definitions(defOptions) {
-      const opts = readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options') as ToolDefinitionsOptions;
+      const opts = (typeof defOptions === 'string' ? { ...toolDefinitionsLangOnly(defOptions) } : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')) as ToolDefinitionsOptions;
       const toolsets: ('siyuan' | 'files')[] = [];
       if (options.siyuan) toolsets.push('siyuan');
       if (options.files) toolsets.push('files');
@@ -247,6 +282,37 @@ export function runTool(name: string, args: unknown, host: ToolRunnerOptions): P
     runners.set(host, runner);
   }
   return runner.run(name, args);
+}
+
+/** Runs a host callback; a throw or rejection becomes HOST_ERROR naming the callback (original error as cause). */
+async function hostCall<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isEditkitError(e)) throw e;
+    const message = e instanceof Error ? e.message : describeValue(e);
+    throw new EditkitError({ code: 'HOST_ERROR', message: `${what} failed: ${message}`, subject: 'files' }, { cause: e });
+  }
+}
+
+function capabilityMissing(callback: string, lang: Lang): EditkitError {
+  return new EditkitError({
+    code: 'HOST_CAPABILITY_MISSING',
+    subject: callback,
+    message: lang === 'zh' ? `运行环境提供的文件访问缺少 ${callback} 回调，本工具不可用。` : `the files host has no ${callback} callback, which this tool needs.`,
+  });
+}
+
+function hostError(message: string): EditkitError {
+  return new EditkitError({ code: 'HOST_ERROR', message, subject: 'files' });
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
 }
 
 class MissingHost extends Error {
@@ -275,10 +341,11 @@ function errorText(e: unknown, lang: Lang): string {
   return `${lang === 'zh' ? '错误' : 'Error'} [HOST_ERROR]: ${message}`;
 }
 
-function unknownTool(name: string, lang: Lang): string {
+// Lists the tools this runner implements (toolDefinitions names the same set; tools.test.mjs checks).
+function unknownTool(name: string, implemented: string[], lang: Lang): string {
   return lang === 'zh'
-    ? `错误 [INVALID_ARGUMENT]：没有名为 "${name}" 的工具。可用工具：${TOOL_NAMES.join('、')}。`
-    : `Error [INVALID_ARGUMENT]: there is no tool named "${name}". Available tools: ${TOOL_NAMES.join(', ')}.`;
+    ? `错误 [INVALID_ARGUMENT]：没有名为 "${name}" 的工具。可用工具：${implemented.join('、')}。`
+    : `Error [INVALID_ARGUMENT]: there is no tool named "${name}". Available tools: ${implemented.join(', ')}.`;
 }
 
 function fileMissing(path: string, lang: Lang): string {
