@@ -7,9 +7,13 @@ import { jsError } from './errors.js';
 import type {
   AppendContentArgs,
   AppendContentResult,
+  AppendPlan,
+  AppendSource,
   BlockContent,
   BlockContentSource,
+  BlockInfo,
   BlockInfoResult,
+  BlockInfoSource,
   ChildBlock,
   ContentOptions,
   CreateNewDocArgs,
@@ -80,6 +84,14 @@ export async function getBlockInfo(args: GetBlockInfoArgs, host: SiyuanHost, opt
   return callAsync(lang, ctx, () => glue.getBlockInfo(a, h, o));
 }
 
+/** getBlockInfo's pure part: one block's info from rows a host already holds. */
+export function buildBlockInfo(source: BlockInfoSource, opts?: ContentOptions): BlockInfo {
+  const lang = langOf(opts);
+  const s = object(source, 'source', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.buildBlockInfo(s, o));
+}
+
 /** The YAML-like text an agent reads for getBlockInfo. */
 export function formatBlockInfo(info: BlockInfoResult, opts?: ContentOptions): string {
   const lang = langOf(opts);
@@ -96,6 +108,14 @@ export async function appendContent(args: AppendContentArgs, host: SiyuanHost, o
   const ctx = new HostContext();
   const h = wrapHost(host, lang, ctx);
   return callAsync(lang, ctx, () => glue.appendContent(a, h, o));
+}
+
+/** appendContent's pure part: where markdown appended to a block goes. */
+export function planAppend(source: AppendSource, opts?: ContentOptions): AppendPlan {
+  const lang = langOf(opts);
+  const s = object(source, 'source', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.planAppend(s, o));
 }
 
 /** Creates a document beside, inside, or beside the parent of an anchor document. */

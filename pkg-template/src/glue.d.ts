@@ -34,6 +34,8 @@ declare module 'editkit-glue' {
   export function appendContent(args: unknown, host: unknown, options: unknown): Promise<unknown>;
   export function createNewDoc(args: unknown, host: unknown, options: unknown): Promise<unknown>;
   export function planNewDocPath(args: unknown, options: unknown): unknown;
+  export function buildBlockInfo(source: unknown, options: unknown): unknown;
+  export function planAppend(source: unknown, options: unknown): unknown;
   export function unifiedDiff(oldText: unknown, newText: unknown, options: unknown): unknown;
   export function findMatch(content: unknown, search: unknown, options: unknown): unknown;
   export function replaceText(content: unknown, search: unknown, replace: unknown, options: unknown): unknown;

@@ -757,6 +757,19 @@ export interface BlockInfo {
   breadcrumb?: BreadcrumbItem[];
 }
 
+/** What `buildBlockInfo` needs: data a host already holds. */
+export interface BlockInfoSource {
+  /** The block's row. */
+  block: Block;
+  /** Its `getChildBlocks` list (documents, headings, containers). */
+  children?: ChildBlock[];
+  /** A document's heading rows in document order (else the outline comes
+   * from the top-level headings of `children`). */
+  headings?: Block[];
+  /** `getBlockBreadcrumb`'s answer for the block. */
+  breadcrumb?: BreadcrumbEntry[];
+}
+
 export interface BlockInfoResult {
   blocks: BlockInfo[];
   notFoundIds: string[];
@@ -778,6 +791,20 @@ export interface AppendContentResult {
   placement: 'lastChild' | 'endOfSection' | 'nextSibling';
   newBlockIds: string[];
   summary: string;
+}
+
+/** What `planAppend` needs: the target block's row and, for a heading,
+ * its section as `getChildBlocks` lists it. */
+export interface AppendSource {
+  block: Block;
+  section?: ChildBlock[];
+}
+
+/** Where appendContent writes: `lastChild` (appendBlock into `anchorId`),
+ * `endOfSection` / `nextSibling` (insertBlock after `anchorId`). */
+export interface AppendPlan {
+  placement: 'lastChild' | 'endOfSection' | 'nextSibling';
+  anchorId: string;
 }
 
 export type DocLocation = 'siblings' | 'children' | 'parent';

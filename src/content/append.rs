@@ -66,11 +66,22 @@ pub struct AppendContentResult {
 }
 
 /// The write [`append_content`] will make for a block.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AppendPlan {
     pub placement: Placement,
     /// `LastChild`: the container; otherwise the block to insert after.
     pub anchor_id: String,
+}
+
+/// What [`plan_append`] needs, for hosts that already hold it (the JS
+/// `planAppend`): the target block's row and, for a heading, its section
+/// as `getChildBlocks` lists it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct AppendSource {
+    pub block: Block,
+    pub section: Vec<ChildBlock>,
 }
 
 /// Where markdown appended to `block` goes; `section` is the heading's

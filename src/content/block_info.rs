@@ -138,6 +138,25 @@ fn lists_children(kind: BlockKind) -> bool {
     kind.is_container() || kind == BlockKind::Heading
 }
 
+/// What [`build_block_info`] needs, for hosts that already hold it (the
+/// JS `buildBlockInfo`): the block's row, its child list (documents,
+/// headings, containers), a document's headings in document order, and
+/// its breadcrumb as `getBlockBreadcrumb` answers it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct BlockInfoSource {
+    pub block: Block,
+    pub children: Option<Vec<ChildBlock>>,
+    pub headings: Option<Vec<Block>>,
+    pub breadcrumb: Option<Vec<BreadcrumbEntry>>,
+}
+
+impl BlockInfoSource {
+    pub fn build(&self) -> BlockInfo {
+        build_block_info(&self.block, self.children.as_deref(), self.headings.as_deref(), self.breadcrumb.as_deref())
+    }
+}
+
 /// Builds one block's info from data already fetched: its child list
 /// (documents, headings, containers), the document's headings in document
 /// order (documents; `None` builds the outline from the top-level headings

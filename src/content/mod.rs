@@ -41,14 +41,16 @@ mod new_doc;
 
 use serde::{Deserialize, Serialize};
 
-pub use append::{append_content, plan_append, AppendContentArgs, AppendContentResult, AppendPlan, AppendTarget};
+pub use append::{
+    append_content, plan_append, AppendContentArgs, AppendContentResult, AppendPlan, AppendSource, AppendTarget,
+};
 pub use block_content::{
     get_block_content, needs_children, render_block_content, resolve_view, BlockContent, BlockContentSource,
     GetBlockContentArgs, ViewFlags,
 };
 pub use block_info::{
     build_block_info, build_toc, format_block_info, get_block_info, BlockIds, BlockInfo, BlockInfoResult,
-    BreadcrumbItem, GetBlockInfoArgs, TocNode, PREVIEW_UNITS,
+    BlockInfoSource, BreadcrumbItem, GetBlockInfoArgs, TocNode, PREVIEW_UNITS,
 };
 pub use new_doc::{
     create_new_doc, plan_new_doc_path, CreateNewDocArgs, CreateNewDocResult, NewDocPathArgs, NewDocPlan,

@@ -63,6 +63,24 @@ pub async fn get_block_info(args: JsValue, host: JsValue, options: JsValue) -> R
     result(content::get_block_info(&args, &JsHost::new(host), &options).await)
 }
 
+/// getBlockInfo's pure part, for hosts that already hold the rows.
+#[wasm_bindgen(js_name = buildBlockInfo)]
+pub fn build_block_info(source: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let source: content::BlockInfoSource = required(source, "source", lang)?;
+    let _: ContentOptions = from_js(options, "options", lang)?;
+    to_js(&source.build())
+}
+
+/// appendContent's pure part: where markdown appended to a block goes.
+#[wasm_bindgen(js_name = planAppend)]
+pub fn plan_append(source: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let source: content::AppendSource = required(source, "source", lang)?;
+    let _: ContentOptions = from_js(options, "options", lang)?;
+    to_js(&content::plan_append(&source.block, &source.section))
+}
+
 #[wasm_bindgen(js_name = formatBlockInfo)]
 pub fn format_block_info(info: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);

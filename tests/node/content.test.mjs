@@ -43,6 +43,42 @@ test('getBlockInfo is one batch for many ids and formats for agents', async () =
   assert.match(text, /name: closing/);
 });
 
+test('buildBlockInfo and planAppend, the pure parts, agree with getBlockInfo and appendContent', async () => {
+  const host = fixtureHost();
+  const HEADING = '20240614083112-h2jz8kq';
+  const LIST = '20240614083125-lst0a9x';
+  const PARA = '20240614083000-a1b2c3d';
+  for (const id of [DOC1, HEADING, LIST, PARA]) {
+    const [block] = await host.getBlocks([id]);
+    const [children] = await host.getChildBlocks([id]);
+    const [breadcrumb] = await host.getBreadcrumb([id]);
+    const headings = block.type === 'd' ? (await host.getDocHeadings([id]))[0] : undefined;
+    const source = { block, breadcrumb, ...(block.type === 'p' ? {} : { children }), ...(headings ? { headings } : {}) };
+    const [fromHost] = (await ek.getBlockInfo({ ids: id }, host, { lang: 'zh' })).blocks;
+    assert.deepEqual(ek.buildBlockInfo(source, { lang: 'zh' }), fromHost, id);
+  }
+  const [doc] = await host.getBlocks([DOC1]);
+  const docInfo = ek.buildBlockInfo({ block: doc, children: (await host.getChildBlocks([DOC1]))[0] });
+  assert.deepEqual(docInfo.toc.map((n) => n.content), ['本周进展', '风险与问题', '下周计划']);
+
+  const [heading] = await host.getBlocks([HEADING]);
+  const [section] = await host.getChildBlocks([HEADING]);
+  assert.deepEqual(ek.planAppend({ block: heading, section }), { placement: 'endOfSection', anchorId: section.at(-1).id });
+  assert.deepEqual(ek.planAppend({ block: heading }), { placement: 'endOfSection', anchorId: HEADING });
+  const [list] = await host.getBlocks([LIST]);
+  assert.deepEqual(ek.planAppend({ block: list }), { placement: 'lastChild', anchorId: LIST });
+  const [para] = await host.getBlocks([PARA]);
+  assert.deepEqual(ek.planAppend({ block: para }), { placement: 'nextSibling', anchorId: PARA });
+  // The plan is where appendContent writes: after the section's last block.
+  const before = host.calls.length;
+  const r = await ek.appendContent({ markdown: '追加', targetType: 'block', target: HEADING }, host);
+  assert.equal(r.placement, 'endOfSection');
+  const insert = host.calls.slice(before).find((c) => c.name === 'insertBlock');
+  assert.equal(insert.args[1].previousID, section.at(-1).id);
+  assert.throws(() => ek.planAppend(null), (e) => e.code === 'INVALID_ARGUMENT');
+  assert.throws(() => ek.buildBlockInfo({ block: 'x' }), (e) => e.code === 'INVALID_ARGUMENT');
+});
+
 test('appendContent and createNewDoc write through the host', async () => {
   const host = fixtureHost();
   const r = await ek.appendContent({ markdown: '追加的段落', targetType: 'document', target: DOC1 }, host);

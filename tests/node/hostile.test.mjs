@@ -39,6 +39,8 @@ function validArgs(host) {
     getBlockContent: [{ blockId: P }, host, {}],
     getBlockInfo: [{ ids: P }, host, {}],
     formatBlockInfo: [{ blocks: [], notFoundIds: [] }, {}],
+    buildBlockInfo: [{ block: { id: P, type: 'p', markdown: 'x', content: 'x' } }, {}],
+    planAppend: [{ block: { id: P, type: 'p' }, section: [] }, {}],
     appendContent: [{ markdown: 'x', targetType: 'block', target: P }, host, {}],
     createNewDoc: [{ title: 't', anchorDocumentId: '20240614083000-wk24rep', location: 'children' }, host, {}],
     planNewDocPath: [{ anchorDoc: { id: '20240614083000-wk24rep', type: 'd', box: '20240101090000-k3m9xzq', path: '/20240614083000-wk24rep.sy', hpath: '/项目周报' }, title: 't', location: 'siblings' }, {}],
