@@ -102,10 +102,19 @@ export class FileEditSession {
   /**
    * Applies a plan to the file's current text: `contextMatch` says `exact`,
    * `fuzz` (relocated) or `rejected` (nothing changed). Write `content` back
-   * when `changed`. A successful apply consumes the plan.
+   * when `changed`. A successful apply consumes the plan, unless
+   * `deferConsume` asks to wait for `consume(hunkId)` after the write.
    */
   apply(opts: FileApplyOptions): FileApplyResult {
     return this.#run('apply', opts);
+  }
+  /**
+   * Marks a plan applied after an `apply` with `deferConsume`, once the
+   * write succeeded; `false` when no live plan has that id.
+   */
+  consume(hunkId: string): boolean {
+    const id = text(hunkId, 'hunkId', 'en');
+    return call('en', () => this.#core.consume(id));
   }
   /** Waiting hunk ids in creation order (apply them in this order). */
   applyOrder(hunkIds: string[]): string[] {

@@ -17,6 +17,7 @@ declare module 'editkit-glue' {
     prepareInsertBefore(options: unknown, nowMs: number): unknown;
     prepareBlockReplace(options: unknown, nowMs: number): unknown;
     apply(options: unknown, nowMs: number): unknown;
+    consume(hunkId: unknown): unknown;
     applyOrder(hunkIds: unknown): unknown;
     pending(path: string | undefined, nowMs: number): unknown;
     ttlMs(): unknown;

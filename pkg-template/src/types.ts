@@ -453,6 +453,10 @@ export interface FileApplyOptions {
   owner?: string;
   /** The file's text now; `null`/absent when it does not exist. */
   content?: string | null;
+  /** Keep the plan live after a successful apply until `consume(hunkId)`:
+   * consume it only once your write succeeded, so a failed write leaves
+   * the plan ready for a retry. Default `false`. */
+  deferConsume?: boolean;
   lang?: Lang;
 }
 

@@ -92,10 +92,20 @@ impl FileEditSession {
             apply_hunk(hunk, options.content.as_deref(), lang)
         })()
         .map_err(|e| ensure_yaml(e, &ctx))?;
-        if result.context_match != ContextMatch::Rejected {
+        if result.context_match != ContextMatch::Rejected && options.defer_consume != Some(true) {
             self.registry.consume(&options.hunk_id);
         }
         Ok(result)
+    }
+
+    /// Marks a plan applied (after an `apply` with `defer_consume`, once
+    /// the host wrote its result): a later apply of the id gets
+    /// `HUNK_NOT_FOUND`, never a second insertion. `false` when no live
+    /// plan has that id.
+    pub fn consume(&mut self, hunk_id: &str) -> bool {
+        let live = self.registry.get(hunk_id).is_some();
+        self.registry.consume(hunk_id);
+        live
     }
 
     /// `hunk_ids` sorted into creation order (unknown ids last, in their

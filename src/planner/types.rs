@@ -341,6 +341,13 @@ pub struct ApplyOptions {
     /// The file's current content; `None` = the file does not exist
     /// (fine for an append planned with `create: true`).
     pub content: Option<String>,
+    /// Leave the plan live after a successful apply, until
+    /// [`FileEditSession::consume`](super::FileEditSession::consume): a
+    /// host that still has to write the result consumes the plan only once
+    /// the write succeeded, so a failed write leaves it ready for a retry.
+    /// Default `false` (the apply consumes it).
+    #[serde(deserialize_with = "lenient::opt_bool")]
+    pub defer_consume: Option<bool>,
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }

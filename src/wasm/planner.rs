@@ -63,6 +63,11 @@ impl FileEditSessionCore {
         result(self.inner.apply(from_js(options, "options", lang)?, now_ms))
     }
 
+    pub fn consume(&mut self, hunk_id: JsValue) -> Result<JsValue, JsValue> {
+        let id = super::convert::string_arg(&hunk_id, "hunkId", crate::Lang::En)?;
+        to_js(&self.inner.consume(&id))
+    }
+
     #[wasm_bindgen(js_name = applyOrder)]
     pub fn apply_order(&self, hunk_ids: JsValue) -> Result<JsValue, JsValue> {
         let ids: Vec<String> = from_js(hunk_ids, "hunkIds", crate::Lang::En)?;

@@ -28,6 +28,22 @@ test('plan → apply: exact, then fuzz after an edit above, then a retry is HUNK
   assert.match(fuzz.evidence.fileDigestBefore, /^fnv1a64:[0-9a-f]{16}$/);
 });
 
+test('deferConsume keeps a plan live until consume(), so a failed write can be retried', () => {
+  const { s } = session();
+  const v1 = 'alpha\nbeta\n';
+  const plan = s.prepareRangeEdit({ path: 'a.txt', content: v1, range: '2', newText: 'BETA', owner: 'me' });
+  const opts = { hunkId: plan.hunkId, owner: 'me', content: v1, deferConsume: true };
+  assert.equal(s.apply(opts).content, 'alpha\nBETA\n');
+  // (the write failed) the plan is still there and applies the same way
+  assert.deepEqual(s.pending().map((p) => p.hunkId), [plan.hunkId]);
+  assert.equal(s.apply(opts).content, 'alpha\nBETA\n');
+  assert.equal(s.consume(plan.hunkId), true);
+  assert.equal(s.consume(plan.hunkId), false);
+  assert.deepEqual(s.pending(), []);
+  assert.throws(() => s.apply(opts), (e) => e.code === 'HUNK_NOT_FOUND');
+  assert.throws(() => s.consume(42), (e) => e.code === 'INVALID_ARGUMENT');
+});
+
 test('a rejected apply returns the current text unchanged and keeps the plan', () => {
   const { s } = session();
   const plan = s.prepareRangeEdit({ path: 'b.txt', content: 'a\nb\nc\n', range: '2', newText: 'B', owner: 'me' });

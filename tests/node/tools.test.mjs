@@ -257,23 +257,26 @@ test('a files host that throws, rejects or answers nonsense: the agent gets HOST
   assert.equal(await runner.run('read_file', { path: 'a.md' }), 'Error [HOST_ERROR]: files.readFile("a.md") failed: "a thrown string"');
   failing.read = null;
 
-  // A write that fails: the agent is told nothing was written and the hunk is used up.
+  // A write that fails: the agent is told nothing was written and the hunk is still live.
   failing.write = new Error('read-only volume');
   const plan = await runner.run('prepare_file_append', { path: 'a.md', content: 'three' });
   assert.ok(plan.includes("hunk_id: 'hk-1'"), plan);
   assert.equal(
     await runner.run('apply_file_modification', { hunk_id: 'hk-1' }),
-    'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume\nNothing was written to a.md; hunk hk-1 is used up: read the file and prepare the edit again.',
+    'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume\nNothing was written to a.md; hunk hk-1 is still live: apply it again.',
   );
+  assert.deepEqual(session.pending().map((p) => p.hunkId), ['hk-1']);
   assert.equal(await runner.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }), 'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume');
   assert.equal(await runner.run('create_new_file', { path: 'b.md', content: 'x' }), 'Error [HOST_ERROR]: files.writeFile("b.md") failed: read-only volume');
   assert.deepEqual(writes, []);
   assert.deepEqual([...files], [['a.md', 'one\ntwo\n']]);
   failing.write = null;
-  // Once the host works again, a fresh plan applies.
-  assert.match(await runner.run('prepare_file_append', { path: 'a.md', content: 'three' }), /hunk_id: 'hk-2'/);
-  assert.match(await runner.run('apply_file_modification', { hunk_id: 'hk-2' }), /context_match: exact/);
+  // Once the host works again, the same plan applies, exactly once.
+  assert.match(await runner.run('apply_file_modification', { hunk_id: 'hk-1' }), /context_match: exact/);
   assert.equal(files.get('a.md'), 'one\ntwo\nthree\n');
+  assert.match(await runner.run('apply_file_modification', { hunk_id: 'hk-1' }), /HUNK_NOT_FOUND/);
+  assert.equal(files.get('a.md'), 'one\ntwo\nthree\n');
+  assert.deepEqual(session.pending(), []);
 
   // Nonsense answers and missing callbacks are named, before anything is written or planned.
   const odd = ek.createToolRunner({ files: { readFile: () => 42, writeFile: () => assert.fail('written') } });

@@ -661,6 +661,32 @@ fn a_hunk_applies_once() {
 }
 
 #[test]
+fn a_deferred_apply_keeps_the_plan_until_the_host_consumes_it() {
+    let mut s = session();
+    let p = s.prepare_append(append_opts(Some("a\n"), "b"), T0).unwrap();
+    let deferred = |content: &str| ApplyOptions {
+        hunk_id: p.hunk_id.clone(),
+        owner: OWNER.into(),
+        content: Some(content.into()),
+        defer_consume: Some(true),
+        ..Default::default()
+    };
+    // The host's write failed: the same plan applies again, to the same text.
+    let first = s.apply(deferred("a\n"), T0 + 1.0).unwrap();
+    assert_eq!(first.content, "a\nb\n");
+    let again = s.apply(deferred("a\n"), T0 + 2.0).unwrap();
+    assert_eq!((again.content.as_str(), again.context_match), ("a\nb\n", ContextMatch::Exact));
+    assert_eq!(s.pending(None, T0 + 2.0).len(), 1);
+    // The write landed: consumed, and a retry is HUNK_NOT_FOUND (no second insertion).
+    assert!(s.consume(&p.hunk_id));
+    assert!(!s.consume(&p.hunk_id), "only a live plan is consumed");
+    let e = apply_to(&mut s, &p.hunk_id, Some("a\nb\n"), T0 + 3.0).unwrap_err();
+    assert_eq!(e.code, ErrorCode::HunkNotFound);
+    assert!(e.message.contains("already applied"), "{}", e.message);
+    assert!(s.pending(None, T0 + 3.0).is_empty());
+}
+
+#[test]
 fn ownership_is_checked_on_apply_and_revision() {
     let mut s = session();
     let p = s.prepare_range_edit(range_opts(FIVE, "1", "A"), T0).unwrap();
@@ -1252,7 +1278,7 @@ next: '请传 occurrence（从 1 开始，或 \"last\"）选定候选行之一�
     let p = s.prepare_range_edit(o, T0).unwrap();
     assert!(p.summary.starts_with("规划 t-1：替换 a.txt 第 2–2 行"), "{}", p.summary);
     let a = s
-        .apply(ApplyOptions { hunk_id: p.hunk_id, owner: OWNER.into(), content: Some(FIVE.into()), lang: Lang::Zh }, T0)
+        .apply(ApplyOptions { hunk_id: p.hunk_id, owner: OWNER.into(), content: Some(FIVE.into()), lang: Lang::Zh, ..Default::default() }, T0)
         .unwrap();
     assert!(a.summary.starts_with("已将 t-1 应用于 a.txt（exact）"), "{}", a.summary);
     let v = format_file_view(FileViewOptions { content: String::new(), lang: Lang::Zh, ..Default::default() }).unwrap();

@@ -197,20 +197,21 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       writable();
       return withPathLock(pending.path, async () => {
         const content = await read(pending.path);
-        const r = plans().apply({ hunkId, owner, content, lang });
+        // The plan is consumed only once the write landed: a failed write
+        // leaves it live, so the agent can simply apply it again.
+        const r = plans().apply({ hunkId, owner, content, lang, deferConsume: true });
         if (r.changed) {
           try {
             await write(pending.path, r.content);
           } catch (e) {
-            // The session has used the hunk up; say so, rather than let a
-            // retry report "already applied" for an edit that never landed.
             const next =
               lang === 'zh'
-                ? `未写入 ${pending.path}；hunk ${hunkId} 已失效，请重新读取文件并再次规划。`
-                : `Nothing was written to ${pending.path}; hunk ${hunkId} is used up: read the file and prepare the edit again.`;
+                ? `未写入 ${pending.path}；hunk ${hunkId} 仍然有效，可以再次应用。`
+                : `Nothing was written to ${pending.path}; hunk ${hunkId} is still live: apply it again.`;
             return `${errorText(e, lang)}\n${next}`;
           }
         }
+        if (r.contextMatch !== 'rejected') plans().consume(hunkId);
         return r.text;
       });
     },
