@@ -296,3 +296,27 @@ test('a files host that throws, rejects or answers nonsense: the agent gets HOST
   assert.match(await readOnly.run('apply_file_modification', { hunk_id: 'ro-1' }), /HOST_CAPABILITY_MISSING/, 'the refused hunk was not used up');
   assert.equal(await ek.createToolRunner({ files: { writeFile() {} } }).run('read_file', { path: 'a.md' }), 'Error [HOST_CAPABILITY_MISSING]: the files host has no files.readFile callback, which this tool needs.');
 });
+
+test('applies to one file issued in the same tick land in the order their plans were made', async () => {
+  const fs = memoryFiles({ 'log.md': 'start\n' });
+  const session = new ek.FileEditSession({ now: () => 1000, randomId: () => 'ord' });
+  const runner = ek.createToolRunner({ files: fs, session });
+  for (const line of ['first', 'second', 'third']) {
+    assert.match(await runner.run('prepare_file_append', { path: 'log.md', content: line }), /hunk_id: 'ord-\d'/);
+  }
+  // The agent's parallel tool calls arrive third, first, second.
+  const texts = await Promise.all(['ord-3', 'ord-1', 'ord-2'].map((hunk_id) => runner.run('apply_file_modification', { hunk_id })));
+  assert.equal(fs.files.get('log.md'), 'start\nfirst\nsecond\nthird\n');
+  // Each call still gets its own result: the first planned is exact, the
+  // later ones were relocated to the end the earlier ones made.
+  assert.match(texts[1], /hunk_id: 'ord-1'[\s\S]*context_match: exact/);
+  assert.match(texts[0], /hunk_id: 'ord-3'[\s\S]*context_match: fuzz/);
+  assert.match(texts[2], /hunk_id: 'ord-2'[\s\S]*context_match: fuzz/);
+  assert.deepEqual(session.pending(), []);
+  // The same hunk twice in one tick: applied once, the second call is HUNK_NOT_FOUND.
+  await runner.run('prepare_file_append', { path: 'log.md', content: 'fourth' });
+  const twice = await Promise.all([runner.run('apply_file_modification', { hunk_id: 'ord-4' }), runner.run('apply_file_modification', { hunk_id: 'ord-4' })]);
+  assert.match(twice[0], /context_match: exact/);
+  assert.match(twice[1], /HUNK_NOT_FOUND/);
+  assert.equal(fs.files.get('log.md'), 'start\nfirst\nsecond\nthird\nfourth\n');
+});

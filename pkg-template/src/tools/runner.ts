@@ -59,6 +59,30 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   };
   const plans = (): FileEditSession => (session ??= new FileEditSession());
 
+  // Applies that reach one path within one tick (an agent's parallel tool
+  // calls) land in the order their plans were made (SPEC §7), each
+  // relocating over the ones before it: they are gathered until the next
+  // macrotask, sorted by the session, then queued on the path's lock in
+  // that order.
+  const gathering = new Map<string, { hunkId: string; start: () => void }[]>();
+  const inCreationOrder = (path: string, hunkId: string, apply: () => Promise<string>): Promise<string> =>
+    new Promise((resolve, reject) => {
+      let batch = gathering.get(path);
+      if (!batch) {
+        const waiting: { hunkId: string; start: () => void }[] = [];
+        batch = waiting;
+        gathering.set(path, waiting);
+        setTimeout(() => {
+          gathering.delete(path);
+          const order = plans().applyOrder(waiting.map((w) => w.hunkId));
+          const rank = (w: { hunkId: string }) => order.indexOf(w.hunkId);
+          // Array sort is stable: the same id twice keeps its call order.
+          for (const w of [...waiting].sort((x, y) => rank(x) - rank(y))) w.start();
+        }, 0);
+      }
+      batch.push({ hunkId, start: () => void withPathLock(path, apply).then(resolve, reject) });
+    });
+
   const read = async (path: string): Promise<string | null> => {
     const host = files();
     if (typeof host.readFile !== 'function') throw capabilityMissing('files.readFile', lang);
@@ -195,7 +219,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         return plans().apply({ hunkId, owner, content: null, lang }).text;
       }
       writable();
-      return withPathLock(pending.path, async () => {
+      return inCreationOrder(pending.path, hunkId, async () => {
         const content = await read(pending.path);
         // The plan is consumed only once the write landed: a failed write
         // leaves it live, so the agent can simply apply it again.
