@@ -9,7 +9,7 @@
 //! No state is shared between calls, so concurrent applies (JS may call in
 //! while one awaits a host Promise) cannot interfere inside the core.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::check::{check, normalize_eol, CheckInput, PlanEntry};
 use super::messages as msg;
@@ -42,18 +42,16 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     let mut warnings = analysis.warnings;
     require(host, &[Capability::GetBlocks], lang)?;
 
-    let mut ids: Vec<String> = Vec::new();
+    let mut ids = UniqueIds::default();
     for edit in &edits {
-        if !ids.contains(&edit.block_id) {
-            ids.push(edit.block_id.clone());
-        }
+        ids.push(&edit.block_id);
     }
-    let blocks = fetch_blocks(host, &ids, lang).await?;
+    let blocks = fetch_blocks(host, &ids.list, lang).await?;
 
     // One child-list batch: sections of headings that get an APPEND, and,
     // when writing, the parents of blocks that may be deleted (undo
     // positions).
-    let mut child_ids: Vec<String> = Vec::new();
+    let mut child_ids = UniqueIds::default();
     for edit in &edits {
         let Some(Some(block)) = blocks.get(&edit.block_id) else { continue };
         let heading = block.kind() == BlockKind::Heading;
@@ -62,18 +60,18 @@ pub async fn apply_block_diff<H: SiyuanHost>(
                 && edit.search.is_some()
                 && edit.replacement.as_deref().is_some_and(|r| r.trim().is_empty()));
         if edit.kind == EditKind::Append && heading {
-            push_unique(&mut child_ids, &block.id);
+            child_ids.push(&block.id);
         }
         if may_delete && !options.dry_run && !block.parent_id.is_empty() {
-            push_unique(&mut child_ids, &block.parent_id);
+            child_ids.push(&block.parent_id);
         }
     }
-    let children: HashMap<String, Vec<ChildBlock>> = if child_ids.is_empty() {
+    let children: HashMap<String, Vec<ChildBlock>> = if child_ids.list.is_empty() {
         HashMap::new()
     } else {
         require(host, &[Capability::GetChildBlocks], lang)?;
-        let lists = fetch_children(host, &child_ids, lang).await?;
-        child_ids.into_iter().zip(lists).collect()
+        let lists = fetch_children(host, &child_ids.list, lang).await?;
+        child_ids.list.into_iter().zip(lists).collect()
     };
 
     let outcome =
@@ -145,9 +143,20 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     })
 }
 
-fn push_unique(list: &mut Vec<String>, id: &str) {
-    if !list.iter().any(|x| x == id) {
-        list.push(id.to_string());
+/// Ids in first-seen order, each once: a diff names the same block in
+/// many hunks, and a linear membership test made 1,000 hunks quadratic.
+#[derive(Default)]
+struct UniqueIds {
+    list: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl UniqueIds {
+    fn push(&mut self, id: &str) {
+        if !self.seen.contains(id) {
+            self.seen.insert(id.to_string());
+            self.list.push(id.to_string());
+        }
     }
 }
 
@@ -183,12 +192,13 @@ impl<H: SiyuanHost> Run<'_, H> {
         // Kramdown of every block that will be rewritten or deleted, for
         // the undo. (The kernel's delete removes only the block itself, a
         // folded heading included: its section stays.)
-        let mut kramdown_ids: Vec<String> = Vec::new();
+        let mut unique = UniqueIds::default();
         for entry in plan {
             if matches!(entry.planned.kind, EditKind::Update | EditKind::Delete) {
-                push_unique(&mut kramdown_ids, &entry.planned.block_id);
+                unique.push(&entry.planned.block_id);
             }
         }
+        let kramdown_ids = unique.list;
         let kramdowns = self.host.get_kramdown(&kramdown_ids).await.map_err(|e| host_error(lang, &e))?;
         let kramdowns = one_per_id(kramdowns, kramdown_ids.len(), Capability::GetKramdown, lang)?;
         let kramdown: HashMap<String, String> = kramdown_ids
@@ -200,12 +210,12 @@ impl<H: SiyuanHost> Run<'_, H> {
 
         // Re-fetch the targets right before writing: a block changed since
         // the check is STALE_BLOCK and nothing of its edits is written.
-        let mut target_ids: Vec<String> = Vec::new();
+        let mut target_ids = UniqueIds::default();
         for entry in plan {
-            push_unique(&mut target_ids, &entry.planned.block_id);
+            target_ids.push(&entry.planned.block_id);
         }
-        let fresh = fetch_blocks(self.host, &target_ids, lang).await?;
-        let mut stale: Vec<usize> = Vec::new();
+        let fresh = fetch_blocks(self.host, &target_ids.list, lang).await?;
+        let mut stale: HashSet<usize> = HashSet::new();
         for (k, entry) in plan.iter().enumerate() {
             let id = &entry.planned.block_id;
             let before = self.blocks.get(id).and_then(Option::as_ref);
@@ -215,7 +225,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 _ => true,
             };
             if changed {
-                stale.push(k);
+                stale.insert(k);
                 for &i in &entry.edits {
                     self.fail(i, msg::stale_block(lang, id, self.results[i].hunk_index));
                 }
