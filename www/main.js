@@ -62,24 +62,26 @@ async function useMemoryKernel() {
 
 /** The fixture notebook (index + documents), or null when the server has none. */
 async function fetchFixtures() {
-  let index;
+  // Any trouble (no folder, a malformed index, a missing document) means
+  // the built-in notebook, never a page that does not start.
   try {
     const res = await fetch(`${FIXTURES_URL}notebook-index.json`);
     if (!res.ok) return null;
-    index = await res.json();
-  } catch {
+    const index = await res.json();
+    // notebook-index.json names the file of each document that has a body.
+    const files = index.documents.map((d) => d.fixture).filter((f) => typeof f === 'string' && f).sort();
+    const fixtures = await Promise.all(
+      files.map(async (file) => {
+        const doc = await fetch(FIXTURES_URL + encodeURIComponent(file));
+        if (!doc.ok) throw new Error(`fixture ${file}: HTTP ${doc.status}`);
+        return doc.json();
+      }),
+    );
+    return { index, fixtures };
+  } catch (e) {
+    console.warn('editkit demo: the shared fixtures could not be read; using the built-in notebook', e);
     return null;
   }
-  // notebook-index.json names the file of each document that has a body.
-  const files = index.documents.map((d) => d.fixture).filter((f) => typeof f === 'string' && f).sort();
-  const fixtures = await Promise.all(
-    files.map(async (file) => {
-      const res = await fetch(FIXTURES_URL + encodeURIComponent(file));
-      if (!res.ok) throw new Error(`fixture ${file}: HTTP ${res.status}`);
-      return res.json();
-    }),
-  );
-  return { index, fixtures };
 }
 
 async function useFixtureKernel() {

@@ -153,8 +153,7 @@ struct UniqueIds {
 
 impl UniqueIds {
     fn push(&mut self, id: &str) {
-        if !self.seen.contains(id) {
-            self.seen.insert(id.to_string());
+        if self.seen.insert(id.to_string()) {
             self.list.push(id.to_string());
         }
     }

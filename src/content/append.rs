@@ -84,6 +84,15 @@ pub struct AppendSource {
     pub section: Vec<ChildBlock>,
 }
 
+impl AppendSource {
+    /// [`plan_append`], once the block's id is a block id
+    /// (`INVALID_BLOCK_ID` otherwise).
+    pub fn plan(&self, lang: crate::Lang) -> Result<AppendPlan, Error> {
+        checked_id(&self.block.id, "source.block.id", lang)?;
+        Ok(plan_append(&self.block, &self.section))
+    }
+}
+
 /// Where markdown appended to `block` goes; `section` is the heading's
 /// `getChildBlocks` list (ignored for other blocks).
 pub fn plan_append(block: &Block, section: &[ChildBlock]) -> AppendPlan {

@@ -152,8 +152,11 @@ pub struct BlockInfoSource {
 }
 
 impl BlockInfoSource {
-    pub fn build(&self) -> BlockInfo {
-        build_block_info(&self.block, self.children.as_deref(), self.headings.as_deref(), self.breadcrumb.as_deref())
+    /// The info, once the block's id is a block id (`INVALID_BLOCK_ID`
+    /// otherwise: a missing or empty row is a caller's mistake, not a block).
+    pub fn build(&self, lang: Lang) -> Result<BlockInfo, Error> {
+        checked_id(&self.block.id, "source.block.id", lang)?;
+        Ok(build_block_info(&self.block, self.children.as_deref(), self.headings.as_deref(), self.breadcrumb.as_deref()))
     }
 }
 

@@ -79,7 +79,8 @@ impl FileEditSession {
     }
 
     /// Applies plan `hunkId` to the file's current `content`. A successful
-    /// (exact or fuzz) apply consumes the plan; a rejection and a refusal
+    /// (exact or fuzz) apply consumes the plan (with `defer_consume`, only
+    /// [`consume`](Self::consume) does); a rejection and a refusal
     /// leave it in place (revise it with `existingHunkId` or plan anew).
     pub fn apply(&mut self, options: ApplyOptions, now_ms: f64) -> Result<ApplyResult> {
         let lang = options.lang;

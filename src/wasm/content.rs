@@ -69,7 +69,7 @@ pub fn build_block_info(source: JsValue, options: JsValue) -> Result<JsValue, Js
     let lang = lang_of(&options);
     let source: content::BlockInfoSource = required(source, "source", lang)?;
     let _: ContentOptions = from_js(options, "options", lang)?;
-    to_js(&source.build())
+    result(source.build(lang))
 }
 
 /// appendContent's pure part: where markdown appended to a block goes.
@@ -78,7 +78,7 @@ pub fn plan_append(source: JsValue, options: JsValue) -> Result<JsValue, JsValue
     let lang = lang_of(&options);
     let source: content::AppendSource = required(source, "source", lang)?;
     let _: ContentOptions = from_js(options, "options", lang)?;
-    to_js(&content::plan_append(&source.block, &source.section))
+    result(source.plan(lang))
 }
 
 #[wasm_bindgen(js_name = formatBlockInfo)]

@@ -77,6 +77,9 @@ test('buildBlockInfo and planAppend, the pure parts, agree with getBlockInfo and
   assert.equal(insert.args[1].previousID, section.at(-1).id);
   assert.throws(() => ek.planAppend(null), (e) => e.code === 'INVALID_ARGUMENT');
   assert.throws(() => ek.buildBlockInfo({ block: 'x' }), (e) => e.code === 'INVALID_ARGUMENT');
+  // A source without a real block is refused, not planned around an empty id.
+  assert.throws(() => ek.planAppend({}), (e) => e.code === 'INVALID_BLOCK_ID');
+  assert.throws(() => ek.buildBlockInfo({ block: { id: '', type: 'p' } }), (e) => e.code === 'INVALID_BLOCK_ID');
 });
 
 test('appendContent and createNewDoc write through the host', async () => {

@@ -263,7 +263,7 @@ test('a files host that throws, rejects or answers nonsense: the agent gets HOST
   assert.ok(plan.includes("hunk_id: 'hk-1'"), plan);
   assert.equal(
     await runner.run('apply_file_modification', { hunk_id: 'hk-1' }),
-    'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume\nNothing was written to a.md; hunk hk-1 is still live: apply it again.',
+    'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume\nThe write to a.md failed and may not have happened; hunk hk-1 is still live: read the file, and apply it again only if the change is not there.',
   );
   assert.deepEqual(session.pending().map((p) => p.hunkId), ['hk-1']);
   assert.equal(await runner.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }), 'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume');

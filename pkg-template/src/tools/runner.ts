@@ -74,7 +74,14 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         gathering.set(path, waiting);
         setTimeout(() => {
           gathering.delete(path);
-          const order = plans().applyOrder(waiting.map((w) => w.hunkId));
+          let order: string[];
+          try {
+            order = plans().applyOrder(waiting.map((w) => w.hunkId));
+          } catch {
+            // Never leave a call waiting: fall back to the order of arrival
+            // (each apply then reports its own error).
+            order = waiting.map((w) => w.hunkId);
+          }
           const rank = (w: { hunkId: string }) => order.indexOf(w.hunkId);
           // Array sort is stable: the same id twice keeps its call order.
           for (const w of [...waiting].sort((x, y) => rank(x) - rank(y))) w.start();
@@ -176,15 +183,22 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         return check.text;
       });
     },
+    // Plans are made under the path's lock too: a file read mid-write is
+    // never planned against, and a revision (existing_hunk_id) cannot
+    // slip between an apply and its consume.
     async prepare_file_range_edit(a) {
       const path = s(a.path);
-      const plan = plans().prepareRangeEdit({ path, content: await read(path), range: s(a.range), newText: s(a.content), owner, existingHunkId: s(a.existing_hunk_id), lang });
-      return plan.text;
+      return withPathLock(path, async () => {
+        const plan = plans().prepareRangeEdit({ path, content: await read(path), range: s(a.range), newText: s(a.content), owner, existingHunkId: s(a.existing_hunk_id), lang });
+        return plan.text;
+      });
     },
     async prepare_file_append(a) {
       const path = s(a.path);
-      const plan = plans().prepareAppend({ path, content: await read(path), newText: s(a.content), create: b(a.create, false), owner, existingHunkId: s(a.existing_hunk_id), lang });
-      return plan.text;
+      return withPathLock(path, async () => {
+        const plan = plans().prepareAppend({ path, content: await read(path), newText: s(a.content), create: b(a.create, false), owner, existingHunkId: s(a.existing_hunk_id), lang });
+        return plan.text;
+      });
     },
     async prepare_file_insert_after(a) {
       return insert('after', a);
@@ -194,22 +208,24 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     },
     async prepare_file_block_replace(a) {
       const path = s(a.path);
-      const plan = plans().prepareBlockReplace({
-        path,
-        content: await read(path),
-        startAnchor: s(a.start_anchor),
-        endAnchor: s(a.end_anchor),
-        newText: s(a.content),
-        match: (s(a.match) || 'contains') as 'contains',
-        includeAnchors: b(a.include_anchors, true),
-        requireUnique: b(a.require_unique, true),
-        strict: b(a.strict, true),
-        occurrence: a.occurrence as number | string | undefined,
-        owner,
-        existingHunkId: s(a.existing_hunk_id),
-        lang,
+      return withPathLock(path, async () => {
+        const plan = plans().prepareBlockReplace({
+          path,
+          content: await read(path),
+          startAnchor: s(a.start_anchor),
+          endAnchor: s(a.end_anchor),
+          newText: s(a.content),
+          match: (s(a.match) || 'contains') as 'contains',
+          includeAnchors: b(a.include_anchors, true),
+          requireUnique: b(a.require_unique, true),
+          strict: b(a.strict, true),
+          occurrence: a.occurrence as number | string | undefined,
+          owner,
+          existingHunkId: s(a.existing_hunk_id),
+          lang,
+        });
+        return plan.text;
       });
-      return plan.text;
     },
     async apply_file_modification(a) {
       const hunkId = s(a.hunk_id);
@@ -228,10 +244,12 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           try {
             await write(pending.path, r.content);
           } catch (e) {
+            // A failed write may still have landed (a timeout after the
+            // write): the agent checks before applying again.
             const next =
               lang === 'zh'
-                ? `未写入 ${pending.path}；hunk ${hunkId} 仍然有效，可以再次应用。`
-                : `Nothing was written to ${pending.path}; hunk ${hunkId} is still live: apply it again.`;
+                ? `写入 ${pending.path} 失败，文件可能未改变；hunk ${hunkId} 仍然有效：先读取文件，若改动不在其中再次应用。`
+                : `The write to ${pending.path} failed and may not have happened; hunk ${hunkId} is still live: read the file, and apply it again only if the change is not there.`;
             return `${errorText(e, lang)}\n${next}`;
           }
         }
@@ -255,18 +273,20 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
 
   async function insert(where: 'after' | 'before', a: Args): Promise<string> {
     const path = s(a.path);
-    const opts = {
-      path,
-      content: await read(path),
-      anchor: s(a.anchor),
-      match: (s(a.match) || 'contains') as 'contains',
-      occurrence: a.occurrence as number | string | undefined,
-      newText: s(a.content),
-      owner,
-      existingHunkId: s(a.existing_hunk_id),
-      lang,
-    };
-    return (where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts)).text;
+    return withPathLock(path, async () => {
+      const opts = {
+        path,
+        content: await read(path),
+        anchor: s(a.anchor),
+        match: (s(a.match) || 'contains') as 'contains',
+        occurrence: a.occurrence as number | string | undefined,
+        newText: s(a.content),
+        owner,
+        existingHunkId: s(a.existing_hunk_id),
+        lang,
+      };
+      return (where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts)).text;
+    });
   }
 
   return {

@@ -10,15 +10,18 @@
 //!   lines (on one or two lines a "small difference" is the edit itself:
 //!   `MAX_RETRIES = 5` must not match `MAX_RETRIES = 3`); a window whose
 //!   first or last line does not stand for the search's first or last line
-//!   (equal under the fold key, or similar above the threshold), so a span
-//!   is never cut short of a closing `}` nor stretched past it; fewer than
+//!   (equal under the fold key, similar above the threshold, or — for one
+//!   of the two, beside an equal other — a wordy line one word apart), so a
+//!   span is never cut short of a closing `}` nor stretched past it; fewer than
 //!   [`MIN_EQUAL_LINE_RATIO`] of the lines equal in order, or more than one
 //!   search line in four (at least one) without an equal line; a weak best
 //!   window; two windows too close to call, by score or by lines (another
 //!   place holding as many of the search's lines).
 //! - Cost: the token-bag filter of `windows` module (linear per
-//!   window size), then at most a dozen sequence similarities, each charged
-//!   to the work budget before it runs.
+//!   window size); then, around each of at most [`KEEP`](super::windows)
+//!   regions, one line similarity per candidate boundary line and one
+//!   sequence similarity per candidate window, each charged to the work
+//!   budget before it runs (running out is "not found").
 //!
 //! The replacement is re-indented line by line from the search lines it
 //! pairs with.
@@ -166,8 +169,13 @@ fn pairing_lines(
             out.push((i, Pairing::Equal));
         } else if similarity(cx, &line, want, threshold)? >= threshold {
             out.push((i, Pairing::Similar));
-        } else if wordy && cx.budget.spend(line.len() + want.len()) && one_word_apart(&line, want) {
-            out.push((i, Pairing::Misremembered));
+        } else if wordy {
+            if !cx.budget.spend(line.len() + want.len()) {
+                return None;
+            }
+            if one_word_apart(&line, want) {
+                out.push((i, Pairing::Misremembered));
+            }
         }
     }
     Some(out)
@@ -175,14 +183,22 @@ fn pairing_lines(
 
 /// The two lines are the same sequence of tokens (words, and punctuation
 /// characters one by one; whitespace ignored) except for exactly one word.
+/// CJK characters are a token each: unspaced Chinese would otherwise be
+/// one "word" per sentence, and any two sentences one word apart.
 fn one_word_apart(a: &str, b: &str) -> bool {
+    fn ideograph(c: char) -> bool {
+        matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{20000}'..='\u{3134f}')
+    }
+    fn word_char(c: char) -> bool {
+        (c.is_alphanumeric() || c == '_') && !ideograph(c)
+    }
     fn tokens(s: &str) -> impl Iterator<Item = &str> {
         let mut rest = s;
         std::iter::from_fn(move || {
             rest = rest.trim_start();
             let c = rest.chars().next()?;
-            let end = if c.is_alphanumeric() || c == '_' {
-                rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len())
+            let end = if word_char(c) {
+                rest.find(|c: char| !word_char(c)).unwrap_or(rest.len())
             } else {
                 c.len_utf8()
             };
@@ -217,5 +233,7 @@ mod tests {
         assert!(!one_word_apart("f(a, b);", "f(a);"));
         assert!(!one_word_apart("x += 1;", "x -= 1;"));
         assert!(one_word_apart("让 总计 = 0;", "让 合计 = 0;"));
+        assert!(one_word_apart("总计：price_total", "总计：price_sum"));
+        assert!(!one_word_apart("这是第一段说明文字。", "完全不同的另一句话。"));
     }
 }

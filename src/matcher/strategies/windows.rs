@@ -42,7 +42,7 @@ impl Window {
     }
 }
 
-/// How many non-overlapping windows the filter keeps.
+/// How many windows in distinct places the filter keeps.
 const KEEP: usize = 8;
 const EMPTY: u64 = 0;
 
@@ -87,7 +87,7 @@ fn nonzero(h: u64) -> u64 {
     h.max(1)
 }
 
-/// The best non-overlapping windows as long as the search (best first),
+/// The best windows in distinct places as long as the search (best first),
 /// computed once per call and kept in the needle. `None` when the budget
 /// ran out.
 pub(crate) fn best_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<Window>> {
