@@ -422,6 +422,16 @@ fn edited_line(span: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// A substantive line strictly inside a span of at least `min_lines`
+/// lines, other than the edited line `at`: the one a content slip changes.
+fn other_middle_line(span: &str, at: usize, min_lines: usize) -> Option<usize> {
+    let lines: Vec<&str> = span.split_inclusive('\n').collect();
+    if lines.len() < min_lines {
+        return None;
+    }
+    (1..lines.len() - 1).find(|&i| i != at && substantive(lines[i]))
+}
+
 fn with_marker(span: &str, at: usize) -> String {
     map_lines(span, |i, body| {
         if i == at {
@@ -503,12 +513,7 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
         }
         Kind::BlankLinesAround => (format!("\n{span}\n"), format!("\n{edited}\n")),
         Kind::DroppedMiddleLine => {
-            let n = span.split_inclusive('\n').count();
-            if n < 5 {
-                return None;
-            }
-            let drop = (1..n - 1)
-                .find(|&i| i != at && span.split_inclusive('\n').nth(i).is_some_and(substantive))?;
+            let drop = other_middle_line(span, at, 5)?;
             let keep = |s: &str| {
                 s.split_inclusive('\n')
                     .enumerate()
@@ -519,12 +524,7 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
             (keep(span), keep(&edited))
         }
         Kind::AlteredMiddleLine => {
-            let n = span.split_inclusive('\n').count();
-            if n < 4 {
-                return None;
-            }
-            let alter = (1..n - 1)
-                .find(|&i| i != at && span.split_inclusive('\n').nth(i).is_some_and(substantive))?;
+            let alter = other_middle_line(span, at, 4)?;
             let f = |i: usize, b: &str| {
                 if i == alter {
                     misremember(b)

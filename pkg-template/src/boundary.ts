@@ -97,7 +97,8 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-function describe(e: unknown): string {
+/** A thrown value's message, whatever was thrown. */
+export function describe(e: unknown): string {
   if (e instanceof Error) return e.message;
   try {
     return String(e);
@@ -122,17 +123,7 @@ function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError 
   if (isEditkitError(thrown)) return thrown;
   if (!loaded) {
     // The glue has no instance yet: say what to do, not "internal error".
-    return new EditkitError(
-      {
-        code: 'INTERNAL_ERROR',
-        subject: 'init',
-        message:
-          lang === 'zh'
-            ? 'editkit 尚未初始化：浏览器构建需先 await init()（或调用 initSync({ module })）再调用其他函数。'
-            : 'editkit is not initialised: with the browser build, await init() (or call initSync({ module })) before calling any other editkit function.',
-      },
-      { cause: thrown },
-    );
+    return jsError('INTERNAL_ERROR', 'notInitialised', lang, [], { subject: 'init' }, thrown);
   }
   if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
     try {

@@ -67,8 +67,8 @@ const MESSAGES = {
     zh: 'editkit 发生内部错误并已重启；本次调用未产生任何作用。请附上触发它的输入报告此问题。（{0}）',
   },
   notInitialised: {
-    en: 'editkit is not initialised: call `await init()` (or `initSync`) from the web build first.',
-    zh: 'editkit 尚未初始化：请先调用 Web 版本的 `await init()`（或 `initSync`）。',
+    en: 'editkit is not initialised: with the browser build, await init() (or call initSync({ module })) before calling any other editkit function.',
+    zh: 'editkit 尚未初始化：浏览器构建需先 await init()（或调用 initSync({ module })）再调用其他函数。',
   },
 } satisfies Record<string, Texts>;
 

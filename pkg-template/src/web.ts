@@ -5,7 +5,7 @@
 //   await init({ module_or_path: await fetch(url) });               // a Response
 //   initSync({ module: bytes });                                    // bytes or a Module
 import initGlue, { initSync as initSyncGlue } from 'editkit-glue';
-import { markLoaded } from './boundary.js';
+import { describe as message, markLoaded } from './boundary.js';
 import { EditkitError } from './errors.js';
 
 // Declared here, not re-exported from the glue's typings: `editkit-glue` is
@@ -152,15 +152,6 @@ function loaderOptions<K extends string>(input: unknown, key: K, fn: string): Pa
 function loadError(fn: string, subject: string, detail: string, cause?: unknown): EditkitError {
   const text = detail.startsWith(fn) ? detail : `${fn}: ${detail}`;
   return new EditkitError({ code: 'INVALID_ARGUMENT', message: text, subject }, cause === undefined ? undefined : { cause });
-}
-
-function message(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  try {
-    return String(e);
-  } catch {
-    return 'an unprintable value';
-  }
 }
 
 function describeSource(value: unknown): string {

@@ -288,12 +288,8 @@ export function toolSpec(name: string): Spec | undefined {
   return SPECS.find((s) => s.name === name);
 }
 
-/** @internal `{ lang }` from the bare-string form of the options. */
-export function toolDefinitionsLangOnly(value: string): { lang: Lang } {
-  return { lang: readLang(value) };
-}
-
-function readLang(value: string): Lang {
+/** @internal The language of the bare-string form of the options. */
+export function readLang(value: string): Lang {
   if (value === 'en' || value === 'zh') return value;
   throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['lang', `expected "en" or "zh", got ${JSON.stringify(value)}`], { subject: 'lang' });
 }

@@ -8,7 +8,7 @@ import { EditkitError, isEditkitError, readOptions } from '../errors.js';
 import { checkNewFile, checkOverwrite, FileEditSession, formatFileView, withPathLock } from '../files.js';
 import { applySearchReplace } from '../matcher.js';
 import type { ApplyReport, Lang, SiyuanHost } from '../types.js';
-import { toolDefinitions, toolDefinitionsLangOnly } from './definitions.js';
+import { readLang, toolDefinitions } from './definitions.js';
 import type { ToolDefinitions, ToolDefinitionsOptions, ToolFormat } from './definitions.js';
 
 /** File I/O for the file tools. */
@@ -301,7 +301,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       }
     },
     definitions(defOptions) {
-      const opts = (typeof defOptions === 'string' ? { ...toolDefinitionsLangOnly(defOptions) } : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')) as ToolDefinitionsOptions;
+      const opts = (typeof defOptions === 'string' ? { lang: readLang(defOptions) } : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')) as ToolDefinitionsOptions;
       const toolsets: ('siyuan' | 'files')[] = [];
       if (options.siyuan) toolsets.push('siyuan');
       if (options.files) toolsets.push('files');
