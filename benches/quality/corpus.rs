@@ -2,9 +2,9 @@
 //! quality` (the full table) and the `quality` integration test (a smaller
 //! corpus, asserting that no edit ever lands in the wrong place).
 //!
-//! The sources are real files already on the machine, not written by us:
-//! Rust crates in the cargo registry and JavaScript/TypeScript packages in
-//! `node_modules`. From each chosen file we take real spans of 3–10 lines,
+//! The sources are real files not written by us, the same on every machine
+//! after setup (see `sources.rs`): the Rust crates of editkit's own
+//! dependency graph and the npm packages `package-lock.json` pins. From each chosen file we take real spans of 3–10 lines,
 //! make the edit a model would make (a marker appended to one line), and
 //! then perturb the SEARCH and the REPLACE the way models get them wrong.
 //! Each case runs through `replace_text` in every mode and is classified:
@@ -25,10 +25,13 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use editkit::matcher::{replace_text, Mode, ReplaceOptions};
 use editkit::ErrorCode;
+
+#[path = "sources.rs"]
+pub mod sources;
+pub use sources::{collect_sources, fingerprint, Source};
 
 /// The text the intended edit appends to one line; it survives every
 /// perturbation unchanged (letters, digits and `_` only).
@@ -108,12 +111,6 @@ pub enum Group {
     Ambiguous,
 }
 
-/// One source file of the corpus.
-pub struct Source {
-    pub path: PathBuf,
-    pub text: String,
-}
-
 /// One perturbed edit and what a right answer looks like.
 pub struct Case {
     pub kind: Kind,
@@ -133,105 +130,6 @@ pub enum Outcome {
     Placed,
     Refused,
     Wrong,
-}
-
-/// Collects up to `max_files` source files: half Rust from the cargo
-/// registry, half JS/TS from `node_modules`, evenly spread over the sorted
-/// paths so the choice is stable on a given machine.
-pub fn collect_sources(max_files: usize) -> Vec<Source> {
-    let mut rust = Vec::new();
-    if let Some(registry) = cargo_home().map(|h| h.join("registry").join("src")) {
-        walk(&registry, &["rs"], &mut rust, 0);
-    }
-    let mut js = Vec::new();
-    let node_modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("node_modules");
-    walk(&node_modules, &["js", "mjs", "cjs", "ts"], &mut js, 0);
-    rust.sort();
-    js.sort();
-    let mut out = Vec::new();
-    let per_side = max_files / 2;
-    for (paths, want) in [(&rust, per_side), (&js, max_files - per_side)] {
-        let usable: Vec<Source> = spread(paths, want * 4)
-            .into_iter()
-            .filter_map(|p| read_usable(p))
-            .collect();
-        out.extend(spread_owned(usable, want));
-    }
-    out
-}
-
-fn cargo_home() -> Option<PathBuf> {
-    std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-}
-
-fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>, depth: usize) {
-    if depth > 12 {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            walk(&path, exts, out, depth + 1);
-        } else if kind.is_file() {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let ext_ok = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| exts.contains(&e));
-            if ext_ok && !name.contains(".min.") && !name.ends_with(".d.ts") {
-                out.push(path);
-            }
-        }
-    }
-}
-
-fn spread<T: Clone>(items: &[T], want: usize) -> Vec<T> {
-    if items.len() <= want {
-        return items.to_vec();
-    }
-    (0..want)
-        .map(|i| items[i * items.len() / want].clone())
-        .collect()
-}
-
-fn spread_owned<T>(items: Vec<T>, want: usize) -> Vec<T> {
-    let n = items.len();
-    if n <= want {
-        return items;
-    }
-    let keep: Vec<usize> = (0..want).map(|i| i * n / want).collect();
-    items
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| keep.binary_search(i).is_ok())
-        .map(|(_, s)| s)
-        .collect()
-}
-
-/// Hand-written source of a sensible size; generated or minified files
-/// (very long lines) and CRLF files are skipped (the LF/CRLF kind makes its
-/// own CRLF).
-fn read_usable(path: PathBuf) -> Option<Source> {
-    let meta = std::fs::metadata(&path).ok()?;
-    if !(2_000..=150_000).contains(&meta.len()) {
-        return None;
-    }
-    let text = std::fs::read_to_string(&path).ok()?;
-    if text.contains('\r') || text.starts_with('\u{feff}') || text.lines().any(|l| l.len() > 160) {
-        return None;
-    }
-    if text.lines().count() < 40 {
-        return None;
-    }
-    Some(Source { path, text })
 }
 
 /// xorshift64*: deterministic choices without a dependency.
@@ -576,12 +474,11 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
         down += 1;
     }
     let region = (lines.starts[up], lines.starts[down]);
-    // A perturbed search that occurs verbatim somewhere else names that
-    // place, not a slip of this one: not a case.
-    let elsewhere = text
-        .match_indices(search.as_str())
-        .any(|(at, m)| at < region.0 || at + m.len() > region.1);
-    if elsewhere && kind != Kind::Duplicate {
+    // A perturbed search that occurs verbatim in the file is no slip: where
+    // it occurs elsewhere it names that place, and where it occurs here the
+    // perturbation changed nothing that matters. Only the duplicate kind is
+    // verbatim on purpose.
+    if kind != Kind::Duplicate && text.contains(search.as_str()) {
         return None;
     }
     Some(Case {

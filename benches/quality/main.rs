@@ -1,7 +1,7 @@
 //! Match quality (BENCHMARKS.md §2): `cargo bench --bench quality`.
 //!
-//! Real spans of real source files on this machine (cargo registry crates,
-//! `node_modules` packages), perturbed the ways models get a SEARCH wrong,
+//! Real spans of real source files (the crates of editkit's dependency
+//! graph, the npm packages `package-lock.json` pins; see `sources.rs`), perturbed the ways models get a SEARCH wrong,
 //! run through `replace_text` in the `exact`, `safe` and `fuzzy` modes. It
 //! prints, per perturbation kind and mode, how many edits landed on the
 //! right span (byte-exact in the file's formatting, or placed right with the
@@ -17,7 +17,9 @@
 #[path = "corpus.rs"]
 mod corpus;
 
-use corpus::{build_cases, collect_sources, evaluate, group_tally, Group, Kind, Tally, MODES};
+use corpus::{
+    build_cases, collect_sources, evaluate, fingerprint, group_tally, Group, Kind, Tally, MODES,
+};
 use editkit::matcher::Mode;
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -39,24 +41,18 @@ fn main() {
     let files = env_usize("QUALITY_FILES", 400);
     let spans = env_usize("QUALITY_SPANS", 3);
     let sources = collect_sources(files);
-    let rust = sources
-        .iter()
-        .filter(|s| s.path.extension().is_some_and(|e| e == "rs"))
-        .count();
+    let rust = sources.iter().filter(|s| s.is_rust()).count();
     let lines: usize = sources.iter().map(|s| s.text.lines().count()).sum();
     let cases = build_cases(&sources, spans);
+    println!("{}", fingerprint(&sources));
     println!(
-        "corpus: {} files ({} Rust from the cargo registry, {} JS/TS from node_modules), {} lines; {} cases",
+        "corpus: {} files ({} Rust from the dependency graph, {} JS/TS from the locked npm packages), {} lines; {} cases",
         sources.len(),
         rust,
         sources.len() - rust,
         lines,
         cases.len()
     );
-    if sources.is_empty() {
-        println!("no source files found (run `cargo fetch` and `npm ci` first)");
-        return;
-    }
     let (tallies, wrong) = evaluate(&sources, &cases);
 
     println!();
@@ -129,7 +125,7 @@ fn main() {
             "  WRONG {:?} in {:?} mode: {} (intended lines {}–{})",
             case.kind,
             mode,
-            source.path.display(),
+            source.name,
             line_of(case.region.0),
             line_of(case.region.1).saturating_sub(1)
         );

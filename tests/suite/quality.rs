@@ -1,21 +1,31 @@
 //! Match quality over real source files (BENCHMARKS.md §2), as a test: a
 //! smaller corpus than `cargo bench --bench quality`, with the invariant
 //! that matters most asserted — no edit ever lands in the wrong place, in
-//! any mode — and the recall targets held. The corpus is the cargo
-//! registry's crate sources (present wherever this crate has been built)
-//! and `node_modules` when installed.
+//! any mode — and the recall targets held. The corpus is the same on every
+//! machine after setup (the crates of editkit's dependency graph, the npm
+//! packages `package-lock.json` pins; see `benches/quality/sources.rs`),
+//! and the test prints its fingerprint line to show it.
+
+use std::io::Write;
 
 use editkit::matcher::Mode;
 
-use super::quality_corpus::{build_cases, collect_sources, evaluate, group_tally, Group, Kind};
+use super::quality_corpus::{
+    build_cases, collect_sources, evaluate, fingerprint, group_tally, Group, Kind,
+};
 
 #[test]
 fn real_source_spans_never_land_in_the_wrong_place() {
     let sources = collect_sources(80);
+    // The line a reader compares across machines. Written to stderr
+    // directly, not through `eprintln!`, so the test harness's output
+    // capture does not hide it in a passing run.
+    let _ = writeln!(std::io::stderr(), "{}", fingerprint(&sources));
+    let rust = sources.iter().filter(|s| s.is_rust()).count();
     assert!(
-        sources.len() >= 20,
-        "expected cargo registry sources on this machine, found {}",
-        sources.len()
+        rust >= 20 && sources.len() - rust >= 20,
+        "expected at least 20 Rust and 20 JS/TS sources, found {rust} and {}",
+        sources.len() - rust
     );
     let cases = build_cases(&sources, 2);
     let (tallies, wrong) = evaluate(&sources, &cases);
@@ -27,7 +37,7 @@ fn real_source_spans_never_land_in_the_wrong_place() {
             format!(
                 "{:?} in {mode:?} mode, {}:\nSEARCH:\n{}\nREPLACE:\n{}",
                 c.kind,
-                sources[c.file].path.display(),
+                sources[c.file].name,
                 c.search,
                 c.replace
             )
@@ -78,5 +88,29 @@ fn real_source_spans_never_land_in_the_wrong_place() {
             let t = tallies.get(&(kind, mode)).copied().unwrap_or_default();
             assert_eq!(t.ambiguous, t.cases, "{kind:?} in {mode:?} mode");
         }
+    }
+}
+
+/// The fingerprint's hash is SHA-256 (FIPS 180-4 test vectors, including
+/// a message that needs a second padding block).
+#[test]
+fn corpus_fingerprint_hash_is_sha256() {
+    use super::quality_corpus::sources::{hex, sha256};
+    let cases = [
+        (
+            "",
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        ),
+        (
+            "abc",
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        ),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(hex(&sha256(input.as_bytes())), expected, "sha256({input:?})");
     }
 }
