@@ -52,7 +52,9 @@ impl SiyuanHost for Rows {
 }
 
 fn main() {
-    let ids: Vec<String> = (0..1000).map(|i| format!("20250101{:06}-blk{i:04}", 100_000 + i)).collect();
+    let ids: Vec<String> = (0..1000)
+        .map(|i| format!("20250101{:06}-blk{i:04}", 100_000 + i))
+        .collect();
     let rows = Rows(
         ids.iter()
             .enumerate()
@@ -60,7 +62,9 @@ fn main() {
                 let block = Block {
                     id: id.clone(),
                     type_: "p".into(),
-                    markdown: format!("Paragraph {i}: some text that an agent edits, with **bold** and `code`."),
+                    markdown: format!(
+                        "Paragraph {i}: some text that an agent edits, with **bold** and `code`."
+                    ),
                     ..Block::default()
                 };
                 (id.clone(), block)
@@ -73,9 +77,16 @@ fn main() {
         .map(|(i, id)| format!("@@{id}@@\n<<<<<<< SEARCH\nParagraph {i}: some text\n=======\nParagraph {i}: edited text\n>>>>>>> REPLACE"))
         .collect::<Vec<_>>()
         .join("\n\n");
-    let options = ApplyOptions { dry_run: true, ..ApplyOptions::default() };
-    let parse = time(|| editkit::block_diff::validate_block_diff_format(&diff, &Default::default()).valid);
-    println!("  parse + format validation alone: {:.3} ms", parse.as_secs_f64() * 1e3);
+    let options = ApplyOptions {
+        dry_run: true,
+        ..ApplyOptions::default()
+    };
+    let parse =
+        time(|| editkit::block_diff::validate_block_diff_format(&diff, &Default::default()).valid);
+    println!(
+        "  parse + format validation alone: {:.3} ms",
+        parse.as_secs_f64() * 1e3
+    );
     let diffs = time(|| {
         (0..1000)
             .map(|i| {
@@ -88,9 +99,17 @@ fn main() {
             })
             .sum::<usize>()
     });
-    println!("  1,000 small unified diffs alone: {:.3} ms", diffs.as_secs_f64() * 1e3);
+    println!(
+        "  1,000 small unified diffs alone: {:.3} ms",
+        diffs.as_secs_f64() * 1e3
+    );
     let split = time(|| diff.split('\n').count());
-    let check = time(|| block_on(apply_block_diff(&diff, &rows, &options)).unwrap().plan.len());
+    let check = time(|| {
+        block_on(apply_block_diff(&diff, &rows, &options))
+            .unwrap()
+            .plan
+            .len()
+    });
     println!(
         "block diff dry run, 1,000 hunks: {:.3} ms; split into lines: {:.3} ms; ratio {:.1}× (target ≤ 10× in wasm)",
         check.as_secs_f64() * 1e3,
@@ -104,9 +123,19 @@ fn main() {
     println!("  of which the in-memory host's lookup: {host_ms:.3} ms");
 
     for n in [10_000usize, 100_000] {
-        let kids: Vec<String> = (0..n).map(|i| format!("20250101{:06}-k{i:06}", 100_000 + i % 900_000)).collect();
+        let kids: Vec<String> = (0..n)
+            .map(|i| format!("20250101{:06}-k{i:06}", 100_000 + i % 900_000))
+            .collect();
         let anchor = format!("{}:+20", kids[n / 2]);
-        let t = time(|| evaluate_slice(&kids, &anchor, &SliceOptions::default()).unwrap().blocks.len());
-        println!("slice over {n} children ({anchor}): {:.1} µs", t.as_secs_f64() * 1e6);
+        let t = time(|| {
+            evaluate_slice(&kids, &anchor, &SliceOptions::default())
+                .unwrap()
+                .blocks
+                .len()
+        });
+        println!(
+            "slice over {n} children ({anchor}): {:.1} µs",
+            t.as_secs_f64() * 1e6
+        );
     }
 }

@@ -35,8 +35,9 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "user", "order", "item", "price", "total", "count", "index", "value", "result", "config", "state", "cache",
-    "buffer", "node", "parent", "child", "event", "handler", "request", "response",
+    "user", "order", "item", "price", "total", "count", "index", "value", "result", "config",
+    "state", "cache", "buffer", "node", "parent", "child", "event", "handler", "request",
+    "response",
 ];
 
 /// One TypeScript-like unit of about a dozen lines.
@@ -45,14 +46,22 @@ fn unit(rng: &mut Rng, i: usize, out: &mut Vec<String>) {
     let b = rng.pick(WORDS);
     match rng.num(3) {
         0 => {
-            out.push(format!("export function {a}To{b}{i}(input: {a}Type, opts?: Options): {b}Type {{"));
+            out.push(format!(
+                "export function {a}To{b}{i}(input: {a}Type, opts?: Options): {b}Type {{"
+            ));
             out.push(format!("  const {a}{i} = normalize(input.{b}, opts);"));
             out.push(format!("  if ({a}{i}.length > {}) {{", rng.num(100)));
-            out.push(format!("    logger.debug(\"{a} overflow\", {a}{i}.length);"));
+            out.push(format!(
+                "    logger.debug(\"{a} overflow\", {a}{i}.length);"
+            ));
             out.push(format!("    return truncate({a}{i}, {});", rng.num(50)));
             out.push("  }".into());
             out.push(format!("  for (const {b} of {a}{i}) {{"));
-            out.push(format!("    total += {b}.{} * {};", rng.pick(WORDS), rng.num(9) + 1));
+            out.push(format!(
+                "    total += {b}.{} * {};",
+                rng.pick(WORDS),
+                rng.num(9) + 1
+            ));
             out.push("  }".into());
             out.push(format!("  return {{ {a}: {a}{i}, total }};"));
             out.push("}".into());
@@ -60,14 +69,20 @@ fn unit(rng: &mut Rng, i: usize, out: &mut Vec<String>) {
         }
         1 => {
             out.push(format!("class {a}Service{i} extends BaseService {{"));
-            out.push(format!("  private readonly {b}s = new Map<string, {b}Type>();"));
+            out.push(format!(
+                "  private readonly {b}s = new Map<string, {b}Type>();"
+            ));
             out.push(String::new());
-            out.push(format!("  async load{b}(id: string): Promise<{b}Type | null> {{"));
+            out.push(format!(
+                "  async load{b}(id: string): Promise<{b}Type | null> {{"
+            ));
             out.push(format!("    const cached = this.{b}s.get(id);"));
             out.push("    if (cached) {".into());
             out.push("      return cached;".into());
             out.push("    }".into());
-            out.push(format!("    const row = await this.db.query(\"select * from {a} where id = ?\", [id]);"));
+            out.push(format!(
+                "    const row = await this.db.query(\"select * from {a} where id = ?\", [id]);"
+            ));
             out.push(format!("    return row ? this.to{b}(row) : null;"));
             out.push("  }".into());
             out.push("}".into());
@@ -75,7 +90,9 @@ fn unit(rng: &mut Rng, i: usize, out: &mut Vec<String>) {
         }
         _ => {
             out.push(format!("// {a} {b} helpers ({i})"));
-            out.push(format!("export const {a}Defaults{i}: Partial<{b}Type> = {{"));
+            out.push(format!(
+                "export const {a}Defaults{i}: Partial<{b}Type> = {{"
+            ));
             out.push(format!("  {}: {},", rng.pick(WORDS), rng.num(1000)));
             out.push(format!("  {}: \"{}\",", rng.pick(WORDS), rng.pick(WORDS)));
             out.push(format!("  enabled: {},", rng.num(2) == 0));
@@ -100,7 +117,9 @@ fn file(lines: usize, seed: u64) -> Vec<String> {
 /// The 20-line window starting at the first `function` line at or after
 /// `from`, so every case searches a realistic block.
 fn block_at(lines: &[String], from: usize) -> usize {
-    (from..lines.len() - 20).find(|&i| lines[i].starts_with("export function")).unwrap_or(from)
+    (from..lines.len() - 20)
+        .find(|&i| lines[i].starts_with("export function"))
+        .unwrap_or(from)
 }
 
 struct Case {
@@ -113,12 +132,25 @@ fn cases(lines: &[String]) -> Vec<Case> {
     let n = lines.len();
     let at = block_at(lines, n * 95 / 100);
     let exact = lines[at..at + 20].join("\n");
-    let reindented: Vec<String> = lines[at..at + 20].iter().map(|l| if l.is_empty() { l.clone() } else { format!("    {l}") }).collect();
+    let reindented: Vec<String> = lines[at..at + 20]
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                l.clone()
+            } else {
+                format!("    {l}")
+            }
+        })
+        .collect();
     let mut rng = Rng(0x5eed);
     let mut absent = Vec::new();
     unit(&mut rng, 999_999, &mut absent);
     unit(&mut rng, 999_998, &mut absent);
-    let absent: Vec<String> = absent.iter().take(20).map(|l| l.replace("export", "declare")).collect();
+    let absent: Vec<String> = absent
+        .iter()
+        .take(20)
+        .map(|l| l.replace("export", "declare"))
+        .collect();
     let near_at = block_at(lines, n * 70 / 100);
     let mut near: Vec<String> = lines[near_at..near_at + 20].to_vec();
     for k in [4, 9] {
@@ -133,12 +165,36 @@ fn cases(lines: &[String]) -> Vec<Case> {
     }
     braces.push("}".to_string());
     vec![
-        Case { name: "a. exact 20-line match near the end", search: exact, mode: Mode::Safe },
-        Case { name: "b. same, indentation changed", search: reindented.join("\n"), mode: Mode::Safe },
-        Case { name: "c. no match (every strategy runs)", search: absent.join("\n"), mode: Mode::Fuzzy },
-        Case { name: "d. near-miss block, middle drifted", search: near.join("\n"), mode: Mode::Fuzzy },
-        Case { name: "e. short search, no match", search: format!("{short:.176}"), mode: Mode::Fuzzy },
-        Case { name: "f. first/last lines are `}`", search: braces.join("\n"), mode: Mode::Fuzzy },
+        Case {
+            name: "a. exact 20-line match near the end",
+            search: exact,
+            mode: Mode::Safe,
+        },
+        Case {
+            name: "b. same, indentation changed",
+            search: reindented.join("\n"),
+            mode: Mode::Safe,
+        },
+        Case {
+            name: "c. no match (every strategy runs)",
+            search: absent.join("\n"),
+            mode: Mode::Fuzzy,
+        },
+        Case {
+            name: "d. near-miss block, middle drifted",
+            search: near.join("\n"),
+            mode: Mode::Fuzzy,
+        },
+        Case {
+            name: "e. short search, no match",
+            search: format!("{short:.176}"),
+            mode: Mode::Fuzzy,
+        },
+        Case {
+            name: "f. first/last lines are `}`",
+            search: braces.join("\n"),
+            mode: Mode::Fuzzy,
+        },
     ]
 }
 
@@ -161,7 +217,8 @@ fn time<T>(mut f: impl FnMut() -> T) -> Duration {
 /// Naive baseline: every 20-line window, trimmed lines compared.
 fn naive_window_scan(lines: &[&str], search: &[&str]) -> Option<usize> {
     let k = search.len();
-    (0..=lines.len().saturating_sub(k)).find(|&i| (0..k).all(|j| lines[i + j].trim() == search[j].trim()))
+    (0..=lines.len().saturating_sub(k))
+        .find(|&i| (0..k).all(|j| lines[i + j].trim() == search[j].trim()))
 }
 
 fn ms(d: Duration) -> f64 {
@@ -190,7 +247,10 @@ fn main() {
         }
         let idx = (which.bytes().next().unwrap_or(b'a') - b'a') as usize;
         let case = cases(&lines).into_iter().nth(idx).expect("case a-f");
-        let opts = FindOptions { mode: case.mode, ..FindOptions::default() };
+        let opts = FindOptions {
+            mode: case.mode,
+            ..FindOptions::default()
+        };
         for _ in 0..200 {
             black_box(find_match(&content, &case.search, &opts).ok());
         }
@@ -203,12 +263,22 @@ fn main() {
         let line_refs: Vec<&str> = content.lines().collect();
         let absent_needle = "this needle is nowhere in the generated file";
         let find = time(|| content.find(absent_needle));
-        println!("\n{size} lines, {:.0} KB; baseline str::find scan {:.3} ms", content.len() as f64 / 1024.0, ms(find));
+        println!(
+            "\n{size} lines, {:.0} KB; baseline str::find scan {:.3} ms",
+            content.len() as f64 / 1024.0,
+            ms(find)
+        );
         let mut find = find;
-        println!("{:<40} {:>10} {:>9} {:>11} {:>9}  outcome", "case", "editkit ms", "÷ find", "naive ms", "÷ naive");
+        println!(
+            "{:<40} {:>10} {:>9} {:>11} {:>9}  outcome",
+            "case", "editkit ms", "÷ find", "naive ms", "÷ naive"
+        );
         let mut row = Vec::new();
         for case in cases(&lines) {
-            let opts = FindOptions { mode: case.mode, ..FindOptions::default() };
+            let opts = FindOptions {
+                mode: case.mode,
+                ..FindOptions::default()
+            };
             let result = find_match(&content, &case.search, &opts).expect("valid input");
             // The baseline again, just before the case, so both see the
             // same machine load.

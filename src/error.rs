@@ -270,7 +270,11 @@ pub struct Error {
 
 impl Error {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Error { code, message: message.into(), details: Box::default() }
+        Error {
+            code,
+            message: message.into(),
+            details: Box::default(),
+        }
     }
 
     pub fn with_line(mut self, line: u32) -> Self {
@@ -329,7 +333,11 @@ mod tests {
 
     #[test]
     fn codes_serialise_as_their_wire_names() {
-        for code in [ErrorCode::BlockNotFound, ErrorCode::HostCapabilityMissing, ErrorCode::SliceAnchorNotFound] {
+        for code in [
+            ErrorCode::BlockNotFound,
+            ErrorCode::HostCapabilityMissing,
+            ErrorCode::SliceAnchorNotFound,
+        ] {
             let json = serde_json::to_string(&code).unwrap();
             assert_eq!(json, format!("\"{}\"", code.as_str()));
         }
@@ -337,7 +345,8 @@ mod tests {
 
     #[test]
     fn only_set_details_are_serialised() {
-        let e = Error::new(ErrorCode::BlockNotFound, "gone").with_block_id("20240101090000-abcdefg");
+        let e =
+            Error::new(ErrorCode::BlockNotFound, "gone").with_block_id("20240101090000-abcdefg");
         let json = serde_json::to_value(&e).unwrap();
         assert_eq!(
             json,

@@ -197,8 +197,8 @@ fn native_dependencies(metadata: &Value) -> Vec<&Value> {
 // JavaScript/TypeScript: the packages package-lock.json pins.
 
 fn js_candidates(root: &Path) -> Vec<Candidate> {
-    let lock_text = std::fs::read_to_string(root.join("package-lock.json"))
-        .expect("reading package-lock.json");
+    let lock_text =
+        std::fs::read_to_string(root.join("package-lock.json")).expect("reading package-lock.json");
     let lock: Value = serde_json::from_str(&lock_text).expect("package-lock.json is JSON");
     let mut out = Vec::new();
     let Some(packages) = lock["packages"].as_object() else {
@@ -207,10 +207,7 @@ fn js_candidates(root: &Path) -> Vec<Candidate> {
     for (key, entry) in packages {
         // The root entry is "", links point into the repo, and optional
         // packages are platform-specific builds only some machines install.
-        if !key.starts_with("node_modules/")
-            || entry["link"] == true
-            || entry["optional"] == true
-        {
+        if !key.starts_with("node_modules/") || entry["link"] == true || entry["optional"] == true {
             continue;
         }
         let dir = root.join(key);
@@ -322,7 +319,8 @@ const ROUND_CONSTANTS: [u32; 64] = [
 
 pub fn sha256(data: &[u8]) -> [u8; 32] {
     let mut state: [u32; 8] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
     ];
     // The message, a 1 bit, zeros to 56 mod 64 bytes, then its bit length.
     let mut message = data.to_vec();

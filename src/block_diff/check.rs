@@ -20,11 +20,12 @@ use super::ial::carried_ial;
 use super::messages as msg;
 use super::split::split_blocks;
 use super::{
-    BlockEdit, EditKind, EditResult, EditStatus, HostOp, MatchMode, PlannedEdit, Warning, WarningCode,
+    BlockEdit, EditKind, EditResult, EditStatus, HostOp, MatchMode, PlannedEdit, Warning,
+    WarningCode,
 };
+use crate::matcher::{self, ReplaceOptions};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::text::{trim_blank_lines, unified_diff, UnifiedDiffOptions};
-use crate::matcher::{self, ReplaceOptions};
 use crate::{Error, ErrorCode, Lang};
 
 /// A planned edit and the indexes (into the diff's edits) it covers.
@@ -81,10 +82,15 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         match edit.kind {
             EditKind::Prepend | EditKind::Append => {
                 if !kind.is_container() && kind != BlockKind::Heading {
-                    fail(&mut results[i], msg::not_a_container(lang, edit, &block.type_));
+                    fail(
+                        &mut results[i],
+                        msg::not_a_container(lang, edit, &block.type_),
+                    );
                 }
             }
-            _ if kind == BlockKind::Document => fail(&mut results[i], msg::document_target(lang, edit)),
+            _ if kind == BlockKind::Document => {
+                fail(&mut results[i], msg::document_target(lang, edit))
+            }
             _ => {}
         }
     }
@@ -95,7 +101,10 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         by_block.entry(edit.block_id.as_str()).or_default().push(i);
     }
     for indexes in by_block.values() {
-        let deletes = indexes.iter().filter(|&&i| edits[i].kind == EditKind::Delete).count();
+        let deletes = indexes
+            .iter()
+            .filter(|&&i| edits[i].kind == EditKind::Delete)
+            .count();
         let replaces: Vec<usize> = indexes
             .iter()
             .copied()
@@ -103,13 +112,29 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
             .collect();
         if deletes > 0 && indexes.len() > 1 {
             for &i in indexes {
-                let others = hunk_list(indexes.iter().filter(|&&j| j != i).map(|&j| edits[j].hunk_index));
-                fail_if_ok(&mut results[i], msg::conflicting_delete(lang, &edits[i], &others));
+                let others = hunk_list(
+                    indexes
+                        .iter()
+                        .filter(|&&j| j != i)
+                        .map(|&j| edits[j].hunk_index),
+                );
+                fail_if_ok(
+                    &mut results[i],
+                    msg::conflicting_delete(lang, &edits[i], &others),
+                );
             }
         } else if replaces.len() > 1 {
             for &i in &replaces {
-                let others = hunk_list(replaces.iter().filter(|&&j| j != i).map(|&j| edits[j].hunk_index));
-                fail_if_ok(&mut results[i], msg::conflicting_replace(lang, &edits[i], &others));
+                let others = hunk_list(
+                    replaces
+                        .iter()
+                        .filter(|&&j| j != i)
+                        .map(|&j| edits[j].hunk_index),
+                );
+                fail_if_ok(
+                    &mut results[i],
+                    msg::conflicting_replace(lang, &edits[i], &others),
+                );
             }
         }
     }
@@ -119,7 +144,11 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
     let mut deleted_by_update: HashMap<String, usize> = HashMap::new();
     let mut update_groups: Vec<Vec<usize>> = Vec::new();
     let mut group_of: HashMap<&str, usize> = HashMap::new();
-    for (i, edit) in edits.iter().enumerate().filter(|(_, e)| e.kind == EditKind::Update) {
+    for (i, edit) in edits
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.kind == EditKind::Update)
+    {
         let g = *group_of.entry(edit.block_id.as_str()).or_insert_with(|| {
             update_groups.push(Vec::new());
             update_groups.len() - 1
@@ -128,7 +157,9 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
     }
     for group in &update_groups {
         let edit = &edits[group[0]];
-        let Some(Some(block)) = input.blocks.get(&edit.block_id) else { continue };
+        let Some(Some(block)) = input.blocks.get(&edit.block_id) else {
+            continue;
+        };
         let original = normalize_eol(&block.markdown);
         let mut current = original.clone();
         let mut applied: Vec<usize> = Vec::new();
@@ -138,7 +169,8 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
                 continue;
             }
             let e = &edits[j];
-            let replacement = normalize_eol(trim_blank_lines(e.replacement.as_deref().unwrap_or("")));
+            let replacement =
+                normalize_eol(trim_blank_lines(e.replacement.as_deref().unwrap_or("")));
             let outcome = match &e.search {
                 None => Ok((replacement, "replace_command")),
                 Some(search) => apply_pair(&current, search, &replacement, input.mode, lang)
@@ -185,13 +217,19 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
                     strategy,
                     carried_attributes: None,
                     children_reassigned: false,
-                    operations: vec![HostOp::Delete { id: edit.block_id.clone() }],
+                    operations: vec![HostOp::Delete {
+                        id: edit.block_id.clone(),
+                    }],
                 },
                 edits: applied,
             });
             continue;
         }
-        let carried = if super::ial::ends_with_ial(&current) { None } else { carried_ial(&block.ial) };
+        let carried = if super::ial::ends_with_ial(&current) {
+            None
+        } else {
+            carried_ial(&block.ial)
+        };
         let operations = update_operations(&edit.block_id, &current, carried.as_deref());
         let children_reassigned = block.kind().is_container();
         if children_reassigned {
@@ -225,7 +263,9 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         if results[i].status == EditStatus::Failed || edit.kind == EditKind::Update {
             continue;
         }
-        let Some(Some(block)) = input.blocks.get(&edit.block_id) else { continue };
+        let Some(Some(block)) = input.blocks.get(&edit.block_id) else {
+            continue;
+        };
         if edit.kind == EditKind::Delete {
             let old = normalize_eol(&block.markdown);
             plan.push(PlanEntry {
@@ -239,7 +279,9 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
                     strategy: None,
                     carried_attributes: None,
                     children_reassigned: false,
-                    operations: vec![HostOp::Delete { id: edit.block_id.clone() }],
+                    operations: vec![HostOp::Delete {
+                        id: edit.block_id.clone(),
+                    }],
                 },
                 edits: vec![i],
             });
@@ -249,7 +291,10 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
             (edit.kind, deleted_by_update.get(&edit.block_id))
         {
             let deleting = plan[entry].planned.hunk_indexes.clone();
-            fail(&mut results[i], msg::conflicting_anchor(lang, edit, &hunk_list(deleting.into_iter())));
+            fail(
+                &mut results[i],
+                msg::conflicting_anchor(lang, edit, &hunk_list(deleting.into_iter())),
+            );
             continue;
         }
         let markdown = normalize_eol(trim_blank_lines(edit.replacement.as_deref().unwrap_or("")));
@@ -274,7 +319,11 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
     // Inserts anchored on a block deleted by an empty REPLACE fail; the
     // delete's own plan entry stays (its hunk is fine on its own).
     plan.sort_unstable_by_key(|entry| entry.edits.first().copied().unwrap_or(usize::MAX)); // unique: an edit is in one entry
-    CheckOutcome { results, plan, warnings }
+    CheckOutcome {
+        results,
+        plan,
+        warnings,
+    }
 }
 
 fn fail(result: &mut EditResult, error: Error) {
@@ -289,7 +338,10 @@ fn fail_if_ok(result: &mut EditResult, error: Error) {
 }
 
 fn hunk_list(indexes: impl Iterator<Item = u32>) -> String {
-    indexes.map(|i| format!("#{i}")).collect::<Vec<_>>().join(", ")
+    indexes
+        .map(|i| format!("#{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn normalize_eol(text: &str) -> String {
@@ -304,7 +356,11 @@ fn diff_of(old: &str, new: &str) -> String {
     unified_diff(
         &with_final_newline(old),
         &with_final_newline(new),
-        UnifiedDiffOptions { old_name: "before", new_name: "after", context: 3 },
+        UnifiedDiffOptions {
+            old_name: "before",
+            new_name: "after",
+            context: 3,
+        },
     )
 }
 
@@ -362,12 +418,18 @@ pub fn apply_pair(
         return Err(mismatch());
     }
     // The matcher's ladder, restricted to this block.
-    let options = ReplaceOptions { mode, lang, ..ReplaceOptions::default() };
+    let options = ReplaceOptions {
+        mode,
+        lang,
+        ..ReplaceOptions::default()
+    };
     match matcher::replace_text(current, &search, replacement, &options) {
         Ok(r) => Ok((r.content, r.strategy.as_str())),
         Err(e) => Err(match e.code {
             ErrorCode::NotFound => mismatch(),
-            ErrorCode::Ambiguous => PairFailure::Ambiguous(e.details.candidates.iter().map(|c| c.start_line).collect()),
+            ErrorCode::Ambiguous => {
+                PairFailure::Ambiguous(e.details.candidates.iter().map(|c| c.start_line).collect())
+            }
             ErrorCode::NoChange => return Ok((current.to_string(), "unchanged")),
             _ => PairFailure::Refused(e),
         }),
@@ -396,7 +458,11 @@ fn occurrences(haystack: &str, needle: &str) -> Vec<usize> {
 }
 
 fn line_of(text: &str, byte: usize) -> u32 {
-    let n = text.as_bytes()[..byte.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+    let n = text.as_bytes()[..byte.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
@@ -410,7 +476,10 @@ fn update_operations(id: &str, markdown: &str, carried: Option<&str>) -> Vec<Hos
         Some(ial) => format!("{first}\n{ial}"),
         None => first.to_string(),
     };
-    ops.push(HostOp::Update { id: id.to_string(), markdown: first });
+    ops.push(HostOp::Update {
+        id: id.to_string(),
+        markdown: first,
+    });
     for (k, extra) in blocks.iter().enumerate().skip(1) {
         ops.push(HostOp::Insert {
             markdown: extra.to_string(),
@@ -432,13 +501,22 @@ fn insert_operations(
     children: &HashMap<String, Vec<ChildBlock>>,
 ) -> Vec<HostOp> {
     let blocks = split_blocks(markdown);
-    let blocks: Vec<&str> = if blocks.is_empty() { vec![markdown] } else { blocks };
+    let blocks: Vec<&str> = if blocks.is_empty() {
+        vec![markdown]
+    } else {
+        blocks
+    };
     let id = edit.block_id.clone();
     let heading = block.kind() == BlockKind::Heading;
-    let into_list = block.kind() == BlockKind::List && matches!(edit.kind, EditKind::Prepend | EditKind::Append);
+    let into_list = block.kind() == BlockKind::List
+        && matches!(edit.kind, EditKind::Prepend | EditKind::Append);
     let mut ops = Vec::with_capacity(blocks.len());
     for (k, md) in blocks.iter().enumerate() {
-        let markdown = if into_list { as_list_item(md, &block.subtype) } else { md.to_string() };
+        let markdown = if into_list {
+            as_list_item(md, &block.subtype)
+        } else {
+            md.to_string()
+        };
         let chained = HostOp::Insert {
             markdown: markdown.clone(),
             previous_id: None,
@@ -447,22 +525,45 @@ fn insert_operations(
         };
         let op = match (edit.kind, k) {
             (_, k) if k > 0 && edit.kind != EditKind::Append => chained,
-            (EditKind::InsertBefore, _) => {
-                HostOp::Insert { markdown, previous_id: None, next_id: Some(id.clone()), after_previous_insert: false }
-            }
-            (EditKind::InsertAfter, _) => {
-                HostOp::Insert { markdown, previous_id: Some(id.clone()), next_id: None, after_previous_insert: false }
-            }
-            (EditKind::Prepend, _) if heading => {
-                HostOp::Insert { markdown, previous_id: Some(id.clone()), next_id: None, after_previous_insert: false }
-            }
-            (EditKind::Prepend, _) => HostOp::Prepend { parent_id: id.clone(), markdown },
+            (EditKind::InsertBefore, _) => HostOp::Insert {
+                markdown,
+                previous_id: None,
+                next_id: Some(id.clone()),
+                after_previous_insert: false,
+            },
+            (EditKind::InsertAfter, _) => HostOp::Insert {
+                markdown,
+                previous_id: Some(id.clone()),
+                next_id: None,
+                after_previous_insert: false,
+            },
+            (EditKind::Prepend, _) if heading => HostOp::Insert {
+                markdown,
+                previous_id: Some(id.clone()),
+                next_id: None,
+                after_previous_insert: false,
+            },
+            (EditKind::Prepend, _) => HostOp::Prepend {
+                parent_id: id.clone(),
+                markdown,
+            },
             (EditKind::Append, 0) if heading => {
-                let last = children.get(&id).and_then(|list| list.last()).map_or(id.clone(), |c| c.id.clone());
-                HostOp::Insert { markdown, previous_id: Some(last), next_id: None, after_previous_insert: false }
+                let last = children
+                    .get(&id)
+                    .and_then(|list| list.last())
+                    .map_or(id.clone(), |c| c.id.clone());
+                HostOp::Insert {
+                    markdown,
+                    previous_id: Some(last),
+                    next_id: None,
+                    after_previous_insert: false,
+                }
             }
             (EditKind::Append, _) if heading => chained,
-            (EditKind::Append, _) => HostOp::Append { parent_id: id.clone(), markdown },
+            (EditKind::Append, _) => HostOp::Append {
+                parent_id: id.clone(),
+                markdown,
+            },
             _ => chained,
         };
         ops.push(op);
@@ -513,15 +614,36 @@ mod tests {
     #[test]
     fn pairs_match_whole_block_then_unique_substring_then_whitespace() {
         let block = "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。";
-        let (new, s) = apply_pair(block, &format!("\n{block}\n"), "x", MatchMode::Safe, Lang::En).ok().unwrap();
+        let (new, s) = apply_pair(
+            block,
+            &format!("\n{block}\n"),
+            "x",
+            MatchMode::Safe,
+            Lang::En,
+        )
+        .ok()
+        .unwrap();
         assert_eq!((new.as_str(), s), ("x", "whole_block"));
-        let (new, s) = apply_pair(block, "本周主要完成了插件", "本周", MatchMode::Safe, Lang::En).ok().unwrap();
+        let (new, s) = apply_pair(
+            block,
+            "本周主要完成了插件",
+            "本周",
+            MatchMode::Safe,
+            Lang::En,
+        )
+        .ok()
+        .unwrap();
         assert_eq!(s, "substring");
         assert_eq!(new, "本周 **diff 编辑** 功能的重构，并修复了若干问题。");
         let spaced = format!("   {block}   ");
-        let (new, s) = apply_pair(block, &spaced, "新内容", MatchMode::Safe, Lang::En).ok().unwrap();
+        let (new, s) = apply_pair(block, &spaced, "新内容", MatchMode::Safe, Lang::En)
+            .ok()
+            .unwrap();
         assert_eq!((new.as_str(), s), ("新内容", "trimmed_boundaries"));
-        assert!(matches!(apply_pair(block, &spaced, "x", MatchMode::Exact, Lang::En), Err(PairFailure::Mismatch(_))));
+        assert!(matches!(
+            apply_pair(block, &spaced, "x", MatchMode::Exact, Lang::En),
+            Err(PairFailure::Mismatch(_))
+        ));
     }
 
     #[test]
@@ -532,12 +654,17 @@ mod tests {
             _ => panic!("expected ambiguity"),
         }
         // Overlapping occurrences are two places too.
-        assert!(matches!(apply_pair("aaa", "aa", "b", MatchMode::Safe, Lang::En), Err(PairFailure::Ambiguous(_))));
+        assert!(matches!(
+            apply_pair("aaa", "aa", "b", MatchMode::Safe, Lang::En),
+            Err(PairFailure::Ambiguous(_))
+        ));
     }
 
     #[test]
     fn mismatch_reports_a_sequence_similarity() {
-        let Err(PairFailure::Mismatch(sim)) = apply_pair("abcdef", "abcxyz", "q", MatchMode::Safe, Lang::En) else {
+        let Err(PairFailure::Mismatch(sim)) =
+            apply_pair("abcdef", "abcxyz", "q", MatchMode::Safe, Lang::En)
+        else {
             panic!()
         };
         assert!((sim - 0.5).abs() < 1e-9, "{sim}");
@@ -545,18 +672,30 @@ mod tests {
 
     #[test]
     fn multi_block_updates_are_split_and_carry_attributes() {
-        let ops = update_operations("20240614083630-p12olp4", "第一段\n\n## 标题\n正文", Some("{: name=\"closing\"}"));
+        let ops = update_operations(
+            "20240614083630-p12olp4",
+            "第一段\n\n## 标题\n正文",
+            Some("{: name=\"closing\"}"),
+        );
         assert_eq!(
             ops,
             vec![
-                HostOp::Update { id: "20240614083630-p12olp4".into(), markdown: "第一段\n{: name=\"closing\"}".into() },
+                HostOp::Update {
+                    id: "20240614083630-p12olp4".into(),
+                    markdown: "第一段\n{: name=\"closing\"}".into()
+                },
                 HostOp::Insert {
                     markdown: "## 标题".into(),
                     previous_id: Some("20240614083630-p12olp4".into()),
                     next_id: None,
                     after_previous_insert: false
                 },
-                HostOp::Insert { markdown: "正文".into(), previous_id: None, next_id: None, after_previous_insert: true },
+                HostOp::Insert {
+                    markdown: "正文".into(),
+                    previous_id: None,
+                    next_id: None,
+                    after_previous_insert: true
+                },
             ]
         );
     }

@@ -16,10 +16,13 @@ use super::messages as msg;
 use super::parser::analyze;
 use super::undo::{build_undo, DeleteGroup, Done, UndoPosition};
 use super::{
-    ApplyOptions, ApplyReport, EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport, Warning,
-    WarningCode,
+    ApplyOptions, ApplyReport, EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport,
+    Warning, WarningCode,
 };
-use crate::host::{fetch_children, host_error, one_per_id, require, Capability, HostError, InsertAnchor, SiyuanHost};
+use crate::host::{
+    fetch_children, host_error, one_per_id, require, Capability, HostError, InsertAnchor,
+    SiyuanHost,
+};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::{Error, Lang};
 
@@ -53,12 +56,17 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     // positions).
     let mut child_ids = UniqueIds::default();
     for edit in &edits {
-        let Some(Some(block)) = blocks.get(&edit.block_id) else { continue };
+        let Some(Some(block)) = blocks.get(&edit.block_id) else {
+            continue;
+        };
         let heading = block.kind() == BlockKind::Heading;
         let may_delete = edit.kind == EditKind::Delete
             || (edit.kind == EditKind::Update
                 && edit.search.is_some()
-                && edit.replacement.as_deref().is_some_and(|r| r.trim().is_empty()));
+                && edit
+                    .replacement
+                    .as_deref()
+                    .is_some_and(|r| r.trim().is_empty()));
         if edit.kind == EditKind::Append && heading {
             child_ids.push(&block.id);
         }
@@ -74,8 +82,13 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         child_ids.list.into_iter().zip(lists).collect()
     };
 
-    let outcome =
-        check(&CheckInput { edits: &edits, blocks: &blocks, children: &children, lang, mode: options.match_mode });
+    let outcome = check(&CheckInput {
+        edits: &edits,
+        blocks: &blocks,
+        children: &children,
+        lang,
+        mode: options.match_mode,
+    });
     warnings.extend(outcome.warnings);
     let mut results = outcome.results;
     let plan = outcome.plan;
@@ -114,9 +127,21 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     }
     require(host, &needed, lang)?;
 
-    let mut run = Run { host, lang, atomic: options.atomic, results: &mut results, blocks: &blocks, children: &children };
+    let mut run = Run {
+        host,
+        lang,
+        atomic: options.atomic,
+        results: &mut results,
+        blocks: &blocks,
+        children: &children,
+    };
     let executed = run.execute(&plan).await?;
-    let Executed { done, rollback, verify_warnings, id_map } = executed;
+    let Executed {
+        done,
+        rollback,
+        verify_warnings,
+        id_map,
+    } = executed;
     warnings.extend(verify_warnings);
 
     let (undo, undo_warnings) = if rollback.as_ref().is_some_and(|r| r.ok) || done.is_empty() {
@@ -128,7 +153,9 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         (Some(text), w)
     };
     warnings.extend(undo_warnings);
-    let ok = results.iter().all(|r| matches!(r.status, EditStatus::Applied | EditStatus::Unchanged));
+    let ok = results
+        .iter()
+        .all(|r| matches!(r.status, EditStatus::Applied | EditStatus::Unchanged));
     let summary = msg::summary_executed(lang, &results, rollback.as_ref());
     Ok(ApplyReport {
         ok,
@@ -198,7 +225,11 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
         }
         let kramdown_ids = unique.list;
-        let kramdowns = self.host.get_kramdown(&kramdown_ids).await.map_err(|e| host_error(lang, &e))?;
+        let kramdowns = self
+            .host
+            .get_kramdown(&kramdown_ids)
+            .await
+            .map_err(|e| host_error(lang, &e))?;
         let kramdowns = one_per_id(kramdowns, kramdown_ids.len(), Capability::GetKramdown, lang)?;
         let kramdown: HashMap<String, String> = kramdown_ids
             .iter()
@@ -231,7 +262,12 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
         }
         if !stale.is_empty() && self.atomic {
-            return Ok(Executed { done: Vec::new(), rollback: None, verify_warnings: Vec::new(), id_map: Vec::new() });
+            return Ok(Executed {
+                done: Vec::new(),
+                rollback: None,
+                verify_warnings: Vec::new(),
+                id_map: Vec::new(),
+            });
         }
 
         let mut done: Vec<Done> = Vec::new();
@@ -243,7 +279,10 @@ impl<H: SiyuanHost> Run<'_, H> {
                 continue;
             }
             let done_before = done.len();
-            match self.write_entry(k, entry, &kramdown, &mut tails, &mut done).await {
+            match self
+                .write_entry(k, entry, &kramdown, &mut tails, &mut done)
+                .await
+            {
                 Ok(()) => {
                     let created: Vec<String> = done[done_before..]
                         .iter()
@@ -331,16 +370,36 @@ impl<H: SiyuanHost> Run<'_, H> {
                 HostOp::Update { id, markdown } => {
                     let old_kramdown = kramdown.get(id).cloned();
                     let old_markdown = entry.planned.old_markdown.clone().unwrap_or_default();
-                    self.host.update_block(id, markdown).await.map_err(host_err)?;
-                    done.push(Done::Updated { entry: k, id: id.clone(), old_kramdown, old_markdown, written: markdown.clone(), current: None });
+                    self.host
+                        .update_block(id, markdown)
+                        .await
+                        .map_err(host_err)?;
+                    done.push(Done::Updated {
+                        entry: k,
+                        id: id.clone(),
+                        old_kramdown,
+                        old_markdown,
+                        written: markdown.clone(),
+                        current: None,
+                    });
                 }
                 HostOp::Delete { id } => {
                     let old_kramdown = kramdown.get(id).cloned();
                     self.host.delete_block(id).await.map_err(host_err)?;
                     let old_markdown = entry.planned.old_markdown.clone().unwrap_or_default();
-                    done.push(Done::Deleted { entry: k, id: id.clone(), old_kramdown, old_markdown });
+                    done.push(Done::Deleted {
+                        entry: k,
+                        id: id.clone(),
+                        old_kramdown,
+                        old_markdown,
+                    });
                 }
-                HostOp::Insert { markdown, previous_id, next_id, after_previous_insert } => {
+                HostOp::Insert {
+                    markdown,
+                    previous_id,
+                    next_id,
+                    after_previous_insert,
+                } => {
                     let anchor = if *after_previous_insert {
                         let Some(prev) = last_created.clone() else {
                             return Err(msg::chain_broken(lang, hunk));
@@ -351,44 +410,87 @@ impl<H: SiyuanHost> Run<'_, H> {
                     } else if let Some(prev) = previous_id {
                         let key = format!("after:{prev}");
                         let owns = !is_update || !tails.contains_key(&key);
-                        let resolved = if is_update { prev.clone() } else { tails.get(&key).cloned().unwrap_or_else(|| prev.clone()) };
+                        let resolved = if is_update {
+                            prev.clone()
+                        } else {
+                            tails.get(&key).cloned().unwrap_or_else(|| prev.clone())
+                        };
                         chain = Some((key, owns));
                         InsertAnchor::After(resolved)
                     } else {
                         return Err(msg::chain_broken(lang, hunk));
                     };
-                    let ids = self.host.insert_block(markdown, &anchor).await.map_err(host_err)?;
+                    let ids = self
+                        .host
+                        .insert_block(markdown, &anchor)
+                        .await
+                        .map_err(host_err)?;
                     let id = self.created_id(ids, Capability::InsertBlock, hunk)?;
                     self.note_created(&id, &mut chain, tails, &mut last_created);
-                    done.push(Done::Inserted { entry: k, id, markdown: markdown.clone() });
+                    done.push(Done::Inserted {
+                        entry: k,
+                        id,
+                        markdown: markdown.clone(),
+                    });
                 }
-                HostOp::Prepend { parent_id, markdown } => {
+                HostOp::Prepend {
+                    parent_id,
+                    markdown,
+                } => {
                     let key = format!("prepend:{parent_id}");
                     let ids = match tails.get(&key).cloned() {
-                        Some(tail) => self.host.insert_block(markdown, &InsertAnchor::After(tail)).await,
+                        Some(tail) => {
+                            self.host
+                                .insert_block(markdown, &InsertAnchor::After(tail))
+                                .await
+                        }
                         None => self.host.prepend_block(parent_id, markdown).await,
                     }
                     .map_err(host_err)?;
                     chain = Some((key, true));
                     let id = self.created_id(ids, Capability::PrependBlock, hunk)?;
                     self.note_created(&id, &mut chain, tails, &mut last_created);
-                    done.push(Done::Inserted { entry: k, id, markdown: markdown.clone() });
+                    done.push(Done::Inserted {
+                        entry: k,
+                        id,
+                        markdown: markdown.clone(),
+                    });
                 }
-                HostOp::Append { parent_id, markdown } => {
-                    let ids = self.host.append_block(parent_id, markdown).await.map_err(host_err)?;
+                HostOp::Append {
+                    parent_id,
+                    markdown,
+                } => {
+                    let ids = self
+                        .host
+                        .append_block(parent_id, markdown)
+                        .await
+                        .map_err(host_err)?;
                     let id = self.created_id(ids, Capability::AppendBlock, hunk)?;
                     self.note_created(&id, &mut chain, tails, &mut last_created);
-                    done.push(Done::Inserted { entry: k, id, markdown: markdown.clone() });
+                    done.push(Done::Inserted {
+                        entry: k,
+                        id,
+                        markdown: markdown.clone(),
+                    });
                 }
             }
         }
         Ok(())
     }
 
-    fn created_id(&self, ids: Vec<String>, capability: Capability, hunk: u32) -> Result<String, Error> {
-        ids.into_iter()
-            .find(|id| !id.is_empty())
-            .ok_or_else(|| msg::write_failed(self.lang, &HostError::new(capability, "returned no block id"), hunk))
+    fn created_id(
+        &self,
+        ids: Vec<String>,
+        capability: Capability,
+        hunk: u32,
+    ) -> Result<String, Error> {
+        ids.into_iter().find(|id| !id.is_empty()).ok_or_else(|| {
+            msg::write_failed(
+                self.lang,
+                &HostError::new(capability, "returned no block id"),
+                hunk,
+            )
+        })
     }
 
     fn note_created(
@@ -419,7 +521,12 @@ impl<H: SiyuanHost> Run<'_, H> {
             k -= 1;
             let outcome = match &done[k] {
                 Done::Inserted { id, .. } => self.host.delete_block(id).await,
-                Done::Updated { id, old_kramdown, old_markdown, .. } => {
+                Done::Updated {
+                    id,
+                    old_kramdown,
+                    old_markdown,
+                    ..
+                } => {
                     let restore = old_kramdown.clone().unwrap_or_else(|| old_markdown.clone());
                     self.host.update_block(id, &restore).await
                 }
@@ -450,11 +557,19 @@ impl<H: SiyuanHost> Run<'_, H> {
             for &step in &group.steps {
                 if let Some(body) = done[step].restore_body() {
                     let result = match (&previous, &group.position) {
-                        (Some(prev), _) => self.host.insert_block(&body, &InsertAnchor::After(prev.clone())).await,
-                        (None, UndoPosition::After(anchor)) => {
-                            self.host.insert_block(&body, &InsertAnchor::After(anchor.clone())).await
+                        (Some(prev), _) => {
+                            self.host
+                                .insert_block(&body, &InsertAnchor::After(prev.clone()))
+                                .await
                         }
-                        (None, UndoPosition::Prepend(parent)) => self.prepend_or_after_heading(parent, &body).await,
+                        (None, UndoPosition::After(anchor)) => {
+                            self.host
+                                .insert_block(&body, &InsertAnchor::After(anchor.clone()))
+                                .await
+                        }
+                        (None, UndoPosition::Prepend(parent)) => {
+                            self.prepend_or_after_heading(parent, &body).await
+                        }
                     };
                     match result {
                         Ok(ids) => {
@@ -495,16 +610,24 @@ impl<H: SiyuanHost> Run<'_, H> {
 
     /// PREPEND semantics of the diff: on a heading, right after it.
     /// (The parent is rarely among the diff's targets; then it is read.)
-    async fn prepend_or_after_heading(&self, parent: &str, body: &str) -> Result<Vec<String>, HostError> {
+    async fn prepend_or_after_heading(
+        &self,
+        parent: &str,
+        body: &str,
+    ) -> Result<Vec<String>, HostError> {
         let heading = match self.blocks.get(parent) {
             Some(row) => row.as_ref().is_some_and(|b| b.kind() == BlockKind::Heading),
             None => {
                 let rows = self.host.get_blocks(&[parent.to_string()]).await?;
-                rows.first().and_then(Option::as_ref).is_some_and(|b| b.kind() == BlockKind::Heading)
+                rows.first()
+                    .and_then(Option::as_ref)
+                    .is_some_and(|b| b.kind() == BlockKind::Heading)
             }
         };
         if heading {
-            self.host.insert_block(body, &InsertAnchor::After(parent.to_string())).await
+            self.host
+                .insert_block(body, &InsertAnchor::After(parent.to_string()))
+                .await
         } else {
             self.host.prepend_block(parent, body).await
         }
@@ -513,7 +636,11 @@ impl<H: SiyuanHost> Run<'_, H> {
     /// Re-reads every written block in one batch (after a flush) and
     /// compares its text with what was planned. Records the text each
     /// updated block now has, for the undo's SEARCH.
-    async fn verify(&mut self, plan: &[PlanEntry], done: &mut [Done]) -> (Vec<Warning>, Vec<IdMapping>) {
+    async fn verify(
+        &mut self,
+        plan: &[PlanEntry],
+        done: &mut [Done],
+    ) -> (Vec<Warning>, Vec<IdMapping>) {
         let lang = self.lang;
         let mut warnings = Vec::new();
         if done.is_empty() {
@@ -537,7 +664,12 @@ impl<H: SiyuanHost> Run<'_, H> {
         let mut id_map = Vec::new();
         for (step, row) in done.iter_mut().zip(rows) {
             let (entry, problem) = match step {
-                Done::Updated { entry, written, current, .. } => {
+                Done::Updated {
+                    entry,
+                    written,
+                    current,
+                    ..
+                } => {
                     let expected = super::ial::strip_ial(written);
                     let problem = match &row {
                         Some(b) if same_text(&b.markdown, &expected) => None,
@@ -547,10 +679,17 @@ impl<H: SiyuanHost> Run<'_, H> {
                     *current = row.map(|b| normalize_eol(&b.markdown));
                     (*entry, problem)
                 }
-                Done::Inserted { entry, id, markdown } => {
+                Done::Inserted {
+                    entry,
+                    id,
+                    markdown,
+                } => {
                     let expected = super::ial::strip_ial(markdown);
                     if let Some(old) = ial_id(markdown).filter(|old| old != id) {
-                        id_map.push(IdMapping { old_id: old, new_id: id.clone() });
+                        id_map.push(IdMapping {
+                            old_id: old,
+                            new_id: id.clone(),
+                        });
                     }
                     let problem = match &row {
                         Some(b) if same_text(&b.markdown, &expected) => None,
@@ -603,7 +742,12 @@ fn ial_id(markdown: &str) -> Option<String> {
     markdown
         .lines()
         .find(|l| super::split::is_ial_line(l.trim()))
-        .and_then(|l| super::ial::parse_ial(l).into_iter().find(|(k, _)| k == "id").map(|(_, v)| v))
+        .and_then(|l| {
+            super::ial::parse_ial(l)
+                .into_iter()
+                .find(|(k, _)| k == "id")
+                .map(|(_, v)| v)
+        })
 }
 
 /// Groups the deleted blocks of `done` by where they go back: after their
@@ -615,17 +759,30 @@ fn delete_groups(
     done: &[Done],
     lang: Lang,
 ) -> (Vec<DeleteGroup>, Vec<Warning>) {
-    let deleted: Vec<&str> = done.iter().filter(|d| matches!(d, Done::Deleted { .. })).map(Done::id).collect();
+    let deleted: Vec<&str> = done
+        .iter()
+        .filter(|d| matches!(d, Done::Deleted { .. }))
+        .map(Done::id)
+        .collect();
     let mut groups: Vec<(DeleteGroup, Vec<usize>)> = Vec::new(); // with sort keys
     let mut warnings = Vec::new();
     for (k, step) in done.iter().enumerate() {
-        let Done::Deleted { id, .. } = step else { continue };
-        let parent = blocks.get(id).and_then(Option::as_ref).map(|b| b.parent_id.clone()).unwrap_or_default();
+        let Done::Deleted { id, .. } = step else {
+            continue;
+        };
+        let parent = blocks
+            .get(id)
+            .and_then(Option::as_ref)
+            .map(|b| b.parent_id.clone())
+            .unwrap_or_default();
         let siblings = children.get(&parent);
         let index = siblings.and_then(|list| list.iter().position(|c| &c.id == id));
         let (position, order) = match (siblings, index) {
             (Some(list), Some(i)) => {
-                let previous = list[..i].iter().rev().find(|c| !deleted.contains(&c.id.as_str()));
+                let previous = list[..i]
+                    .iter()
+                    .rev()
+                    .find(|c| !deleted.contains(&c.id.as_str()));
                 let position = match previous {
                     Some(p) => UndoPosition::After(p.id.clone()),
                     None => UndoPosition::Prepend(parent),
@@ -648,7 +805,13 @@ fn delete_groups(
                 group.steps.push(k);
                 orders.push(order);
             }
-            None => groups.push((DeleteGroup { position, steps: vec![k] }, vec![order])),
+            None => groups.push((
+                DeleteGroup {
+                    position,
+                    steps: vec![k],
+                },
+                vec![order],
+            )),
         }
     }
     let groups = groups

@@ -20,7 +20,9 @@ pub fn parse_ial(ial: &str) -> Vec<(String, String)> {
         let Some(eq) = rest.find("=\"") else { break };
         let key = rest[..eq].trim();
         let value_start = eq + 2;
-        let Some(close) = rest[value_start..].find('"') else { break };
+        let Some(close) = rest[value_start..].find('"') else {
+            break;
+        };
         let value = &rest[value_start..value_start + close];
         if !key.is_empty() && !key.contains(char::is_whitespace) {
             pairs.push((key.to_string(), value.to_string()));
@@ -79,17 +81,25 @@ pub fn strip_ial(kramdown: &str) -> String {
     while out.last().is_some_and(|l| l.trim().is_empty()) {
         out.pop();
     }
-    let first = out.iter().position(|l| !l.trim().is_empty()).unwrap_or(out.len());
+    let first = out
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .unwrap_or(out.len());
     out[first..].join("\n")
 }
 
 /// `- {: id="x"}text` → `- text`; other lines unchanged.
 fn strip_inline_item_ial(line: &str) -> String {
-    let Some(open) = line.find("{:") else { return line.to_string() };
+    let Some(open) = line.find("{:") else {
+        return line.to_string();
+    };
     let before = &line[..open];
     let marker = before.trim();
     let is_item_marker = matches!(marker, "-" | "*" | "+" | "- [ ]" | "- [x]" | "- [X]")
-        || marker.strip_suffix('.').or_else(|| marker.strip_suffix(')')).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        || marker
+            .strip_suffix('.')
+            .or_else(|| marker.strip_suffix(')'))
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
     if !is_item_marker {
         return line.to_string();
     }
@@ -107,15 +117,24 @@ mod tests {
     fn attributes_are_parsed_and_carried_without_id_and_updated() {
         let ial = r#"{: alias="结语,结束语" id="20240614083630-p12olp4" memo="周报结尾" name="closing" updated="20240614183512"}"#;
         assert_eq!(parse_ial(ial).len(), 5);
-        assert_eq!(carried_ial(ial).as_deref(), Some(r#"{: alias="结语,结束语" memo="周报结尾" name="closing"}"#));
-        assert_eq!(carried_ial(r#"{: id="20240614083000-a1b2c3d" updated="20240614083105"}"#), None);
+        assert_eq!(
+            carried_ial(ial).as_deref(),
+            Some(r#"{: alias="结语,结束语" memo="周报结尾" name="closing"}"#)
+        );
+        assert_eq!(
+            carried_ial(r#"{: id="20240614083000-a1b2c3d" updated="20240614083105"}"#),
+            None
+        );
         assert_eq!(carried_ial(""), None);
     }
 
     #[test]
     fn kramdown_is_stripped_back_to_markdown() {
         let list = "- {: id=\"a\" updated=\"1\"}完成 SEARCH/REPLACE 解析器\n  {: id=\"p\"}\n- {: id=\"b\"}实现 slice 分页阅读\n  {: id=\"q\"}\n\n  - {: id=\"c\"}支持 `id:+N` 游标\n    {: id=\"r\"}\n  {: id=\"l2\"}\n{: id=\"l\"}";
-        assert_eq!(strip_ial(list), "- 完成 SEARCH/REPLACE 解析器\n- 实现 slice 分页阅读\n\n  - 支持 `id:+N` 游标");
+        assert_eq!(
+            strip_ial(list),
+            "- 完成 SEARCH/REPLACE 解析器\n- 实现 slice 分页阅读\n\n  - 支持 `id:+N` 游标"
+        );
         let quote = "> 注意。\n> {: id=\"p1\"}\n>\n> 第二段。\n> {: id=\"p2\"}\n{: id=\"bq\"}";
         assert_eq!(strip_ial(quote), "> 注意。\n>\n> 第二段。");
         assert_eq!(strip_ial("以上。\n{: id=\"x\" name=\"closing\"}"), "以上。");

@@ -161,7 +161,8 @@ fn parse_header(line: &str) -> Option<Header<'_>> {
     let close = rest.find("@@")?;
     let inner = &rest[..close];
     let after = rest[close + 2..].trim();
-    if inner.is_empty() || inner.len() > MAX_HEADER_INNER || inner.chars().any(char::is_whitespace) {
+    if inner.is_empty() || inner.len() > MAX_HEADER_INNER || inner.chars().any(char::is_whitespace)
+    {
         return None;
     }
     let label = if after.is_empty() {
@@ -174,7 +175,9 @@ fn parse_header(line: &str) -> Option<Header<'_>> {
         return None;
     };
     let (command_word, id) = match inner.split_once(':') {
-        Some((word, id)) if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphabetic() || c == '_') => {
+        Some((word, id))
+            if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphabetic() || c == '_') =>
+        {
             (Some(word), id)
         }
         Some(_) => return None,
@@ -190,7 +193,13 @@ fn parse_header(line: &str) -> Option<Header<'_>> {
             None => (None, Some(word)),
         },
     };
-    Some(Header { command, unknown_command, id, id_valid: crate::siyuan::is_block_id(id), label })
+    Some(Header {
+        command,
+        unknown_command,
+        id,
+        id_valid: crate::siyuan::is_block_id(id),
+        label,
+    })
 }
 
 #[cfg(test)]
@@ -204,11 +213,17 @@ mod tests {
     #[test]
     fn markers_are_whole_lines_with_lenient_counts_and_spacing() {
         assert_eq!(kinds("<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE"), "SDR");
-        assert_eq!(kinds("<<<<<<<SEARCH\r\n=======  \r\n>>>>>>>REPLACE\t"), "SDR");
+        assert_eq!(
+            kinds("<<<<<<<SEARCH\r\n=======  \r\n>>>>>>>REPLACE\t"),
+            "SDR"
+        );
         assert_eq!(kinds("<<<<< search\n=========\n>>>>>>>>> Replace"), "SDR");
         // Too few or too many marker characters, or text around: text.
         assert_eq!(kinds("<<<< SEARCH\n====\n>>>>>>>>>> REPLACE"), "TTT");
-        assert_eq!(kinds(" <<<<<<< SEARCH\nx =======\n>>>>>>> REPLACE now"), "TTT");
+        assert_eq!(
+            kinds(" <<<<<<< SEARCH\nx =======\n>>>>>>> REPLACE now"),
+            "TTT"
+        );
     }
 
     #[test]
@@ -219,16 +234,23 @@ mod tests {
         assert_eq!(kinds("请参考 @@note@@ 标记"), "T");
         assert_eq!(kinds("@@note@@"), "T");
         assert_eq!(kinds("@@ -1,3 +1,4 @@"), "T");
-        assert_eq!(kinds("@@20240614083000-a1b2c3d@@ trailing prose, with punctuation."), "T");
+        assert_eq!(
+            kinds("@@20240614083000-a1b2c3d@@ trailing prose, with punctuation."),
+            "T"
+        );
     }
 
     #[test]
     fn malformed_headers_carry_what_is_wrong() {
         let tokens = tokenize("@@20240614083000-A1B2C3D@@\n@@MOVE:20240614083000-a1b2c3d@@");
-        let TokenKind::Header(h) = &tokens[0].kind else { panic!() };
+        let TokenKind::Header(h) = &tokens[0].kind else {
+            panic!()
+        };
         assert!(!h.id_valid);
         assert_eq!(h.command, Some(Command::Search));
-        let TokenKind::Header(h) = &tokens[1].kind else { panic!() };
+        let TokenKind::Header(h) = &tokens[1].kind else {
+            panic!()
+        };
         assert_eq!(h.command, None);
         assert_eq!(h.unknown_command, Some("MOVE"));
         assert!(h.id_valid);

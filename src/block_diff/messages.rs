@@ -5,7 +5,10 @@ use crate::siyuan::BLOCK_ID_EXAMPLE;
 use crate::{Error, ErrorCode, Lang};
 
 fn suggestions(lang: Lang, items: &[(&str, &str)]) -> Vec<String> {
-    items.iter().map(|(en, zh)| lang.pick(*en, *zh).to_string()).collect()
+    items
+        .iter()
+        .map(|(en, zh)| lang.pick(*en, *zh).to_string())
+        .collect()
 }
 
 /// The fix that applies whenever block content itself contains a marker.
@@ -81,14 +84,19 @@ pub fn misplaced_delimiter(lang: Lang, line: u32, extra_in_replace: bool) -> Err
         (Lang::En, false) => format!("Line {line}: a ======= divider outside any SEARCH/REPLACE block."),
         (Lang::Zh, false) => format!("第 {line} 行：======= 分隔符出现在 SEARCH/REPLACE 块之外。"),
     };
-    Error::new(ErrorCode::MisplacedDelimiter, message).with_line(line).with_suggestions(suggestions(
-        lang,
-        &[
-            ("Use exactly one ======= line between <<<<<<< SEARCH and >>>>>>> REPLACE.", "在 <<<<<<< SEARCH 与 >>>>>>> REPLACE 之间只保留一行 =======。"),
-            ("Remove the stray divider line.", "删除多余的分隔符行。"),
-            USE_REPLACE_COMMAND,
-        ],
-    ))
+    Error::new(ErrorCode::MisplacedDelimiter, message)
+        .with_line(line)
+        .with_suggestions(suggestions(
+            lang,
+            &[
+                (
+                    "Use exactly one ======= line between <<<<<<< SEARCH and >>>>>>> REPLACE.",
+                    "在 <<<<<<< SEARCH 与 >>>>>>> REPLACE 之间只保留一行 =======。",
+                ),
+                ("Remove the stray divider line.", "删除多余的分隔符行。"),
+                USE_REPLACE_COMMAND,
+            ],
+        ))
 }
 
 pub fn missing_delimiter(lang: Lang, line: u32) -> Error {
@@ -121,8 +129,14 @@ pub fn unmatched_replace(lang: Lang, line: u32) -> Error {
     .with_suggestions(suggestions(
         lang,
         &[
-            ("Add the missing <<<<<<< SEARCH line and the old content above the divider.", "补上缺失的 <<<<<<< SEARCH 行以及分隔符之上的旧内容。"),
-            ("Remove the stray >>>>>>> REPLACE line.", "删除多余的 >>>>>>> REPLACE 行。"),
+            (
+                "Add the missing <<<<<<< SEARCH line and the old content above the divider.",
+                "补上缺失的 <<<<<<< SEARCH 行以及分隔符之上的旧内容。",
+            ),
+            (
+                "Remove the stray >>>>>>> REPLACE line.",
+                "删除多余的 >>>>>>> REPLACE 行。",
+            ),
             USE_REPLACE_COMMAND,
         ],
     ))
@@ -197,8 +211,14 @@ pub fn empty_insert(lang: Lang, line: u32, command: &str, id: &str) -> Error {
     .with_suggestions(suggestions(
         lang,
         &[
-            ("Put the markdown to write on the lines after the header.", "在头部行之后写出要写入的 markdown。"),
-            ("To remove the block instead, use @@DELETE:<id>@@.", "如果是要删除该块，请使用 @@DELETE:<ID>@@。"),
+            (
+                "Put the markdown to write on the lines after the header.",
+                "在头部行之后写出要写入的 markdown。",
+            ),
+            (
+                "To remove the block instead, use @@DELETE:<id>@@.",
+                "如果是要删除该块，请使用 @@DELETE:<ID>@@。",
+            ),
         ],
     ))
 }
@@ -251,7 +271,9 @@ pub fn marker_in_body(lang: Lang, line: u32) -> String {
 
 pub fn delete_body_ignored(lang: Lang, line: u32) -> String {
     match lang {
-        Lang::En => format!("Line {line}: text after @@DELETE:…@@ is ignored (DELETE takes no content)."),
+        Lang::En => {
+            format!("Line {line}: text after @@DELETE:…@@ is ignored (DELETE takes no content).")
+        }
         Lang::Zh => format!("第 {line} 行：@@DELETE:…@@ 之后的文本被忽略（DELETE 不需要内容）。"),
     }
 }
@@ -265,7 +287,9 @@ pub fn text_outside_hunk(lang: Lang, line: u32) -> String {
 
 pub fn text_between_pairs(lang: Lang, line: u32) -> String {
     match lang {
-        Lang::En => format!("Line {line}: text outside the SEARCH/REPLACE blocks of this hunk is ignored."),
+        Lang::En => {
+            format!("Line {line}: text outside the SEARCH/REPLACE blocks of this hunk is ignored.")
+        }
         Lang::Zh => format!("第 {line} 行：该 hunk 中 SEARCH/REPLACE 块之外的文本已忽略。"),
     }
 }
@@ -321,7 +345,11 @@ pub fn block_not_found(lang: Lang, edit: &BlockEdit) -> Error {
 pub fn not_a_container(lang: Lang, edit: &BlockEdit, block_type: &str) -> Error {
     let id = &edit.block_id;
     let n = edit.hunk_index;
-    let cmd = if edit.kind == super::EditKind::Prepend { "PREPEND" } else { "APPEND" };
+    let cmd = if edit.kind == super::EditKind::Prepend {
+        "PREPEND"
+    } else {
+        "APPEND"
+    };
     Error::new(
         ErrorCode::NotAContainer,
         match lang {
@@ -426,7 +454,13 @@ pub fn conflicting_anchor(lang: Lang, edit: &BlockEdit, deleting: &str) -> Error
     ))
 }
 
-pub fn pair_failure(lang: Lang, edit: &BlockEdit, block: &Block, current: &str, failure: PairFailure) -> Error {
+pub fn pair_failure(
+    lang: Lang,
+    edit: &BlockEdit,
+    block: &Block,
+    current: &str,
+    failure: PairFailure,
+) -> Error {
     let id = &edit.block_id;
     let n = edit.hunk_index;
     let search = edit.search.as_deref().unwrap_or("");
@@ -439,7 +473,11 @@ pub fn pair_failure(lang: Lang, edit: &BlockEdit, block: &Block, current: &str, 
             e.with_block_id(id).with_hunk_index(n).with_line(edit.line)
         }
         PairFailure::Ambiguous(lines) => {
-            let list = lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            let list = lines
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
             let mut e = Error::new(
                 ErrorCode::AmbiguousMatch,
                 match lang {
@@ -457,7 +495,13 @@ pub fn pair_failure(lang: Lang, edit: &BlockEdit, block: &Block, current: &str, 
                     ("Or copy the whole block into SEARCH and edit it in REPLACE.", "或者把整个块复制到 SEARCH，在 REPLACE 中修改。"),
                 ],
             ));
-            e.details.candidates = lines.iter().map(|&l| LineRange { start_line: l, end_line: l }).collect();
+            e.details.candidates = lines
+                .iter()
+                .map(|&l| LineRange {
+                    start_line: l,
+                    end_line: l,
+                })
+                .collect();
             e
         }
         PairFailure::Mismatch(similarity) => {
@@ -467,9 +511,14 @@ pub fn pair_failure(lang: Lang, edit: &BlockEdit, block: &Block, current: &str, 
             let diff = unified_diff(
                 &format!("{expected}\n"),
                 &format!("{actual}\n"),
-                UnifiedDiffOptions { old_name: "SEARCH", new_name: "block", context: 2 },
+                UnifiedDiffOptions {
+                    old_name: "SEARCH",
+                    new_name: "block",
+                    context: 2,
+                },
             );
-            let heading_hint = block.kind() == crate::siyuan::BlockKind::Heading && expected.contains('\n');
+            let heading_hint =
+                block.kind() == crate::siyuan::BlockKind::Heading && expected.contains('\n');
             let mut message = match lang {
                 Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent:.1}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{diff}Next step: fetch the block with getBlockContent (showId: true) and copy its markdown into SEARCH."),
                 Lang::Zh => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent:.1}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{diff}下一步：用 getBlockContent（showId: true）获取该块，把它的 markdown 复制到 SEARCH 中。"),
@@ -636,9 +685,14 @@ pub fn summary_not_executed(lang: Lang, results: &[EditResult], dry_run: bool) -
     }
 }
 
-pub fn summary_executed(lang: Lang, results: &[EditResult], rollback: Option<&RollbackReport>) -> String {
+pub fn summary_executed(
+    lang: Lang,
+    results: &[EditResult],
+    rollback: Option<&RollbackReport>,
+) -> String {
     let c = counts(results);
-    let (total, applied, failed, unchanged, rolled_back) = (c.total, c.applied, c.failed, c.unchanged, c.rolled_back);
+    let (total, applied, failed, unchanged, rolled_back) =
+        (c.total, c.applied, c.failed, c.unchanged, c.rolled_back);
     if let Some(rb) = rollback {
         return match (lang, rb.ok) {
             (Lang::En, true) => format!("A write failed; the {rolled_back} edit(s) already written were rolled back, so nothing changed. See the failed edit's error."),

@@ -130,7 +130,11 @@ pub struct FormatReport {
 /// Validates a diff's format. Never fails: problems are in `errors`.
 pub fn validate_block_diff_format(text: &str, options: &FormatOptions) -> FormatReport {
     let analysis = parser::analyze(text, options.lang);
-    FormatReport { valid: analysis.errors.is_empty(), errors: analysis.errors, warnings: analysis.warnings }
+    FormatReport {
+        valid: analysis.errors.is_empty(),
+        errors: analysis.errors,
+        warnings: analysis.warnings,
+    }
 }
 
 /// A parsed diff.
@@ -149,7 +153,11 @@ pub fn parse_block_diff(text: &str, options: &FormatOptions) -> Result<ParseRepo
     if !analysis.errors.is_empty() {
         return Err(messages::invalid_format(options.lang, analysis.errors));
     }
-    Ok(ParseReport { hunks: analysis.hunks, edits: analysis.edits, warnings: analysis.warnings })
+    Ok(ParseReport {
+        hunks: analysis.hunks,
+        edits: analysis.edits,
+        warnings: analysis.warnings,
+    })
 }
 
 /// How SEARCH text may differ from the block and still match: the
@@ -174,7 +182,12 @@ pub struct ApplyOptions {
 
 impl Default for ApplyOptions {
     fn default() -> Self {
-        ApplyOptions { dry_run: false, atomic: true, lang: Lang::En, match_mode: MatchMode::Safe }
+        ApplyOptions {
+            dry_run: false,
+            atomic: true,
+            lang: Lang::En,
+            match_mode: MatchMode::Safe,
+        }
     }
 }
 

@@ -114,8 +114,11 @@ pub fn analyze(text: &str, lang: Lang) -> Analysis {
     }
     // Unstable sorts share one small instantiation; the original position
     // keeps problems on one line in the order they were found.
-    let mut keyed: Vec<(u32, usize, Error)> =
-        std::mem::take(&mut pass.out.errors).into_iter().enumerate().map(|(i, e)| (e.details.line.unwrap_or(0), i, e)).collect();
+    let mut keyed: Vec<(u32, usize, Error)> = std::mem::take(&mut pass.out.errors)
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| (e.details.line.unwrap_or(0), i, e))
+        .collect();
     keyed.sort_unstable_by_key(|(line, i, _)| (*line, *i));
     pass.out.errors = keyed.into_iter().map(|(_, _, e)| e).collect();
     pass.out
@@ -132,7 +135,11 @@ impl<'a> Pass<'a> {
             }
             (State::CommandBody { .. }, kind) => {
                 if !matches!(kind, TokenKind::Text) {
-                    self.warn(WarningCode::MarkerInBody, line, msg::marker_in_body(self.lang, line));
+                    self.warn(
+                        WarningCode::MarkerInBody,
+                        line,
+                        msg::marker_in_body(self.lang, line),
+                    );
                 }
             }
             (State::Outside, TokenKind::Text) => {
@@ -154,7 +161,10 @@ impl<'a> Pass<'a> {
                 self.error(msg::nested_search(self.lang, line));
             }
             (State::InSearch { start }, TokenKind::Divider) => {
-                self.state = State::InReplace { start: *start, divider: i };
+                self.state = State::InReplace {
+                    start: *start,
+                    divider: i,
+                };
             }
             (State::InReplace { .. }, TokenKind::Divider) => {
                 self.error(msg::misplaced_delimiter(self.lang, line, true));
@@ -187,7 +197,9 @@ impl<'a> Pass<'a> {
     }
 
     fn start_hunk(&mut self, i: usize) {
-        let TokenKind::Header(header) = &self.tokens[i].kind else { return };
+        let TokenKind::Header(header) = &self.tokens[i].kind else {
+            return;
+        };
         let line = self.tokens[i].line;
         let header = header.clone();
         let index = u32::try_from(self.out.hunks.len() + 1).unwrap_or(u32::MAX);
@@ -204,7 +216,11 @@ impl<'a> Pass<'a> {
         self.out.hunks.push(ParsedHunk {
             index,
             line,
-            command: if header.command.is_some() { command.name() } else { "UNKNOWN" },
+            command: if header.command.is_some() {
+                command.name()
+            } else {
+                "UNKNOWN"
+            },
             block_id: header.id.to_string(),
             type_label: header.label.map(str::to_string),
             pairs: Vec::new(),
@@ -232,12 +248,19 @@ impl<'a> Pass<'a> {
         }
         if let Some(h) = self.hunk {
             let hunk = &self.out.hunks[h];
-            if hunk.command == "SEARCH" && hunk.pairs.is_empty() && !self.has_error_in(hunk.line, end) {
+            if hunk.command == "SEARCH"
+                && hunk.pairs.is_empty()
+                && !self.has_error_in(hunk.line, end)
+            {
                 let (line, index, id) = (hunk.line, hunk.index, hunk.block_id.clone());
                 self.error(msg::missing_search(self.lang, line, &id).with_hunk_index(index));
             } else if hunk.command == "SEARCH" && !hunk.pairs.is_empty() {
                 if let Some(stray) = self.stray_text_line {
-                    self.warn(WarningCode::TextOutsideHunk, stray, msg::text_between_pairs(self.lang, stray));
+                    self.warn(
+                        WarningCode::TextOutsideHunk,
+                        stray,
+                        msg::text_between_pairs(self.lang, stray),
+                    );
                 }
             }
         }
@@ -249,7 +272,11 @@ impl<'a> Pass<'a> {
     /// and token `end` (then a missing SEARCH is a consequence, not news).
     fn has_error_in(&self, from_line: u32, end: usize) -> bool {
         let to_line = self.tokens.get(end).map_or(u32::MAX, |t| t.line);
-        self.out.errors.iter().any(|e| e.details.line.is_some_and(|l| l >= from_line && l < to_line))
+        self.out.errors.iter().any(|e| {
+            e.details
+                .line
+                .is_some_and(|l| l >= from_line && l < to_line)
+        })
     }
 
     fn close_pair(&mut self, start: usize, divider: usize, end: usize) {
@@ -259,7 +286,10 @@ impl<'a> Pass<'a> {
         let replace = join_body(&self.tokens[divider + 1..end]);
         if search.trim().is_empty() {
             let index = self.out.hunks[h].index;
-            self.error(msg::empty_search(self.lang, line, &self.out.hunks[h].block_id).with_hunk_index(index));
+            self.error(
+                msg::empty_search(self.lang, line, &self.out.hunks[h].block_id)
+                    .with_hunk_index(index),
+            );
         }
         let hunk = &mut self.out.hunks[h];
         if self.hunk_valid {
@@ -272,7 +302,11 @@ impl<'a> Pass<'a> {
                 line,
             });
         }
-        hunk.pairs.push(SearchReplacePair { search, replace, line });
+        hunk.pairs.push(SearchReplacePair {
+            search,
+            replace,
+            line,
+        });
     }
 
     fn close_command(&mut self, start: usize, end: usize) {
@@ -293,10 +327,17 @@ impl<'a> Pass<'a> {
         hunk.body = Some(body.clone());
         if kind == EditKind::Delete {
             if !body.is_empty() {
-                self.warn(WarningCode::DeleteBodyIgnored, line, msg::delete_body_ignored(self.lang, line));
+                self.warn(
+                    WarningCode::DeleteBodyIgnored,
+                    line,
+                    msg::delete_body_ignored(self.lang, line),
+                );
             }
         } else if body.is_empty() {
-            self.error(msg::empty_insert(self.lang, line, hunk_command_name(kind), &id).with_hunk_index(index));
+            self.error(
+                msg::empty_insert(self.lang, line, hunk_command_name(kind), &id)
+                    .with_hunk_index(index),
+            );
             return;
         }
         if self.hunk_valid {
@@ -317,11 +358,21 @@ impl<'a> Pass<'a> {
 
     fn warn(&mut self, code: WarningCode, line: u32, message: String) {
         let hunk_index = self.hunk.map(|h| self.out.hunks[h].index);
-        self.out.warnings.push(Warning { code, message, line: Some(line), hunk_index, block_id: None });
+        self.out.warnings.push(Warning {
+            code,
+            message,
+            line: Some(line),
+            hunk_index,
+            block_id: None,
+        });
     }
 
     fn warn_once_outside(&mut self, line: u32) {
-        let already = self.out.warnings.iter().any(|w| w.code == WarningCode::TextOutsideHunk && w.hunk_index.is_none());
+        let already = self
+            .out
+            .warnings
+            .iter()
+            .any(|w| w.code == WarningCode::TextOutsideHunk && w.hunk_index.is_none());
         if !already {
             self.out.warnings.push(Warning {
                 code: WarningCode::TextOutsideHunk,

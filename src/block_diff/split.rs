@@ -19,13 +19,20 @@ enum Open {
     None,
     Paragraph,
     /// A list; `marker` is the bullet char or `.`/`)` for ordered lists.
-    List { marker: u8 },
+    List {
+        marker: u8,
+    },
     Quote,
     /// Fence of `len` times `ch`.
-    Fence { ch: u8, len: usize },
+    Fence {
+        ch: u8,
+        len: usize,
+    },
     Math,
     /// `{{{` nesting depth.
-    Super { depth: usize },
+    Super {
+        depth: usize,
+    },
     Html,
     /// Indented code.
     Indented,
@@ -75,7 +82,11 @@ pub fn split_blocks(markdown: &str) -> Vec<&str> {
                 if t.starts_with("{{{") {
                     open = Open::Super { depth: depth + 1 };
                 } else if t == "}}}" {
-                    open = if depth <= 1 { Open::Closed } else { Open::Super { depth: depth - 1 } };
+                    open = if depth <= 1 {
+                        Open::Closed
+                    } else {
+                        Open::Super { depth: depth - 1 }
+                    };
                 }
                 continue;
             }
@@ -108,7 +119,8 @@ pub fn split_blocks(markdown: &str) -> Vec<&str> {
                     indent >= 2 || list_marker(body).is_some_and(|m| m == marker) && indent < 4
                 } else {
                     // Lazy continuation or a new item of the same list.
-                    list_marker(body).is_none_or(|m| m == marker) && !starts_hard_block(body, indent)
+                    list_marker(body).is_none_or(|m| m == marker)
+                        && !starts_hard_block(body, indent)
                         || indent >= 2
                 };
                 if continues {
@@ -232,7 +244,9 @@ fn closes_fence(text: &str, ch: u8, len: usize) -> bool {
 
 fn is_thematic_break(body: &str) -> bool {
     let t = body.trim_end();
-    let Some(&first) = t.as_bytes().first() else { return false };
+    let Some(&first) = t.as_bytes().first() else {
+        return false;
+    };
     if !matches!(first, b'-' | b'*' | b'_') {
         return false;
     }
@@ -259,7 +273,8 @@ pub(super) fn list_marker(body: &str) -> Option<u8> {
     match bytes.first()? {
         c @ (b'-' | b'*' | b'+') => {
             let next = bytes.get(1);
-            (matches!(next, None | Some(b' ') | Some(b'\t')) && !is_thematic_break(body)).then_some(*c)
+            (matches!(next, None | Some(b' ') | Some(b'\t')) && !is_thematic_break(body))
+                .then_some(*c)
         }
         b'0'..=b'9' => {
             let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -268,7 +283,8 @@ pub(super) fn list_marker(body: &str) -> Option<u8> {
             }
             let delim = *bytes.get(digits)?;
             let next = bytes.get(digits + 1);
-            (matches!(delim, b'.' | b')') && matches!(next, None | Some(b' ') | Some(b'\t'))).then_some(delim)
+            (matches!(delim, b'.' | b')') && matches!(next, None | Some(b' ') | Some(b'\t')))
+                .then_some(delim)
         }
         _ => None,
     }
@@ -286,15 +302,24 @@ mod tests {
 
     #[test]
     fn splits_at_blank_lines_and_keeps_single_blocks_whole() {
-        assert_eq!(split_blocks("第一段\n\n第二段（会被内核丢弃）"), vec!["第一段", "第二段（会被内核丢弃）"]);
-        assert_eq!(split_blocks("one line\nsame paragraph"), vec!["one line\nsame paragraph"]);
+        assert_eq!(
+            split_blocks("第一段\n\n第二段（会被内核丢弃）"),
+            vec!["第一段", "第二段（会被内核丢弃）"]
+        );
+        assert_eq!(
+            split_blocks("one line\nsame paragraph"),
+            vec!["one line\nsame paragraph"]
+        );
         assert_eq!(split_blocks("\n\n  \n"), Vec::<&str>::new());
     }
 
     #[test]
     fn headings_fences_and_breaks_split_without_blank_lines() {
         assert_eq!(split_blocks("## T\ntext"), vec!["## T", "text"]);
-        assert_eq!(split_blocks("para\n```js\nx\n\ny\n```\nafter"), vec!["para", "```js\nx\n\ny\n```", "after"]);
+        assert_eq!(
+            split_blocks("para\n```js\nx\n\ny\n```\nafter"),
+            vec!["para", "```js\nx\n\ny\n```", "after"]
+        );
         assert_eq!(split_blocks("a\n\n---\n\nb"), vec!["a", "---", "b"]);
         assert_eq!(split_blocks("$$\na\n\nb\n$$"), vec!["$$\na\n\nb\n$$"]);
     }

@@ -65,9 +65,11 @@ impl Done {
     /// included), else its markdown.
     pub fn restore_body(&self) -> Option<String> {
         match self {
-            Done::Deleted { old_kramdown, old_markdown, .. } => {
-                Some(old_kramdown.clone().unwrap_or_else(|| old_markdown.clone()))
-            }
+            Done::Deleted {
+                old_kramdown,
+                old_markdown,
+                ..
+            } => Some(old_kramdown.clone().unwrap_or_else(|| old_markdown.clone())),
             _ => None,
         }
     }
@@ -97,9 +99,18 @@ pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String,
     for (k, step) in done.iter().enumerate() {
         match step {
             Done::Inserted { id, .. } => hunks.push((k, format!("@@DELETE:{id}@@"))),
-            Done::Updated { id, old_kramdown, old_markdown, written, current, .. } => {
+            Done::Updated {
+                id,
+                old_kramdown,
+                old_markdown,
+                written,
+                current,
+                ..
+            } => {
                 let restore = old_kramdown.as_deref().unwrap_or(old_markdown);
-                let now = current.clone().unwrap_or_else(|| super::ial::strip_ial(written));
+                let now = current
+                    .clone()
+                    .unwrap_or_else(|| super::ial::strip_ial(written));
                 let text = if is_plain(&now) && is_plain(restore) {
                     format!("@@{id}@@\n<<<<<<< SEARCH\n{now}\n=======\n{restore}\n>>>>>>> REPLACE")
                 } else {
@@ -118,20 +129,32 @@ pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String,
         }
     }
     for group in groups {
-        let Some(&last) = group.steps.iter().max() else { continue };
+        let Some(&last) = group.steps.iter().max() else {
+            continue;
+        };
         let header = match &group.position {
             UndoPosition::After(anchor) => format!("@@AFTER:{anchor}@@"),
             UndoPosition::Prepend(parent) => format!("@@PREPEND:{parent}@@"),
         };
-        let body: Vec<String> = group.steps.iter().filter_map(|&s| done[s].restore_body()).collect();
+        let body: Vec<String> = group
+            .steps
+            .iter()
+            .filter_map(|&s| done[s].restore_body())
+            .collect();
         hunks.push((last, format!("{header}\n{}", body.join("\n\n"))));
     }
     hunks.sort_unstable_by(|a, b| b.0.cmp(&a.0)); // step indexes are unique
-    let text = hunks.into_iter().map(|(_, h)| h).collect::<Vec<_>>().join("\n\n");
+    let text = hunks
+        .into_iter()
+        .map(|(_, h)| h)
+        .collect::<Vec<_>>()
+        .join("\n\n");
     (text, warnings)
 }
 
 /// Text that no lexer rule would read as structure.
 fn is_plain(text: &str) -> bool {
-    tokenize(text).iter().all(|t| matches!(t.kind, TokenKind::Text))
+    tokenize(text)
+        .iter()
+        .all(|t| matches!(t.kind, TokenKind::Text))
 }

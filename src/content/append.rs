@@ -20,7 +20,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{checked_id, fetch_blocks, fetch_children, messages, require, ContentOptions, Placement};
+use super::{
+    checked_id, fetch_blocks, fetch_children, messages, require, ContentOptions, Placement,
+};
 use crate::host::{Capability, InsertAnchor, SiyuanHost};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::Error;
@@ -98,12 +100,23 @@ impl AppendSource {
 pub fn plan_append(block: &Block, section: &[ChildBlock]) -> AppendPlan {
     let kind = block.kind();
     if kind.is_container() {
-        AppendPlan { placement: Placement::LastChild, anchor_id: block.id.clone() }
+        AppendPlan {
+            placement: Placement::LastChild,
+            anchor_id: block.id.clone(),
+        }
     } else if kind == BlockKind::Heading {
-        let last = section.last().map_or_else(|| block.id.clone(), |c| c.id.clone());
-        AppendPlan { placement: Placement::EndOfSection, anchor_id: last }
+        let last = section
+            .last()
+            .map_or_else(|| block.id.clone(), |c| c.id.clone());
+        AppendPlan {
+            placement: Placement::EndOfSection,
+            anchor_id: last,
+        }
     } else {
-        AppendPlan { placement: Placement::NextSibling, anchor_id: block.id.clone() }
+        AppendPlan {
+            placement: Placement::NextSibling,
+            anchor_id: block.id.clone(),
+        }
     }
 }
 
@@ -125,13 +138,30 @@ pub async fn append_content<H: SiyuanHost>(
 
     let (target_id, plan) = match args.target_type {
         AppendTarget::Dailynote => {
-            require(host, &[Capability::CreateDailyNote, Capability::AppendBlock], lang)?;
-            let doc = host.create_daily_note(&target).await.map_err(|e| super::host_error(lang, &e))?;
+            require(
+                host,
+                &[Capability::CreateDailyNote, Capability::AppendBlock],
+                lang,
+            )?;
+            let doc = host
+                .create_daily_note(&target)
+                .await
+                .map_err(|e| super::host_error(lang, &e))?;
             let doc = doc.trim().to_string();
             if !crate::siyuan::is_block_id(&doc) {
-                return Err(messages::host_bad_id(lang, Capability::CreateDailyNote, &doc));
+                return Err(messages::host_bad_id(
+                    lang,
+                    Capability::CreateDailyNote,
+                    &doc,
+                ));
             }
-            (doc.clone(), AppendPlan { placement: Placement::LastChild, anchor_id: doc })
+            (
+                doc.clone(),
+                AppendPlan {
+                    placement: Placement::LastChild,
+                    anchor_id: doc,
+                },
+            )
         }
         AppendTarget::Document | AppendTarget::Block => {
             require(host, &[Capability::GetBlocks], lang)?;
@@ -144,11 +174,24 @@ pub async fn append_content<H: SiyuanHost>(
                 .ok_or_else(|| messages::block_not_found(lang, &target))?;
             let kind = block.kind();
             if args.target_type == AppendTarget::Document && kind != BlockKind::Document {
-                return Err(messages::target_not_a_document(lang, &target, &block.type_, kind.label(lang)));
+                return Err(messages::target_not_a_document(
+                    lang,
+                    &target,
+                    &block.type_,
+                    kind.label(lang),
+                ));
             }
             let section = if kind == BlockKind::Heading {
-                require(host, &[Capability::GetChildBlocks, Capability::InsertBlock], lang)?;
-                fetch_children(host, &ids, lang).await?.into_iter().next().unwrap_or_default()
+                require(
+                    host,
+                    &[Capability::GetChildBlocks, Capability::InsertBlock],
+                    lang,
+                )?;
+                fetch_children(host, &ids, lang)
+                    .await?
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default()
             } else {
                 Vec::new()
             };
@@ -163,7 +206,8 @@ pub async fn append_content<H: SiyuanHost>(
         }
         Placement::EndOfSection | Placement::NextSibling => {
             require(host, &[Capability::InsertBlock], lang)?;
-            host.insert_block(markdown, &InsertAnchor::After(plan.anchor_id.clone())).await
+            host.insert_block(markdown, &InsertAnchor::After(plan.anchor_id.clone()))
+                .await
         }
     }
     .map_err(|e| super::host_error(lang, &e))?;
@@ -183,21 +227,39 @@ mod tests {
     use super::*;
 
     fn block(ty: &str) -> Block {
-        Block { id: "20240101000000-target1".into(), type_: ty.into(), ..Block::default() }
+        Block {
+            id: "20240101000000-target1".into(),
+            type_: ty.into(),
+            ..Block::default()
+        }
     }
 
     #[test]
     fn placement_follows_the_block_kind() {
-        let section = [ChildBlock { id: "20240101000000-last001".into(), ..ChildBlock::default() }];
+        let section = [ChildBlock {
+            id: "20240101000000-last001".into(),
+            ..ChildBlock::default()
+        }];
         for ty in ["d", "l", "i", "b", "s", "callout"] {
-            assert_eq!(plan_append(&block(ty), &section).placement, Placement::LastChild, "{ty}");
+            assert_eq!(
+                plan_append(&block(ty), &section).placement,
+                Placement::LastChild,
+                "{ty}"
+            );
         }
         let h = plan_append(&block("h"), &section);
-        assert_eq!((h.placement, h.anchor_id.as_str()), (Placement::EndOfSection, "20240101000000-last001"));
+        assert_eq!(
+            (h.placement, h.anchor_id.as_str()),
+            (Placement::EndOfSection, "20240101000000-last001")
+        );
         let empty = plan_append(&block("h"), &[]);
         assert_eq!(empty.anchor_id, "20240101000000-target1");
         for ty in ["p", "c", "t", "m", "tb", "query_embed", "unknown"] {
-            assert_eq!(plan_append(&block(ty), &[]).placement, Placement::NextSibling, "{ty}");
+            assert_eq!(
+                plan_append(&block(ty), &[]).placement,
+                Placement::NextSibling,
+                "{ty}"
+            );
         }
     }
 }

@@ -27,8 +27,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    checked_id, expansion, fetch_blocks, fetch_children, join_markdown, messages, require, shown_list, to_u32,
-    ContentOptions, Expansion,
+    checked_id, expansion, fetch_blocks, fetch_children, join_markdown, messages, require,
+    shown_list, to_u32, ContentOptions, Expansion,
 };
 use crate::host::{Capability, SiyuanHost};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
@@ -65,7 +65,11 @@ pub fn resolve_view(args: &GetBlockContentArgs) -> ViewFlags {
     let slice = args.slice.as_deref().filter(|s| !s.trim().is_empty());
     let show_sub_structure = slice.is_some() || args.show_sub_structure.unwrap_or(false);
     let show_id = slice.is_some() || args.show_id.unwrap_or(show_sub_structure);
-    ViewFlags { show_id, show_sub_structure, slice: slice.map(str::to_string) }
+    ViewFlags {
+        show_id,
+        show_sub_structure,
+        slice: slice.map(str::to_string),
+    }
 }
 
 /// What [`render_block_content`] renders: the block's row and, when the
@@ -115,7 +119,11 @@ pub fn render_block_content(
     let lang = options.lang;
     let flags = resolve_view(args);
     let block = &source.block;
-    let list = shown_list(block, &source.children, expansion(block, flags.show_sub_structure));
+    let list = shown_list(
+        block,
+        &source.children,
+        expansion(block, flags.show_sub_structure),
+    );
     let total = list.len();
     let range = match &flags.slice {
         Some(slice) => slice_range(&list, slice, lang)?,
@@ -142,9 +150,15 @@ pub fn render_block_content(
     };
     let text = match &flags.slice {
         None => body,
-        Some(_) if total > 0 && shown.is_empty() => format!("({})", empty_slice_message(lang, total)),
+        Some(_) if total > 0 && shown.is_empty() => {
+            format!("({})", empty_slice_message(lang, total))
+        }
         Some(slice) if total == 0 => {
-            format!("{}\n\n{}", slice_header(slice, 0), messages::no_children(lang, &block.id))
+            format!(
+                "{}\n\n{}",
+                slice_header(slice, 0),
+                messages::no_children(lang, &block.id)
+            )
         }
         Some(slice) => format!("{}\n\n{}", slice_header(slice, shown.len()), body),
     };
@@ -181,7 +195,11 @@ pub async fn get_block_content<H: SiyuanHost>(
         .ok_or_else(|| messages::block_not_found(lang, &ids[0]))?;
     let children = if needs_children(&block, args) {
         require(host, &[Capability::GetChildBlocks], lang)?;
-        fetch_children(host, &ids, lang).await?.into_iter().next().unwrap_or_default()
+        fetch_children(host, &ids, lang)
+            .await?
+            .into_iter()
+            .next()
+            .unwrap_or_default()
     } else {
         Vec::new()
     };
@@ -218,11 +236,21 @@ mod tests {
     }
 
     fn row(id: &str, ty: &str, md: &str) -> Block {
-        Block { id: id.into(), type_: ty.into(), markdown: md.into(), ..Block::default() }
+        Block {
+            id: id.into(),
+            type_: ty.into(),
+            markdown: md.into(),
+            ..Block::default()
+        }
     }
 
     fn child(id: &str, ty: &str, md: &str) -> ChildBlock {
-        ChildBlock { id: id.into(), type_: ty.into(), markdown: md.into(), ..ChildBlock::default() }
+        ChildBlock {
+            id: id.into(),
+            type_: ty.into(),
+            markdown: md.into(),
+            ..ChildBlock::default()
+        }
     }
 
     #[test]
@@ -241,8 +269,16 @@ mod tests {
     #[test]
     fn cjk_and_emoji_pass_through_untouched() {
         let md = "表情 😀👍🏽 与 中文\r\n第二行";
-        let source = BlockContentSource { block: row("20240101000000-para111", "p", md), children: vec![] };
-        let out = render_block_content(&source, &args(None, None, Some("0:1")), &ContentOptions::default()).unwrap();
+        let source = BlockContentSource {
+            block: row("20240101000000-para111", "p", md),
+            children: vec![],
+        };
+        let out = render_block_content(
+            &source,
+            &args(None, None, Some("0:1")),
+            &ContentOptions::default(),
+        )
+        .unwrap();
         assert!(out.text.ends_with(md));
         assert_eq!(out.total, 1);
     }

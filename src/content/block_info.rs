@@ -24,7 +24,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    checked_id, fetch_blocks, fetch_children, messages, reading_text, require, to_u32, utf16_len, ContentOptions,
+    checked_id, fetch_blocks, fetch_children, messages, reading_text, require, to_u32, utf16_len,
+    ContentOptions,
 };
 use crate::host::{Capability, SiyuanHost};
 use crate::siyuan::{heading_level_of_markdown, Block, BlockKind, BreadcrumbEntry, ChildBlock};
@@ -156,7 +157,12 @@ impl BlockInfoSource {
     /// otherwise: a missing or empty row is a caller's mistake, not a block).
     pub fn build(&self, lang: Lang) -> Result<BlockInfo, Error> {
         checked_id(&self.block.id, "source.block.id", lang)?;
-        Ok(build_block_info(&self.block, self.children.as_deref(), self.headings.as_deref(), self.breadcrumb.as_deref()))
+        Ok(build_block_info(
+            &self.block,
+            self.children.as_deref(),
+            self.headings.as_deref(),
+            self.breadcrumb.as_deref(),
+        ))
     }
 }
 
@@ -208,7 +214,11 @@ fn breadcrumb_item(entry: &BreadcrumbEntry) -> BreadcrumbItem {
     let code = entry.kind().code();
     BreadcrumbItem {
         id: entry.id.clone(),
-        type_: if code.is_empty() { entry.type_.clone() } else { code.to_string() },
+        type_: if code.is_empty() {
+            entry.type_.clone()
+        } else {
+            code.to_string()
+        },
         sub_type: entry.sub_type.clone(),
         name: entry.name.clone(),
     }
@@ -255,7 +265,12 @@ pub fn build_toc(headings: &[Block]) -> Vec<TocNode> {
         } else {
             h.content.clone()
         };
-        stack.push(TocNode { block_id: h.id.clone(), content, level, children: Vec::new() });
+        stack.push(TocNode {
+            block_id: h.id.clone(),
+            content,
+            level,
+            children: Vec::new(),
+        });
     }
     while !stack.is_empty() {
         close(&mut stack, &mut roots);
@@ -280,7 +295,15 @@ pub async fn get_block_info<H: SiyuanHost>(
     for id in &ids {
         checked_id(id, "ids", lang)?;
     }
-    require(host, &[Capability::GetBlocks, Capability::GetChildBlocks, Capability::GetBreadcrumb], lang)?;
+    require(
+        host,
+        &[
+            Capability::GetBlocks,
+            Capability::GetChildBlocks,
+            Capability::GetBreadcrumb,
+        ],
+        lang,
+    )?;
     let rows = fetch_blocks(host, &ids, lang).await?;
     let mut found: Vec<Block> = Vec::new();
     let mut not_found_ids = Vec::new();
@@ -291,35 +314,73 @@ pub async fn get_block_info<H: SiyuanHost>(
         }
     }
     if found.is_empty() {
-        return Ok(BlockInfoResult { blocks: Vec::new(), not_found_ids });
+        return Ok(BlockInfoResult {
+            blocks: Vec::new(),
+            not_found_ids,
+        });
     }
 
-    let with_children: Vec<String> = found.iter().filter(|b| lists_children(b.kind())).map(|b| b.id.clone()).collect();
-    let children =
-        if with_children.is_empty() { Vec::new() } else { fetch_children(host, &with_children, lang).await? };
-    let docs: Vec<String> = found.iter().filter(|b| b.kind() == BlockKind::Document).map(|b| b.id.clone()).collect();
+    let with_children: Vec<String> = found
+        .iter()
+        .filter(|b| lists_children(b.kind()))
+        .map(|b| b.id.clone())
+        .collect();
+    let children = if with_children.is_empty() {
+        Vec::new()
+    } else {
+        fetch_children(host, &with_children, lang).await?
+    };
+    let docs: Vec<String> = found
+        .iter()
+        .filter(|b| b.kind() == BlockKind::Document)
+        .map(|b| b.id.clone())
+        .collect();
     let headings = if docs.is_empty() || !host.has(Capability::GetDocHeadings) {
         None
     } else {
-        let lists = host.get_doc_headings(&docs).await.map_err(|e| super::host_error(lang, &e))?;
-        Some(super::one_per_id(lists, docs.len(), Capability::GetDocHeadings, lang)?)
+        let lists = host
+            .get_doc_headings(&docs)
+            .await
+            .map_err(|e| super::host_error(lang, &e))?;
+        Some(super::one_per_id(
+            lists,
+            docs.len(),
+            Capability::GetDocHeadings,
+            lang,
+        )?)
     };
     let found_ids: Vec<String> = found.iter().map(|b| b.id.clone()).collect();
-    let crumbs = host.get_breadcrumb(&found_ids).await.map_err(|e| super::host_error(lang, &e))?;
+    let crumbs = host
+        .get_breadcrumb(&found_ids)
+        .await
+        .map_err(|e| super::host_error(lang, &e))?;
     let crumbs = super::one_per_id(crumbs, found_ids.len(), Capability::GetBreadcrumb, lang)?;
 
     let blocks = found
         .iter()
         .zip(&crumbs)
         .map(|(block, crumb)| {
-            let kids = with_children.iter().position(|id| *id == block.id).and_then(|i| children.get(i));
-            let heads = headings
-                .as_ref()
-                .and_then(|lists| docs.iter().position(|id| *id == block.id).and_then(|i| lists.get(i)));
-            build_block_info(block, kids.map(Vec::as_slice), heads.map(Vec::as_slice), Some(crumb))
+            let kids = with_children
+                .iter()
+                .position(|id| *id == block.id)
+                .and_then(|i| children.get(i));
+            let heads = headings.as_ref().and_then(|lists| {
+                docs.iter()
+                    .position(|id| *id == block.id)
+                    .and_then(|i| lists.get(i))
+            });
+            build_block_info(
+                block,
+                kids.map(Vec::as_slice),
+                heads.map(Vec::as_slice),
+                Some(crumb),
+            )
         })
         .collect();
-    Ok(BlockInfoResult { blocks, not_found_ids })
+    Ok(BlockInfoResult {
+        blocks,
+        not_found_ids,
+    })
 }
 
 /// The attributes section lists these row keys, in this order (the
@@ -414,13 +475,22 @@ fn format_one(info: &BlockInfo, lang: Lang) -> String {
     sections.push(attrs);
 
     if block.kind() == BlockKind::Document {
-        sections.push(format!("{}\n", messages::info_document_content(&block.content)));
+        sections.push(format!(
+            "{}\n",
+            messages::info_document_content(&block.content)
+        ));
     } else {
-        let truncated = info.markdown_length as usize > info.markdown_preview.encode_utf16().count();
+        let truncated =
+            info.markdown_length as usize > info.markdown_preview.encode_utf16().count();
         sections.push(format!(
             "{}\n{}\n",
             messages::info_content_length(lang, info.content_length),
-            messages::info_markdown_length(lang, info.markdown_length, &info.markdown_preview, truncated)
+            messages::info_markdown_length(
+                lang,
+                info.markdown_length,
+                &info.markdown_preview,
+                truncated
+            )
         ));
     }
     if let Some(count) = info.child_block_count {
@@ -470,10 +540,29 @@ mod tests {
 
     #[test]
     fn toc_nests_by_level_in_the_given_order() {
-        let toc = build_toc(&[h("a", 2, "A"), h("b", 3, "B"), h("c", 1, "C"), h("d", 4, "D"), h("e", 2, "E")]);
-        let shape: Vec<(String, Vec<String>)> =
-            toc.iter().map(|n| (n.content.clone(), n.children.iter().map(|c| c.content.clone()).collect())).collect();
-        assert_eq!(shape, vec![("A".into(), vec!["B".into()]), ("C".into(), vec!["D".into(), "E".into()])]);
+        let toc = build_toc(&[
+            h("a", 2, "A"),
+            h("b", 3, "B"),
+            h("c", 1, "C"),
+            h("d", 4, "D"),
+            h("e", 2, "E"),
+        ]);
+        let shape: Vec<(String, Vec<String>)> = toc
+            .iter()
+            .map(|n| {
+                (
+                    n.content.clone(),
+                    n.children.iter().map(|c| c.content.clone()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                ("A".into(), vec!["B".into()]),
+                ("C".into(), vec!["D".into(), "E".into()])
+            ]
+        );
     }
 
     #[test]
@@ -486,7 +575,10 @@ mod tests {
     #[test]
     fn ids_accept_text_or_list() {
         assert_eq!(BlockIds::Text(" a, b ,a,,".into()).to_vec(), vec!["a", "b"]);
-        assert_eq!(BlockIds::List(vec!["a".into(), "b,c".into()]).to_vec(), vec!["a", "b", "c"]);
+        assert_eq!(
+            BlockIds::List(vec!["a".into(), "b,c".into()]).to_vec(),
+            vec!["a", "b", "c"]
+        );
         let args: GetBlockInfoArgs = serde_json::from_str(r#"{"ids":["x","y"]}"#).unwrap();
         assert_eq!(args.ids.to_vec(), vec!["x", "y"]);
         let args: GetBlockInfoArgs = serde_json::from_str(r#"{"ids":"x,y"}"#).unwrap();

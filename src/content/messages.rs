@@ -88,7 +88,9 @@ pub fn block_not_found(lang: Lang, id: &str) -> Error {
     Error::new(
         ErrorCode::BlockNotFound,
         match lang {
-            Lang::En => format!("Block not found: {id}. Check the id; the block may have been deleted."),
+            Lang::En => {
+                format!("Block not found: {id}. Check the id; the block may have been deleted.")
+            }
             Lang::Zh => format!("未找到块: {id}。请检查 ID；该块可能已被删除。"),
         },
     )
@@ -106,7 +108,13 @@ pub fn anchor_doc_not_found(lang: Lang, id: &str) -> Error {
     .with_block_id(id)
 }
 
-pub fn anchor_not_a_document(lang: Lang, id: &str, type_code: &str, label: &str, root_id: &str) -> Error {
+pub fn anchor_not_a_document(
+    lang: Lang,
+    id: &str,
+    type_code: &str,
+    label: &str,
+    root_id: &str,
+) -> Error {
     let next = if root_id.is_empty() || root_id == id {
         String::new()
     } else {
@@ -118,8 +126,12 @@ pub fn anchor_not_a_document(lang: Lang, id: &str, type_code: &str, label: &str,
     Error::new(
         ErrorCode::NotADocument,
         match lang {
-            Lang::En => format!("The anchor ID is not a document but a block of type {type_code} ({label}).{next}"),
-            Lang::Zh => format!("锚点 ID 不是文档类型，而是 {type_code} 类型的块（{label}）。{next}"),
+            Lang::En => format!(
+                "The anchor ID is not a document but a block of type {type_code} ({label}).{next}"
+            ),
+            Lang::Zh => {
+                format!("锚点 ID 不是文档类型，而是 {type_code} 类型的块（{label}）。{next}")
+            }
         },
     )
     .with_block_id(id)
@@ -214,7 +226,10 @@ pub fn info_toc_title(lang: Lang) -> &'static str {
 }
 
 pub fn info_breadcrumb_title(lang: Lang) -> &'static str {
-    lang.pick("breadcrumb (the block's place in its document):", "当前块在文档中的面包屑层级关系:")
+    lang.pick(
+        "breadcrumb (the block's place in its document):",
+        "当前块在文档中的面包屑层级关系:",
+    )
 }
 
 pub fn info_many_header(lang: Lang, found: usize) -> String {
@@ -243,10 +258,16 @@ pub fn info_none_found(lang: Lang, ids: &str) -> String {
 pub fn appended(lang: Lang, target: &str, placement: super::Placement, count: usize) -> String {
     use super::Placement::*;
     match (lang, placement) {
-        (Lang::En, LastChild) => format!("Appended {count} block(s) as the last children of {target}."),
+        (Lang::En, LastChild) => {
+            format!("Appended {count} block(s) as the last children of {target}.")
+        }
         (Lang::Zh, LastChild) => format!("已将 {count} 个块追加为 {target} 的最后子块。"),
-        (Lang::En, EndOfSection) => format!("Appended {count} block(s) at the end of heading {target}'s section."),
-        (Lang::Zh, EndOfSection) => format!("已将 {count} 个块追加到标题 {target} 所辖内容的末尾。"),
+        (Lang::En, EndOfSection) => {
+            format!("Appended {count} block(s) at the end of heading {target}'s section.")
+        }
+        (Lang::Zh, EndOfSection) => {
+            format!("已将 {count} 个块追加到标题 {target} 所辖内容的末尾。")
+        }
         (Lang::En, NextSibling) => format!("Inserted {count} block(s) right after block {target}."),
         (Lang::Zh, NextSibling) => format!("已在块 {target} 之后插入 {count} 个块。"),
     }
@@ -263,7 +284,9 @@ fn location_label(lang: Lang, location: DocLocation) -> &'static str {
 pub fn created_doc(lang: Lang, hpath: &str, doc_id: &str, location: DocLocation) -> String {
     let where_ = location_label(lang, location);
     match lang {
-        Lang::En => format!("Created document [{hpath}](siyuan://blocks/{doc_id}) (location: {where_})"),
+        Lang::En => {
+            format!("Created document [{hpath}](siyuan://blocks/{doc_id}) (location: {where_})")
+        }
         Lang::Zh => format!("已成功创建文档 [{hpath}](siyuan://blocks/{doc_id}) (位置: {where_})"),
     }
 }

@@ -42,20 +42,21 @@ mod new_doc;
 use serde::{Deserialize, Serialize};
 
 pub use append::{
-    append_content, plan_append, AppendContentArgs, AppendContentResult, AppendPlan, AppendSource, AppendTarget,
+    append_content, plan_append, AppendContentArgs, AppendContentResult, AppendPlan, AppendSource,
+    AppendTarget,
 };
 pub use block_content::{
-    get_block_content, needs_children, render_block_content, resolve_view, BlockContent, BlockContentSource,
-    GetBlockContentArgs, ViewFlags,
+    get_block_content, needs_children, render_block_content, resolve_view, BlockContent,
+    BlockContentSource, GetBlockContentArgs, ViewFlags,
 };
 pub use block_info::{
-    build_block_info, build_toc, format_block_info, get_block_info, BlockIds, BlockInfo, BlockInfoResult,
-    BlockInfoSource, BreadcrumbItem, GetBlockInfoArgs, TocNode, PREVIEW_UNITS,
+    build_block_info, build_toc, format_block_info, get_block_info, BlockIds, BlockInfo,
+    BlockInfoResult, BlockInfoSource, BreadcrumbItem, GetBlockInfoArgs, TocNode, PREVIEW_UNITS,
 };
 pub use new_doc::{
-    create_new_doc, plan_new_doc_path, CreateNewDocArgs, CreateNewDocResult, NewDocPathArgs, NewDocPlan,
+    create_new_doc, plan_new_doc_path, CreateNewDocArgs, CreateNewDocResult, NewDocPathArgs,
+    NewDocPlan,
 };
-
 
 pub(crate) use crate::host::{fetch_blocks, fetch_children, host_error, one_per_id, require};
 use crate::siyuan::{Block, ChildBlock};
@@ -142,8 +143,16 @@ struct Shown<'a> {
 }
 
 fn shown_list<'a>(block: &'a Block, children: &'a [ChildBlock], how: Expansion) -> Vec<Shown<'a>> {
-    let own = Shown { id: &block.id, type_: &block.type_, markdown: &block.markdown };
-    let kids = children.iter().map(|c| Shown { id: &c.id, type_: &c.type_, markdown: &c.markdown });
+    let own = Shown {
+        id: &block.id,
+        type_: &block.type_,
+        markdown: &block.markdown,
+    };
+    let kids = children.iter().map(|c| Shown {
+        id: &c.id,
+        type_: &c.type_,
+        markdown: &c.markdown,
+    });
     match how {
         Expansion::Itself => vec![own],
         Expansion::Children => kids.collect(),

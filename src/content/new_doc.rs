@@ -52,7 +52,10 @@ pub struct NewDocPlan {
 /// Computes the new document's place (see the module docs). Errors:
 /// `INVALID_ARGUMENT` (blank title, a `path` that is not a document path),
 /// `NOT_A_DOCUMENT` (names the anchor's type), `NO_PARENT_DOCUMENT`.
-pub fn plan_new_doc_path(args: &NewDocPathArgs, options: &ContentOptions) -> Result<NewDocPlan, Error> {
+pub fn plan_new_doc_path(
+    args: &NewDocPathArgs,
+    options: &ContentOptions,
+) -> Result<NewDocPlan, Error> {
     let lang = options.lang;
     let anchor = &args.anchor_doc;
     if args.title.trim().is_empty() {
@@ -73,7 +76,9 @@ pub fn plan_new_doc_path(args: &NewDocPathArgs, options: &ContentOptions) -> Res
     let hpath_parts: Vec<&str> = anchor.hpath.split('/').filter(|p| !p.is_empty()).collect();
     // The id of the document `up` levels above the anchor ("" = the root).
     let ancestor = |up: usize| -> Result<String, Error> {
-        let Some(index) = path_parts.len().checked_sub(up + 1) else { return Ok(String::new()) };
+        let Some(index) = path_parts.len().checked_sub(up + 1) else {
+            return Ok(String::new());
+        };
         let id = path_parts[index].trim_end_matches(".sy");
         if is_block_id(id) {
             Ok(id.to_string())
@@ -98,14 +103,21 @@ pub fn plan_new_doc_path(args: &NewDocPathArgs, options: &ContentOptions) -> Res
             (under(&hpath_parts[..keep]), ancestor(1)?)
         }
         DocLocation::Children => (under(&hpath_parts), anchor.id.clone()),
-        DocLocation::Parent if path_parts.len() <= 1 => return Err(messages::no_parent_document(lang, &anchor.id)),
+        DocLocation::Parent if path_parts.len() <= 1 => {
+            return Err(messages::no_parent_document(lang, &anchor.id))
+        }
         DocLocation::Parent if path_parts.len() == 2 => (format!("/{title}"), String::new()),
         DocLocation::Parent => {
             let keep = hpath_parts.len().saturating_sub(2);
             (under(&hpath_parts[..keep]), ancestor(2)?)
         }
     };
-    Ok(NewDocPlan { notebook: anchor.box_id.clone(), hpath, parent_id, title })
+    Ok(NewDocPlan {
+        notebook: anchor.box_id.clone(),
+        hpath,
+        parent_id,
+        title,
+    })
 }
 
 /// Arguments of createNewDoc.
@@ -159,7 +171,11 @@ pub async fn create_new_doc<H: SiyuanHost>(
         .flatten()
         .ok_or_else(|| messages::anchor_doc_not_found(lang, &ids[0]))?;
     let plan = plan_new_doc_path(
-        &NewDocPathArgs { anchor_doc: anchor, title: args.title.clone(), location: args.location },
+        &NewDocPathArgs {
+            anchor_doc: anchor,
+            title: args.title.clone(),
+            location: args.location,
+        },
         options,
     )?;
     let doc_id = host
@@ -173,7 +189,12 @@ pub async fn create_new_doc<H: SiyuanHost>(
     Ok(created(lang, doc_id, plan, args.location))
 }
 
-fn created(lang: Lang, doc_id: String, plan: NewDocPlan, location: DocLocation) -> CreateNewDocResult {
+fn created(
+    lang: Lang,
+    doc_id: String,
+    plan: NewDocPlan,
+    location: DocLocation,
+) -> CreateNewDocResult {
     CreateNewDocResult {
         success: true,
         summary: messages::created_doc(lang, &plan.hpath, &doc_id, location),
@@ -190,7 +211,12 @@ mod tests {
     use super::*;
 
     fn doc(path: &str, hpath: &str) -> Block {
-        let id = path.rsplit('/').next().unwrap_or("").trim_end_matches(".sy").to_string();
+        let id = path
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(".sy")
+            .to_string();
         Block {
             id,
             type_: "d".into(),
@@ -203,7 +229,11 @@ mod tests {
 
     fn plan(anchor: Block, location: DocLocation) -> Result<(String, String), crate::ErrorCode> {
         plan_new_doc_path(
-            &NewDocPathArgs { anchor_doc: anchor, title: "A/B".into(), location },
+            &NewDocPathArgs {
+                anchor_doc: anchor,
+                title: "A/B".into(),
+                location,
+            },
             &ContentOptions::default(),
         )
         .map(|p| (p.hpath, p.parent_id))
@@ -213,7 +243,10 @@ mod tests {
     #[test]
     fn malformed_paths_are_refused_not_guessed() {
         let bad = doc("/not-an-id/20240620211500-rdlst7q.sy", "/x/y");
-        assert_eq!(plan(bad.clone(), DocLocation::Siblings), Err(crate::ErrorCode::InvalidArgument));
+        assert_eq!(
+            plan(bad.clone(), DocLocation::Siblings),
+            Err(crate::ErrorCode::InvalidArgument)
+        );
         // Children only needs the anchor's own id.
         assert_eq!(
             plan(bad, DocLocation::Children),
@@ -223,12 +256,25 @@ mod tests {
 
     #[test]
     fn blank_title_and_deep_paths() {
-        let deep = doc("/20240101000000-aaaaaaa/20240101000000-bbbbbbb/20240101000000-ccccccc.sy", "/a/b/c");
-        assert_eq!(plan(deep.clone(), DocLocation::Parent), Ok(("/a/A-B".into(), "20240101000000-aaaaaaa".into())));
+        let deep = doc(
+            "/20240101000000-aaaaaaa/20240101000000-bbbbbbb/20240101000000-ccccccc.sy",
+            "/a/b/c",
+        );
+        assert_eq!(
+            plan(deep.clone(), DocLocation::Parent),
+            Ok(("/a/A-B".into(), "20240101000000-aaaaaaa".into()))
+        );
         let r = plan_new_doc_path(
-            &NewDocPathArgs { anchor_doc: deep, title: "  ".into(), location: DocLocation::Children },
+            &NewDocPathArgs {
+                anchor_doc: deep,
+                title: "  ".into(),
+                location: DocLocation::Children,
+            },
             &ContentOptions::default(),
         );
-        assert_eq!(r.map_err(|e| e.code), Err(crate::ErrorCode::InvalidArgument));
+        assert_eq!(
+            r.map_err(|e| e.code),
+            Err(crate::ErrorCode::InvalidArgument)
+        );
     }
 }

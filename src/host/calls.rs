@@ -9,7 +9,11 @@ use crate::{Error, ErrorCode, Lang};
 
 /// `HOST_CAPABILITY_MISSING` for the first callback of `needed` the host
 /// lacks.
-pub(crate) fn require<H: SiyuanHost>(host: &H, needed: &[Capability], lang: Lang) -> Result<(), Error> {
+pub(crate) fn require<H: SiyuanHost>(
+    host: &H,
+    needed: &[Capability],
+    lang: Lang,
+) -> Result<(), Error> {
     match needed.iter().find(|c| !host.has(**c)) {
         Some(&missing) => Err(capability_missing(lang, missing)),
         None => Ok(()),
@@ -17,8 +21,15 @@ pub(crate) fn require<H: SiyuanHost>(host: &H, needed: &[Capability], lang: Lang
 }
 
 /// One `getBlocks` call; ids are filled into rows that left them out.
-pub(crate) async fn fetch_blocks<H: SiyuanHost>(host: &H, ids: &[String], lang: Lang) -> Result<Vec<Option<Block>>, Error> {
-    let rows = host.get_blocks(ids).await.map_err(|e| host_error(lang, &e))?;
+pub(crate) async fn fetch_blocks<H: SiyuanHost>(
+    host: &H,
+    ids: &[String],
+    lang: Lang,
+) -> Result<Vec<Option<Block>>, Error> {
+    let rows = host
+        .get_blocks(ids)
+        .await
+        .map_err(|e| host_error(lang, &e))?;
     let rows = one_per_id(rows, ids.len(), Capability::GetBlocks, lang)?;
     Ok(ids
         .iter()
@@ -35,13 +46,25 @@ pub(crate) async fn fetch_blocks<H: SiyuanHost>(host: &H, ids: &[String], lang: 
 }
 
 /// One `getChildBlocks` call for every id.
-pub(crate) async fn fetch_children<H: SiyuanHost>(host: &H, ids: &[String], lang: Lang) -> Result<Vec<Vec<ChildBlock>>, Error> {
-    let lists = host.get_child_blocks(ids).await.map_err(|e| host_error(lang, &e))?;
+pub(crate) async fn fetch_children<H: SiyuanHost>(
+    host: &H,
+    ids: &[String],
+    lang: Lang,
+) -> Result<Vec<Vec<ChildBlock>>, Error> {
+    let lists = host
+        .get_child_blocks(ids)
+        .await
+        .map_err(|e| host_error(lang, &e))?;
     one_per_id(lists, ids.len(), Capability::GetChildBlocks, lang)
 }
 
 /// A batched answer must have one entry per id, in order.
-pub(crate) fn one_per_id<T>(answer: Vec<T>, expected: usize, capability: Capability, lang: Lang) -> Result<Vec<T>, Error> {
+pub(crate) fn one_per_id<T>(
+    answer: Vec<T>,
+    expected: usize,
+    capability: Capability,
+    lang: Lang,
+) -> Result<Vec<T>, Error> {
     if answer.len() == expected {
         Ok(answer)
     } else {

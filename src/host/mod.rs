@@ -74,11 +74,19 @@ pub struct HostError {
 
 impl HostError {
     pub fn new(capability: Capability, message: impl Into<String>) -> Self {
-        HostError { capability, message: message.into(), missing: false }
+        HostError {
+            capability,
+            message: message.into(),
+            missing: false,
+        }
     }
 
     pub fn missing(capability: Capability) -> Self {
-        HostError { capability, message: String::new(), missing: true }
+        HostError {
+            capability,
+            message: String::new(),
+            missing: true,
+        }
     }
 }
 
@@ -172,7 +180,13 @@ pub trait SiyuanHost {
     /// at the human-readable path `hpath`, under the document `parent_id`
     /// (`""`: the notebook root; hpaths are not unique, so the parent is
     /// named by id too), with `markdown` as its body. Returns the new id.
-    async fn create_doc(&self, notebook: &str, hpath: &str, parent_id: &str, markdown: &str) -> HostResult<String> {
+    async fn create_doc(
+        &self,
+        notebook: &str,
+        hpath: &str,
+        parent_id: &str,
+        markdown: &str,
+    ) -> HostResult<String> {
         let _ = (notebook, hpath, parent_id, markdown);
         Err(HostError::missing(Capability::CreateDoc))
     }

@@ -15,7 +15,10 @@ pub(crate) struct Budget {
 
 impl Budget {
     pub(crate) fn new(ops: u32) -> Self {
-        Budget { left: u64::from(ops), exhausted: false }
+        Budget {
+            left: u64::from(ops),
+            exhausted: false,
+        }
     }
 
     /// Takes `ops` units; false (and exhausted from now on) if they are not

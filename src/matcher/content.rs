@@ -21,7 +21,11 @@ pub(crate) struct LineSpan {
 impl LineSpan {
     fn new(start: usize, end: usize, next: usize) -> LineSpan {
         let u = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
-        LineSpan { start: u(start), end: u(end), next: u(next) }
+        LineSpan {
+            start: u(start),
+            end: u(end),
+            next: u(next),
+        }
     }
 
     pub(crate) fn start(&self) -> usize {
@@ -36,7 +40,6 @@ impl LineSpan {
         self.next as usize
     }
 }
-
 
 /// The content with CRLF turned into LF, and how to map positions back.
 pub(crate) struct LfView {
@@ -74,7 +77,11 @@ impl<'a> Content<'a> {
             while start < bytes.len() {
                 match super::scan::next_newline(bytes, start) {
                     Some(nl) => {
-                        let end = if nl > start && bytes[nl - 1] == b'\r' { nl - 1 } else { nl };
+                        let end = if nl > start && bytes[nl - 1] == b'\r' {
+                            nl - 1
+                        } else {
+                            nl
+                        };
                         out.push(LineSpan::new(start, end, nl + 1));
                         start = nl + 1;
                     }
@@ -100,13 +107,18 @@ impl<'a> Content<'a> {
     /// end of the text).
     pub(crate) fn line_of(&self, pos: usize) -> usize {
         let lines = self.lines();
-        lines.partition_point(|l| l.next() <= pos).min(lines.len().saturating_sub(1))
+        lines
+            .partition_point(|l| l.next() <= pos)
+            .min(lines.len().saturating_sub(1))
     }
 
     pub(crate) fn lf(&self) -> &LfView {
         self.lf.get_or_init(|| {
             if !self.body.contains("\r\n") {
-                return LfView { text: None, removed: Vec::new() };
+                return LfView {
+                    text: None,
+                    removed: Vec::new(),
+                };
             }
             let mut text = String::with_capacity(self.body.len());
             let mut removed = Vec::new();
@@ -118,7 +130,10 @@ impl<'a> Content<'a> {
                 rest = &rest[i + 2..];
             }
             text.push_str(rest);
-            LfView { text: Some(text), removed }
+            LfView {
+                text: Some(text),
+                removed,
+            }
         })
     }
 
@@ -130,7 +145,9 @@ impl<'a> Content<'a> {
         }
         Some(self.fold_hashes.get_or_init(|| {
             let mut buf = Vec::new();
-            (0..self.lines().len()).map(|i| fold_hash_with(self.line(i), &mut buf)).collect()
+            (0..self.lines().len())
+                .map(|i| fold_hash_with(self.line(i), &mut buf))
+                .collect()
         }))
     }
 }
@@ -173,9 +190,20 @@ mod tests {
         assert_eq!(c.line(2), "ef(");
         assert_eq!(c.line_of(0), 0);
         assert_eq!(c.line_of(6), 1);
-        for text in ["", "a", "a\n", "a\r\nb\nc", "\n\n", "中文\r\n😀\n", "\r", "x\r"] {
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\r\nb\nc",
+            "\n\n",
+            "中文\r\n😀\n",
+            "\r",
+            "x\r",
+        ] {
             let c = Content::new(text);
-            let want: Vec<&str> = crate::text::lines_with_endings(text).map(|l| l.text).collect();
+            let want: Vec<&str> = crate::text::lines_with_endings(text)
+                .map(|l| l.text)
+                .collect();
             let got: Vec<&str> = (0..c.lines().len()).map(|i| c.line(i)).collect();
             assert_eq!(got, want, "{text:?}");
         }

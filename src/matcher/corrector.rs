@@ -140,11 +140,20 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
         Ok(done) => return Ok(done),
         Err(e) => e,
     };
-    if !matches!(original.code, ErrorCode::NotFound | ErrorCode::Ambiguous | ErrorCode::MatchCountMismatch) {
+    if !matches!(
+        original.code,
+        ErrorCode::NotFound | ErrorCode::Ambiguous | ErrorCode::MatchCountMismatch
+    ) {
         return Err(original);
     }
     let lang = options.replace.lang;
-    let key = cache_key(&[content, search, replace, &options.instruction, &original.message]);
+    let key = cache_key(&[
+        content,
+        search,
+        replace,
+        &options.instruction,
+        &original.message,
+    ]);
     let correction = match cache_get(key) {
         Some(hit) => {
             stats::update(|s| s.corrections.cache_hits += 1);
@@ -153,7 +162,13 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
         None => {
             let request = CorrectionRequest {
                 system: messages::corrector_system().to_string(),
-                user: messages::corrector_user(&options.instruction, search, replace, &original.message, content),
+                user: messages::corrector_user(
+                    &options.instruction,
+                    search,
+                    replace,
+                    &original.message,
+                    content,
+                ),
                 instruction: options.instruction.clone(),
                 search: search.to_string(),
                 replace: replace.to_string(),
@@ -164,9 +179,12 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
                 Ok(a) => a,
                 Err(h) => {
                     stats::update(|s| s.corrections.host_error += 1);
-                    return Err(Error::new(ErrorCode::HostError, messages::corrector_host_error(lang, &h.message))
-                        .with_name(Capability::Corrector.js_name())
-                        .with_errors(vec![original]));
+                    return Err(Error::new(
+                        ErrorCode::HostError,
+                        messages::corrector_host_error(lang, &h.message),
+                    )
+                    .with_name(Capability::Corrector.js_name())
+                    .with_errors(vec![original]));
                 }
             };
             match parse_answer(&answer) {
@@ -183,10 +201,16 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
     };
     if correction.no_changes_required {
         stats::update(|s| s.corrections.no_change += 1);
-        return Err(Error::new(ErrorCode::CorrectorNoChange, messages::corrector_no_change(lang, &correction.explanation))
-            .with_errors(vec![original]));
+        return Err(Error::new(
+            ErrorCode::CorrectorNoChange,
+            messages::corrector_no_change(lang, &correction.explanation),
+        )
+        .with_errors(vec![original]));
     }
-    let retry = ReplaceOptions { mode: options.replace.mode.min(Mode::Safe), ..options.replace.clone() };
+    let retry = ReplaceOptions {
+        mode: options.replace.mode.min(Mode::Safe),
+        ..options.replace.clone()
+    };
     let new_replace = correction.replace.as_deref().unwrap_or(replace);
     match replace_text(content, &correction.search, new_replace, &retry) {
         Ok(done) => {
@@ -221,7 +245,12 @@ fn parse_answer(answer: &str) -> Option<Correction> {
         Some(json::Value::Str(s)) => s.clone(),
         _ => String::new(),
     };
-    Some(Correction { search, replace, no_changes_required, explanation })
+    Some(Correction {
+        search,
+        replace,
+        no_changes_required,
+        explanation,
+    })
 }
 
 /// A deliberately small JSON reader: enough to pull one object out of an
@@ -274,7 +303,9 @@ mod json {
                 b'f' | b'F' if self.eat(b"false") || self.eat(b"False") => Some(Value::Bool(false)),
                 b'n' | b'N' if self.eat(b"null") || self.eat(b"None") => Some(Value::Null),
                 b'-' | b'0'..=b'9' => {
-                    while self.s.get(self.i).is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
+                    while self.s.get(self.i).is_some_and(|b| {
+                        matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                    }) {
                         self.i += 1;
                     }
                     Some(Value::Num)
@@ -360,7 +391,9 @@ mod json {
                                 let hi = self.hex4()?;
                                 let code = if (0xD800..0xDC00).contains(&hi) && self.eat(b"\\u") {
                                     let lo = self.hex4()?;
-                                    0x10000 + ((hi - 0xD800) << 10) + (lo.checked_sub(0xDC00)? & 0x3FF)
+                                    0x10000
+                                        + ((hi - 0xD800) << 10)
+                                        + (lo.checked_sub(0xDC00)? & 0x3FF)
                                 } else {
                                     hi
                                 };
@@ -413,7 +446,8 @@ mod tests {
         assert_eq!(c.replace.as_deref(), Some("let x = 2;"));
         assert!(!c.no_changes_required);
         assert_eq!(c.explanation, "indent é😀");
-        let c = parse_answer("{\"noChangesRequired\": True, \"explanation\": \"already there\",}").unwrap();
+        let c = parse_answer("{\"noChangesRequired\": True, \"explanation\": \"already there\",}")
+            .unwrap();
         assert!(c.no_changes_required);
         assert_eq!(parse_answer("no json here"), None);
         assert_eq!(parse_answer("{\"other\": 1}"), None);
@@ -424,7 +458,12 @@ mod tests {
     #[test]
     fn the_cache_keeps_the_most_recent_entries() {
         clear_correction_cache();
-        let c = Correction { search: "s".into(), replace: None, no_changes_required: false, explanation: String::new() };
+        let c = Correction {
+            search: "s".into(),
+            replace: None,
+            no_changes_required: false,
+            explanation: String::new(),
+        };
         for k in 0..(CORRECTION_CACHE_SIZE as u128 + 5) {
             cache_put(k, c.clone());
         }

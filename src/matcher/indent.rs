@@ -19,7 +19,13 @@ pub(crate) enum IndentMap {
     Identity,
     Add(String),
     Remove(String),
-    Units { from: char, from_unit: usize, to: char, to_unit: usize, offset: isize },
+    Units {
+        from: char,
+        from_unit: usize,
+        to: char,
+        to_unit: usize,
+        offset: isize,
+    },
 }
 
 /// `Some(c)` when `indent` is empty or made of `c` only.
@@ -84,7 +90,9 @@ impl IndentMap {
             return None;
         }
         let level = |indent: &str, c: char, unit: usize| -> isize {
-            (indent.len() / c.len_utf8()).checked_div(unit).map_or(0, |l| isize::try_from(l).unwrap_or(isize::MAX))
+            (indent.len() / c.len_utf8())
+                .checked_div(unit)
+                .map_or(0, |l| isize::try_from(l).unwrap_or(isize::MAX))
         };
         let mut offset = None;
         for &(s, f) in pairs {
@@ -95,7 +103,13 @@ impl IndentMap {
             offset = Some(d);
         }
         let to_unit = if to_unit == 0 { 1 } else { to_unit };
-        Some(IndentMap::Units { from, from_unit, to, to_unit, offset: offset.unwrap_or(0) })
+        Some(IndentMap::Units {
+            from,
+            from_unit,
+            to,
+            to_unit,
+            offset: offset.unwrap_or(0),
+        })
     }
 
     /// `indent` as the file would write it; `None` when the shift cannot
@@ -106,7 +120,13 @@ impl IndentMap {
             IndentMap::Identity => Some(indent.to_string()),
             IndentMap::Add(p) => Some(format!("{p}{indent}")),
             IndentMap::Remove(p) => indent.strip_prefix(p.as_str()).map(str::to_string),
-            IndentMap::Units { from, from_unit, to, to_unit, offset } => {
+            IndentMap::Units {
+                from,
+                from_unit,
+                to,
+                to_unit,
+                offset,
+            } => {
                 let count = match pure(indent)? {
                     None => 0,
                     Some(c) if c == *from => indent.len() / c.len_utf8(),
@@ -135,7 +155,10 @@ mod tests {
         let m = IndentMap::infer(&[("    ", ""), ("      ", "  ")]).unwrap();
         assert_eq!(m, IndentMap::Remove("    ".into()));
         assert_eq!(m.apply("  "), None, "less indented than the removed prefix");
-        assert_eq!(IndentMap::infer(&[("  ", "  ")]).unwrap(), IndentMap::Identity);
+        assert_eq!(
+            IndentMap::infer(&[("  ", "  ")]).unwrap(),
+            IndentMap::Identity
+        );
     }
 
     #[test]
@@ -144,13 +167,20 @@ mod tests {
         assert_eq!(m.apply("      ").unwrap(), " ".repeat(12));
         let m = IndentMap::infer(&[("  ", "\t"), ("    ", "\t\t")]).unwrap();
         assert_eq!(m.apply("      ").unwrap(), "\t\t\t");
-        assert_eq!(m.apply("   ").unwrap(), "\t ", "alignment spaces kept after the levels");
+        assert_eq!(
+            m.apply("   ").unwrap(),
+            "\t ",
+            "alignment spaces kept after the levels"
+        );
         assert_eq!(m.apply("\t"), None);
     }
 
     #[test]
     fn non_uniform_changes_are_not_a_shift() {
-        assert_eq!(IndentMap::infer(&[("", "  "), ("", "    "), ("", "  ")]), None);
+        assert_eq!(
+            IndentMap::infer(&[("", "  "), ("", "    "), ("", "  ")]),
+            None
+        );
         assert_eq!(IndentMap::infer(&[("    ", "    "), ("   ", "\t")]), None);
     }
 }

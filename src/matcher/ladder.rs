@@ -11,7 +11,8 @@ use super::budget::Budget;
 use super::content::Content;
 use super::strategies::{self, Candidate, Cx, Limits, NearMiss, Needle, Outcome};
 use super::types::{
-    FindOptions, Mode, Strategy, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET,
+    FindOptions, Mode, Strategy, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO,
+    DEFAULT_WORK_BUDGET,
 };
 use crate::error::{Error, ErrorCode};
 use crate::lang::Lang;
@@ -34,7 +35,11 @@ impl Settings {
             match v {
                 None => Ok(default),
                 Some(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(x),
-                Some(_) => Err(Error::invalid_argument(lang, name, "a number between 0 and 1")),
+                Some(_) => Err(Error::invalid_argument(
+                    lang,
+                    name,
+                    "a number between 0 and 1",
+                )),
             }
         };
         let threshold = unit("fuzzyThreshold", o.fuzzy_threshold, DEFAULT_FUZZY_THRESHOLD)?;
@@ -42,10 +47,20 @@ impl Settings {
         let size_ratio = match o.size_ratio {
             None => DEFAULT_SIZE_RATIO,
             Some(x) if x.is_finite() && (1.0..=10.0).contains(&x) => x,
-            Some(_) => return Err(Error::invalid_argument(lang, "sizeRatio", "a number between 1 and 10")),
+            Some(_) => {
+                return Err(Error::invalid_argument(
+                    lang,
+                    "sizeRatio",
+                    "a number between 1 and 10",
+                ))
+            }
         };
         if o.expected_replacements == Some(0) {
-            return Err(Error::invalid_argument(lang, "expectedReplacements", "a positive integer"));
+            return Err(Error::invalid_argument(
+                lang,
+                "expectedReplacements",
+                "a positive integer",
+            ));
         }
         if o.replace_all && o.expected_replacements.is_some() {
             return Err(Error::invalid_argument(
@@ -58,7 +73,11 @@ impl Settings {
             mode: o.mode,
             expected: o.expected_replacements,
             replace_all: o.replace_all,
-            limits: Limits { threshold, margin, size_ratio },
+            limits: Limits {
+                threshold,
+                margin,
+                size_ratio,
+            },
             budget: o.work_budget.unwrap_or(DEFAULT_WORK_BUDGET),
             lang,
         })
@@ -67,7 +86,11 @@ impl Settings {
     /// The strategies this call runs.
     pub(crate) fn ladder(&self) -> &'static [Strategy] {
         let multi = self.replace_all || self.expected.is_some_and(|n| n > 1);
-        let mode = if multi { self.mode.min(Mode::Safe) } else { self.mode };
+        let mode = if multi {
+            self.mode.min(Mode::Safe)
+        } else {
+            self.mode
+        };
         Strategy::ladder(mode)
     }
 }
@@ -81,7 +104,12 @@ pub(crate) struct Run {
     pub near: Vec<NearMiss>,
 }
 
-pub(crate) fn run(content: &Content<'_>, needle: &Needle, settings: &Settings, ladder: &[Strategy]) -> Run {
+pub(crate) fn run(
+    content: &Content<'_>,
+    needle: &Needle,
+    settings: &Settings,
+    ladder: &[Strategy],
+) -> Run {
     let mut cx = Cx {
         content,
         budget: Budget::new(settings.budget),
@@ -95,15 +123,33 @@ pub(crate) fn run(content: &Content<'_>, needle: &Needle, settings: &Settings, l
         match strategies::run(strategy, &mut cx, needle) {
             Outcome::Found(mut candidates) => {
                 candidates.sort_unstable_by_key(|c| (c.start, c.end));
-                return Run { strategy: Some(strategy), candidates, tried, exhausted: false, near: cx.near };
+                return Run {
+                    strategy: Some(strategy),
+                    candidates,
+                    tried,
+                    exhausted: false,
+                    near: cx.near,
+                };
             }
             Outcome::NotFound => {}
             Outcome::Exhausted => {
-                return Run { strategy: None, candidates: Vec::new(), tried, exhausted: true, near: cx.near };
+                return Run {
+                    strategy: None,
+                    candidates: Vec::new(),
+                    tried,
+                    exhausted: true,
+                    near: cx.near,
+                };
             }
         }
     }
-    Run { strategy: None, candidates: Vec::new(), tried, exhausted: false, near: cx.near }
+    Run {
+        strategy: None,
+        candidates: Vec::new(),
+        tried,
+        exhausted: false,
+        near: cx.near,
+    }
 }
 
 /// The meaning of a run's candidates under the count rules.
@@ -159,7 +205,11 @@ impl Positions {
             let p = crate::text::floor_char_boundary(body, p);
             let seg = body.get(at..p).unwrap_or("");
             line += super::scan::count_newlines(seg.as_bytes());
-            units += if seg.is_ascii() { seg.len() } else { crate::text::utf16_len(seg) };
+            units += if seg.is_ascii() {
+                seg.len()
+            } else {
+                crate::text::utf16_len(seg)
+            };
             at = p.max(at);
             info.push((line, units));
         }
@@ -179,7 +229,11 @@ impl Positions {
 pub(crate) fn check_size(lang: Lang, content: &str) -> Result<(), Error> {
     // Offsets are u32 (always true on wasm32, where usize is 32 bits).
     if u32::try_from(content.len()).is_err() {
-        return Err(Error::invalid_argument(lang, "content", "at most 4 GiB of text"));
+        return Err(Error::invalid_argument(
+            lang,
+            "content",
+            "at most 4 GiB of text",
+        ));
     }
     Ok(())
 }

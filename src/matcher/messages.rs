@@ -26,7 +26,11 @@ fn percent(x: f64) -> u32 {
 }
 
 fn ranges(lang: Lang, list: &[(u32, u32)]) -> String {
-    let shown: Vec<String> = list.iter().take(20).map(|&(a, b)| range(lang, a, b)).collect();
+    let shown: Vec<String> = list
+        .iter()
+        .take(20)
+        .map(|&(a, b)| range(lang, a, b))
+        .collect();
     let more = list.len().saturating_sub(20);
     let sep = lang.pick(", ", "、");
     let mut s = shown.join(sep);
@@ -72,7 +76,12 @@ pub(crate) fn ambiguous(lang: Lang, strategy: Strategy, found: &[(u32, u32)]) ->
     }
 }
 
-pub(crate) fn count_mismatch(lang: Lang, strategy: Strategy, expected: u32, found: &[(u32, u32)]) -> String {
+pub(crate) fn count_mismatch(
+    lang: Lang,
+    strategy: Strategy,
+    expected: u32,
+    found: &[(u32, u32)],
+) -> String {
     match lang {
         Lang::En => format!(
             "Expected {expected} matches but strategy {strategy} found {n}: {list}. Nothing was changed. Adjust expectedReplacements, or make the search more specific.",
@@ -107,7 +116,12 @@ pub(crate) enum UnmappableWhy {
     Escaping,
 }
 
-pub(crate) fn unmappable(lang: Lang, strategy: Strategy, at: (u32, u32), why: UnmappableWhy) -> String {
+pub(crate) fn unmappable(
+    lang: Lang,
+    strategy: Strategy,
+    at: (u32, u32),
+    why: UnmappableWhy,
+) -> String {
     let place = range(lang, at.0, at.1);
     match (lang, why) {
         (Lang::En, UnmappableWhy::Indentation(n)) => format!(
@@ -141,9 +155,22 @@ pub(crate) struct ClosestNote {
 
 /// A near miss explained in one sentence.
 pub(crate) enum Hint {
-    Indentation { start_line: u32, end_line: u32 },
-    Weak { start_line: u32, end_line: u32, score: f64, threshold: f64 },
-    TooClose { start_line: u32, end_line: u32, score: f64, runner_up: f64 },
+    Indentation {
+        start_line: u32,
+        end_line: u32,
+    },
+    Weak {
+        start_line: u32,
+        end_line: u32,
+        score: f64,
+        threshold: f64,
+    },
+    TooClose {
+        start_line: u32,
+        end_line: u32,
+        score: f64,
+        runner_up: f64,
+    },
 }
 
 fn hint(lang: Lang, h: &Hint) -> String {
@@ -195,9 +222,11 @@ fn capitalise(s: &str) -> String {
 pub(crate) fn advice(lang: Lang, mode: Mode) -> Vec<String> {
     let mut v: Vec<String> = match lang {
         Lang::En => vec![
-            "Read the content again (it may have changed) and copy the text to replace exactly.".into(),
+            "Read the content again (it may have changed) and copy the text to replace exactly."
+                .into(),
             "Keep the exact indentation, spaces or tabs, of every line.".into(),
-            "Include a few unchanged surrounding lines so the search matches one place only.".into(),
+            "Include a few unchanged surrounding lines so the search matches one place only."
+                .into(),
             "Check for extra blank lines or spaces at the start or end of the search.".into(),
         ],
         Lang::Zh => vec![
@@ -235,7 +264,11 @@ pub(crate) fn not_found(
             mode_name(mode),
             tried.join(", ")
         ),
-        Lang::Zh => format!("未找到搜索文本（模式 {}）。\n已尝试的策略：{}。", mode_name(mode), tried.join("、")),
+        Lang::Zh => format!(
+            "未找到搜索文本（模式 {}）。\n已尝试的策略：{}。",
+            mode_name(mode),
+            tried.join("、")
+        ),
     };
     if exhausted {
         out.push('\n');
@@ -284,7 +317,9 @@ pub(crate) fn summary_all(lang: Lang, n: usize) -> String {
 
 pub(crate) fn summary_partial(lang: Lang, ok: usize, n: usize, errors: &str) -> String {
     match lang {
-        Lang::En => format!("Edit partially completed: {ok}/{n} blocks applied. Failed blocks:\n{errors}"),
+        Lang::En => {
+            format!("Edit partially completed: {ok}/{n} blocks applied. Failed blocks:\n{errors}")
+        }
         Lang::Zh => format!("编辑部分完成：{ok}/{n} 个块已应用。失败的块：\n{errors}"),
     }
 }
@@ -333,7 +368,11 @@ pub(crate) enum FormatProblem {
     NoBlocks,
 }
 
-pub(crate) fn format_problem(lang: Lang, problem: FormatProblem, line: u32) -> (String, Vec<String>) {
+pub(crate) fn format_problem(
+    lang: Lang,
+    problem: FormatProblem,
+    line: u32,
+) -> (String, Vec<String>) {
     use FormatProblem::*;
     let (en, zh) = match problem {
         NestedSearch => (
@@ -419,7 +458,13 @@ pub(crate) fn corrector_system() -> &'static str {
      {\"search\": string, \"replace\": string, \"noChangesRequired\": boolean, \"explanation\": string}"
 }
 
-pub(crate) fn corrector_user(instruction: &str, search: &str, replace: &str, error: &str, content: &str) -> String {
+pub(crate) fn corrector_user(
+    instruction: &str,
+    search: &str,
+    replace: &str,
+    error: &str,
+    content: &str,
+) -> String {
     format!(
         "## Purpose of the edit\n<instruction>\n{instruction}\n</instruction>\n\n\
          ## The failed edit\nsearch:\n<search>\n{search}\n</search>\n\nreplace:\n<replace>\n{replace}\n</replace>\n\n\

@@ -104,18 +104,18 @@ pub mod strategies;
 mod types;
 
 pub use corrector::{
-    clear_correction_cache, replace_text_with_correction, CorrectionOptions, CorrectionRequest, Corrector,
-    CORRECTION_CACHE_SIZE,
+    clear_correction_cache, replace_text_with_correction, CorrectionOptions, CorrectionRequest,
+    Corrector, CORRECTION_CACHE_SIZE,
 };
 pub use search_replace::{
-    apply_edits, apply_search_replace, parse_search_replace, BlockResult, EditSpec, SearchReplaceBlock,
-    SearchReplaceOptions, SearchReplaceReport,
+    apply_edits, apply_search_replace, parse_search_replace, BlockResult, EditSpec,
+    SearchReplaceBlock, SearchReplaceOptions, SearchReplaceReport,
 };
 pub use stats::{reset_stats, stats, CorrectionCounts, Stats, StrategyCounts};
 pub use types::{
-    Closest, FindOptions, FindResult, Match, Mode, ReplaceOptions, ReplaceResult, Strategy, CONTEXT_MIDDLE_MIN,
-    DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO,
-    MIN_FUZZY_LINES,
+    Closest, FindOptions, FindResult, Match, Mode, ReplaceOptions, ReplaceResult, Strategy,
+    CONTEXT_MIDDLE_MIN, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO,
+    DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES,
 };
 
 use content::Content;
@@ -172,7 +172,12 @@ pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<
             result.matches = matches(body, bom_units, s, &cands);
             result.code = Some(ErrorCode::MatchCountMismatch);
             let expected = settings.expected.unwrap_or(1);
-            result.message = Some(messages::count_mismatch(lang, s, expected, &ranges(&result.matches)));
+            result.message = Some(messages::count_mismatch(
+                lang,
+                s,
+                expected,
+                &ranges(&result.matches),
+            ));
         }
         _ => {
             stats::update(|st| st.not_found += 1);
@@ -192,7 +197,12 @@ pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<
 /// `details.candidates`), `MATCH_COUNT_MISMATCH`, `ALREADY_APPLIED`,
 /// `REPLACEMENT_NOT_MAPPABLE`, `INVALID_ARGUMENT`. A refusal never returns
 /// content, so the caller's text stays as it was.
-pub fn replace_text(content: &str, search: &str, replace: &str, options: &ReplaceOptions) -> Result<ReplaceResult, Error> {
+pub fn replace_text(
+    content: &str,
+    search: &str,
+    replace: &str,
+    options: &ReplaceOptions,
+) -> Result<ReplaceResult, Error> {
     let settings = Settings::new(&FindOptions::from(options))?;
     let lang = settings.lang;
     let search = search.strip_prefix(BOM).unwrap_or(search);
@@ -209,28 +219,49 @@ pub fn replace_text(content: &str, search: &str, replace: &str, options: &Replac
     let needle = Needle::new(search);
     let run = ladder::run(&content_ix, &needle, &settings, settings.ladder());
     let bom_units = usize::from(bom);
-    let chosen = match (run.strategy, ladder::decide(&settings, run.candidates.clone())) {
+    let chosen = match (
+        run.strategy,
+        ladder::decide(&settings, run.candidates.clone()),
+    ) {
         (Some(_), Verdict::Accept(c)) => c,
         (Some(s), Verdict::Ambiguous(c)) => {
             stats::update(|st| st.ambiguous += 1);
             let found = matches(body, bom_units, s, &c);
             let list = ranges(&found);
-            return Err(Error::new(ErrorCode::Ambiguous, messages::ambiguous(lang, s, &list))
-                .with_candidates(&list)
-                .with_line_of(&list));
+            return Err(
+                Error::new(ErrorCode::Ambiguous, messages::ambiguous(lang, s, &list))
+                    .with_candidates(&list)
+                    .with_line_of(&list),
+            );
         }
         (Some(s), Verdict::CountMismatch(c)) => {
             let found = matches(body, bom_units, s, &c);
             let list = ranges(&found);
             let expected = settings.expected.unwrap_or(1);
-            return Err(Error::new(ErrorCode::MatchCountMismatch, messages::count_mismatch(lang, s, expected, &list))
-                .with_candidates(&list)
-                .with_line_of(&list));
+            return Err(Error::new(
+                ErrorCode::MatchCountMismatch,
+                messages::count_mismatch(lang, s, expected, &list),
+            )
+            .with_candidates(&list)
+            .with_line_of(&list));
         }
-        _ => return Err(not_found_or_applied(&content_ix, &needle, replace, &settings, &run)),
+        _ => {
+            return Err(not_found_or_applied(
+                &content_ix,
+                &needle,
+                replace,
+                &settings,
+                &run,
+            ))
+        }
     };
     let Some(strategy) = run.strategy else {
-        return Err(report::not_found_error(&content_ix, &needle, &settings, &run));
+        return Err(report::not_found_error(
+            &content_ix,
+            &needle,
+            &settings,
+            &run,
+        ));
     };
     let new_body = apply(&content_ix, &needle, &chosen, replace).map_err(|(cand, why)| {
         let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
@@ -240,7 +271,11 @@ pub fn replace_text(content: &str, search: &str, replace: &str, options: &Replac
             Unmappable::Quotes(n, q) => messages::UnmappableWhy::Quotes(n, q),
             Unmappable::Escaping => messages::UnmappableWhy::Escaping,
         };
-        Error::new(ErrorCode::ReplacementNotMappable, messages::unmappable(lang, strategy, at, why)).with_line(at.0)
+        Error::new(
+            ErrorCode::ReplacementNotMappable,
+            messages::unmappable(lang, strategy, at, why),
+        )
+        .with_line(at.0)
     })?;
     if new_body == body {
         return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang)));
@@ -276,21 +311,43 @@ fn non_blank_chars(s: &str) -> usize {
 
 /// `ALREADY_APPLIED` when the replacement (not the search) is present
 /// exactly once under the safe strategies, else `NOT_FOUND` with the report.
-fn not_found_or_applied(content: &Content<'_>, needle: &Needle, replace: &str, settings: &Settings, run: &Run) -> Error {
-    let needed = ALREADY_APPLIED_MIN_CHARS.min(non_blank_chars(&needle.exact)).max(ALREADY_APPLIED_FLOOR_CHARS);
+fn not_found_or_applied(
+    content: &Content<'_>,
+    needle: &Needle,
+    replace: &str,
+    settings: &Settings,
+    run: &Run,
+) -> Error {
+    let needed = ALREADY_APPLIED_MIN_CHARS
+        .min(non_blank_chars(&needle.exact))
+        .max(ALREADY_APPLIED_FLOOR_CHARS);
     let substantial = non_blank_chars(replace) >= needed;
     if substantial {
         let probe = Needle::new(replace);
-        let single = Settings { expected: None, replace_all: false, ..*settings };
-        let again = ladder::run(content, &probe, &single, Strategy::ladder(settings.mode.min(Mode::Safe)));
-        if let (Some(s), Verdict::Accept(c)) = (again.strategy, ladder::decide(&single, again.candidates)) {
+        let single = Settings {
+            expected: None,
+            replace_all: false,
+            ..*settings
+        };
+        let again = ladder::run(
+            content,
+            &probe,
+            &single,
+            Strategy::ladder(settings.mode.min(Mode::Safe)),
+        );
+        if let (Some(s), Verdict::Accept(c)) =
+            (again.strategy, ladder::decide(&single, again.candidates))
+        {
             let found = matches(content.body, 0, s, &c);
             let list = ranges(&found);
             if let Some(&at) = list.first() {
                 stats::update(|st| st.already_applied += 1);
-                return Error::new(ErrorCode::AlreadyApplied, messages::already_applied(settings.lang, at))
-                    .with_candidates(&list)
-                    .with_line(at.0);
+                return Error::new(
+                    ErrorCode::AlreadyApplied,
+                    messages::already_applied(settings.lang, at),
+                )
+                .with_candidates(&list)
+                .with_line(at.0);
             }
         }
     }
@@ -312,7 +369,11 @@ fn apply<'c>(
     for cand in chosen {
         let text = reexpress::replacement(content, needle, cand, replace).map_err(|e| (cand, e))?;
         let ending = region_ending(body, cand.start, cand.end);
-        let text = if ending == "\n" { text } else { text.replace('\n', ending) };
+        let text = if ending == "\n" {
+            text
+        } else {
+            text.replace('\n', ending)
+        };
         let (mut start, mut end) = (cand.replace_start(content), cand.end);
         if cand.plan == Plan::Verbatim {
             (start, end) = keep_boundary_breaks(body, start, end, &needle.lf, &text);
@@ -372,7 +433,13 @@ fn trailing_breaks(t: &str) -> usize {
 /// before a non-empty line, keeps that break in the file when the
 /// replacement lacks it. (A break next to an empty line is the model's to
 /// remove: that deletes a blank line.)
-fn keep_boundary_breaks(body: &str, start: usize, end: usize, search_lf: &str, text: &str) -> (usize, usize) {
+fn keep_boundary_breaks(
+    body: &str,
+    start: usize,
+    end: usize,
+    search_lf: &str,
+    text: &str,
+) -> (usize, usize) {
     let bytes = body.as_bytes();
     let break_len = |at: usize| -> usize {
         if body.get(at..).is_some_and(|r| r.starts_with("\r\n")) {
@@ -392,7 +459,11 @@ fn keep_boundary_breaks(body: &str, start: usize, end: usize, search_lf: &str, t
         usize::from(e > 0 && bytes.get(e - 1) == Some(&b'\n'))
     };
     let next_line_text = e < body.len() && break_len(e) == 0;
-    if trailing_breaks(search_lf) > trailing_breaks(text) && before_break > 0 && next_line_text && e - before_break >= s {
+    if trailing_breaks(search_lf) > trailing_breaks(text)
+        && before_break > 0
+        && next_line_text
+        && e - before_break >= s
+    {
         e -= before_break;
     }
     (s, e)
@@ -462,7 +533,13 @@ trait ErrorExt {
 
 impl ErrorExt for Error {
     fn with_candidates(mut self, list: &[(u32, u32)]) -> Self {
-        self.details.candidates = list.iter().map(|&(start_line, end_line)| LineRange { start_line, end_line }).collect();
+        self.details.candidates = list
+            .iter()
+            .map(|&(start_line, end_line)| LineRange {
+                start_line,
+                end_line,
+            })
+            .collect();
         self
     }
 

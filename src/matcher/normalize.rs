@@ -26,7 +26,10 @@ pub(crate) enum Level {
 
 /// Characters dropped by [`Level::Fold`].
 pub(crate) fn is_zero_width(c: char) -> bool {
-    matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}')
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+    )
 }
 
 /// The ASCII a typographic character folds to at [`Level::Fold`], if any.
@@ -34,7 +37,8 @@ pub(crate) fn fold_char(c: char) -> Option<&'static str> {
     Some(match c {
         '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' | '\u{2032}' => "'",
         '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' | '\u{2033}' => "\"",
-        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}' | '\u{2212}' => "-",
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+        | '\u{2212}' => "-",
         '\u{2026}' => "...",
         _ => return None,
     })
@@ -105,7 +109,10 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
         h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).wrapping_mul(K);
     }
     if !tail.is_empty() {
-        let v = tail.iter().rev().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+        let v = tail
+            .iter()
+            .rev()
+            .fold(0u64, |v, &b| (v << 8) | u64::from(b));
         h = (h.rotate_left(5) ^ v).wrapping_mul(K);
     }
     h ^ (h >> 29)
@@ -118,7 +125,11 @@ pub(crate) fn fold_key_into(line: &str, buf: &mut Vec<u8>) {
     if line.is_ascii() {
         // The same rules as the char path, on bytes (ASCII whitespace is
         // exactly `char::is_whitespace` below 0x80, vertical tab included).
-        for word in line.as_bytes().split(|&b| b.is_ascii_whitespace() || b == 0x0b).filter(|w| !w.is_empty()) {
+        for word in line
+            .as_bytes()
+            .split(|&b| b.is_ascii_whitespace() || b == 0x0b)
+            .filter(|w| !w.is_empty())
+        {
             if !buf.is_empty() {
                 buf.push(b' ');
             }
@@ -127,7 +138,9 @@ pub(crate) fn fold_key_into(line: &str, buf: &mut Vec<u8>) {
         return;
     }
     let mut tmp = [0u8; 4];
-    for_each_key_char(line, Level::Fold, |c, _| buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes()));
+    for_each_key_char(line, Level::Fold, |c, _| {
+        buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes())
+    });
 }
 
 /// FNV-1a over the UTF-8 bytes of a char stream.
@@ -185,7 +198,11 @@ pub(crate) fn fold_hash_with(line: &str, buf: &mut Vec<u8>) -> u64 {
     let bytes = line.as_bytes();
     if bytes.len() <= 64 && line.is_ascii() {
         let (ws, sp) = ascii_space_masks(bytes);
-        let all = if bytes.len() == 64 { u64::MAX } else { (1u64 << bytes.len()) - 1 };
+        let all = if bytes.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bytes.len()) - 1
+        };
         let solid = !ws & all;
         if solid == 0 {
             return hash_bytes(&[]);
@@ -216,7 +233,11 @@ pub(crate) fn hash_span(text: &[u8], start: usize, end: usize) -> u64 {
         Some(w) if len <= 8 && len > 0 => {
             const K: u64 = 0x517c_c1b7_2722_0a95;
             let word = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
-            let v = if len == 8 { word } else { word & ((1u64 << (8 * len)) - 1) };
+            let v = if len == 8 {
+                word
+            } else {
+                word & ((1u64 << (8 * len)) - 1)
+            };
             let h = ((len as u64).wrapping_mul(K).rotate_left(5) ^ v).wrapping_mul(K);
             h ^ (h >> 29)
         }
@@ -467,13 +488,25 @@ mod tests {
         }
         assert_eq!(fold_hash(line), fold_hash("x = \"a\" - b..."));
         assert_eq!(fold_hash("  a \t b  "), fold_hash("a b"));
-        assert_eq!(fold_hash("a\u{a0}b"), fold_hash("a b"), "unicode and ASCII paths agree");
-        assert_eq!(fold_hash("  a  b\t"), fold_hash("a b"), "copying and in-place paths agree");
+        assert_eq!(
+            fold_hash("a\u{a0}b"),
+            fold_hash("a b"),
+            "unicode and ASCII paths agree"
+        );
+        assert_eq!(
+            fold_hash("  a  b\t"),
+            fold_hash("a b"),
+            "copying and in-place paths agree"
+        );
         assert_ne!(fold_hash("ab"), fold_hash("a b"));
         for line in ["\u{b}x\u{b} y\u{b}", "\u{b}", "  ", "\tq\r"] {
             let mut buf = Vec::new();
             fold_key_into(line, &mut buf);
-            assert_eq!(String::from_utf8(buf).unwrap(), key(line, Level::Fold), "{line:?}");
+            assert_eq!(
+                String::from_utf8(buf).unwrap(),
+                key(line, Level::Fold),
+                "{line:?}"
+            );
         }
         assert_eq!(key("a\u{200b}b\u{a0}c", Level::Fold), "ab c");
         assert_eq!(key("中文 😀", Level::Fold), "中文 😀");
@@ -482,10 +515,20 @@ mod tests {
     #[test]
     fn bit_mask_paths_agree_with_the_scalar_ones() {
         let samples = [
-            "", " ", "a", "  foo(bar, baz);  ", "\tx  =\t1", "a b c", "x\u{b}y", "    return a+b;",
+            "",
+            " ",
+            "a",
+            "  foo(bar, baz);  ",
+            "\tx  =\t1",
+            "a b c",
+            "x\u{b}y",
+            "    return a+b;",
             "0123456789012345678901234567890123456789012345678901234567890123",
             "  0123456789012345678901234567890123456789012345678901234567890123",
-            "a                                                              b", "((a))", "a,b,,c", "中文 x",
+            "a                                                              b",
+            "((a))",
+            "a,b,,c",
+            "中文 x",
         ];
         for line in samples {
             let mut scalar = Vec::new();
@@ -499,7 +542,11 @@ mod tests {
             assert_eq!(masked, scalar, "{line:?}");
             let mut buf = Vec::new();
             fold_key_into(line, &mut buf);
-            assert_eq!(fold_hash_with(line, &mut Vec::new()), hash_bytes(&buf), "{line:?}");
+            assert_eq!(
+                fold_hash_with(line, &mut Vec::new()),
+                hash_bytes(&buf),
+                "{line:?}"
+            );
         }
     }
 
@@ -517,7 +564,10 @@ mod tests {
     fn tokens_split_at_whitespace_and_delimiters() {
         let text = "if(a ==b){ 中文x }\u{a0}y";
         let toks: Vec<&str> = tokens(text).map(|(s, e)| &text[s..e]).collect();
-        assert_eq!(toks, vec!["if", "(", "a", "=", "=", "b", ")", "{", "中文x", "}", "y"]);
+        assert_eq!(
+            toks,
+            vec!["if", "(", "a", "=", "=", "b", ")", "{", "中文x", "}", "y"]
+        );
         assert_eq!(tokens("   ").count(), 0);
     }
 
@@ -549,7 +599,10 @@ mod tests {
     fn unescape_undoes_exactly_one_level() {
         let u = unescape_once(r#"a\nb\t\"c\" \\n \q"#);
         assert_eq!(u.text, "a\nb\t\"c\" \\n \\q");
-        assert_eq!(u.kinds, escape::NEWLINE | escape::TAB | escape::DOUBLE_QUOTE | escape::BACKSLASH);
+        assert_eq!(
+            u.kinds,
+            escape::NEWLINE | escape::TAB | escape::DOUBLE_QUOTE | escape::BACKSLASH
+        );
         assert_eq!(unescape_once("tail\\").text, "tail\\");
         assert_eq!(unescape_once("").kinds, 0);
     }

@@ -45,7 +45,10 @@ pub(crate) fn replacement(
     candidate: &Candidate,
     replace: &str,
 ) -> Result<String, Unmappable> {
-    let mut r = replace.strip_prefix(crate::text::BOM).unwrap_or(replace).replace("\r\n", "\n");
+    let mut r = replace
+        .strip_prefix(crate::text::BOM)
+        .unwrap_or(replace)
+        .replace("\r\n", "\n");
     if candidate.unescaped != 0 {
         r = unescape_replacement(&r, candidate.unescaped)?;
     }
@@ -138,7 +141,9 @@ fn trimmed(r: &str, plan: &TrimPlan) -> Result<String, Unmappable> {
         if i > 0 {
             out.push('\n');
             if !is_blank(line) {
-                let shifted = map.and_then(|m| shift_line(line, m)).ok_or(Unmappable::Indentation(i + 1))?;
+                let shifted = map
+                    .and_then(|m| shift_line(line, m))
+                    .ok_or(Unmappable::Indentation(i + 1))?;
                 out.push_str(&shifted);
                 continue;
             }
@@ -209,7 +214,11 @@ fn quote_style(pairs: &[(&str, &str)], ascii: char, open: char, close: char) -> 
         }
     }
     let alternates = seen.iter().all(|line| {
-        line.len() % 2 == 0 && line.iter().enumerate().all(|(i, &c)| c == if i % 2 == 0 { open } else { close })
+        line.len() % 2 == 0
+            && line
+                .iter()
+                .enumerate()
+                .all(|(i, &c)| c == if i % 2 == 0 { open } else { close })
     });
     if alternates {
         QuoteStyle::Pair(open, close)
@@ -239,7 +248,12 @@ fn straightened(pairs: &[(&str, &str)], ascii: char, open: char, close: char) ->
     any
 }
 
-fn apply_quote_style(line: &str, ascii: char, style: QuoteStyle, n: usize) -> Result<String, Unmappable> {
+fn apply_quote_style(
+    line: &str,
+    ascii: char,
+    style: QuoteStyle,
+    n: usize,
+) -> Result<String, Unmappable> {
     match style {
         QuoteStyle::Straight => Ok(line.to_string()),
         _ if !line.contains(ascii) => Ok(line.to_string()),
@@ -268,20 +282,44 @@ fn apply_quote_style(line: &str, ascii: char, style: QuoteStyle, n: usize) -> Re
     }
 }
 
-fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> Result<String, Unmappable> {
+fn lines(
+    content: &Content<'_>,
+    needle: &Needle,
+    plan: &LinesPlan,
+    r: &str,
+) -> Result<String, Unmappable> {
     let s_lines: Vec<&str> = needle.lines.iter().map(String::as_str).collect();
-    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count).map(|i| content.line(i)).collect();
+    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count)
+        .map(|i| content.line(i))
+        .collect();
     let r_lines = replacement_lines(needle, r);
     let links = align_lines(&s_lines, &r_lines);
-    let pairs: Vec<(&str, &str)> = s_lines.iter().copied().zip(f_lines.iter().copied()).collect();
+    let pairs: Vec<(&str, &str)> = s_lines
+        .iter()
+        .copied()
+        .zip(f_lines.iter().copied())
+        .collect();
     let styles = if plan.folded {
-        [('"', quote_style(&pairs, '"', '\u{201c}', '\u{201d}')), ('\'', quote_style(&pairs, '\'', '\u{2018}', '\u{2019}'))]
+        [
+            ('"', quote_style(&pairs, '"', '\u{201c}', '\u{201d}')),
+            ('\'', quote_style(&pairs, '\'', '\u{2018}', '\u{2019}')),
+        ]
     } else {
         [('"', QuoteStyle::Straight), ('\'', QuoteStyle::Straight)]
     };
     let straighten = [
-        ('"', '\u{201c}', '\u{201d}', plan.folded && straightened(&pairs, '"', '\u{201c}', '\u{201d}')),
-        ('\'', '\u{2018}', '\u{2019}', plan.folded && straightened(&pairs, '\'', '\u{2018}', '\u{2019}')),
+        (
+            '"',
+            '\u{201c}',
+            '\u{201d}',
+            plan.folded && straightened(&pairs, '"', '\u{201c}', '\u{201d}'),
+        ),
+        (
+            '\'',
+            '\u{2018}',
+            '\u{2019}',
+            plan.folded && straightened(&pairs, '\'', '\u{2018}', '\u{2019}'),
+        ),
     ];
     // Does the replacement's first line stand where the search's first
     // line stood (so a missing first-line indentation applies to it)?
@@ -300,7 +338,8 @@ fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> R
             .filter_map(|(link, r)| match *link {
                 LineLink::Changed(i) if i > 0 => {
                     let s = s_lines.get(i)?;
-                    (key(s, Level::Fold) == key(r, Level::Fold)).then(|| indent_of(s) == format!("{f0}{}", indent_of(r)))
+                    (key(s, Level::Fold) == key(r, Level::Fold))
+                        .then(|| indent_of(s) == format!("{f0}{}", indent_of(r)))
                 }
                 _ => None,
             })
@@ -314,7 +353,11 @@ fn lines(content: &Content<'_>, needle: &Needle, plan: &LinesPlan, r: &str) -> R
             continue;
         }
         if is_blank(line) {
-            out.push(if plan.indent == IndentMap::Identity { line.to_string() } else { String::new() });
+            out.push(if plan.indent == IndentMap::Identity {
+                line.to_string()
+            } else {
+                String::new()
+            });
             continue;
         }
         let shifted = match (&plan.partial_first, j) {
@@ -356,12 +399,15 @@ fn fuzzy(
     r: &str,
 ) -> Result<String, Unmappable> {
     let s_lines: Vec<&str> = needle.lines.iter().map(String::as_str).collect();
-    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count).map(|i| content.line(i)).collect();
+    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count)
+        .map(|i| content.line(i))
+        .collect();
     let s_keys: Vec<String> = s_lines.iter().map(|l| key(l, Level::Fold)).collect();
     let f_keys: Vec<String> = f_lines.iter().map(|l| key(l, Level::Fold)).collect();
     // A token span starting mid-line keeps the text before it: the first
     // replacement line continues that text as written.
-    let mid_line = candidate.replace_start(content) > content.lines().get(plan.first).map_or(0, |l| l.start());
+    let mid_line =
+        candidate.replace_start(content) > content.lines().get(plan.first).map_or(0, |l| l.start());
 
     // Which file line each search line stands for: by position when the
     // counts agree, else by alignment of the fold keys.
@@ -412,7 +458,12 @@ fn fuzzy(
     let mut last: Option<&IndentMap> = None;
     for (j, &line) in r_lines.iter().enumerate() {
         if let Some(LineLink::Equal(i)) = links.get(j) {
-            if let Some(f) = file_of.get(*i).copied().flatten().and_then(|p| f_lines.get(p)) {
+            if let Some(f) = file_of
+                .get(*i)
+                .copied()
+                .flatten()
+                .and_then(|p| f_lines.get(p))
+            {
                 if !(j == 0 && mid_line) {
                     out.push(f.to_string());
                     last = own.get(j).copied().flatten().or(last);

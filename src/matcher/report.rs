@@ -22,7 +22,11 @@ fn line_no(i: usize) -> u32 {
 
 /// The region most similar to the search: the token filter's two best
 /// windows as long as the search, compared by token sequence similarity.
-pub(crate) fn closest(content: &Content<'_>, needle: &Needle, settings: &Settings) -> Option<Closest> {
+pub(crate) fn closest(
+    content: &Content<'_>,
+    needle: &Needle,
+    settings: &Settings,
+) -> Option<Closest> {
     let k = needle.lines.len();
     if k == 0 || content.body.is_empty() {
         return None;
@@ -41,7 +45,9 @@ pub(crate) fn closest(content: &Content<'_>, needle: &Needle, settings: &Setting
     // filter cannot tell it from the first.
     let top = heads.first().map_or(0.0, |h| h.dice);
     for w in heads.iter().take(2).filter(|w| w.dice >= top - 0.1) {
-        let text: Vec<&str> = (w.first..w.first + w.count).map(|i| content.line(i)).collect();
+        let text: Vec<&str> = (w.first..w.first + w.count)
+            .map(|i| content.line(i))
+            .collect();
         let sim = token_similarity(&mut cx, &search_text, &text.join("\n"))?;
         if best.is_none_or(|(_, _, s)| sim > s) {
             best = Some((w.first, w.count, sim));
@@ -55,9 +61,19 @@ pub(crate) fn closest(content: &Content<'_>, needle: &Needle, settings: &Setting
     let diff = unified_diff(
         &format!("{search_text}\n"),
         &format!("{lf_text}\n"),
-        UnifiedDiffOptions { old_name: "search", new_name: "content", context: 3 },
+        UnifiedDiffOptions {
+            old_name: "search",
+            new_name: "content",
+            context: 3,
+        },
     );
-    Some(Closest { start_line: line_no(first), end_line: line_no(first + count - 1), similarity: sim, text, diff })
+    Some(Closest {
+        start_line: line_no(first),
+        end_line: line_no(first + count - 1),
+        similarity: sim,
+        text,
+        diff,
+    })
 }
 
 fn hints(run: &Run, settings: &Settings) -> Vec<Hint> {
@@ -67,16 +83,37 @@ fn hints(run: &Run, settings: &Settings) -> Vec<Hint> {
         match *near {
             NearMiss::Indentation { first, last } if !indentation_seen => {
                 indentation_seen = true;
-                out.push(Hint::Indentation { start_line: line_no(first), end_line: line_no(last) });
+                out.push(Hint::Indentation {
+                    start_line: line_no(first),
+                    end_line: line_no(last),
+                });
             }
             NearMiss::Indentation { .. } => {}
-            NearMiss::Fuzzy { first, last, score, runner_up } => {
+            NearMiss::Fuzzy {
+                first,
+                last,
+                score,
+                runner_up,
+            } => {
                 let (start_line, end_line) = (line_no(first), line_no(last));
                 match runner_up {
-                    Some(r) if score >= settings.limits.threshold && score - r < settings.limits.margin => {
-                        out.push(Hint::TooClose { start_line, end_line, score, runner_up: r });
+                    Some(r)
+                        if score >= settings.limits.threshold
+                            && score - r < settings.limits.margin =>
+                    {
+                        out.push(Hint::TooClose {
+                            start_line,
+                            end_line,
+                            score,
+                            runner_up: r,
+                        });
                     }
-                    _ => out.push(Hint::Weak { start_line, end_line, score, threshold: settings.limits.threshold }),
+                    _ => out.push(Hint::Weak {
+                        start_line,
+                        end_line,
+                        score,
+                        threshold: settings.limits.threshold,
+                    }),
                 }
             }
         }
@@ -113,7 +150,12 @@ pub(crate) fn not_found(
 }
 
 /// `NOT_FOUND` with the report in its message and details.
-pub(crate) fn not_found_error(content: &Content<'_>, needle: &Needle, settings: &Settings, run: &Run) -> Error {
+pub(crate) fn not_found_error(
+    content: &Content<'_>,
+    needle: &Needle,
+    settings: &Settings,
+    run: &Run,
+) -> Error {
     let (message, advice, closest) = not_found(content, needle, settings, run);
     let mut e = Error::new(ErrorCode::NotFound, message).with_suggestions(advice);
     e.details.expected = Some(needle.exact.clone());

@@ -46,7 +46,10 @@ pub(crate) fn next_newline(bytes: &[u8], from: usize) -> Option<usize> {
             return Some(from + 8 * k + m.trailing_zeros() as usize / 8);
         }
     }
-    rest.get(tail_start..)?.iter().position(|&b| b == b'\n').map(|p| from + tail_start + p)
+    rest.get(tail_start..)?
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|p| from + tail_start + p)
 }
 
 /// Rough rank of how common a byte is in source text and prose (higher is
@@ -56,9 +59,23 @@ fn commonness(b: u8) -> u8 {
         b' ' => 255,
         b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 200,
         b'\n' | b'l' | b'c' | b'd' | b'u' | b'h' | b'p' | b'm' => 180,
-        b'f' | b'g' | b'b' | b'y' | b'w' | b'v' | b'.' | b',' | b'(' | b')' | b';' | b'=' | b'_' => 160,
+        b'f' | b'g' | b'b' | b'y' | b'w' | b'v' | b'.' | b',' | b'(' | b')' | b';' | b'='
+        | b'_' => 160,
         b'\t' | b'"' | b'\'' | b'{' | b'}' | b':' | b'-' | b'k' | b'x' | b'/' | b'0'..=b'9' => 140,
-        b'A'..=b'Z' | b'[' | b']' | b'<' | b'>' | b'*' | b'+' | b'!' | b'#' | b'&' | b'|' | b'q' | b'j' | b'z' => 100,
+        b'A'..=b'Z'
+        | b'['
+        | b']'
+        | b'<'
+        | b'>'
+        | b'*'
+        | b'+'
+        | b'!'
+        | b'#'
+        | b'&'
+        | b'|'
+        | b'q'
+        | b'j'
+        | b'z' => 100,
         0..=127 => 60,
         _ => 20,
     }
@@ -104,7 +121,16 @@ pub(crate) fn find_iter<'a>(hay: &'a [u8], needle: &'a [u8]) -> FindIter<'a> {
     }
     let i2 = i2.unwrap_or(i1);
     let b2 = needle.get(i2).copied().unwrap_or(0);
-    FindIter { hay, needle, i1, i2, b1, p1: LO * u64::from(b1), p2: LO * u64::from(b2), pos: 0 }
+    FindIter {
+        hay,
+        needle,
+        i1,
+        i2,
+        b1,
+        p1: LO * u64::from(b1),
+        p2: LO * u64::from(b2),
+        pos: 0,
+    }
 }
 
 impl Iterator for FindIter<'_> {
@@ -181,16 +207,48 @@ mod tests {
 
     #[test]
     fn find_iter_agrees_with_a_naive_scan() {
-        let hays = ["", "a", "aaaa", "abcabcabc", "xyz\nxyz\nq", "中文中文x中", "aaaaaaaaaaaaaaaaaaaaab", "ab ab ab ab ab ab ab ab ab"];
-        let needles = ["a", "aa", "abc", "z\nx", "中文", "文x", "ab", "b ab", "aaaaaaaaab", "q"];
+        let hays = [
+            "",
+            "a",
+            "aaaa",
+            "abcabcabc",
+            "xyz\nxyz\nq",
+            "中文中文x中",
+            "aaaaaaaaaaaaaaaaaaaaab",
+            "ab ab ab ab ab ab ab ab ab",
+        ];
+        let needles = [
+            "a",
+            "aa",
+            "abc",
+            "z\nx",
+            "中文",
+            "文x",
+            "ab",
+            "b ab",
+            "aaaaaaaaab",
+            "q",
+        ];
         for h in hays {
             for n in needles {
-                assert_eq!(find_iter(h.as_bytes(), n.as_bytes()).collect::<Vec<_>>(), naive(h.as_bytes(), n.as_bytes()), "{h:?} / {n:?}");
+                assert_eq!(
+                    find_iter(h.as_bytes(), n.as_bytes()).collect::<Vec<_>>(),
+                    naive(h.as_bytes(), n.as_bytes()),
+                    "{h:?} / {n:?}"
+                );
             }
         }
         let long: String = (0..500).map(|i| format!("line {i} = value;\n")).collect();
-        for n in ["line 499 = value;\n", "line 1", "= value;\nline 2", "absent"] {
-            assert_eq!(find_iter(long.as_bytes(), n.as_bytes()).collect::<Vec<_>>(), naive(long.as_bytes(), n.as_bytes()));
+        for n in [
+            "line 499 = value;\n",
+            "line 1",
+            "= value;\nline 2",
+            "absent",
+        ] {
+            assert_eq!(
+                find_iter(long.as_bytes(), n.as_bytes()).collect::<Vec<_>>(),
+                naive(long.as_bytes(), n.as_bytes())
+            );
         }
     }
 
@@ -211,9 +269,15 @@ mod tests {
 
     #[test]
     fn newlines_are_counted_exactly() {
-        for s in ["", "\n", "a\nb\n\n", "\n\n\n\n\n\n\n\n\n", "x\u{0a}\u{0b}\u{09}\n中\n"] {
+        for s in [
+            "",
+            "\n",
+            "a\nb\n\n",
+            "\n\n\n\n\n\n\n\n\n",
+            "x\u{0a}\u{0b}\u{09}\n中\n",
+        ] {
             assert_eq!(count_newlines(s.as_bytes()), s.matches('\n').count());
         }
-        assert_eq!(zero_bytes(0x0100_0000_0000_0000) .count_ones(), 7);
+        assert_eq!(zero_bytes(0x0100_0000_0000_0000).count_ones(), 7);
     }
 }

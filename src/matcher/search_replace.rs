@@ -150,7 +150,10 @@ fn run_of(s: &str, c: char) -> usize {
 
 fn marker(line: &str) -> Option<Marker> {
     let t = line.trim_end();
-    let first = t.chars().next().filter(|c| matches!(c, '<' | '-' | '=' | '>' | '+'))?;
+    let first = t
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '<' | '-' | '=' | '>' | '+'))?;
     let n = run_of(t, first);
     if !(5..=9).contains(&n) {
         return None;
@@ -171,7 +174,8 @@ fn escaped_marker(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('\\')?;
     let first = rest.chars().next()?;
     let n = run_of(rest, first);
-    (marker(rest).is_some() || (matches!(first, '<' | '=' | '>') && (5..=9).contains(&n))).then_some(rest)
+    (marker(rest).is_some() || (matches!(first, '<' | '=' | '>') && (5..=9).contains(&n)))
+        .then_some(rest)
 }
 
 /// Body lines (text, ending) joined back, without the final structural
@@ -195,8 +199,15 @@ fn join(lines: &[(&str, &str)]) -> String {
 pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceBlock>, Error> {
     enum State<'t> {
         Outside,
-        Search { line: u32, body: Vec<(&'t str, &'t str)> },
-        Replace { line: u32, search: String, body: Vec<(&'t str, &'t str)> },
+        Search {
+            line: u32,
+            body: Vec<(&'t str, &'t str)>,
+        },
+        Replace {
+            line: u32,
+            search: String,
+            body: Vec<(&'t str, &'t str)>,
+        },
     }
     let mut blocks = Vec::new();
     let mut problems: Vec<(FormatProblem, u32)> = Vec::new();
@@ -206,24 +217,43 @@ pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceB
         let text = l.text;
         let body_line = (escaped_marker(text).unwrap_or(text), l.ending);
         match (marker(text), state) {
-            (Some(Marker::Search), State::Outside) => state = State::Search { line: no, body: Vec::new() },
+            (Some(Marker::Search), State::Outside) => {
+                state = State::Search {
+                    line: no,
+                    body: Vec::new(),
+                }
+            }
             (Some(Marker::Search), State::Search { .. }) => {
                 problems.push((FormatProblem::NestedSearch, no));
-                state = State::Search { line: no, body: Vec::new() };
+                state = State::Search {
+                    line: no,
+                    body: Vec::new(),
+                };
             }
             (Some(Marker::Search), State::Replace { line, .. }) => {
                 problems.push((FormatProblem::UnclosedSearch, line));
-                state = State::Search { line: no, body: Vec::new() };
+                state = State::Search {
+                    line: no,
+                    body: Vec::new(),
+                };
             }
             (Some(Marker::Divider), State::Search { line, body }) => {
-                state = State::Replace { line, search: join(&body), body: Vec::new() };
+                state = State::Replace {
+                    line,
+                    search: join(&body),
+                    body: Vec::new(),
+                };
             }
             (Some(Marker::Divider), s) => {
                 problems.push((FormatProblem::MisplacedDelimiter, no));
                 state = s;
             }
             (Some(Marker::Replace), State::Replace { line, search, body }) => {
-                blocks.push(SearchReplaceBlock { search, replace: join(&body), line });
+                blocks.push(SearchReplaceBlock {
+                    search,
+                    replace: join(&body),
+                    line,
+                });
                 state = State::Outside;
             }
             (Some(Marker::Replace), State::Outside) => {
@@ -239,7 +269,14 @@ pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceB
                 body.push(body_line);
                 state = State::Search { line, body };
             }
-            (None, State::Replace { line, search, mut body }) => {
+            (
+                None,
+                State::Replace {
+                    line,
+                    search,
+                    mut body,
+                },
+            ) => {
                 body.push(body_line);
                 state = State::Replace { line, search, body };
             }
@@ -247,12 +284,19 @@ pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceB
     }
     match state {
         State::Outside => {}
-        State::Search { line, .. } | State::Replace { line, .. } => problems.push((FormatProblem::UnclosedSearch, line)),
+        State::Search { line, .. } | State::Replace { line, .. } => {
+            problems.push((FormatProblem::UnclosedSearch, line))
+        }
     }
     if !problems.is_empty() {
-        let mut keyed: Vec<(u32, usize, FormatProblem)> = problems.iter().enumerate().map(|(i, &(p, line))| (line, i, p)).collect();
+        let mut keyed: Vec<(u32, usize, FormatProblem)> = problems
+            .iter()
+            .enumerate()
+            .map(|(i, &(p, line))| (line, i, p))
+            .collect();
         keyed.sort_unstable_by_key(|&(line, i, _)| (line, i));
-        let problems: Vec<(FormatProblem, u32)> = keyed.into_iter().map(|(line, _, p)| (p, line)).collect();
+        let problems: Vec<(FormatProblem, u32)> =
+            keyed.into_iter().map(|(line, _, p)| (p, line)).collect();
         let errors: Vec<Error> = problems
             .iter()
             .map(|&(p, line)| {
@@ -265,14 +309,19 @@ pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceB
                     FormatProblem::MissingDelimiter => ErrorCode::MissingDelimiter,
                     FormatProblem::NoBlocks => ErrorCode::EmptyDiff,
                 };
-                Error::new(code, message).with_line(line).with_suggestions(suggestions)
+                Error::new(code, message)
+                    .with_line(line)
+                    .with_suggestions(suggestions)
             })
             .collect();
         let listed: Vec<String> = errors.iter().map(|e| e.message.clone()).collect();
         let first_line = problems.first().map_or(1, |&(_, l)| l);
-        return Err(Error::new(ErrorCode::InvalidDiffFormat, messages::format_invalid(lang, &listed))
-            .with_line(first_line)
-            .with_errors(errors));
+        return Err(Error::new(
+            ErrorCode::InvalidDiffFormat,
+            messages::format_invalid(lang, &listed),
+        )
+        .with_line(first_line)
+        .with_errors(errors));
     }
     if blocks.is_empty() {
         let (message, suggestions) = messages::format_problem(lang, FormatProblem::NoBlocks, 1);
@@ -287,22 +336,45 @@ pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceB
 /// Errors only for a malformed text (see [`parse_search_replace`]) or bad
 /// options; blocks that fail are reported in the result, and with
 /// `atomic` (the default) the content is then returned unchanged.
-pub fn apply_search_replace(content: &str, text: &str, options: &SearchReplaceOptions) -> Result<SearchReplaceReport, Error> {
+pub fn apply_search_replace(
+    content: &str,
+    text: &str,
+    options: &SearchReplaceOptions,
+) -> Result<SearchReplaceReport, Error> {
     let blocks = parse_search_replace(text, options.lang)?;
-    let edits: Vec<(String, String, bool, Option<u32>)> =
-        blocks.into_iter().map(|b| (b.search, b.replace, false, Some(b.line))).collect();
+    let edits: Vec<(String, String, bool, Option<u32>)> = blocks
+        .into_iter()
+        .map(|b| (b.search, b.replace, false, Some(b.line)))
+        .collect();
     run_edits(content, &edits, options)
 }
 
 /// Applies a list of `{ oldString, newString, replaceAll? }` edits in
 /// order, with the same rules and report as [`apply_search_replace`]
 /// (SPEC §11 `applyEdits`).
-pub fn apply_edits(content: &str, edits: &[EditSpec], options: &SearchReplaceOptions) -> Result<SearchReplaceReport, Error> {
+pub fn apply_edits(
+    content: &str,
+    edits: &[EditSpec],
+    options: &SearchReplaceOptions,
+) -> Result<SearchReplaceReport, Error> {
     if edits.is_empty() {
-        return Err(Error::invalid_argument(options.lang, "edits", "a non-empty list of edits"));
+        return Err(Error::invalid_argument(
+            options.lang,
+            "edits",
+            "a non-empty list of edits",
+        ));
     }
-    let edits: Vec<(String, String, bool, Option<u32>)> =
-        edits.iter().map(|e| (e.old_string.clone(), e.new_string.clone(), e.replace_all, None)).collect();
+    let edits: Vec<(String, String, bool, Option<u32>)> = edits
+        .iter()
+        .map(|e| {
+            (
+                e.old_string.clone(),
+                e.new_string.clone(),
+                e.replace_all,
+                None,
+            )
+        })
+        .collect();
     run_edits(content, &edits, options)
 }
 
@@ -348,20 +420,38 @@ fn run_edits(
         .iter()
         .filter_map(|r| {
             let e = r.error.as_ref()?;
-            Some(messages::block_failure(lang, r.index as usize, r.line, &e.message))
+            Some(messages::block_failure(
+                lang,
+                r.index as usize,
+                r.line,
+                &e.message,
+            ))
         })
         .collect();
     let errors = errors.join("\n\n");
     let (content, summary) = if failed == 0 {
         (current, messages::summary_all(lang, n))
     } else if applied == 0 {
-        (content.to_string(), messages::summary_none(lang, n, &errors))
+        (
+            content.to_string(),
+            messages::summary_none(lang, n, &errors),
+        )
     } else if options.atomic {
-        (content.to_string(), messages::summary_atomic(lang, failed, n, &errors))
+        (
+            content.to_string(),
+            messages::summary_atomic(lang, failed, n, &errors),
+        )
     } else {
-        (current, messages::summary_partial(lang, applied, n, &errors))
+        (
+            current,
+            messages::summary_partial(lang, applied, n, &errors),
+        )
     };
-    let applied_now = if failed > 0 && options.atomic { 0 } else { applied };
+    let applied_now = if failed > 0 && options.atomic {
+        0
+    } else {
+        applied
+    };
     Ok(SearchReplaceReport {
         content,
         ok: failed == 0,
@@ -396,16 +486,33 @@ mod tests {
 
     #[test]
     fn bodies_keep_their_text_and_escaped_markers() {
-        let text = "f.py\n```\n<<<<<<< SEARCH\na\n\\=======\n\n=======\nb\r\n\r\n>>>>>>> REPLACE\n```\n";
+        let text =
+            "f.py\n```\n<<<<<<< SEARCH\na\n\\=======\n\n=======\nb\r\n\r\n>>>>>>> REPLACE\n```\n";
         let blocks = parse_search_replace(text, Lang::En).unwrap();
-        assert_eq!(blocks, vec![SearchReplaceBlock { search: "a\n=======\n".into(), replace: "b\r\n".into(), line: 3 }]);
+        assert_eq!(
+            blocks,
+            vec![SearchReplaceBlock {
+                search: "a\n=======\n".into(),
+                replace: "b\r\n".into(),
+                line: 3
+            }]
+        );
     }
 
     #[test]
     fn every_format_problem_is_reported_with_its_line() {
-        let e = parse_search_replace("=======\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nb\n", Lang::En).unwrap_err();
+        let e = parse_search_replace(
+            "=======\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nb\n",
+            Lang::En,
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidDiffFormat);
-        let got: Vec<(ErrorCode, Option<u32>)> = e.details.errors.iter().map(|e| (e.code, e.details.line)).collect();
+        let got: Vec<(ErrorCode, Option<u32>)> = e
+            .details
+            .errors
+            .iter()
+            .map(|e| (e.code, e.details.line))
+            .collect();
         assert_eq!(
             got,
             vec![
@@ -414,6 +521,11 @@ mod tests {
                 (ErrorCode::UnclosedSearch, Some(5)),
             ]
         );
-        assert_eq!(parse_search_replace("just text", Lang::Zh).unwrap_err().code, ErrorCode::EmptyDiff);
+        assert_eq!(
+            parse_search_replace("just text", Lang::Zh)
+                .unwrap_err()
+                .code,
+            ErrorCode::EmptyDiff
+        );
     }
 }

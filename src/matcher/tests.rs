@@ -11,10 +11,18 @@ fn safe() -> ReplaceOptions {
 }
 
 fn fuzzy() -> ReplaceOptions {
-    ReplaceOptions { mode: Mode::Fuzzy, ..ReplaceOptions::default() }
+    ReplaceOptions {
+        mode: Mode::Fuzzy,
+        ..ReplaceOptions::default()
+    }
 }
 
-fn replaced(content: &str, search: &str, replace: &str, opts: &ReplaceOptions) -> (String, Strategy) {
+fn replaced(
+    content: &str,
+    search: &str,
+    replace: &str,
+    opts: &ReplaceOptions,
+) -> (String, Strategy) {
     match replace_text(content, search, replace, opts) {
         Ok(r) => (r.content, r.strategy),
         Err(e) => panic!("expected an edit, got {e}"),
@@ -46,7 +54,15 @@ fn exact_reports_utf16_offsets_lines_and_text() {
 
 #[test]
 fn exact_mode_runs_only_exact() {
-    let r = find_match("a\r\nb", "a\nb", &FindOptions { mode: Mode::Exact, ..FindOptions::default() }).unwrap();
+    let r = find_match(
+        "a\r\nb",
+        "a\nb",
+        &FindOptions {
+            mode: Mode::Exact,
+            ..FindOptions::default()
+        },
+    )
+    .unwrap();
     assert!(!r.found);
     assert_eq!(r.tried, vec![Strategy::Exact]);
     assert_eq!(r.code, Some(ErrorCode::NotFound));
@@ -75,7 +91,12 @@ fn mixed_files_keep_each_lines_ending() {
 
 #[test]
 fn trimmed_boundaries_strip_the_same_whitespace_from_the_replacement() {
-    let (out, s) = replaced("x = 1\ny = 2\n", "\n\n  y = 2  \n\n", "\n\n  y = 3  \n\n", &safe());
+    let (out, s) = replaced(
+        "x = 1\ny = 2\n",
+        "\n\n  y = 2  \n\n",
+        "\n\n  y = 3  \n\n",
+        &safe(),
+    );
     assert_eq!(s, Strategy::TrimmedBoundaries);
     assert_eq!(out, "x = 1\ny = 3\n");
 }
@@ -90,7 +111,12 @@ fn final_newline_state_is_kept() {
 #[test]
 fn trimmed_indentation_moves_later_replacement_lines() {
     // The search's two-space indentation stands for the file's tab.
-    let (out, s) = replaced("function foo() {\n\tconst x = 1;\n}\n", "  const x = 1;", "  const x = 2;\n  const y = 3;", &safe());
+    let (out, s) = replaced(
+        "function foo() {\n\tconst x = 1;\n}\n",
+        "  const x = 1;",
+        "  const x = 2;\n  const y = 3;",
+        &safe(),
+    );
     assert_eq!(s, Strategy::TrimmedBoundaries);
     assert_eq!(out, "function foo() {\n\tconst x = 2;\n\tconst y = 3;\n}\n");
 }
@@ -100,7 +126,12 @@ fn trimmed_indentation_moves_later_replacement_lines() {
 #[test]
 fn trailing_whitespace_keeps_the_files_bytes_on_unchanged_lines() {
     let content = "para one  \nkeep me  \nnext\n";
-    let (out, s) = replaced(content, "para one\nkeep me\n", "para ONE\nkeep me\n", &safe());
+    let (out, s) = replaced(
+        content,
+        "para one\nkeep me\n",
+        "para ONE\nkeep me\n",
+        &safe(),
+    );
     assert_eq!(s, Strategy::TrailingWhitespace);
     assert_eq!(out, "para ONE\nkeep me  \nnext\n");
 }
@@ -110,22 +141,40 @@ fn trailing_whitespace_keeps_the_files_bytes_on_unchanged_lines() {
 #[test]
 fn uniform_shift_reindents_the_replacement() {
     let content = "class A:\n    def f(self):\n        return 1\n";
-    let (out, s) = replaced(content, "def f(self):\n    return 1", "def f(self):\n    if x:\n        return 2", &safe());
+    let (out, s) = replaced(
+        content,
+        "def f(self):\n    return 1",
+        "def f(self):\n    if x:\n        return 2",
+        &safe(),
+    );
     assert_eq!(s, Strategy::Indentation);
-    assert_eq!(out, "class A:\n    def f(self):\n        if x:\n            return 2\n");
+    assert_eq!(
+        out,
+        "class A:\n    def f(self):\n        if x:\n            return 2\n"
+    );
 }
 
 #[test]
 fn unit_change_maps_two_spaces_to_tabs() {
     let content = "\tif (a) {\n\t\tb();\n\t}\n";
-    let (out, _) = replaced(content, "  if (a) {\n    b();\n  }", "  if (a) {\n    b();\n    c();\n  }", &safe());
+    let (out, _) = replaced(
+        content,
+        "  if (a) {\n    b();\n  }",
+        "  if (a) {\n    b();\n    c();\n  }",
+        &safe(),
+    );
     assert_eq!(out, "\tif (a) {\n\t\tb();\n\t\tc();\n\t}\n");
 }
 
 #[test]
 fn a_first_line_copied_without_indentation_is_understood() {
     let content = "  if (x) {\n    y();   \n  }\n";
-    let (out, s) = replaced(content, "if (x) {\n    y();\n  }", "if (z) {\n    y();\n  }", &safe());
+    let (out, s) = replaced(
+        content,
+        "if (x) {\n    y();\n  }",
+        "if (z) {\n    y();\n  }",
+        &safe(),
+    );
     assert_eq!(s, Strategy::Indentation);
     assert_eq!(out, "  if (z) {\n    y();   \n  }\n");
 }
@@ -136,7 +185,12 @@ fn non_uniform_indentation_is_not_safe() {
     // The search flattens two levels into one: meaning changes in Python.
     let e = refused(content, "    if a:\n    b()", "    if a:\n    c()", &safe());
     assert_eq!(e.code, ErrorCode::NotFound);
-    assert!(e.message.contains("indentation that changes by different amounts"), "{}", e.message);
+    assert!(
+        e.message
+            .contains("indentation that changes by different amounts"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -150,7 +204,12 @@ fn replacement_less_indented_than_the_removed_prefix_is_refused() {
 
 #[test]
 fn inner_whitespace_runs_are_forgiven() {
-    let (out, s) = replaced("if\t(  cond\t) {\n  go();\n}\n", "if ( cond ) {\n  go();", "if ( other ) {\n  go();", &safe());
+    let (out, s) = replaced(
+        "if\t(  cond\t) {\n  go();\n}\n",
+        "if ( cond ) {\n  go();",
+        "if ( other ) {\n  go();",
+        &safe(),
+    );
     assert_eq!(s, Strategy::WhitespaceNormalized);
     assert_eq!(out, "if ( other ) {\n  go();\n}\n");
 }
@@ -170,7 +229,12 @@ fn curly_quotes_are_restored_in_changed_lines() {
 #[test]
 fn curly_quotes_the_model_typed_over_straight_ones_are_straightened() {
     let content = "call(\"/api\", 'x');\nnext();\n";
-    let (out, s) = replaced(content, "call(“/api”, ‘x’);", "call(“/api/v2”, ‘y’);", &safe());
+    let (out, s) = replaced(
+        content,
+        "call(“/api”, ‘x’);",
+        "call(“/api/v2”, ‘y’);",
+        &safe(),
+    );
     assert_eq!(s, Strategy::UnicodeNormalized);
     assert_eq!(out, "call(\"/api/v2\", 'y');\nnext();\n");
 }
@@ -178,7 +242,12 @@ fn curly_quotes_the_model_typed_over_straight_ones_are_straightened() {
 #[test]
 fn mixed_quote_styles_are_refused_not_guessed() {
     let content = "say “a” and \"b\"\n";
-    let e = refused(content, "say \"a\" and \"b\"", "say \"c\" and \"d\"", &safe());
+    let e = refused(
+        content,
+        "say \"a\" and \"b\"",
+        "say \"c\" and \"d\"",
+        &safe(),
+    );
     assert_eq!(e.code, ErrorCode::ReplacementNotMappable);
     // Without quotes in the changed line there is nothing to guess.
     let (out, _) = replaced(content, "say \"a\" and \"b\"", "said nothing", &safe());
@@ -187,7 +256,12 @@ fn mixed_quote_styles_are_refused_not_guessed() {
 
 #[test]
 fn dashes_and_nbsp_match() {
-    let (out, _) = replaced("import x  # local – avoids top‑level dep\n", "import x  # local - avoids top-level dep", "import x  # HELLO", &safe());
+    let (out, _) = replaced(
+        "import x  # local – avoids top‑level dep\n",
+        "import x  # local - avoids top-level dep",
+        "import x  # HELLO",
+        &safe(),
+    );
     assert_eq!(out, "import x  # HELLO\n");
     let (out, _) = replaced("a\u{a0}b = 1\n", "a b = 1", "a b = 2", &safe());
     assert_eq!(out, "a b = 2\n");
@@ -198,7 +272,12 @@ fn dashes_and_nbsp_match() {
 #[test]
 fn over_escaped_search_and_replacement_are_unescaped_together() {
     let content = "fn f() {\n    println!(\"hi\");\n}\n";
-    let (out, s) = replaced(content, "fn f() {\\n    println!(\\\"hi\\\");\\n}", "fn f() {\\n    println!(\\\"bye\\\");\\n}", &safe());
+    let (out, s) = replaced(
+        content,
+        "fn f() {\\n    println!(\\\"hi\\\");\\n}",
+        "fn f() {\\n    println!(\\\"bye\\\");\\n}",
+        &safe(),
+    );
     assert_eq!(s, Strategy::EscapeNormalized);
     assert_eq!(out, "fn f() {\n    println!(\"bye\");\n}\n");
 }
@@ -206,7 +285,12 @@ fn over_escaped_search_and_replacement_are_unescaped_together() {
 #[test]
 fn a_replacement_without_escapes_is_written_as_given() {
     let content = "const path = 'C:\\Users\\test';";
-    let (out, _) = replaced(content, "const path = 'C:\\\\Users\\\\test';", "const path = 'C:\\Users\\admin';", &safe());
+    let (out, _) = replaced(
+        content,
+        "const path = 'C:\\\\Users\\\\test';",
+        "const path = 'C:\\Users\\admin';",
+        &safe(),
+    );
     assert_eq!(out, "const path = 'C:\\Users\\admin';");
 }
 
@@ -231,10 +315,21 @@ fn a_legitimate_backslash_n_is_never_a_newline() {
 #[test]
 fn tokens_match_across_whitespace_in_fuzzy_mode_only() {
     let content = "  function  myFunc( a, b ) {\n    return a + b;\n  }";
-    assert_eq!(refused(content, "function myFunc(a, b) {", "x", &safe()).code, ErrorCode::NotFound);
-    let (out, s) = replaced(content, "function myFunc(a, b) {", "const yourFunc = (a, b) => {", &fuzzy());
+    assert_eq!(
+        refused(content, "function myFunc(a, b) {", "x", &safe()).code,
+        ErrorCode::NotFound
+    );
+    let (out, s) = replaced(
+        content,
+        "function myFunc(a, b) {",
+        "const yourFunc = (a, b) => {",
+        &fuzzy(),
+    );
     assert_eq!(s, Strategy::TokenFlexible);
-    assert_eq!(out, "  const yourFunc = (a, b) => {\n    return a + b;\n  }");
+    assert_eq!(
+        out,
+        "  const yourFunc = (a, b) => {\n    return a + b;\n  }"
+    );
 }
 
 #[test]
@@ -247,8 +342,14 @@ fn tokens_are_anchored_at_both_ends() {
 
 #[test]
 fn brace_anchored_block_with_invented_middle_is_refused() {
-    let content = "class A {\n  method1() {\n    doThing()\n  }\n\n  method2() {\n    other()\n  }\n}";
-    let e = refused(content, "  method1() {\n    totallyDifferent()\n    andMore()\n  }", "  method1() {\n    replaced()\n  }", &fuzzy());
+    let content =
+        "class A {\n  method1() {\n    doThing()\n  }\n\n  method2() {\n    other()\n  }\n}";
+    let e = refused(
+        content,
+        "  method1() {\n    totallyDifferent()\n    andMore()\n  }",
+        "  method1() {\n    replaced()\n  }",
+        &fuzzy(),
+    );
     assert_eq!(e.code, ErrorCode::NotFound);
     let e = refused(
         "function foo() {\n  if (x) {\n    a()\n  }\n  b()\n  c()\n}\n",
@@ -261,7 +362,9 @@ fn brace_anchored_block_with_invented_middle_is_refused() {
 
 #[test]
 fn drifted_middle_lines_between_anchors_match_in_fuzzy_mode() {
-    let mut lines: Vec<String> = (0..30).map(|i| format!("let v{i} = compute({i});")).collect();
+    let mut lines: Vec<String> = (0..30)
+        .map(|i| format!("let v{i} = compute({i});"))
+        .collect();
     lines.insert(10, "function target(alpha, beta) {".into());
     lines.insert(16, "}".into());
     let content = lines.join("\n");
@@ -274,7 +377,12 @@ fn drifted_middle_lines_between_anchors_match_in_fuzzy_mode() {
     // the search dropped.
     assert_eq!(r.matches[0].start_line, 11);
     assert_eq!(r.matches[0].end_line, 17);
-    assert!(r.content.contains("let v9 = compute(9);\nfunction target() {}\nlet v15"), "{}", r.content);
+    assert!(
+        r.content
+            .contains("let v9 = compute(9);\nfunction target() {}\nlet v15"),
+        "{}",
+        r.content
+    );
 }
 
 // ---- 11. block_similarity ---------------------------------------------------
@@ -283,39 +391,77 @@ fn drifted_middle_lines_between_anchors_match_in_fuzzy_mode() {
 fn small_content_drift_in_a_block_matches_in_fuzzy_mode() {
     let content = "    const myConfig = {\n      enableFeature: true,\n      retries: 3\n    };";
     let search = "const myConfig = {\n  enableFeature: true\n  retries: 3\n};";
-    assert_eq!(refused(content, search, "x", &safe()).code, ErrorCode::NotFound);
-    let (out, s) = replaced(content, search, "const myConfig = {\n  enableFeature: false,\n  retries: 5\n};", &fuzzy());
+    assert_eq!(
+        refused(content, search, "x", &safe()).code,
+        ErrorCode::NotFound
+    );
+    let (out, s) = replaced(
+        content,
+        search,
+        "const myConfig = {\n  enableFeature: false,\n  retries: 5\n};",
+        &fuzzy(),
+    );
     assert_eq!(s, Strategy::BlockSimilarity);
-    assert_eq!(out, "    const myConfig = {\n      enableFeature: false,\n      retries: 5\n    };");
+    assert_eq!(
+        out,
+        "    const myConfig = {\n      enableFeature: false,\n      retries: 5\n    };"
+    );
 }
 
 #[test]
 fn one_line_content_drift_is_never_fuzzy() {
-    let e = refused("MAX_RETRIES = 3\nTIMEOUT = 30\n", "MAX_RETRIES = 5", "MAX_RETRIES = 7", &fuzzy());
+    let e = refused(
+        "MAX_RETRIES = 3\nTIMEOUT = 30\n",
+        "MAX_RETRIES = 5",
+        "MAX_RETRIES = 7",
+        &fuzzy(),
+    );
     assert_eq!(e.code, ErrorCode::NotFound);
 }
 
 #[test]
 fn two_equally_similar_blocks_are_ambiguous() {
-    let block = |n: &str| format!("fn {n}() {{\n    let total = items.len();\n    report(total);\n    done();\n}}\n");
+    let block = |n: &str| {
+        format!("fn {n}() {{\n    let total = items.len();\n    report(total);\n    done();\n}}\n")
+    };
     let content = format!("{}{}", block("a"), block("b"));
     let search = "fn c() {\n    let total = items.len();\n    report(total);\n    done();\n}";
     let e = refused(&content, search, "x", &fuzzy());
     assert_eq!(e.code, ErrorCode::Ambiguous);
-    let places: Vec<(u32, u32)> = e.details.candidates.iter().map(|c| (c.start_line, c.end_line)).collect();
+    let places: Vec<(u32, u32)> = e
+        .details
+        .candidates
+        .iter()
+        .map(|c| (c.start_line, c.end_line))
+        .collect();
     assert_eq!(places, vec![(1, 5), (6, 10)]);
 }
 
 // ---- fuzzy limits: size, margin, the 70 % middle rule, overrides --------------
 
 fn find_fuzzy(content: &str, search: &str, opts: FindOptions) -> FindResult {
-    find_match(content, search, &FindOptions { mode: Mode::Fuzzy, ..opts }).unwrap()
+    find_match(
+        content,
+        search,
+        &FindOptions {
+            mode: Mode::Fuzzy,
+            ..opts
+        },
+    )
+    .unwrap()
 }
 
 /// What a find decided: the strategy, the failure code, every location's
 /// line range.
 fn outcome(r: &FindResult) -> (Option<Strategy>, Option<ErrorCode>, Vec<(u32, u32)>) {
-    (r.strategy, r.code, r.matches.iter().map(|m| (m.start_line, m.end_line)).collect())
+    (
+        r.strategy,
+        r.code,
+        r.matches
+            .iter()
+            .map(|m| (m.start_line, m.end_line))
+            .collect(),
+    )
 }
 
 const TARGET_MIDDLE: [&str; 5] = [
@@ -332,7 +478,10 @@ fn target_block(middle: &[&str]) -> String {
 
 /// The block at lines 2.., between two unrelated lines.
 fn target_file(middle: &[&str]) -> String {
-    format!("fn header() {{}}\n{}\nfn footer() {{}}\n", target_block(middle))
+    format!(
+        "fn header() {{}}\n{}\nfn footer() {{}}\n",
+        target_block(middle)
+    )
 }
 
 #[test]
@@ -342,27 +491,55 @@ fn a_fuzzy_window_much_larger_than_the_search_is_refused() {
     let mut one_more = TARGET_MIDDLE.to_vec();
     one_more.insert(2, "    log();");
     let r = find_fuzzy(&target_file(&one_more), &search, FindOptions::default());
-    assert_eq!(outcome(&r), (Some(Strategy::ContextAnchored), None, vec![(2, 9)]));
+    assert_eq!(
+        outcome(&r),
+        (Some(Strategy::ContextAnchored), None, vec![(2, 9)])
+    );
     assert!(r.found);
-    let (out, s) = replaced(&target_file(&one_more), &search, "function target() {}", &fuzzy());
-    assert_eq!((out.as_str(), s), ("fn header() {}\nfunction target() {}\nfn footer() {}\n", Strategy::ContextAnchored));
+    let (out, s) = replaced(
+        &target_file(&one_more),
+        &search,
+        "function target() {}",
+        &fuzzy(),
+    );
+    assert_eq!(
+        (out.as_str(), s),
+        (
+            "fn header() {}\nfunction target() {}\nfn footer() {}\n",
+            Strategy::ContextAnchored
+        )
+    );
     // Two more lines: 5 of the 7 middle lines are still equal (71 %), the
     // anchors hold, the score is high, but the window is 9 lines for 7.
     let mut two_more = one_more.clone();
     two_more.insert(4, "    log();");
     let file = target_file(&two_more);
-    assert_eq!(outcome(&find_fuzzy(&file, &search, FindOptions::default())), (None, Some(ErrorCode::NotFound), vec![]));
-    assert_eq!(refused(&file, &search, "function target() {}", &fuzzy()).code, ErrorCode::NotFound);
+    assert_eq!(
+        outcome(&find_fuzzy(&file, &search, FindOptions::default())),
+        (None, Some(ErrorCode::NotFound), vec![])
+    );
+    assert_eq!(
+        refused(&file, &search, "function target() {}", &fuzzy()).code,
+        ErrorCode::NotFound
+    );
     // Only the size rule refused it: a per-call sizeRatio of 1.5 (slack 3) accepts it.
-    let wider = FindOptions { size_ratio: Some(1.5), ..FindOptions::default() };
-    assert_eq!(outcome(&find_fuzzy(&file, &search, wider)), (Some(Strategy::ContextAnchored), None, vec![(2, 10)]));
+    let wider = FindOptions {
+        size_ratio: Some(1.5),
+        ..FindOptions::default()
+    };
+    assert_eq!(
+        outcome(&find_fuzzy(&file, &search, wider)),
+        (Some(Strategy::ContextAnchored), None, vec![(2, 10)])
+    );
 }
 
 #[test]
 fn a_fuzzy_window_much_smaller_than_the_search_is_refused() {
     // 30 search lines (slack floor(30 · 0.25) = 7): 20 long lines and 8
     // short ones; the file's block lacks some of the short ones.
-    let long: Vec<String> = (0..20).map(|i| format!("    let value_{i} = compute_something({i});")).collect();
+    let long: Vec<String> = (0..20)
+        .map(|i| format!("    let value_{i} = compute_something({i});"))
+        .collect();
     let block = |middle: &[String]| format!("fn big() {{\n{}\n}}", middle.join("\n"));
     let mut middle = Vec::new();
     for (i, line) in long.iter().enumerate() {
@@ -373,18 +550,28 @@ fn a_fuzzy_window_much_smaller_than_the_search_is_refused() {
     }
     assert_eq!(middle.len(), 28);
     let search = block(&middle);
-    let file = |middle: &[String]| format!("fn header() {{}}\n{}\nfn footer() {{}}\n", block(middle));
+    let file =
+        |middle: &[String]| format!("fn header() {{}}\n{}\nfn footer() {{}}\n", block(middle));
     // 7 lines fewer (23 for 30): found. 21 of 28 middle lines equal.
     let mut seven_fewer = long.clone();
     seven_fewer.insert(3, "    x();".to_string());
     let r = find_fuzzy(&file(&seven_fewer), &search, FindOptions::default());
-    assert_eq!(outcome(&r), (Some(Strategy::ContextAnchored), None, vec![(2, 24)]));
+    assert_eq!(
+        outcome(&r),
+        (Some(Strategy::ContextAnchored), None, vec![(2, 24)])
+    );
     // 8 lines fewer (22 for 30): refused, although 20 of 28 middle lines
     // (71 %) are equal and every long line is there.
     let r = find_fuzzy(&file(&long), &search, FindOptions::default());
     assert_eq!(outcome(&r), (None, Some(ErrorCode::NotFound), vec![]));
-    let wider = FindOptions { size_ratio: Some(1.5), ..FindOptions::default() };
-    assert_eq!(outcome(&find_fuzzy(&file(&long), &search, wider)), (Some(Strategy::ContextAnchored), None, vec![(2, 23)]));
+    let wider = FindOptions {
+        size_ratio: Some(1.5),
+        ..FindOptions::default()
+    };
+    assert_eq!(
+        outcome(&find_fuzzy(&file(&long), &search, wider)),
+        (Some(Strategy::ContextAnchored), None, vec![(2, 23)])
+    );
 }
 
 /// `fn process(…) {`, ten `let value_i = …;` lines (those in `changed`
@@ -393,7 +580,9 @@ fn process_block(changed: &[usize], extra: &str) -> String {
     let mut out = String::from("fn process(items: &[Item]) {\n");
     for i in 0..10 {
         let tail = if changed.contains(&i) { extra } else { "" };
-        out.push_str(&format!("    let value_{i} = items[{i}].weight * RATE{tail};\n"));
+        out.push_str(&format!(
+            "    let value_{i} = items[{i}].weight * RATE{tail};\n"
+        ));
     }
     out.push_str("}\n");
     out
@@ -407,28 +596,73 @@ fn a_runner_up_within_the_margin_makes_the_match_ambiguous() {
     // Both score above the threshold and the first is better, but by less
     // than the margin: ambiguous (not "not found", not the better one).
     let search = process_block(&[], "");
-    let content = format!("{}\n{}", process_block(&[3], ADJUSTED), process_block(&[2, 6], ADJUSTED));
+    let content = format!(
+        "{}\n{}",
+        process_block(&[3], ADJUSTED),
+        process_block(&[2, 6], ADJUSTED)
+    );
     let r = find_fuzzy(&content, &search, FindOptions::default());
-    assert_eq!(outcome(&r), (Some(Strategy::ContextAnchored), Some(ErrorCode::Ambiguous), vec![(1, 12), (14, 25)]));
+    assert_eq!(
+        outcome(&r),
+        (
+            Some(Strategy::ContextAnchored),
+            Some(ErrorCode::Ambiguous),
+            vec![(1, 12), (14, 25)]
+        )
+    );
     let (best, runner_up) = (r.matches[0].score, r.matches[1].score);
-    assert!(runner_up >= DEFAULT_FUZZY_THRESHOLD && best > runner_up, "{best} {runner_up}");
-    assert!(best - runner_up < DEFAULT_FUZZY_MARGIN, "{best} {runner_up}");
+    assert!(
+        runner_up >= DEFAULT_FUZZY_THRESHOLD && best > runner_up,
+        "{best} {runner_up}"
+    );
+    assert!(
+        best - runner_up < DEFAULT_FUZZY_MARGIN,
+        "{best} {runner_up}"
+    );
     let e = refused(&content, &search, "fn process() {}\n", &fuzzy());
     assert_eq!(e.code, ErrorCode::Ambiguous);
-    let places: Vec<(u32, u32)> = e.details.candidates.iter().map(|c| (c.start_line, c.end_line)).collect();
+    let places: Vec<(u32, u32)> = e
+        .details
+        .candidates
+        .iter()
+        .map(|c| (c.start_line, c.end_line))
+        .collect();
     assert_eq!(places, vec![(1, 12), (14, 25)]);
 
     // A per-call margin smaller than the gap picks the better place…
-    let narrow = FindOptions { fuzzy_margin: Some(0.01), ..FindOptions::default() };
+    let narrow = FindOptions {
+        fuzzy_margin: Some(0.01),
+        ..FindOptions::default()
+    };
     let r = find_fuzzy(&content, &search, narrow.clone());
-    assert_eq!(outcome(&r), (Some(Strategy::ContextAnchored), None, vec![(1, 12)]));
-    let (out, _) = replaced(&content, &search, "fn process() {}\n", &ReplaceOptions::from(&FindOptions { mode: Mode::Fuzzy, ..narrow }));
-    assert_eq!(out, format!("fn process() {{}}\n\n{}", process_block(&[2, 6], ADJUSTED)));
+    assert_eq!(
+        outcome(&r),
+        (Some(Strategy::ContextAnchored), None, vec![(1, 12)])
+    );
+    let (out, _) = replaced(
+        &content,
+        &search,
+        "fn process() {}\n",
+        &ReplaceOptions::from(&FindOptions {
+            mode: Mode::Fuzzy,
+            ..narrow
+        }),
+    );
+    assert_eq!(
+        out,
+        format!("fn process() {{}}\n\n{}", process_block(&[2, 6], ADJUSTED))
+    );
     // …and a per-call threshold above the runner-up leaves a weak runner-up
     // within the margin: a near miss, refused rather than guessed.
-    let strict = FindOptions { fuzzy_threshold: Some(0.95), ..FindOptions::default() };
+    let strict = FindOptions {
+        fuzzy_threshold: Some(0.95),
+        ..FindOptions::default()
+    };
     assert!(runner_up < 0.95 && best >= 0.95);
-    assert_eq!(outcome(&find_fuzzy(&content, &search, strict)), (None, Some(ErrorCode::NotFound), vec![]));
+    assert_eq!(
+        outcome(&find_fuzzy(&content, &search, strict)),
+        (None, Some(ErrorCode::NotFound), vec![])
+    );
 }
 
 #[test]
@@ -437,11 +671,17 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
     // 7 of 10 middle lines equal (exactly 70 %): context_anchored.
     let search = process_block(&[1, 4, 7], " + x");
     let r = find_fuzzy(&file, &search, FindOptions::default());
-    assert_eq!(outcome(&r), (Some(Strategy::ContextAnchored), None, vec![(1, 12)]));
+    assert_eq!(
+        outcome(&r),
+        (Some(Strategy::ContextAnchored), None, vec![(1, 12)])
+    );
     assert_eq!(r.tried, Strategy::ALL[..10].to_vec());
     assert!(r.matches[0].score >= DEFAULT_FUZZY_THRESHOLD && r.matches[0].score < 1.0);
     let (out, s) = replaced(&file, &search, "fn process() {}\n", &fuzzy());
-    assert_eq!((out.as_str(), s), ("fn process() {}\n", Strategy::ContextAnchored));
+    assert_eq!(
+        (out.as_str(), s),
+        ("fn process() {}\n", Strategy::ContextAnchored)
+    );
     // 6 of 10 (60 %): context_anchored refuses, and so does
     // block_similarity: 4 of 12 search lines without an equal line is more
     // than its one line in four.
@@ -453,7 +693,10 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
     // with every middle line equal.
     let search = process_block(&[], "").replace("fn process(items", "fn process_all(items");
     let r = find_fuzzy(&file, &search, FindOptions::default());
-    assert_eq!(outcome(&r), (Some(Strategy::BlockSimilarity), None, vec![(1, 12)]));
+    assert_eq!(
+        outcome(&r),
+        (Some(Strategy::BlockSimilarity), None, vec![(1, 12)])
+    );
 }
 
 #[test]
@@ -461,10 +704,16 @@ fn a_per_call_threshold_turns_a_weak_match_into_a_refusal() {
     let file = process_block(&[], "");
     let search = process_block(&[1, 4, 7], ADJUSTED);
     let r = find_fuzzy(&file, &search, FindOptions::default());
-    assert_eq!(outcome(&r), (Some(Strategy::ContextAnchored), None, vec![(1, 12)]));
+    assert_eq!(
+        outcome(&r),
+        (Some(Strategy::ContextAnchored), None, vec![(1, 12)])
+    );
     let score = r.matches[0].score;
     assert!((DEFAULT_FUZZY_THRESHOLD..0.95).contains(&score), "{score}");
-    let strict = FindOptions { fuzzy_threshold: Some(0.95), ..FindOptions::default() };
+    let strict = FindOptions {
+        fuzzy_threshold: Some(0.95),
+        ..FindOptions::default()
+    };
     let r = find_fuzzy(&file, &search, strict);
     assert_eq!(outcome(&r), (None, Some(ErrorCode::NotFound), vec![]));
     let c = r.closest.unwrap();
@@ -477,7 +726,12 @@ fn a_per_call_threshold_turns_a_weak_match_into_a_refusal() {
 fn a_line_at_two_indents_is_ambiguous_not_the_second() {
     let e = refused("  foo()\n    foo()\n", "foo()", "bar()", &safe());
     assert_eq!(e.code, ErrorCode::Ambiguous);
-    let lines: Vec<(u32, u32)> = e.details.candidates.iter().map(|c| (c.start_line, c.end_line)).collect();
+    let lines: Vec<(u32, u32)> = e
+        .details
+        .candidates
+        .iter()
+        .map(|c| (c.start_line, c.end_line))
+        .collect();
     assert_eq!(lines, vec![(1, 1), (2, 2)]);
     let r = find_match("  foo()\n    foo()\n", "foo()", &FindOptions::default()).unwrap();
     assert!(!r.found);
@@ -487,25 +741,45 @@ fn a_line_at_two_indents_is_ambiguous_not_the_second() {
 
 #[test]
 fn overlapping_locations_are_ambiguous() {
-    assert_eq!(refused("aaa", "aa", "b", &safe()).code, ErrorCode::Ambiguous);
-    let all = ReplaceOptions { replace_all: true, ..safe() };
+    assert_eq!(
+        refused("aaa", "aa", "b", &safe()).code,
+        ErrorCode::Ambiguous
+    );
+    let all = ReplaceOptions {
+        replace_all: true,
+        ..safe()
+    };
     assert_eq!(replaced("aaaa", "aa", "b", &all).0, "bb");
 }
 
 #[test]
 fn dollar_patterns_are_literal() {
-    let (out, _) = replaced("log(\"done\");\n", "log(\"done\");", "log(\"$& ok $1 $$ $'\");", &safe());
+    let (out, _) = replaced(
+        "log(\"done\");\n",
+        "log(\"done\");",
+        "log(\"$& ok $1 $$ $'\");",
+        &safe(),
+    );
     assert_eq!(out, "log(\"$& ok $1 $$ $'\");\n");
-    let all = ReplaceOptions { replace_all: true, ..safe() };
+    let all = ReplaceOptions {
+        replace_all: true,
+        ..safe()
+    };
     assert_eq!(replaced("a a", "a", "$&$&", &all).0, "$&$& $&$&");
 }
 
 #[test]
 fn expected_replacements_must_be_met_by_one_strategy() {
-    let opts = ReplaceOptions { expected_replacements: Some(3), ..safe() };
+    let opts = ReplaceOptions {
+        expected_replacements: Some(3),
+        ..safe()
+    };
     let r = replace_text("foo foo foo", "foo", "bar", &opts).unwrap();
     assert_eq!((r.content.as_str(), r.occurrences), ("bar bar bar", 3));
-    let opts = ReplaceOptions { expected_replacements: Some(2), ..safe() };
+    let opts = ReplaceOptions {
+        expected_replacements: Some(2),
+        ..safe()
+    };
     let e = refused("foo foo foo", "foo", "bar", &opts);
     assert_eq!(e.code, ErrorCode::MatchCountMismatch);
     assert_eq!(e.details.candidates.len(), 3);
@@ -513,35 +787,66 @@ fn expected_replacements_must_be_met_by_one_strategy() {
 
 #[test]
 fn replace_all_uses_safe_strategies_only() {
-    let opts = ReplaceOptions { replace_all: true, mode: Mode::Fuzzy, ..safe() };
+    let opts = ReplaceOptions {
+        replace_all: true,
+        mode: Mode::Fuzzy,
+        ..safe()
+    };
     let r = find_match("x", "y", &FindOptions::from(&opts)).unwrap();
     assert_eq!(r.tried.len(), 8);
-    let (out, _) = replaced("  match1\n  match2\n  match1\n  match2\n", "match1\nmatch2", "r1\nr2\nr3", &opts);
+    let (out, _) = replaced(
+        "  match1\n  match2\n  match1\n  match2\n",
+        "match1\nmatch2",
+        "r1\nr2\nr3",
+        &opts,
+    );
     assert_eq!(out, "  r1\n  r2\n  r3\n  r1\n  r2\n  r3\n");
 }
 
 #[test]
 fn empty_search_and_no_change_are_errors() {
-    assert_eq!(refused("abc", "", "x", &safe()).code, ErrorCode::EmptySearch);
-    assert_eq!(find_match("abc", "", &FindOptions::default()).unwrap_err().code, ErrorCode::EmptySearch);
+    assert_eq!(
+        refused("abc", "", "x", &safe()).code,
+        ErrorCode::EmptySearch
+    );
+    assert_eq!(
+        find_match("abc", "", &FindOptions::default())
+            .unwrap_err()
+            .code,
+        ErrorCode::EmptySearch
+    );
     assert_eq!(refused("abc", "b", "b", &safe()).code, ErrorCode::NoChange);
     // Found, but the re-expressed replacement equals the original text.
-    assert_eq!(refused("foo  \n", "foo\n", "foo", &safe()).code, ErrorCode::NoChange);
+    assert_eq!(
+        refused("foo  \n", "foo\n", "foo", &safe()).code,
+        ErrorCode::NoChange
+    );
 }
 
 #[test]
 fn already_applied_edits_are_reported() {
-    let e = refused("let x = 2;\nlet y = 3;\n", "let x = 1;", "let x = 2;", &safe());
+    let e = refused(
+        "let x = 2;\nlet y = 3;\n",
+        "let x = 1;",
+        "let x = 2;",
+        &safe(),
+    );
     assert_eq!(e.code, ErrorCode::AlreadyApplied);
     assert_eq!(e.details.line, Some(1));
     // A replacement of one to three characters found once proves nothing.
-    assert_eq!(refused("the d key\n", "c", "d", &safe()).code, ErrorCode::NotFound);
+    assert_eq!(
+        refused("the d key\n", "c", "d", &safe()).code,
+        ErrorCode::NotFound
+    );
 }
 
 #[test]
 fn whole_line_deletions_take_their_line_break() {
     let content = "function test() {\n    keep();\n    // remove me\n    keep2();\n}";
-    assert_eq!(replaced(content, "    // remove me", "", &safe()).0, "function test() {\n    keep();\n    keep2();\n}");
+    assert_eq!(
+        replaced(content, "    // remove me", "", &safe()).0,
+        "function test() {\n    keep();\n    keep2();\n}"
+    );
     assert_eq!(replaced("a\r\nb\r\nc", "c", "", &safe()).0, "a\r\nb");
     // A deletion inside a line keeps the line.
     assert_eq!(replaced("a b c\n", "b ", "", &safe()).0, "a c\n");
@@ -550,12 +855,21 @@ fn whole_line_deletions_take_their_line_break() {
 #[test]
 fn boundary_line_breaks_never_merge_lines() {
     // The search's leading break is the end of line "x", not a blank line.
-    assert_eq!(replaced("x\ny\nz\n", "\ny\nz\n", "Y\nZ\n", &safe()).0, "x\nY\nZ\n");
+    assert_eq!(
+        replaced("x\ny\nz\n", "\ny\nz\n", "Y\nZ\n", &safe()).0,
+        "x\nY\nZ\n"
+    );
     assert_eq!(replaced("y\nz\nw", "y\nz\n", "Y\nZ", &safe()).0, "Y\nZ\nw");
     // Next to an empty line the break is the model's to remove.
-    assert_eq!(replaced("h\n\nbody\n\nf\n", "\nbody\n", "new", &safe()).0, "h\nnew\nf\n");
+    assert_eq!(
+        replaced("h\n\nbody\n\nf\n", "\nbody\n", "new", &safe()).0,
+        "h\nnew\nf\n"
+    );
     // A trimmed line break keeps its meaning: `text\n` is not in `text.`.
-    assert_eq!(refused("a sample text.\nmore\n", "a sample text\n", "x\n", &safe()).code, ErrorCode::NotFound);
+    assert_eq!(
+        refused("a sample text.\nmore\n", "a sample text\n", "x\n", &safe()).code,
+        ErrorCode::NotFound
+    );
 }
 
 #[test]
@@ -563,7 +877,14 @@ fn cjk_and_emoji_are_never_split() {
     let content = "标题😀\n  内容：“测试”😀😀\n";
     for search in ["😀", "内容：\"测试\"😀😀", "  内容", "题😀\n"] {
         let _ = replace_text(content, search, "替换", &fuzzy());
-        let _ = find_match(content, search, &FindOptions { mode: Mode::Fuzzy, ..FindOptions::default() });
+        let _ = find_match(
+            content,
+            search,
+            &FindOptions {
+                mode: Mode::Fuzzy,
+                ..FindOptions::default()
+            },
+        );
     }
     let (out, _) = replaced(content, "内容：\"测试\"😀😀", "内容：\"好\"", &safe());
     assert_eq!(out, "标题😀\n  内容：“好”\n");
@@ -572,12 +893,28 @@ fn cjk_and_emoji_are_never_split() {
 #[test]
 fn options_out_of_range_are_invalid_arguments() {
     for opts in [
-        FindOptions { expected_replacements: Some(0), ..FindOptions::default() },
-        FindOptions { fuzzy_threshold: Some(1.5), ..FindOptions::default() },
-        FindOptions { fuzzy_margin: Some(f64::NAN), ..FindOptions::default() },
-        FindOptions { replace_all: true, expected_replacements: Some(2), ..FindOptions::default() },
+        FindOptions {
+            expected_replacements: Some(0),
+            ..FindOptions::default()
+        },
+        FindOptions {
+            fuzzy_threshold: Some(1.5),
+            ..FindOptions::default()
+        },
+        FindOptions {
+            fuzzy_margin: Some(f64::NAN),
+            ..FindOptions::default()
+        },
+        FindOptions {
+            replace_all: true,
+            expected_replacements: Some(2),
+            ..FindOptions::default()
+        },
     ] {
-        assert_eq!(find_match("a", "a", &opts).unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!(
+            find_match("a", "a", &opts).unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
     }
 }
 
@@ -586,18 +923,38 @@ fn options_out_of_range_are_invalid_arguments() {
 #[test]
 fn not_found_reports_tried_strategies_closest_region_and_advice() {
     let content = "fn a() {\n    let x = 1;\n    let y = 2;\n}\nfn b() {}\n";
-    let r = find_match(content, "fn a() {\n    let x = 1;\n    let y = 3;\n}", &FindOptions::default()).unwrap();
+    let r = find_match(
+        content,
+        "fn a() {\n    let x = 1;\n    let y = 3;\n}",
+        &FindOptions::default(),
+    )
+    .unwrap();
     assert!(!r.found);
     assert_eq!(r.tried.len(), 8);
     let c = r.closest.as_ref().unwrap();
     assert_eq!((c.start_line, c.end_line), (1, 4));
     assert!(c.similarity > 0.8 && c.similarity < 1.0);
     let msg = r.message.unwrap();
-    assert!(msg.contains("Strategies tried: exact, line_endings"), "{msg}");
+    assert!(
+        msg.contains("Strategies tried: exact, line_endings"),
+        "{msg}"
+    );
     assert!(msg.contains("lines 1–4"), "{msg}");
     assert!(msg.contains("-    let y = 3;"), "{msg}");
-    let e = refused(content, "nothing like it", "x", &ReplaceOptions { lang: Lang::Zh, ..safe() });
-    assert_eq!(e.code, ErrorCode::NotFound, "a one-letter replacement found once is not 'already applied'");
+    let e = refused(
+        content,
+        "nothing like it",
+        "x",
+        &ReplaceOptions {
+            lang: Lang::Zh,
+            ..safe()
+        },
+    );
+    assert_eq!(
+        e.code,
+        ErrorCode::NotFound,
+        "a one-letter replacement found once is not 'already applied'"
+    );
     assert!(e.message.contains("未找到搜索文本"));
     assert!(!e.details.suggestions.is_empty());
 }
@@ -605,7 +962,10 @@ fn not_found_reports_tried_strategies_closest_region_and_advice() {
 #[test]
 fn an_exhausted_budget_is_not_found_never_a_guess() {
     let content = "line\n".repeat(10_000);
-    let opts = FindOptions { work_budget: Some(100), ..FindOptions::default() };
+    let opts = FindOptions {
+        work_budget: Some(100),
+        ..FindOptions::default()
+    };
     let r = find_match(&content, "other\nline", &opts).unwrap();
     assert!(!r.found);
     assert!(r.budget_exhausted);
@@ -634,29 +994,63 @@ fn blocks_apply_in_order_and_atomically_by_default() {
     assert_eq!(r.content, "a\nb\n");
     assert!(!r.ok);
     assert_eq!((r.applied, r.failed), (0, 1));
-    assert!(r.summary.starts_with("Edit not applied: 1/2 blocks failed"), "{}", r.summary);
+    assert!(
+        r.summary.starts_with("Edit not applied: 1/2 blocks failed"),
+        "{}",
+        r.summary
+    );
     assert_eq!(r.results[1].line, Some(6));
-    let partial = SearchReplaceOptions { atomic: false, ..SearchReplaceOptions::default() };
+    let partial = SearchReplaceOptions {
+        atomic: false,
+        ..SearchReplaceOptions::default()
+    };
     let r = apply_search_replace("a\nb\n", text, &partial).unwrap();
     assert_eq!(r.content, "A\nb\n");
-    assert!(r.summary.starts_with("Edit partially completed: 1/2 blocks applied. Failed blocks:\nBlock 2 (line 6):"), "{}", r.summary);
+    assert!(
+        r.summary.starts_with(
+            "Edit partially completed: 1/2 blocks applied. Failed blocks:\nBlock 2 (line 6):"
+        ),
+        "{}",
+        r.summary
+    );
     let ok = "<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nB\n=======\nC\n>>>>>>> REPLACE\n";
     let r = apply_search_replace("a\nb\n", ok, &SearchReplaceOptions::default()).unwrap();
-    assert_eq!((r.content.as_str(), r.summary.as_str()), ("a\nC\n", "Edit completed: 2/2 blocks applied successfully."));
+    assert_eq!(
+        (r.content.as_str(), r.summary.as_str()),
+        ("a\nC\n", "Edit completed: 2/2 blocks applied successfully.")
+    );
 }
 
 #[test]
 fn all_failed_summary_and_edit_lists() {
     let text = "<<<<<<< SEARCH\nx\n=======\nX\n>>>>>>> REPLACE\n";
     let r = apply_search_replace("a\n", text, &SearchReplaceOptions::default()).unwrap();
-    assert!(r.summary.starts_with("Error: All 1 blocks failed to apply. Errors:\nBlock 1 (line 1):"), "{}", r.summary);
+    assert!(
+        r.summary
+            .starts_with("Error: All 1 blocks failed to apply. Errors:\nBlock 1 (line 1):"),
+        "{}",
+        r.summary
+    );
     let edits = [
-        EditSpec { old_string: "foo".into(), new_string: "bar".into(), replace_all: true },
-        EditSpec { old_string: "bar baz".into(), new_string: "qux".into(), replace_all: false },
+        EditSpec {
+            old_string: "foo".into(),
+            new_string: "bar".into(),
+            replace_all: true,
+        },
+        EditSpec {
+            old_string: "bar baz".into(),
+            new_string: "qux".into(),
+            replace_all: false,
+        },
     ];
     let r = apply_edits("foo foo baz", &edits, &SearchReplaceOptions::default()).unwrap();
     assert_eq!(r.content, "bar qux");
-    assert_eq!(apply_edits("a", &[], &SearchReplaceOptions::default()).unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(
+        apply_edits("a", &[], &SearchReplaceOptions::default())
+            .unwrap_err()
+            .code,
+        ErrorCode::InvalidArgument
+    );
 }
 
 // ---- self-correction ----------------------------------------------------------
@@ -671,7 +1065,9 @@ impl Corrector for Scripted {
         self.calls.set(self.calls.get() + 1);
         assert!(request.user.contains("<file_content>"));
         assert!(!request.system.is_empty());
-        self.answer.clone().map_err(|m| crate::host::HostError::new(crate::host::Capability::Corrector, m))
+        self.answer
+            .clone()
+            .map_err(|m| crate::host::HostError::new(crate::host::Capability::Corrector, m))
     }
 }
 
@@ -694,10 +1090,27 @@ fn correction_retries_once_and_caches_the_answer() {
         answer: Ok("```json\n{\"search\": \"let total = price * qty;\", \"replace\": \"let total = price * qty * tax;\", \"noChangesRequired\": false, \"explanation\": \"names\"}\n```".into()),
         calls: std::cell::Cell::new(0),
     };
-    let opts = CorrectionOptions { instruction: "apply tax".into(), ..CorrectionOptions::default() };
-    let r = block_on(replace_text_with_correction(content, "let sum = cost * n;", "let sum = cost * n * tax;", &opts, &c)).unwrap();
+    let opts = CorrectionOptions {
+        instruction: "apply tax".into(),
+        ..CorrectionOptions::default()
+    };
+    let r = block_on(replace_text_with_correction(
+        content,
+        "let sum = cost * n;",
+        "let sum = cost * n * tax;",
+        &opts,
+        &c,
+    ))
+    .unwrap();
     assert_eq!(r.content, "let total = price * qty * tax;\n");
-    let _ = block_on(replace_text_with_correction(content, "let sum = cost * n;", "let sum = cost * n * tax;", &opts, &c)).unwrap();
+    let _ = block_on(replace_text_with_correction(
+        content,
+        "let sum = cost * n;",
+        "let sum = cost * n * tax;",
+        &opts,
+        &c,
+    ))
+    .unwrap();
     assert_eq!(c.calls.get(), 1, "second call served from the cache");
     let s = stats().corrections;
     assert_eq!((s.success, s.cache_hits), (2, 1));
@@ -709,15 +1122,41 @@ fn correction_outcomes_are_errors_with_codes() {
     clear_correction_cache();
     let content = "a = 1\n";
     let ask = |answer: Result<&str, &str>| {
-        let c = Scripted { answer: answer.map(str::to_string).map_err(str::to_string), calls: std::cell::Cell::new(0) };
-        block_on(replace_text_with_correction(content, "b = 1", "b = 2", &CorrectionOptions::default(), &c))
+        let c = Scripted {
+            answer: answer.map(str::to_string).map_err(str::to_string),
+            calls: std::cell::Cell::new(0),
+        };
+        block_on(replace_text_with_correction(
+            content,
+            "b = 1",
+            "b = 2",
+            &CorrectionOptions::default(),
+            &c,
+        ))
     };
-    assert_eq!(ask(Ok("{\"noChangesRequired\": true, \"explanation\": \"done\"}")).unwrap_err().code, ErrorCode::CorrectorNoChange);
+    assert_eq!(
+        ask(Ok(
+            "{\"noChangesRequired\": true, \"explanation\": \"done\"}"
+        ))
+        .unwrap_err()
+        .code,
+        ErrorCode::CorrectorNoChange
+    );
     clear_correction_cache();
-    assert_eq!(ask(Ok("I cannot help")).unwrap_err().code, ErrorCode::NotFound);
-    assert_eq!(ask(Err("network down")).unwrap_err().code, ErrorCode::HostError);
+    assert_eq!(
+        ask(Ok("I cannot help")).unwrap_err().code,
+        ErrorCode::NotFound
+    );
+    assert_eq!(
+        ask(Err("network down")).unwrap_err().code,
+        ErrorCode::HostError
+    );
     clear_correction_cache();
-    assert_eq!(ask(Ok("{\"search\": \"c = 1\"}")).unwrap_err().code, ErrorCode::NotFound, "failed retry returns the original error");
+    assert_eq!(
+        ask(Ok("{\"search\": \"c = 1\"}")).unwrap_err().code,
+        ErrorCode::NotFound,
+        "failed retry returns the original error"
+    );
     clear_correction_cache();
 }
 
@@ -725,7 +1164,11 @@ fn correction_outcomes_are_errors_with_codes() {
 // (benches/quality: real spans of real files, perturbed as models do)
 
 fn candidate_lines(e: &Error) -> Vec<(u32, u32)> {
-    e.details.candidates.iter().map(|c| (c.start_line, c.end_line)).collect()
+    e.details
+        .candidates
+        .iter()
+        .map(|c| (c.start_line, c.end_line))
+        .collect()
 }
 
 /// Repeated macro calls (regex's tests/replace.rs): the search, one middle
@@ -753,13 +1196,19 @@ replace!(\n    impl_cow,\n    replace,\n    r\"[0-9]\",\n    \"age: 26\",\n    \
 fn another_place_holding_as_many_search_lines_is_a_rival() {
     let content = "impl A {\n    fn test(&self, bit: usize) -> bool {\n        self.contains(bit)\n    }\n\n    fn set(&mut self, bit: usize) {\n        self.insert(bit);\n    }\n}\n\
 impl B {\n    fn test(&self, bit: usize) -> bool {\n        BitSetLike::test(&self.0, bit)\n    }\n\n    fn set(&mut self, bit: usize) {\n        BitSetLike::set(&mut self.0, bit);\n    }\n}\n";
-    let search = "    fn test(&self, bit: usize) -> bool {\n    }\n\n    fn set(&mut self, bit: usize) {\n";
+    let search =
+        "    fn test(&self, bit: usize) -> bool {\n    }\n\n    fn set(&mut self, bit: usize) {\n";
     let e = refused(content, search, "x\n", &fuzzy());
     assert_eq!(e.code, ErrorCode::Ambiguous);
     assert_eq!(candidate_lines(&e), vec![(2, 6), (11, 15)]);
     // With the other impl gone, the same search lands on the one left.
     let one: String = content.lines().take(9).map(|l| format!("{l}\n")).collect();
-    let (out, s) = replaced(&one, search, "    fn test(&self, bit: usize) -> bool { true }\n", &fuzzy());
+    let (out, s) = replaced(
+        &one,
+        search,
+        "    fn test(&self, bit: usize) -> bool { true }\n",
+        &fuzzy(),
+    );
     assert_eq!(s, Strategy::BlockSimilarity);
     assert_eq!(out, "impl A {\n    fn test(&self, bit: usize) -> bool { true }\n        self.insert(bit);\n    }\n}\n");
 }
@@ -770,18 +1219,34 @@ impl B {\n    fn test(&self, bit: usize) -> bool {\n        BitSetLike::test(&se
 #[test]
 fn a_wordy_boundary_line_may_be_misremembered_a_brace_may_not() {
     let content = "fn sum(items: &[Item]) -> u32 {\n    let mut total = 0;\n    for item in items {\n        total += item.price;\n    }\n    report(total);\n    total\n}\n";
-    let search = "    for item in items {\n        total += item.price;\n    }\n    report(totalValue);\n";
-    let (out, s) = replaced(content, search, "    for item in items {\n        total += item.cost;\n    }\n    report(total);\n", &fuzzy());
+    let search =
+        "    for item in items {\n        total += item.price;\n    }\n    report(totalValue);\n";
+    let (out, s) = replaced(
+        content,
+        search,
+        "    for item in items {\n        total += item.cost;\n    }\n    report(total);\n",
+        &fuzzy(),
+    );
     assert_eq!(s, Strategy::BlockSimilarity);
     assert_eq!(out, content.replace("item.price", "item.cost"));
     // Safe mode never forgives content.
-    assert_eq!(refused(content, search, "x\n", &safe()).code, ErrorCode::NotFound);
+    assert_eq!(
+        refused(content, search, "x\n", &safe()).code,
+        ErrorCode::NotFound
+    );
     // A search whose last line is a brace the file does not have there is
     // not stretched to the next brace.
-    let braces = "    let mut total = 0;\n    for item in items {\n        total += item.price;\n    });\n";
-    assert_eq!(refused(content, braces, "x\n", &fuzzy()).code, ErrorCode::NotFound);
+    let braces =
+        "    let mut total = 0;\n    for item in items {\n        total += item.price;\n    });\n";
+    assert_eq!(
+        refused(content, braces, "x\n", &fuzzy()).code,
+        ErrorCode::NotFound
+    );
     // Both boundaries misremembered is another block (a sibling from the
     // same template), not this one.
     let both = "    for item in itemsValue {\n        total += item.price;\n    }\n    report(totalValue);\n";
-    assert_eq!(refused(content, both, "x\n", &fuzzy()).code, ErrorCode::NotFound);
+    assert_eq!(
+        refused(content, both, "x\n", &fuzzy()).code,
+        ErrorCode::NotFound
+    );
 }

@@ -6,7 +6,9 @@ use crate::error::ErrorCode;
 use crate::lang::Lang;
 
 /// How much a match may forgive. Each mode runs a prefix of the ladder.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Strategy 1 only: the search must occur byte for byte.
@@ -73,7 +75,10 @@ impl Strategy {
 
     /// Strategies 9–11 forgive content, not only formatting.
     pub fn is_fuzzy(self) -> bool {
-        matches!(self, Strategy::TokenFlexible | Strategy::ContextAnchored | Strategy::BlockSimilarity)
+        matches!(
+            self,
+            Strategy::TokenFlexible | Strategy::ContextAnchored | Strategy::BlockSimilarity
+        )
     }
 
     /// The strategies a mode runs, in order.

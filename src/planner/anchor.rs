@@ -39,21 +39,37 @@ pub(crate) enum Matcher {
 impl Matcher {
     /// Builds the matcher for argument `name` (`anchor`, `startAnchor`, …).
     pub fn new(anchor: &str, mode: MatchMode, name: &str, lang: Lang) -> Result<Matcher> {
-        let anchor = anchor.strip_suffix('\n').map(|a| a.strip_suffix('\r').unwrap_or(a)).unwrap_or(anchor);
+        let anchor = anchor
+            .strip_suffix('\n')
+            .map(|a| a.strip_suffix('\r').unwrap_or(a))
+            .unwrap_or(anchor);
         if anchor.is_empty() {
-            return Err(Error::new(ErrorCode::InvalidArgument, msg::anchor_empty(lang, name)).with_name(name));
+            return Err(
+                Error::new(ErrorCode::InvalidArgument, msg::anchor_empty(lang, name))
+                    .with_name(name),
+            );
         }
         if anchor.contains(['\n', '\r']) {
-            return Err(Error::new(ErrorCode::InvalidArgument, msg::anchor_multiline(lang, name)).with_name(name));
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                msg::anchor_multiline(lang, name),
+            )
+            .with_name(name));
         }
         Ok(match mode {
             MatchMode::Contains => Matcher::Contains(anchor.to_string()),
             MatchMode::Equals => Matcher::Equals(anchor.trim_end().to_string()),
             MatchMode::Regex => {
-                let regex = RegexBuilder::new(anchor).size_limit(REGEX_SIZE_LIMIT).build().map_err(|e| {
-                    Error::new(ErrorCode::InvalidRegex, msg::invalid_regex(lang, name, anchor, &e.to_string()))
+                let regex = RegexBuilder::new(anchor)
+                    .size_limit(REGEX_SIZE_LIMIT)
+                    .build()
+                    .map_err(|e| {
+                        Error::new(
+                            ErrorCode::InvalidRegex,
+                            msg::invalid_regex(lang, name, anchor, &e.to_string()),
+                        )
                         .with_name(name)
-                })?;
+                    })?;
                 Matcher::Regex(regex)
             }
         })
@@ -69,7 +85,12 @@ impl Matcher {
 
     /// 0-based indices of every matching line.
     pub fn find(&self, lines: &[&str]) -> Vec<usize> {
-        lines.iter().enumerate().filter(|(_, l)| self.is_match(l)).map(|(i, _)| i).collect()
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| self.is_match(l))
+            .map(|(i, _)| i)
+            .collect()
     }
 }
 
@@ -110,7 +131,10 @@ pub(crate) fn line_candidates(indices: &[usize]) -> Vec<LineRange> {
         .take(MAX_LISTED_CANDIDATES)
         .map(|&i| {
             let line = super::types::to_u32(i + 1);
-            LineRange { start_line: line, end_line: line }
+            LineRange {
+                start_line: line,
+                end_line: line,
+            }
         })
         .collect()
 }
@@ -148,12 +172,19 @@ pub(crate) fn find_blocks(lines: &[&str], start: &Matcher, end: &Matcher) -> Blo
             None => {
                 if start.is_match(line) {
                     start_found = true;
-                    open = Some(Block { start: i, end: i, nested: None });
+                    open = Some(Block {
+                        start: i,
+                        end: i,
+                        nested: None,
+                    });
                 }
             }
         }
     }
-    Blocks { blocks, start_found }
+    Blocks {
+        blocks,
+        start_found,
+    }
 }
 
 #[cfg(test)]
@@ -176,11 +207,17 @@ mod tests {
 
     #[test]
     fn bad_anchors_are_refused() {
-        let e = Matcher::new("", MatchMode::Contains, "anchor", Lang::En).err().unwrap();
+        let e = Matcher::new("", MatchMode::Contains, "anchor", Lang::En)
+            .err()
+            .unwrap();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
-        let e = Matcher::new("a\nb", MatchMode::Contains, "anchor", Lang::En).err().unwrap();
+        let e = Matcher::new("a\nb", MatchMode::Contains, "anchor", Lang::En)
+            .err()
+            .unwrap();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
-        let e = Matcher::new("(", MatchMode::Regex, "anchor", Lang::Zh).err().unwrap();
+        let e = Matcher::new("(", MatchMode::Regex, "anchor", Lang::Zh)
+            .err()
+            .unwrap();
         assert_eq!(e.code, ErrorCode::InvalidRegex);
     }
 
@@ -189,10 +226,35 @@ mod tests {
         let lines = ["---", "a", "---", "b", "---", "c", "---"];
         let dash = m("---", MatchMode::Equals);
         let b = find_blocks(&lines, &dash, &dash);
-        assert_eq!(b.blocks, vec![Block { start: 0, end: 2, nested: None }, Block { start: 4, end: 6, nested: None }]);
+        assert_eq!(
+            b.blocks,
+            vec![
+                Block {
+                    start: 0,
+                    end: 2,
+                    nested: None
+                },
+                Block {
+                    start: 4,
+                    end: 6,
+                    nested: None
+                }
+            ]
+        );
         let lines = ["<a>", "<a>", "</a>", "</a>", "<a>"];
-        let b = find_blocks(&lines, &m("<a>", MatchMode::Equals), &m("</a>", MatchMode::Equals));
-        assert_eq!(b.blocks, vec![Block { start: 0, end: 2, nested: Some(1) }]);
+        let b = find_blocks(
+            &lines,
+            &m("<a>", MatchMode::Equals),
+            &m("</a>", MatchMode::Equals),
+        );
+        assert_eq!(
+            b.blocks,
+            vec![Block {
+                start: 0,
+                end: 2,
+                nested: Some(1)
+            }]
+        );
         assert!(b.start_found);
     }
 

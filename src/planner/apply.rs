@@ -61,34 +61,66 @@ pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) ->
         return None;
     }
     let content = lines.join("\n");
-    let found = find_match(&content, &search, &FindOptions { mode: Mode::Safe, ..FindOptions::default() }).ok()?;
-    let [m] = found.matches.as_slice() else { return None };
+    let found = find_match(
+        &content,
+        &search,
+        &FindOptions {
+            mode: Mode::Safe,
+            ..FindOptions::default()
+        },
+    )
+    .ok()?;
+    let [m] = found.matches.as_slice() else {
+        return None;
+    };
     let keeps_indentation = matches!(
         m.strategy,
-        Strategy::LineEndings | Strategy::TrailingWhitespace | Strategy::WhitespaceNormalized | Strategy::UnicodeNormalized
+        Strategy::LineEndings
+            | Strategy::TrailingWhitespace
+            | Strategy::WhitespaceNormalized
+            | Strategy::UnicodeNormalized
     );
     let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
     let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
     let region = lines.get(start..start.checked_add(len)?)?.join("\n");
     let whole_lines = region.trim() == m.text.trim();
-    (found.found && keeps_indentation && whole_lines && len == edit.core.len())
-        .then_some(SafeMatch { core_start: start, core_len: len })
+    (found.found && keeps_indentation && whole_lines && len == edit.core.len()).then_some(
+        SafeMatch {
+            core_start: start,
+            core_len: len,
+        },
+    )
 }
 
 enum Located {
-    At { core_start: usize, by: LocatedBy, context_matched: usize, candidates: usize },
-    Rejected { reason: RejectReason, candidates: Vec<usize>, context_matched: usize },
+    At {
+        core_start: usize,
+        by: LocatedBy,
+        context_matched: usize,
+        candidates: usize,
+    },
+    Rejected {
+        reason: RejectReason,
+        candidates: Vec<usize>,
+        context_matched: usize,
+    },
 }
 
 fn matches_at(lines: &[&str], at: usize, core: &[String]) -> bool {
-    at.checked_add(core.len()).is_some_and(|end| end <= lines.len())
-        && lines[at..at + core.len()].iter().zip(core).all(|(a, b)| *a == b.as_str())
+    at.checked_add(core.len())
+        .is_some_and(|end| end <= lines.len())
+        && lines[at..at + core.len()]
+            .iter()
+            .zip(core)
+            .all(|(a, b)| *a == b.as_str())
 }
 
 /// Context elements (lines, file edges) that agree when the core starts at
 /// `at`.
 fn context_score(lines: &[&str], at: usize, e: &LinesEdit) -> usize {
-    let line_is = |index: Option<usize>, want: &str| index.and_then(|i| lines.get(i)).is_some_and(|l| *l == want);
+    let line_is = |index: Option<usize>, want: &str| {
+        index.and_then(|i| lines.get(i)).is_some_and(|l| *l == want)
+    };
     let n = e.before.len();
     let mut score = 0;
     for (i, want) in e.before.iter().enumerate() {
@@ -117,7 +149,9 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
     }
     if candidates.is_empty() {
         if let Some(found) = relocate_with_safe_strategies(lines, e) {
-            if found.core_len == e.core.len() && found.core_start.saturating_add(found.core_len) <= lines.len() {
+            if found.core_len == e.core.len()
+                && found.core_start.saturating_add(found.core_len) <= lines.len()
+            {
                 return Located::At {
                     core_start: found.core_start,
                     by: LocatedBy::SafeStrategy,
@@ -126,13 +160,29 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
                 };
             }
         }
-        return Located::Rejected { reason: RejectReason::ContentChanged, candidates: Vec::new(), context_matched: 0 };
+        return Located::Rejected {
+            reason: RejectReason::ContentChanged,
+            candidates: Vec::new(),
+            context_matched: 0,
+        };
     }
-    let scores: Vec<usize> = candidates.iter().map(|&c| context_score(lines, c, e)).collect();
+    let scores: Vec<usize> = candidates
+        .iter()
+        .map(|&c| context_score(lines, c, e))
+        .collect();
     let best = scores.iter().copied().max().unwrap_or(0);
-    let tops: Vec<usize> = candidates.iter().zip(&scores).filter(|(_, s)| **s == best).map(|(c, _)| *c).collect();
+    let tops: Vec<usize> = candidates
+        .iter()
+        .zip(&scores)
+        .filter(|(_, s)| **s == best)
+        .map(|(c, _)| *c)
+        .collect();
     if tops.len() > 1 {
-        return Located::Rejected { reason: RejectReason::AmbiguousMatch, candidates: tops, context_matched: best };
+        return Located::Rejected {
+            reason: RejectReason::AmbiguousMatch,
+            candidates: tops,
+            context_matched: best,
+        };
     }
     let winner = tops[0];
     let unique_core = candidates.len() == 1 && e.base_occurrences == 1 && has_content(&e.core);
@@ -146,16 +196,32 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
         };
     }
     if candidates.len() > 1 {
-        Located::Rejected { reason: RejectReason::AmbiguousMatch, candidates, context_matched: best }
+        Located::Rejected {
+            reason: RejectReason::AmbiguousMatch,
+            candidates,
+            context_matched: best,
+        }
     } else {
-        Located::Rejected { reason: RejectReason::ContentChanged, candidates: Vec::new(), context_matched: best }
+        Located::Rejected {
+            reason: RejectReason::ContentChanged,
+            candidates: Vec::new(),
+            context_matched: best,
+        }
     }
 }
 
 /// Applies `hunk` to `current` (`None`: the file does not exist). `Err`
 /// only for refusals (`FILE_NOT_FOUND`); a rejection is an `Ok` result.
-pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) -> Result<ApplyResult> {
-    let ctx = Ctx { mode: APPLY_MODE, path: &hunk.path, lang };
+pub(crate) fn apply_hunk(
+    hunk: &Hunk,
+    current: Option<&str>,
+    lang: crate::Lang,
+) -> Result<ApplyResult> {
+    let ctx = Ctx {
+        mode: APPLY_MODE,
+        path: &hunk.path,
+        lang,
+    };
     let missing = || {
         refusal(
             &ctx,
@@ -179,7 +245,11 @@ pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) 
                 && fnv1a64(content.as_bytes()) == hunk.base.digest;
             let doc = Doc::new(content);
             let s = splice(&doc, doc.len(), 0, &hunk.new_text, &hunk.path);
-            let (matched, context_match) = if unchanged { (1, ContextMatch::Exact) } else { (0, ContextMatch::Fuzz) };
+            let (matched, context_match) = if unchanged {
+                (1, ContextMatch::Exact)
+            } else {
+                (0, ContextMatch::Fuzz)
+            };
             let texts = doc.texts();
             let new_lines = new_text_lines(&hunk.new_text);
             let evidence = ApplyEvidence {
@@ -193,7 +263,11 @@ pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) 
                 context_total: 1,
                 file_digest_before: digest_string(content),
                 file_digest_after: digest_string(&s.content),
-                before_preview: previews(&doc, doc.len().saturating_sub(PREVIEW_CONTEXT), doc.len()),
+                before_preview: previews(
+                    &doc,
+                    doc.len().saturating_sub(PREVIEW_CONTEXT),
+                    doc.len(),
+                ),
                 after_preview: tail_after(&texts, &new_lines),
                 expected_preview: Vec::new(),
                 actual_preview: Vec::new(),
@@ -201,16 +275,30 @@ pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) 
             let mut result = applied(hunk, content, &s, context_match, evidence);
             result.creates_file = !exists;
             let start = to_u32(doc.len() + 1);
-            result.append_range =
-                Some(Span { start, end: start.saturating_add(to_u32(s.new_line_count)).saturating_sub(1) });
+            result.append_range = Some(Span {
+                start,
+                end: start
+                    .saturating_add(to_u32(s.new_line_count))
+                    .saturating_sub(1),
+            });
             Ok(finish(result, lang))
         }
         PlannedEdit::EmptyFile => {
             let content = current.ok_or_else(missing)?;
             let doc = Doc::new(content);
             if content.len() != hunk.base.bytes || fnv1a64(content.as_bytes()) != hunk.base.digest {
-                let evidence = rejected_evidence(content, 1, Vec::new(), previews(&doc, 0, PREVIEW_CONTEXT), 0, 1);
-                return Ok(finish(rejected(hunk, content, RejectReason::ContentChanged, evidence), lang));
+                let evidence = rejected_evidence(
+                    content,
+                    1,
+                    Vec::new(),
+                    previews(&doc, 0, PREVIEW_CONTEXT),
+                    0,
+                    1,
+                );
+                return Ok(finish(
+                    rejected(hunk, content, RejectReason::ContentChanged, evidence),
+                    lang,
+                ));
             }
             let s = splice(&doc, 0, 0, &hunk.new_text, &hunk.path);
             let evidence = ApplyEvidence {
@@ -238,11 +326,18 @@ pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) 
             let lines = doc.texts();
             let planned_at = e.core_start + e.del_offset;
             match locate(&lines, e) {
-                Located::Rejected { reason, candidates, context_matched } => {
+                Located::Rejected {
+                    reason,
+                    candidates,
+                    context_matched,
+                } => {
                     let ranges: Vec<LineRange> = candidates
                         .iter()
                         .take(super::anchor::MAX_LISTED_CANDIDATES)
-                        .map(|&c| LineRange { start_line: to_u32(c + 1), end_line: to_u32(c + e.core.len()) })
+                        .map(|&c| LineRange {
+                            start_line: to_u32(c + 1),
+                            end_line: to_u32(c + e.core.len()),
+                        })
                         .collect();
                     let mut evidence = rejected_evidence(
                         content,
@@ -253,15 +348,24 @@ pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) 
                         e.context_total(),
                     );
                     evidence.expected_preview = preview_block(&e.core);
-                    evidence.actual_preview = preview_block(&doc.slice(e.core_start, e.core_start + e.core.len()));
+                    evidence.actual_preview =
+                        preview_block(&doc.slice(e.core_start, e.core_start + e.core.len()));
                     evidence.candidates_count = to_u32(candidates.len());
                     Ok(finish(rejected(hunk, content, reason, evidence), lang))
                 }
-                Located::At { core_start, by, context_matched, candidates } => {
+                Located::At {
+                    core_start,
+                    by,
+                    context_matched,
+                    candidates,
+                } => {
                     let del_start = core_start + e.del_offset;
                     let s = splice(&doc, del_start, e.del_count, &hunk.new_text, &hunk.path);
-                    let context_match =
-                        if by == LocatedBy::PlannedPosition { ContextMatch::Exact } else { ContextMatch::Fuzz };
+                    let context_match = if by == LocatedBy::PlannedPosition {
+                        ContextMatch::Exact
+                    } else {
+                        ContextMatch::Fuzz
+                    };
                     let del_end = del_start + s.old_line_count;
                     let evidence = ApplyEvidence {
                         planned_at_line: to_u32(planned_at + 1),
@@ -274,13 +378,20 @@ pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) 
                         context_total: to_u32(e.context_total()),
                         file_digest_before: digest_string(content),
                         file_digest_after: digest_string(&s.content),
-                        before_preview: previews(&doc, del_start.saturating_sub(PREVIEW_CONTEXT), del_start),
+                        before_preview: previews(
+                            &doc,
+                            del_start.saturating_sub(PREVIEW_CONTEXT),
+                            del_start,
+                        ),
                         after_preview: previews(&doc, del_end, del_end + PREVIEW_CONTEXT),
                         expected_preview: Vec::new(),
                         actual_preview: Vec::new(),
                     };
                     let result = applied(hunk, content, &s, context_match, evidence);
-                    Ok(finish(with_lines_details(result, hunk, &s, core_start), lang))
+                    Ok(finish(
+                        with_lines_details(result, hunk, &s, core_start),
+                        lang,
+                    ))
                 }
             }
         }
@@ -340,7 +451,12 @@ fn base_result(hunk: &Hunk, content: String, evidence: ApplyEvidence) -> ApplyRe
     }
 }
 
-fn rejected(hunk: &Hunk, content: &str, reason: RejectReason, evidence: ApplyEvidence) -> ApplyResult {
+fn rejected(
+    hunk: &Hunk,
+    content: &str,
+    reason: RejectReason,
+    evidence: ApplyEvidence,
+) -> ApplyResult {
     let mut r = base_result(hunk, content.to_string(), evidence);
     r.status = "rejected";
     r.context_match = ContextMatch::Rejected;
@@ -365,12 +481,21 @@ fn applied(
 }
 
 /// Fills the per-action location fields of a located-lines apply.
-fn with_lines_details(mut r: ApplyResult, hunk: &Hunk, s: &Spliced, core_start: usize) -> ApplyResult {
+fn with_lines_details(
+    mut r: ApplyResult,
+    hunk: &Hunk,
+    s: &Spliced,
+    core_start: usize,
+) -> ApplyResult {
     let at = to_u32(s.at + 1);
     match &hunk.info {
         HunkInfo::Range | HunkInfo::Append => {
             // An empty file's one (empty) line counts as the replaced line.
-            let end = if s.old_line_count == 0 { at } else { to_u32(s.at + s.old_line_count) };
+            let end = if s.old_line_count == 0 {
+                at
+            } else {
+                to_u32(s.at + s.old_line_count)
+            };
             r.applied_range = Some(Span { start: at, end });
         }
         HunkInfo::Insert { position, anchor } => {
@@ -387,8 +512,14 @@ fn with_lines_details(mut r: ApplyResult, hunk: &Hunk, s: &Spliced, core_start: 
                 _ => 0,
             };
             r.block_replace = Some(ApplyBlock {
-                block_range: Span { start: to_u32(core_start + 1), end: to_u32(core_start + core_len) },
-                replace_slice: ReplaceSlice { start_line: at, delete_count: to_u32(s.old_line_count) },
+                block_range: Span {
+                    start: to_u32(core_start + 1),
+                    end: to_u32(core_start + core_len),
+                },
+                replace_slice: ReplaceSlice {
+                    start_line: at,
+                    delete_count: to_u32(s.old_line_count),
+                },
             });
         }
     }

@@ -13,7 +13,8 @@
 //! diffs only the window around the change (O(change + context)).
 
 use crate::text::{
-    detect_line_ending, lines_with_endings, unified_diff_excerpt, Line, LineEnding, UnifiedDiffOptions, BOM,
+    detect_line_ending, lines_with_endings, unified_diff_excerpt, Line, LineEnding,
+    UnifiedDiffOptions, BOM,
 };
 
 use super::types::Normalized;
@@ -31,7 +32,12 @@ pub(crate) struct Doc<'a> {
 impl<'a> Doc<'a> {
     pub fn new(full: &'a str) -> Self {
         let (bom, body) = crate::text::split_bom(full);
-        Doc { full, bom, body, lines: lines_with_endings(body).collect() }
+        Doc {
+            full,
+            bom,
+            body,
+            lines: lines_with_endings(body).collect(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -66,7 +72,9 @@ impl<'a> Doc<'a> {
 
     /// The file's dominant line ending, or `None` when it has no newline.
     pub fn ending(&self) -> Option<LineEnding> {
-        self.body.contains('\n').then(|| detect_line_ending(self.body))
+        self.body
+            .contains('\n')
+            .then(|| detect_line_ending(self.body))
     }
 
     /// `lf`, `crlf`, `mixed` or `none`.
@@ -114,7 +122,11 @@ pub(crate) fn leading_blank_count<S: AsRef<str>>(lines: &[S]) -> usize {
 }
 
 pub(crate) fn trailing_blank_count<S: AsRef<str>>(lines: &[S]) -> usize {
-    lines.iter().rev().take_while(|l| is_blank(l.as_ref())).count()
+    lines
+        .iter()
+        .rev()
+        .take_while(|l| is_blank(l.as_ref()))
+        .count()
 }
 
 /// New text with every line ending set to `ending`, final one included.
@@ -134,7 +146,11 @@ pub(crate) fn normalize_new_text(raw: &str, ending: LineEnding) -> NewText {
         line_count += 1;
         eof_added = line.ending.is_empty();
     }
-    NewText { text, line_count, eof_added }
+    NewText {
+        text,
+        line_count,
+        eof_added,
+    }
 }
 
 /// The texts of the lines of `raw` (what the new text will look like).
@@ -162,7 +178,13 @@ pub(crate) struct Spliced {
 
 /// Replaces lines `del_start..del_start + del_count` of `doc` (clamped)
 /// with `raw_new`, see the module docs for the normalisation.
-pub(crate) fn splice(doc: &Doc<'_>, del_start: usize, del_count: usize, raw_new: &str, path: &str) -> Spliced {
+pub(crate) fn splice(
+    doc: &Doc<'_>,
+    del_start: usize,
+    del_count: usize,
+    raw_new: &str,
+    path: &str,
+) -> Spliced {
     let del_start = del_start.min(doc.len());
     let del_end = del_start.saturating_add(del_count).min(doc.len());
     let ending = target_ending(doc, raw_new);
@@ -194,7 +216,11 @@ pub(crate) fn splice(doc: &Doc<'_>, del_start: usize, del_count: usize, raw_new:
         &doc.body[old_from..old_to],
         new_body.get(old_from..new_to).unwrap_or(""),
         window_start,
-        UnifiedDiffOptions { old_name: &old_name, new_name: &new_name, context: CONTEXT_LINES },
+        UnifiedDiffOptions {
+            old_name: &old_name,
+            new_name: &new_name,
+            context: CONTEXT_LINES,
+        },
     );
 
     Spliced {
@@ -259,7 +285,10 @@ mod tests {
         let s = splice(&doc, 1, 1, "B", "f");
         assert_eq!(s.content, "\u{feff}a\r\nB\nc");
         assert_eq!((s.old_line_count, s.new_line_count, s.at), (1, 1, 1));
-        assert_eq!(s.diff, "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\r\n-b\n+B\n c\n\\ No newline at end of file\n");
+        assert_eq!(
+            s.diff,
+            "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\r\n-b\n+B\n c\n\\ No newline at end of file\n"
+        );
     }
 
     #[test]

@@ -65,7 +65,10 @@ pub fn detect_patch_kinds(text: &str) -> Vec<PatchKind> {
     let mut previous_old_header = false;
     for line in lines_with_endings(text) {
         let l = line.text.trim_end();
-        if l.starts_with("diff --git ") || is_hunk_header(l) || (previous_old_header && is_file_header(l, "+++ ")) {
+        if l.starts_with("diff --git ")
+            || is_hunk_header(l)
+            || (previous_old_header && is_file_header(l, "+++ "))
+        {
             unified = true;
         }
         previous_old_header = is_file_header(l, "--- ");
@@ -98,26 +101,40 @@ pub fn detect_patch_kinds(text: &str) -> Vec<PatchKind> {
 }
 
 fn is_file_header(line: &str, prefix: &str) -> bool {
-    line.strip_prefix(prefix).is_some_and(|rest| rest.chars().next().is_some_and(|c| !c.is_whitespace()))
+    line.strip_prefix(prefix)
+        .is_some_and(|rest| rest.chars().next().is_some_and(|c| !c.is_whitespace()))
 }
 
 /// `@@ -a[,b] +c[,d] @@` (anything may follow).
 fn is_hunk_header(line: &str) -> bool {
     let range = |s: &str, sign: char| -> bool {
-        let Some(s) = s.strip_prefix(sign) else { return false };
+        let Some(s) = s.strip_prefix(sign) else {
+            return false;
+        };
         let (a, b) = s.split_once(',').unwrap_or((s, "0"));
-        !a.is_empty() && a.bytes().all(|c| c.is_ascii_digit()) && !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit())
+        !a.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && !b.is_empty()
+            && b.bytes().all(|c| c.is_ascii_digit())
     };
-    let Some(rest) = line.strip_prefix("@@ ") else { return false };
-    let Some((ranges, _)) = rest.split_once(" @@") else { return false };
+    let Some(rest) = line.strip_prefix("@@ ") else {
+        return false;
+    };
+    let Some((ranges, _)) = rest.split_once(" @@") else {
+        return false;
+    };
     let mut parts = ranges.split(' ');
     matches!((parts.next(), parts.next(), parts.next()), (Some(old), Some(new), None) if range(old, '-') && range(new, '+'))
 }
 
 /// `@@<id>@@` or `@@CMD:<id>@@`, optionally followed by a type label.
 fn is_block_diff_header(line: &str) -> bool {
-    let Some(rest) = line.strip_prefix("@@") else { return false };
-    let Some((inner, _label)) = rest.split_once("@@") else { return false };
+    let Some(rest) = line.strip_prefix("@@") else {
+        return false;
+    };
+    let Some((inner, _label)) = rest.split_once("@@") else {
+        return false;
+    };
     let id = match inner.split_once(':') {
         Some((cmd, id)) if !cmd.is_empty() && cmd.bytes().all(|b| b.is_ascii_uppercase()) => id,
         Some(_) => return false,
@@ -138,7 +155,9 @@ fn allowed(content_format: Option<&str>, kind: PatchKind) -> bool {
     let format = content_format.map(|f| f.trim().to_ascii_lowercase().replace('_', "-"));
     match format.as_deref() {
         Some("diff" | "patch" | "unified-diff" | "udiff") => true,
-        Some("block-diff" | "siyuan-block-diff" | "siyuan" | "search-replace") => kind.is_editkit_format(),
+        Some("block-diff" | "siyuan-block-diff" | "siyuan" | "search-replace") => {
+            kind.is_editkit_format()
+        }
         _ => false,
     }
 }
@@ -157,15 +176,28 @@ fn total_lines(text: &str) -> usize {
 pub fn check_overwrite(options: OverwriteOptions) -> Result<OverwriteCheck> {
     let mode = "overwrite_entire_file";
     let lang = options.lang;
-    let ctx = Ctx { mode, path: &options.path, lang };
+    let ctx = Ctx {
+        mode,
+        path: &options.path,
+        lang,
+    };
     check_overwrite_inner(&ctx, &options).map_err(|e| ensure_yaml(e, &ctx))
 }
 
 fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<OverwriteCheck> {
     let lang = ctx.lang;
-    let (Some(known_lines), Some(known_bytes)) = (o.known_old_total_lines, o.known_old_total_bytes) else {
-        let name = if o.known_old_total_lines.is_none() { "knownOldTotalLines" } else { "knownOldTotalBytes" };
-        return Err(Error::invalid_argument(lang, name, &msg::snapshot_expected(lang)));
+    let (Some(known_lines), Some(known_bytes)) = (o.known_old_total_lines, o.known_old_total_bytes)
+    else {
+        let name = if o.known_old_total_lines.is_none() {
+            "knownOldTotalLines"
+        } else {
+            "knownOldTotalBytes"
+        };
+        return Err(Error::invalid_argument(
+            lang,
+            name,
+            &msg::snapshot_expected(lang),
+        ));
     };
     let old_lines = total_lines(&o.content);
     let old_bytes = o.content.len();
@@ -184,8 +216,10 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
         ));
     }
     let format = o.content_format.as_deref();
-    let refused: Vec<PatchKind> =
-        detect_patch_kinds(&o.new_content).into_iter().filter(|k| !allowed(format, *k)).collect();
+    let refused: Vec<PatchKind> = detect_patch_kinds(&o.new_content)
+        .into_iter()
+        .filter(|k| !allowed(format, *k))
+        .collect();
     if let Some(first) = refused.first() {
         let kinds: Vec<&str> = refused.iter().map(|k| k.as_str()).collect();
         return Err(refusal(
@@ -194,14 +228,17 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
             msg::suspicious_diff(lang, first.as_str()),
             msg::next_suspicious_diff(lang, *first),
             |y| {
-                y.str("content_format", format.unwrap_or("")).list("detected", &kinds);
+                y.str("content_format", format.unwrap_or(""))
+                    .list("detected", &kinds);
             },
         ));
     }
 
     let old = Doc::new(&o.content);
     let (new_bom, new_body) = crate::text::split_bom(&o.new_content);
-    let own = new_body.contains('\n').then(|| detect_line_ending(new_body));
+    let own = new_body
+        .contains('\n')
+        .then(|| detect_line_ending(new_body));
     let target = old.ending().or(own).unwrap_or(LineEnding::Lf);
     let uniform = uniform_ending(new_body);
     let convert = matches!(uniform, Some(e) if e != target);
@@ -209,7 +246,10 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
         let n = normalize_new_text(new_body, target);
         (n.text, n.eof_added)
     } else if !new_body.is_empty() && !new_body.ends_with('\n') {
-        (format!("{new_body}{}", own.unwrap_or(target).as_str()), true)
+        (
+            format!("{new_body}{}", own.unwrap_or(target).as_str()),
+            true,
+        )
     } else {
         (new_body.to_string(), false)
     };
@@ -222,11 +262,18 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
     let new_lines = total_lines(&content);
     let summary = msg::overwrite_summary(lang, &o.path, new_lines, content.len());
     let mut y = Yaml::new();
-    y.raw("status", "ok").raw("mode", ctx.mode).str("path", &o.path);
-    y.raw("known_old_total_lines", known_lines).raw("known_old_total_bytes", known_bytes);
-    y.raw("new_total_lines", new_lines).raw("new_total_bytes", content.len());
-    y.raw("normalized_trailing_newline_added", added).raw("line_endings_converted", convert).raw("bom_kept", bom_kept);
-    y.str("content_format", format.unwrap_or("")).str("summary", &summary);
+    y.raw("status", "ok")
+        .raw("mode", ctx.mode)
+        .str("path", &o.path);
+    y.raw("known_old_total_lines", known_lines)
+        .raw("known_old_total_bytes", known_bytes);
+    y.raw("new_total_lines", new_lines)
+        .raw("new_total_bytes", content.len());
+    y.raw("normalized_trailing_newline_added", added)
+        .raw("line_endings_converted", convert)
+        .raw("bom_kept", bom_kept);
+    y.str("content_format", format.unwrap_or(""))
+        .str("summary", &summary);
     let yaml = y.finish();
     Ok(OverwriteCheck {
         path: o.path.clone(),
@@ -269,23 +316,47 @@ fn uniform_ending(text: &str) -> Option<LineEnding> {
 pub fn check_new_file(options: NewFileOptions) -> Result<NewFileCheck> {
     let mode = "create_new_file";
     let lang = options.lang;
-    let ctx = Ctx { mode, path: &options.path, lang };
+    let ctx = Ctx {
+        mode,
+        path: &options.path,
+        lang,
+    };
     let exists = options.exists.unwrap_or(false);
     if exists && options.is_file == Some(false) {
-        return Err(refusal(&ctx, ErrorCode::NotAFile, msg::not_a_file(lang), msg::next_not_a_file(lang), |_| {}));
+        return Err(refusal(
+            &ctx,
+            ErrorCode::NotAFile,
+            msg::not_a_file(lang),
+            msg::next_not_a_file(lang),
+            |_| {},
+        ));
     }
     if exists {
-        return Err(refusal(&ctx, ErrorCode::FileExists, msg::file_exists(lang), msg::next_file_exists(lang), |_| {}));
+        return Err(refusal(
+            &ctx,
+            ErrorCode::FileExists,
+            msg::file_exists(lang),
+            msg::next_file_exists(lang),
+            |_| {},
+        ));
     }
     let text = &options.new_content;
     let added = !text.is_empty() && !text.ends_with('\n');
-    let content = if added { format!("{text}{}", detect_line_ending(text).as_str()) } else { text.clone() };
+    let content = if added {
+        format!("{text}{}", detect_line_ending(text).as_str())
+    } else {
+        text.clone()
+    };
     let new_lines = total_lines(&content);
     let summary = msg::new_file_summary(lang, &options.path, new_lines, content.len());
     let mut y = Yaml::new();
-    y.raw("status", "ok").raw("mode", mode).str("path", &options.path);
-    y.raw("new_total_lines", new_lines).raw("new_total_bytes", content.len());
-    y.raw("normalized_trailing_newline_added", added).str("summary", &summary);
+    y.raw("status", "ok")
+        .raw("mode", mode)
+        .str("path", &options.path);
+    y.raw("new_total_lines", new_lines)
+        .raw("new_total_bytes", content.len());
+    y.raw("normalized_trailing_newline_added", added)
+        .str("summary", &summary);
     let yaml = y.finish();
     Ok(NewFileCheck {
         path: options.path.clone(),
@@ -306,14 +377,32 @@ mod tests {
     #[test]
     fn patch_kinds_are_detected_by_strong_features_only() {
         use PatchKind::*;
-        assert_eq!(detect_patch_kinds("diff --git a/x b/x\n"), vec![UnifiedDiff]);
+        assert_eq!(
+            detect_patch_kinds("diff --git a/x b/x\n"),
+            vec![UnifiedDiff]
+        );
         assert_eq!(detect_patch_kinds("--- a/x\n+++ b/x\n"), vec![UnifiedDiff]);
-        assert_eq!(detect_patch_kinds("@@ -1,2 +1,3 @@ fn x\n"), vec![UnifiedDiff]);
+        assert_eq!(
+            detect_patch_kinds("@@ -1,2 +1,3 @@ fn x\n"),
+            vec![UnifiedDiff]
+        );
         assert_eq!(detect_patch_kinds("*** Begin Patch\n"), vec![ApplyPatch]);
-        assert_eq!(detect_patch_kinds("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"), vec![SearchReplace]);
-        assert_eq!(detect_patch_kinds("<<<<<<<SEARCH\na\n=======\n>>>>>>>REPLACE\n"), vec![SearchReplace]);
-        assert_eq!(detect_patch_kinds("@@20240614083000-a1b2c3d@@段落\nx\n"), vec![BlockDiff]);
-        assert_eq!(detect_patch_kinds("@@REPLACE:20240614083000-a1b2c3d@@\nx\n"), vec![BlockDiff]);
+        assert_eq!(
+            detect_patch_kinds("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"),
+            vec![SearchReplace]
+        );
+        assert_eq!(
+            detect_patch_kinds("<<<<<<<SEARCH\na\n=======\n>>>>>>>REPLACE\n"),
+            vec![SearchReplace]
+        );
+        assert_eq!(
+            detect_patch_kinds("@@20240614083000-a1b2c3d@@段落\nx\n"),
+            vec![BlockDiff]
+        );
+        assert_eq!(
+            detect_patch_kinds("@@REPLACE:20240614083000-a1b2c3d@@\nx\n"),
+            vec![BlockDiff]
+        );
         // Markdown that merely resembles: none of these is a patch.
         for text in [
             "---\ntitle: x\n---\n",

@@ -64,7 +64,10 @@ impl<'de> Visitor<'de> for ScalarVisitor {
         Ok(Scalar::Other)
     }
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
-        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
         Ok(Scalar::Other)
     }
 }
@@ -119,7 +122,9 @@ pub fn opt_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::E
     match integer(&value) {
         Some(0) => Ok(None),
         Some(n) => Ok(Some(u32::try_from(n).unwrap_or(u32::MAX))),
-        None => Err(de::Error::custom("expected a positive integer (0 or \"\" for the default)")),
+        None => Err(de::Error::custom(
+            "expected a positive integer (0 or \"\" for the default)",
+        )),
     }
 }
 
@@ -131,7 +136,9 @@ pub fn opt_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Erro
         Scalar::Str(s) if s.trim().is_empty() => return Ok(None),
         _ => {}
     }
-    integer(&value).map(Some).ok_or_else(|| de::Error::custom("expected a non-negative integer"))
+    integer(&value)
+        .map(Some)
+        .ok_or_else(|| de::Error::custom("expected a non-negative integer"))
 }
 
 /// A boolean (or `"true"`/`"false"`); `null` and `""` → `None`.
@@ -167,7 +174,9 @@ pub fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>,
     match integer(&value) {
         Some(0) => Ok(None),
         Some(n) => Ok(Some(Occurrence::Nth(u32::try_from(n).unwrap_or(u32::MAX)))),
-        None => Err(de::Error::custom("expected a positive integer or \"last\" (0 or \"\" for unset)")),
+        None => Err(de::Error::custom(
+            "expected a positive integer or \"last\" (0 or \"\" for unset)",
+        )),
     }
 }
 
@@ -179,9 +188,13 @@ pub fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<MatchMode, D::Error
             "" | "contains" => Ok(MatchMode::Contains),
             "equals" => Ok(MatchMode::Equals),
             "regex" => Ok(MatchMode::Regex),
-            _ => Err(de::Error::custom("expected \"contains\", \"equals\" or \"regex\"")),
+            _ => Err(de::Error::custom(
+                "expected \"contains\", \"equals\" or \"regex\"",
+            )),
         },
-        _ => Err(de::Error::custom("expected \"contains\", \"equals\" or \"regex\"")),
+        _ => Err(de::Error::custom(
+            "expected \"contains\", \"equals\" or \"regex\"",
+        )),
     }
 }
 
@@ -190,7 +203,9 @@ pub fn lang<'de, D: Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(Lang::En),
         Scalar::Str(s) if s.trim().is_empty() => Ok(Lang::En),
-        Scalar::Str(s) => Lang::parse(&s).ok_or_else(|| de::Error::custom("expected \"en\" or \"zh\"")),
+        Scalar::Str(s) => {
+            Lang::parse(&s).ok_or_else(|| de::Error::custom("expected \"en\" or \"zh\""))
+        }
         _ => Err(de::Error::custom("expected \"en\" or \"zh\"")),
     }
 }
@@ -201,6 +216,8 @@ pub fn opt_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Err
         Scalar::Null => Ok(None),
         Scalar::Str(s) if s.trim().is_empty() => Ok(None),
         Scalar::Num(n) if n.is_finite() && n >= 0.0 => Ok((n > 0.0).then_some(n)),
-        _ => Err(de::Error::custom("expected a positive number of milliseconds")),
+        _ => Err(de::Error::custom(
+            "expected a positive number of milliseconds",
+        )),
     }
 }

@@ -16,7 +16,11 @@ fn pick(lang: Lang, en: String, zh: String) -> String {
 // ---- file and arguments ------------------------------------------------
 
 pub fn file_not_found(lang: Lang, path: &str) -> String {
-    pick(lang, format!("File not found: {path}."), format!("文件不存在：{path}。"))
+    pick(
+        lang,
+        format!("File not found: {path}."),
+        format!("文件不存在：{path}。"),
+    )
 }
 
 pub fn next_file_not_found(lang: Lang) -> String {
@@ -44,7 +48,11 @@ pub fn next_apply_file_missing(lang: Lang) -> String {
 }
 
 pub fn content_required(lang: Lang, mode: &str) -> String {
-    pick(lang, format!("{mode} needs non-empty new text (newText)."), format!("{mode} 需要非空的新内容（newText）。"))
+    pick(
+        lang,
+        format!("{mode} needs non-empty new text (newText)."),
+        format!("{mode} 需要非空的新内容（newText）。"),
+    )
 }
 
 pub fn next_content_required(lang: Lang, mode: &str) -> String {
@@ -252,7 +260,11 @@ pub fn hunk_not_found(lang: Lang, id: &str, applied: bool) -> String {
 }
 
 pub fn hunk_expired(lang: Lang, id: &str) -> String {
-    pick(lang, format!("Hunk {id} has expired."), format!("hunk {id} 已过期。"))
+    pick(
+        lang,
+        format!("Hunk {id} has expired."),
+        format!("hunk {id} 已过期。"),
+    )
 }
 
 pub fn next_replan(lang: Lang) -> String {
@@ -265,7 +277,11 @@ pub fn next_replan(lang: Lang) -> String {
 }
 
 pub fn wrong_owner(lang: Lang, id: &str) -> String {
-    pick(lang, format!("Hunk {id} was planned by another owner."), format!("hunk {id} 是由其他成员规划的。"))
+    pick(
+        lang,
+        format!("Hunk {id} was planned by another owner."),
+        format!("hunk {id} 是由其他成员规划的。"),
+    )
 }
 
 pub fn next_wrong_owner(lang: Lang) -> String {
@@ -317,18 +333,36 @@ pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
     let what = match (p.action, &p.range, &p.append, &p.insert, &p.block_replace) {
         (Action::Append, Some(r), ..) => pick(
             lang,
-            format!("append {new} line(s) after line {} of {path}", r.resolved.start.saturating_sub(1)),
-            format!("在 {path} 第 {} 行之后追加 {new} 行", r.resolved.start.saturating_sub(1)),
+            format!(
+                "append {new} line(s) after line {} of {path}",
+                r.resolved.start.saturating_sub(1)
+            ),
+            format!(
+                "在 {path} 第 {} 行之后追加 {new} 行",
+                r.resolved.start.saturating_sub(1)
+            ),
         ),
         (Action::Delete, Some(r), ..) => pick(
             lang,
-            format!("delete lines {}–{} of {path} ({old} line(s))", r.resolved.start, r.resolved.end),
-            format!("删除 {path} 第 {}–{} 行（{old} 行）", r.resolved.start, r.resolved.end),
+            format!(
+                "delete lines {}–{} of {path} ({old} line(s))",
+                r.resolved.start, r.resolved.end
+            ),
+            format!(
+                "删除 {path} 第 {}–{} 行（{old} 行）",
+                r.resolved.start, r.resolved.end
+            ),
         ),
         (_, Some(r), ..) => pick(
             lang,
-            format!("replace lines {}–{} of {path} ({old} → {new} line(s))", r.resolved.start, r.resolved.end),
-            format!("替换 {path} 第 {}–{} 行（{old} → {new} 行）", r.resolved.start, r.resolved.end),
+            format!(
+                "replace lines {}–{} of {path} ({old} → {new} line(s))",
+                r.resolved.start, r.resolved.end
+            ),
+            format!(
+                "替换 {path} 第 {}–{} 行（{old} → {new} 行）",
+                r.resolved.start, r.resolved.end
+            ),
         ),
         (_, _, Some(a), ..) => {
             let (before, after) = (a.file_line_count_before, a.file_line_count_after);
@@ -365,7 +399,11 @@ pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
     };
     let minutes = (ttl_ms / 60_000.0).round().max(1.0);
     let head = if p.revised {
-        pick(lang, format!("Revised plan {id}"), format!("已修订规划 {id}"))
+        pick(
+            lang,
+            format!("Revised plan {id}"),
+            format!("已修订规划 {id}"),
+        )
     } else {
         pick(lang, format!("Plan {id}"), format!("规划 {id}"))
     };
@@ -381,15 +419,21 @@ pub(crate) fn apply_summary(lang: Lang, r: &ApplyResult) -> String {
     let at = e.applied_at_line.unwrap_or(0);
     let (new, old) = r.lines.map_or((0, 0), |l| (l.new, l.old));
     let change = match r.action {
-        Action::Append => {
-            pick(lang, format!("appended {new} line(s) at line {at}"), format!("在第 {at} 行起追加了 {new} 行"))
-        }
-        Action::Insert => {
-            pick(lang, format!("inserted {new} line(s) at line {at}"), format!("在第 {at} 行起插入了 {new} 行"))
-        }
-        Action::Delete => {
-            pick(lang, format!("deleted {old} line(s) at line {at}"), format!("删除了第 {at} 行起的 {old} 行"))
-        }
+        Action::Append => pick(
+            lang,
+            format!("appended {new} line(s) at line {at}"),
+            format!("在第 {at} 行起追加了 {new} 行"),
+        ),
+        Action::Insert => pick(
+            lang,
+            format!("inserted {new} line(s) at line {at}"),
+            format!("在第 {at} 行起插入了 {new} 行"),
+        ),
+        Action::Delete => pick(
+            lang,
+            format!("deleted {old} line(s) at line {at}"),
+            format!("删除了第 {at} 行起的 {old} 行"),
+        ),
         Action::Replace | Action::BlockReplace => pick(
             lang,
             format!("replaced {old} line(s) with {new} at line {at}"),
@@ -524,7 +568,11 @@ pub fn next_not_a_file(lang: Lang) -> String {
 }
 
 pub fn file_exists(lang: Lang) -> String {
-    pick(lang, "The file already exists; refusing to create it.".into(), "文件已存在；拒绝创建。".into())
+    pick(
+        lang,
+        "The file already exists; refusing to create it.".into(),
+        "文件已存在；拒绝创建。".into(),
+    )
 }
 
 pub fn next_file_exists(lang: Lang) -> String {
@@ -545,7 +593,14 @@ pub fn new_file_summary(lang: Lang, path: &str, lines: usize, bytes: usize) -> S
 
 // ---- file view -----------------------------------------------------------
 
-pub fn view_summary(lang: Lang, path: &str, total: usize, bytes: usize, start: usize, end: usize) -> String {
+pub fn view_summary(
+    lang: Lang,
+    path: &str,
+    total: usize,
+    bytes: usize,
+    start: usize,
+    end: usize,
+) -> String {
     let name = if path.is_empty() { "file" } else { path };
     if start == 0 {
         return pick(
@@ -566,7 +621,11 @@ pub fn empty_file(lang: Lang) -> String {
 }
 
 pub fn nothing_shown(lang: Lang) -> String {
-    pick(lang, "<no line in this range>".into(), "<此范围内没有行>".into())
+    pick(
+        lang,
+        "<no line in this range>".into(),
+        "<此范围内没有行>".into(),
+    )
 }
 
 pub fn view_truncated(lang: Lang, next_range: &str) -> String {

@@ -4,8 +4,8 @@
 
 use super::anchor::{self, find_blocks, line_candidates, Matcher};
 use super::doc::{
-    find_all, fnv1a64, is_blank, leading_blank_count, new_text_lines, splice, trailing_blank_count, Doc, Spliced,
-    CONTEXT_LINES,
+    find_all, fnv1a64, is_blank, leading_blank_count, new_text_lines, splice, trailing_blank_count,
+    Doc, Spliced, CONTEXT_LINES,
 };
 use super::messages as msg;
 use super::range::{self, ResolvedRange};
@@ -37,7 +37,14 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    fn new(action: Action, edit: PlannedEdit, info: HunkInfo, new_text: &str, base: Base, s: &Spliced) -> Plan {
+    fn new(
+        action: Action,
+        edit: PlannedEdit,
+        info: HunkInfo,
+        new_text: &str,
+        base: Base,
+        s: &Spliced,
+    ) -> Plan {
         Plan {
             action,
             edit,
@@ -59,7 +66,12 @@ impl Plan {
 
 /// What a plan was made on: `content` (absent when `!existed`) as `doc`.
 fn base(content: &str, existed: bool, doc: &Doc<'_>) -> Base {
-    Base { digest: fnv1a64(content.as_bytes()), bytes: content.len(), existed, line_count: doc.len() }
+    Base {
+        digest: fnv1a64(content.as_bytes()),
+        bytes: content.len(),
+        existed,
+        line_count: doc.len(),
+    }
 }
 
 pub(crate) fn counts(s: &Spliced) -> LineCounts {
@@ -72,7 +84,10 @@ pub(crate) fn counts(s: &Spliced) -> LineCounts {
 
 /// Previews of lines `start..end` of `doc` (clamped).
 pub(crate) fn previews(doc: &Doc<'_>, start: usize, end: usize) -> Vec<String> {
-    doc.slice(start, end).iter().map(|l| preview_line(l)).collect()
+    doc.slice(start, end)
+        .iter()
+        .map(|l| preview_line(l))
+        .collect()
 }
 
 /// The located-lines edit for a core of `core_len` lines at `core_start`.
@@ -91,8 +106,14 @@ pub(crate) fn lines_edit(
         core_start,
         base_occurrences: find_all(texts, &core).len(),
         core: core.iter().map(|s| s.to_string()).collect(),
-        before: texts[before_start..core_start.min(core_end)].iter().map(|s| s.to_string()).collect(),
-        after: texts[core_end..after_end].iter().map(|s| s.to_string()).collect(),
+        before: texts[before_start..core_start.min(core_end)]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        after: texts[core_end..after_end]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
         bof: core_start < CONTEXT_LINES,
         eof: core_end.saturating_add(CONTEXT_LINES) > texts.len(),
         del_offset,
@@ -134,7 +155,8 @@ pub(crate) fn plan_range(ctx: &Ctx<'_>, opts: &RangeEditOptions) -> Result<Plan>
     let spec = range::parse(&opts.range).map_err(|p| range::range_error(p, &opts.range, lang))?;
     let content = require_content(ctx, opts.content.as_deref())?;
     let doc = Doc::new(content);
-    let resolved = range::resolve(spec, doc.len()).map_err(|p| range::range_error(p, &opts.range, lang))?;
+    let resolved =
+        range::resolve(spec, doc.len()).map_err(|p| range::range_error(p, &opts.range, lang))?;
     let texts = doc.texts();
     match resolved {
         ResolvedRange::Append { at } => {
@@ -151,17 +173,28 @@ pub(crate) fn plan_range(ctx: &Ctx<'_>, opts: &RangeEditOptions) -> Result<Plan>
             plan.range = Some(RangePlan {
                 input: opts.range.clone(),
                 resolved: Span { start: at, end: at },
-                evidence_before: previews(&doc, doc.len().saturating_sub(PREVIEW_CONTEXT), doc.len()),
+                evidence_before: previews(
+                    &doc,
+                    doc.len().saturating_sub(PREVIEW_CONTEXT),
+                    doc.len(),
+                ),
                 evidence_range: Vec::new(),
                 evidence_after: Vec::new(),
             });
             Ok(plan)
         }
         ResolvedRange::Lines { start, end } => {
-            let action = if opts.new_text.is_empty() { Action::Delete } else { Action::Replace };
+            let action = if opts.new_text.is_empty() {
+                Action::Delete
+            } else {
+                Action::Replace
+            };
             let (first, last) = ((start as usize).saturating_sub(1), end as usize);
             let (edit, s) = if doc.len() == 0 {
-                (PlannedEdit::EmptyFile, splice(&doc, 0, 0, &opts.new_text, ctx.path))
+                (
+                    PlannedEdit::EmptyFile,
+                    splice(&doc, 0, 0, &opts.new_text, ctx.path),
+                )
             } else {
                 let count = last - first;
                 (
@@ -169,7 +202,14 @@ pub(crate) fn plan_range(ctx: &Ctx<'_>, opts: &RangeEditOptions) -> Result<Plan>
                     splice(&doc, first, count, &opts.new_text, ctx.path),
                 )
             };
-            let mut plan = Plan::new(action, edit, HunkInfo::Range, &opts.new_text, base(content, true, &doc), &s);
+            let mut plan = Plan::new(
+                action,
+                edit,
+                HunkInfo::Range,
+                &opts.new_text,
+                base(content, true, &doc),
+                &s,
+            );
             plan.range = Some(RangePlan {
                 input: opts.range.clone(),
                 resolved: Span { start, end },
@@ -238,9 +278,18 @@ pub(crate) fn plan_append(ctx: &Ctx<'_>, opts: &AppendOptions) -> Result<Plan> {
 
 /// The last two lines once `new_lines` follow `old`.
 pub(crate) fn tail_after(old: &[&str], new_lines: &[&str]) -> Vec<String> {
-    let from_old = PREVIEW_CONTEXT.saturating_sub(new_lines.len()).min(old.len());
-    let mut tail: Vec<String> = old[old.len() - from_old..].iter().map(|l| preview_line(l)).collect();
-    tail.extend(new_lines[new_lines.len().saturating_sub(PREVIEW_CONTEXT)..].iter().map(|l| preview_line(l)));
+    let from_old = PREVIEW_CONTEXT
+        .saturating_sub(new_lines.len())
+        .min(old.len());
+    let mut tail: Vec<String> = old[old.len() - from_old..]
+        .iter()
+        .map(|l| preview_line(l))
+        .collect();
+    tail.extend(
+        new_lines[new_lines.len().saturating_sub(PREVIEW_CONTEXT)..]
+            .iter()
+            .map(|l| preview_line(l)),
+    );
     tail
 }
 
@@ -257,7 +306,8 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
     let texts = doc.texts();
     let candidates = matcher.find(&texts);
     let anchor_fields = |y: &mut super::yaml::Yaml| {
-        y.str("anchor", &opts.anchor).raw("match", opts.match_mode.as_str());
+        y.str("anchor", &opts.anchor)
+            .raw("match", opts.match_mode.as_str());
     };
     if candidates.is_empty() {
         return Err(refusal(
@@ -288,8 +338,9 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
             return Err(e);
         }
         None => 0,
-        Some(occurrence) => anchor::pick(occurrence, candidates.len())
-            .ok_or_else(|| occurrence_out_of_range(ctx, occurrence, candidates.len(), |y| anchor_fields(y)))?,
+        Some(occurrence) => anchor::pick(occurrence, candidates.len()).ok_or_else(|| {
+            occurrence_out_of_range(ctx, occurrence, candidates.len(), |y| anchor_fields(y))
+        })?,
     };
     let anchor_index = candidates[index];
     let (del_start, del_offset) = match position {
@@ -298,8 +349,18 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
     };
     let s = splice(&doc, del_start, 0, &opts.new_text, ctx.path);
     let edit = PlannedEdit::Lines(lines_edit(&texts, anchor_index, 1, del_offset, 0));
-    let info = HunkInfo::Insert { position, anchor: opts.anchor.clone() };
-    let mut plan = Plan::new(Action::Insert, edit, info, &opts.new_text, base(content, true, &doc), &s);
+    let info = HunkInfo::Insert {
+        position,
+        anchor: opts.anchor.clone(),
+    };
+    let mut plan = Plan::new(
+        Action::Insert,
+        edit,
+        info,
+        &opts.new_text,
+        base(content, true, &doc),
+        &s,
+    );
     let new_lines = new_text_lines(&opts.new_text);
     let style = InsertBlanklineStyle {
         file_before_trailing_blank_line_count: to_u32(trailing_blank_count(&texts[..del_start])),
@@ -307,8 +368,10 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
         content_leading_blank_line_count: to_u32(leading_blank_count(&new_lines)),
         content_trailing_blank_line_count: to_u32(trailing_blank_count(&new_lines)),
     };
-    if (style.file_before_trailing_blank_line_count > 0 && style.content_leading_blank_line_count > 0)
-        || (style.content_trailing_blank_line_count > 0 && style.file_after_leading_blank_line_count > 0)
+    if (style.file_before_trailing_blank_line_count > 0
+        && style.content_leading_blank_line_count > 0)
+        || (style.content_trailing_blank_line_count > 0
+            && style.file_after_leading_blank_line_count > 0)
     {
         plan.style_warning = msg::style_warning_insert(lang);
     }
@@ -330,7 +393,11 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
 }
 
 fn line_numbers(indices: &[usize]) -> Vec<usize> {
-    indices.iter().take(anchor::MAX_LISTED_CANDIDATES).map(|i| i + 1).collect()
+    indices
+        .iter()
+        .take(anchor::MAX_LISTED_CANDIDATES)
+        .map(|i| i + 1)
+        .collect()
 }
 
 fn occurrence_out_of_range(
@@ -346,7 +413,8 @@ fn occurrence_out_of_range(
         msg::next_occurrence(ctx.lang, count),
         |y| {
             fields(y);
-            y.str("occurrence", &anchor::occurrence_text(occurrence)).raw("candidates_count", count);
+            y.str("occurrence", &anchor::occurrence_text(occurrence))
+                .raw("candidates_count", count);
         },
     )
 }
@@ -374,8 +442,11 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
     };
     let blocks = &found.blocks;
     if blocks.is_empty() {
-        let (name, anchor) =
-            if found.start_found { ("endAnchor", &opts.end_anchor) } else { ("startAnchor", &opts.start_anchor) };
+        let (name, anchor) = if found.start_found {
+            ("endAnchor", &opts.end_anchor)
+        } else {
+            ("startAnchor", &opts.start_anchor)
+        };
         let mut e = refusal(
             ctx,
             ErrorCode::AnchorNotFound,
@@ -393,13 +464,18 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         blocks
             .iter()
             .take(anchor::MAX_LISTED_CANDIDATES)
-            .map(|b| LineRange { start_line: to_u32(b.start + 1), end_line: to_u32(b.end + 1) })
+            .map(|b| LineRange {
+                start_line: to_u32(b.start + 1),
+                end_line: to_u32(b.end + 1),
+            })
             .collect()
     };
     let index = match opts.occurrence {
         None if blocks.len() > 1 && require_unique && strict => {
-            let labels: Vec<String> =
-                block_ranges().iter().map(|r| format!("{}~{}", r.start_line, r.end_line)).collect();
+            let labels: Vec<String> = block_ranges()
+                .iter()
+                .map(|r| format!("{}~{}", r.start_line, r.end_line))
+                .collect();
             let mut e = refusal(
                 ctx,
                 ErrorCode::AnchorAmbiguous,
@@ -415,8 +491,9 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
             return Err(e);
         }
         None => 0,
-        Some(occurrence) => anchor::pick(occurrence, blocks.len())
-            .ok_or_else(|| occurrence_out_of_range(ctx, occurrence, blocks.len(), |y| anchor_fields(y)))?,
+        Some(occurrence) => anchor::pick(occurrence, blocks.len()).ok_or_else(|| {
+            occurrence_out_of_range(ctx, occurrence, blocks.len(), |y| anchor_fields(y))
+        })?,
     };
     let block = blocks[index];
     if let Some(nested) = block.nested {
@@ -427,21 +504,42 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
             msg::next_nested_anchors(lang),
             |y| {
                 anchor_fields(y);
-                y.open("block_range").raw("start_line", block.start + 1).raw("end_line", block.end + 1).close();
+                y.open("block_range")
+                    .raw("start_line", block.start + 1)
+                    .raw("end_line", block.end + 1)
+                    .close();
                 y.raw("nested_start_line", nested + 1);
             },
         );
         e.details.line = Some(to_u32(nested + 1));
-        e.details.candidates = vec![LineRange { start_line: to_u32(block.start + 1), end_line: to_u32(block.end + 1) }];
+        e.details.candidates = vec![LineRange {
+            start_line: to_u32(block.start + 1),
+            end_line: to_u32(block.end + 1),
+        }];
         return Err(e);
     }
     let core_len = block.end - block.start + 1;
-    let (del_start, del_offset, del_count) =
-        if include_anchors { (block.start + 1, 1, core_len - 2) } else { (block.start, 0, core_len) };
+    let (del_start, del_offset, del_count) = if include_anchors {
+        (block.start + 1, 1, core_len - 2)
+    } else {
+        (block.start, 0, core_len)
+    };
     let s = splice(&doc, del_start, del_count, &opts.new_text, ctx.path);
-    let edit = PlannedEdit::Lines(lines_edit(&texts, block.start, core_len, del_offset, del_count));
-    let mut plan =
-        Plan::new(Action::BlockReplace, edit, HunkInfo::Block, &opts.new_text, base(content, true, &doc), &s);
+    let edit = PlannedEdit::Lines(lines_edit(
+        &texts,
+        block.start,
+        core_len,
+        del_offset,
+        del_count,
+    ));
+    let mut plan = Plan::new(
+        Action::BlockReplace,
+        edit,
+        HunkInfo::Block,
+        &opts.new_text,
+        base(content, true, &doc),
+        &s,
+    );
     let new_lines = new_text_lines(&opts.new_text);
     plan.block_replace = Some(BlockReplacePlan {
         start_anchor: opts.start_anchor.clone(),
@@ -452,12 +550,22 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         strict,
         candidates_count: to_u32(blocks.len()),
         occurrence_resolved: anchor::occurrence_label(opts.occurrence, blocks.len()),
-        block_range: Span { start: to_u32(block.start + 1), end: to_u32(block.end + 1) },
-        replace_slice: ReplaceSlice { start_line: to_u32(del_start + 1), delete_count: to_u32(del_count) },
+        block_range: Span {
+            start: to_u32(block.start + 1),
+            end: to_u32(block.end + 1),
+        },
+        replace_slice: ReplaceSlice {
+            start_line: to_u32(del_start + 1),
+            delete_count: to_u32(del_count),
+        },
         before_preview: previews(&doc, del_start.saturating_sub(PREVIEW_CONTEXT), del_start),
         old_preview: preview_block(&doc.slice(del_start, del_start + del_count)),
         new_preview: preview_block(&new_lines),
-        after_preview: previews(&doc, del_start + del_count, del_start + del_count + PREVIEW_CONTEXT),
+        after_preview: previews(
+            &doc,
+            del_start + del_count,
+            del_start + del_count + PREVIEW_CONTEXT,
+        ),
     });
     Ok(plan)
 }

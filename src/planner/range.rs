@@ -89,9 +89,15 @@ pub(crate) fn parse(input: &str) -> std::result::Result<LineRangeSpec, RangeProb
     };
     let separator = text.find(['~', '～']);
     let Some(at) = separator else {
-        return number(text)?.map(LineRangeSpec::Single).ok_or(RangeProblem::Syntax);
+        return number(text)?
+            .map(LineRangeSpec::Single)
+            .ok_or(RangeProblem::Syntax);
     };
-    let sep_len = if text[at..].starts_with('~') { 1 } else { '～'.len_utf8() };
+    let sep_len = if text[at..].starts_with('~') {
+        1
+    } else {
+        '～'.len_utf8()
+    };
     let (left, right) = (&text[..at], &text[at + sep_len..]);
     if right.contains(['~', '～']) {
         return Err(RangeProblem::Syntax);
@@ -104,7 +110,10 @@ pub(crate) fn parse(input: &str) -> std::result::Result<LineRangeSpec, RangeProb
     })
 }
 
-pub(crate) fn resolve(spec: LineRangeSpec, total_lines: usize) -> std::result::Result<ResolvedRange, RangeProblem> {
+pub(crate) fn resolve(
+    spec: LineRangeSpec,
+    total_lines: usize,
+) -> std::result::Result<ResolvedRange, RangeProblem> {
     let total = total_lines.max(1) as u64;
     let oob = RangeProblem::OutOfBounds { total: total_lines };
     let lines = |start: u64, end: u64| {
@@ -121,9 +130,9 @@ pub(crate) fn resolve(spec: LineRangeSpec, total_lines: usize) -> std::result::R
         LineRangeSpec::Between(a, b) if a > b => Err(RangeProblem::Reversed),
         LineRangeSpec::Between(a, b) if b <= total => Ok(lines(a, b)),
         LineRangeSpec::Between(..) => Err(oob),
-        LineRangeSpec::From(n) if Some(n) == total.checked_add(1) => {
-            Ok(ResolvedRange::Append { at: u32::try_from(n).unwrap_or(u32::MAX) })
-        }
+        LineRangeSpec::From(n) if Some(n) == total.checked_add(1) => Ok(ResolvedRange::Append {
+            at: u32::try_from(n).unwrap_or(u32::MAX),
+        }),
         LineRangeSpec::From(n) if n <= total => Ok(lines(n, total)),
         LineRangeSpec::From(_) => Err(oob),
         LineRangeSpec::To(n) if n <= total => Ok(lines(1, n)),
@@ -134,10 +143,16 @@ pub(crate) fn resolve(spec: LineRangeSpec, total_lines: usize) -> std::result::R
 
 pub(crate) fn range_error(problem: RangeProblem, input: &str, lang: Lang) -> Error {
     match problem {
-        RangeProblem::OutOfBounds { total } => {
-            Error::new(ErrorCode::RangeOutOfBounds, msg::range_out_of_bounds(lang, input, total)).with_name("range")
-        }
-        other => Error::new(ErrorCode::InvalidRange, msg::invalid_range(lang, input, other)).with_name("range"),
+        RangeProblem::OutOfBounds { total } => Error::new(
+            ErrorCode::RangeOutOfBounds,
+            msg::range_out_of_bounds(lang, input, total),
+        )
+        .with_name("range"),
+        other => Error::new(
+            ErrorCode::InvalidRange,
+            msg::invalid_range(lang, input, other),
+        )
+        .with_name("range"),
     }
 }
 
@@ -160,7 +175,10 @@ mod tests {
         assert_eq!(parse("a~b"), Err(RangeProblem::Syntax));
         assert_eq!(parse("-1~2"), Err(RangeProblem::Syntax));
         assert_eq!(parse("٣"), Err(RangeProblem::Syntax), "only ASCII digits");
-        assert_eq!(parse("99999999999999999999999"), Ok(LineRangeSpec::Single(u64::MAX)));
+        assert_eq!(
+            parse("99999999999999999999999"),
+            Ok(LineRangeSpec::Single(u64::MAX))
+        );
     }
 
     #[test]
@@ -179,14 +197,20 @@ mod tests {
         assert_eq!(r("~", 0), Ok(ResolvedRange::Lines { start: 1, end: 1 }));
         assert_eq!(r("2~", 0), Ok(ResolvedRange::Append { at: 2 }));
         assert_eq!(r("2", 0), Err(RangeProblem::OutOfBounds { total: 0 }));
-        assert_eq!(r("18446744073709551615~", 3), Err(RangeProblem::OutOfBounds { total: 3 }));
+        assert_eq!(
+            r("18446744073709551615~", 3),
+            Err(RangeProblem::OutOfBounds { total: 3 })
+        );
     }
 
     #[test]
     fn errors_carry_their_codes() {
         let e = parse_line_range("x", Lang::En).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidRange);
-        let e = parse_line_range("9", Lang::Zh).unwrap().resolve(3, "9", Lang::Zh).unwrap_err();
+        let e = parse_line_range("9", Lang::Zh)
+            .unwrap()
+            .resolve(3, "9", Lang::Zh)
+            .unwrap_err();
         assert_eq!(e.code, ErrorCode::RangeOutOfBounds);
     }
 }

@@ -72,7 +72,10 @@ pub(crate) enum PlannedEdit {
 pub(crate) enum HunkInfo {
     Range,
     Append,
-    Insert { position: super::types::Position, anchor: String },
+    Insert {
+        position: super::types::Position,
+        anchor: String,
+    },
     Block,
 }
 
@@ -134,8 +137,12 @@ impl Registry {
     /// Moves every plan whose time is up (`now >= expires`) to the
     /// retired list.
     pub fn purge(&mut self, now_ms: f64) {
-        let expired: Vec<String> =
-            self.hunks.values().filter(|h| now_ms >= h.expires_at_ms).map(|h| h.id.clone()).collect();
+        let expired: Vec<String> = self
+            .hunks
+            .values()
+            .filter(|h| now_ms >= h.expires_at_ms)
+            .map(|h| h.id.clone())
+            .collect();
         for id in expired {
             if let Some(h) = self.hunks.remove(&id) {
                 self.retire(h.id, Retired::Expired, h.path);
@@ -154,7 +161,12 @@ impl Registry {
     pub fn path_of(&self, id: &str) -> Option<&str> {
         match self.hunks.get(id) {
             Some(h) => Some(&h.path),
-            None => self.retired.iter().rev().find(|(r, ..)| r == id).map(|(.., path)| path.as_str()),
+            None => self
+                .retired
+                .iter()
+                .rev()
+                .find(|(r, ..)| r == id)
+                .map(|(.., path)| path.as_str()),
         }
     }
 
@@ -165,7 +177,12 @@ impl Registry {
             Some(h) if h.owner == owner => Ok(h),
             Some(_) => Err(LookupError::WrongOwner),
             None => {
-                let retired = self.retired.iter().rev().find(|(r, ..)| r == id).map(|(_, why, _)| *why);
+                let retired = self
+                    .retired
+                    .iter()
+                    .rev()
+                    .find(|(r, ..)| r == id)
+                    .map(|(_, why, _)| *why);
                 Err(LookupError::NotFound { retired })
             }
         }
@@ -193,8 +210,11 @@ impl Registry {
 
 /// Keeps ASCII letters, digits, `_` and `-` (at most 16); `h` when none.
 pub(crate) fn sanitize_prefix(prefix: &str) -> String {
-    let kept: String =
-        prefix.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').take(MAX_PREFIX_CHARS).collect();
+    let kept: String = prefix
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .take(MAX_PREFIX_CHARS)
+        .collect();
     if kept.is_empty() {
         "h".to_string()
     } else {
@@ -239,7 +259,10 @@ mod tests {
         assert_eq!(Registry::new("", 1.0).next_id().0, "h-1");
         assert_eq!(base36(35), "z");
         assert_eq!(base36(36), "10");
-        assert_eq!(id_prefix_from_now(1_767_225_600_000.0), base36(1_767_225_600_000));
+        assert_eq!(
+            id_prefix_from_now(1_767_225_600_000.0),
+            base36(1_767_225_600_000)
+        );
         assert_eq!(id_prefix_from_now(f64::NAN), "0");
     }
 }

@@ -79,13 +79,23 @@ fn normalized(y: &mut Yaml, n: &Normalized) {
     y.open("normalized")
         .raw("file_eof_has_newline", n.file_eof_has_newline)
         .raw("content_eof_has_newline", n.content_eof_has_newline)
-        .raw("normalized_file_eof_newline_added", n.normalized_file_eof_newline_added)
-        .raw("normalized_content_eof_newline_added", n.normalized_content_eof_newline_added)
+        .raw(
+            "normalized_file_eof_newline_added",
+            n.normalized_file_eof_newline_added,
+        )
+        .raw(
+            "normalized_content_eof_newline_added",
+            n.normalized_content_eof_newline_added,
+        )
         .close();
 }
 
 fn lines(y: &mut Yaml, l: &LineCounts) {
-    y.open("lines").raw("old", l.old).raw("new", l.new).raw("delta", l.delta).close();
+    y.open("lines")
+        .raw("old", l.old)
+        .raw("new", l.new)
+        .raw("delta", l.delta)
+        .close();
 }
 
 fn span(y: &mut Yaml, key: &str, s: Span) {
@@ -95,11 +105,15 @@ fn span(y: &mut Yaml, key: &str, s: Span) {
 /// The YAML of a plan.
 pub(crate) fn plan_yaml(p: &PlanResult) -> String {
     let mut y = Yaml::new();
-    y.raw("status", p.status).raw("mode", p.mode.as_str()).str("path", &p.path).str("hunk_id", &p.hunk_id);
+    y.raw("status", p.status)
+        .raw("mode", p.mode.as_str())
+        .str("path", &p.path)
+        .str("hunk_id", &p.hunk_id);
     if p.revised {
         y.raw("revised", true);
     }
-    y.raw("expires_at_ms", number(p.expires_at_ms)).raw("action", p.action.as_str());
+    y.raw("expires_at_ms", number(p.expires_at_ms))
+        .raw("action", p.action.as_str());
     if let Some(r) = &p.range {
         y.open("range")
             .str("input", &r.input)
@@ -122,8 +136,14 @@ pub(crate) fn plan_yaml(p: &PlanResult) -> String {
             .raw("appended_line_count", a.appended_line_count);
         normalized(&mut y, &p.normalized);
         y.open("blankline_style")
-            .raw("file_trailing_blank_line_count", a.blankline_style.file_trailing_blank_line_count)
-            .raw("content_leading_blank_line_count", a.blankline_style.content_leading_blank_line_count)
+            .raw(
+                "file_trailing_blank_line_count",
+                a.blankline_style.file_trailing_blank_line_count,
+            )
+            .raw(
+                "content_leading_blank_line_count",
+                a.blankline_style.content_leading_blank_line_count,
+            )
             .close();
         y.str("style_warning", &p.style_warning);
         y.open("evidence_preview")
@@ -145,10 +165,22 @@ pub(crate) fn plan_yaml(p: &PlanResult) -> String {
         normalized(&mut y, &p.normalized);
         let b = &i.blankline_style;
         y.open("blankline_style")
-            .raw("file_before_trailing_blank_line_count", b.file_before_trailing_blank_line_count)
-            .raw("file_after_leading_blank_line_count", b.file_after_leading_blank_line_count)
-            .raw("content_leading_blank_line_count", b.content_leading_blank_line_count)
-            .raw("content_trailing_blank_line_count", b.content_trailing_blank_line_count)
+            .raw(
+                "file_before_trailing_blank_line_count",
+                b.file_before_trailing_blank_line_count,
+            )
+            .raw(
+                "file_after_leading_blank_line_count",
+                b.file_after_leading_blank_line_count,
+            )
+            .raw(
+                "content_leading_blank_line_count",
+                b.content_leading_blank_line_count,
+            )
+            .raw(
+                "content_trailing_blank_line_count",
+                b.content_trailing_blank_line_count,
+            )
             .close();
         y.str("style_warning", &p.style_warning);
         y.open("evidence_preview")
@@ -166,7 +198,10 @@ pub(crate) fn plan_yaml(p: &PlanResult) -> String {
             .raw("strict", b.strict)
             .raw("candidates_count", b.candidates_count)
             .str("occurrence_resolved", &b.occurrence_resolved);
-        y.open("block_range").raw("start_line", b.block_range.start).raw("end_line", b.block_range.end).close();
+        y.open("block_range")
+            .raw("start_line", b.block_range.start)
+            .raw("end_line", b.block_range.end)
+            .close();
         y.open("replace_slice")
             .raw("start_line", b.replace_slice.start_line)
             .raw("delete_count", b.replace_slice.delete_count)
@@ -209,7 +244,10 @@ pub(crate) fn apply_yaml(r: &ApplyResult, lang: Lang) -> String {
             .raw("inserted_line_count", i.inserted_line_count);
     }
     if let Some(b) = &r.block_replace {
-        y.open("block_range").raw("start_line", b.block_range.start).raw("end_line", b.block_range.end).close();
+        y.open("block_range")
+            .raw("start_line", b.block_range.start)
+            .raw("end_line", b.block_range.end)
+            .close();
         y.open("replace_slice")
             .raw("start_line", b.replace_slice.start_line)
             .raw("delete_count", b.replace_slice.delete_count)
@@ -224,7 +262,8 @@ pub(crate) fn apply_yaml(r: &ApplyResult, lang: Lang) -> String {
         normalized(&mut y, n);
     }
     let e = &r.evidence;
-    y.open("apply_evidence").raw("planned_at_line", e.planned_at_line);
+    y.open("apply_evidence")
+        .raw("planned_at_line", e.planned_at_line);
     if let Some(line) = e.applied_at_line {
         y.raw("applied_at_line", line);
     }
@@ -236,17 +275,26 @@ pub(crate) fn apply_yaml(r: &ApplyResult, lang: Lang) -> String {
     }
     y.raw("candidates_count", e.candidates_count);
     if !e.candidates.is_empty() {
-        let labels: Vec<String> = e.candidates.iter().map(|c| format!("{}~{}", c.start_line, c.end_line)).collect();
+        let labels: Vec<String> = e
+            .candidates
+            .iter()
+            .map(|c| format!("{}~{}", c.start_line, c.end_line))
+            .collect();
         y.list("candidates", &labels);
     }
-    y.raw("context_matched", e.context_matched).raw("context_total", e.context_total);
-    y.str("file_digest_before", &e.file_digest_before).str("file_digest_after", &e.file_digest_after);
+    y.raw("context_matched", e.context_matched)
+        .raw("context_total", e.context_total);
+    y.str("file_digest_before", &e.file_digest_before)
+        .str("file_digest_after", &e.file_digest_after);
     if r.context_match == ContextMatch::Rejected {
-        y.list("expected_preview", &e.expected_preview).list("actual_preview", &e.actual_preview);
+        y.list("expected_preview", &e.expected_preview)
+            .list("actual_preview", &e.actual_preview);
     } else if r.action == Action::Append {
-        y.list("before_tail", &e.before_preview).list("after_tail", &e.after_preview);
+        y.list("before_tail", &e.before_preview)
+            .list("after_tail", &e.after_preview);
     } else {
-        y.list("before_preview", &e.before_preview).list("after_preview", &e.after_preview);
+        y.list("before_preview", &e.before_preview)
+            .list("after_preview", &e.after_preview);
     }
     y.close();
     y.str("summary", &r.summary);

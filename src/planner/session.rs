@@ -20,8 +20,13 @@ impl FileEditSession {
     /// A session whose hunk ids start with `options.id_prefix` and whose
     /// plans live `options.ttl_ms` (default 1 h).
     pub fn new(options: SessionOptions) -> Self {
-        let ttl = options.ttl_ms.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(DEFAULT_TTL_MS);
-        FileEditSession { registry: Registry::new(&options.id_prefix, ttl) }
+        let ttl = options
+            .ttl_ms
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .unwrap_or(DEFAULT_TTL_MS);
+        FileEditSession {
+            registry: Registry::new(&options.id_prefix, ttl),
+        }
     }
 
     /// The time to live of plans, in ms.
@@ -30,52 +35,109 @@ impl FileEditSession {
     }
 
     /// Plans a replace, delete or append by line range.
-    pub fn prepare_range_edit(&mut self, options: RangeEditOptions, now_ms: f64) -> Result<PlanResult> {
+    pub fn prepare_range_edit(
+        &mut self,
+        options: RangeEditOptions,
+        now_ms: f64,
+    ) -> Result<PlanResult> {
         let mode = PlanMode::PrepareFileRangeEdit;
-        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
-        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
-            prepare::plan_range(&ctx, &options)
-        })
+        let ctx = Ctx {
+            mode: mode.as_str(),
+            path: &options.path,
+            lang: options.lang,
+        };
+        self.prepare(
+            &ctx,
+            mode,
+            &options.owner,
+            options.existing_hunk_id.as_deref(),
+            now_ms,
+            || prepare::plan_range(&ctx, &options),
+        )
     }
 
     /// Plans an append to the end of the file (`create: true` allows a
     /// missing file).
     pub fn prepare_append(&mut self, options: AppendOptions, now_ms: f64) -> Result<PlanResult> {
         let mode = PlanMode::PrepareFileAppend;
-        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
-        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
-            prepare::plan_append(&ctx, &options)
-        })
+        let ctx = Ctx {
+            mode: mode.as_str(),
+            path: &options.path,
+            lang: options.lang,
+        };
+        self.prepare(
+            &ctx,
+            mode,
+            &options.owner,
+            options.existing_hunk_id.as_deref(),
+            now_ms,
+            || prepare::plan_append(&ctx, &options),
+        )
     }
 
     /// Plans an insert after an anchor line.
-    pub fn prepare_insert_after(&mut self, options: InsertOptions, now_ms: f64) -> Result<PlanResult> {
+    pub fn prepare_insert_after(
+        &mut self,
+        options: InsertOptions,
+        now_ms: f64,
+    ) -> Result<PlanResult> {
         self.prepare_insert(options, Position::After, now_ms)
     }
 
     /// Plans an insert before an anchor line.
-    pub fn prepare_insert_before(&mut self, options: InsertOptions, now_ms: f64) -> Result<PlanResult> {
+    pub fn prepare_insert_before(
+        &mut self,
+        options: InsertOptions,
+        now_ms: f64,
+    ) -> Result<PlanResult> {
         self.prepare_insert(options, Position::Before, now_ms)
     }
 
-    fn prepare_insert(&mut self, options: InsertOptions, position: Position, now_ms: f64) -> Result<PlanResult> {
+    fn prepare_insert(
+        &mut self,
+        options: InsertOptions,
+        position: Position,
+        now_ms: f64,
+    ) -> Result<PlanResult> {
         let mode = match position {
             Position::After => PlanMode::PrepareFileInsertAfter,
             Position::Before => PlanMode::PrepareFileInsertBefore,
         };
-        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
-        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
-            prepare::plan_insert(&ctx, &options, position)
-        })
+        let ctx = Ctx {
+            mode: mode.as_str(),
+            path: &options.path,
+            lang: options.lang,
+        };
+        self.prepare(
+            &ctx,
+            mode,
+            &options.owner,
+            options.existing_hunk_id.as_deref(),
+            now_ms,
+            || prepare::plan_insert(&ctx, &options, position),
+        )
     }
 
     /// Plans the replacement of a start/end anchor block.
-    pub fn prepare_block_replace(&mut self, options: BlockReplaceOptions, now_ms: f64) -> Result<PlanResult> {
+    pub fn prepare_block_replace(
+        &mut self,
+        options: BlockReplaceOptions,
+        now_ms: f64,
+    ) -> Result<PlanResult> {
         let mode = PlanMode::PrepareFileBlockReplace;
-        let ctx = Ctx { mode: mode.as_str(), path: &options.path, lang: options.lang };
-        self.prepare(&ctx, mode, &options.owner, options.existing_hunk_id.as_deref(), now_ms, || {
-            prepare::plan_block_replace(&ctx, &options)
-        })
+        let ctx = Ctx {
+            mode: mode.as_str(),
+            path: &options.path,
+            lang: options.lang,
+        };
+        self.prepare(
+            &ctx,
+            mode,
+            &options.owner,
+            options.existing_hunk_id.as_deref(),
+            now_ms,
+            || prepare::plan_block_replace(&ctx, &options),
+        )
     }
 
     /// Applies plan `hunkId` to the file's current `content`. A successful
@@ -84,8 +146,16 @@ impl FileEditSession {
     /// leave it in place (revise it with `existingHunkId` or plan anew).
     pub fn apply(&mut self, options: ApplyOptions, now_ms: f64) -> Result<ApplyResult> {
         let lang = options.lang;
-        let path = self.registry.path_of(&options.hunk_id).unwrap_or_default().to_string();
-        let ctx = Ctx { mode: APPLY_MODE, path: &path, lang };
+        let path = self
+            .registry
+            .path_of(&options.hunk_id)
+            .unwrap_or_default()
+            .to_string();
+        let ctx = Ctx {
+            mode: APPLY_MODE,
+            path: &path,
+            lang,
+        };
         let result = (|| {
             check_now(lang, now_ms)?;
             self.registry.purge(now_ms);
@@ -118,11 +188,18 @@ impl FileEditSession {
     /// running them in this order makes them land in the order they were
     /// planned: each one relocates over the changes of the ones before it.
     pub fn apply_order(&self, hunk_ids: &[String]) -> Vec<String> {
-        let mut known: Vec<(u64, &String)> =
-            hunk_ids.iter().filter_map(|id| self.registry.get(id).map(|h| (h.seq, id))).collect();
+        let mut known: Vec<(u64, &String)> = hunk_ids
+            .iter()
+            .filter_map(|id| self.registry.get(id).map(|h| (h.seq, id)))
+            .collect();
         known.sort_unstable_by_key(|(seq, _)| *seq); // seqs are unique
         let mut out: Vec<String> = known.into_iter().map(|(_, id)| id.clone()).collect();
-        out.extend(hunk_ids.iter().filter(|id| self.registry.get(id).is_none()).cloned());
+        out.extend(
+            hunk_ids
+                .iter()
+                .filter(|id| self.registry.get(id).is_none())
+                .cloned(),
+        );
         out
     }
 
@@ -132,7 +209,11 @@ impl FileEditSession {
         if now_ms.is_finite() {
             self.registry.purge(now_ms);
         }
-        let mut out: Vec<&Hunk> = self.registry.live().filter(|h| path.is_none_or(|p| p == h.path)).collect();
+        let mut out: Vec<&Hunk> = self
+            .registry
+            .live()
+            .filter(|h| path.is_none_or(|p| p == h.path))
+            .collect();
         out.sort_unstable_by_key(|h| h.seq); // seqs are unique
         out.into_iter()
             .map(|h| PendingHunk {
@@ -151,11 +232,17 @@ impl FileEditSession {
     fn lookup(&self, ctx: &Ctx<'_>, id: &str, owner: &str) -> Result<&Hunk> {
         let lang = ctx.lang;
         self.registry.lookup(id, owner).map_err(|why| match why {
-            LookupError::NotFound { retired: Some(Retired::Expired) } => {
-                refusal(ctx, ErrorCode::HunkExpired, msg::hunk_expired(lang, id), msg::next_replan(lang), |y| {
+            LookupError::NotFound {
+                retired: Some(Retired::Expired),
+            } => refusal(
+                ctx,
+                ErrorCode::HunkExpired,
+                msg::hunk_expired(lang, id),
+                msg::next_replan(lang),
+                |y| {
                     y.str("hunk_id", id);
-                })
-            }
+                },
+            ),
             LookupError::NotFound { retired } => refusal(
                 ctx,
                 ErrorCode::HunkNotFound,
@@ -165,11 +252,15 @@ impl FileEditSession {
                     y.str("hunk_id", id);
                 },
             ),
-            LookupError::WrongOwner => {
-                refusal(ctx, ErrorCode::WrongOwner, msg::wrong_owner(lang, id), msg::next_wrong_owner(lang), |y| {
+            LookupError::WrongOwner => refusal(
+                ctx,
+                ErrorCode::WrongOwner,
+                msg::wrong_owner(lang, id),
+                msg::next_wrong_owner(lang),
+                |y| {
                     y.str("hunk_id", id).str("owner", owner);
-                })
-            }
+                },
+            ),
         })
     }
 
@@ -182,7 +273,8 @@ impl FileEditSession {
         now_ms: f64,
         plan: impl FnOnce() -> Result<Plan>,
     ) -> Result<PlanResult> {
-        self.prepare_inner(ctx, mode, owner, existing, now_ms, plan).map_err(|e| ensure_yaml(e, ctx))
+        self.prepare_inner(ctx, mode, owner, existing, now_ms, plan)
+            .map_err(|e| ensure_yaml(e, ctx))
     }
 
     fn prepare_inner(
@@ -197,7 +289,11 @@ impl FileEditSession {
         let lang = ctx.lang;
         check_now(lang, now_ms)?;
         if ctx.path.is_empty() {
-            return Err(Error::invalid_argument(lang, "path", lang.pick("a non-empty file path", "非空的文件路径")));
+            return Err(Error::invalid_argument(
+                lang,
+                "path",
+                lang.pick("a non-empty file path", "非空的文件路径"),
+            ));
         }
         self.registry.purge(now_ms);
         // Revision: same owner, same tool, same file.
@@ -287,6 +383,10 @@ fn check_now(lang: Lang, now_ms: f64) -> Result<()> {
     if now_ms.is_finite() {
         Ok(())
     } else {
-        Err(Error::invalid_argument(lang, "now", lang.pick("a finite number of milliseconds", "有限的毫秒数")))
+        Err(Error::invalid_argument(
+            lang,
+            "now",
+            lang.pick("a finite number of milliseconds", "有限的毫秒数"),
+        ))
     }
 }

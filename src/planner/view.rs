@@ -24,7 +24,11 @@ const MAX_BODY_CHARS: usize = 100_000;
 /// Renders a view of `options.content`; refuses only a malformed range
 /// (`INVALID_RANGE`) or one starting past the end (`RANGE_OUT_OF_BOUNDS`).
 pub fn format_file_view(options: FileViewOptions) -> Result<FileView> {
-    let ctx = Ctx { mode: "read_file", path: &options.path, lang: options.lang };
+    let ctx = Ctx {
+        mode: "read_file",
+        path: &options.path,
+        lang: options.lang,
+    };
     view(&ctx, &options).map_err(|e| ensure_yaml(e, &ctx))
 }
 
@@ -47,7 +51,11 @@ fn view(ctx: &Ctx<'_>, o: &FileViewOptions) -> Result<FileView> {
                 LineRangeSpec::Whole => (1, total as u64),
             };
             if start > (total.max(1)) as u64 {
-                return Err(range::range_error(RangeProblem::OutOfBounds { total }, input, lang));
+                return Err(range::range_error(
+                    RangeProblem::OutOfBounds { total },
+                    input,
+                    lang,
+                ));
             }
             (start as usize, (end.min(total as u64)) as usize)
         }
@@ -68,13 +76,20 @@ fn view(ctx: &Ctx<'_>, o: &FileViewOptions) -> Result<FileView> {
             break;
         }
         let text = doc.text(n - 1);
-        let line = if numbered { format!("{n:>width$}| {text}\n") } else { format!("{text}\n") };
+        let line = if numbered {
+            format!("{n:>width$}| {text}\n")
+        } else {
+            format!("{text}\n")
+        };
         let len = line.chars().count();
         if chars + len > MAX_BODY_CHARS {
             by_chars = true;
             if shown == 0 {
                 // One line longer than the whole budget: show its start.
-                let cut = line.char_indices().nth(MAX_BODY_CHARS).map_or(line.len(), |(i, _)| i);
+                let cut = line
+                    .char_indices()
+                    .nth(MAX_BODY_CHARS)
+                    .map_or(line.len(), |(i, _)| i);
                 body.push_str(&line[..cut]);
                 body.push_str("…\n");
                 shown = 1;
@@ -85,7 +100,11 @@ fn view(ctx: &Ctx<'_>, o: &FileViewOptions) -> Result<FileView> {
         body.push_str(&line);
         shown += 1;
     }
-    let (start_line, end_line) = if shown == 0 { (0, 0) } else { (first, first + shown - 1) };
+    let (start_line, end_line) = if shown == 0 {
+        (0, 0)
+    } else {
+        (first, first + shown - 1)
+    };
     let next_range = if by_lines || by_chars {
         let next = end_line + 1;
         format!("{next}~{}", last.min(next + max_lines - 1))

@@ -18,7 +18,10 @@ pub(crate) struct Yaml {
 
 impl Yaml {
     pub fn new() -> Self {
-        Yaml { out: String::with_capacity(512), indent: 0 }
+        Yaml {
+            out: String::with_capacity(512),
+            indent: 0,
+        }
     }
 
     fn key(&mut self, key: &str) {
@@ -96,7 +99,9 @@ impl Yaml {
 /// A YAML string literal for `s`: single-quoted (`'` doubled) when every
 /// char is printable, else double-quoted with escapes.
 pub(crate) fn quote(s: &str) -> String {
-    let needs_escape = |c: char| c != '\t' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}'));
+    let needs_escape = |c: char| {
+        c != '\t' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}'))
+    };
     if !s.chars().any(needs_escape) {
         let mut out = String::with_capacity(s.len() + 2);
         out.push('\'');
@@ -147,9 +152,16 @@ pub(crate) fn preview_block<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
     if lines.len() <= 6 {
         return lines.iter().map(|l| preview_line(l.as_ref())).collect();
     }
-    let mut out: Vec<String> = lines[..3].iter().map(|l| preview_line(l.as_ref())).collect();
+    let mut out: Vec<String> = lines[..3]
+        .iter()
+        .map(|l| preview_line(l.as_ref()))
+        .collect();
     out.push("…".to_string());
-    out.extend(lines[lines.len() - 3..].iter().map(|l| preview_line(l.as_ref())));
+    out.extend(
+        lines[lines.len() - 3..]
+            .iter()
+            .map(|l| preview_line(l.as_ref())),
+    );
     out
 }
 
@@ -199,15 +211,26 @@ mod tests {
     fn strings_are_quoted_safely() {
         assert_eq!(quote("it's"), "'it''s'");
         assert_eq!(quote("中文 😀\ttab"), "'中文 😀\ttab'");
-        assert_eq!(quote("a\rb\u{1b}\u{feff}\"\\"), "\"a\\rb\\x1b\\ufeff\\\"\\\\\"");
+        assert_eq!(
+            quote("a\rb\u{1b}\u{feff}\"\\"),
+            "\"a\\rb\\x1b\\ufeff\\\"\\\\\""
+        );
         assert_eq!(quote(""), "''");
     }
 
     #[test]
     fn maps_nest_by_two_spaces() {
         let mut y = Yaml::new();
-        y.raw("status", "ok").open("lines").raw("old", 1).raw("new", 2).close().list("l", &["a", "b'c"]);
-        assert_eq!(y.finish(), "status: ok\nlines:\n  old: 1\n  new: 2\nl: ['a', 'b''c']");
+        y.raw("status", "ok")
+            .open("lines")
+            .raw("old", 1)
+            .raw("new", 2)
+            .close()
+            .list("l", &["a", "b'c"]);
+        assert_eq!(
+            y.finish(),
+            "status: ok\nlines:\n  old: 1\n  new: 2\nl: ['a', 'b''c']"
+        );
     }
 
     #[test]
@@ -217,7 +240,10 @@ mod tests {
         assert_eq!(p.chars().count(), PREVIEW_MAX_CHARS + 1);
         assert!(p.ends_with('…'));
         let lines: Vec<String> = (1..=8).map(|i| i.to_string()).collect();
-        assert_eq!(preview_block(&lines), vec!["1", "2", "3", "…", "6", "7", "8"]);
+        assert_eq!(
+            preview_block(&lines),
+            vec!["1", "2", "3", "…", "6", "7", "8"]
+        );
         assert_eq!(number(3_600_000.0), "3600000");
         assert_eq!(number(1.5), "1.5");
     }

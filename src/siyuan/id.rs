@@ -12,7 +12,9 @@ pub fn is_block_id(s: &str) -> bool {
     b.len() == 22
         && b[..14].iter().all(u8::is_ascii_digit)
         && b[14] == b'-'
-        && b[15..].iter().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+        && b[15..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
 }
 
 #[cfg(test)]

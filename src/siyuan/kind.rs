@@ -117,7 +117,10 @@ impl BlockKind {
     /// v3.7.0 these are the only valid `parentID`s of prepend/append.
     pub fn is_container(self) -> bool {
         use BlockKind::*;
-        matches!(self, Document | List | ListItem | Blockquote | Superblock | Callout)
+        matches!(
+            self,
+            Document | List | ListItem | Blockquote | Superblock | Callout
+        )
     }
 
     /// The label printed after `@@id@@` in the reading view.
@@ -155,12 +158,36 @@ mod tests {
 
     #[test]
     fn codes_and_node_types_round_trip() {
-        for code in
-            ["d", "h", "p", "l", "i", "b", "s", "callout", "c", "t", "m", "tb", "html", "query_embed", "av", "video", "audio", "iframe", "widget"]
-        {
+        for code in [
+            "d",
+            "h",
+            "p",
+            "l",
+            "i",
+            "b",
+            "s",
+            "callout",
+            "c",
+            "t",
+            "m",
+            "tb",
+            "html",
+            "query_embed",
+            "av",
+            "video",
+            "audio",
+            "iframe",
+            "widget",
+        ] {
             assert_eq!(BlockKind::from_code(code).code(), code);
         }
-        assert_eq!(BlockKind::from_node_type("NodeListItem"), BlockKind::ListItem);
-        assert_eq!(BlockKind::from_node_type("NodeSomethingNew"), BlockKind::Other);
+        assert_eq!(
+            BlockKind::from_node_type("NodeListItem"),
+            BlockKind::ListItem
+        );
+        assert_eq!(
+            BlockKind::from_node_type("NodeSomethingNew"),
+            BlockKind::Other
+        );
     }
 }

@@ -31,7 +31,9 @@ pub fn invalid_slice(lang: Lang, slice: &str, problem: SyntaxProblem<'_>) -> Err
         (Lang::En, SyntaxProblem::UnknownPart(p)) => {
             format!("'{p}' is neither a block id, an integer, BEGIN nor END.")
         }
-        (Lang::Zh, SyntaxProblem::UnknownPart(p)) => format!("'{p}' 既不是块 ID、整数，也不是 BEGIN 或 END。"),
+        (Lang::Zh, SyntaxProblem::UnknownPart(p)) => {
+            format!("'{p}' 既不是块 ID、整数，也不是 BEGIN 或 END。")
+        }
         (Lang::En, SyntaxProblem::MisplacedKeyword(p)) => {
             format!("'{p}' is misplaced: BEGIN may only start a range and END may only end it.")
         }
@@ -70,7 +72,9 @@ pub fn anchor_not_found(lang: Lang, id: &str) -> Error {
 /// (seed 000 wording, without the parentheses the reading view adds).
 pub fn empty_result(lang: Lang, total: usize) -> String {
     match lang {
-        Lang::En => format!("Slice result is empty. Original children count: {total}. Check your slice range."),
+        Lang::En => format!(
+            "Slice result is empty. Original children count: {total}. Check your slice range."
+        ),
         Lang::Zh => format!("切片结果为空。原始子块数量：{total}。请检查切片范围。"),
     }
 }

@@ -144,7 +144,10 @@ pub fn evaluate_slice<T: SliceItem + Clone>(
     let count = range.len();
     let total = children.len();
     Ok(SliceResult {
-        blocks: children.get(range.clone()).map(<[T]>::to_vec).unwrap_or_default(),
+        blocks: children
+            .get(range.clone())
+            .map(<[T]>::to_vec)
+            .unwrap_or_default(),
         total: to_u32(total),
         start: to_u32(range.start),
         end: to_u32(range.end),
@@ -155,7 +158,11 @@ pub fn evaluate_slice<T: SliceItem + Clone>(
 
 /// The index range `slice` selects in `children` (always within bounds,
 /// `start <= end`).
-pub fn slice_range<T: SliceItem>(children: &[T], slice: &str, lang: Lang) -> Result<Range<usize>, Error> {
+pub fn slice_range<T: SliceItem>(
+    children: &[T],
+    slice: &str,
+    lang: Lang,
+) -> Result<Range<usize>, Error> {
     let spec = parse(slice, lang)?;
     resolve(&spec, children, lang)
 }
@@ -256,7 +263,9 @@ fn looks_like_id(part: &str) -> bool {
     b.len() == 22
         && b[..14].iter().all(u8::is_ascii_digit)
         && b[14] == b'-'
-        && b[15..].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        && b[15..]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// `[+-]digits`, saturating at the i64 range.
@@ -276,15 +285,25 @@ fn parse_count(digits: &str) -> Option<u64> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some(digits.bytes().fold(0u64, |n, b| n.saturating_mul(10).saturating_add(u64::from(b - b'0'))))
+    Some(digits.bytes().fold(0u64, |n, b| {
+        n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+    }))
 }
 
 // ---- evaluation ---------------------------------------------------------
 
-fn resolve<T: SliceItem>(spec: &Spec<'_>, children: &[T], lang: Lang) -> Result<Range<usize>, Error> {
+fn resolve<T: SliceItem>(
+    spec: &Spec<'_>,
+    children: &[T],
+    lang: Lang,
+) -> Result<Range<usize>, Error> {
     let len = children.len();
-    let find =
-        |id: &str| children.iter().position(|c| c.slice_id() == id).ok_or_else(|| messages::anchor_not_found(lang, id));
+    let find = |id: &str| {
+        children
+            .iter()
+            .position(|c| c.slice_id() == id)
+            .ok_or_else(|| messages::anchor_not_found(lang, id))
+    };
     let range = match *spec {
         Spec::All => 0..len,
         Spec::Single(id) => {
@@ -294,7 +313,8 @@ fn resolve<T: SliceItem>(spec: &Spec<'_>, children: &[T], lang: Lang) -> Result<
         Spec::From(n) => python_index(n, len)..len,
         Spec::Forward(id, count) => {
             let i = find(id)?;
-            i..i.saturating_add(usize::try_from(count).unwrap_or(usize::MAX)).min(len)
+            i..i.saturating_add(usize::try_from(count).unwrap_or(usize::MAX))
+                .min(len)
         }
         Spec::Backward(id, count) => {
             let end = find(id)? + 1;
@@ -429,6 +449,11 @@ mod tests {
             Some("Slice result is empty. Original children count: 4. Check your slice range.")
         );
         let none: Vec<String> = Vec::new();
-        assert_eq!(evaluate_slice(&none, "0:3", &SliceOptions::default()).unwrap().message, None);
+        assert_eq!(
+            evaluate_slice(&none, "0:3", &SliceOptions::default())
+                .unwrap()
+                .message,
+            None
+        );
     }
 }

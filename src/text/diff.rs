@@ -47,17 +47,28 @@ pub enum LineLink {
 /// paired by position; surplus `new` lines are [`LineLink::Inserted`].
 pub fn align_lines(old: &[&str], new: &[&str]) -> Vec<LineLink> {
     let mut links = vec![LineLink::Inserted; new.len()];
-    let diff = TextDiff::configure().algorithm(Algorithm::Myers).diff_slices(old, new);
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Myers)
+        .diff_slices(old, new);
     for op in diff.ops() {
         match *op {
-            DiffOp::Equal { old_index, new_index, len } => {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
                 for k in 0..len {
                     if let Some(link) = links.get_mut(new_index + k) {
                         *link = LineLink::Equal(old_index + k);
                     }
                 }
             }
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
                 for k in 0..old_len.min(new_len) {
                     if let Some(link) = links.get_mut(new_index + k) {
                         *link = LineLink::Changed(old_index + k);
@@ -80,7 +91,12 @@ pub fn sequence_ratio(old: &[&str], new: &[&str]) -> f64 {
     if old.is_empty() || new.is_empty() {
         return 0.0;
     }
-    f64::from(TextDiff::configure().algorithm(Algorithm::Myers).diff_slices(old, new).ratio())
+    f64::from(
+        TextDiff::configure()
+            .algorithm(Algorithm::Myers)
+            .diff_slices(old, new)
+            .ratio(),
+    )
 }
 
 /// Options of [`unified_diff`].
@@ -94,7 +110,11 @@ pub struct UnifiedDiffOptions<'a> {
 
 impl Default for UnifiedDiffOptions<'_> {
     fn default() -> Self {
-        UnifiedDiffOptions { old_name: "a", new_name: "b", context: 3 }
+        UnifiedDiffOptions {
+            old_name: "a",
+            new_name: "b",
+            context: 3,
+        }
     }
 }
 
@@ -105,7 +125,9 @@ pub fn unified_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
     if old == new {
         return String::new();
     }
-    let diff = TextDiff::configure().algorithm(Algorithm::Myers).diff_lines(old, new);
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Myers)
+        .diff_lines(old, new);
     diff.unified_diff()
         .context_radius(options.context)
         .missing_newline_hint(true)
@@ -127,12 +149,18 @@ const MAX_LINES_FOR_MYERS_EXCERPT: usize = 1_000;
 /// [`unified_diff`]; excerpts above 1,000 lines become one hunk (common
 /// leading and trailing lines as context, every other old line removed,
 /// every other new line added), which is linear and still exact.
-pub fn unified_diff_excerpt(old: &str, new: &str, lines_before: usize, options: UnifiedDiffOptions<'_>) -> String {
+pub fn unified_diff_excerpt(
+    old: &str,
+    new: &str,
+    lines_before: usize,
+    options: UnifiedDiffOptions<'_>,
+) -> String {
     if old == new {
         return String::new();
     }
     let (old_lines, new_lines) = (super::line_count(old), super::line_count(new));
-    let diff = if old_lines > MAX_LINES_FOR_MYERS_EXCERPT || new_lines > MAX_LINES_FOR_MYERS_EXCERPT {
+    let diff = if old_lines > MAX_LINES_FOR_MYERS_EXCERPT || new_lines > MAX_LINES_FOR_MYERS_EXCERPT
+    {
         single_hunk_diff(old, new, options)
     } else {
         unified_diff(old, new, options)
@@ -168,7 +196,12 @@ fn shift_hunk_header(line: &str, by: usize) -> Option<String> {
             None => start.to_string(),
         })
     };
-    Some(format!("@@ -{} +{} @@{}", shift(old_range)?, shift(new_range)?, tail))
+    Some(format!(
+        "@@ -{} +{} @@{}",
+        shift(old_range)?,
+        shift(new_range)?,
+        tail
+    ))
 }
 
 /// The linear rendering: common leading/trailing lines (at most
@@ -177,10 +210,19 @@ fn shift_hunk_header(line: &str, by: usize) -> Option<String> {
 fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> String {
     let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
-    let prefix = old_lines.iter().zip(&new_lines).take_while(|(a, b)| a == b).count();
+    let prefix = old_lines
+        .iter()
+        .zip(&new_lines)
+        .take_while(|(a, b)| a == b)
+        .count();
     let max_suffix = old_lines.len().min(new_lines.len()) - prefix;
-    let suffix =
-        old_lines.iter().rev().zip(new_lines.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    let suffix = old_lines
+        .iter()
+        .rev()
+        .zip(new_lines.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
     let lead = prefix.min(options.context);
     let trail = suffix.min(options.context);
     let old_mid = &old_lines[prefix..old_lines.len() - suffix];
@@ -244,7 +286,15 @@ mod tests {
     #[test]
     fn lines_are_aligned_by_equality_then_position() {
         let links = align_lines(&["a", "b", "c"], &["a", "B", "x", "c"]);
-        assert_eq!(links, vec![LineLink::Equal(0), LineLink::Changed(1), LineLink::Inserted, LineLink::Equal(2)]);
+        assert_eq!(
+            links,
+            vec![
+                LineLink::Equal(0),
+                LineLink::Changed(1),
+                LineLink::Inserted,
+                LineLink::Equal(2)
+            ]
+        );
         assert_eq!(align_lines(&[], &["x"]), vec![LineLink::Inserted]);
         assert!(align_lines(&["x"], &[]).is_empty());
     }
@@ -279,8 +329,15 @@ mod tests {
     #[test]
     fn large_excerpts_use_the_linear_single_hunk_rendering() {
         let old: String = (0..1_500).map(|i| format!("line {i}\n")).collect();
-        let new: String =
-            (0..1_500).map(|i| if i == 700 { "changed\n".to_string() } else { format!("line {i}\n") }).collect();
+        let new: String = (0..1_500)
+            .map(|i| {
+                if i == 700 {
+                    "changed\n".to_string()
+                } else {
+                    format!("line {i}\n")
+                }
+            })
+            .collect();
         let d = unified_diff_excerpt(&old, &new, 2, UnifiedDiffOptions::default());
         assert_eq!(
             d,

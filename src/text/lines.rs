@@ -84,9 +84,17 @@ pub fn lines_with_endings(text: &str) -> impl Iterator<Item = Line<'_>> {
                 } else {
                     (&rest[..nl], &rest[nl..=nl])
                 };
-                Line { text: body, ending, start: pos }
+                Line {
+                    text: body,
+                    ending,
+                    start: pos,
+                }
             }
-            None => Line { text: rest, ending: "", start: pos },
+            None => Line {
+                text: rest,
+                ending: "",
+                start: pos,
+            },
         };
         pos = line.next_start();
         Some(line)
@@ -118,11 +126,24 @@ mod tests {
 
     #[test]
     fn lines_round_trip_with_mixed_endings() {
-        for text in ["", "a", "a\n", "a\r\nb\nc", "\n\n", "中文\r\n😀\n", "\r", "x\r"] {
-            let joined: String = lines_with_endings(text).map(|l| format!("{}{}", l.text, l.ending)).collect();
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\r\nb\nc",
+            "\n\n",
+            "中文\r\n😀\n",
+            "\r",
+            "x\r",
+        ] {
+            let joined: String = lines_with_endings(text)
+                .map(|l| format!("{}{}", l.text, l.ending))
+                .collect();
             assert_eq!(joined, text);
         }
-        let lines: Vec<_> = lines_with_endings("a\r\nb\nc").map(|l| (l.text, l.ending, l.start)).collect();
+        let lines: Vec<_> = lines_with_endings("a\r\nb\nc")
+            .map(|l| (l.text, l.ending, l.start))
+            .collect();
         assert_eq!(lines, vec![("a", "\r\n", 0), ("b", "\n", 3), ("c", "", 5)]);
     }
 

@@ -12,10 +12,11 @@ mod lines;
 mod offsets;
 
 pub use diff::{
-    align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink, UnifiedDiffOptions,
+    align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink,
+    UnifiedDiffOptions,
 };
 pub use lines::{
-    detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line, LineEnding,
-    BOM,
+    detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line,
+    LineEnding, BOM,
 };
 pub use offsets::{floor_char_boundary, utf16_len, Utf16Index};

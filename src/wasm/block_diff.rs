@@ -26,7 +26,11 @@ pub fn parse_block_diff(text: JsValue, options: JsValue) -> Result<JsValue, JsVa
 }
 
 #[wasm_bindgen(js_name = applyBlockDiff)]
-pub async fn apply_block_diff(text: JsValue, host: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub async fn apply_block_diff(
+    text: JsValue,
+    host: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let text = string_arg(&text, "text", lang)?;
     let options: ApplyOptions = from_js(options, "options", lang)?;

@@ -18,7 +18,11 @@ fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> 
 /// the caller's own array, so child objects never cross the boundary):
 /// `{ start, end, total, header, message? }`.
 #[wasm_bindgen(js_name = evaluateSlice)]
-pub fn evaluate_slice(ids: JsValue, slice_text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn evaluate_slice(
+    ids: JsValue,
+    slice_text: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     #[derive(serde::Serialize)]
     struct Selection {
         start: u32,
@@ -33,13 +37,23 @@ pub fn evaluate_slice(ids: JsValue, slice_text: JsValue, options: JsValue) -> Re
     let slice_text = super::convert::string_arg(&slice_text, "slice", lang)?;
     let options: SliceOptions = from_js(options, "options", lang)?;
     match slice::evaluate_slice(&ids, &slice_text, &options) {
-        Ok(r) => to_js(&Selection { start: r.start, end: r.end, total: r.total, header: r.header, message: r.message }),
+        Ok(r) => to_js(&Selection {
+            start: r.start,
+            end: r.end,
+            total: r.total,
+            header: r.header,
+            message: r.message,
+        }),
         Err(e) => Err(error_to_js(&e)),
     }
 }
 
 #[wasm_bindgen(js_name = renderBlockContent)]
-pub fn render_block_content(source: JsValue, args: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn render_block_content(
+    source: JsValue,
+    args: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let source = required(source, "source", lang)?;
     let args = required(args, "args", lang)?;
@@ -48,7 +62,11 @@ pub fn render_block_content(source: JsValue, args: JsValue, options: JsValue) ->
 }
 
 #[wasm_bindgen(js_name = getBlockContent)]
-pub async fn get_block_content(args: JsValue, host: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub async fn get_block_content(
+    args: JsValue,
+    host: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let args = required(args, "args", lang)?;
     let options: ContentOptions = from_js(options, "options", lang)?;
@@ -56,7 +74,11 @@ pub async fn get_block_content(args: JsValue, host: JsValue, options: JsValue) -
 }
 
 #[wasm_bindgen(js_name = getBlockInfo)]
-pub async fn get_block_info(args: JsValue, host: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub async fn get_block_info(
+    args: JsValue,
+    host: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let args = required(args, "args", lang)?;
     let options: ContentOptions = from_js(options, "options", lang)?;
@@ -90,7 +112,11 @@ pub fn format_block_info(info: JsValue, options: JsValue) -> Result<JsValue, JsV
 }
 
 #[wasm_bindgen(js_name = appendContent)]
-pub async fn append_content(args: JsValue, host: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub async fn append_content(
+    args: JsValue,
+    host: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let args = required(args, "args", lang)?;
     let options: ContentOptions = from_js(options, "options", lang)?;
@@ -98,7 +124,11 @@ pub async fn append_content(args: JsValue, host: JsValue, options: JsValue) -> R
 }
 
 #[wasm_bindgen(js_name = createNewDoc)]
-pub async fn create_new_doc(args: JsValue, host: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub async fn create_new_doc(
+    args: JsValue,
+    host: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let args = required(args, "args", lang)?;
     let options: ContentOptions = from_js(options, "options", lang)?;

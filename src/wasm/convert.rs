@@ -16,12 +16,21 @@ use crate::{Error, ErrorCode, Lang};
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     serde_json::to_string(value)
         .map(|s| JsValue::from_str(&s))
-        .map_err(|e| error_to_js(&Error::new(ErrorCode::InternalError, format!("editkit could not encode its result: {e}"))))
+        .map_err(|e| {
+            error_to_js(&Error::new(
+                ErrorCode::InternalError,
+                format!("editkit could not encode its result: {e}"),
+            ))
+        })
 }
 
 /// An argument object from its JSON text; `undefined`/`null` give the
 /// default.
-pub fn from_js<T: DeserializeOwned + Default>(value: JsValue, name: &str, lang: Lang) -> Result<T, JsValue> {
+pub fn from_js<T: DeserializeOwned + Default>(
+    value: JsValue,
+    name: &str,
+    lang: Lang,
+) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
@@ -31,14 +40,22 @@ pub fn from_js<T: DeserializeOwned + Default>(value: JsValue, name: &str, lang: 
 /// A required argument object from its JSON text.
 pub fn required<T: DeserializeOwned>(value: JsValue, name: &str, lang: Lang) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
-        return Err(error_to_js(&Error::invalid_argument(lang, name, "an object")));
+        return Err(error_to_js(&Error::invalid_argument(
+            lang,
+            name,
+            "an object",
+        )));
     }
     parse(&value, name, lang)
 }
 
 fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result<T, JsValue> {
     let Some(text) = value.as_string() else {
-        return Err(error_to_js(&Error::invalid_argument(lang, name, "JSON text (the TS layer encodes objects)")));
+        return Err(error_to_js(&Error::invalid_argument(
+            lang,
+            name,
+            "JSON text (the TS layer encodes objects)",
+        )));
     };
     serde_json::from_str(&text).map_err(|e| {
         let mut err = Error::invalid_argument(lang, name, "an object of the documented shape");
@@ -49,7 +66,9 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
 
 /// A required string argument.
 pub fn string_arg(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsValue> {
-    value.as_string().ok_or_else(|| error_to_js(&Error::invalid_argument(lang, name, "a string")))
+    value
+        .as_string()
+        .ok_or_else(|| error_to_js(&Error::invalid_argument(lang, name, "a string")))
 }
 
 /// The `lang` of an options object's JSON text, for errors raised before
@@ -71,6 +90,9 @@ pub fn lang_of(options: &JsValue) -> Lang {
 /// to the TS layer, which rethrows it as an `EditkitError`.
 pub fn error_to_js(error: &Error) -> JsValue {
     JsValue::from_str(&serde_json::to_string(error).unwrap_or_else(|_| {
-        format!("{{\"code\":\"INTERNAL_ERROR\",\"message\":{:?}}}", error.message)
+        format!(
+            "{{\"code\":\"INTERNAL_ERROR\",\"message\":{:?}}}",
+            error.message
+        )
     }))
 }

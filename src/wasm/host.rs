@@ -26,26 +26,43 @@ impl JsHost {
         if !self.object.is_object() {
             return None;
         }
-        Reflect::get(&self.object, &JsValue::from_str(capability.js_name())).ok()?.dyn_into::<Function>().ok()
+        Reflect::get(&self.object, &JsValue::from_str(capability.js_name()))
+            .ok()?
+            .dyn_into::<Function>()
+            .ok()
     }
 
     async fn call(&self, capability: Capability, args: &[JsValue]) -> HostResult<JsValue> {
-        let f = self.function(capability).ok_or(HostError::missing(capability))?;
+        let f = self
+            .function(capability)
+            .ok_or(HostError::missing(capability))?;
         let array: Array = args.iter().collect();
-        let value = f.apply(&self.object, &array).map_err(|e| HostError::new(capability, describe(&e)))?;
+        let value = f
+            .apply(&self.object, &array)
+            .map_err(|e| HostError::new(capability, describe(&e)))?;
         if value.has_type::<Promise>() {
             let promise: Promise = value.unchecked_into();
-            JsFuture::from(promise).await.map_err(|e| HostError::new(capability, describe(&e)))
+            JsFuture::from(promise)
+                .await
+                .map_err(|e| HostError::new(capability, describe(&e)))
         } else {
             Ok(value)
         }
     }
 
-    async fn call_parse<T: DeserializeOwned>(&self, capability: Capability, args: &[JsValue]) -> HostResult<T> {
+    async fn call_parse<T: DeserializeOwned>(
+        &self,
+        capability: Capability,
+        args: &[JsValue],
+    ) -> HostResult<T> {
         let value = self.call(capability, args).await?;
         let text = value.as_string().unwrap_or_else(|| "null".to_string());
-        serde_json::from_str(&text)
-            .map_err(|e| HostError::new(capability, format!("returned data of the wrong shape ({e})")))
+        serde_json::from_str(&text).map_err(|e| {
+            HostError::new(
+                capability,
+                format!("returned data of the wrong shape ({e})"),
+            )
+        })
     }
 
     /// New block ids from a write: a string, an array of strings, or
@@ -57,11 +74,13 @@ impl JsHost {
             One(String),
             Many(Vec<String>),
         }
-        Ok(match self.call_parse::<Option<Ids>>(capability, args).await? {
-            Some(Ids::One(id)) => vec![id],
-            Some(Ids::Many(ids)) => ids,
-            None => Vec::new(),
-        })
+        Ok(
+            match self.call_parse::<Option<Ids>>(capability, args).await? {
+                Some(Ids::One(id)) => vec![id],
+                Some(Ids::Many(ids)) => ids,
+                None => Vec::new(),
+            },
+        )
     }
 
     /// The id a create call returns: a string, or an object with `id`.
@@ -87,15 +106,23 @@ fn object(pairs: &[(&str, &str)]) -> JsValue {
 }
 
 fn ids_to_js(ids: &[String]) -> JsValue {
-    ids.iter().map(|s| JsValue::from_str(s)).collect::<Array>().into()
+    ids.iter()
+        .map(|s| JsValue::from_str(s))
+        .collect::<Array>()
+        .into()
 }
 
 /// The message of a thrown JS value (an `Error`'s message, else its string).
 fn describe(value: &JsValue) -> String {
-    if let Some(message) = Reflect::get(value, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()) {
+    if let Some(message) = Reflect::get(value, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+    {
         return message;
     }
-    value.as_string().unwrap_or_else(|| "a non-Error value was thrown".to_string())
+    value
+        .as_string()
+        .unwrap_or_else(|| "a non-Error value was thrown".to_string())
 }
 
 impl SiyuanHost for JsHost {
@@ -104,23 +131,33 @@ impl SiyuanHost for JsHost {
     }
 
     async fn get_blocks(&self, ids: &[String]) -> HostResult<Vec<Option<Block>>> {
-        self.call_parse(Capability::GetBlocks, &[ids_to_js(ids)]).await
+        self.call_parse(Capability::GetBlocks, &[ids_to_js(ids)])
+            .await
     }
 
     async fn get_child_blocks(&self, ids: &[String]) -> HostResult<Vec<Vec<ChildBlock>>> {
-        self.call_parse(Capability::GetChildBlocks, &[ids_to_js(ids)]).await
+        self.call_parse(Capability::GetChildBlocks, &[ids_to_js(ids)])
+            .await
     }
 
     async fn get_kramdown(&self, ids: &[String]) -> HostResult<Vec<Option<String>>> {
-        self.call_parse(Capability::GetKramdown, &[ids_to_js(ids)]).await
+        self.call_parse(Capability::GetKramdown, &[ids_to_js(ids)])
+            .await
     }
 
     async fn update_block(&self, id: &str, markdown: &str) -> HostResult<()> {
-        self.call(Capability::UpdateBlock, &[JsValue::from_str(id), JsValue::from_str(markdown)]).await.map(|_| ())
+        self.call(
+            Capability::UpdateBlock,
+            &[JsValue::from_str(id), JsValue::from_str(markdown)],
+        )
+        .await
+        .map(|_| ())
     }
 
     async fn delete_block(&self, id: &str) -> HostResult<()> {
-        self.call(Capability::DeleteBlock, &[JsValue::from_str(id)]).await.map(|_| ())
+        self.call(Capability::DeleteBlock, &[JsValue::from_str(id)])
+            .await
+            .map(|_| ())
     }
 
     async fn insert_block(&self, markdown: &str, anchor: &InsertAnchor) -> HostResult<NewIds> {
@@ -130,38 +167,73 @@ impl SiyuanHost for JsHost {
             InsertAnchor::Before(id) => ("nextID", id),
             InsertAnchor::Parent(id) => ("parentID", id),
         };
-        let _ = Reflect::set(&anchor_object, &JsValue::from_str(key), &JsValue::from_str(id));
-        self.call_ids(Capability::InsertBlock, &[JsValue::from_str(markdown), anchor_object.into()]).await
+        let _ = Reflect::set(
+            &anchor_object,
+            &JsValue::from_str(key),
+            &JsValue::from_str(id),
+        );
+        self.call_ids(
+            Capability::InsertBlock,
+            &[JsValue::from_str(markdown), anchor_object.into()],
+        )
+        .await
     }
 
     async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
-        self.call_ids(Capability::PrependBlock, &[JsValue::from_str(parent_id), JsValue::from_str(markdown)]).await
+        self.call_ids(
+            Capability::PrependBlock,
+            &[JsValue::from_str(parent_id), JsValue::from_str(markdown)],
+        )
+        .await
     }
 
     async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
-        self.call_ids(Capability::AppendBlock, &[JsValue::from_str(parent_id), JsValue::from_str(markdown)]).await
+        self.call_ids(
+            Capability::AppendBlock,
+            &[JsValue::from_str(parent_id), JsValue::from_str(markdown)],
+        )
+        .await
     }
 
     async fn get_breadcrumb(&self, ids: &[String]) -> HostResult<Vec<Vec<BreadcrumbEntry>>> {
-        self.call_parse(Capability::GetBreadcrumb, &[ids_to_js(ids)]).await
+        self.call_parse(Capability::GetBreadcrumb, &[ids_to_js(ids)])
+            .await
     }
 
     async fn get_doc_headings(&self, doc_ids: &[String]) -> HostResult<Vec<Vec<Block>>> {
-        self.call_parse(Capability::GetDocHeadings, &[ids_to_js(doc_ids)]).await
+        self.call_parse(Capability::GetDocHeadings, &[ids_to_js(doc_ids)])
+            .await
     }
 
-    async fn create_doc(&self, notebook: &str, hpath: &str, parent_id: &str, markdown: &str) -> HostResult<String> {
-        let request = object(&[("notebook", notebook), ("path", hpath), ("parentID", parent_id), ("markdown", markdown)]);
+    async fn create_doc(
+        &self,
+        notebook: &str,
+        hpath: &str,
+        parent_id: &str,
+        markdown: &str,
+    ) -> HostResult<String> {
+        let request = object(&[
+            ("notebook", notebook),
+            ("path", hpath),
+            ("parentID", parent_id),
+            ("markdown", markdown),
+        ]);
         self.call_id(Capability::CreateDoc, &[request]).await
     }
 
     async fn create_daily_note(&self, notebook: &str) -> HostResult<String> {
-        self.call_id(Capability::CreateDailyNote, &[object(&[("notebook", notebook)])]).await
+        self.call_id(
+            Capability::CreateDailyNote,
+            &[object(&[("notebook", notebook)])],
+        )
+        .await
     }
 
     async fn flush_transaction(&self) -> HostResult<()> {
         if self.has(Capability::FlushTransaction) {
-            self.call(Capability::FlushTransaction, &[]).await.map(|_| ())
+            self.call(Capability::FlushTransaction, &[])
+                .await
+                .map(|_| ())
         } else {
             Ok(())
         }

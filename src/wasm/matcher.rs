@@ -8,7 +8,10 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{error_to_js, from_js, lang_of, required, string_arg, to_js};
 use crate::host::{Capability, HostError};
-use crate::matcher::{self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, FindOptions, ReplaceOptions, SearchReplaceOptions};
+use crate::matcher::{
+    self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, FindOptions, ReplaceOptions,
+    SearchReplaceOptions,
+};
 use crate::Error;
 
 fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> {
@@ -28,7 +31,12 @@ pub fn find_match(content: JsValue, search: JsValue, options: JsValue) -> Result
 }
 
 #[wasm_bindgen(js_name = replaceText)]
-pub fn replace_text(content: JsValue, search: JsValue, replace: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn replace_text(
+    content: JsValue,
+    search: JsValue,
+    replace: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let content = string_arg(&content, "content", lang)?;
     let search = string_arg(&search, "search", lang)?;
@@ -38,7 +46,11 @@ pub fn replace_text(content: JsValue, search: JsValue, replace: JsValue, options
 }
 
 #[wasm_bindgen(js_name = applySearchReplace)]
-pub fn apply_search_replace(content: JsValue, text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn apply_search_replace(
+    content: JsValue,
+    text: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let content = string_arg(&content, "content", lang)?;
     let text = string_arg(&text, "text", lang)?;
@@ -64,13 +76,20 @@ impl Corrector for JsCorrector {
     async fn correct(&self, request: &CorrectionRequest) -> Result<String, HostError> {
         let fail = |m: String| HostError::new(Capability::Corrector, m);
         let arg = to_js(request).map_err(|_| fail("could not encode the request".into()))?;
-        let value = self.f.call1(&JsValue::NULL, &arg).map_err(|e| fail(describe(&e)))?;
+        let value = self
+            .f
+            .call1(&JsValue::NULL, &arg)
+            .map_err(|e| fail(describe(&e)))?;
         let value = if value.has_type::<Promise>() {
-            JsFuture::from(value.unchecked_into::<Promise>()).await.map_err(|e| fail(describe(&e)))?
+            JsFuture::from(value.unchecked_into::<Promise>())
+                .await
+                .map_err(|e| fail(describe(&e)))?
         } else {
             value
         };
-        value.as_string().ok_or_else(|| fail("must resolve to the model's answer as a string".into()))
+        value
+            .as_string()
+            .ok_or_else(|| fail("must resolve to the model's answer as a string".into()))
     }
 }
 
@@ -96,9 +115,22 @@ pub async fn replace_text_with_correction(
     let replace = string_arg(&replace, "replace", lang)?;
     let options: CorrectionOptions = from_js(options, "options", lang)?;
     let Some(f) = corrector.dyn_ref::<Function>().cloned() else {
-        return Err(error_to_js(&Error::invalid_argument(lang, "corrector", "a function (request) => Promise<string>")));
+        return Err(error_to_js(&Error::invalid_argument(
+            lang,
+            "corrector",
+            "a function (request) => Promise<string>",
+        )));
     };
-    result(matcher::replace_text_with_correction(&content, &search, &replace, &options, &JsCorrector { f }).await)
+    result(
+        matcher::replace_text_with_correction(
+            &content,
+            &search,
+            &replace,
+            &options,
+            &JsCorrector { f },
+        )
+        .await,
+    )
 }
 
 #[wasm_bindgen(js_name = stats)]

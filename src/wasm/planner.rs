@@ -25,37 +25,70 @@ impl FileEditSessionCore {
     pub fn new(options: JsValue) -> Result<FileEditSessionCore, JsValue> {
         let lang = lang_of(&options);
         let options: planner::SessionOptions = from_js(options, "options", lang)?;
-        Ok(FileEditSessionCore { inner: FileEditSession::new(options) })
+        Ok(FileEditSessionCore {
+            inner: FileEditSession::new(options),
+        })
     }
 
     #[wasm_bindgen(js_name = prepareRangeEdit)]
-    pub fn prepare_range_edit(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsValue> {
+    pub fn prepare_range_edit(
+        &mut self,
+        options: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
         let lang = lang_of(&options);
-        result(self.inner.prepare_range_edit(from_js(options, "options", lang)?, now_ms))
+        result(
+            self.inner
+                .prepare_range_edit(from_js(options, "options", lang)?, now_ms),
+        )
     }
 
     #[wasm_bindgen(js_name = prepareAppend)]
     pub fn prepare_append(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsValue> {
         let lang = lang_of(&options);
-        result(self.inner.prepare_append(from_js(options, "options", lang)?, now_ms))
+        result(
+            self.inner
+                .prepare_append(from_js(options, "options", lang)?, now_ms),
+        )
     }
 
     #[wasm_bindgen(js_name = prepareInsertAfter)]
-    pub fn prepare_insert_after(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsValue> {
+    pub fn prepare_insert_after(
+        &mut self,
+        options: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
         let lang = lang_of(&options);
-        result(self.inner.prepare_insert_after(from_js(options, "options", lang)?, now_ms))
+        result(
+            self.inner
+                .prepare_insert_after(from_js(options, "options", lang)?, now_ms),
+        )
     }
 
     #[wasm_bindgen(js_name = prepareInsertBefore)]
-    pub fn prepare_insert_before(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsValue> {
+    pub fn prepare_insert_before(
+        &mut self,
+        options: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
         let lang = lang_of(&options);
-        result(self.inner.prepare_insert_before(from_js(options, "options", lang)?, now_ms))
+        result(
+            self.inner
+                .prepare_insert_before(from_js(options, "options", lang)?, now_ms),
+        )
     }
 
     #[wasm_bindgen(js_name = prepareBlockReplace)]
-    pub fn prepare_block_replace(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsValue> {
+    pub fn prepare_block_replace(
+        &mut self,
+        options: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
         let lang = lang_of(&options);
-        result(self.inner.prepare_block_replace(from_js(options, "options", lang)?, now_ms))
+        result(
+            self.inner
+                .prepare_block_replace(from_js(options, "options", lang)?, now_ms),
+        )
     }
 
     pub fn apply(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsValue> {
@@ -104,5 +137,7 @@ pub fn check_new_file(options: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = formatFileView)]
 pub fn format_file_view(options: JsValue) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
-    result(planner::format_file_view(from_js(options, "options", lang)?))
+    result(planner::format_file_view(from_js(
+        options, "options", lang,
+    )?))
 }

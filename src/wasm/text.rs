@@ -18,7 +18,11 @@ struct DiffOptions {
 /// `unifiedDiff(oldText, newText, { oldName, newName, context })` → string
 /// (`""` when equal).
 #[wasm_bindgen(js_name = unifiedDiff)]
-pub fn unified_diff(old_text: JsValue, new_text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn unified_diff(
+    old_text: JsValue,
+    new_text: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let old_text = string_arg(&old_text, "oldText", Lang::En)?;
     let new_text = string_arg(&new_text, "newText", Lang::En)?;
     let o: DiffOptions = super::convert::from_js(options, "options", Lang::En)?;

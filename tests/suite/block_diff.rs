@@ -2,8 +2,8 @@
 //! recorded cases, undo, failures midway, host-call counts and hostile input.
 
 use editkit::block_diff::{
-    apply_block_diff, parse_block_diff, validate_block_diff_format, ApplyOptions, ApplyReport, EditStatus,
-    FormatOptions,
+    apply_block_diff, parse_block_diff, validate_block_diff_format, ApplyOptions, ApplyReport,
+    EditStatus, FormatOptions,
 };
 use editkit::host::Capability;
 use editkit::{Error, ErrorCode, Lang};
@@ -20,7 +20,10 @@ fn run(host: &FixtureHost, diff: &str) -> Result<ApplyReport, Error> {
 }
 
 fn call(name: &'static str, args: &[&str]) -> Call {
-    Call { name, args: args.iter().map(|s| s.to_string()).collect() }
+    Call {
+        name,
+        args: args.iter().map(|s| s.to_string()).collect(),
+    }
 }
 
 /// The plugin's recorded kernel writes, in this host's call shape.
@@ -30,8 +33,14 @@ fn plugin_writes(case: &serde_json::Value) -> Vec<Call> {
         let d = &c["data"];
         let s = |k: &str| d[k].as_str().unwrap_or("").to_string();
         let call = match c["url"].as_str().unwrap() {
-            "/api/block/updateBlock" => Call { name: "updateBlock", args: vec![s("id"), s("data")] },
-            "/api/block/deleteBlock" => Call { name: "deleteBlock", args: vec![s("id")] },
+            "/api/block/updateBlock" => Call {
+                name: "updateBlock",
+                args: vec![s("id"), s("data")],
+            },
+            "/api/block/deleteBlock" => Call {
+                name: "deleteBlock",
+                args: vec![s("id")],
+            },
             "/api/block/insertBlock" => {
                 let anchor = if !s("previousID").is_empty() {
                     format!("previousID={}", s("previousID"))
@@ -40,10 +49,19 @@ fn plugin_writes(case: &serde_json::Value) -> Vec<Call> {
                 } else {
                     format!("parentID={}", s("parentID"))
                 };
-                Call { name: "insertBlock", args: vec![s("data"), anchor] }
+                Call {
+                    name: "insertBlock",
+                    args: vec![s("data"), anchor],
+                }
             }
-            "/api/block/prependBlock" => Call { name: "prependBlock", args: vec![s("parentID"), s("data")] },
-            "/api/block/appendBlock" => Call { name: "appendBlock", args: vec![s("parentID"), s("data")] },
+            "/api/block/prependBlock" => Call {
+                name: "prependBlock",
+                args: vec![s("parentID"), s("data")],
+            },
+            "/api/block/appendBlock" => Call {
+                name: "appendBlock",
+                args: vec![s("parentID"), s("data")],
+            },
             _ => continue,
         };
         out.push(call);
@@ -164,9 +182,15 @@ fn expectation(title: &str) -> Expect {
 
 fn refusal_codes(outcome: &Result<ApplyReport, Error>) -> Vec<ErrorCode> {
     match outcome {
-        Err(e) if e.code == ErrorCode::InvalidDiffFormat => e.details.errors.iter().map(|e| e.code).collect(),
+        Err(e) if e.code == ErrorCode::InvalidDiffFormat => {
+            e.details.errors.iter().map(|e| e.code).collect()
+        }
         Err(e) => vec![e.code],
-        Ok(report) => report.results.iter().filter_map(|r| r.error.as_ref().map(|e| e.code)).collect(),
+        Ok(report) => report
+            .results
+            .iter()
+            .filter_map(|r| r.error.as_ref().map(|e| e.code))
+            .collect(),
     }
 }
 
@@ -197,10 +221,17 @@ fn plugin_cases_match_or_differ_deliberately() {
                 let report = outcome.unwrap_or_else(|e| panic!("{title}: {e}"));
                 assert!(report.ok, "{title}: {}", report.summary);
                 assert_eq!(writes, expected(), "{title}");
-                assert_ne!(writes, plugin_writes(case), "{title}: listed as a difference but equals the plugin");
+                assert_ne!(
+                    writes,
+                    plugin_writes(case),
+                    "{title}: listed as a difference but equals the plugin"
+                );
             }
         }
-        if matches!(expectation(title), Expect::DiffersWrites(..) | Expect::DiffersRefusal(..)) {
+        if matches!(
+            expectation(title),
+            Expect::DiffersWrites(..) | Expect::DiffersRefusal(..)
+        ) {
             differences += 1;
         }
         // Validation is one batched fetch, however many hunks.
@@ -215,10 +246,17 @@ fn plugin_parse_results_agree_where_the_plugin_parsed_correctly() {
     for case in outcomes["diff"].as_array().unwrap() {
         let title = case["title"].as_str().unwrap();
         let expected = &case["parseBlockDiff"];
-        if expected.get("error").is_some() || !matches!(expectation(title), Expect::SameWrites | Expect::SameRefusal(_)) {
+        if expected.get("error").is_some()
+            || !matches!(
+                expectation(title),
+                Expect::SameWrites | Expect::SameRefusal(_)
+            )
+        {
             continue;
         }
-        let Ok(parsed) = parse_block_diff(case["diff"].as_str().unwrap(), &FormatOptions::default()) else {
+        let Ok(parsed) =
+            parse_block_diff(case["diff"].as_str().unwrap(), &FormatOptions::default())
+        else {
             // The plugin parsed this one; editkit refuses its format (e.g.
             // an empty body), asserted in the table above.
             continue;
@@ -226,8 +264,16 @@ fn plugin_parse_results_agree_where_the_plugin_parsed_correctly() {
         let plugin_edits = expected["edits"].as_array().unwrap();
         assert_eq!(parsed.edits.len(), plugin_edits.len(), "{title}");
         for (ours, theirs) in parsed.edits.iter().zip(plugin_edits) {
-            assert_eq!(serde_json::to_value(ours.kind).unwrap(), theirs["type"], "{title}");
-            assert_eq!(ours.block_id, theirs["blockId"].as_str().unwrap(), "{title}");
+            assert_eq!(
+                serde_json::to_value(ours.kind).unwrap(),
+                theirs["type"],
+                "{title}"
+            );
+            assert_eq!(
+                ours.block_id,
+                theirs["blockId"].as_str().unwrap(),
+                "{title}"
+            );
             let trim = |s: &str| editkit::text::trim_blank_lines(s).trim().to_string();
             if let Some(old) = theirs["oldContent"].as_str() {
                 assert_eq!(trim(ours.search.as_deref().unwrap()), old, "{title}");
@@ -242,12 +288,24 @@ fn plugin_parse_results_agree_where_the_plugin_parsed_correctly() {
 #[test]
 fn validating_a_50_hunk_diff_makes_exactly_one_fetch() {
     let host = FixtureHost::new();
-    let ids = ["20240614083000-a1b2c3d", "20240614083310-p06wert", "20240614083630-p12olp4"];
+    let ids = [
+        "20240614083000-a1b2c3d",
+        "20240614083310-p06wert",
+        "20240614083630-p12olp4",
+    ];
     let mut diff = String::new();
     for i in 0..50 {
         diff.push_str(&format!("@@AFTER:{}@@\n第 {i} 段\n\n", ids[i % 3]));
     }
-    let report = apply(&host, &diff, ApplyOptions { dry_run: true, ..ApplyOptions::default() }).unwrap();
+    let report = apply(
+        &host,
+        &diff,
+        ApplyOptions {
+            dry_run: true,
+            ..ApplyOptions::default()
+        },
+    )
+    .unwrap();
     assert!(report.ok);
     assert_eq!(report.plan.len(), 50);
     assert_eq!(host.calls.borrow().len(), 1, "{:?}", host.calls.borrow());
@@ -264,18 +322,31 @@ fn execution_call_budget_is_fetch_kramdown_refetch_writes_flush_verify() {
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{}", report.summary);
     let names: Vec<&str> = host.calls.borrow().iter().map(|c| c.name).collect();
-    assert_eq!(names.iter().filter(|n| **n == "getBlocks").count(), 3, "check + re-fetch + verify");
+    assert_eq!(
+        names.iter().filter(|n| **n == "getBlocks").count(),
+        3,
+        "check + re-fetch + verify"
+    );
     assert_eq!(names.iter().filter(|n| **n == "insertBlock").count(), 20);
     assert_eq!(names.len(), 3 + 1 + 20, "{names:?}");
     // Twenty AFTER hunks on one anchor land in diff order.
     let top = host.top_level("20240614083000-wk24rep");
-    let texts: Vec<&str> = top.iter().skip(1).take(20).map(|(_, md)| md.as_str()).collect();
+    let texts: Vec<&str> = top
+        .iter()
+        .skip(1)
+        .take(20)
+        .map(|(_, md)| md.as_str())
+        .collect();
     let expected: Vec<String> = (0..20).map(|i| format!("段落 {i}")).collect();
     assert_eq!(texts, expected);
 }
 
-const DOCS: [&str; 4] =
-    ["20240614083000-wk24rep", "20240615100000-sy9plg2", "20240620211500-rdlst7q", "20240615073000-dn0615a"];
+const DOCS: [&str; 4] = [
+    "20240614083000-wk24rep",
+    "20240615100000-sy9plg2",
+    "20240620211500-rdlst7q",
+    "20240615073000-dn0615a",
+];
 
 /// A diff that touches every kind of edit on a fixture document.
 fn broad_diff() -> &'static str {
@@ -318,10 +389,21 @@ fn apply_then_undo_restores_the_document() {
     assert_ne!(host.top_level(doc), before);
     // The paragraph kept its attributes through the rewrite.
     let closing = host.block("20240614083630-p12olp4").unwrap();
-    assert_eq!((closing.name.as_str(), closing.alias.as_str(), closing.memo.as_str()), ("closing", "结语,结束语", "周报结尾"));
+    assert_eq!(
+        (
+            closing.name.as_str(),
+            closing.alias.as_str(),
+            closing.memo.as_str()
+        ),
+        ("closing", "结语,结束语", "周报结尾")
+    );
     let undo = report.undo.expect("undo");
     let undone = run(&host, &undo).unwrap_or_else(|e| panic!("{e}\n{undo}"));
-    assert!(undone.ok, "{}\n{undo}\n{:#?}", undone.summary, undone.results);
+    assert!(
+        undone.ok,
+        "{}\n{undo}\n{:#?}",
+        undone.summary, undone.results
+    );
     assert_eq!(host.top_level(doc), before, "undo:\n{undo}");
     // Attributes of the restored paragraph and of the deleted one are back.
     let restored = host.block("20240614083310-p06wert").unwrap();
@@ -342,11 +424,22 @@ fn a_write_failing_midway_is_rolled_back_in_atomic_mode() {
         assert!(!report.ok, "write #{k}");
         let rollback = report.rollback.as_ref().expect("rollback report");
         assert!(rollback.ok, "write #{k}: {rollback:?}");
-        assert_eq!(rollback.reverted as usize, k - 1, "write #{k}: every completed write is reverted");
+        assert_eq!(
+            rollback.reverted as usize,
+            k - 1,
+            "write #{k}: every completed write is reverted"
+        );
         assert!(report.undo.is_none());
         let after: Vec<_> = DOCS.iter().map(|d| host.top_level(d)).collect();
         assert_eq!(after, before, "write #{k} left the document changed");
-        assert_eq!(report.results.iter().filter(|r| r.status == EditStatus::Failed).count(), 1);
+        assert_eq!(
+            report
+                .results
+                .iter()
+                .filter(|r| r.status == EditStatus::Failed)
+                .count(),
+            1
+        );
     }
 }
 
@@ -356,10 +449,22 @@ fn non_atomic_failure_midway_reports_done_steps_and_undo_restores_them() {
         let host = FixtureHost::new();
         let before = host.top_level(DOCS[0]);
         host.fail_write_at.set(Some(k));
-        let report = apply(&host, broad_diff(), ApplyOptions { atomic: false, ..ApplyOptions::default() }).unwrap();
+        let report = apply(
+            &host,
+            broad_diff(),
+            ApplyOptions {
+                atomic: false,
+                ..ApplyOptions::default()
+            },
+        )
+        .unwrap();
         assert!(!report.ok);
         assert!(report.rollback.is_none());
-        let applied = report.results.iter().filter(|r| r.status == EditStatus::Applied).count();
+        let applied = report
+            .results
+            .iter()
+            .filter(|r| r.status == EditStatus::Applied)
+            .count();
         assert_eq!(applied, 6, "write #{k}: the other edits were applied");
         let undo = report.undo.clone().expect("undo");
         host.fail_write_at.set(None);
@@ -379,7 +484,10 @@ fn a_block_changed_after_the_check_is_stale_and_nothing_is_written() {
         fn has(&self, c: Capability) -> bool {
             self.0.has(c)
         }
-        async fn get_blocks(&self, ids: &[String]) -> editkit::host::HostResult<Vec<Option<editkit::siyuan::Block>>> {
+        async fn get_blocks(
+            &self,
+            ids: &[String],
+        ) -> editkit::host::HostResult<Vec<Option<editkit::siyuan::Block>>> {
             let mut rows = self.0.get_blocks(ids).await?;
             if self.0.calls_named("getBlocks") == 2 {
                 for b in rows.iter_mut().flatten() {
@@ -388,7 +496,10 @@ fn a_block_changed_after_the_check_is_stale_and_nothing_is_written() {
             }
             Ok(rows)
         }
-        async fn get_kramdown(&self, ids: &[String]) -> editkit::host::HostResult<Vec<Option<String>>> {
+        async fn get_kramdown(
+            &self,
+            ids: &[String],
+        ) -> editkit::host::HostResult<Vec<Option<String>>> {
             self.0.get_kramdown(ids).await
         }
         async fn update_block(&self, id: &str, md: &str) -> editkit::host::HostResult<()> {
@@ -396,9 +507,17 @@ fn a_block_changed_after_the_check_is_stale_and_nothing_is_written() {
         }
     }
     let diff = "@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n本周主要完成了插件\n=======\n本周\n>>>>>>> REPLACE";
-    let report = block_on(apply_block_diff(diff, &Tamper(&host), &ApplyOptions::default())).unwrap();
+    let report = block_on(apply_block_diff(
+        diff,
+        &Tamper(&host),
+        &ApplyOptions::default(),
+    ))
+    .unwrap();
     assert!(!report.ok);
-    assert_eq!(report.results[0].error.as_ref().unwrap().code, ErrorCode::StaleBlock);
+    assert_eq!(
+        report.results[0].error.as_ref().unwrap().code,
+        ErrorCode::StaleBlock
+    );
     assert!(host.writes().is_empty());
 }
 
@@ -412,7 +531,10 @@ fn a_kernel_that_drops_content_is_caught_by_the_verify_step() {
     let error = report.results[0].error.as_ref().unwrap();
     assert_eq!(error.code, ErrorCode::WriteVerifyFailed);
     assert_eq!(error.details.actual.as_deref(), Some("被截断"));
-    assert!(report.undo.as_deref().unwrap().contains("被截断"), "the undo's SEARCH is what the block now reads");
+    assert!(
+        report.undo.as_deref().unwrap().contains("被截断"),
+        "the undo's SEARCH is what the block now reads"
+    );
 }
 
 #[test]
@@ -439,7 +561,16 @@ fn several_pairs_and_hunks_on_one_block_compose_in_order() {
     );
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
-    assert_eq!(host.writes(), vec![call("updateBlock", &[P, "这周做完了插件 **diff 编辑** 功能的重构，并修复了三个问题。"])]);
+    assert_eq!(
+        host.writes(),
+        vec![call(
+            "updateBlock",
+            &[
+                P,
+                "这周做完了插件 **diff 编辑** 功能的重构，并修复了三个问题。"
+            ]
+        )]
+    );
     assert_eq!(report.plan.len(), 1);
     assert_eq!(report.plan[0].hunk_indexes, vec![1, 1, 2]);
 }
@@ -479,10 +610,17 @@ fn heading_prepend_and_append_work_on_the_section() {
         host.writes(),
         vec![
             call("insertBlock", &["标题之后", &format!("previousID={h2}")]),
-            call("insertBlock", &["小节末尾", "previousID=20240614083330-cd7rust"]),
+            call(
+                "insertBlock",
+                &["小节末尾", "previousID=20240614083330-cd7rust"]
+            ),
         ]
     );
-    let top: Vec<String> = host.top_level(DOCS[0]).into_iter().map(|(_, md)| md).collect();
+    let top: Vec<String> = host
+        .top_level(DOCS[0])
+        .into_iter()
+        .map(|(_, md)| md)
+        .collect();
     let h = top.iter().position(|m| m == "## 本周进展").unwrap();
     assert_eq!(top[h + 1], "标题之后");
     let risk = top.iter().position(|m| m == "## 风险与问题").unwrap();
@@ -496,26 +634,56 @@ fn unchanged_blocks_are_a_warning_not_a_write() {
     let report = run(&host, &diff).unwrap();
     assert!(report.ok);
     assert_eq!(report.results[0].status, EditStatus::Unchanged);
-    assert!(report.warnings.iter().any(|w| serde_json::to_value(w.code).unwrap() == "UNCHANGED_BLOCK"));
+    assert!(report
+        .warnings
+        .iter()
+        .any(|w| serde_json::to_value(w.code).unwrap() == "UNCHANGED_BLOCK"));
     assert!(host.writes().is_empty());
 }
 
 #[test]
 fn dry_run_returns_the_plan_with_diffs_and_writes_nothing() {
     let host = FixtureHost::new();
-    let report = apply(&host, broad_diff(), ApplyOptions { dry_run: true, ..ApplyOptions::default() }).unwrap();
+    let report = apply(
+        &host,
+        broad_diff(),
+        ApplyOptions {
+            dry_run: true,
+            ..ApplyOptions::default()
+        },
+    )
+    .unwrap();
     assert!(report.ok && report.dry_run);
     assert!(host.writes().is_empty());
     assert_eq!(report.plan.len(), 7);
     let first = &report.plan[0];
-    assert_eq!(first.old_markdown.as_deref(), Some("本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。"));
-    assert_eq!(first.new_markdown.as_deref(), Some("本周完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。"));
+    assert_eq!(
+        first.old_markdown.as_deref(),
+        Some("本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。")
+    );
+    assert_eq!(
+        first.new_markdown.as_deref(),
+        Some("本周完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。")
+    );
     assert_eq!(
         first.diff,
         "--- before\n+++ after\n@@ -1 +1 @@\n-本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n+本周完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n"
     );
-    assert!(report.summary.starts_with("Dry run: all 7 edit(s) passed"), "{}", report.summary);
-    let zh = apply(&host, broad_diff(), ApplyOptions { dry_run: true, lang: Lang::Zh, ..ApplyOptions::default() }).unwrap();
+    assert!(
+        report.summary.starts_with("Dry run: all 7 edit(s) passed"),
+        "{}",
+        report.summary
+    );
+    let zh = apply(
+        &host,
+        broad_diff(),
+        ApplyOptions {
+            dry_run: true,
+            lang: Lang::Zh,
+            ..ApplyOptions::default()
+        },
+    )
+    .unwrap();
     assert!(zh.summary.starts_with("试运行"), "{}", zh.summary);
 }
 
@@ -542,52 +710,124 @@ fn content_mismatch_carries_a_real_similarity_and_a_line_diff() {
 fn malformed_diffs_yield_their_documented_codes() {
     use ErrorCode::*;
     let id = P;
-    let big = format!("@@REPLACE:{id}@@\n{}", "很长的一行文字 😀\n".repeat(250_000));
+    let big = format!(
+        "@@REPLACE:{id}@@\n{}",
+        "很长的一行文字 😀\n".repeat(250_000)
+    );
     let cases: Vec<(String, Vec<(ErrorCode, u32)>)> = vec![
         ("".into(), vec![(EmptyDiff, 0)]),
         ("   \n\n".into(), vec![(EmptyDiff, 0)]),
         ("just some text".into(), vec![(EmptyDiff, 0)]),
-        (format!("@@{id}@@\n<<<<<<< SEARCH\n<<<<<<< SEARCH\nfoo\n=======\nbar\n>>>>>>> REPLACE"), vec![(NestedSearch, 3)]),
-        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nb\n<<<<<<< SEARCH\n>>>>>>> REPLACE"), vec![(NestedSearch, 6)]),
-        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nnew"), vec![(UnclosedSearch, 2)]),
-        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n\n@@DELETE:{id}@@"), vec![(UnclosedSearch, 2)]),
-        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nb\n=======\n>>>>>>> REPLACE"), vec![(MisplacedDelimiter, 6)]),
-        (format!("@@{id}@@\n=======\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE"), vec![(MisplacedDelimiter, 2)]),
-        (format!("@@{id}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE"), vec![(MissingDelimiter, 4)]),
-        (format!("@@{id}@@\n>>>>>>> REPLACE"), vec![(UnmatchedReplace, 2)]),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\n<<<<<<< SEARCH\nfoo\n=======\nbar\n>>>>>>> REPLACE"),
+            vec![(NestedSearch, 3)],
+        ),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nb\n<<<<<<< SEARCH\n>>>>>>> REPLACE"),
+            vec![(NestedSearch, 6)],
+        ),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nnew"),
+            vec![(UnclosedSearch, 2)],
+        ),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\na\n\n@@DELETE:{id}@@"),
+            vec![(UnclosedSearch, 2)],
+        ),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\na\n=======\nb\n=======\n>>>>>>> REPLACE"),
+            vec![(MisplacedDelimiter, 6)],
+        ),
+        (
+            format!("@@{id}@@\n=======\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE"),
+            vec![(MisplacedDelimiter, 2)],
+        ),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE"),
+            vec![(MissingDelimiter, 4)],
+        ),
+        (
+            format!("@@{id}@@\n>>>>>>> REPLACE"),
+            vec![(UnmatchedReplace, 2)],
+        ),
         (">>>>>>> REPLACE".into(), vec![(UnmatchedReplace, 1)]),
         ("=======".into(), vec![(MisplacedDelimiter, 1)]),
-        ("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE".into(), vec![(SearchWithoutBlockId, 1)]),
-        ("@@20240614083000-A1B2C3D@@\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE".into(), vec![(InvalidBlockId, 1)]),
-        ("@@DELETE:2024061408-abc@@".into(), vec![(InvalidBlockId, 1)]),
-        ("@@DELETE:20240614083000-a1b2c3@@".into(), vec![(InvalidBlockId, 1)]),
-        ("@@DELETE:20240614083000_a1b2c3d@@".into(), vec![(InvalidBlockId, 1)]),
+        (
+            "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE".into(),
+            vec![(SearchWithoutBlockId, 1)],
+        ),
+        (
+            "@@20240614083000-A1B2C3D@@\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE".into(),
+            vec![(InvalidBlockId, 1)],
+        ),
+        (
+            "@@DELETE:2024061408-abc@@".into(),
+            vec![(InvalidBlockId, 1)],
+        ),
+        (
+            "@@DELETE:20240614083000-a1b2c3@@".into(),
+            vec![(InvalidBlockId, 1)],
+        ),
+        (
+            "@@DELETE:20240614083000_a1b2c3d@@".into(),
+            vec![(InvalidBlockId, 1)],
+        ),
         (format!("@@MOVE:{id}@@\nx"), vec![(UnknownCommand, 1)]),
         (format!("@@INSERT:{id}@@\nx"), vec![(UnknownCommand, 1)]),
         (format!("@@AFTER:{id}@@\n\n\n"), vec![(EmptyInsert, 1)]),
         (format!("@@REPLACE:{id}@@"), vec![(EmptyInsert, 1)]),
-        (format!("@@APPEND:{id}@@\n@@DELETE:{id}@@"), vec![(EmptyInsert, 1)]),
-        (format!("@@{id}@@\n<<<<<<< SEARCH\n=======\n新内容\n>>>>>>> REPLACE"), vec![(EmptySearch, 2)]),
-        (format!("@@{id}@@\n新内容，但没有 SEARCH 块"), vec![(MissingSearch, 1)]),
+        (
+            format!("@@APPEND:{id}@@\n@@DELETE:{id}@@"),
+            vec![(EmptyInsert, 1)],
+        ),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\n=======\n新内容\n>>>>>>> REPLACE"),
+            vec![(EmptySearch, 2)],
+        ),
+        (
+            format!("@@{id}@@\n新内容，但没有 SEARCH 块"),
+            vec![(MissingSearch, 1)],
+        ),
         // Markers inside block content, caught at their lines.
-        (format!("@@{id}@@\n<<<<<<< SEARCH\n```\n=======\n```\n=======\nx\n>>>>>>> REPLACE"), vec![(MisplacedDelimiter, 6)]),
+        (
+            format!("@@{id}@@\n<<<<<<< SEARCH\n```\n=======\n```\n=======\nx\n>>>>>>> REPLACE"),
+            vec![(MisplacedDelimiter, 6)],
+        ),
         // Two problems in one diff: both reported, in line order.
-        (format!("@@MOVE:{id}@@\nx\n\n@@{id}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE"), vec![(UnknownCommand, 1), (MissingDelimiter, 7)]),
+        (
+            format!("@@MOVE:{id}@@\nx\n\n@@{id}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE"),
+            vec![(UnknownCommand, 1), (MissingDelimiter, 7)],
+        ),
         // CRLF and BOM are fine in themselves; the error is still found.
-        (format!("\u{feff}@@{id}@@\r\n<<<<<<< SEARCH\r\na\r\n>>>>>>> REPLACE\r\n"), vec![(MissingDelimiter, 4)]),
+        (
+            format!("\u{feff}@@{id}@@\r\n<<<<<<< SEARCH\r\na\r\n>>>>>>> REPLACE\r\n"),
+            vec![(MissingDelimiter, 4)],
+        ),
         // CJK and emoji around a broken block.
-        (format!("说明😀\n@@{id}@@\n<<<<<<< SEARCH\n中文😀\n=======\n表情🎉"), vec![(UnclosedSearch, 3)]),
+        (
+            format!("说明😀\n@@{id}@@\n<<<<<<< SEARCH\n中文😀\n=======\n表情🎉"),
+            vec![(UnclosedSearch, 3)],
+        ),
         // A header-shaped line with an id too long to be one.
-        ("@@DELETE:202406140830001-a1b2c3d@@".into(), vec![(InvalidBlockId, 1)]),
+        (
+            "@@DELETE:202406140830001-a1b2c3d@@".into(),
+            vec![(InvalidBlockId, 1)],
+        ),
         // 5 MB of body text with an unclosed block at the end.
-        (format!("{big}\n@@{id}@@\n<<<<<<< SEARCH\nx"), vec![(UnclosedSearch, 250_004)]),
+        (
+            format!("{big}\n@@{id}@@\n<<<<<<< SEARCH\nx"),
+            vec![(UnclosedSearch, 250_004)],
+        ),
     ];
     assert!(cases.len() >= 30);
     for (diff, expected) in &cases {
         for lang in [Lang::En, Lang::Zh] {
             let report = validate_block_diff_format(diff, &FormatOptions { lang });
-            let got: Vec<(ErrorCode, u32)> =
-                report.errors.iter().map(|e| (e.code, e.details.line.unwrap_or(0))).collect();
+            let got: Vec<(ErrorCode, u32)> = report
+                .errors
+                .iter()
+                .map(|e| (e.code, e.details.line.unwrap_or(0)))
+                .collect();
             assert_eq!(&got, expected, "{}", &diff[..diff.len().min(200)]);
             assert!(!report.valid);
             for e in &report.errors {
@@ -613,13 +853,18 @@ fn well_formed_edge_inputs_parse() {
         format!("@@REPLACE:{id}@@\n{big}"),
     ];
     for diff in &cases {
-        let parsed = parse_block_diff(diff, &FormatOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let parsed =
+            parse_block_diff(diff, &FormatOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(parsed.edits.len(), 1);
     }
     let crlf = parse_block_diff(&cases[0], &FormatOptions::default()).unwrap();
     assert_eq!(crlf.edits[0].replacement.as_deref(), Some("第一行\n第二行"));
     let markers = parse_block_diff(&cases[2], &FormatOptions::default()).unwrap();
-    assert_eq!(markers.warnings.len(), 3, "marker lines in a REPLACE body are text, with a warning");
+    assert_eq!(
+        markers.warnings.len(),
+        3,
+        "marker lines in a REPLACE body are text, with a warning"
+    );
 }
 
 #[test]
@@ -633,7 +878,10 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
     let strategy = report.results[0].strategy.clone().unwrap();
-    assert!(["indentation", "unicode_normalized"].contains(&strategy.as_str()), "{strategy}");
+    assert!(
+        ["indentation", "unicode_normalized"].contains(&strategy.as_str()),
+        "{strategy}"
+    );
     // Written in the block's own formatting: straight quotes, no indent.
     assert_eq!(
         host.block(code).unwrap().markdown,
@@ -641,8 +889,19 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
     );
     // In exact mode the same diff is a content mismatch.
     let host = FixtureHost::new();
-    let exact = apply(&host, &diff, ApplyOptions { match_mode: editkit::block_diff::MatchMode::Exact, ..ApplyOptions::default() }).unwrap();
-    assert_eq!(exact.results[0].error.as_ref().unwrap().code, ErrorCode::ContentMismatch);
+    let exact = apply(
+        &host,
+        &diff,
+        ApplyOptions {
+            match_mode: editkit::block_diff::MatchMode::Exact,
+            ..ApplyOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        exact.results[0].error.as_ref().unwrap().code,
+        ErrorCode::ContentMismatch
+    );
 }
 
 // ---- issue 2: report, undo and rollback details ------------------------

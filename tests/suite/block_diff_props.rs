@@ -2,7 +2,9 @@
 //! apply then undo is the identity on the document; an atomic diff with one
 //! bad hunk writes nothing; any prefix of a diff validates without panic.
 
-use editkit::block_diff::{apply_block_diff, validate_block_diff_format, ApplyOptions, FormatOptions};
+use editkit::block_diff::{
+    apply_block_diff, validate_block_diff_format, ApplyOptions, FormatOptions,
+};
 use proptest::prelude::*;
 
 use super::fixture_host::FixtureHost;
@@ -63,7 +65,10 @@ fn diff_for(host: &FixtureHost, ops: &[Op]) -> String {
                 let word = md.split_whitespace().last().unwrap_or(&md).to_string();
                 let unique = md.matches(&word).count() == 1;
                 let search = if unique { word } else { md.clone() };
-                (id.clone(), format!("@@{id}@@\n<<<<<<< SEARCH\n{search}\n=======\n{t}\n>>>>>>> REPLACE"))
+                (
+                    id.clone(),
+                    format!("@@{id}@@\n<<<<<<< SEARCH\n{search}\n=======\n{t}\n>>>>>>> REPLACE"),
+                )
             }
             Op::Delete(i) => {
                 let (id, _) = pick(i);
@@ -81,7 +86,10 @@ fn diff_for(host: &FixtureHost, ops: &[Op]) -> String {
                 let (id, _) = pick(i);
                 (id.clone(), format!("@@REPLACE:{id}@@\n{a}\n\n{b}"))
             }
-            Op::Append(t) => (format!("append-{}", hunks.len()), format!("@@APPEND:{DOC}@@\n{t}")),
+            Op::Append(t) => (
+                format!("append-{}", hunks.len()),
+                format!("@@APPEND:{DOC}@@\n{t}"),
+            ),
         };
         if used.insert(target) {
             hunks.push(hunk);

@@ -28,8 +28,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use editkit::matcher::{
-    apply_edits, apply_search_replace, find_match, parse_search_replace, replace_text, EditSpec, FindOptions, Mode,
-    ReplaceOptions, SearchReplaceOptions, SearchReplaceReport,
+    apply_edits, apply_search_replace, find_match, parse_search_replace, replace_text, EditSpec,
+    FindOptions, Mode, ReplaceOptions, SearchReplaceOptions, SearchReplaceReport,
 };
 use editkit::{Error, ErrorCode, Lang};
 use serde_json::Value;
@@ -82,18 +82,29 @@ fn rule(code: ErrorCode) -> &'static str {
 
 /// Compares an edit. `search` is the peer's search, for the bug check: a
 /// `NOT_FOUND` for a search that occurs as written is never safe.
-fn classify_edit(original: &str, peer: &Edit, ours: &Result<String, Error>, search: Option<&str>) -> Class {
+fn classify_edit(
+    original: &str,
+    peer: &Edit,
+    ours: &Result<String, Error>,
+    search: Option<&str>,
+) -> Class {
     match (peer, ours) {
         (Edit::Content(p), Ok(o)) if p == o => Class::Agree,
-        (Edit::Content(p), Ok(o)) => Class::Differ(format!("peer wrote {p:?}, editkit wrote {o:?}")),
+        (Edit::Content(p), Ok(o)) => {
+            Class::Differ(format!("peer wrote {p:?}, editkit wrote {o:?}"))
+        }
         (Edit::Refused, Err(_)) => Class::Agree,
         (Edit::Refused, Ok(o)) => Class::Differ(format!("peer refused, editkit wrote {o:?}")),
         (Edit::Content(p), Err(_)) if p == original => Class::Agree,
         (Edit::Content(_), Err(e)) => {
             let lf = |t: &str| t.replace("\r\n", "\n");
-            let present = search.is_some_and(|s| !s.is_empty() && lf(original).matches(&lf(s)).count() == 1);
+            let present =
+                search.is_some_and(|s| !s.is_empty() && lf(original).matches(&lf(s)).count() == 1);
             if e.code == ErrorCode::NotFound && present {
-                Class::Differ(format!("editkit missed a search present as written: {}", e.message))
+                Class::Differ(format!(
+                    "editkit missed a search present as written: {}",
+                    e.message
+                ))
             } else if rule(e.code) == "unexpected refusal" {
                 Class::Differ(format!("unexpected {}: {}", e.code, e.message))
             } else {
@@ -118,7 +129,9 @@ fn rebuild(id: &str, field: &str, v: &Value) -> Option<String> {
         return Some(t.to_string());
     }
     let built = match (id, field) {
-        ("continue-042", "content") => format!("{}target{}", "a".repeat(10_000), "a".repeat(10_000)),
+        ("continue-042", "content") => {
+            format!("{}target{}", "a".repeat(10_000), "a".repeat(10_000))
+        }
         ("continue-073", "content") => "foo bar ".repeat(1_000),
         ("continue-106", "content") => format!("start{}end", "a".repeat(10_000)),
         ("continue-106", "search") => "a".repeat(10_000),
@@ -126,16 +139,32 @@ fn rebuild(id: &str, field: &str, v: &Value) -> Option<String> {
     };
     let len = v.get("length").and_then(Value::as_u64)?;
     let head = s(v, "head")?;
-    assert_eq!(built.len() as u64, len, "{id}: rebuilt {field} has the stored length");
-    assert!(built.starts_with(head), "{id}: rebuilt {field} has the stored head");
+    assert_eq!(
+        built.len() as u64,
+        len,
+        "{id}: rebuilt {field} has the stored length"
+    );
+    assert!(
+        built.starts_with(head),
+        "{id}: rebuilt {field} has the stored head"
+    );
     Some(built)
 }
 
 fn opts(mode: Mode, replace_all: bool) -> ReplaceOptions {
-    ReplaceOptions { mode, replace_all, ..ReplaceOptions::default() }
+    ReplaceOptions {
+        mode,
+        replace_all,
+        ..ReplaceOptions::default()
+    }
 }
 
-fn replace(content: &str, search: &str, replacement: &str, o: &ReplaceOptions) -> Result<String, Error> {
+fn replace(
+    content: &str,
+    search: &str,
+    replacement: &str,
+    o: &ReplaceOptions,
+) -> Result<String, Error> {
     replace_text(content, search, replacement, o).map(|r| r.content)
 }
 
@@ -154,10 +183,16 @@ fn report_edit(r: Result<SearchReplaceReport, Error>) -> Result<String, Error> {
 fn opencode_gemini(case: &Value) -> Class {
     let id = s(case, "id").unwrap_or("");
     let function = s(case, "function").unwrap_or("");
-    let content = case.get("content").and_then(Value::as_str).map(str::to_string);
+    let content = case
+        .get("content")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let old = s(case, "old_string").unwrap_or("");
     let new = s(case, "new_string").unwrap_or("");
-    let replace_all = case.get("replace_all").and_then(Value::as_bool).unwrap_or(false);
+    let replace_all = case
+        .get("replace_all")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let expected = case.get("expected_result_content");
     let error_kind = s(case, "expected_error_kind");
     let tool_error = s(case, "tool_level_error_kind");
@@ -169,15 +204,26 @@ fn opencode_gemini(case: &Value) -> Class {
     }
     if function.starts_with("countOccurrences") {
         let content = content.unwrap_or_default();
-        let want = case.get("expected_occurrences").and_then(Value::as_u64).unwrap_or(0);
-        let o = FindOptions { mode: Mode::Exact, replace_all: true, ..FindOptions::default() };
+        let want = case
+            .get("expected_occurrences")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let o = FindOptions {
+            mode: Mode::Exact,
+            replace_all: true,
+            ..FindOptions::default()
+        };
         let got = match find_match(&content, old, &o) {
             Ok(r) if r.found => r.matches.len() as u64,
             Ok(_) => 0,
             Err(e) if e.code == ErrorCode::EmptySearch => 0,
             Err(e) => return Class::Differ(format!("unexpected {e}")),
         };
-        return if got == want { Class::Agree } else { Class::Differ(format!("count {want} vs {got}")) };
+        return if got == want {
+            Class::Agree
+        } else {
+            Class::Differ(format!("count {want} vs {got}"))
+        };
     }
     if id == "gemini-calc-complexity" {
         let content = vec!["a".repeat(2000); 200].join("\n");
@@ -189,15 +235,22 @@ fn opencode_gemini(case: &Value) -> Class {
         return Class::NotApplicable("no content");
     };
     if function.starts_with("ensureCorrectEdit") {
-        let occurrences = case.get("expected_occurrences").and_then(Value::as_u64).unwrap_or(0);
-        let peer = match (s(case, "expected_corrected_old_string"), s(case, "expected_corrected_new_string")) {
+        let occurrences = case
+            .get("expected_occurrences")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let peer = match (
+            s(case, "expected_corrected_old_string"),
+            s(case, "expected_corrected_new_string"),
+        ) {
             (Some(o), Some(n)) if occurrences == 1 => Edit::Content(content.replacen(o, n, 1)),
             _ => Edit::Refused,
         };
         let ours = replace(&content, old, new, &opts(Mode::Fuzzy, false));
         return classify_edit(&content, &peer, &ours, Some(old));
     }
-    let literal = function.starts_with("applyReplacement") || function.starts_with("safeLiteralReplace");
+    let literal =
+        function.starts_with("applyReplacement") || function.starts_with("safeLiteralReplace");
     let mode = if literal { Mode::Exact } else { Mode::Fuzzy };
     let mut o = opts(mode, replace_all);
     if let Some(n) = case.get("expected_replacements").and_then(Value::as_u64) {
@@ -245,7 +298,9 @@ fn roo(case: &Value) -> Class {
     let op = s(case, "operation").unwrap_or("");
     let diff = s(case, "diff").unwrap_or("");
     if roo_line_markers(diff) {
-        return Class::NotApplicable("Roo `:start_line:`/`:end_line:` markers (a format editkit does not implement)");
+        return Class::NotApplicable(
+            "Roo `:start_line:`/`:end_line:` markers (a format editkit does not implement)",
+        );
     }
     if op.starts_with("validateMarkerSequencing") {
         let peer_ok = case
@@ -264,54 +319,97 @@ fn roo(case: &Value) -> Class {
         return match (peer_ok, ours_ok) {
             (true, true) | (false, false) => Class::Agree,
             (true, false) => Class::SafeRefusal(rule(ErrorCode::InvalidDiffFormat)),
-            (false, true) => Class::Differ("peer rejects the marker sequence, editkit parses it".into()),
+            (false, true) => {
+                Class::Differ("peer rejects the marker sequence, editkit parses it".into())
+            }
         };
     }
     if roo_line_numbers(diff) {
-        return Class::NotApplicable("Roo strips `N |` line numbers copied from its read view; editkit treats them as text");
+        return Class::NotApplicable(
+            "Roo strips `N |` line numbers copied from its read view; editkit treats them as text",
+        );
     }
     let Some(content) = s(case, "content") else {
         return Class::NotApplicable("no content");
     };
-    let threshold = case.get("config").and_then(|c| c.get("fuzzyThreshold")).and_then(Value::as_f64).unwrap_or(1.0);
-    let mode = if threshold < 1.0 { Mode::Fuzzy } else { Mode::Safe };
+    let threshold = case
+        .get("config")
+        .and_then(|c| c.get("fuzzyThreshold"))
+        .and_then(Value::as_f64)
+        .unwrap_or(1.0);
+    let mode = if threshold < 1.0 {
+        Mode::Fuzzy
+    } else {
+        Mode::Safe
+    };
     let observed = case.get("observed");
-    let peer = match observed.and_then(|o| o.get("content")).and_then(Value::as_str) {
-        Some(c) if observed.and_then(|o| o.get("success")).and_then(Value::as_bool) != Some(false) => {
+    let peer = match observed
+        .and_then(|o| o.get("content"))
+        .and_then(Value::as_str)
+    {
+        Some(c)
+            if observed
+                .and_then(|o| o.get("success"))
+                .and_then(Value::as_bool)
+                != Some(false) =>
+        {
             Edit::Content(c.to_string())
         }
         _ => match s(case, "expected_result") {
-            Some(c) if case.get("expected_success").and_then(Value::as_bool) == Some(true) => Edit::Content(c.to_string()),
+            Some(c) if case.get("expected_success").and_then(Value::as_bool) == Some(true) => {
+                Edit::Content(c.to_string())
+            }
             _ => Edit::Refused,
         },
     };
     // Roo applies the blocks it can and reports the rest (non-atomic).
-    let o = SearchReplaceOptions { atomic: false, mode, ..SearchReplaceOptions::default() };
+    let o = SearchReplaceOptions {
+        atomic: false,
+        mode,
+        ..SearchReplaceOptions::default()
+    };
     let ours = report_edit(apply_search_replace(content, diff, &o));
     classify_edit(content, &peer, &ours, first_search(diff).as_deref())
 }
 
 fn first_search(diff: &str) -> Option<String> {
-    parse_search_replace(diff, Lang::En).ok()?.into_iter().next().map(|b| b.search)
+    parse_search_replace(diff, Lang::En)
+        .ok()?
+        .into_iter()
+        .next()
+        .map(|b| b.search)
 }
 
 fn cline(case: &Value) -> Class {
     let config = case.get("config");
-    if config.and_then(|c| c.get("isFinal")).and_then(Value::as_bool) == Some(false) {
-        return Class::NotApplicable("cline streaming (isFinal = false): partial input editkit never receives");
+    if config
+        .and_then(|c| c.get("isFinal"))
+        .and_then(Value::as_bool)
+        == Some(false)
+    {
+        return Class::NotApplicable(
+            "cline streaming (isFinal = false): partial input editkit never receives",
+        );
     }
     let (Some(content), Some(diff)) = (s(case, "content"), s(case, "diff")) else {
         return Class::NotApplicable("no content");
     };
     let observed = case.get("observed");
     let run = observed.and_then(|o| o.get("v1")).or(observed);
-    let peer = match run.and_then(|r| r.get("newContent")).and_then(Value::as_str) {
+    let peer = match run
+        .and_then(|r| r.get("newContent"))
+        .and_then(Value::as_str)
+    {
         Some(c) => Edit::Content(c.to_string()),
         None => Edit::Refused,
     };
     // cline throws on the first block that fails (atomic); its fallbacks
     // forgive content (block anchors): fuzzy.
-    let o = SearchReplaceOptions { atomic: true, mode: Mode::Fuzzy, ..SearchReplaceOptions::default() };
+    let o = SearchReplaceOptions {
+        atomic: true,
+        mode: Mode::Fuzzy,
+        ..SearchReplaceOptions::default()
+    };
     let ours = report_edit(apply_search_replace(content, diff, &o));
     classify_edit(content, &peer, &ours, first_search(diff).as_deref())
 }
@@ -330,25 +428,46 @@ fn continue_case(case: &Value) -> Class {
         "findSearchMatch" | "findSearchMatches" => {
             let all = op == "findSearchMatches";
             let peer: Vec<(u64, u64)> = match observed {
-                Some(Value::Object(m)) => vec![(m["startIndex"].as_u64().unwrap_or(0), m["endIndex"].as_u64().unwrap_or(0))],
+                Some(Value::Object(m)) => vec![(
+                    m["startIndex"].as_u64().unwrap_or(0),
+                    m["endIndex"].as_u64().unwrap_or(0),
+                )],
                 Some(Value::Array(a)) => a
                     .iter()
-                    .map(|m| (m["startIndex"].as_u64().unwrap_or(0), m["endIndex"].as_u64().unwrap_or(0)))
+                    .map(|m| {
+                        (
+                            m["startIndex"].as_u64().unwrap_or(0),
+                            m["endIndex"].as_u64().unwrap_or(0),
+                        )
+                    })
                     .collect(),
                 Some(Value::String(t)) => {
                     // Stored as JSON text when long.
                     let a: Vec<Value> = serde_json::from_str(t).unwrap_or_default();
-                    a.iter().map(|m| (m["startIndex"].as_u64().unwrap_or(0), m["endIndex"].as_u64().unwrap_or(0))).collect()
+                    a.iter()
+                        .map(|m| {
+                            (
+                                m["startIndex"].as_u64().unwrap_or(0),
+                                m["endIndex"].as_u64().unwrap_or(0),
+                            )
+                        })
+                        .collect()
                 }
                 _ => Vec::new(),
             };
-            let o = FindOptions { mode: if all { Mode::Safe } else { Mode::Fuzzy }, replace_all: all, ..FindOptions::default() };
+            let o = FindOptions {
+                mode: if all { Mode::Safe } else { Mode::Fuzzy },
+                replace_all: all,
+                ..FindOptions::default()
+            };
             let ours = find_match(&content, &search, &o);
             if search.trim().is_empty() && !peer.is_empty() {
                 // Continue treats a whitespace-only search as empty and
                 // answers position 0; editkit never locates by nothing.
                 return match &ours {
-                    Ok(r) if r.found => Class::Differ("editkit located a whitespace-only search".into()),
+                    Ok(r) if r.found => {
+                        Class::Differ("editkit located a whitespace-only search".into())
+                    }
                     _ => Class::SafeRefusal(rule(ErrorCode::EmptySearch)),
                 };
             }
@@ -361,11 +480,18 @@ fn continue_case(case: &Value) -> Class {
                     }
                 }
                 Ok(r) if r.found => {
-                    let got: Vec<(u64, u64)> = r.matches.iter().map(|m| (u64::from(m.start), u64::from(m.end))).collect();
+                    let got: Vec<(u64, u64)> = r
+                        .matches
+                        .iter()
+                        .map(|m| (u64::from(m.start), u64::from(m.end)))
+                        .collect();
                     if got == peer {
                         Class::Agree
                     } else {
-                        Class::Differ(format!("peer matched {peer:?}, editkit {got:?} via {:?}", r.strategy))
+                        Class::Differ(format!(
+                            "peer matched {peer:?}, editkit {got:?} via {:?}",
+                            r.strategy
+                        ))
                     }
                 }
                 Ok(r) => {
@@ -374,8 +500,12 @@ fn continue_case(case: &Value) -> Class {
                     } else {
                         let present = content.matches(search.as_str()).count() == 1;
                         match r.code {
-                            Some(ErrorCode::NotFound) if present => Class::Differ("missed an exact occurrence".into()),
-                            Some(ErrorCode::NotFound) if all => Class::SafeRefusal(REPLACE_ALL_SAFE_ONLY),
+                            Some(ErrorCode::NotFound) if present => {
+                                Class::Differ("missed an exact occurrence".into())
+                            }
+                            Some(ErrorCode::NotFound) if all => {
+                                Class::SafeRefusal(REPLACE_ALL_SAFE_ONLY)
+                            }
                             Some(code) => Class::SafeRefusal(rule(code)),
                             None => Class::Differ("not found without a code".into()),
                         }
@@ -385,7 +515,11 @@ fn continue_case(case: &Value) -> Class {
         }
         "executeFindAndReplace" => {
             let replacement = s(case, "replace").unwrap_or("");
-            let all = case.get("config").and_then(|c| c.get("replaceAll")).and_then(Value::as_bool).unwrap_or(false);
+            let all = case
+                .get("config")
+                .and_then(|c| c.get("replaceAll"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
             let peer = match observed {
                 Some(Value::String(t)) => Edit::Content(t.clone()),
                 Some(Value::Object(m)) if m.contains_key("result") && !m.contains_key("error") => {
@@ -404,12 +538,22 @@ fn codex(case: &Value) -> Class {
     let op = s(case, "operation").unwrap_or("");
     match op {
         "seekSequence" | "seek_sequence" => {
-            let lines: Vec<String> = serde_json::from_value(case["lines"].clone()).unwrap_or_default();
-            let pattern: Vec<String> = serde_json::from_value(case["pattern"].clone()).unwrap_or_default();
-            let start = case.get("start").or_else(|| case.get("config").and_then(|c| c.get("start")));
-            let eof = case.get("eof").or_else(|| case.get("config").and_then(|c| c.get("eof")));
-            if start.and_then(Value::as_u64).unwrap_or(0) != 0 || eof.and_then(Value::as_bool).unwrap_or(false) {
-                return Class::NotApplicable("codex seek from a start line or from the end: no editkit parameter");
+            let lines: Vec<String> =
+                serde_json::from_value(case["lines"].clone()).unwrap_or_default();
+            let pattern: Vec<String> =
+                serde_json::from_value(case["pattern"].clone()).unwrap_or_default();
+            let start = case
+                .get("start")
+                .or_else(|| case.get("config").and_then(|c| c.get("start")));
+            let eof = case
+                .get("eof")
+                .or_else(|| case.get("config").and_then(|c| c.get("eof")));
+            if start.and_then(Value::as_u64).unwrap_or(0) != 0
+                || eof.and_then(Value::as_bool).unwrap_or(false)
+            {
+                return Class::NotApplicable(
+                    "codex seek from a start line or from the end: no editkit parameter",
+                );
             }
             let peer = observed_or_expected(case).and_then(Value::as_u64);
             let content = lines.join("\n");
@@ -417,13 +561,19 @@ fn codex(case: &Value) -> Class {
             match (peer, find_match(&content, &search, &FindOptions::default())) {
                 (None, Ok(r)) if !r.found => Class::Agree,
                 (None, Err(_)) => Class::Agree,
-                (None, Ok(r)) => Class::Differ(format!("peer found nothing, editkit matched line {}", r.matches[0].start_line)),
+                (None, Ok(r)) => Class::Differ(format!(
+                    "peer found nothing, editkit matched line {}",
+                    r.matches[0].start_line
+                )),
                 (Some(_), Err(e)) => Class::SafeRefusal(rule(e.code)),
                 (Some(line), Ok(r)) if r.found => {
                     if u64::from(r.matches[0].start_line) == line + 1 {
                         Class::Agree
                     } else {
-                        Class::Differ(format!("peer line {line}, editkit line {}", r.matches[0].start_line - 1))
+                        Class::Differ(format!(
+                            "peer line {line}, editkit line {}",
+                            r.matches[0].start_line - 1
+                        ))
                     }
                 }
                 (Some(_), Ok(r)) => Class::SafeRefusal(rule(r.code.unwrap_or(ErrorCode::NotFound))),
@@ -435,37 +585,67 @@ fn codex(case: &Value) -> Class {
                 !c["changeContext"].is_null() || c["isEndOfFile"].as_bool().unwrap_or(false)
             });
             if anchored {
-                return Class::NotApplicable("codex chunk anchored by a context line or end of file: no editkit parameter");
+                return Class::NotApplicable(
+                    "codex chunk anchored by a context line or end of file: no editkit parameter",
+                );
             }
             let Some(content) = s(case, "content") else {
                 return Class::NotApplicable("no content");
             };
             let join = |v: &Value| -> String {
-                v.as_array().map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n")).unwrap_or_default()
+                v.as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    })
+                    .unwrap_or_default()
             };
             let edits: Vec<EditSpec> = chunks
                 .iter()
-                .map(|c| EditSpec { old_string: join(&c["oldLines"]), new_string: join(&c["newLines"]), replace_all: false })
+                .map(|c| EditSpec {
+                    old_string: join(&c["oldLines"]),
+                    new_string: join(&c["newLines"]),
+                    replace_all: false,
+                })
                 .collect();
             let peer = peer_text(observed_or_expected(case));
-            let ours = report_edit(apply_edits(content, &edits, &SearchReplaceOptions::default()));
-            classify_edit(content, &peer, &ours, edits.first().map(|e| e.old_string.as_str()))
+            let ours = report_edit(apply_edits(
+                content,
+                &edits,
+                &SearchReplaceOptions::default(),
+            ));
+            classify_edit(
+                content,
+                &peer,
+                &ours,
+                edits.first().map(|e| e.old_string.as_str()),
+            )
         }
-        _ => Class::NotApplicable("codex `*** Begin Patch` format (a format editkit does not implement)"),
+        _ => Class::NotApplicable(
+            "codex `*** Begin Patch` format (a format editkit does not implement)",
+        ),
     }
 }
 
 fn aider(case: &Value) -> Class {
     let op = s(case, "operation").unwrap_or("");
     match op {
-        "find_filename" | "strip_quoted_wrapping" => Class::NotApplicable("aider file-name handling; editkit edits one given content"),
-        "find_similar_lines" => Class::NotApplicable("aider's 'did you mean' hint; editkit reports a closest region with its own rules"),
+        "find_filename" | "strip_quoted_wrapping" => {
+            Class::NotApplicable("aider file-name handling; editkit edits one given content")
+        }
+        "find_similar_lines" => Class::NotApplicable(
+            "aider's 'did you mean' hint; editkit reports a closest region with its own rules",
+        ),
         "find_original_update_blocks" => {
             let diff = s(case, "diff").unwrap_or("");
             let peer = observed_or_expected(case);
             if let Some(err) = peer.and_then(|p| p.get("error")).and_then(Value::as_str) {
                 if err.contains("filename") {
-                    return Class::NotApplicable("aider file-name handling; editkit edits one given content");
+                    return Class::NotApplicable(
+                        "aider file-name handling; editkit edits one given content",
+                    );
                 }
             }
             let want: Option<Vec<(String, String)>> = match peer {
@@ -476,7 +656,12 @@ fn aider(case: &Value) -> Class {
                     Some(
                         blocks
                             .iter()
-                            .map(|b| (b[1].as_str().unwrap_or("").to_string(), b[2].as_str().unwrap_or("").to_string()))
+                            .map(|b| {
+                                (
+                                    b[1].as_str().unwrap_or("").to_string(),
+                                    b[2].as_str().unwrap_or("").to_string(),
+                                )
+                            })
                             .collect(),
                     )
                 }
@@ -485,10 +670,19 @@ fn aider(case: &Value) -> Class {
             let ours = parse_search_replace(diff, Lang::En);
             // aider keeps the final newline of each body; editkit treats it
             // as structural.
-            let nl = |t: &str| if t.is_empty() { String::new() } else { format!("{t}\n") };
+            let nl = |t: &str| {
+                if t.is_empty() {
+                    String::new()
+                } else {
+                    format!("{t}\n")
+                }
+            };
             match (want, ours) {
                 (Some(w), Ok(blocks)) => {
-                    let got: Vec<(String, String)> = blocks.iter().map(|b| (nl(&b.search), nl(&b.replace))).collect();
+                    let got: Vec<(String, String)> = blocks
+                        .iter()
+                        .map(|b| (nl(&b.search), nl(&b.replace)))
+                        .collect();
                     if got == w {
                         Class::Agree
                     } else {
@@ -502,12 +696,15 @@ fn aider(case: &Value) -> Class {
             }
         }
         "replace_most_similar_chunk" => {
-            let (Some(content), Some(search), Some(replacement)) = (s(case, "content"), s(case, "search"), s(case, "replace"))
+            let (Some(content), Some(search), Some(replacement)) =
+                (s(case, "content"), s(case, "search"), s(case, "replace"))
             else {
                 return Class::NotApplicable("no content");
             };
             if search.lines().any(|l| l.trim() == "...") {
-                return Class::NotApplicable("aider `...` elision inside SEARCH (a format editkit does not implement)");
+                return Class::NotApplicable(
+                    "aider `...` elision inside SEARCH (a format editkit does not implement)",
+                );
             }
             let peer = peer_text(observed_or_expected(case));
             let ours = replace(content, search, replacement, &opts(Mode::Safe, false));
@@ -515,10 +712,16 @@ fn aider(case: &Value) -> Class {
         }
         "EditBlockCoder end-to-end" => {
             let (Some(content), Some(diff)) = (s(case, "content"), s(case, "diff")) else {
-                return Class::NotApplicable("several files in one chat edit (editkit edits one given content)");
+                return Class::NotApplicable(
+                    "several files in one chat edit (editkit edits one given content)",
+                );
             };
             let peer = peer_text(observed_or_expected(case));
-            let ours = report_edit(apply_search_replace(content, diff, &SearchReplaceOptions::default()));
+            let ours = report_edit(apply_search_replace(
+                content,
+                diff,
+                &SearchReplaceOptions::default(),
+            ));
             classify_edit(content, &peer, &ours, first_search(diff).as_deref())
         }
         _ => Class::NotApplicable("unknown aider operation"),
@@ -526,7 +729,10 @@ fn aider(case: &Value) -> Class {
 }
 
 fn peer_of(case: &Value) -> String {
-    s(case, "system").or_else(|| s(case, "source")).unwrap_or("?").to_string()
+    s(case, "system")
+        .or_else(|| s(case, "source"))
+        .unwrap_or("?")
+        .to_string()
 }
 
 fn classify(case: &Value) -> Class {
@@ -543,8 +749,10 @@ fn classify(case: &Value) -> Class {
 
 /// Case ids listed in DIVERGENCES.md (lines of the form ``- `id` …``).
 fn listed_divergences() -> BTreeSet<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/DIVERGENCES.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/DIVERGENCES.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     text.lines()
         .filter_map(|l| l.trim_start().strip_prefix("- `"))
         .filter_map(|l| l.split('`').next())
@@ -554,9 +762,15 @@ fn listed_divergences() -> BTreeSet<String> {
 
 #[test]
 fn peer_suites() {
-    assert!(shared_dir().join("conformance").is_dir(), "../shared/conformance is read in place");
+    assert!(
+        shared_dir().join("conformance").is_dir(),
+        "../shared/conformance is read in place"
+    );
     let mut cases: Vec<Value> = Vec::new();
-    for file in ["conformance/opencode-gemini.json", "conformance/aider-roo-cline-codex-continue.json"] {
+    for file in [
+        "conformance/opencode-gemini.json",
+        "conformance/aider-roo-cline-codex-continue.json",
+    ] {
         match shared_json(file) {
             Value::Array(a) => cases.extend(a),
             other => panic!("{file}: expected an array, got {other}"),
@@ -596,12 +810,18 @@ fn peer_suites() {
     println!("\nconformance (SPEC §6.7): agree / safe_refusal / differ / not_applicable");
     let mut total = [0usize; 4];
     for (peer, c) in &counts {
-        println!("  {peer:<12} {:>4} {:>4} {:>4} {:>4}", c[0], c[1], c[2], c[3]);
+        println!(
+            "  {peer:<12} {:>4} {:>4} {:>4} {:>4}",
+            c[0], c[1], c[2], c[3]
+        );
         for i in 0..4 {
             total[i] += c[i];
         }
     }
-    println!("  {:<12} {:>4} {:>4} {:>4} {:>4}", "total", total[0], total[1], total[2], total[3]);
+    println!(
+        "  {:<12} {:>4} {:>4} {:>4} {:>4}",
+        "total", total[0], total[1], total[2], total[3]
+    );
     println!("safe refusals by rule:");
     for (r, n) in &rules {
         println!("  {n:>4}  {r}");
@@ -620,6 +840,12 @@ fn peer_suites() {
     let found: BTreeSet<String> = differs.iter().map(|(id, _)| id.clone()).collect();
     let unlisted: Vec<&String> = found.difference(&listed).collect();
     let stale: Vec<&String> = listed.difference(&found).collect();
-    assert!(unlisted.is_empty(), "differ cases not explained in tests/conformance/DIVERGENCES.md: {unlisted:?}");
-    assert!(stale.is_empty(), "DIVERGENCES.md lists cases that no longer differ: {stale:?}");
+    assert!(
+        unlisted.is_empty(),
+        "differ cases not explained in tests/conformance/DIVERGENCES.md: {unlisted:?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "DIVERGENCES.md lists cases that no longer differ: {stale:?}"
+    );
 }

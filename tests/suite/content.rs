@@ -7,9 +7,10 @@
 
 use editkit::block_diff::{apply_block_diff, ApplyOptions};
 use editkit::content::{
-    append_content, build_block_info, create_new_doc, format_block_info, get_block_content, get_block_info,
-    plan_new_doc_path, render_block_content, AppendContentArgs, AppendTarget, BlockContentSource, BlockIds,
-    ContentOptions, CreateNewDocArgs, DocLocation, GetBlockContentArgs, GetBlockInfoArgs, NewDocPathArgs, Placement,
+    append_content, build_block_info, create_new_doc, format_block_info, get_block_content,
+    get_block_info, plan_new_doc_path, render_block_content, AppendContentArgs, AppendTarget,
+    BlockContentSource, BlockIds, ContentOptions, CreateNewDocArgs, DocLocation,
+    GetBlockContentArgs, GetBlockInfoArgs, NewDocPathArgs, Placement,
 };
 use editkit::host::{Capability, SiyuanHost};
 use editkit::siyuan::{Block, ChildBlock};
@@ -35,14 +36,16 @@ fn plugin_calls(case: &serde_json::Value) -> Vec<&'static str> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| match c.as_str().or_else(|| c["url"].as_str()).unwrap() {
-            "/api/query/sql" => "getBlocks",
-            "/api/block/getChildBlocks" => "getChildBlocks",
-            "/api/block/getBlockBreadcrumb" => "getBreadcrumb",
-            "/api/filetree/createDailyNote" => "createDailyNote",
-            "/api/block/appendBlock" => "appendBlock",
-            other => panic!("unmapped kernel call {other}"),
-        })
+        .map(
+            |c| match c.as_str().or_else(|| c["url"].as_str()).unwrap() {
+                "/api/query/sql" => "getBlocks",
+                "/api/block/getChildBlocks" => "getChildBlocks",
+                "/api/block/getBlockBreadcrumb" => "getBreadcrumb",
+                "/api/filetree/createDailyNote" => "createDailyNote",
+                "/api/block/appendBlock" => "appendBlock",
+                other => panic!("unmapped kernel call {other}"),
+            },
+        )
         .collect()
 }
 
@@ -99,10 +102,15 @@ fn get_block_content_reproduces_every_plugin_render() {
             }
             ContentExpect::SameError(code, lang) => {
                 let host = FixtureHost::new();
-                let err = block_on(get_block_content(&args, &host, &ContentOptions { lang })).unwrap_err();
+                let err = block_on(get_block_content(&args, &host, &ContentOptions { lang }))
+                    .unwrap_err();
                 assert_eq!(err.code, code, "{label}");
                 let plugin = result["error"].as_str().unwrap();
-                assert!(err.message.starts_with(plugin), "{label}: {:?} does not start with {plugin:?}", err.message);
+                assert!(
+                    err.message.starts_with(plugin),
+                    "{label}: {:?} does not start with {plugin:?}",
+                    err.message
+                );
                 assert_eq!(call_names(&host), plugin_calls(case), "{label}");
             }
             ContentExpect::Differs(_reason, text, calls) => {
@@ -110,7 +118,11 @@ fn get_block_content_reproduces_every_plugin_render() {
                 let host = FixtureHost::new();
                 let out = block_on(get_block_content(&args, &host, &ZH)).unwrap();
                 assert_eq!(out.text, text, "{label}");
-                assert_ne!(out.text, result["data"].as_str().unwrap(), "{label}: listed as a difference");
+                assert_ne!(
+                    out.text,
+                    result["data"].as_str().unwrap(),
+                    "{label}: listed as a difference"
+                );
                 assert_eq!(call_names(&host), calls, "{label}");
             }
         }
@@ -121,12 +133,19 @@ fn get_block_content_reproduces_every_plugin_render() {
 #[test]
 fn type_labels_follow_the_language_and_default_to_english() {
     // Deliberate difference: the plugin always printed Chinese labels.
-    let args =
-        GetBlockContentArgs { block_id: "20240614083112-h2jz8kq".into(), show_id: Some(true), ..Default::default() };
+    let args = GetBlockContentArgs {
+        block_id: "20240614083112-h2jz8kq".into(),
+        show_id: Some(true),
+        ..Default::default()
+    };
     let host = FixtureHost::new();
     let en = block_on(get_block_content(&args, &host, &ContentOptions::default())).unwrap();
-    assert!(en.text.starts_with("@@20240614083112-h2jz8kq@@heading\n## 本周进展\n\n@@20240614083125-lst0a9x@@list\n"));
-    assert!(en.text.contains("@@20240614083330-cd7rust@@code\n```typescript"));
+    assert!(en.text.starts_with(
+        "@@20240614083112-h2jz8kq@@heading\n## 本周进展\n\n@@20240614083125-lst0a9x@@list\n"
+    ));
+    assert!(en
+        .text
+        .contains("@@20240614083330-cd7rust@@code\n```typescript"));
     let zh = block_on(get_block_content(&args, &host, &ZH)).unwrap();
     assert_eq!(
         en.text
@@ -142,22 +161,36 @@ fn type_labels_follow_the_language_and_default_to_english() {
 fn get_block_content_modes_on_every_container_kind() {
     let host = FixtureHost::new();
     let read = |id: &str, sub: Option<bool>, show_id: Option<bool>| {
-        let args = GetBlockContentArgs { block_id: id.into(), show_id, show_sub_structure: sub, slice: None };
+        let args = GetBlockContentArgs {
+            block_id: id.into(),
+            show_id,
+            show_sub_structure: sub,
+            slice: None,
+        };
         block_on(get_block_content(&args, &host, &EN)).unwrap()
     };
     // Blockquote expanded: its two paragraphs, with ids by default.
     let quote = read("20240614083420-bq9klmn", Some(true), None);
     assert_eq!(quote.total, 2);
     assert!(quote.text.starts_with("@@"), "{}", quote.text);
-    assert!(quote.text.contains("@@paragraph\n注意：标题块不是容器块。"), "{}", quote.text);
+    assert!(
+        quote.text.contains("@@paragraph\n注意：标题块不是容器块。"),
+        "{}",
+        quote.text
+    );
     // showSubStructure without ids: children joined by blank lines.
     let plain = read("20240614083420-bq9klmn", Some(true), Some(false));
-    assert_eq!(plain.text, "注意：标题块不是容器块。\n\ngetChildBlocks 对标题返回其下方的块。");
+    assert_eq!(
+        plain.text,
+        "注意：标题块不是容器块。\n\ngetChildBlocks 对标题返回其下方的块。"
+    );
     // A leaf with showSubStructure is the leaf itself (the plugin would
     // have listed its (empty) children).
     let leaf = read("20240614083000-a1b2c3d", Some(true), None);
     assert_eq!(leaf.block_ids, ["20240614083000-a1b2c3d"]);
-    assert!(leaf.text.starts_with("@@20240614083000-a1b2c3d@@paragraph\n"));
+    assert!(leaf
+        .text
+        .starts_with("@@20240614083000-a1b2c3d@@paragraph\n"));
     // A heading in reading mode: the heading, then its section.
     let heading = read("20240615073010-dh1todo", None, None);
     assert_eq!(heading.text, "## Todo\n\n- [ ] Review PR #42");
@@ -168,37 +201,77 @@ fn get_block_content_modes_on_every_container_kind() {
 fn slice_over_an_empty_document_says_there_are_no_children() {
     let host = FixtureHost::new();
     let doc = block_on(host.create_doc(NOTEBOOK, "/Empty", "", "")).unwrap();
-    let args = GetBlockContentArgs { block_id: doc.clone(), slice: Some("0:5".into()), ..Default::default() };
+    let args = GetBlockContentArgs {
+        block_id: doc.clone(),
+        slice: Some("0:5".into()),
+        ..Default::default()
+    };
     let out = block_on(get_block_content(&args, &host, &EN)).unwrap();
-    assert_eq!(out.text, format!("> [Slice View] Filter: \"0:5\" | Count: 0\n\n(Block {doc} has no child blocks.)"));
-    let reading = block_on(get_block_content(&GetBlockContentArgs { block_id: doc, ..Default::default() }, &host, &EN));
+    assert_eq!(
+        out.text,
+        format!("> [Slice View] Filter: \"0:5\" | Count: 0\n\n(Block {doc} has no child blocks.)")
+    );
+    let reading = block_on(get_block_content(
+        &GetBlockContentArgs {
+            block_id: doc,
+            ..Default::default()
+        },
+        &host,
+        &EN,
+    ));
     assert_eq!(reading.unwrap().text, "");
 }
 
 #[test]
 fn get_block_content_rejects_bad_ids_before_any_host_call() {
     let host = FixtureHost::new();
-    for id in ["", "not-an-id", "20240614083000-A1B2C3D", "20240614083000-a1b2c3d; DROP TABLE blocks"] {
-        let args = GetBlockContentArgs { block_id: id.into(), ..Default::default() };
+    for id in [
+        "",
+        "not-an-id",
+        "20240614083000-A1B2C3D",
+        "20240614083000-a1b2c3d; DROP TABLE blocks",
+    ] {
+        let args = GetBlockContentArgs {
+            block_id: id.into(),
+            ..Default::default()
+        };
         let err = block_on(get_block_content(&args, &host, &EN)).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidBlockId, "{id}");
     }
     assert!(host.calls.borrow().is_empty());
     host.missing.borrow_mut().insert(Capability::GetChildBlocks);
-    let args = GetBlockContentArgs { block_id: "20240614083000-wk24rep".into(), ..Default::default() };
+    let args = GetBlockContentArgs {
+        block_id: "20240614083000-wk24rep".into(),
+        ..Default::default()
+    };
     let err = block_on(get_block_content(&args, &host, &EN)).unwrap_err();
-    assert_eq!((err.code, err.details.name.as_deref()), (ErrorCode::HostCapabilityMissing, Some("getChildBlocks")));
+    assert_eq!(
+        (err.code, err.details.name.as_deref()),
+        (ErrorCode::HostCapabilityMissing, Some("getChildBlocks"))
+    );
 }
 
 #[test]
 fn render_is_pure_and_matches_the_async_path() {
     let host = FixtureHost::new();
-    for doc in ["20240614083000-wk24rep", "20240615100000-sy9plg2", "20240620211500-rdlst7q", DAILY_NOTE] {
-        let args = GetBlockContentArgs { block_id: doc.into(), slice: Some("1:-1".into()), ..Default::default() };
+    for doc in [
+        "20240614083000-wk24rep",
+        "20240615100000-sy9plg2",
+        "20240620211500-rdlst7q",
+        DAILY_NOTE,
+    ] {
+        let args = GetBlockContentArgs {
+            block_id: doc.into(),
+            slice: Some("1:-1".into()),
+            ..Default::default()
+        };
         let via_host = block_on(get_block_content(&args, &host, &ZH)).unwrap();
         let block = host.block(doc).unwrap();
-        let children = block_on(host.get_child_blocks(&[doc.to_string()])).unwrap().remove(0);
-        let pure = render_block_content(&BlockContentSource { block, children }, &args, &ZH).unwrap();
+        let children = block_on(host.get_child_blocks(&[doc.to_string()]))
+            .unwrap()
+            .remove(0);
+        let pure =
+            render_block_content(&BlockContentSource { block, children }, &args, &ZH).unwrap();
         assert_eq!(pure, via_host);
         assert_eq!(pure.block_ids.len() + 2, pure.total as usize);
     }
@@ -213,30 +286,49 @@ fn get_block_info_reproduces_every_plugin_text() {
     assert_eq!(cases.len(), 7);
     for case in cases {
         let ids = case["args"]["ids"].as_str().unwrap();
-        let args = GetBlockInfoArgs { ids: BlockIds::Text(ids.into()) };
+        let args = GetBlockInfoArgs {
+            ids: BlockIds::Text(ids.into()),
+        };
         let host = FixtureHost::new();
         let outcome = block_on(get_block_info(&args, &host, &ZH));
         match case["result_status"].as_str().unwrap() {
             "success" => {
                 let info = outcome.unwrap_or_else(|e| panic!("{ids}: {e}"));
-                assert_eq!(format_block_info(&info, &ZH), case["formatted"].as_str().unwrap(), "{ids}");
+                assert_eq!(
+                    format_block_info(&info, &ZH),
+                    case["formatted"].as_str().unwrap(),
+                    "{ids}"
+                );
             }
             "not_found" => {
                 let info = outcome.unwrap();
                 assert!(info.blocks.is_empty());
                 assert_eq!(info.not_found_ids, [ids]);
-                assert_eq!(format_block_info(&info, &ZH), case["result_error"].as_str().unwrap());
+                assert_eq!(
+                    format_block_info(&info, &ZH),
+                    case["result_error"].as_str().unwrap()
+                );
             }
             _ => {
                 let err = outcome.unwrap_err();
                 assert_eq!(err.code, ErrorCode::InvalidBlockId);
-                assert!(err.message.starts_with(case["result_error"].as_str().unwrap()), "{}", err.message);
+                assert!(
+                    err.message
+                        .starts_with(case["result_error"].as_str().unwrap()),
+                    "{}",
+                    err.message
+                );
             }
         }
         // Deliberate difference: batched. The plugin made up to 7 kernel
         // requests per block; editkit makes one call per kind of data.
         let expected: &[&str] = match ids {
-            "20240614083000-wk24rep" => &["getBlocks", "getChildBlocks", "getDocHeadings", "getBreadcrumb"],
+            "20240614083000-wk24rep" => &[
+                "getBlocks",
+                "getChildBlocks",
+                "getDocHeadings",
+                "getBreadcrumb",
+            ],
             "20240614083112-h2jz8kq" | "20240614083125-lst0a9x,20990101000000-zzzzzzz" => {
                 &["getBlocks", "getChildBlocks", "getBreadcrumb"]
             }
@@ -252,15 +344,28 @@ fn get_block_info_reproduces_every_plugin_text() {
 #[test]
 fn get_block_info_fields_and_english_text() {
     let host = FixtureHost::new();
-    let args = GetBlockInfoArgs { ids: BlockIds::List(vec!["20240614083112-h2jz8kq".into()]) };
+    let args = GetBlockInfoArgs {
+        ids: BlockIds::List(vec!["20240614083112-h2jz8kq".into()]),
+    };
     let info = block_on(get_block_info(&args, &host, &EN)).unwrap();
     let h = &info.blocks[0];
-    assert_eq!((h.content_length, h.markdown_length, h.child_block_count), (4, 277, Some(4)));
+    assert_eq!(
+        (h.content_length, h.markdown_length, h.child_block_count),
+        (4, 277, Some(4))
+    );
     assert_eq!(h.markdown_preview, "## 本周进展\n\n-");
     assert_eq!(h.breadcrumb.as_ref().unwrap()[0].type_, "d");
     let text = format_block_info(&info, &EN);
-    assert!(text.contains("\n  id (block ID): 20240614083112-h2jz8kq\n"), "{text}");
-    assert!(text.contains("\ncontent length: 4\nmarkdown length: 277 (preview: \"## 本周进展\n\n-...\")\n"), "{text}");
+    assert!(
+        text.contains("\n  id (block ID): 20240614083112-h2jz8kq\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\ncontent length: 4\nmarkdown length: 277 (preview: \"## 本周进展\n\n-...\")\n"
+        ),
+        "{text}"
+    );
     assert!(text.contains("\nchild block count: 4\n"), "{text}");
     assert!(text.ends_with("- [20240614083112-h2jz8kq][h] \n"), "{text}");
     let json = serde_json::to_value(&info).unwrap();
@@ -276,21 +381,49 @@ fn get_block_info_is_four_calls_for_any_number_of_ids() {
     for file in FIXTURE_DOCS {
         let doc = shared_json(&format!("fixtures/siyuan/{file}"));
         ids.push(doc["document"]["id"].as_str().unwrap().into());
-        ids.extend(doc["blocks"].as_array().unwrap().iter().map(|b| b["id"].as_str().unwrap().to_string()));
+        ids.extend(
+            doc["blocks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b["id"].as_str().unwrap().to_string()),
+        );
     }
     ids.push("20990101000000-zzzzzzz".into());
     ids.push("20990101000000-yyyyyyy".into());
     ids.extend(ids.clone()); // duplicates are asked once
     let n = BlockIds::List(ids.clone()).to_vec().len();
-    let info = block_on(get_block_info(&GetBlockInfoArgs { ids: BlockIds::Text(ids.join(",")) }, &host, &ZH)).unwrap();
+    let info = block_on(get_block_info(
+        &GetBlockInfoArgs {
+            ids: BlockIds::Text(ids.join(",")),
+        },
+        &host,
+        &ZH,
+    ))
+    .unwrap();
     assert_eq!(info.blocks.len(), n - 2);
-    assert_eq!(info.not_found_ids, ["20990101000000-zzzzzzz", "20990101000000-yyyyyyy"]);
-    assert_eq!(call_names(&host), ["getBlocks", "getChildBlocks", "getDocHeadings", "getBreadcrumb"]);
+    assert_eq!(
+        info.not_found_ids,
+        ["20990101000000-zzzzzzz", "20990101000000-yyyyyyy"]
+    );
+    assert_eq!(
+        call_names(&host),
+        [
+            "getBlocks",
+            "getChildBlocks",
+            "getDocHeadings",
+            "getBreadcrumb"
+        ]
+    );
     let text = format_block_info(&info, &ZH);
     assert!(text.starts_with(&format!("---块信息 (共 {} 个)---\n=== Block [", n - 2)));
     assert!(text.ends_with("\n\n[未找到] 20990101000000-zzzzzzz, 20990101000000-yyyyyyy"));
     // Every document has its outline; doc2's nests three levels.
-    let doc2 = info.blocks.iter().find(|b| b.id == "20240615100000-sy9plg2").unwrap();
+    let doc2 = info
+        .blocks
+        .iter()
+        .find(|b| b.id == "20240615100000-sy9plg2")
+        .unwrap();
     let toc = doc2.toc.as_ref().unwrap();
     assert_eq!(toc[0].children[0].children[0].content, "WASM 加载");
 }
@@ -303,12 +436,26 @@ fn outline_is_in_document_order_not_sort_order() {
     // inserted at the top of a document later must still come first.
     let host = FixtureHost::new();
     let doc = "20240620211500-rdlst7q";
-    let new_ids = block_on(
-        host.insert_block("## Preface", &editkit::host::InsertAnchor::Before("20240620211500-q0intro".into())),
-    )
+    let new_ids = block_on(host.insert_block(
+        "## Preface",
+        &editkit::host::InsertAnchor::Before("20240620211500-q0intro".into()),
+    ))
     .unwrap();
-    let info = block_on(get_block_info(&GetBlockInfoArgs { ids: BlockIds::Text(doc.into()) }, &host, &EN)).unwrap();
-    let toc: Vec<&str> = info.blocks[0].toc.as_ref().unwrap().iter().map(|n| n.content.as_str()).collect();
+    let info = block_on(get_block_info(
+        &GetBlockInfoArgs {
+            ids: BlockIds::Text(doc.into()),
+        },
+        &host,
+        &EN,
+    ))
+    .unwrap();
+    let toc: Vec<&str> = info.blocks[0]
+        .toc
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|n| n.content.as_str())
+        .collect();
     assert_eq!(toc, ["Preface", "Books", "Papers"]);
     // What sorting the rows by `sort` gives: the fixture rows in creation
     // order, then the new heading (stable sort, equal weights).
@@ -330,11 +477,16 @@ fn outline_is_in_document_order_not_sort_order() {
 fn without_get_doc_headings_the_outline_uses_top_level_headings() {
     let host = FixtureHost::new();
     host.missing.borrow_mut().insert(Capability::GetDocHeadings);
-    let args = GetBlockInfoArgs { ids: BlockIds::Text("20240614083000-wk24rep".into()) };
+    let args = GetBlockInfoArgs {
+        ids: BlockIds::Text("20240614083000-wk24rep".into()),
+    };
     let info = block_on(get_block_info(&args, &host, &ZH)).unwrap();
     let full = block_on(get_block_info(&args, &FixtureHost::new(), &ZH)).unwrap();
     assert_eq!(info.blocks[0].toc, full.blocks[0].toc);
-    assert_eq!(call_names(&host), ["getBlocks", "getChildBlocks", "getBreadcrumb"]);
+    assert_eq!(
+        call_names(&host),
+        ["getBlocks", "getChildBlocks", "getBreadcrumb"]
+    );
     // Breadcrumbs are required: missing → refused before any call.
     let host = FixtureHost::new();
     host.missing.borrow_mut().insert(Capability::GetBreadcrumb);
@@ -356,13 +508,19 @@ fn block_info_builds_from_plain_data_and_round_trips_through_json() {
     assert_eq!((info.content_length, info.markdown_length), (5, 19));
     assert_eq!(info.markdown_preview, "😀😀😀😀😀");
     assert_eq!(info.child_block_count, None);
-    let result = editkit::content::BlockInfoResult { blocks: vec![info], not_found_ids: vec![] };
+    let result = editkit::content::BlockInfoResult {
+        blocks: vec![info],
+        not_found_ids: vec![],
+    };
     let json = serde_json::to_value(&result).unwrap();
     let back: editkit::content::BlockInfoResult = serde_json::from_value(json).unwrap();
     assert_eq!(back, result);
     let text = format_block_info(&back, &EN);
     assert!(text.contains("(preview: \"😀😀😀😀😀...\")"), "{text}");
-    assert_eq!(format_block_info(&editkit::content::BlockInfoResult::default(), &EN), "No block found: ");
+    assert_eq!(
+        format_block_info(&editkit::content::BlockInfoResult::default(), &EN),
+        "No block found: "
+    );
 }
 
 // ---- createNewDoc ---------------------------------------------------------------
@@ -390,7 +548,11 @@ fn create_new_doc_reproduces_every_plugin_path() {
             let data = &result["data"];
             assert_eq!(out.doc_id, data["docId"].as_str().unwrap(), "{label}");
             assert_eq!(out.hpath, data["hpath"].as_str().unwrap(), "{label}");
-            assert_eq!(serde_json::to_value(out.location).unwrap(), data["location"], "{label}");
+            assert_eq!(
+                serde_json::to_value(out.location).unwrap(),
+                data["location"],
+                "{label}"
+            );
             assert!(out.success);
             assert_eq!(out.summary, case["formatted"].as_str().unwrap(), "{label}");
             let calls = host.calls.borrow().clone();
@@ -413,13 +575,19 @@ fn create_new_doc_reproduces_every_plugin_path() {
             let err = outcome.unwrap_err();
             let code = match result["status"].as_str().unwrap() {
                 "not_found" => ErrorCode::BlockNotFound,
-                _ if args.location == DocLocation::Parent && args.anchor_document_id == "20240614083000-wk24rep" => {
+                _ if args.location == DocLocation::Parent
+                    && args.anchor_document_id == "20240614083000-wk24rep" =>
+                {
                     ErrorCode::NoParentDocument
                 }
                 _ => ErrorCode::NotADocument,
             };
             assert_eq!(err.code, code, "{label}");
-            assert!(err.message.starts_with(result["error"].as_str().unwrap()), "{label}: {}", err.message);
+            assert!(
+                err.message.starts_with(result["error"].as_str().unwrap()),
+                "{label}: {}",
+                err.message
+            );
             assert_eq!(host.calls_named("createDoc"), 0, "{label}");
         }
     }
@@ -429,20 +597,41 @@ fn create_new_doc_reproduces_every_plugin_path() {
 fn plan_new_doc_path_is_pure_and_explains_refusals() {
     let index = shared_json("fixtures/siyuan/notebook-index.json");
     let doc = |id: &str| -> Block {
-        let row = index["documents"].as_array().unwrap().iter().find(|d| d["id"] == id).unwrap();
+        let row = index["documents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["id"] == id)
+            .unwrap();
         serde_json::from_value(row.clone()).unwrap()
     };
     let plan = |anchor: Block, location| {
-        plan_new_doc_path(&NewDocPathArgs { anchor_doc: anchor, title: "a/b/c".into(), location }, &EN)
+        plan_new_doc_path(
+            &NewDocPathArgs {
+                anchor_doc: anchor,
+                title: "a/b/c".into(),
+                location,
+            },
+            &EN,
+        )
     };
     let daily = doc(DAILY_NOTE);
     let p = plan(daily.clone(), DocLocation::Parent).unwrap();
-    assert_eq!((p.hpath.as_str(), p.parent_id.as_str()), ("/daily note/2024/a-b-c", "20240101000001-dn2024x"));
+    assert_eq!(
+        (p.hpath.as_str(), p.parent_id.as_str()),
+        ("/daily note/2024/a-b-c", "20240101000001-dn2024x")
+    );
     assert_eq!(p.notebook, NOTEBOOK);
     let p = plan(daily.clone(), DocLocation::Siblings).unwrap();
-    assert_eq!((p.hpath.as_str(), p.parent_id.as_str()), ("/daily note/2024/06/a-b-c", "20240601000000-dn06mon"));
+    assert_eq!(
+        (p.hpath.as_str(), p.parent_id.as_str()),
+        ("/daily note/2024/06/a-b-c", "20240601000000-dn06mon")
+    );
     let p = plan(daily, DocLocation::Children).unwrap();
-    assert_eq!((p.hpath.as_str(), p.parent_id.as_str()), ("/daily note/2024/06/2024-06-15/a-b-c", DAILY_NOTE));
+    assert_eq!(
+        (p.hpath.as_str(), p.parent_id.as_str()),
+        ("/daily note/2024/06/2024-06-15/a-b-c", DAILY_NOTE)
+    );
     let json = serde_json::to_value(&p).unwrap();
     assert_eq!(json["parentID"], DAILY_NOTE);
     // A heading as anchor: the error names its type and its document.
@@ -450,7 +639,11 @@ fn plan_new_doc_path_is_pure_and_explains_refusals() {
     let err = plan(heading, DocLocation::Children).unwrap_err();
     assert_eq!(err.code, ErrorCode::NotADocument);
     assert_eq!(err.details.name.as_deref(), Some("h"));
-    assert!(err.message.contains("(heading)") && err.message.contains("20240614083000-wk24rep"), "{}", err.message);
+    assert!(
+        err.message.contains("(heading)") && err.message.contains("20240614083000-wk24rep"),
+        "{}",
+        err.message
+    );
     let err = plan(doc("20240101080000-arch0v1"), DocLocation::Parent).unwrap_err();
     assert_eq!(err.code, ErrorCode::NoParentDocument);
 }
@@ -465,20 +658,47 @@ fn create_new_doc_checks_callbacks_and_arguments_before_calling() {
     };
     let host = FixtureHost::new();
     host.missing.borrow_mut().insert(Capability::CreateDoc);
-    let err = block_on(create_new_doc(&args("T", "20240614083000-wk24rep"), &host, &EN)).unwrap_err();
-    assert_eq!((err.code, err.details.name.as_deref()), (ErrorCode::HostCapabilityMissing, Some("createDoc")));
+    let err = block_on(create_new_doc(
+        &args("T", "20240614083000-wk24rep"),
+        &host,
+        &EN,
+    ))
+    .unwrap_err();
+    assert_eq!(
+        (err.code, err.details.name.as_deref()),
+        (ErrorCode::HostCapabilityMissing, Some("createDoc"))
+    );
     assert!(host.calls.borrow().is_empty());
     let host = FixtureHost::new();
     assert_eq!(
-        block_on(create_new_doc(&args(" ", "20240614083000-wk24rep"), &host, &EN)).unwrap_err().code,
+        block_on(create_new_doc(
+            &args(" ", "20240614083000-wk24rep"),
+            &host,
+            &EN
+        ))
+        .unwrap_err()
+        .code,
         ErrorCode::InvalidArgument
     );
-    assert_eq!(block_on(create_new_doc(&args("T", "nope"), &host, &EN)).unwrap_err().code, ErrorCode::InvalidBlockId);
+    assert_eq!(
+        block_on(create_new_doc(&args("T", "nope"), &host, &EN))
+            .unwrap_err()
+            .code,
+        ErrorCode::InvalidBlockId
+    );
     assert!(host.calls.borrow().is_empty());
     // A failing host write is an error, not a success.
     host.fail_write_at.set(Some(1));
-    let err = block_on(create_new_doc(&args("T", "20240614083000-wk24rep"), &host, &EN)).unwrap_err();
-    assert_eq!((err.code, err.details.name.as_deref()), (ErrorCode::HostError, Some("createDoc")));
+    let err = block_on(create_new_doc(
+        &args("T", "20240614083000-wk24rep"),
+        &host,
+        &EN,
+    ))
+    .unwrap_err();
+    assert_eq!(
+        (err.code, err.details.name.as_deref()),
+        (ErrorCode::HostError, Some("createDoc"))
+    );
     // The body lands in the new document.
     let host = FixtureHost::new();
     let mut a = args("Notes", "20240614083000-wk24rep");
@@ -486,9 +706,16 @@ fn create_new_doc_checks_callbacks_and_arguments_before_calling() {
     let out = block_on(create_new_doc(&a, &host, &EN)).unwrap();
     assert_eq!(
         out.summary,
-        format!("Created document [/项目周报/Notes](siyuan://blocks/{}) (location: children)", out.doc_id)
+        format!(
+            "Created document [/项目周报/Notes](siyuan://blocks/{}) (location: children)",
+            out.doc_id
+        )
     );
-    let body: Vec<String> = host.top_level(&out.doc_id).into_iter().map(|(_, md)| md).collect();
+    let body: Vec<String> = host
+        .top_level(&out.doc_id)
+        .into_iter()
+        .map(|(_, md)| md)
+        .collect();
     assert_eq!(body, ["first", "second"]);
 }
 
@@ -503,11 +730,16 @@ fn append_content_reproduces_the_plugin_or_differs_deliberately() {
         let args: AppendContentArgs = serde_json::from_value(case["args"].clone()).unwrap();
         let label = case["args"].to_string();
         let host = FixtureHost::new();
-        let out = block_on(append_content(&args, &host, &ZH)).unwrap_or_else(|e| panic!("{label}: {e}"));
+        let out =
+            block_on(append_content(&args, &host, &ZH)).unwrap_or_else(|e| panic!("{label}: {e}"));
         let data = &case["result"]["data"];
         assert_eq!(out.success, data["success"].as_bool().unwrap(), "{label}");
         assert_eq!(out.target_id, data["targetId"].as_str().unwrap(), "{label}");
-        assert_eq!(serde_json::to_value(out.target_type).unwrap(), data["targetType"], "{label}");
+        assert_eq!(
+            serde_json::to_value(out.target_type).unwrap(),
+            data["targetType"],
+            "{label}"
+        );
         let writes = host.writes();
         assert_eq!(writes.len(), 1, "{label}");
         let md = args.markdown.clone();
@@ -519,8 +751,14 @@ fn append_content_reproduces_the_plugin_or_differs_deliberately() {
             "20240614083112-h2jz8kq" => {
                 assert_eq!(out.placement, Placement::EndOfSection);
                 assert_eq!(writes[0].name, "insertBlock");
-                assert_eq!(writes[0].args, [md.clone(), "previousID=20240614083330-cd7rust".into()]);
-                assert_eq!(call_names(&host), ["getBlocks", "getChildBlocks", "insertBlock"]);
+                assert_eq!(
+                    writes[0].args,
+                    [md.clone(), "previousID=20240614083330-cd7rust".into()]
+                );
+                assert_eq!(
+                    call_names(&host),
+                    ["getBlocks", "getChildBlocks", "insertBlock"]
+                );
                 let top = host.top_level("20240614083000-wk24rep");
                 let pos = top.iter().position(|(_, m)| *m == md).unwrap();
                 assert_eq!(top[pos - 1].0, "20240614083330-cd7rust");
@@ -531,7 +769,10 @@ fn append_content_reproduces_the_plugin_or_differs_deliberately() {
             // what older kernels did and what the seed documents.
             "20240614083000-a1b2c3d" => {
                 assert_eq!(out.placement, Placement::NextSibling);
-                assert_eq!(writes[0].args, [md.clone(), "previousID=20240614083000-a1b2c3d".into()]);
+                assert_eq!(
+                    writes[0].args,
+                    [md.clone(), "previousID=20240614083000-a1b2c3d".into()]
+                );
                 assert_eq!(call_names(&host), ["getBlocks", "insertBlock"]);
                 assert_eq!(host.top_level("20240614083000-wk24rep")[1].1, md);
             }
@@ -555,49 +796,93 @@ fn append_content_refusals() {
     };
     let host = FixtureHost::new();
     let code = |a: AppendContentArgs| block_on(append_content(&a, &host, &EN)).unwrap_err().code;
-    assert_eq!(code(args(AppendTarget::Block, "20990101000000-zzzzzzz", "x")), ErrorCode::BlockNotFound);
-    assert_eq!(code(args(AppendTarget::Document, "20990101000000-zzzzzzz", "x")), ErrorCode::BlockNotFound);
+    assert_eq!(
+        code(args(AppendTarget::Block, "20990101000000-zzzzzzz", "x")),
+        ErrorCode::BlockNotFound
+    );
+    assert_eq!(
+        code(args(AppendTarget::Document, "20990101000000-zzzzzzz", "x")),
+        ErrorCode::BlockNotFound
+    );
     // Deliberate difference: "document" naming a paragraph is refused (the
     // plugin appended relative to the paragraph).
-    assert_eq!(code(args(AppendTarget::Document, "20240614083000-a1b2c3d", "x")), ErrorCode::NotADocument);
-    assert_eq!(code(args(AppendTarget::Block, "20240614083000-a1b2c3d", " \n ")), ErrorCode::InvalidArgument);
-    assert_eq!(code(args(AppendTarget::Dailynote, "notebook", "x")), ErrorCode::InvalidBlockId);
-    assert_eq!(code(args(AppendTarget::Dailynote, "20990101000000-zzzzzzz", "x")), ErrorCode::HostError);
+    assert_eq!(
+        code(args(AppendTarget::Document, "20240614083000-a1b2c3d", "x")),
+        ErrorCode::NotADocument
+    );
+    assert_eq!(
+        code(args(AppendTarget::Block, "20240614083000-a1b2c3d", " \n ")),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        code(args(AppendTarget::Dailynote, "notebook", "x")),
+        ErrorCode::InvalidBlockId
+    );
+    assert_eq!(
+        code(args(AppendTarget::Dailynote, "20990101000000-zzzzzzz", "x")),
+        ErrorCode::HostError
+    );
     assert!(host.writes().is_empty());
     // A missing callback is reported before anything is written.
     host.missing.borrow_mut().insert(Capability::InsertBlock);
-    let err =
-        block_on(append_content(&args(AppendTarget::Block, "20240614083112-h2jz8kq", "x"), &host, &EN)).unwrap_err();
-    assert_eq!((err.code, err.details.name.as_deref()), (ErrorCode::HostCapabilityMissing, Some("insertBlock")));
+    let err = block_on(append_content(
+        &args(AppendTarget::Block, "20240614083112-h2jz8kq", "x"),
+        &host,
+        &EN,
+    ))
+    .unwrap_err();
+    assert_eq!(
+        (err.code, err.details.name.as_deref()),
+        (ErrorCode::HostCapabilityMissing, Some("insertBlock"))
+    );
     assert!(host.writes().is_empty());
     // A write the kernel rejects is an error (the plugin reported success).
     let host = FixtureHost::new();
     host.fail_write_at.set(Some(1));
-    let err =
-        block_on(append_content(&args(AppendTarget::Document, "20240614083000-wk24rep", "x"), &host, &EN)).unwrap_err();
-    assert_eq!((err.code, err.details.name.as_deref()), (ErrorCode::HostError, Some("appendBlock")));
+    let err = block_on(append_content(
+        &args(AppendTarget::Document, "20240614083000-wk24rep", "x"),
+        &host,
+        &EN,
+    ))
+    .unwrap_err();
+    assert_eq!(
+        (err.code, err.details.name.as_deref()),
+        (ErrorCode::HostError, Some("appendBlock"))
+    );
 }
 
 #[test]
 fn append_to_containers_and_a_heading_with_an_empty_section() {
     let host = FixtureHost::new();
     let run = |target: &str, md: &str| {
-        let a = AppendContentArgs { markdown: md.into(), target_type: AppendTarget::Block, target: target.into() };
+        let a = AppendContentArgs {
+            markdown: md.into(),
+            target_type: AppendTarget::Block,
+            target: target.into(),
+        };
         block_on(append_content(&a, &host, &EN)).unwrap()
     };
     let out = run("20240614083420-bq9klmn", "引述末尾");
     assert_eq!(out.placement, Placement::LastChild);
-    assert_eq!(out.summary, "Appended 1 block(s) as the last children of 20240614083420-bq9klmn.");
+    assert_eq!(
+        out.summary,
+        "Appended 1 block(s) as the last children of 20240614083420-bq9klmn."
+    );
     // A heading followed directly by a heading of the same level.
     let doc = "20240620211500-rdlst7q";
-    let new =
-        block_on(host.insert_block("## Empty", &editkit::host::InsertAnchor::Before("20240620211550-q5hdr02".into())))
-            .unwrap();
+    let new = block_on(host.insert_block(
+        "## Empty",
+        &editkit::host::InsertAnchor::Before("20240620211550-q5hdr02".into()),
+    ))
+    .unwrap();
     let out = run(&new[0], "under empty");
     assert_eq!(out.placement, Placement::EndOfSection);
     let top = host.top_level(doc);
     let pos = top.iter().position(|(_, m)| m == "under empty").unwrap();
-    assert_eq!((top[pos - 1].0.as_str(), top[pos + 1].0.as_str()), (new[0].as_str(), "20240620211550-q5hdr02"));
+    assert_eq!(
+        (top[pos - 1].0.as_str(), top[pos + 1].0.as_str()),
+        (new[0].as_str(), "20240620211550-q5hdr02")
+    );
 }
 
 // ---- round trip: showId → block diff → re-render ----------------------------------
@@ -606,35 +891,66 @@ fn append_to_containers_and_a_heading_with_an_empty_section() {
 fn parse_rendered(text: &str) -> Vec<(String, String, String, String)> {
     let mut out: Vec<(String, String, String, Vec<&str>)> = Vec::new();
     for line in text.split('\n') {
-        let header =
-            line.strip_prefix("@@").and_then(|r| r.split_once("@@")).filter(|(id, _)| editkit::siyuan::is_block_id(id));
+        let header = line
+            .strip_prefix("@@")
+            .and_then(|r| r.split_once("@@"))
+            .filter(|(id, _)| editkit::siyuan::is_block_id(id));
         match header {
             Some((id, label)) => {
                 if let Some(last) = out.last_mut() {
                     last.3.pop(); // the blank separator line
                 }
-                out.push((line.to_string(), id.to_string(), label.to_string(), Vec::new()));
+                out.push((
+                    line.to_string(),
+                    id.to_string(),
+                    label.to_string(),
+                    Vec::new(),
+                ));
             }
-            None => out.last_mut().expect("text before the first header").3.push(line),
+            None => out
+                .last_mut()
+                .expect("text before the first header")
+                .3
+                .push(line),
         }
     }
-    out.into_iter().map(|(h, id, label, lines)| (h, id, label, lines.join("\n"))).collect()
+    out.into_iter()
+        .map(|(h, id, label, lines)| (h, id, label, lines.join("\n")))
+        .collect()
 }
 
 fn join_rendered(blocks: &[(String, String, String, String)]) -> String {
-    blocks.iter().map(|(h, _, _, md)| format!("{h}\n{md}")).collect::<Vec<_>>().join("\n\n")
+    blocks
+        .iter()
+        .map(|(h, _, _, md)| format!("{h}\n{md}"))
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 #[test]
 fn show_id_output_round_trips_through_apply_block_diff() {
-    for (file, lang) in FIXTURE_DOCS.iter().zip([Lang::Zh, Lang::En, Lang::Zh, Lang::En]) {
+    for (file, lang) in FIXTURE_DOCS
+        .iter()
+        .zip([Lang::Zh, Lang::En, Lang::Zh, Lang::En])
+    {
         let host = FixtureHost::new();
-        let doc = shared_json(&format!("fixtures/siyuan/{file}"))["document"]["id"].as_str().unwrap().to_string();
+        let doc = shared_json(&format!("fixtures/siyuan/{file}"))["document"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let options = ContentOptions { lang };
-        let args = GetBlockContentArgs { block_id: doc.clone(), show_id: Some(true), ..Default::default() };
+        let args = GetBlockContentArgs {
+            block_id: doc.clone(),
+            show_id: Some(true),
+            ..Default::default()
+        };
         let before = block_on(get_block_content(&args, &host, &options)).unwrap();
         let mut blocks = parse_rendered(&before.text);
-        assert_eq!(join_rendered(&blocks), before.text, "{file}: the rendering parses back");
+        assert_eq!(
+            join_rendered(&blocks),
+            before.text,
+            "{file}: the rendering parses back"
+        );
         let paragraph = editkit::siyuan::BlockKind::Paragraph.label(lang);
         let mut diff = String::new();
         let mut rewritten = 0;
@@ -648,7 +964,9 @@ fn show_id_output_round_trips_through_apply_block_diff() {
                 diff.push_str(&format!("@@REPLACE:{id}@@\n{new}\n\n"));
             } else {
                 // The header is copied verbatim, type label included.
-                diff.push_str(&format!("{header}\n<<<<<<< SEARCH\n{md}\n=======\n{new}\n>>>>>>> REPLACE\n\n"));
+                diff.push_str(&format!(
+                    "{header}\n<<<<<<< SEARCH\n{md}\n=======\n{new}\n>>>>>>> REPLACE\n\n"
+                ));
             }
             *md = new;
             rewritten += 1;
@@ -676,11 +994,27 @@ fn huge_child_lists_render_and_slice_without_trouble() {
             ..ChildBlock::default()
         })
         .collect();
-    let block = Block { id: "20240101000000-bigdoc0".into(), type_: "d".into(), ..Block::default() };
-    let source = BlockContentSource { block: block.clone(), children: children.clone() };
+    let block = Block {
+        id: "20240101000000-bigdoc0".into(),
+        type_: "d".into(),
+        ..Block::default()
+    };
+    let source = BlockContentSource {
+        block: block.clone(),
+        children: children.clone(),
+    };
     let last = &children[n - 1].id;
-    for slice in [format!("{last}:-20"), "-20:".to_string(), format!("BEGIN:{last}"), "5000".into()] {
-        let args = GetBlockContentArgs { block_id: block.id.clone(), slice: Some(slice.clone()), ..Default::default() };
+    for slice in [
+        format!("{last}:-20"),
+        "-20:".to_string(),
+        format!("BEGIN:{last}"),
+        "5000".into(),
+    ] {
+        let args = GetBlockContentArgs {
+            block_id: block.id.clone(),
+            slice: Some(slice.clone()),
+            ..Default::default()
+        };
         let out = render_block_content(&source, &args, &ZH).unwrap();
         assert_eq!(out.total as usize, n);
         assert!(out.text.starts_with("> [Slice View]"), "{slice}");
@@ -709,22 +1043,53 @@ fn arbitrary_arguments_never_panic() {
         "\u{feff}0:1",
         "0：1",
     ];
-    for doc in ["20240614083000-wk24rep", "20240614083125-lst0a9x", "20240614083000-a1b2c3d"] {
+    for doc in [
+        "20240614083000-wk24rep",
+        "20240614083125-lst0a9x",
+        "20240614083000-a1b2c3d",
+    ] {
         for slice in weird {
-            let args = GetBlockContentArgs { block_id: doc.into(), slice: Some(slice.into()), ..Default::default() };
+            let args = GetBlockContentArgs {
+                block_id: doc.into(),
+                slice: Some(slice.into()),
+                ..Default::default()
+            };
             let _ = block_on(get_block_content(&args, &host, &EN));
         }
     }
     for ids in weird {
-        let _ = block_on(get_block_info(&GetBlockInfoArgs { ids: BlockIds::Text(ids.into()) }, &host, &EN));
+        let _ = block_on(get_block_info(
+            &GetBlockInfoArgs {
+                ids: BlockIds::Text(ids.into()),
+            },
+            &host,
+            &EN,
+        ));
     }
     for title in weird {
-        for location in [DocLocation::Siblings, DocLocation::Children, DocLocation::Parent] {
-            let anchor = Block { type_: "d".into(), path: title.into(), hpath: title.into(), ..Block::default() };
-            let _ = plan_new_doc_path(&NewDocPathArgs { anchor_doc: anchor, title: title.into(), location }, &EN);
+        for location in [
+            DocLocation::Siblings,
+            DocLocation::Children,
+            DocLocation::Parent,
+        ] {
+            let anchor = Block {
+                type_: "d".into(),
+                path: title.into(),
+                hpath: title.into(),
+                ..Block::default()
+            };
+            let _ = plan_new_doc_path(
+                &NewDocPathArgs {
+                    anchor_doc: anchor,
+                    title: title.into(),
+                    location,
+                },
+                &EN,
+            );
         }
     }
-    let err: Error = block_on(get_block_info(&GetBlockInfoArgs::default(), &host, &EN)).unwrap_err();
+    let err: Error =
+        block_on(get_block_info(&GetBlockInfoArgs::default(), &host, &EN)).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
 }
 
@@ -759,7 +1124,10 @@ fn every_type_label_is_accepted_back_as_a_hunk_header() {
             let label = BlockKind::from_code(code).label(lang);
             let diff = format!("@@20240614083000-a1b2c3d@@{label}\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n");
             let report = validate_block_diff_format(&diff, &FormatOptions { lang });
-            assert!(report.valid && report.warnings.is_empty(), "{lang:?} {code} → {label}: {report:?}");
+            assert!(
+                report.valid && report.warnings.is_empty(),
+                "{lang:?} {code} → {label}: {report:?}"
+            );
         }
     }
 }

@@ -29,8 +29,12 @@ use editkit::siyuan::{Block, BlockKind, BreadcrumbEntry, ChildBlock};
 
 use super::support::shared_json;
 
-pub const FIXTURE_DOCS: [&str; 4] =
-    ["doc1-weekly-report.json", "doc2-plugin-dev.json", "doc3-reading-list.json", "doc4-daily-note.json"];
+pub const FIXTURE_DOCS: [&str; 4] = [
+    "doc1-weekly-report.json",
+    "doc2-plugin-dev.json",
+    "doc3-reading-list.json",
+    "doc4-daily-note.json",
+];
 
 /// One recorded host call: the callback's JS name and its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,12 +115,18 @@ impl FixtureHost {
         }
         fn walk(store: &mut Store, node: &serde_json::Value) {
             let id = node["id"].as_str().unwrap().to_string();
-            let children: Vec<String> =
-                node["children"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect();
+            let children: Vec<String> = node["children"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["id"].as_str().unwrap().to_string())
+                .collect();
             for c in &children {
                 store.tree_parent.insert(c.clone(), id.clone());
             }
-            if !children.is_empty() || matches!(node["type"].as_str(), Some("d" | "l" | "i" | "b" | "s")) {
+            if !children.is_empty()
+                || matches!(node["type"].as_str(), Some("d" | "l" | "i" | "b" | "s"))
+            {
                 store.kids.insert(id.clone(), children);
             }
             for c in node["children"].as_array().unwrap() {
@@ -125,15 +135,23 @@ impl FixtureHost {
         }
         walk(&mut store, &json["tree"]);
         for (id, k) in json["api"]["getBlockKramdown"].as_object().unwrap() {
-            store.kramdown.insert(id.clone(), k.as_str().unwrap().to_string());
+            store
+                .kramdown
+                .insert(id.clone(), k.as_str().unwrap().to_string());
         }
         for (id, b) in json["api"]["getBlockBreadcrumb"].as_object().unwrap() {
-            store.breadcrumbs.insert(id.clone(), serde_json::from_value(b.clone()).unwrap());
+            store
+                .breadcrumbs
+                .insert(id.clone(), serde_json::from_value(b.clone()).unwrap());
         }
     }
 
     pub fn calls_named(&self, name: &str) -> usize {
-        self.calls.borrow().iter().filter(|c| c.name == name).count()
+        self.calls
+            .borrow()
+            .iter()
+            .filter(|c| c.name == name)
+            .count()
     }
 
     /// The recorded writes, in order.
@@ -141,7 +159,12 @@ impl FixtureHost {
         self.calls
             .borrow()
             .iter()
-            .filter(|c| matches!(c.name, "updateBlock" | "deleteBlock" | "insertBlock" | "prependBlock" | "appendBlock"))
+            .filter(|c| {
+                matches!(
+                    c.name,
+                    "updateBlock" | "deleteBlock" | "insertBlock" | "prependBlock" | "appendBlock"
+                )
+            })
             .cloned()
             .collect()
     }
@@ -169,7 +192,10 @@ impl FixtureHost {
     /// Top-level blocks of a document as (id, markdown).
     pub fn top_level(&self, doc_id: &str) -> Vec<(String, String)> {
         let store = self.store.borrow();
-        store.kids[doc_id].iter().map(|k| (k.clone(), store.rows[k].markdown.clone())).collect()
+        store.kids[doc_id]
+            .iter()
+            .map(|k| (k.clone(), store.rows[k].markdown.clone()))
+            .collect()
     }
 
     fn record(&self, name: &'static str, args: Vec<String>) {
@@ -218,10 +244,20 @@ impl Store {
     /// The kernel's `HeadingParent` rule: a block after a heading has that
     /// heading as `parent_id` (a heading: the nearest higher heading).
     fn compute_parent_id(&self, id: &str) -> String {
-        let Some(parent) = self.parent_of(id) else { return String::new() };
+        let Some(parent) = self.parent_of(id) else {
+            return String::new();
+        };
         let kids = &self.kids[&parent];
-        let Some(index) = kids.iter().position(|k| k == id) else { return parent };
-        let own_level = self.rows.get(id).map_or(7, |b| if b.kind() == BlockKind::Heading { b.heading_level() } else { 7 });
+        let Some(index) = kids.iter().position(|k| k == id) else {
+            return parent;
+        };
+        let own_level = self.rows.get(id).map_or(7, |b| {
+            if b.kind() == BlockKind::Heading {
+                b.heading_level()
+            } else {
+                7
+            }
+        });
         for k in kids[..index].iter().rev() {
             if let Some(b) = self.rows.get(k) {
                 if b.kind() == BlockKind::Heading && b.heading_level() < own_level {
@@ -233,16 +269,22 @@ impl Store {
     }
 
     fn child_blocks(&self, id: &str) -> Vec<ChildBlock> {
-        let Some(block) = self.rows.get(id) else { return Vec::new() };
+        let Some(block) = self.rows.get(id) else {
+            return Vec::new();
+        };
         let ids: Vec<String> = if block.kind() == BlockKind::Heading {
-            let Some(parent) = self.parent_of(id) else { return Vec::new() };
+            let Some(parent) = self.parent_of(id) else {
+                return Vec::new();
+            };
             let kids = &self.kids[&parent];
             let index = kids.iter().position(|k| k == id).unwrap_or(kids.len());
             let level = block.heading_level();
             kids[index + 1..]
                 .iter()
                 .take_while(|k| {
-                    self.rows.get(*k).is_none_or(|b| b.kind() != BlockKind::Heading || b.heading_level() > level)
+                    self.rows
+                        .get(*k)
+                        .is_none_or(|b| b.kind() != BlockKind::Heading || b.heading_level() > level)
                 })
                 .cloned()
                 .collect()
@@ -429,7 +471,9 @@ fn detect_type(markdown: &str) -> (&'static str, String) {
     if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") {
         return ("l", "u".into());
     }
-    if t.split_once(". ").is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) {
+    if t.split_once(". ")
+        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
         return ("l", "o".into());
     }
     if t.starts_with('|') {
@@ -461,7 +505,9 @@ fn set_content(row: &mut Block, markdown: &str, attrs: &[(String, String)]) {
         _ => 100,
     };
     row.markdown = markdown.to_string();
-    row.content = markdown.trim_start_matches(['#', ' ', '>', '-']).to_string();
+    row.content = markdown
+        .trim_start_matches(['#', ' ', '>', '-'])
+        .to_string();
     row.length = row.content.chars().count() as i64;
     let mut ial = vec![format!("id=\"{}\"", row.id)];
     row.name.clear();
@@ -521,7 +567,13 @@ impl SiyuanHost for FixtureHost {
         let store = self.store.borrow();
         Ok(ids
             .iter()
-            .map(|id| store.kramdown.get(id).cloned().or_else(|| store.rows.get(id).map(kramdown_of)))
+            .map(|id| {
+                store
+                    .kramdown
+                    .get(id)
+                    .cloned()
+                    .or_else(|| store.rows.get(id).map(kramdown_of))
+            })
             .collect())
     }
 
@@ -532,10 +584,16 @@ impl SiyuanHost for FixtureHost {
         {
             let mut store = self.store.borrow_mut();
             if !store.rows.contains_key(id) {
-                return Err(HostError::new(Capability::UpdateBlock, format!("block {id} not found")));
+                return Err(HostError::new(
+                    Capability::UpdateBlock,
+                    format!("block {id} not found"),
+                ));
             }
             // The kernel keeps only the first block.
-            let first = simple_blocks(markdown).into_iter().next().unwrap_or_default();
+            let first = simple_blocks(markdown)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
             let (text, attrs) = split_ial(&first);
             if let Some(kids) = store.kids.get(id).cloned() {
                 for k in kids {
@@ -562,7 +620,10 @@ impl SiyuanHost for FixtureHost {
         {
             let mut store = self.store.borrow_mut();
             let Some(block) = store.rows.get(id).cloned() else {
-                return Err(HostError::new(Capability::DeleteBlock, format!("block {id} not found")));
+                return Err(HostError::new(
+                    Capability::DeleteBlock,
+                    format!("block {id} not found"),
+                ));
             };
             let _ = block;
             // The kernel unlinks only this node (a folded heading's section stays).
@@ -591,21 +652,37 @@ impl SiyuanHost for FixtureHost {
             InsertAnchor::Before(id) => ("nextID", id),
             InsertAnchor::Parent(id) => ("parentID", id),
         };
-        self.record("insertBlock", vec![markdown.to_string(), format!("{kind}={target}")]);
+        self.record(
+            "insertBlock",
+            vec![markdown.to_string(), format!("{kind}={target}")],
+        );
         self.count_write(Capability::InsertBlock)?;
         let ids = {
             let mut store = self.store.borrow_mut();
             if !store.rows.contains_key(target) {
-                return Err(HostError::new(Capability::InsertBlock, format!("anchor {target} not found")));
+                return Err(HostError::new(
+                    Capability::InsertBlock,
+                    format!("anchor {target} not found"),
+                ));
             }
             let (parent, index) = match anchor {
                 InsertAnchor::Parent(p) => (p.clone(), usize::MAX),
                 InsertAnchor::After(id) | InsertAnchor::Before(id) => {
                     let Some(parent) = store.parent_of(id) else {
-                        return Err(HostError::new(Capability::InsertBlock, "anchor has no parent"));
+                        return Err(HostError::new(
+                            Capability::InsertBlock,
+                            "anchor has no parent",
+                        ));
                     };
                     let pos = store.kids[&parent].iter().position(|k| k == id).unwrap();
-                    (parent, if matches!(anchor, InsertAnchor::After(_)) { pos + 1 } else { pos })
+                    (
+                        parent,
+                        if matches!(anchor, InsertAnchor::After(_)) {
+                            pos + 1
+                        } else {
+                            pos
+                        },
+                    )
                 }
             };
             let ids = store.create_blocks(markdown, target, self.fresh_ids_on_insert.get());
@@ -620,7 +697,10 @@ impl SiyuanHost for FixtureHost {
         self.check_capability(Capability::GetBreadcrumb)?;
         self.record("getBreadcrumb", ids.to_vec());
         let store = self.store.borrow();
-        Ok(ids.iter().map(|id| store.breadcrumbs.get(id).cloned().unwrap_or_default()).collect())
+        Ok(ids
+            .iter()
+            .map(|id| store.breadcrumbs.get(id).cloned().unwrap_or_default())
+            .collect())
     }
 
     async fn get_doc_headings(&self, doc_ids: &[String]) -> HostResult<Vec<Vec<Block>>> {
@@ -630,9 +710,23 @@ impl SiyuanHost for FixtureHost {
         Ok(doc_ids.iter().map(|id| store.headings(id)).collect())
     }
 
-    async fn create_doc(&self, notebook: &str, hpath: &str, parent_id: &str, markdown: &str) -> HostResult<String> {
+    async fn create_doc(
+        &self,
+        notebook: &str,
+        hpath: &str,
+        parent_id: &str,
+        markdown: &str,
+    ) -> HostResult<String> {
         self.check_capability(Capability::CreateDoc)?;
-        self.record("createDoc", vec![notebook.into(), hpath.into(), parent_id.into(), markdown.into()]);
+        self.record(
+            "createDoc",
+            vec![
+                notebook.into(),
+                hpath.into(),
+                parent_id.into(),
+                markdown.into(),
+            ],
+        );
         self.count_write(Capability::CreateDoc)?;
         let mut store = self.store.borrow_mut();
         let parent_path = if parent_id.is_empty() {
@@ -642,7 +736,12 @@ impl SiyuanHost for FixtureHost {
                 Some(p) if p.kind() == BlockKind::Document && p.box_id == notebook => {
                     p.path.trim_end_matches(".sy").to_string()
                 }
-                _ => return Err(HostError::new(Capability::CreateDoc, format!("parent document {parent_id} not found"))),
+                _ => {
+                    return Err(HostError::new(
+                        Capability::CreateDoc,
+                        format!("parent document {parent_id} not found"),
+                    ))
+                }
             }
         };
         store.next_doc += 1;
@@ -672,16 +771,31 @@ impl SiyuanHost for FixtureHost {
         if notebook == NOTEBOOK {
             Ok(DAILY_NOTE.into())
         } else {
-            Err(HostError::new(Capability::CreateDailyNote, format!("notebook {notebook} not found")))
+            Err(HostError::new(
+                Capability::CreateDailyNote,
+                format!("notebook {notebook} not found"),
+            ))
         }
     }
 
     async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
-        self.container_insert(Capability::PrependBlock, "prependBlock", parent_id, markdown, true)
+        self.container_insert(
+            Capability::PrependBlock,
+            "prependBlock",
+            parent_id,
+            markdown,
+            true,
+        )
     }
 
     async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
-        self.container_insert(Capability::AppendBlock, "appendBlock", parent_id, markdown, false)
+        self.container_insert(
+            Capability::AppendBlock,
+            "appendBlock",
+            parent_id,
+            markdown,
+            false,
+        )
     }
 }
 
@@ -700,11 +814,17 @@ impl FixtureHost {
         let ids = {
             let mut store = self.store.borrow_mut();
             let Some(parent) = store.rows.get(parent_id) else {
-                return Err(HostError::new(capability, format!("block {parent_id} not found")));
+                return Err(HostError::new(
+                    capability,
+                    format!("block {parent_id} not found"),
+                ));
             };
             if !parent.kind().is_container() {
                 // Kernel v3.7 CheckContainerParent.
-                return Err(HostError::new(capability, format!("block {parent_id} is not a container")));
+                return Err(HostError::new(
+                    capability,
+                    format!("block {parent_id} is not a container"),
+                ));
             }
             let ids = store.create_blocks(markdown, parent_id, self.fresh_ids_on_insert.get());
             store.insert_at(parent_id, if first { 0 } else { usize::MAX }, &ids);

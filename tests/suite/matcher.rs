@@ -7,8 +7,8 @@
 //! and nothing panics.
 
 use editkit::matcher::{
-    apply_search_replace, find_match, replace_text, FindOptions, Mode, ReplaceOptions, SearchReplaceOptions,
-    Strategy as Step,
+    apply_search_replace, find_match, replace_text, FindOptions, Mode, ReplaceOptions,
+    SearchReplaceOptions, Strategy as Step,
 };
 use editkit::ErrorCode;
 use proptest::prelude::*;
@@ -49,26 +49,58 @@ fn results_and_options_have_the_documented_wire_shape() {
     let e = replace_text("x\nx\n", "x", "y", &ReplaceOptions::default()).unwrap_err();
     let v = serde_json::to_value(&e).unwrap();
     assert_eq!(v["code"], "AMBIGUOUS");
-    assert_eq!(v["candidates"], serde_json::json!([{"startLine": 1, "endLine": 1}, {"startLine": 2, "endLine": 2}]));
+    assert_eq!(
+        v["candidates"],
+        serde_json::json!([{"startLine": 1, "endLine": 1}, {"startLine": 2, "endLine": 2}])
+    );
 }
 
 #[test]
 fn a_single_block_markdown_edit_in_safe_mode() {
     // What the SiYuan content check does with one block's markdown.
     let block = "今天的**计划**：\n- 写代码\n- 测试“匹配器”";
-    let opts = ReplaceOptions { mode: Mode::Safe, ..ReplaceOptions::default() };
+    let opts = ReplaceOptions {
+        mode: Mode::Safe,
+        ..ReplaceOptions::default()
+    };
     let r = replace_text(block, "- 测试\"匹配器\"", "- 测试\"匹配器\"\n- 提交", &opts).unwrap();
     assert_eq!(r.strategy, Step::UnicodeNormalized);
-    assert_eq!(r.content, "今天的**计划**：\n- 写代码\n- 测试“匹配器”\n- 提交");
+    assert_eq!(
+        r.content,
+        "今天的**计划**：\n- 写代码\n- 测试“匹配器”\n- 提交"
+    );
     let r = replace_text("短", "短", "长", &opts).unwrap();
     assert_eq!(r.content, "长");
 }
 
 fn text(max: usize) -> impl Strategy<Value = String> {
     let pieces = prop_oneof![
-        Just("a"), Just("b"), Just("foo"), Just(" "), Just("  "), Just("\t"), Just("\n"), Just("\r\n"), Just("\r"),
-        Just("{"), Just("}"), Just("("), Just(")"), Just("="), Just("\""), Just("“"), Just("”"), Just("’"),
-        Just("\\"), Just("\\n"), Just("中文"), Just("😀"), Just("\u{feff}"), Just("\u{a0}"), Just("—"), Just("$&"),
+        Just("a"),
+        Just("b"),
+        Just("foo"),
+        Just(" "),
+        Just("  "),
+        Just("\t"),
+        Just("\n"),
+        Just("\r\n"),
+        Just("\r"),
+        Just("{"),
+        Just("}"),
+        Just("("),
+        Just(")"),
+        Just("="),
+        Just("\""),
+        Just("“"),
+        Just("”"),
+        Just("’"),
+        Just("\\"),
+        Just("\\n"),
+        Just("中文"),
+        Just("😀"),
+        Just("\u{feff}"),
+        Just("\u{a0}"),
+        Just("—"),
+        Just("$&"),
     ];
     proptest::collection::vec(pieces, 0..max).prop_map(|v| v.concat())
 }

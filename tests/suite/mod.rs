@@ -2,16 +2,16 @@ pub mod support;
 
 mod block_diff;
 mod block_diff_props;
+mod conformance;
 mod content;
 pub mod fixture_host;
 #[path = "../../fuzz/checks.rs"]
 mod fuzz_checks;
 mod fuzz_regressions;
+mod matcher;
 mod planner;
 mod quality;
 /// The match-quality corpus, shared with `cargo bench --bench quality`.
 #[path = "../../benches/quality/corpus.rs"]
 mod quality_corpus;
 mod slice;
-mod conformance;
-mod matcher;

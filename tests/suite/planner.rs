@@ -10,7 +10,10 @@ const OWNER: &str = "agent-1";
 const T0: f64 = 1_000.0;
 
 fn session() -> FileEditSession {
-    FileEditSession::new(SessionOptions { id_prefix: "t".into(), ..Default::default() })
+    FileEditSession::new(SessionOptions {
+        id_prefix: "t".into(),
+        ..Default::default()
+    })
 }
 
 fn range_opts(content: &str, range: &str, new_text: &str) -> RangeEditOptions {
@@ -57,7 +60,12 @@ fn block_opts(content: &str, start: &str, end: &str, new_text: &str) -> BlockRep
     }
 }
 
-fn apply_to(s: &mut FileEditSession, id: &str, content: Option<&str>, now: f64) -> Result<ApplyResult, Error> {
+fn apply_to(
+    s: &mut FileEditSession,
+    id: &str,
+    content: Option<&str>,
+    now: f64,
+) -> Result<ApplyResult, Error> {
     s.apply(
         ApplyOptions {
             hunk_id: id.into(),
@@ -79,7 +87,10 @@ fn code(result: Result<impl std::fmt::Debug, Error>) -> ErrorCode {
     let e = result.expect_err("expected a refusal");
     let yaml = e.details.yaml.as_deref().expect("refusals carry YAML");
     assert!(yaml.starts_with("status: error\n"), "{yaml}");
-    assert!(yaml.contains(&format!("\nerror: {}\n", e.code.as_str())), "{yaml}");
+    assert!(
+        yaml.contains(&format!("\nerror: {}\n", e.code.as_str())),
+        "{yaml}"
+    );
     assert!(yaml.contains("\nsummary: "), "{yaml}");
     e.code
 }
@@ -92,14 +103,35 @@ const FIVE: &str = "alpha\nbeta\ngamma\ndelta\nepsilon\n";
 
 #[test]
 fn range_grammar() {
-    let r = |s: &str, total: usize| parse_line_range(s, Lang::En).and_then(|spec| spec.resolve(total, s, Lang::En));
-    assert_eq!(r("10~12", 20).unwrap(), ResolvedRange::Lines { start: 10, end: 12 });
-    assert_eq!(r("7", 20).unwrap(), ResolvedRange::Lines { start: 7, end: 7 });
-    assert_eq!(r("18~", 20).unwrap(), ResolvedRange::Lines { start: 18, end: 20 });
+    let r = |s: &str, total: usize| {
+        parse_line_range(s, Lang::En).and_then(|spec| spec.resolve(total, s, Lang::En))
+    };
+    assert_eq!(
+        r("10~12", 20).unwrap(),
+        ResolvedRange::Lines { start: 10, end: 12 }
+    );
+    assert_eq!(
+        r("7", 20).unwrap(),
+        ResolvedRange::Lines { start: 7, end: 7 }
+    );
+    assert_eq!(
+        r("18~", 20).unwrap(),
+        ResolvedRange::Lines { start: 18, end: 20 }
+    );
     assert_eq!(r("21~", 20).unwrap(), ResolvedRange::Append { at: 21 });
-    assert_eq!(r("~3", 20).unwrap(), ResolvedRange::Lines { start: 1, end: 3 });
-    assert_eq!(r("~", 20).unwrap(), ResolvedRange::Lines { start: 1, end: 20 });
-    assert_eq!(r("1", 0).unwrap(), ResolvedRange::Lines { start: 1, end: 1 }, "an empty file is one line");
+    assert_eq!(
+        r("~3", 20).unwrap(),
+        ResolvedRange::Lines { start: 1, end: 3 }
+    );
+    assert_eq!(
+        r("~", 20).unwrap(),
+        ResolvedRange::Lines { start: 1, end: 20 }
+    );
+    assert_eq!(
+        r("1", 0).unwrap(),
+        ResolvedRange::Lines { start: 1, end: 1 },
+        "an empty file is one line"
+    );
     assert_eq!(r("22~", 20).unwrap_err().code, ErrorCode::RangeOutOfBounds);
     assert_eq!(r("~21", 20).unwrap_err().code, ErrorCode::RangeOutOfBounds);
     assert_eq!(r("21", 20).unwrap_err().code, ErrorCode::RangeOutOfBounds);
@@ -116,7 +148,9 @@ fn range_grammar() {
 #[test]
 fn range_replace_plan_yaml_and_diff() {
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(FIVE, "2~3", "BETA"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(FIVE, "2~3", "BETA"), T0)
+        .unwrap();
     assert_eq!(
         p.yaml,
         "status: ok
@@ -146,11 +180,24 @@ evidence:
 summary: 'Plan t-1: replace lines 2–3 of a.txt (2 → 1 line(s)). Review the diff, then call apply_file_modification with this hunk_id (valid 60 min).'"
     );
     assert_eq!(p.diff, "--- a/a.txt\n+++ b/a.txt\n@@ -1,5 +1,4 @@\n alpha\n-beta\n-gamma\n+BETA\n delta\n epsilon\n");
-    assert_eq!(p.text, format!("```yaml\n{}\n```\n\n```diff\n{}```", p.yaml, p.diff));
+    assert_eq!(
+        p.text,
+        format!("```yaml\n{}\n```\n\n```diff\n{}```", p.yaml, p.diff)
+    );
     assert_eq!(p.mode, PlanMode::PrepareFileRangeEdit);
     assert_eq!(p.action, Action::Replace);
-    assert_eq!(p.lines, LineCounts { old: 2, new: 1, delta: -1 });
-    assert_eq!((p.seq, p.created_at_ms, p.expires_at_ms), (1.0, T0, T0 + 3_600_000.0));
+    assert_eq!(
+        p.lines,
+        LineCounts {
+            old: 2,
+            new: 1,
+            delta: -1
+        }
+    );
+    assert_eq!(
+        (p.seq, p.created_at_ms, p.expires_at_ms),
+        (1.0, T0, T0 + 3_600_000.0)
+    );
     assert!(p.file_digest.starts_with("fnv1a64:") && p.file_digest.len() == 24);
     let a = apply(&mut s, &p.hunk_id, FIVE);
     assert_eq!(a.context_match, ContextMatch::Exact);
@@ -161,32 +208,66 @@ summary: 'Plan t-1: replace lines 2–3 of a.txt (2 → 1 line(s)). Review the d
 #[test]
 fn typed_results_serialise_in_camel_case_without_u64() {
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(FIVE, "2", "B"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(FIVE, "2", "B"), T0)
+        .unwrap();
     let json = serde_json::to_value(&p).unwrap();
-    for key in ["hunkId", "expiresAtMs", "createdAtMs", "fileDigest", "styleWarning", "yaml", "diff", "text"] {
+    for key in [
+        "hunkId",
+        "expiresAtMs",
+        "createdAtMs",
+        "fileDigest",
+        "styleWarning",
+        "yaml",
+        "diff",
+        "text",
+    ] {
         assert!(json.get(key).is_some(), "{key}");
     }
     assert_eq!(json["mode"], "prepare_file_range_edit");
     assert_eq!(json["normalized"]["normalizedContentEofNewlineAdded"], true);
-    assert_eq!(json["range"]["resolved"], serde_json::json!({"start": 2, "end": 2}));
+    assert_eq!(
+        json["range"]["resolved"],
+        serde_json::json!({"start": 2, "end": 2})
+    );
     let a = apply(&mut s, &p.hunk_id, FIVE);
     let json = serde_json::to_value(&a).unwrap();
     assert_eq!(json["contextMatch"], "exact");
-    assert_eq!(json["appliedRange"], serde_json::json!({"start": 2, "end": 2}));
-    assert!(json["evidence"]["fileDigestBefore"].as_str().unwrap().starts_with("fnv1a64:"));
+    assert_eq!(
+        json["appliedRange"],
+        serde_json::json!({"start": 2, "end": 2})
+    );
+    assert!(json["evidence"]["fileDigestBefore"]
+        .as_str()
+        .unwrap()
+        .starts_with("fnv1a64:"));
 }
 
 #[test]
 fn range_delete_and_append_forms() {
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(FIVE, "4~", ""), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(FIVE, "4~", ""), T0)
+        .unwrap();
     assert_eq!(p.action, Action::Delete);
-    assert_eq!(apply(&mut s, &p.hunk_id, FIVE).content, "alpha\nbeta\ngamma\n");
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, FIVE).content,
+        "alpha\nbeta\ngamma\n"
+    );
 
-    let p = s.prepare_range_edit(range_opts(FIVE, "6~", "zeta\neta\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(FIVE, "6~", "zeta\neta\n"), T0)
+        .unwrap();
     assert_eq!(p.action, Action::Append);
-    assert_eq!(p.range.as_ref().unwrap().resolved, Span { start: 6, end: 6 });
-    assert!(p.summary.contains("append 2 line(s) after line 5"), "{}", p.summary);
+    assert_eq!(
+        p.range.as_ref().unwrap().resolved,
+        Span { start: 6, end: 6 }
+    );
+    assert!(
+        p.summary.contains("append 2 line(s) after line 5"),
+        "{}",
+        p.summary
+    );
     let a = apply(&mut s, &p.hunk_id, FIVE);
     assert_eq!(a.content, format!("{FIVE}zeta\neta\n"));
     assert_eq!(a.append_range, Some(Span { start: 6, end: 7 }));
@@ -198,18 +279,35 @@ fn range_delete_and_append_forms() {
 #[test]
 fn range_errors() {
     let mut s = session();
-    assert_eq!(code(s.prepare_range_edit(range_opts(FIVE, "7~", "x"), T0)), ErrorCode::RangeOutOfBounds);
-    assert_eq!(code(s.prepare_range_edit(range_opts(FIVE, "2~x", "x"), T0)), ErrorCode::InvalidRange);
-    assert_eq!(code(s.prepare_range_edit(range_opts(FIVE, "6~", ""), T0)), ErrorCode::ContentRequired);
+    assert_eq!(
+        code(s.prepare_range_edit(range_opts(FIVE, "7~", "x"), T0)),
+        ErrorCode::RangeOutOfBounds
+    );
+    assert_eq!(
+        code(s.prepare_range_edit(range_opts(FIVE, "2~x", "x"), T0)),
+        ErrorCode::InvalidRange
+    );
+    assert_eq!(
+        code(s.prepare_range_edit(range_opts(FIVE, "6~", ""), T0)),
+        ErrorCode::ContentRequired
+    );
     let mut o = range_opts(FIVE, "1", "x");
     o.content = None;
     assert_eq!(code(s.prepare_range_edit(o, T0)), ErrorCode::FileNotFound);
     let mut o = range_opts(FIVE, "1", "x");
     o.path = String::new();
-    assert_eq!(code(s.prepare_range_edit(o, T0)), ErrorCode::InvalidArgument);
-    assert_eq!(code(s.prepare_range_edit(range_opts(FIVE, "1", "x"), f64::NAN)), ErrorCode::InvalidArgument);
+    assert_eq!(
+        code(s.prepare_range_edit(o, T0)),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        code(s.prepare_range_edit(range_opts(FIVE, "1", "x"), f64::NAN)),
+        ErrorCode::InvalidArgument
+    );
 
-    let e = s.prepare_range_edit(range_opts(FIVE, "9", "x"), T0).unwrap_err();
+    let e = s
+        .prepare_range_edit(range_opts(FIVE, "9", "x"), T0)
+        .unwrap_err();
     assert_eq!(
         e.details.yaml.unwrap(),
         "status: error
@@ -227,16 +325,33 @@ next: 'Read the file (read_file) for its total_lines and line numbers, then give
 #[test]
 fn empty_file_is_one_empty_line() {
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts("", "1", "first"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts("", "1", "first"), T0)
+        .unwrap();
     assert_eq!(p.action, Action::Replace);
-    assert_eq!(p.lines, LineCounts { old: 0, new: 1, delta: 1 });
+    assert_eq!(
+        p.lines,
+        LineCounts {
+            old: 0,
+            new: 1,
+            delta: 1
+        }
+    );
     let a = apply(&mut s, &p.hunk_id, "");
-    assert_eq!((a.context_match, a.content.as_str()), (ContextMatch::Exact, "first\n"));
+    assert_eq!(
+        (a.context_match, a.content.as_str()),
+        (ContextMatch::Exact, "first\n")
+    );
     assert_eq!(a.applied_range, Some(Span { start: 1, end: 1 }));
     // Planned on the empty file, applied after someone wrote into it.
-    let p = s.prepare_range_edit(range_opts("", "~", "x\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts("", "~", "x\n"), T0)
+        .unwrap();
     let a = apply(&mut s, &p.hunk_id, "meanwhile\n");
-    assert_eq!((a.context_match, a.reason), (ContextMatch::Rejected, Some(RejectReason::ContentChanged)));
+    assert_eq!(
+        (a.context_match, a.reason),
+        (ContextMatch::Rejected, Some(RejectReason::ContentChanged))
+    );
     assert_eq!(a.content, "meanwhile\n");
     let p = s.prepare_range_edit(range_opts("", "2~", "x"), T0).unwrap();
     assert_eq!(p.action, Action::Append);
@@ -247,16 +362,27 @@ fn empty_file_is_one_empty_line() {
 fn missing_final_newline_is_kept_unless_the_edit_reaches_the_end() {
     let mut s = session();
     let text = "a\nb\nc";
-    let p = s.prepare_range_edit(range_opts(text, "1", "A"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(text, "1", "A"), T0)
+        .unwrap();
     assert_eq!(apply(&mut s, &p.hunk_id, text).content, "A\nb\nc");
-    let p = s.prepare_range_edit(range_opts(text, "3", "C"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(text, "3", "C"), T0)
+        .unwrap();
     assert!(p.normalized.normalized_content_eof_newline_added);
     assert!(!p.normalized.file_eof_has_newline);
     assert_eq!(apply(&mut s, &p.hunk_id, text).content, "a\nb\nC\n");
-    let p = s.prepare_range_edit(range_opts(text, "4~", "d"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(text, "4~", "d"), T0)
+        .unwrap();
     assert!(p.normalized.normalized_file_eof_newline_added);
     assert_eq!(apply(&mut s, &p.hunk_id, text).content, "a\nb\nc\nd\n");
-    assert!(p.diff.contains("-c\n\\ No newline at end of file\n+c\n+d\n"), "{}", p.diff);
+    assert!(
+        p.diff
+            .contains("-c\n\\ No newline at end of file\n+c\n+d\n"),
+        "{}",
+        p.diff
+    );
     let p = s.prepare_range_edit(range_opts(text, "3", ""), T0).unwrap();
     assert_eq!(apply(&mut s, &p.hunk_id, text).content, "a\nb\n");
 }
@@ -265,18 +391,32 @@ fn missing_final_newline_is_kept_unless_the_edit_reaches_the_end() {
 fn crlf_bom_and_mixed_endings_are_preserved() {
     let mut s = session();
     let crlf = "\u{feff}one\r\ntwo\r\nthree";
-    let p = s.prepare_range_edit(range_opts(crlf, "2", "TWO\nTWO-B\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(crlf, "2", "TWO\nTWO-B\n"), T0)
+        .unwrap();
     let a = apply(&mut s, &p.hunk_id, crlf);
     assert_eq!(a.content, "\u{feff}one\r\nTWO\r\nTWO-B\r\nthree");
-    let p = s.prepare_append(append_opts(Some(crlf), "four"), T0).unwrap();
+    let p = s
+        .prepare_append(append_opts(Some(crlf), "four"), T0)
+        .unwrap();
     let a = apply(&mut s, &p.hunk_id, crlf);
-    assert_eq!(a.content, "\u{feff}one\r\ntwo\r\nthree\r\nfour\r\n", "the final newline is the file's own");
+    assert_eq!(
+        a.content, "\u{feff}one\r\ntwo\r\nthree\r\nfour\r\n",
+        "the final newline is the file's own"
+    );
     // Mixed: every untouched line keeps its own ending.
     let mixed = "a\r\nb\nc\r\nd\r\n";
-    let p = s.prepare_insert_after(insert_opts(mixed, "b", "x"), T0).unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, mixed).content, "a\r\nb\nx\r\nc\r\nd\r\n");
+    let p = s
+        .prepare_insert_after(insert_opts(mixed, "b", "x"), T0)
+        .unwrap();
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, mixed).content,
+        "a\r\nb\nx\r\nc\r\nd\r\n"
+    );
     // CRLF new text into an LF file takes LF.
-    let p = s.prepare_range_edit(range_opts("a\nb\n", "1", "x\r\ny\r\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts("a\nb\n", "1", "x\r\ny\r\n"), T0)
+        .unwrap();
     assert_eq!(apply(&mut s, &p.hunk_id, "a\nb\n").content, "x\ny\nb\n");
 }
 
@@ -284,13 +424,28 @@ fn crlf_bom_and_mixed_endings_are_preserved() {
 fn cjk_and_emoji() {
     let mut s = session();
     let text = "第一行\n第二行 😀\n第三行\n";
-    let p = s.prepare_insert_before(insert_opts(text, "😀", "插入 🚀"), T0).unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, text).content, "第一行\n插入 🚀\n第二行 😀\n第三行\n");
+    let p = s
+        .prepare_insert_before(insert_opts(text, "😀", "插入 🚀"), T0)
+        .unwrap();
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, text).content,
+        "第一行\n插入 🚀\n第二行 😀\n第三行\n"
+    );
     let long = format!("{}\n", "字".repeat(500));
-    let p = s.prepare_range_edit(range_opts(&long, "1", "x"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(&long, "1", "x"), T0)
+        .unwrap();
     let before = &p.range.as_ref().unwrap().evidence_range[0];
-    assert_eq!(before.chars().count(), 161, "previews are cut at a char boundary");
-    let v = format_file_view(FileViewOptions { content: text.into(), ..Default::default() }).unwrap();
+    assert_eq!(
+        before.chars().count(),
+        161,
+        "previews are cut at a char boundary"
+    );
+    let v = format_file_view(FileViewOptions {
+        content: text.into(),
+        ..Default::default()
+    })
+    .unwrap();
     assert_eq!(v.size_bytes, text.len() as u32);
     assert_eq!(v.size_bytes, 35);
 }
@@ -302,7 +457,9 @@ fn cjk_and_emoji() {
 #[test]
 fn append_plan_yaml() {
     let mut s = session();
-    let p = s.prepare_append(append_opts(Some("x\n\n"), "\ny"), T0).unwrap();
+    let p = s
+        .prepare_append(append_opts(Some("x\n\n"), "\ny"), T0)
+        .unwrap();
     assert_eq!(
         p.yaml,
         "status: ok
@@ -330,30 +487,52 @@ evidence_preview:
   after_tail: ['', 'y']
 summary: 'Plan t-1: append 2 line(s) to a.txt (2 → 4 lines). Review the diff, then call apply_file_modification with this hunk_id (valid 60 min).'"
     );
-    assert_eq!(p.diff, "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,4 @@\n x\n \n+\n+y\n");
+    assert_eq!(
+        p.diff,
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,4 @@\n x\n \n+\n+y\n"
+    );
 }
 
 #[test]
 fn append_create_and_errors() {
     let mut s = session();
-    assert_eq!(code(s.prepare_append(append_opts(None, "x"), T0)), ErrorCode::FileNotFound);
-    assert_eq!(code(s.prepare_append(append_opts(Some("a\n"), ""), T0)), ErrorCode::ContentRequired);
+    assert_eq!(
+        code(s.prepare_append(append_opts(None, "x"), T0)),
+        ErrorCode::FileNotFound
+    );
+    assert_eq!(
+        code(s.prepare_append(append_opts(Some("a\n"), ""), T0)),
+        ErrorCode::ContentRequired
+    );
     let mut o = append_opts(None, "hello");
     o.create = Some(true);
     let p = s.prepare_append(o, T0).unwrap();
     assert!(p.append.as_ref().unwrap().create);
     let a = apply_to(&mut s, &p.hunk_id, None, T0).unwrap();
-    assert_eq!((a.context_match, a.content.as_str(), a.creates_file), (ContextMatch::Exact, "hello\n", true));
+    assert_eq!(
+        (a.context_match, a.content.as_str(), a.creates_file),
+        (ContextMatch::Exact, "hello\n", true)
+    );
     // Created by someone else meanwhile: fuzz, appended to what is there.
     let mut o = append_opts(None, "mine");
     o.create = Some(true);
     let p = s.prepare_append(o, T0).unwrap();
     let a = apply(&mut s, &p.hunk_id, "theirs");
-    assert_eq!((a.context_match, a.content.as_str(), a.creates_file), (ContextMatch::Fuzz, "theirs\nmine\n", false));
+    assert_eq!(
+        (a.context_match, a.content.as_str(), a.creates_file),
+        (ContextMatch::Fuzz, "theirs\nmine\n", false)
+    );
     // Planned on an existing file that is gone at apply time.
     let p = s.prepare_append(append_opts(Some("a\n"), "b"), T0).unwrap();
-    assert_eq!(code(apply_to(&mut s, &p.hunk_id, None, T0)), ErrorCode::FileNotFound);
-    assert_eq!(s.pending(None, T0).len(), 1, "a refused apply keeps the plan");
+    assert_eq!(
+        code(apply_to(&mut s, &p.hunk_id, None, T0)),
+        ErrorCode::FileNotFound
+    );
+    assert_eq!(
+        s.pending(None, T0).len(),
+        1,
+        "a refused apply keeps the plan"
+    );
 }
 
 #[test]
@@ -365,11 +544,26 @@ fn append_exact_when_unchanged_fuzz_otherwise() {
     assert_eq!(a.evidence.located_by, Some(LocatedBy::EndOfFile));
     let p = s.prepare_append(append_opts(Some("a\n"), "z"), T0).unwrap();
     let a = apply(&mut s, &p.hunk_id, "a\nb\n");
-    assert_eq!((a.context_match, a.content.as_str()), (ContextMatch::Fuzz, "a\nb\nz\n"));
+    assert_eq!(
+        (a.context_match, a.content.as_str()),
+        (ContextMatch::Fuzz, "a\nb\nz\n")
+    );
     assert_eq!(a.append_range, Some(Span { start: 3, end: 3 }));
-    assert_eq!((a.evidence.planned_at_line, a.evidence.applied_at_line, a.evidence.line_shift), (2, Some(3), Some(1)));
+    assert_eq!(
+        (
+            a.evidence.planned_at_line,
+            a.evidence.applied_at_line,
+            a.evidence.line_shift
+        ),
+        (2, Some(3), Some(1))
+    );
     assert_ne!(a.evidence.file_digest_before, a.evidence.file_digest_after);
-    assert!(a.yaml.contains("  before_tail: ['a', 'b']\n  after_tail: ['b', 'z']\n"), "{}", a.yaml);
+    assert!(
+        a.yaml
+            .contains("  before_tail: ['a', 'b']\n  after_tail: ['b', 'z']\n"),
+        "{}",
+        a.yaml
+    );
 }
 
 // ---------------------------------------------------------------------
@@ -379,7 +573,9 @@ fn append_exact_when_unchanged_fuzz_otherwise() {
 #[test]
 fn insert_after_plan_yaml() {
     let mut s = session();
-    let p = s.prepare_insert_after(insert_opts(FIVE, "delta", "\nnew"), T0).unwrap();
+    let p = s
+        .prepare_insert_after(insert_opts(FIVE, "delta", "\nnew"), T0)
+        .unwrap();
     assert_eq!(
         p.yaml,
         "status: ok
@@ -464,29 +660,70 @@ fn insert_before_and_occurrences() {
     o.occurrence = Some(Occurrence::Last);
     let p = s.prepare_insert_before(o, T0).unwrap();
     let i = p.insert.as_ref().unwrap();
-    assert_eq!((i.candidates_count, i.occurrence_resolved.as_str(), i.anchor_line), (3, "last", 5));
-    assert_eq!(apply(&mut s, &p.hunk_id, text).content, "x = 1\nfn a() {}\nx = 2\nfn b() {}\n// last\nx = 3\n");
+    assert_eq!(
+        (
+            i.candidates_count,
+            i.occurrence_resolved.as_str(),
+            i.anchor_line
+        ),
+        (3, "last", 5)
+    );
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, text).content,
+        "x = 1\nfn a() {}\nx = 2\nfn b() {}\n// last\nx = 3\n"
+    );
     let mut o = insert_opts(text, "x =", "// two");
     o.occurrence = Some(Occurrence::Nth(2));
     let p = s.prepare_insert_after(o, T0).unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, text).content, "x = 1\nfn a() {}\nx = 2\n// two\nfn b() {}\nx = 3\n");
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, text).content,
+        "x = 1\nfn a() {}\nx = 2\n// two\nfn b() {}\nx = 3\n"
+    );
 
-    let e = s.prepare_insert_after(insert_opts(text, "x =", "y"), T0).unwrap_err();
+    let e = s
+        .prepare_insert_after(insert_opts(text, "x =", "y"), T0)
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::AnchorAmbiguous);
     let lines: Vec<u32> = e.details.candidates.iter().map(|c| c.start_line).collect();
     assert_eq!(lines, vec![1, 3, 5]);
-    assert!(e.details.yaml.as_deref().unwrap().contains("\ncandidates_count: 3\ncandidate_lines: [1, 3, 5]\n"));
+    assert!(e
+        .details
+        .yaml
+        .as_deref()
+        .unwrap()
+        .contains("\ncandidates_count: 3\ncandidate_lines: [1, 3, 5]\n"));
     let mut o = insert_opts(text, "x =", "y");
     o.occurrence = Some(Occurrence::Nth(4));
-    assert_eq!(code(s.prepare_insert_after(o, T0)), ErrorCode::OccurrenceOutOfRange);
-    assert_eq!(code(s.prepare_insert_after(insert_opts(text, "nope", "y"), T0)), ErrorCode::AnchorNotFound);
-    assert_eq!(code(s.prepare_insert_after(insert_opts(text, "x", ""), T0)), ErrorCode::ContentRequired);
-    assert_eq!(code(s.prepare_insert_after(insert_opts(text, "", "y"), T0)), ErrorCode::InvalidArgument);
-    assert_eq!(code(s.prepare_insert_after(insert_opts(text, "a\nb", "y"), T0)), ErrorCode::InvalidArgument);
+    assert_eq!(
+        code(s.prepare_insert_after(o, T0)),
+        ErrorCode::OccurrenceOutOfRange
+    );
+    assert_eq!(
+        code(s.prepare_insert_after(insert_opts(text, "nope", "y"), T0)),
+        ErrorCode::AnchorNotFound
+    );
+    assert_eq!(
+        code(s.prepare_insert_after(insert_opts(text, "x", ""), T0)),
+        ErrorCode::ContentRequired
+    );
+    assert_eq!(
+        code(s.prepare_insert_after(insert_opts(text, "", "y"), T0)),
+        ErrorCode::InvalidArgument
+    );
+    assert_eq!(
+        code(s.prepare_insert_after(insert_opts(text, "a\nb", "y"), T0)),
+        ErrorCode::InvalidArgument
+    );
     let mut o = insert_opts(text, "x", "y");
     o.content = None;
-    assert_eq!(code(s.prepare_insert_before(o, T0)), ErrorCode::FileNotFound);
-    assert_eq!(code(s.prepare_insert_before(insert_opts("", "x", "y"), T0)), ErrorCode::AnchorNotFound);
+    assert_eq!(
+        code(s.prepare_insert_before(o, T0)),
+        ErrorCode::FileNotFound
+    );
+    assert_eq!(
+        code(s.prepare_insert_before(insert_opts("", "x", "y"), T0)),
+        ErrorCode::AnchorNotFound
+    );
 }
 
 #[test]
@@ -500,7 +737,10 @@ fn insert_match_modes() {
     let mut o = insert_opts(text, r"^fn \w+\(", "// doc");
     o.match_mode = MatchMode::Regex;
     let p = s.prepare_insert_before(o, T0).unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, text).content, "// doc\nfn main() {\n    }\n}\n");
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, text).content,
+        "// doc\nfn main() {\n    }\n}\n"
+    );
     let mut o = insert_opts(text, "(", "x");
     o.match_mode = MatchMode::Regex;
     assert_eq!(code(s.prepare_insert_after(o, T0)), ErrorCode::InvalidRegex);
@@ -509,9 +749,14 @@ fn insert_match_modes() {
 #[test]
 fn insert_after_an_unterminated_last_line() {
     let mut s = session();
-    let p = s.prepare_insert_after(insert_opts("a\r\nb", "b", "c"), T0).unwrap();
+    let p = s
+        .prepare_insert_after(insert_opts("a\r\nb", "b", "c"), T0)
+        .unwrap();
     assert!(p.normalized.normalized_file_eof_newline_added);
-    assert_eq!(apply(&mut s, &p.hunk_id, "a\r\nb").content, "a\r\nb\r\nc\r\n");
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, "a\r\nb").content,
+        "a\r\nb\r\nc\r\n"
+    );
 }
 
 // ---------------------------------------------------------------------
@@ -523,7 +768,9 @@ const BLOCKS: &str = "a\n<!-- s -->\nold1\nold2\n<!-- e -->\nz";
 #[test]
 fn block_replace_plan_yaml() {
     let mut s = session();
-    let p = s.prepare_block_replace(block_opts(BLOCKS, "<!-- s -->", "<!-- e -->", "new"), T0).unwrap();
+    let p = s
+        .prepare_block_replace(block_opts(BLOCKS, "<!-- s -->", "<!-- e -->", "new"), T0)
+        .unwrap();
     assert_eq!(
         p.yaml,
         "status: ok
@@ -567,7 +814,13 @@ summary: 'Plan t-1: replace 2 line(s) of the block at lines 2–5 of a.txt with 
     let b = a.block_replace.unwrap();
     assert_eq!(
         (b.block_range, b.replace_slice),
-        (Span { start: 2, end: 5 }, ReplaceSlice { start_line: 3, delete_count: 2 })
+        (
+            Span { start: 2, end: 5 },
+            ReplaceSlice {
+                start_line: 3,
+                delete_count: 2
+            }
+        )
     );
 }
 
@@ -580,7 +833,9 @@ fn block_replace_without_anchors_and_same_anchor_pairs() {
     assert_eq!(apply(&mut s, &p.hunk_id, BLOCKS).content, "a\nnew\nz");
     // Adjacent anchors: insertion between them.
     let text = "[s]\n[e]\n";
-    let p = s.prepare_block_replace(block_opts(text, "[s]", "[e]", "mid"), T0).unwrap();
+    let p = s
+        .prepare_block_replace(block_opts(text, "[s]", "[e]", "mid"), T0)
+        .unwrap();
     assert_eq!(apply(&mut s, &p.hunk_id, text).content, "[s]\nmid\n[e]\n");
     // `---` front matter: one line matches both anchors and pairs cleanly.
     let fm = "---\ntitle: x\n---\nbody\n---\nmore\n---\n";
@@ -589,43 +844,71 @@ fn block_replace_without_anchors_and_same_anchor_pairs() {
     o.occurrence = Some(Occurrence::Nth(1));
     let p = s.prepare_block_replace(o, T0).unwrap();
     assert_eq!(p.block_replace.as_ref().unwrap().candidates_count, 2);
-    assert_eq!(apply(&mut s, &p.hunk_id, fm).content, "---\ntitle: y\n---\nbody\n---\nmore\n---\n");
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, fm).content,
+        "---\ntitle: y\n---\nbody\n---\nmore\n---\n"
+    );
 }
 
 #[test]
 fn block_replace_ambiguity_flags() {
     let mut s = session();
     let text = "S\n1\nE\nS\n2\nE\n";
-    let e = s.prepare_block_replace(block_opts(text, "S", "E", "x"), T0).unwrap_err();
+    let e = s
+        .prepare_block_replace(block_opts(text, "S", "E", "x"), T0)
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::AnchorAmbiguous);
     assert_eq!(e.details.candidates.len(), 2);
-    assert!(e.details.yaml.unwrap().contains("candidate_blocks: ['1~3', '4~6']"));
+    assert!(e
+        .details
+        .yaml
+        .unwrap()
+        .contains("candidate_blocks: ['1~3', '4~6']"));
     let mut o = block_opts(text, "S", "E", "x");
     o.occurrence = Some(Occurrence::Last);
     let p = s.prepare_block_replace(o, T0).unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, text).content, "S\n1\nE\nS\nx\nE\n");
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, text).content,
+        "S\n1\nE\nS\nx\nE\n"
+    );
     for (require_unique, strict) in [(false, true), (true, false)] {
         let mut o = block_opts(text, "S", "E", "x");
         o.require_unique = Some(require_unique);
         o.strict = Some(strict);
         let p = s.prepare_block_replace(o, T0).unwrap();
-        assert_eq!(p.block_replace.as_ref().unwrap().block_range, Span { start: 1, end: 3 }, "first block");
+        assert_eq!(
+            p.block_replace.as_ref().unwrap().block_range,
+            Span { start: 1, end: 3 },
+            "first block"
+        );
     }
     let mut o = block_opts(text, "S", "E", "x");
     o.occurrence = Some(Occurrence::Nth(3));
-    assert_eq!(code(s.prepare_block_replace(o, T0)), ErrorCode::OccurrenceOutOfRange);
+    assert_eq!(
+        code(s.prepare_block_replace(o, T0)),
+        ErrorCode::OccurrenceOutOfRange
+    );
 }
 
 #[test]
 fn block_replace_errors() {
     let mut s = session();
     let nested = "<a>\n<a>\nx\n</a>\n</a>\n";
-    let e = s.prepare_block_replace(block_opts(nested, "<a>", "</a>", "y"), T0).unwrap_err();
+    let e = s
+        .prepare_block_replace(block_opts(nested, "<a>", "</a>", "y"), T0)
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::NestedAnchors);
     assert_eq!(e.details.line, Some(2));
-    let e = s.prepare_block_replace(block_opts(BLOCKS, "nope", "<!-- e -->", "y"), T0).unwrap_err();
-    assert_eq!((e.code, e.details.name.as_deref()), (ErrorCode::AnchorNotFound, Some("startAnchor")));
-    let e = s.prepare_block_replace(block_opts(BLOCKS, "<!-- e -->", "<!-- s -->", "y"), T0).unwrap_err();
+    let e = s
+        .prepare_block_replace(block_opts(BLOCKS, "nope", "<!-- e -->", "y"), T0)
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.details.name.as_deref()),
+        (ErrorCode::AnchorNotFound, Some("startAnchor"))
+    );
+    let e = s
+        .prepare_block_replace(block_opts(BLOCKS, "<!-- e -->", "<!-- s -->", "y"), T0)
+        .unwrap_err();
     assert_eq!(
         (e.code, e.details.name.as_deref()),
         (ErrorCode::AnchorNotFound, Some("endAnchor")),
@@ -637,10 +920,16 @@ fn block_replace_errors() {
     );
     let mut o = block_opts(BLOCKS, "[", "]", "y");
     o.match_mode = MatchMode::Regex;
-    assert_eq!(code(s.prepare_block_replace(o, T0)), ErrorCode::InvalidRegex);
+    assert_eq!(
+        code(s.prepare_block_replace(o, T0)),
+        ErrorCode::InvalidRegex
+    );
     let mut o = block_opts(BLOCKS, "s", "e", "y");
     o.content = None;
-    assert_eq!(code(s.prepare_block_replace(o, T0)), ErrorCode::FileNotFound);
+    assert_eq!(
+        code(s.prepare_block_replace(o, T0)),
+        ErrorCode::FileNotFound
+    );
 }
 
 // ---------------------------------------------------------------------
@@ -657,7 +946,10 @@ fn a_hunk_applies_once() {
     assert_eq!(e.code, ErrorCode::HunkNotFound);
     assert!(e.message.contains("already applied"), "{}", e.message);
     assert!(e.details.yaml.unwrap().contains("\npath: 'a.txt'\n"));
-    assert_eq!(code(apply_to(&mut s, "t-999", Some("a\n"), T0)), ErrorCode::HunkNotFound);
+    assert_eq!(
+        code(apply_to(&mut s, "t-999", Some("a\n"), T0)),
+        ErrorCode::HunkNotFound
+    );
 }
 
 #[test]
@@ -675,7 +967,10 @@ fn a_deferred_apply_keeps_the_plan_until_the_host_consumes_it() {
     let first = s.apply(deferred("a\n"), T0 + 1.0).unwrap();
     assert_eq!(first.content, "a\nb\n");
     let again = s.apply(deferred("a\n"), T0 + 2.0).unwrap();
-    assert_eq!((again.content.as_str(), again.context_match), ("a\nb\n", ContextMatch::Exact));
+    assert_eq!(
+        (again.content.as_str(), again.context_match),
+        ("a\nb\n", ContextMatch::Exact)
+    );
     assert_eq!(s.pending(None, T0 + 2.0).len(), 1);
     // The write landed: consumed, and a retry is HUNK_NOT_FOUND (no second insertion).
     assert!(s.consume(&p.hunk_id));
@@ -689,7 +984,9 @@ fn a_deferred_apply_keeps_the_plan_until_the_host_consumes_it() {
 #[test]
 fn ownership_is_checked_on_apply_and_revision() {
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(FIVE, "1", "A"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(FIVE, "1", "A"), T0)
+        .unwrap();
     let other = ApplyOptions {
         hunk_id: p.hunk_id.clone(),
         owner: "agent-2".into(),
@@ -702,18 +999,32 @@ fn ownership_is_checked_on_apply_and_revision() {
     o.owner = "agent-2".into();
     o.existing_hunk_id = Some(p.hunk_id.clone());
     assert_eq!(code(s.prepare_range_edit(o, T0)), ErrorCode::WrongOwner);
-    assert_eq!(apply(&mut s, &p.hunk_id, FIVE).content, "A\nbeta\ngamma\ndelta\nepsilon\n", "the owner still can");
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, FIVE).content,
+        "A\nbeta\ngamma\ndelta\nepsilon\n",
+        "the owner still can"
+    );
 }
 
 #[test]
 fn expiry_follows_the_injected_clock() {
-    let mut s = FileEditSession::new(SessionOptions { id_prefix: "t".into(), ttl_ms: Some(500.0) });
+    let mut s = FileEditSession::new(SessionOptions {
+        id_prefix: "t".into(),
+        ttl_ms: Some(500.0),
+    });
     assert_eq!(s.ttl_ms(), 500.0);
-    let p = s.prepare_range_edit(range_opts(FIVE, "1", "A"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(FIVE, "1", "A"), T0)
+        .unwrap();
     assert_eq!(p.expires_at_ms, T0 + 500.0);
     assert!(p.summary.contains("valid 1 min"));
-    let q = s.prepare_range_edit(range_opts(FIVE, "2", "B"), T0).unwrap();
-    assert!(apply_to(&mut s, &q.hunk_id, Some(FIVE), T0 + 499.0).is_ok(), "still alive 1 ms before");
+    let q = s
+        .prepare_range_edit(range_opts(FIVE, "2", "B"), T0)
+        .unwrap();
+    assert!(
+        apply_to(&mut s, &q.hunk_id, Some(FIVE), T0 + 499.0).is_ok(),
+        "still alive 1 ms before"
+    );
     let e = apply_to(&mut s, &p.hunk_id, Some(FIVE), T0 + 500.0).unwrap_err();
     assert_eq!(e.code, ErrorCode::HunkExpired);
     assert!(e.details.yaml.unwrap().contains("\npath: 'a.txt'\n"));
@@ -721,46 +1032,77 @@ fn expiry_follows_the_injected_clock() {
     // Revising an expired plan is refused the same way.
     let mut o = range_opts(FIVE, "1", "A");
     o.existing_hunk_id = Some(p.hunk_id.clone());
-    assert_eq!(code(s.prepare_range_edit(o, T0 + 600.0)), ErrorCode::HunkExpired);
+    assert_eq!(
+        code(s.prepare_range_edit(o, T0 + 600.0)),
+        ErrorCode::HunkExpired
+    );
     // Default TTL is one hour; 0 means the default.
-    let d = FileEditSession::new(SessionOptions { ttl_ms: Some(0.0), ..Default::default() });
+    let d = FileEditSession::new(SessionOptions {
+        ttl_ms: Some(0.0),
+        ..Default::default()
+    });
     assert_eq!(d.ttl_ms(), 3_600_000.0);
 }
 
 #[test]
 fn revision_keeps_the_id_and_replaces_the_plan() {
     let mut s = session();
-    let p = s.prepare_insert_after(insert_opts(FIVE, "beta", "first try"), T0).unwrap();
+    let p = s
+        .prepare_insert_after(insert_opts(FIVE, "beta", "first try"), T0)
+        .unwrap();
     let mut o = insert_opts(FIVE, "gamma", "second try");
     o.existing_hunk_id = Some(p.hunk_id.clone());
     let r = s.prepare_insert_after(o, T0 + 10.0).unwrap();
-    assert_eq!((r.hunk_id.as_str(), r.revised, r.seq, r.created_at_ms), (p.hunk_id.as_str(), true, p.seq, T0));
+    assert_eq!(
+        (r.hunk_id.as_str(), r.revised, r.seq, r.created_at_ms),
+        (p.hunk_id.as_str(), true, p.seq, T0)
+    );
     assert_eq!(r.expires_at_ms, T0 + 10.0 + 3_600_000.0);
     assert!(r.yaml.contains("\nhunk_id: 't-1'\nrevised: true\n"));
     assert!(r.summary.starts_with("Revised plan t-1:"));
     assert_eq!(s.pending(None, T0).len(), 1);
     let a = apply(&mut s, &p.hunk_id, FIVE);
-    assert_eq!(a.content, "alpha\nbeta\ngamma\nsecond try\ndelta\nepsilon\n");
+    assert_eq!(
+        a.content,
+        "alpha\nbeta\ngamma\nsecond try\ndelta\nepsilon\n"
+    );
 
-    let p = s.prepare_insert_after(insert_opts(FIVE, "beta", "x"), T0).unwrap();
+    let p = s
+        .prepare_insert_after(insert_opts(FIVE, "beta", "x"), T0)
+        .unwrap();
     let mut o = insert_opts(FIVE, "beta", "x");
     o.existing_hunk_id = Some(p.hunk_id.clone());
-    assert_eq!(code(s.prepare_insert_before(o, T0)), ErrorCode::HunkKindMismatch);
+    assert_eq!(
+        code(s.prepare_insert_before(o, T0)),
+        ErrorCode::HunkKindMismatch
+    );
     let mut o = range_opts(FIVE, "1", "x");
     o.existing_hunk_id = Some(p.hunk_id.clone());
-    assert_eq!(code(s.prepare_range_edit(o, T0)), ErrorCode::HunkKindMismatch);
+    assert_eq!(
+        code(s.prepare_range_edit(o, T0)),
+        ErrorCode::HunkKindMismatch
+    );
     let mut o = insert_opts(FIVE, "beta", "x");
     o.path = "b.txt".into();
     o.existing_hunk_id = Some(p.hunk_id.clone());
-    assert_eq!(code(s.prepare_insert_after(o, T0)), ErrorCode::HunkPathMismatch);
+    assert_eq!(
+        code(s.prepare_insert_after(o, T0)),
+        ErrorCode::HunkPathMismatch
+    );
     let mut o = insert_opts(FIVE, "beta", "x");
     o.existing_hunk_id = Some("t-77".into());
     assert_eq!(code(s.prepare_insert_after(o, T0)), ErrorCode::HunkNotFound);
     // A failed revision leaves the old plan untouched.
     let mut o = insert_opts(FIVE, "missing", "x");
     o.existing_hunk_id = Some(p.hunk_id.clone());
-    assert_eq!(code(s.prepare_insert_after(o, T0)), ErrorCode::AnchorNotFound);
-    assert_eq!(apply(&mut s, &p.hunk_id, FIVE).content, "alpha\nbeta\nx\ngamma\ndelta\nepsilon\n");
+    assert_eq!(
+        code(s.prepare_insert_after(o, T0)),
+        ErrorCode::AnchorNotFound
+    );
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, FIVE).content,
+        "alpha\nbeta\nx\ngamma\ndelta\nepsilon\n"
+    );
 }
 
 #[test]
@@ -773,28 +1115,58 @@ fn ids_are_short_and_distinct_across_sessions() {
         id_prefix: id_prefix_from_now(1_767_225_600_001.0),
         ..Default::default()
     });
-    let pa = a.prepare_range_edit(range_opts(FIVE, "1", "x"), T0).unwrap();
-    let pb = b.prepare_range_edit(range_opts(FIVE, "1", "x"), T0).unwrap();
+    let pa = a
+        .prepare_range_edit(range_opts(FIVE, "1", "x"), T0)
+        .unwrap();
+    let pb = b
+        .prepare_range_edit(range_opts(FIVE, "1", "x"), T0)
+        .unwrap();
     assert_ne!(pa.hunk_id, pb.hunk_id);
     assert!(pa.hunk_id.len() <= 12, "{}", pa.hunk_id);
-    assert_eq!(code(apply_to(&mut b, &pa.hunk_id, Some(FIVE), T0)), ErrorCode::HunkNotFound, "ids are per session");
+    assert_eq!(
+        code(apply_to(&mut b, &pa.hunk_id, Some(FIVE), T0)),
+        ErrorCode::HunkNotFound,
+        "ids are per session"
+    );
 }
 
 #[test]
 fn applies_in_one_tick_land_in_creation_order() {
     let mut s = session();
     let base = "log:\n";
-    let first = s.prepare_append(append_opts(Some(base), "one"), T0).unwrap();
-    let second = s.prepare_append(append_opts(Some(base), "two"), T0).unwrap();
-    let third = s.prepare_insert_after(insert_opts(base, "log:", "zero"), T0).unwrap();
-    assert_eq!(s.pending(Some("a.txt"), T0).iter().map(|h| h.seq).collect::<Vec<_>>(), vec![1.0, 2.0, 3.0]);
+    let first = s
+        .prepare_append(append_opts(Some(base), "one"), T0)
+        .unwrap();
+    let second = s
+        .prepare_append(append_opts(Some(base), "two"), T0)
+        .unwrap();
+    let third = s
+        .prepare_insert_after(insert_opts(base, "log:", "zero"), T0)
+        .unwrap();
+    assert_eq!(
+        s.pending(Some("a.txt"), T0)
+            .iter()
+            .map(|h| h.seq)
+            .collect::<Vec<_>>(),
+        vec![1.0, 2.0, 3.0]
+    );
     // Requests arrive in any order within the tick; the host's per-path
     // queue runs them in apply_order.
-    let waiting = vec![third.hunk_id.clone(), "unknown".to_string(), first.hunk_id.clone(), second.hunk_id.clone()];
+    let waiting = vec![
+        third.hunk_id.clone(),
+        "unknown".to_string(),
+        first.hunk_id.clone(),
+        second.hunk_id.clone(),
+    ];
     let order = s.apply_order(&waiting);
     assert_eq!(
         order,
-        vec![first.hunk_id.clone(), second.hunk_id.clone(), third.hunk_id.clone(), "unknown".to_string()]
+        vec![
+            first.hunk_id.clone(),
+            second.hunk_id.clone(),
+            third.hunk_id.clone(),
+            "unknown".to_string()
+        ]
     );
     let mut content = base.to_string();
     let mut matches = Vec::new();
@@ -804,7 +1176,10 @@ fn applies_in_one_tick_land_in_creation_order() {
         content = a.content;
     }
     assert_eq!(content, "log:\nzero\none\ntwo\n");
-    assert_eq!(matches, vec![ContextMatch::Exact, ContextMatch::Fuzz, ContextMatch::Fuzz]);
+    assert_eq!(
+        matches,
+        vec![ContextMatch::Exact, ContextMatch::Fuzz, ContextMatch::Fuzz]
+    );
     assert!(s.pending(None, T0).is_empty());
 }
 
@@ -822,17 +1197,25 @@ fn race_edit_above_the_range() {
     // Same line count above: exact.
     let b = a.replacen("line 2\n", "LINE TWO\n", 1);
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0)
+        .unwrap();
     let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(r.context_match, ContextMatch::Exact);
     assert_eq!(r.content, b.replace("line 10\nline 11\nline 12\n", "new\n"));
     // Lines added above: fuzz, shifted.
     let b = format!("header 1\nheader 2\n{a}");
-    let p = s.prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0)
+        .unwrap();
     let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(r.context_match, ContextMatch::Fuzz);
     assert_eq!(
-        (r.evidence.planned_at_line, r.evidence.applied_at_line, r.evidence.line_shift),
+        (
+            r.evidence.planned_at_line,
+            r.evidence.applied_at_line,
+            r.evidence.line_shift
+        ),
         (10, Some(12), Some(2))
     );
     assert_eq!(r.applied_range, Some(Span { start: 12, end: 14 }));
@@ -846,11 +1229,17 @@ fn race_edit_inside_the_range_is_rejected_and_changes_nothing() {
     let a = numbered(20);
     let b = a.replace("line 11\n", "line eleven\n");
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0)
+        .unwrap();
     let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(
         (r.context_match, r.reason, r.status),
-        (ContextMatch::Rejected, Some(RejectReason::ContentChanged), "rejected")
+        (
+            ContextMatch::Rejected,
+            Some(RejectReason::ContentChanged),
+            "rejected"
+        )
     );
     assert_eq!(r.content, b, "byte for byte");
     assert!(!r.changed);
@@ -882,7 +1271,10 @@ next: 'Re-read the file, then prepare the edit again (pass existing_hunk_id: \"t
     let mut o = range_opts(&b, "10~12", "new\n");
     o.existing_hunk_id = Some(p.hunk_id.clone());
     s.prepare_range_edit(o, T0).unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, &b).context_match, ContextMatch::Exact);
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, &b).context_match,
+        ContextMatch::Exact
+    );
 }
 
 #[test]
@@ -892,20 +1284,40 @@ fn race_duplicate_of_the_range_elsewhere() {
     // Duplicated above, context included: two equally good places.
     let b = format!("{block}{a}");
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0)
+        .unwrap();
     let r = apply(&mut s, &p.hunk_id, &b);
-    assert_eq!((r.context_match, r.reason), (ContextMatch::Rejected, Some(RejectReason::AmbiguousMatch)));
+    assert_eq!(
+        (r.context_match, r.reason),
+        (ContextMatch::Rejected, Some(RejectReason::AmbiguousMatch))
+    );
     assert_eq!(r.content, b);
-    let places: Vec<(u32, u32)> = r.evidence.candidates.iter().map(|c| (c.start_line, c.end_line)).collect();
+    let places: Vec<(u32, u32)> = r
+        .evidence
+        .candidates
+        .iter()
+        .map(|c| (c.start_line, c.end_line))
+        .collect();
     assert_eq!(places, vec![(4, 6), (19, 21)]);
-    assert!(r.yaml.contains("  candidates: ['4~6', '19~21']\n"), "{}", r.yaml);
+    assert!(
+        r.yaml.contains("  candidates: ['4~6', '19~21']\n"),
+        "{}",
+        r.yaml
+    );
     assert!(r.summary.contains("occur at 2 places"));
     // Duplicated below, planned place intact: exact.
     let b = format!("{a}{block}");
     let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(r.context_match, ContextMatch::Exact);
     assert_eq!(r.evidence.candidates_count, 2);
-    assert_eq!(r.content, format!("{}{block}", a.replace("line 10\nline 11\nline 12\n", "new\n")));
+    assert_eq!(
+        r.content,
+        format!(
+            "{}{block}",
+            a.replace("line 10\nline 11\nline 12\n", "new\n")
+        )
+    );
 }
 
 #[test]
@@ -913,13 +1325,21 @@ fn race_file_truncated() {
     let a = numbered(20);
     let b = numbered(8);
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(&a, "10~12", "new\n"), T0)
+        .unwrap();
     let r = apply(&mut s, &p.hunk_id, &b);
-    assert_eq!((r.context_match, r.reason), (ContextMatch::Rejected, Some(RejectReason::ContentChanged)));
+    assert_eq!(
+        (r.context_match, r.reason),
+        (ContextMatch::Rejected, Some(RejectReason::ContentChanged))
+    );
     assert_eq!(r.content, b);
     assert!(r.evidence.actual_preview.is_empty());
     let r = apply(&mut s, &p.hunk_id, "");
-    assert_eq!((r.context_match, r.content.as_str()), (ContextMatch::Rejected, ""));
+    assert_eq!(
+        (r.context_match, r.content.as_str()),
+        (ContextMatch::Rejected, "")
+    );
 }
 
 #[test]
@@ -934,7 +1354,13 @@ fn race_repeated_anchor_is_singled_out_by_context() {
     let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(r.context_match, ContextMatch::Fuzz);
     assert_eq!(r.evidence.candidates_count, 3);
-    assert_eq!(r.content, format!("use x;\n\n{}", a.replace("    2\n}\n", "    2\n}\n// after b\n")));
+    assert_eq!(
+        r.content,
+        format!(
+            "use x;\n\n{}",
+            a.replace("    2\n}\n", "    2\n}\n// after b\n")
+        )
+    );
 }
 
 #[test]
@@ -948,7 +1374,10 @@ fn race_planned_place_gone_but_a_twin_remains_is_not_a_wrong_edit() {
     let p = s.prepare_range_edit(o, T0).unwrap();
     let b = "begin\nx = 2\nfinish\n\nother\nx = 1\nmore\n";
     let r = apply(&mut s, &p.hunk_id, b);
-    assert_eq!((r.context_match, r.reason), (ContextMatch::Rejected, Some(RejectReason::ContentChanged)));
+    assert_eq!(
+        (r.context_match, r.reason),
+        (ContextMatch::Rejected, Some(RejectReason::ContentChanged))
+    );
     assert_eq!(r.content, b);
 }
 
@@ -956,18 +1385,25 @@ fn race_planned_place_gone_but_a_twin_remains_is_not_a_wrong_edit() {
 fn race_unique_lines_moved_far_away_are_followed() {
     let a = "header\nfn unique_name() {\n    body();\n}\nfooter\n";
     let mut s = session();
-    let p = s.prepare_range_edit(range_opts(a, "3", "    better();"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(a, "3", "    better();"), T0)
+        .unwrap();
     // The function moved to another place with new neighbours.
     let b = "footer\nsomething\nfn unique_name() {\n    body();\n}\n";
     let r = apply(&mut s, &p.hunk_id, b);
     assert_eq!(r.context_match, ContextMatch::Fuzz);
-    assert_eq!(r.content, "footer\nsomething\nfn unique_name() {\n    better();\n}\n");
+    assert_eq!(
+        r.content,
+        "footer\nsomething\nfn unique_name() {\n    better();\n}\n"
+    );
 }
 
 #[test]
 fn race_block_replace_moved() {
     let mut s = session();
-    let p = s.prepare_block_replace(block_opts(BLOCKS, "<!-- s -->", "<!-- e -->", "new"), T0).unwrap();
+    let p = s
+        .prepare_block_replace(block_opts(BLOCKS, "<!-- s -->", "<!-- e -->", "new"), T0)
+        .unwrap();
     let b = format!("intro\n\n{BLOCKS}");
     let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(r.context_match, ContextMatch::Fuzz);
@@ -975,9 +1411,14 @@ fn race_block_replace_moved() {
     let blk = r.block_replace.unwrap();
     assert_eq!(blk.block_range, Span { start: 4, end: 7 });
     // Edited inside the block: rejected.
-    let p = s.prepare_block_replace(block_opts(BLOCKS, "<!-- s -->", "<!-- e -->", "new"), T0).unwrap();
+    let p = s
+        .prepare_block_replace(block_opts(BLOCKS, "<!-- s -->", "<!-- e -->", "new"), T0)
+        .unwrap();
     let b = BLOCKS.replace("old2", "old2 edited");
-    assert_eq!(apply(&mut s, &p.hunk_id, &b).context_match, ContextMatch::Rejected);
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, &b).context_match,
+        ContextMatch::Rejected
+    );
 }
 
 // ---------------------------------------------------------------------
@@ -1036,8 +1477,14 @@ actual_old_total_bytes: 4
 summary: 'known_old_total_lines/bytes do not match the current file; refusing to overwrite.'
 next: 'Call read_file to get the current total_lines and size_bytes, check what changed, then retry.'"
     );
-    assert_eq!(code(overwrite("a\nb\n", "x\n", 2, 5, None)), ErrorCode::SnapshotMismatch);
-    assert!(overwrite("", "x", 0, 0, None).is_ok(), "0/0 is the empty file's snapshot");
+    assert_eq!(
+        code(overwrite("a\nb\n", "x\n", 2, 5, None)),
+        ErrorCode::SnapshotMismatch
+    );
+    assert!(
+        overwrite("", "x", 0, 0, None).is_ok(),
+        "0/0 is the empty file's snapshot"
+    );
     let mut o = OverwriteOptions {
         content: "a\n".into(),
         new_content: "b\n".into(),
@@ -1060,15 +1507,23 @@ next: 'Call read_file to get the current total_lines and size_bytes, check what 
 fn overwrite_refuses_patch_looking_content_unless_declared() {
     let unified = "--- a/x.rs\n+++ b/x.rs\n@@ -1,2 +1,2 @@\n-a\n+b\n";
     let apply_patch = "*** Begin Patch\n*** Update File: x\n*** End Patch\n";
-    let block_diff = "@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n";
+    let block_diff =
+        "@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n";
     let markdown = "---\ntitle: notes\n---\n\n- a\n+ b\n\nUse `@@ -1 +1 @@` headers.\n";
     let ok = |text: &str, format: Option<&str>| overwrite("", text, 0, 0, format);
     let e = ok(unified, None).unwrap_err();
     assert_eq!(e.code, ErrorCode::SuspiciousDiff);
-    assert!(e.details.yaml.unwrap().contains("\ncontent_format: ''\ndetected: ['unified_diff']\n"));
+    assert!(e
+        .details
+        .yaml
+        .unwrap()
+        .contains("\ncontent_format: ''\ndetected: ['unified_diff']\n"));
     assert_eq!(code(ok(apply_patch, None)), ErrorCode::SuspiciousDiff);
     assert_eq!(code(ok(block_diff, None)), ErrorCode::SuspiciousDiff);
-    assert_eq!(code(ok(unified, Some("markdown"))), ErrorCode::SuspiciousDiff);
+    assert_eq!(
+        code(ok(unified, Some("markdown"))),
+        ErrorCode::SuspiciousDiff
+    );
     assert!(ok(unified, Some("diff")).is_ok());
     assert!(ok(apply_patch, Some("patch")).is_ok());
     // editkit's own block diff is not mistaken for a unified diff once declared…
@@ -1076,8 +1531,15 @@ fn overwrite_refuses_patch_looking_content_unless_declared() {
     assert!(ok(block_diff, Some("search-replace")).is_ok());
     // …but declaring it does not let a real unified diff through.
     let e = ok(&format!("{block_diff}{unified}"), Some("block-diff")).unwrap_err();
-    assert!(e.details.yaml.unwrap().contains("detected: ['unified_diff']"));
-    assert!(ok(markdown, None).is_ok(), "front matter, lists and inline @@ are not patches");
+    assert!(e
+        .details
+        .yaml
+        .unwrap()
+        .contains("detected: ['unified_diff']"));
+    assert!(
+        ok(markdown, None).is_ok(),
+        "front matter, lists and inline @@ are not patches"
+    );
 }
 
 #[test]
@@ -1094,7 +1556,10 @@ fn new_file_guard() {
     assert_eq!(code(n(true, true, "x")), ErrorCode::FileExists);
     assert_eq!(code(n(true, false, "x")), ErrorCode::NotAFile);
     let c = n(false, false, "hello").unwrap();
-    assert_eq!((c.content.as_str(), c.normalized_trailing_newline_added), ("hello\n", true));
+    assert_eq!(
+        (c.content.as_str(), c.normalized_trailing_newline_added),
+        ("hello\n", true)
+    );
     assert_eq!(
         c.yaml,
         "status: ok
@@ -1106,7 +1571,10 @@ normalized_trailing_newline_added: true
 summary: 'Creation of n.txt checked: write the returned content (1 lines, 6 bytes).'"
     );
     let c = n(false, false, "").unwrap();
-    assert_eq!((c.content.as_str(), c.normalized_trailing_newline_added), ("", false));
+    assert_eq!(
+        (c.content.as_str(), c.normalized_trailing_newline_added),
+        ("", false)
+    );
     let c = n(false, false, "a\r\nb").unwrap();
     assert_eq!(c.content, "a\r\nb\r\n");
     let e = n(true, true, "x").unwrap_err();
@@ -1168,13 +1636,32 @@ summary: 'a.txt: 5 lines, 31 bytes; showing lines 2–3.'
     assert_eq!((v.total_lines, v.size_bytes, v.shown_lines), (0, 0, 0));
     assert!(v.text.ends_with("<empty file>"));
     let v = view("a\nb", Some("2~99"), None).unwrap();
-    assert_eq!((v.start_line, v.end_line, v.body.as_str()), (2, 2, "   2| b\n"), "the end is clamped");
+    assert_eq!(
+        (v.start_line, v.end_line, v.body.as_str()),
+        (2, 2, "   2| b\n"),
+        "the end is clamped"
+    );
     let v = view(&numbered(1200), None, None).unwrap();
-    assert_eq!((v.shown_lines, v.truncated_by_max_lines, v.next_range.as_str()), (500, true, "501~1000"));
+    assert_eq!(
+        (
+            v.shown_lines,
+            v.truncated_by_max_lines,
+            v.next_range.as_str()
+        ),
+        (500, true, "501~1000")
+    );
     let v = view(&numbered(30), Some("10~"), Some(5)).unwrap();
-    assert_eq!((v.start_line, v.end_line, v.next_range.as_str()), (10, 14, "15~19"));
-    assert!(v.text.ends_with("Output truncated; read on with range \"15~19\"."));
-    assert_eq!(code(view(FIVE, Some("9~"), None)), ErrorCode::RangeOutOfBounds);
+    assert_eq!(
+        (v.start_line, v.end_line, v.next_range.as_str()),
+        (10, 14, "15~19")
+    );
+    assert!(v
+        .text
+        .ends_with("Output truncated; read on with range \"15~19\"."));
+    assert_eq!(
+        code(view(FIVE, Some("9~"), None)),
+        ErrorCode::RangeOutOfBounds
+    );
     assert_eq!(code(view(FIVE, Some("3~1"), None)), ErrorCode::InvalidRange);
     let v = format_file_view(FileViewOptions {
         content: "\u{feff}x\r\ny".into(),
@@ -1183,7 +1670,13 @@ summary: 'a.txt: 5 lines, 31 bytes; showing lines 2–3.'
     })
     .unwrap();
     assert_eq!(
-        (v.body.as_str(), v.has_bom, v.line_ending, v.size_bytes, v.total_lines),
+        (
+            v.body.as_str(),
+            v.has_bom,
+            v.line_ending,
+            v.size_bytes,
+            v.total_lines
+        ),
         ("x\ny\n", true, "crlf", 7, 2)
     );
     // The header's numbers are exactly checkOverwrite's snapshot.
@@ -1191,7 +1684,11 @@ summary: 'a.txt: 5 lines, 31 bytes; showing lines 2–3.'
     let v = view(text, None, None).unwrap();
     assert!(overwrite(text, "x\n", v.total_lines.into(), v.size_bytes.into(), None).is_ok());
     let fence_inside = view("```\ncode\n```\n", None, None).unwrap();
-    assert!(fence_inside.text.contains("\n````\n   1| ```\n"), "{}", fence_inside.text);
+    assert!(
+        fence_inside.text.contains("\n````\n   1| ```\n"),
+        "{}",
+        fence_inside.text
+    );
 }
 
 // ---------------------------------------------------------------------
@@ -1206,12 +1703,19 @@ fn options_accept_empty_string_and_zero_as_unset() {
     }))
     .unwrap();
     assert_eq!(
-        (o.match_mode, o.occurrence, o.existing_hunk_id.as_deref(), o.lang),
+        (
+            o.match_mode,
+            o.occurrence,
+            o.existing_hunk_id.as_deref(),
+            o.lang
+        ),
         (MatchMode::Contains, None, None, Lang::En)
     );
-    let o: InsertOptions = serde_json::from_value(serde_json::json!({"occurrence": "", "match": "regex"})).unwrap();
+    let o: InsertOptions =
+        serde_json::from_value(serde_json::json!({"occurrence": "", "match": "regex"})).unwrap();
     assert_eq!((o.occurrence, o.match_mode), (None, MatchMode::Regex));
-    let o: InsertOptions = serde_json::from_value(serde_json::json!({"occurrence": "last", "lang": "zh-CN"})).unwrap();
+    let o: InsertOptions =
+        serde_json::from_value(serde_json::json!({"occurrence": "last", "lang": "zh-CN"})).unwrap();
     assert_eq!((o.occurrence, o.lang), (Some(Occurrence::Last), Lang::Zh));
     let o: InsertOptions = serde_json::from_value(serde_json::json!({"occurrence": "3"})).unwrap();
     assert_eq!(o.occurrence, Some(Occurrence::Nth(3)));
@@ -1223,29 +1727,43 @@ fn options_accept_empty_string_and_zero_as_unset() {
         serde_json::json!({"occurrence": 1.5}),
         serde_json::json!({"match": "fuzzy"}),
     ] {
-        assert!(serde_json::from_value::<InsertOptions>(bad.clone()).is_err(), "{bad}");
+        assert!(
+            serde_json::from_value::<InsertOptions>(bad.clone()).is_err(),
+            "{bad}"
+        );
     }
-    let o: BlockReplaceOptions =
-        serde_json::from_value(serde_json::json!({"includeAnchors": "", "requireUnique": false, "strict": "false"}))
-            .unwrap();
-    assert_eq!((o.include_anchors, o.require_unique, o.strict), (None, Some(false), Some(false)));
+    let o: BlockReplaceOptions = serde_json::from_value(
+        serde_json::json!({"includeAnchors": "", "requireUnique": false, "strict": "false"}),
+    )
+    .unwrap();
+    assert_eq!(
+        (o.include_anchors, o.require_unique, o.strict),
+        (None, Some(false), Some(false))
+    );
     let o: FileViewOptions =
-        serde_json::from_value(serde_json::json!({"content": "", "range": "", "maxLines": 0})).unwrap();
+        serde_json::from_value(serde_json::json!({"content": "", "range": "", "maxLines": 0}))
+            .unwrap();
     assert_eq!((o.range, o.max_lines), (None, None));
     let o: OverwriteOptions = serde_json::from_value(serde_json::json!({
         "content": "", "newContent": "x", "knownOldTotalLines": 0, "knownOldTotalBytes": "0", "contentFormat": ""
     }))
     .unwrap();
     assert_eq!(
-        (o.known_old_total_lines, o.known_old_total_bytes, o.content_format),
+        (
+            o.known_old_total_lines,
+            o.known_old_total_bytes,
+            o.content_format
+        ),
         (Some(0), Some(0), None),
         "0 is a count here"
     );
-    let o: RangeEditOptions = serde_json::from_value(serde_json::json!({"content": null, "range": "1"})).unwrap();
+    let o: RangeEditOptions =
+        serde_json::from_value(serde_json::json!({"content": null, "range": "1"})).unwrap();
     assert_eq!(o.content, None, "null content: the file does not exist");
     let o: RangeEditOptions = serde_json::from_value(serde_json::json!({"content": ""})).unwrap();
     assert_eq!(o.content.as_deref(), Some(""), "an empty file exists");
-    let o: SessionOptions = serde_json::from_value(serde_json::json!({"ttlMs": 0, "idPrefix": "abc"})).unwrap();
+    let o: SessionOptions =
+        serde_json::from_value(serde_json::json!({"ttlMs": 0, "idPrefix": "abc"})).unwrap();
     assert_eq!((o.ttl_ms, o.id_prefix.as_str()), (None, "abc"));
 }
 
@@ -1276,12 +1794,34 @@ next: '请传 occurrence（从 1 开始，或 \"last\"）选定候选行之一�
     let mut o = range_opts(FIVE, "2", "B");
     o.lang = Lang::Zh;
     let p = s.prepare_range_edit(o, T0).unwrap();
-    assert!(p.summary.starts_with("规划 t-1：替换 a.txt 第 2–2 行"), "{}", p.summary);
+    assert!(
+        p.summary.starts_with("规划 t-1：替换 a.txt 第 2–2 行"),
+        "{}",
+        p.summary
+    );
     let a = s
-        .apply(ApplyOptions { hunk_id: p.hunk_id, owner: OWNER.into(), content: Some(FIVE.into()), lang: Lang::Zh, ..Default::default() }, T0)
+        .apply(
+            ApplyOptions {
+                hunk_id: p.hunk_id,
+                owner: OWNER.into(),
+                content: Some(FIVE.into()),
+                lang: Lang::Zh,
+                ..Default::default()
+            },
+            T0,
+        )
         .unwrap();
-    assert!(a.summary.starts_with("已将 t-1 应用于 a.txt（exact）"), "{}", a.summary);
-    let v = format_file_view(FileViewOptions { content: String::new(), lang: Lang::Zh, ..Default::default() }).unwrap();
+    assert!(
+        a.summary.starts_with("已将 t-1 应用于 a.txt（exact）"),
+        "{}",
+        a.summary
+    );
+    let v = format_file_view(FileViewOptions {
+        content: String::new(),
+        lang: Lang::Zh,
+        ..Default::default()
+    })
+    .unwrap();
     assert!(v.text.ends_with("<空文件>"));
 }
 
@@ -1884,7 +2424,9 @@ fn a_hundred_thousand_line_file() {
     );
     assert_eq!(a.content, big.replacen(&planned, "replaced\n", 1));
     // Shifted: fuzz over the whole file.
-    let p = s.prepare_range_edit(range_opts(&big, "50000~50002", "replaced\n"), T0).unwrap();
+    let p = s
+        .prepare_range_edit(range_opts(&big, "50000~50002", "replaced\n"), T0)
+        .unwrap();
     let shifted = format!("// new header\n{big}");
     let a = apply(&mut s, &p.hunk_id, &shifted);
     assert_eq!(
@@ -1962,7 +2504,10 @@ fn a_hundred_thousand_line_file() {
 
 fn file_strategy() -> impl Strategy<Value = Vec<String>> {
     // A small alphabet so lines repeat and relocation meets duplicates.
-    prop::collection::vec(prop::sample::select(vec!["a", "b", "c", "", "}", "中"]).prop_map(str::to_string), 0..25)
+    prop::collection::vec(
+        prop::sample::select(vec!["a", "b", "c", "", "}", "中"]).prop_map(str::to_string),
+        0..25,
+    )
 }
 
 /// The text whose lines are exactly `lines` (a last empty line forces the
@@ -2136,18 +2681,25 @@ proptest! {
 fn a_reformatted_core_is_relocated_by_the_matchers_safe_strategies() {
     let mut s = session();
     let v1 = "fn a() {\n    let x = 1;\n    let y = 2;\n}\n";
-    let plan = s.prepare_range_edit(range_opts(v1, "2", "    let x = 10;"), 1_000.0).unwrap();
+    let plan = s
+        .prepare_range_edit(range_opts(v1, "2", "    let x = 10;"), 1_000.0)
+        .unwrap();
     // A formatter added trailing spaces and doubled an inner space: the
     // exact lines are gone, the same lines reformatted are there once.
     let v2 = "// header\nfn a() {\n    let x  = 1;   \n    let y = 2;\n}\n";
     let r = apply(&mut s, &plan.hunk_id, v2);
     assert_eq!(r.context_match, ContextMatch::Fuzz);
     assert_eq!(r.evidence.located_by, Some(LocatedBy::SafeStrategy));
-    assert_eq!(r.content, "// header\nfn a() {\n    let x = 10;\n    let y = 2;\n}\n");
+    assert_eq!(
+        r.content,
+        "// header\nfn a() {\n    let x = 10;\n    let y = 2;\n}\n"
+    );
 
     // A re-indented core is not relocated (the planned line would be written
     // back at its old indentation): rejected, nothing changed.
-    let plan = s.prepare_range_edit(range_opts(v1, "2", "    let x = 10;"), 1_000.0).unwrap();
+    let plan = s
+        .prepare_range_edit(range_opts(v1, "2", "    let x = 10;"), 1_000.0)
+        .unwrap();
     let v3 = "fn a() {\n  let x = 1;\n  let y = 2;\n}\n";
     let r = apply(&mut s, &plan.hunk_id, v3);
     assert_eq!(r.context_match, ContextMatch::Rejected);

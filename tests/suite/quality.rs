@@ -36,10 +36,7 @@ fn real_source_spans_never_land_in_the_wrong_place() {
             let c = &cases[i];
             format!(
                 "{:?} in {mode:?} mode, {}:\nSEARCH:\n{}\nREPLACE:\n{}",
-                c.kind,
-                sources[c.file].name,
-                c.search,
-                c.replace
+                c.kind, sources[c.file].name, c.search, c.replace
             )
         })
         .collect();
@@ -111,6 +108,10 @@ fn corpus_fingerprint_hash_is_sha256() {
         ),
     ];
     for (input, expected) in cases {
-        assert_eq!(hex(&sha256(input.as_bytes())), expected, "sha256({input:?})");
+        assert_eq!(
+            hex(&sha256(input.as_bytes())),
+            expected,
+            "sha256({input:?})"
+        );
     }
 }

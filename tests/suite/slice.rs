@@ -11,7 +11,12 @@ use proptest::prelude::*;
 use super::support::shared_json;
 
 fn ids(value: &serde_json::Value) -> Vec<String> {
-    value.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
 }
 
 fn indices(list: &[String], slice: &str) -> Result<Vec<usize>, editkit::Error> {
@@ -19,7 +24,12 @@ fn indices(list: &[String], slice: &str) -> Result<Vec<usize>, editkit::Error> {
 }
 
 fn as_indices(value: &serde_json::Value) -> Vec<usize> {
-    value.as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect()
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as usize)
+        .collect()
 }
 
 #[test]
@@ -30,8 +40,15 @@ fn documented_table_matches_the_plugin() {
     assert_eq!(cases.len(), 7);
     for case in cases {
         let syntax = case["syntax"].as_str().unwrap();
-        assert_eq!(indices(&list, syntax).unwrap(), as_indices(&case["expected_indices"]), "{syntax}");
-        assert_eq!(as_indices(&case["computed_indices"]), as_indices(&case["expected_indices"]));
+        assert_eq!(
+            indices(&list, syntax).unwrap(),
+            as_indices(&case["expected_indices"]),
+            "{syntax}"
+        );
+        assert_eq!(
+            as_indices(&case["computed_indices"]),
+            as_indices(&case["expected_indices"])
+        );
     }
 }
 
@@ -66,7 +83,11 @@ fn edge_cases_match_the_plugin_or_differ_deliberately() {
             differences += 1;
             assert_eq!(ours.clone().map_err(|e| e.code), expected, "{syntax}");
             if let Some(plugin) = case.get("indices") {
-                assert_ne!(ours.ok(), Some(as_indices(plugin)), "{syntax}: listed as a difference");
+                assert_ne!(
+                    ours.ok(),
+                    Some(as_indices(plugin)),
+                    "{syntax}: listed as a difference"
+                );
             }
             continue;
         }
@@ -80,7 +101,11 @@ fn edge_cases_match_the_plugin_or_differ_deliberately() {
                 };
                 assert_eq!(err.code, code, "{syntax}");
                 // The plugin's words, then what to do next.
-                assert!(err.message.starts_with(plugin_error), "{syntax}: {}", err.message);
+                assert!(
+                    err.message.starts_with(plugin_error),
+                    "{syntax}: {}",
+                    err.message
+                );
                 assert!(err.message.len() > plugin_error.len());
             }
             None => assert_eq!(ours.unwrap(), as_indices(&case["indices"]), "{syntax}"),
@@ -91,18 +116,30 @@ fn edge_cases_match_the_plugin_or_differ_deliberately() {
 
 #[test]
 fn errors_and_empty_message_in_both_languages() {
-    let list: Vec<String> = (0..3).map(|i| format!("20240101000000-abcdef{i}")).collect();
+    let list: Vec<String> = (0..3)
+        .map(|i| format!("20240101000000-abcdef{i}"))
+        .collect();
     let zh = SliceOptions { lang: Lang::Zh };
     let err = evaluate_slice(&list, "a:b:c", &zh).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidSlice);
     assert!(err.message.starts_with("切片语法错误"), "{}", err.message);
     let err = evaluate_slice(&list, "20990101000000-zzzzzzz", &zh).unwrap_err();
-    assert_eq!(err.details.block_id.as_deref(), Some("20990101000000-zzzzzzz"));
-    let empty = evaluate_slice(&list, "20240101000000-abcdef2:20240101000000-abcdef0", &zh).unwrap();
+    assert_eq!(
+        err.details.block_id.as_deref(),
+        Some("20990101000000-zzzzzzz")
+    );
+    let empty =
+        evaluate_slice(&list, "20240101000000-abcdef2:20240101000000-abcdef0", &zh).unwrap();
     assert!(empty.blocks.is_empty());
-    assert_eq!(empty.message.as_deref(), Some("切片结果为空。原始子块数量：3。请检查切片范围。"));
+    assert_eq!(
+        empty.message.as_deref(),
+        Some("切片结果为空。原始子块数量：3。请检查切片范围。")
+    );
     let json = serde_json::to_value(&empty).unwrap();
-    assert_eq!(json["header"], "> [Slice View] Filter: \"20240101000000-abcdef2:20240101000000-abcdef0\" | Count: 0");
+    assert_eq!(
+        json["header"],
+        "> [Slice View] Filter: \"20240101000000-abcdef2:20240101000000-abcdef0\" | Count: 0"
+    );
     assert_eq!(json["total"], 3);
 }
 
@@ -123,8 +160,12 @@ impl SliceItem for Counted<'_> {
 fn evaluation_is_linear_in_the_number_of_children() {
     for n in [10_000usize, 100_000] {
         let reads = Cell::new(0);
-        let list: Vec<Counted> =
-            (0..n).map(|i| Counted { id: format!("20240101000000-{i:07}"), reads: &reads }).collect();
+        let list: Vec<Counted> = (0..n)
+            .map(|i| Counted {
+                id: format!("20240101000000-{i:07}"),
+                reads: &reads,
+            })
+            .collect();
         let first = format!("20240101000000-{:07}", 1);
         let last = format!("20240101000000-{:07}", n - 1);
         for slice in [
@@ -137,7 +178,11 @@ fn evaluation_is_linear_in_the_number_of_children() {
         ] {
             reads.set(0);
             let _ = slice_range(&list, &slice, Lang::En);
-            assert!(reads.get() <= 2 * n, "{slice}: {} id reads for {n} children", reads.get());
+            assert!(
+                reads.get() <= 2 * n,
+                "{slice}: {} id reads for {n} children",
+                reads.get()
+            );
         }
     }
 }
@@ -145,7 +190,13 @@ fn evaluation_is_linear_in_the_number_of_children() {
 /// Python's `list[a:b]`, written the obvious way.
 fn naive_python(len: usize, a: Option<i64>, b: Option<i64>) -> Vec<usize> {
     let len_i = len as i64;
-    let norm = |x: i64| if x < 0 { (len_i + x).max(0) } else { x.min(len_i) };
+    let norm = |x: i64| {
+        if x < 0 {
+            (len_i + x).max(0)
+        } else {
+            x.min(len_i)
+        }
+    };
     let start = a.map_or(0, norm);
     let end = b.map_or(len_i, norm);
     (start..end.max(start)).map(|i| i as usize).collect()

@@ -10,14 +10,17 @@ use std::task::{Context, Poll, Waker};
 /// read in place, never copied into the repo).
 #[allow(dead_code)]
 pub fn shared_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
 }
 
 /// Reads and parses a JSON file under `../shared`.
 #[allow(dead_code)]
 pub fn shared_json(relative: &str) -> serde_json::Value {
     let path = shared_dir().join(relative);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()))
 }
 

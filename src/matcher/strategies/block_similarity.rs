@@ -72,7 +72,8 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         // last lines. The first line is looked for anywhere in the region:
         // a region the filter kept may straddle two places (the tail of one
         // block and the head of the next have the same token bag as either).
-        let range = head.first.saturating_sub(slack)..=(head.first + (head.count - 1).max(slack)).min(n - 1);
+        let range = head.first.saturating_sub(slack)
+            ..=(head.first + (head.count - 1).max(slack)).min(n - 1);
         let Some(firsts) = pairing_lines(cx, hashes, range, &first_key, search_hashes[0]) else {
             return Outcome::Exhausted;
         };
@@ -82,7 +83,8 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             if lo > hi {
                 continue;
             }
-            let Some(lasts) = pairing_lines(cx, hashes, lo..=hi, &last_key, search_hashes[k - 1]) else {
+            let Some(lasts) = pairing_lines(cx, hashes, lo..=hi, &last_key, search_hashes[k - 1])
+            else {
                 return Outcome::Exhausted;
             };
             for (b, last_pairing) in lasts {
@@ -104,7 +106,15 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
                 let Some(score) = similarity(cx, &search_text, &text, floor) else {
                     return Outcome::Exhausted;
                 };
-                scored.push((Window { first: a, count: b + 1 - a, dice: head.dice, equal_lines }, score));
+                scored.push((
+                    Window {
+                        first: a,
+                        count: b + 1 - a,
+                        dice: head.dice,
+                        equal_lines,
+                    },
+                    score,
+                ));
             }
         }
     }
@@ -144,7 +154,9 @@ impl Pairing {
     /// another block — a sibling made from the same template.
     fn pairs_with(self, other: Pairing) -> bool {
         match (self, other) {
-            (Pairing::Misremembered, Pairing::Equal) | (Pairing::Equal, Pairing::Misremembered) => true,
+            (Pairing::Misremembered, Pairing::Equal) | (Pairing::Equal, Pairing::Misremembered) => {
+                true
+            }
             (Pairing::Misremembered, _) | (_, Pairing::Misremembered) => false,
             _ => true,
         }
@@ -207,7 +219,11 @@ fn one_word_apart(a: &str, b: &str) -> bool {
             Some(token)
         })
     }
-    let is_word = |t: &str| t.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let is_word = |t: &str| {
+        t.chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    };
     let (mut ta, mut tb) = (tokens(a), tokens(b));
     let mut differing = 0;
     loop {
@@ -229,11 +245,17 @@ mod tests {
         assert!(one_word_apart("report(totalValue);", "report(total);"));
         assert!(one_word_apart("foo: bar,", "fooValue:  bar,"));
         assert!(!one_word_apart("report(total);", "report(total);"));
-        assert!(!one_word_apart("// state user helpers (999999)", "// item buffer helpers (2790)"));
+        assert!(!one_word_apart(
+            "// state user helpers (999999)",
+            "// item buffer helpers (2790)"
+        ));
         assert!(!one_word_apart("f(a, b);", "f(a);"));
         assert!(!one_word_apart("x += 1;", "x -= 1;"));
         assert!(one_word_apart("让 总计 = 0;", "让 合计 = 0;"));
         assert!(one_word_apart("总计：price_total", "总计：price_sum"));
-        assert!(!one_word_apart("这是第一段说明文字。", "完全不同的另一句话。"));
+        assert!(!one_word_apart(
+            "这是第一段说明文字。",
+            "完全不同的另一句话。"
+        ));
     }
 }

@@ -31,7 +31,10 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     if k < 3 || needle.nonblank_lines() < MIN_FUZZY_LINES {
         return Outcome::NotFound;
     }
-    let (first_key, last_key) = (key(&needle.lines[0], Level::Fold), key(&needle.lines[k - 1], Level::Fold));
+    let (first_key, last_key) = (
+        key(&needle.lines[0], Level::Fold),
+        key(&needle.lines[k - 1], Level::Fold),
+    );
     let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
     let (h_first, h_last) = (search_hashes[0], search_hashes[k - 1]);
     let content = cx.content;
@@ -77,16 +80,26 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             // shared multiset bounds the LCS before it is computed.
             let file_middle = hashes.get(i + 1..j).unwrap_or(&[]);
             let longest = middle.len().max(file_middle.len());
-            let present = in_middle.get(j).zip(in_middle.get(i + 1)).map_or(0, |(a, b)| a - b) as usize;
+            let present = in_middle
+                .get(j)
+                .zip(in_middle.get(i + 1))
+                .map_or(0, |(a, b)| a - b) as usize;
             let shared = present.min(middle.len());
             if longest > 0 && (shared as f64) < CONTEXT_MIDDLE_MIN * longest as f64 {
                 continue;
             }
-            if !cx.budget.spend(middle.len().saturating_mul(file_middle.len()) + 1) {
+            if !cx
+                .budget
+                .spend(middle.len().saturating_mul(file_middle.len()) + 1)
+            {
                 return Outcome::Exhausted;
             }
             let middle_equal = lcs_len(middle, file_middle);
-            let ratio = if longest == 0 { 1.0 } else { middle_equal as f64 / longest as f64 };
+            let ratio = if longest == 0 {
+                1.0
+            } else {
+                middle_equal as f64 / longest as f64
+            };
             if ratio < CONTEXT_MIDDLE_MIN {
                 continue;
             }
@@ -94,7 +107,15 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             let Some(score) = similarity(cx, &search_text, &window_text, floor) else {
                 return Outcome::Exhausted;
             };
-            scored.push((Window { first: i, count: j + 1 - i, dice: 0.0, equal_lines: middle_equal + 2 }, score));
+            scored.push((
+                Window {
+                    first: i,
+                    count: j + 1 - i,
+                    dice: 0.0,
+                    equal_lines: middle_equal + 2,
+                },
+                score,
+            ));
         }
     }
     decide(cx, k, scored)
@@ -106,7 +127,11 @@ pub(crate) fn lcs_len<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     let mut cur = vec![0usize; b.len() + 1];
     for x in a {
         for (j, y) in b.iter().enumerate() {
-            cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
+            cur[j + 1] = if x == y {
+                prev[j] + 1
+            } else {
+                prev[j + 1].max(cur[j])
+            };
         }
         std::mem::swap(&mut prev, &mut cur);
     }
@@ -120,10 +145,18 @@ pub(crate) fn lcs_len<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 /// threshold and within the margin, or holding as many lines) are returned
 /// together (ambiguous); a weak best window, or one within the margin of a
 /// weak runner-up, is a near miss for the report.
-pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(Window, f64)>) -> Outcome {
+pub(crate) fn decide(
+    cx: &mut Cx<'_, '_>,
+    search_lines: usize,
+    mut scored: Vec<(Window, f64)>,
+) -> Outcome {
     scored.sort_unstable_by(|a, b| {
         b.1.total_cmp(&a.1)
-            .then(a.0.count.abs_diff(search_lines).cmp(&b.0.count.abs_diff(search_lines)))
+            .then(
+                a.0.count
+                    .abs_diff(search_lines)
+                    .cmp(&b.0.count.abs_diff(search_lines)),
+            )
             .then(a.0.first.cmp(&b.0.first))
     });
     let Some(&(best, best_score)) = scored.first() else {
@@ -134,7 +167,10 @@ pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(
     // as likely the one meant: only the length of what the search lacks
     // there sets the scores apart (a dropped line that was short in one
     // place and long in another), which says nothing about intent.
-    let line_rival = scored.iter().find(|(w, _)| !w.same_place(&best) && w.equal_lines >= best.equal_lines).copied();
+    let line_rival = scored
+        .iter()
+        .find(|(w, _)| !w.same_place(&best) && w.equal_lines >= best.equal_lines)
+        .copied();
     let limits = cx.limits;
     let too_close = runner_up.is_some_and(|(_, s)| best_score - s < limits.margin);
     let near = NearMiss::Fuzzy {
@@ -170,7 +206,11 @@ pub(crate) fn decide(cx: &mut Cx<'_, '_>, search_lines: usize, mut scored: Vec<(
             start: a.start(),
             end: b.end(),
             score,
-            plan: Plan::Fuzzy(FuzzyPlan { first: w.first, count: w.count, from_line_start: false }),
+            plan: Plan::Fuzzy(FuzzyPlan {
+                first: w.first,
+                count: w.count,
+                from_line_start: false,
+            }),
             unescaped: 0,
         });
     }

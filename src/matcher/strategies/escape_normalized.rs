@@ -36,7 +36,11 @@ const INNER: [Strategy; 7] = [
 
 pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     if !needle.lf.contains('\\') || !cx.budget.spend(needle.lf.len()) {
-        return if cx.budget.exhausted() { Outcome::Exhausted } else { Outcome::NotFound };
+        return if cx.budget.exhausted() {
+            Outcome::Exhausted
+        } else {
+            Outcome::NotFound
+        };
     }
     let unescaped = unescape_once(&needle.lf);
     if unescaped.kinds == 0 || unescaped.text.trim().is_empty() {

@@ -17,7 +17,12 @@ use crate::matcher::types::Strategy;
 pub(crate) const STRATEGY: Strategy = Strategy::Exact;
 
 pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
-    let Some(spans) = substring_spans(cx.content.body, &needle.exact, cx.replace_all, &mut cx.budget) else {
+    let Some(spans) = substring_spans(
+        cx.content.body,
+        &needle.exact,
+        cx.replace_all,
+        &mut cx.budget,
+    ) else {
         return Outcome::Exhausted;
     };
     found(spans.into_iter().map(|(start, end)| Candidate {

@@ -21,7 +21,8 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         return Outcome::NotFound;
     }
     let lf = cx.content.lf();
-    let Some(spans) = substring_spans(lf.text(body), &needle.lf, cx.replace_all, &mut cx.budget) else {
+    let Some(spans) = substring_spans(lf.text(body), &needle.lf, cx.replace_all, &mut cx.budget)
+    else {
         return Outcome::Exhausted;
     };
     found(spans.into_iter().map(|(s, e)| Candidate {

@@ -116,7 +116,10 @@ pub(crate) fn find_level(cx: &mut Cx<'_, '_>, needle: &Needle, level: Level) -> 
                 Some(found) => found,
                 None => {
                     if level == Level::Fold {
-                        cx.near.push(NearMiss::Indentation { first: w, last: w + k - 1 });
+                        cx.near.push(NearMiss::Indentation {
+                            first: w,
+                            last: w + k - 1,
+                        });
                     }
                     continue;
                 }
@@ -130,7 +133,13 @@ pub(crate) fn find_level(cx: &mut Cx<'_, '_>, needle: &Needle, level: Level) -> 
             start: first.start(),
             end: last.end(),
             score: 1.0,
-            plan: Plan::Lines(LinesPlan { first: w, count: k, indent, partial_first, folded: level == Level::Fold }),
+            plan: Plan::Lines(LinesPlan {
+                first: w,
+                count: k,
+                indent,
+                partial_first,
+                folded: level == Level::Fold,
+            }),
             unescaped: 0,
         });
     }

@@ -67,7 +67,12 @@ pub(crate) enum NearMiss {
     /// for a non-uniform change of indentation.
     Indentation { first: usize, last: usize },
     /// A fuzzy candidate that missed the threshold or the margin.
-    Fuzzy { first: usize, last: usize, score: f64, runner_up: Option<f64> },
+    Fuzzy {
+        first: usize,
+        last: usize,
+        score: f64,
+        runner_up: Option<f64>,
+    },
 }
 
 /// Shared state of one ladder run.
@@ -98,16 +103,27 @@ pub(crate) struct Needle {
 
 impl Needle {
     pub(crate) fn new(search: &str) -> Needle {
-        let exact = search.strip_prefix(crate::text::BOM).unwrap_or(search).to_string();
+        let exact = search
+            .strip_prefix(crate::text::BOM)
+            .unwrap_or(search)
+            .to_string();
         let lf = exact.replace("\r\n", "\n");
-        let all: Vec<&str> = crate::text::lines_with_endings(&lf).map(|l| l.text).collect();
+        let all: Vec<&str> = crate::text::lines_with_endings(&lf)
+            .map(|l| l.text)
+            .collect();
         let first = all.iter().position(|l| !is_blank(l));
         let last = all.iter().rposition(|l| !is_blank(l));
         let lines = match (first, last) {
             (Some(a), Some(b)) => all[a..=b].iter().map(|s| s.to_string()).collect(),
             _ => Vec::new(),
         };
-        Needle { exact, lf, lines, windows: OnceCell::new(), heads: OnceCell::new() }
+        Needle {
+            exact,
+            lf,
+            lines,
+            windows: OnceCell::new(),
+            heads: OnceCell::new(),
+        }
     }
 
     /// Number of non-blank lines.
@@ -184,7 +200,10 @@ impl Candidate {
     /// start for a token span preceded only by indentation.
     pub(crate) fn replace_start(&self, content: &Content<'_>) -> usize {
         match &self.plan {
-            Plan::Fuzzy(p) if p.from_line_start => content.lines().get(p.first).map_or(self.start, |l| l.start()),
+            Plan::Fuzzy(p) if p.from_line_start => content
+                .lines()
+                .get(p.first)
+                .map_or(self.start, |l| l.start()),
             _ => self.start,
         }
     }
@@ -259,18 +278,24 @@ pub(crate) fn substring_spans(
     if !budget.spend(hay.len()) {
         return None;
     }
-    let mut spans: Vec<(usize, usize)> = crate::matcher::scan::find_iter(hay.as_bytes(), pat.as_bytes())
-        .take(MAX_CANDIDATES)
-        .map(|p| (p, p + pat.len()))
-        .collect();
+    let mut spans: Vec<(usize, usize)> =
+        crate::matcher::scan::find_iter(hay.as_bytes(), pat.as_bytes())
+            .take(MAX_CANDIDATES)
+            .map(|p| (p, p + pat.len()))
+            .collect();
     if !non_overlapping {
         let mut extra = Vec::new();
         for &(s, e) in spans.iter().take(1_000) {
-            let next = s + hay.get(s..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8);
+            let next = s + hay
+                .get(s..)
+                .and_then(|r| r.chars().next())
+                .map_or(1, char::len_utf8);
             // An overlapping occurrence starts before `e`, so it ends before
             // `e + len - 1`: only that window is scanned.
             let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
-            if let Some(q) = hay.get(next..limit).and_then(|window| crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()) {
+            if let Some(q) = hay.get(next..limit).and_then(|window| {
+                crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()
+            }) {
                 let q = next + q;
                 if q < e {
                     extra.push((q, q + pat.len()));
@@ -285,7 +310,6 @@ pub(crate) fn substring_spans(
     }
     Some(spans)
 }
-
 
 #[cfg(test)]
 mod tests {

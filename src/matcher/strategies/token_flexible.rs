@@ -47,14 +47,19 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     if !cx.budget.spend(body.len()) {
         return Outcome::Exhausted;
     }
-    let word = anchor_text.chars().next().is_some_and(|c| char_class(c) == 2);
+    let word = anchor_text
+        .chars()
+        .next()
+        .is_some_and(|c| char_class(c) == 2);
     let mut candidates = Vec::new();
     for p in find_iter(body.as_bytes(), anchor_text.as_bytes()) {
         let end = p + anchor_text.len();
         if word {
             let before = body.get(..p).and_then(|h| h.chars().next_back());
             let after = body.get(end..).and_then(|t| t.chars().next());
-            if before.is_some_and(|c| char_class(c) == 2) || after.is_some_and(|c| char_class(c) == 2) {
+            if before.is_some_and(|c| char_class(c) == 2)
+                || after.is_some_and(|c| char_class(c) == 2)
+            {
                 continue;
             }
         }
@@ -69,12 +74,18 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         // A span that starts after its line's indentation is replaced from
         // the line start, so the replacement is written as whole lines.
         let line_start = cx.content.lines().get(first).map_or(start, |l| l.start());
-        let from_line_start = body.get(line_start..start).is_some_and(|p| p.trim().is_empty());
+        let from_line_start = body
+            .get(line_start..start)
+            .is_some_and(|p| p.trim().is_empty());
         candidates.push(Candidate {
             start,
             end: stop,
             score: 1.0,
-            plan: Plan::Fuzzy(FuzzyPlan { first, count: last + 1 - first, from_line_start }),
+            plan: Plan::Fuzzy(FuzzyPlan {
+                first,
+                count: last + 1 - first,
+                from_line_start,
+            }),
             unescaped: 0,
         });
         if candidates.len() >= MAX_CANDIDATES {
@@ -86,7 +97,13 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
 
 /// The span of the whole token sequence around the anchor token at
 /// `p..end`, if every token before and after it matches.
-fn verify(body: &str, search: &[&str], anchor: usize, p: usize, end: usize) -> Option<(usize, usize)> {
+fn verify(
+    body: &str,
+    search: &[&str],
+    anchor: usize,
+    p: usize,
+    end: usize,
+) -> Option<(usize, usize)> {
     let mut start = p;
     for want in search[..anchor].iter().rev() {
         let (s, e) = token_before(body, start)?;

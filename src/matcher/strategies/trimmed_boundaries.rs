@@ -61,12 +61,21 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
                 None => Shift::Unmappable,
             }
         };
-        let indent = if before.trim().is_empty() { before.to_string() } else { String::new() };
+        let indent = if before.trim().is_empty() {
+            before.to_string()
+        } else {
+            String::new()
+        };
         Some(Candidate {
             start,
             end,
             score: 1.0,
-            plan: Plan::Trimmed(TrimPlan { lead: lead.to_string(), trail: trail.to_string(), indent, shift }),
+            plan: Plan::Trimmed(TrimPlan {
+                lead: lead.to_string(),
+                trail: trail.to_string(),
+                indent,
+                shift,
+            }),
             unescaped: 0,
         })
     }))

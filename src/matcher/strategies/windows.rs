@@ -13,7 +13,9 @@
 //! windows. Only those few ever reach a sequence similarity.
 
 use super::{Cx, Needle};
-use crate::matcher::normalize::{for_each_token, for_each_word, hash_span, key, token_hash, tokens, Level};
+use crate::matcher::normalize::{
+    for_each_token, for_each_word, hash_span, key, token_hash, tokens, Level,
+};
 
 /// A run of whole lines: `first..first + count`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,7 +60,11 @@ impl SlotTable {
         // Load ≤ 1/4: most content words are absent, and a miss probes
         // until an empty slot.
         let size = (distinct.len() * 4).next_power_of_two().max(64);
-        let mut t = SlotTable { keys: vec![EMPTY; size], slots: vec![0; size], mask: size - 1 };
+        let mut t = SlotTable {
+            keys: vec![EMPTY; size],
+            slots: vec![0; size],
+            mask: size - 1,
+        };
         for (slot, &h) in distinct.iter().enumerate() {
             let mut i = (h as usize) & t.mask;
             while t.keys[i] != EMPTY {
@@ -172,7 +178,15 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
         }
         if l + 1 >= size && overlap > 0 {
             let dice = 2.0 * f64::from(overlap) / f64::from(search_total + total);
-            keep_best(&mut kept, Window { first: l + 1 - size, count: size, dice, equal_lines: 0 });
+            keep_best(
+                &mut kept,
+                Window {
+                    first: l + 1 - size,
+                    count: size,
+                    dice,
+                    equal_lines: 0,
+                },
+            );
         }
     }
     kept.sort_unstable_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
@@ -187,7 +201,11 @@ fn keep_best(kept: &mut Vec<Window>, w: Window) {
     }
     kept.retain(|k| !k.same_place(&w));
     if kept.len() >= KEEP {
-        let Some((worst, _)) = kept.iter().enumerate().min_by(|a, b| a.1.dice.total_cmp(&b.1.dice)) else {
+        let Some((worst, _)) = kept
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.dice.total_cmp(&b.1.dice))
+        else {
             return;
         };
         if kept[worst].dice >= w.dice {
@@ -212,7 +230,11 @@ pub(crate) fn folded_text(cx: &Cx<'_, '_>, first: usize, count: usize) -> String
 
 /// The fold keys of the search lines joined with `\n`.
 pub(crate) fn folded_search(lines: &[String]) -> String {
-    lines.iter().map(|l| key(l, Level::Fold)).collect::<Vec<_>>().join("\n")
+    lines
+        .iter()
+        .map(|l| key(l, Level::Fold))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The largest similarity two texts of these lengths can have.
