@@ -62,7 +62,9 @@ const ENCODE_INTO = `    // editkit: encodeInto for the whole string (see pkg-te
     return ptr;`;
 const generated = readFileSync(generatedGlue, 'utf8');
 if (!generated.includes(ASCII_LOOP)) {
-  throw new Error('wasm-bindgen glue changed: passStringToWasm0 no longer has the ASCII loop build.mjs replaces');
+  throw new Error(
+    'wasm-bindgen glue changed: passStringToWasm0 no longer has the ASCII loop build.mjs replaces',
+  );
 }
 writeFileSync(glue, generated.replace(ASCII_LOOP, ENCODE_INTO));
 
@@ -76,8 +78,20 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
 };
-await build({ ...common, entryPoints: [join(template, 'src/web.ts')], outfile: join(dist, 'web.js'), format: 'esm', platform: 'neutral' });
-await build({ ...common, entryPoints: [join(template, 'src/node.ts')], outfile: join(dist, 'node.js'), format: 'esm', platform: 'node' });
+await build({
+  ...common,
+  entryPoints: [join(template, 'src/web.ts')],
+  outfile: join(dist, 'web.js'),
+  format: 'esm',
+  platform: 'neutral',
+});
+await build({
+  ...common,
+  entryPoints: [join(template, 'src/node.ts')],
+  outfile: join(dist, 'node.js'),
+  format: 'esm',
+  platform: 'node',
+});
 await build({
   ...common,
   entryPoints: [join(template, 'src/node.ts')],
@@ -88,11 +102,25 @@ await build({
   // `new URL(…, import.meta.url)` path is only used by the web build.
   logOverride: { 'empty-import-meta': 'silent' },
 });
-await build({ ...common, entryPoints: [join(template, 'src/testing/index.ts')], outfile: join(dist, 'testing.js'), format: 'esm', platform: 'neutral' });
-await build({ ...common, entryPoints: [join(template, 'src/testing/index.ts')], outfile: join(dist, 'testing.cjs'), format: 'cjs', platform: 'neutral' });
+await build({
+  ...common,
+  entryPoints: [join(template, 'src/testing/index.ts')],
+  outfile: join(dist, 'testing.js'),
+  format: 'esm',
+  platform: 'neutral',
+});
+await build({
+  ...common,
+  entryPoints: [join(template, 'src/testing/index.ts')],
+  outfile: join(dist, 'testing.cjs'),
+  format: 'cjs',
+  platform: 'neutral',
+});
 copyFileSync(wasm, join(dist, 'editkit_bg.wasm'));
 
-execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(template, 'tsconfig.json')], { stdio: 'inherit' });
+execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(template, 'tsconfig.json')], {
+  stdio: 'inherit',
+});
 
 const cargo = readFileSync(join(root, 'Cargo.toml'), 'utf8');
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)?.[1] ?? '0.0.0';

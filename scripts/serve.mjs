@@ -74,13 +74,19 @@ export function serve(port = 8080, host = '127.0.0.1', options = {}) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
     res.end(req.method === 'HEAD' ? undefined : await readFile(file));
   });
   return new Promise((ok) => {
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      ok({ url: `http://${host}:${actual}/`, close: () => new Promise((done) => server.close(done)) });
+      ok({
+        url: `http://${host}:${actual}/`,
+        close: () => new Promise((done) => server.close(done)),
+      });
     });
   });
 }

@@ -5,7 +5,13 @@
 // matcher playground; and the file prepare → apply flow.
 import init, * as ek from '/pkg/web.js';
 import { createKernelDouble } from '/pkg/testing.js';
-import { DOCUMENTS, EXAMPLE_DIFF, NOTEBOOK, MATCHER_EXAMPLE, FILE_EXAMPLE } from './sample-notebook.js';
+import {
+  DOCUMENTS,
+  EXAMPLE_DIFF,
+  NOTEBOOK,
+  MATCHER_EXAMPLE,
+  FILE_EXAMPLE,
+} from './sample-notebook.js';
 
 // The sample notebook: the shared SiYuan fixtures when the server offers them
 // (scripts/serve.mjs serves ../shared/fixtures/siyuan/ read-only here), else
@@ -26,15 +32,36 @@ const FIXTURE_EXAMPLE_DIFF = [
 
 const $ = (id) => document.getElementById(id);
 const lang = () => $('lang').value;
-const state = { host: null, request: null, docs: [], undo: [], session: null, hunk: null, clock: 0, fixtures: null, example: EXAMPLE_DIFF };
+const state = {
+  host: null,
+  request: null,
+  docs: [],
+  undo: [],
+  session: null,
+  hunk: null,
+  clock: 0,
+  fixtures: null,
+  example: EXAMPLE_DIFF,
+};
 
-const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const escapeHtml = (s) =>
+  String(s).replace(
+    /[&<>"]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c],
+  );
 
 function renderDiff(diff) {
   return diff
     .split('\n')
     .map((l) => {
-      const cls = l.startsWith('+++') || l.startsWith('---') || l.startsWith('@@') ? 'meta' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : '';
+      const cls =
+        l.startsWith('+++') || l.startsWith('---') || l.startsWith('@@')
+          ? 'meta'
+          : l.startsWith('+')
+            ? 'add'
+            : l.startsWith('-')
+              ? 'del'
+              : '';
       return cls ? `<span class="${cls}">${escapeHtml(l)}</span>` : `${escapeHtml(l)}\n`;
     })
     .join('');
@@ -50,7 +77,11 @@ function showError(target, summary, e) {
 // Data source
 
 async function useMemoryKernel() {
-  const kernel = createKernelDouble({ documents: DOCUMENTS, notebooks: [NOTEBOOK], now: () => new Date() });
+  const kernel = createKernelDouble({
+    documents: DOCUMENTS,
+    notebooks: [NOTEBOOK],
+    now: () => new Date(),
+  });
   state.request = kernel.request;
   state.host = ek.createSiyuanHost({ request: kernel.request });
   state.docs = DOCUMENTS.map((d) => ({ id: d.id, title: d.title }));
@@ -69,7 +100,10 @@ async function fetchFixtures() {
     if (!res.ok) return null;
     const index = await res.json();
     // notebook-index.json names the file of each document that has a body.
-    const files = index.documents.map((d) => d.fixture).filter((f) => typeof f === 'string' && f).sort();
+    const files = index.documents
+      .map((d) => d.fixture)
+      .filter((f) => typeof f === 'string' && f)
+      .sort();
     const fixtures = await Promise.all(
       files.map(async (file) => {
         const doc = await fetch(FIXTURES_URL + encodeURIComponent(file));
@@ -79,7 +113,10 @@ async function fetchFixtures() {
     );
     return { index, fixtures };
   } catch (e) {
-    console.warn('editkit demo: the shared fixtures could not be read; using the built-in notebook', e);
+    console.warn(
+      'editkit demo: the shared fixtures could not be read; using the built-in notebook',
+      e,
+    );
     return null;
   }
 }
@@ -95,7 +132,11 @@ async function useFixtureKernel() {
   });
   state.request = kernel.request;
   state.host = ek.createSiyuanHost({ request: kernel.request });
-  state.docs = fixtures.map((f) => ({ id: f.document.id, title: f.document.content, hpath: f.document.hpath }));
+  state.docs = fixtures.map((f) => ({
+    id: f.document.id,
+    title: f.document.content,
+    hpath: f.document.hpath,
+  }));
   state.undo = [];
   setExample(FIXTURE_EXAMPLE_DIFF);
   document.body.dataset.sample = 'fixtures';
@@ -112,8 +153,13 @@ function setExample(diff) {
 }
 
 async function useLiveKernel() {
-  const request = ek.kernelRequest({ baseUrl: $('live-url').value || 'http://127.0.0.1:6806', token: $('live-token').value });
-  const answer = await request('/api/query/sql', { stmt: "SELECT id, content FROM blocks WHERE type = 'd' ORDER BY updated DESC LIMIT 50" });
+  const request = ek.kernelRequest({
+    baseUrl: $('live-url').value || 'http://127.0.0.1:6806',
+    token: $('live-token').value,
+  });
+  const answer = await request('/api/query/sql', {
+    stmt: "SELECT id, content FROM blocks WHERE type = 'd' ORDER BY updated DESC LIMIT 50",
+  });
   if (!answer || answer.code !== 0) throw new Error(answer?.msg || 'the kernel did not answer');
   state.request = request;
   state.host = ek.createSiyuanHost({ request });
@@ -125,7 +171,10 @@ async function useLiveKernel() {
 
 function fillDocuments() {
   $('doc-select').innerHTML = state.docs
-    .map((d) => `<option value="${d.id}"${d.hpath ? ` title="${escapeHtml(d.hpath)}"` : ''}>${escapeHtml(d.title)}</option>`)
+    .map(
+      (d) =>
+        `<option value="${d.id}"${d.hpath ? ` title="${escapeHtml(d.hpath)}"` : ''}>${escapeHtml(d.title)}</option>`,
+    )
     .join('');
   $('undo').disabled = true;
   read();
@@ -140,7 +189,12 @@ async function read() {
   try {
     const slice = $('slice').value.trim();
     const r = await ek.getBlockContent(
-      { blockId, showId: $('show-id').checked, showSubStructure: $('show-sub').checked, ...(slice ? { slice } : {}) },
+      {
+        blockId,
+        showId: $('show-id').checked,
+        showSubStructure: $('show-sub').checked,
+        ...(slice ? { slice } : {}),
+      },
       state.host,
       { lang: lang() },
     );
@@ -166,20 +220,31 @@ function renderEditor(report) {
   const lines = $('diff').value.split('\n');
   const bad = new Map();
   for (const e of report?.errors ?? []) if (e.line) bad.set(e.line, e);
-  $('gutter').innerHTML = lines.map((_, i) => (bad.has(i + 1) ? `<span class="bad">${i + 1}</span>` : `${i + 1}`)).join('\n');
+  $('gutter').innerHTML = lines
+    .map((_, i) => (bad.has(i + 1) ? `<span class="bad">${i + 1}</span>` : `${i + 1}`))
+    .join('\n');
   $('backdrop').innerHTML = lines
-    .map((l, i) => (bad.has(i + 1) ? `<mark title="${escapeHtml(bad.get(i + 1).message)}">${escapeHtml(l || ' ')}</mark>` : escapeHtml(l)))
+    .map((l, i) =>
+      bad.has(i + 1)
+        ? `<mark title="${escapeHtml(bad.get(i + 1).message)}">${escapeHtml(l || ' ')}</mark>`
+        : escapeHtml(l),
+    )
     .join('\n');
   const items = [];
   for (const e of report?.errors ?? []) {
-    items.push(`<li data-line="${e.line ?? ''}"><span class="code-name">${e.code}</span>${escapeHtml(e.message)}${
-      e.suggestions?.length ? `<br><small>→ ${escapeHtml(e.suggestions[0])}</small>` : ''
-    }</li>`);
+    items.push(
+      `<li data-line="${e.line ?? ''}"><span class="code-name">${e.code}</span>${escapeHtml(e.message)}${
+        e.suggestions?.length ? `<br><small>→ ${escapeHtml(e.suggestions[0])}</small>` : ''
+      }</li>`,
+    );
   }
   for (const w of report?.warnings ?? []) {
-    items.push(`<li class="warning" data-line="${w.line ?? ''}"><span class="code-name">${w.code}</span>${escapeHtml(w.message)}</li>`);
+    items.push(
+      `<li class="warning" data-line="${w.line ?? ''}"><span class="code-name">${w.code}</span>${escapeHtml(w.message)}</li>`,
+    );
   }
-  if (report?.valid) items.push(`<li class="ok">${lang() === 'zh' ? '格式正确' : 'Format OK'}</li>`);
+  if (report?.valid)
+    items.push(`<li class="ok">${lang() === 'zh' ? '格式正确' : 'Format OK'}</li>`);
   $('problems').innerHTML = items.join('');
 }
 
@@ -199,12 +264,19 @@ function renderReport(report) {
   const parts = [];
   for (const p of report.plan) {
     const r = report.results.find((x) => p.hunkIndexes.includes(x.hunkIndex));
-    parts.push(`<div class="edit" data-testid="plan-item"><h3>#${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId} · ${r?.status ?? ''}${p.strategy ? ` · ${p.strategy}` : ''}</h3><pre class="diff">${renderDiff(p.diff)}</pre></div>`);
+    parts.push(
+      `<div class="edit" data-testid="plan-item"><h3>#${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId} · ${r?.status ?? ''}${p.strategy ? ` · ${p.strategy}` : ''}</h3><pre class="diff">${renderDiff(p.diff)}</pre></div>`,
+    );
   }
   for (const r of report.results.filter((x) => x.error)) {
-    parts.push(`<div class="edit failed" data-testid="failure"><h3>#${r.hunkIndex} ${r.kind} ${r.blockId} · ${r.error.code}</h3><div class="err">${escapeHtml(r.error.message)}</div></div>`);
+    parts.push(
+      `<div class="edit failed" data-testid="failure"><h3>#${r.hunkIndex} ${r.kind} ${r.blockId} · ${r.error.code}</h3><div class="err">${escapeHtml(r.error.message)}</div></div>`,
+    );
   }
-  if (report.undo) parts.push(`<details class="undo"><summary>Undo diff</summary><pre>${escapeHtml(report.undo)}</pre></details>`);
+  if (report.undo)
+    parts.push(
+      `<details class="undo"><summary>Undo diff</summary><pre>${escapeHtml(report.undo)}</pre></details>`,
+    );
   $('results').innerHTML = parts.join('');
 }
 
@@ -215,7 +287,9 @@ async function runDiff(dryRun) {
     if (!dryRun && report.undo) state.undo.push(report.undo);
   } catch (e) {
     showError(null, 'summary', e);
-    $('results').innerHTML = (e.errors ?? []).map((x) => `<div class="edit"><div class="err">${escapeHtml(x.message)}</div></div>`).join('');
+    $('results').innerHTML = (e.errors ?? [])
+      .map((x) => `<div class="edit"><div class="err">${escapeHtml(x.message)}</div></div>`)
+      .join('');
   }
   $('undo').disabled = state.undo.length === 0;
   await read();
@@ -252,8 +326,11 @@ function matcher(replace) {
     }
     const r = ek.replaceText(content, search, $('m-replace').value, opts);
     $('m-summary').className = 'summary good';
-    $('m-summary').textContent = `replaced by ${r.strategy} (${r.occurrences} place${r.occurrences === 1 ? '' : 's'})`;
-    $('m-output').innerHTML = renderDiff(ek.unifiedDiff(content, r.content, { oldName: 'before', newName: 'after' }));
+    $('m-summary').textContent =
+      `replaced by ${r.strategy} (${r.occurrences} place${r.occurrences === 1 ? '' : 's'})`;
+    $('m-output').innerHTML = renderDiff(
+      ek.unifiedDiff(content, r.content, { oldName: 'before', newName: 'after' }),
+    );
     $('m-content').value = r.content;
   } catch (e) {
     showError('m-output', 'm-summary', e);
@@ -266,15 +343,29 @@ function matcher(replace) {
 
 function prepare() {
   const tool = $('f-tool').value;
-  const common = { path: 'notes.md', content: $('f-content').value, newText: $('f-new').value, owner: 'demo', lang: lang() };
+  const common = {
+    path: 'notes.md',
+    content: $('f-content').value,
+    newText: $('f-new').value,
+    owner: 'demo',
+    lang: lang(),
+  };
   try {
     const s = state.session;
     const plan =
-      tool === 'range' ? s.prepareRangeEdit({ ...common, range: $('f-range').value })
-      : tool === 'append' ? s.prepareAppend(common)
-      : tool === 'after' ? s.prepareInsertAfter({ ...common, anchor: $('f-anchor').value })
-      : tool === 'before' ? s.prepareInsertBefore({ ...common, anchor: $('f-anchor').value })
-      : s.prepareBlockReplace({ ...common, startAnchor: $('f-anchor').value, endAnchor: $('f-end').value });
+      tool === 'range'
+        ? s.prepareRangeEdit({ ...common, range: $('f-range').value })
+        : tool === 'append'
+          ? s.prepareAppend(common)
+          : tool === 'after'
+            ? s.prepareInsertAfter({ ...common, anchor: $('f-anchor').value })
+            : tool === 'before'
+              ? s.prepareInsertBefore({ ...common, anchor: $('f-anchor').value })
+              : s.prepareBlockReplace({
+                  ...common,
+                  startAnchor: $('f-anchor').value,
+                  endAnchor: $('f-end').value,
+                });
     state.hunk = plan.hunkId;
     $('f-summary').className = 'summary good';
     $('f-summary').textContent = `planned ${plan.hunkId}: ${plan.summary}`;
@@ -287,7 +378,12 @@ function prepare() {
 
 function applyHunk() {
   try {
-    const r = state.session.apply({ hunkId: state.hunk, owner: 'demo', content: $('f-content').value, lang: lang() });
+    const r = state.session.apply({
+      hunkId: state.hunk,
+      owner: 'demo',
+      content: $('f-content').value,
+      lang: lang(),
+    });
     $('f-summary').className = `summary ${r.contextMatch === 'rejected' ? 'bad' : 'good'}`;
     $('f-summary').textContent = `context_match: ${r.contextMatch} — ${r.summary}`;
     $('f-output').innerHTML = `${escapeHtml(r.yaml)}\n${renderDiff(r.diff)}`;
@@ -303,8 +399,10 @@ function applyHunk() {
 function wire() {
   for (const tab of document.querySelectorAll('[role="tab"]')) {
     tab.addEventListener('click', () => {
-      for (const t of document.querySelectorAll('[role="tab"]')) t.setAttribute('aria-selected', String(t === tab));
-      for (const p of document.querySelectorAll('.tab-panel')) p.hidden = p.id !== `tab-${tab.dataset.tab}`;
+      for (const t of document.querySelectorAll('[role="tab"]'))
+        t.setAttribute('aria-selected', String(t === tab));
+      for (const p of document.querySelectorAll('.tab-panel'))
+        p.hidden = p.id !== `tab-${tab.dataset.tab}`;
     });
   }
   for (const radio of document.querySelectorAll('input[name="source"]')) {

@@ -12,16 +12,33 @@ export const DOCUMENTS = [
     hpath: '/产品周会记录',
     path: '/20250301090000-doc0001.sy',
     blocks: [
-      { id: '20250301090100-intro01', markdown: '本周会议讨论了 **编辑引擎** 的上线计划，以及两个遗留问题。' },
+      {
+        id: '20250301090100-intro01',
+        markdown: '本周会议讨论了 **编辑引擎** 的上线计划，以及两个遗留问题。',
+      },
       { id: '20250301090200-head001', markdown: '## 进展' },
-      { id: '20250301090300-list001', markdown: '- 完成块级 diff 的解析器\n- 补齐中英文错误信息\n- 接入演示页面' },
+      {
+        id: '20250301090300-list001',
+        markdown: '- 完成块级 diff 的解析器\n- 补齐中英文错误信息\n- 接入演示页面',
+      },
       { id: '20250301090400-para002', markdown: '解析器现在会一次报告所有格式问题，并给出行号。' },
-      { id: '20250301090500-code001', markdown: '```js\nconst report = await applyBlockDiff(diff, host, { dryRun: true });\nconsole.log(report.summary);\n```' },
+      {
+        id: '20250301090500-code001',
+        markdown:
+          '```js\nconst report = await applyBlockDiff(diff, host, { dryRun: true });\nconsole.log(report.summary);\n```',
+      },
       { id: '20250301090600-head002', markdown: '## 风险' },
       { id: '20250301090700-quote01', markdown: '> 内核的 updateBlock 只保留多块内容中的第一块。' },
-      { id: '20250301090800-table01', markdown: '| 问题 | 负责人 | 状态 |\n| --- | --- | --- |\n| 属性丢失 | 小王 | 已修复 |\n| 撤销不完整 | 小李 | 进行中 |' },
+      {
+        id: '20250301090800-table01',
+        markdown:
+          '| 问题 | 负责人 | 状态 |\n| --- | --- | --- |\n| 属性丢失 | 小王 | 已修复 |\n| 撤销不完整 | 小李 | 进行中 |',
+      },
       { id: '20250301090900-head003', markdown: '## Next steps' },
-      { id: '20250301091000-para003', markdown: 'Ship the dry-run preview and write the migration notes.' },
+      {
+        id: '20250301091000-para003',
+        markdown: 'Ship the dry-run preview and write the migration notes.',
+      },
     ],
   },
   {
@@ -36,7 +53,10 @@ export const DOCUMENTS = [
       { id: '20250301100300-rbook01', markdown: 'A Philosophy of Software Design' },
       { id: '20250301100400-rbook02', markdown: 'Designing Data-Intensive Applications' },
       { id: '20250301100500-rhead02', markdown: '## Papers' },
-      { id: '20250301100600-rpaper1', markdown: 'Time, Clocks, and the Ordering of Events in a Distributed System' },
+      {
+        id: '20250301100600-rpaper1',
+        markdown: 'Time, Clocks, and the Ordering of Events in a Distributed System',
+      },
     ],
   },
 ];

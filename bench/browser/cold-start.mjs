@@ -7,9 +7,21 @@
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const server = await serve(0);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: FLAGS,
+});
 const times = [];
 const baseline = [];
 const parts = [];
@@ -28,7 +40,9 @@ try {
     baseline.push(Number((await run('?baseline')).coldStartMs));
     const d = await run('');
     times.push(Number(d.coldStartMs));
-    parts.push(`import ${Number(d.importMs).toFixed(0)} + init ${Number(d.initMs).toFixed(0)} + call ${Number(d.firstCallMs).toFixed(0)}`);
+    parts.push(
+      `import ${Number(d.importMs).toFixed(0)} + init ${Number(d.initMs).toFixed(0)} + call ${Number(d.firstCallMs).toFixed(0)}`,
+    );
   }
 } finally {
   await browser.close();
@@ -39,5 +53,9 @@ baseline.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];
 const floor = baseline[Math.floor(baseline.length / 2)];
 console.log(`  runs (ms): ${parts.join('; ')}`);
-console.log(`cold start in headless Chromium (fetch + compile + instantiate + first call): median ${median.toFixed(1)} ms of ${times.map((t) => t.toFixed(0)).join(', ')} — target ≤ 50 ms: ${median <= 50 ? 'holds' : 'MISSED'}`);
-console.log(`  baseline, fetch + WebAssembly.compile of the same bytes alone: median ${floor.toFixed(1)} ms; editkit's loader and first call add ${(median - floor).toFixed(1)} ms (${(median / floor).toFixed(2)}× the floor)`);
+console.log(
+  `cold start in headless Chromium (fetch + compile + instantiate + first call): median ${median.toFixed(1)} ms of ${times.map((t) => t.toFixed(0)).join(', ')} — target ≤ 50 ms: ${median <= 50 ? 'holds' : 'MISSED'}`,
+);
+console.log(
+  `  baseline, fetch + WebAssembly.compile of the same bytes alone: median ${floor.toFixed(1)} ms; editkit's loader and first call add ${(median - floor).toFixed(1)} ms (${(median / floor).toFixed(2)}× the floor)`,
+);

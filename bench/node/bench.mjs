@@ -39,7 +39,15 @@ async function timeAsync(fn, min = 5) {
 
 const rows = [];
 function row(name, ms, baselineMs, target, holds, note = '') {
-  rows.push({ name, ms, baselineMs, ratio: baselineMs ? ms / baselineMs : undefined, target, holds, note });
+  rows.push({
+    name,
+    ms,
+    baselineMs,
+    ratio: baselineMs ? ms / baselineMs : undefined,
+    target,
+    holds,
+    note,
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -55,7 +63,28 @@ function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const WORDS = ['user', 'order', 'item', 'price', 'total', 'count', 'index', 'value', 'result', 'config', 'state', 'cache', 'buffer', 'node', 'parent', 'child', 'event', 'handler', 'request', 'response'];
+const WORDS = [
+  'user',
+  'order',
+  'item',
+  'price',
+  'total',
+  'count',
+  'index',
+  'value',
+  'result',
+  'config',
+  'state',
+  'cache',
+  'buffer',
+  'node',
+  'parent',
+  'child',
+  'event',
+  'handler',
+  'request',
+  'response',
+];
 
 function unit(r, i, out) {
   const pick = () => WORDS[Math.floor(r() * WORDS.length)];
@@ -64,13 +93,48 @@ function unit(r, i, out) {
   const b = pick();
   switch (num(3)) {
     case 0:
-      out.push(`export function ${a}To${b}${i}(input: ${a}Type, opts?: Options): ${b}Type {`, `  const ${a}${i} = normalize(input.${b}, opts);`, `  if (${a}${i}.length > ${num(100)}) {`, `    logger.debug("${a} overflow", ${a}${i}.length);`, `    return truncate(${a}${i}, ${num(50)});`, '  }', `  for (const ${b} of ${a}${i}) {`, `    total += ${b}.${pick()} * ${num(9) + 1};`, '  }', `  return { ${a}: ${a}${i}, total };`, '}', '');
+      out.push(
+        `export function ${a}To${b}${i}(input: ${a}Type, opts?: Options): ${b}Type {`,
+        `  const ${a}${i} = normalize(input.${b}, opts);`,
+        `  if (${a}${i}.length > ${num(100)}) {`,
+        `    logger.debug("${a} overflow", ${a}${i}.length);`,
+        `    return truncate(${a}${i}, ${num(50)});`,
+        '  }',
+        `  for (const ${b} of ${a}${i}) {`,
+        `    total += ${b}.${pick()} * ${num(9) + 1};`,
+        '  }',
+        `  return { ${a}: ${a}${i}, total };`,
+        '}',
+        '',
+      );
       break;
     case 1:
-      out.push(`class ${a}Service${i} extends BaseService {`, `  private readonly ${b}s = new Map<string, ${b}Type>();`, '', `  async load${b}(id: string): Promise<${b}Type | null> {`, `    const cached = this.${b}s.get(id);`, '    if (cached) {', '      return cached;', '    }', `    const row = await this.db.query("select * from ${a} where id = ?", [id]);`, `    return row ? this.to${b}(row) : null;`, '  }', '}', '');
+      out.push(
+        `class ${a}Service${i} extends BaseService {`,
+        `  private readonly ${b}s = new Map<string, ${b}Type>();`,
+        '',
+        `  async load${b}(id: string): Promise<${b}Type | null> {`,
+        `    const cached = this.${b}s.get(id);`,
+        '    if (cached) {',
+        '      return cached;',
+        '    }',
+        `    const row = await this.db.query("select * from ${a} where id = ?", [id]);`,
+        `    return row ? this.to${b}(row) : null;`,
+        '  }',
+        '}',
+        '',
+      );
       break;
     default:
-      out.push(`// ${a} ${b} helpers (${i})`, `export const ${a}Defaults${i}: Partial<${b}Type> = {`, `  ${pick()}: ${num(1000)},`, `  ${pick()}: "${pick()}",`, `  enabled: ${num(2) === 0},`, '};', '');
+      out.push(
+        `// ${a} ${b} helpers (${i})`,
+        `export const ${a}Defaults${i}: Partial<${b}Type> = {`,
+        `  ${pick()}: ${num(1000)},`,
+        `  ${pick()}: "${pick()}",`,
+        `  enabled: ${num(2) === 0},`,
+        '};',
+        '',
+      );
   }
 }
 
@@ -82,7 +146,8 @@ function file(lines, seed) {
 }
 
 const blockAt = (lines, from) => {
-  for (let i = from; i < lines.length - 20; i++) if (lines[i].startsWith('export function')) return i;
+  for (let i = from; i < lines.length - 20; i++)
+    if (lines[i].startsWith('export function')) return i;
   return from;
 };
 
@@ -97,15 +162,68 @@ function cases(lines) {
   const near = lines.slice(nearAt, nearAt + 20);
   for (const k of [4, 9]) near[k] = near[k].replace(' * ', ' / ').replace('debug', 'info');
   near[7] = `${near[7]} // drifted`;
-  const short = 'const missingValue = computeSomething(alpha, beta);\nif (missingValue > threshold) {\n  return fallbackFor(missingValue);\n}\nreturn missingValue;'.slice(0, 176);
-  const braces = ['  }', ...Array.from({ length: 18 }, (_, k) => `  invented${k}(alpha, beta, ${k});`), '}'];
+  const short =
+    'const missingValue = computeSomething(alpha, beta);\nif (missingValue > threshold) {\n  return fallbackFor(missingValue);\n}\nreturn missingValue;'.slice(
+      0,
+      176,
+    );
+  const braces = [
+    '  }',
+    ...Array.from({ length: 18 }, (_, k) => `  invented${k}(alpha, beta, ${k});`),
+    '}',
+  ];
   return [
-    { id: 'a', name: 'a. exact 20-line match near the end', search: exact.join('\n'), mode: 'safe', target: 2, targetMs: 0.1 },
-    { id: 'b', name: 'b. same, indentation changed', search: exact.map((l) => (l ? `    ${l}` : l)).join('\n'), mode: 'safe', target: 40, targetMs: 1 },
-    { id: 'c', name: 'c. no match (every strategy runs)', search: absent.slice(0, 20).map((l) => l.replace('export', 'declare')).join('\n'), mode: 'fuzzy', target: 40, targetMs: 3 },
-    { id: 'd', name: 'd. near-miss block (anchors right, middle drifted)', search: near.join('\n'), mode: 'fuzzy', target: 40, targetMs: 3 },
-    { id: 'e', name: 'e. short (176-char) search, no match', search: short, mode: 'fuzzy', target: 40, targetMs: 3 },
-    { id: 'f', name: 'f. first/last lines are `}`', search: braces.join('\n'), mode: 'fuzzy', target: 40, targetMs: 3 },
+    {
+      id: 'a',
+      name: 'a. exact 20-line match near the end',
+      search: exact.join('\n'),
+      mode: 'safe',
+      target: 2,
+      targetMs: 0.1,
+    },
+    {
+      id: 'b',
+      name: 'b. same, indentation changed',
+      search: exact.map((l) => (l ? `    ${l}` : l)).join('\n'),
+      mode: 'safe',
+      target: 40,
+      targetMs: 1,
+    },
+    {
+      id: 'c',
+      name: 'c. no match (every strategy runs)',
+      search: absent
+        .slice(0, 20)
+        .map((l) => l.replace('export', 'declare'))
+        .join('\n'),
+      mode: 'fuzzy',
+      target: 40,
+      targetMs: 3,
+    },
+    {
+      id: 'd',
+      name: 'd. near-miss block (anchors right, middle drifted)',
+      search: near.join('\n'),
+      mode: 'fuzzy',
+      target: 40,
+      targetMs: 3,
+    },
+    {
+      id: 'e',
+      name: 'e. short (176-char) search, no match',
+      search: short,
+      mode: 'fuzzy',
+      target: 40,
+      targetMs: 3,
+    },
+    {
+      id: 'f',
+      name: 'f. first/last lines are `}`',
+      search: braces.join('\n'),
+      mode: 'fuzzy',
+      target: 40,
+      targetMs: 3,
+    },
   ];
 }
 
@@ -151,48 +269,122 @@ for (const size of [10_000, 100_000]) {
 }
 for (const id of 'abcdef') {
   const ratio = matcherTimes[`${id}100000`] / matcherTimes[`${id}10000`];
-  row(`matcher scaling, case ${id}: 100k / 10k lines`, ratio, undefined, '≤ ~12×', ratio <= 12, 'ratio of times');
+  row(
+    `matcher scaling, case ${id}: 100k / 10k lines`,
+    ratio,
+    undefined,
+    '≤ ~12×',
+    ratio <= 12,
+    'ratio of times',
+  );
 }
 
 // ---------------------------------------------------------------------------
 // §3 block diff: parse + validate + check a 1,000-hunk diff against 1,000 blocks.
 
-const ids = Array.from({ length: 1000 }, (_, i) => `20250101${String(100000 + i).slice(-6)}-blk${String(i).padStart(4, '0')}`);
-const blockRows = new Map(ids.map((id, i) => [id, { id, type: 'p', markdown: `Paragraph ${i}: some text that an agent edits, with **bold** and \`code\`.`, parent_id: '20250101000000-doc0001', root_id: '20250101000000-doc0001', ial: `{: id="${id}"}` }]));
-const diff = ids.map((id, i) => `@@${id}@@\n<<<<<<< SEARCH\nParagraph ${i}: some text\n=======\nParagraph ${i}: edited text\n>>>>>>> REPLACE`).join('\n\n');
+const ids = Array.from(
+  { length: 1000 },
+  (_, i) => `20250101${String(100000 + i).slice(-6)}-blk${String(i).padStart(4, '0')}`,
+);
+const blockRows = new Map(
+  ids.map((id, i) => [
+    id,
+    {
+      id,
+      type: 'p',
+      markdown: `Paragraph ${i}: some text that an agent edits, with **bold** and \`code\`.`,
+      parent_id: '20250101000000-doc0001',
+      root_id: '20250101000000-doc0001',
+      ial: `{: id="${id}"}`,
+    },
+  ]),
+);
+const diff = ids
+  .map(
+    (id, i) =>
+      `@@${id}@@\n<<<<<<< SEARCH\nParagraph ${i}: some text\n=======\nParagraph ${i}: edited text\n>>>>>>> REPLACE`,
+  )
+  .join('\n\n');
 let fetches = 0;
-const host = { getBlocks: (list) => { fetches++; return list.map((id) => blockRows.get(id) ?? null); } };
+const host = {
+  getBlocks: (list) => {
+    fetches++;
+    return list.map((id) => blockRows.get(id) ?? null);
+  },
+};
 const splitMs = time(() => diff.split('\n'));
 const checkMs = await timeAsync(() => ek.applyBlockDiff(diff, host, { dryRun: true }));
 const report = await ek.applyBlockDiff(diff, host, { dryRun: true });
-row('block diff: parse + validate + check, 1,000 hunks', checkMs, splitMs, '≤ 10× split("\\n"), ~5 ms', checkMs / splitMs <= 10, `${report.plan.length} edits planned; ${fetches > 0 ? 'one getBlocks call per run' : ''}`);
+row(
+  'block diff: parse + validate + check, 1,000 hunks',
+  checkMs,
+  splitMs,
+  '≤ 10× split("\\n"), ~5 ms',
+  checkMs / splitMs <= 10,
+  `${report.plan.length} edits planned; ${fetches > 0 ? 'one getBlocks call per run' : ''}`,
+);
 
 // ---------------------------------------------------------------------------
 // §3 slice over 10,000 children: linear.
 
-const kids = (n) => Array.from({ length: n }, (_, i) => ({ id: `20250101${String(100000 + (i % 900000)).slice(-6)}-k${String(i).padStart(6, '0')}`.slice(0, 22), type: 'p' }));
+const kids = (n) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `20250101${String(100000 + (i % 900000)).slice(-6)}-k${String(i).padStart(6, '0')}`.slice(
+      0,
+      22,
+    ),
+    type: 'p',
+  }));
 const k10 = kids(10_000);
 const k100 = kids(100_000);
 const slice10 = time(() => ek.evaluateSlice(k10, `${k10[5000].id}:+20`));
 const slice100 = time(() => ek.evaluateSlice(k100, `${k100[50000].id}:+20`));
-row('slice over 10,000 children (id:+20)', slice10, undefined, 'linear', undefined, `${(slice10 * 1000).toFixed(0)} µs`);
-row('slice scaling: 100,000 / 10,000 children', slice100 / slice10, undefined, '≤ 12×', slice100 / slice10 <= 12, 'ratio of times');
+row(
+  'slice over 10,000 children (id:+20)',
+  slice10,
+  undefined,
+  'linear',
+  undefined,
+  `${(slice10 * 1000).toFixed(0)} µs`,
+);
+row(
+  'slice scaling: 100,000 / 10,000 children',
+  slice100 / slice10,
+  undefined,
+  '≤ 12×',
+  slice100 / slice10 <= 12,
+  'ratio of times',
+);
 
 // ---------------------------------------------------------------------------
 // §4 package size.
 
 const wasm = readFileSync(join(repo, 'pkg', 'dist', 'editkit_bg.wasm'));
 const gz = gzipSync(wasm, { level: 9 }).length;
-row('editkit_bg.wasm raw (after wasm-opt -Oz)', wasm.length / 1024, undefined, '≤ 400 KB', wasm.length <= 400 * 1024, 'KB');
+row(
+  'editkit_bg.wasm raw (after wasm-opt -Oz)',
+  wasm.length / 1024,
+  undefined,
+  '≤ 400 KB',
+  wasm.length <= 400 * 1024,
+  'KB',
+);
 row('editkit_bg.wasm gzip', gz / 1024, undefined, '≤ 150 KB', gz <= 150 * 1024, 'KB');
 
 // ---------------------------------------------------------------------------
 
-const fmt = (x) => (x === undefined ? '' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
+const fmt = (x) =>
+  x === undefined ? '' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3);
 const width = Math.max(...rows.map((r) => r.name.length));
-console.log(`${'benchmark'.padEnd(width)}  ${'value'.padStart(9)}  ${'baseline'.padStart(9)}  ${'ratio'.padStart(7)}  ${'target'.padEnd(26)} status  note`);
+console.log(
+  `${'benchmark'.padEnd(width)}  ${'value'.padStart(9)}  ${'baseline'.padStart(9)}  ${'ratio'.padStart(7)}  ${'target'.padEnd(26)} status  note`,
+);
 for (const r of rows) {
   const status = r.holds === undefined ? '' : r.holds ? 'holds' : 'MISSED';
-  console.log(`${r.name.padEnd(width)}  ${fmt(r.ms).padStart(9)}  ${fmt(r.baselineMs).padStart(9)}  ${r.ratio === undefined ? ''.padStart(7) : `${r.ratio.toFixed(1)}×`.padStart(7)}  ${r.target.padEnd(26)} ${status.padEnd(7)} ${r.note}`);
+  console.log(
+    `${r.name.padEnd(width)}  ${fmt(r.ms).padStart(9)}  ${fmt(r.baselineMs).padStart(9)}  ${r.ratio === undefined ? ''.padStart(7) : `${r.ratio.toFixed(1)}×`.padStart(7)}  ${r.target.padEnd(26)} ${status.padEnd(7)} ${r.note}`,
+  );
 }
-console.log('\nvalue: ms unless noted; baseline: in-run JS indexOf / split on the same text; ratio = value / baseline.');
+console.log(
+  '\nvalue: ms unless noted; baseline: in-run JS indexOf / split on the same text; ratio = value / baseline.',
+);

@@ -41,7 +41,11 @@ export function parseBlockDiff(diff: string, opts?: FormatOptions): ParseReport 
  * report; throws only for a malformed diff, a host that lacks a needed
  * callback, or a failed read before anything was written.
  */
-export async function applyBlockDiff(diff: string, host: SiyuanHost, opts?: ApplyOptions): Promise<ApplyReport> {
+export async function applyBlockDiff(
+  diff: string,
+  host: SiyuanHost,
+  opts?: ApplyOptions,
+): Promise<ApplyReport> {
   const lang = langOf(opts);
   const d = text(diff, 'diff', lang);
   const o = options(opts, 'options', lang);
@@ -51,7 +55,11 @@ export async function applyBlockDiff(diff: string, host: SiyuanHost, opts?: Appl
 }
 
 /** A unified diff of two texts (`""` when equal), the same the reports carry. */
-export function unifiedDiff(oldText: string, newText: string, opts?: { oldName?: string; newName?: string; context?: number }): string {
+export function unifiedDiff(
+  oldText: string,
+  newText: string,
+  opts?: { oldName?: string; newName?: string; context?: number },
+): string {
   const a = text(oldText, 'oldText', 'en');
   const b = text(newText, 'newText', 'en');
   const o = options(opts, 'options', 'en');

@@ -32,22 +32,33 @@ function isWellFormed(s: string): boolean {
  */
 export function check(value: unknown, name: string, lang: Lang, depth = 0): void {
   if (typeof value === 'string') {
-    if (!isWellFormed(value)) throw jsError('INVALID_TEXT', 'invalidText', lang, [name], { subject: name });
+    if (!isWellFormed(value))
+      throw jsError('INVALID_TEXT', 'invalidText', lang, [name], { subject: name });
     return;
   }
   if (value === null || typeof value !== 'object') return;
   if (depth > MAX_DEPTH) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'nested too deeply'], { subject: name });
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'nested too deeply'], {
+      subject: name,
+    });
   }
   try {
     if (Array.isArray(value)) {
       value.forEach((v, i) => check(v, `${name}[${i}]`, lang, depth + 1));
       return;
     }
-    for (const key of Object.keys(value)) check((value as Record<string, unknown>)[key], `${name}.${key}`, lang, depth + 1);
+    for (const key of Object.keys(value))
+      check((value as Record<string, unknown>)[key], `${name}.${key}`, lang, depth + 1);
   } catch (e) {
     if (isEditkitError(e)) throw e;
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, `could not be read (${describe(e)})`], { subject: name }, e);
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      [name, `could not be read (${describe(e)})`],
+      { subject: name },
+      e,
+    );
   }
 }
 
@@ -57,16 +68,29 @@ export function json(value: unknown, name: string, lang: Lang): string {
   try {
     return JSON.stringify(value ?? null);
   } catch (e) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, `could not be encoded (${describe(e)})`], { subject: name }, e);
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      [name, `could not be encoded (${describe(e)})`],
+      { subject: name },
+      e,
+    );
   }
 }
 
 /** A required string argument. */
 export function text(value: unknown, name: string, lang: Lang): string {
   if (typeof value !== 'string') {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, `expected a string, got ${typeName(value)}`], {
-      subject: name,
-    });
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      [name, `expected a string, got ${typeName(value)}`],
+      {
+        subject: name,
+      },
+    );
   }
   check(value, name, lang);
   return value;
@@ -76,9 +100,15 @@ export function text(value: unknown, name: string, lang: Lang): string {
 export function options(value: unknown, name: string, lang: Lang): string {
   if (value === undefined || value === null) return '{}';
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, `expected an object, got ${typeName(value)}`], {
-      subject: name,
-    });
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      [name, `expected an object, got ${typeName(value)}`],
+      {
+        subject: name,
+      },
+    );
   }
   return json(value, name, lang);
 }
@@ -86,7 +116,9 @@ export function options(value: unknown, name: string, lang: Lang): string {
 /** A required argument object, as JSON text. */
 export function object(value: unknown, name: string, lang: Lang): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'expected an object'], { subject: name });
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, [name, 'expected an object'], {
+      subject: name,
+    });
   }
   return json(value, name, lang);
 }
@@ -140,9 +172,16 @@ function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError 
       // Not editkit's JSON: reported below.
     }
   }
-  if (typeof thrown === 'object' && thrown !== null && typeof (thrown as { code?: unknown }).code === 'string') {
+  if (
+    typeof thrown === 'object' &&
+    thrown !== null &&
+    typeof (thrown as { code?: unknown }).code === 'string'
+  ) {
     const data = thrown as EditkitErrorData;
-    const cause = data.code === 'HOST_ERROR' && ctx && ctx.errors.length > 0 ? ctx.errors[ctx.errors.length - 1] : undefined;
+    const cause =
+      data.code === 'HOST_ERROR' && ctx && ctx.errors.length > 0
+        ? ctx.errors[ctx.errors.length - 1]
+        : undefined;
     return new EditkitError(data, cause === undefined ? undefined : { cause });
   }
   return jsError('INTERNAL_ERROR', 'internal', lang, [describe(thrown)], {}, thrown);
@@ -165,7 +204,11 @@ export function call<T>(lang: Lang, fn: () => unknown): T {
 }
 
 /** Runs an async export. */
-export async function callAsync<T>(lang: Lang, ctx: HostContext, fn: () => Promise<unknown>): Promise<T> {
+export async function callAsync<T>(
+  lang: Lang,
+  ctx: HostContext,
+  fn: () => Promise<unknown>,
+): Promise<T> {
   let answer: unknown;
   try {
     answer = await fn();

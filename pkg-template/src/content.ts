@@ -2,7 +2,17 @@
 // getBlockInfo, appendContent, createNewDoc, and their pure parts.
 
 import * as glue from 'editkit-glue';
-import { call, callAsync, HostContext, json, langOf, object, options, text, wrapHost } from './boundary.js';
+import {
+  call,
+  callAsync,
+  HostContext,
+  json,
+  langOf,
+  object,
+  options,
+  text,
+  wrapHost,
+} from './boundary.js';
 import { jsError } from './errors.js';
 import type {
   AppendContentArgs,
@@ -31,10 +41,16 @@ import type {
  * Selects children with a slice: `idA:idB`, `id:+N`, `id:-N`, `a:b`
  * (Python, negatives allowed), `-2:`, `id:END`, `BEGIN:id`, `5`, `id`, `""`.
  */
-export function evaluateSlice<T extends ChildBlock | string>(children: T[], slice: string, opts?: ContentOptions): SliceResult<T> {
+export function evaluateSlice<T extends ChildBlock | string>(
+  children: T[],
+  slice: string,
+  opts?: ContentOptions,
+): SliceResult<T> {
   const lang = langOf(opts);
   if (!Array.isArray(children)) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'expected an array'], { subject: 'children' });
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'expected an array'], {
+      subject: 'children',
+    });
   }
   // Only the ids cross into wasm; the selected run of the caller's own
   // array comes back, so child objects keep their identity and any extra
@@ -43,10 +59,23 @@ export function evaluateSlice<T extends ChildBlock | string>(children: T[], slic
   try {
     ids = children.map((c) => (typeof c === 'string' ? c : (c as ChildBlock)?.id));
   } catch (e) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'could not be read'], { subject: 'children' }, e);
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      ['children', 'could not be read'],
+      { subject: 'children' },
+      e,
+    );
   }
   if (ids.some((id) => typeof id !== 'string')) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['children', 'expected ids or blocks with an id'], { subject: 'children' });
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      ['children', 'expected ids or blocks with an id'],
+      { subject: 'children' },
+    );
   }
   const c = json(ids, 'children', lang);
   const s = text(slice, 'slice', lang);
@@ -56,7 +85,11 @@ export function evaluateSlice<T extends ChildBlock | string>(children: T[], slic
 }
 
 /** Renders a block (and its child list) the way getBlockContent shows it. */
-export function renderBlockContent(source: BlockContentSource, args: GetBlockContentArgs, opts?: ContentOptions): BlockContent {
+export function renderBlockContent(
+  source: BlockContentSource,
+  args: GetBlockContentArgs,
+  opts?: ContentOptions,
+): BlockContent {
   const lang = langOf(opts);
   const s = object(source, 'source', lang);
   const a = object(args, 'args', lang);
@@ -65,7 +98,11 @@ export function renderBlockContent(source: BlockContentSource, args: GetBlockCon
 }
 
 /** A block's markdown for reading, or with `@@id@@type` headers for editing. */
-export async function getBlockContent(args: GetBlockContentArgs, host: SiyuanHost, opts?: ContentOptions): Promise<BlockContent> {
+export async function getBlockContent(
+  args: GetBlockContentArgs,
+  host: SiyuanHost,
+  opts?: ContentOptions,
+): Promise<BlockContent> {
   const lang = langOf(opts);
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
@@ -75,7 +112,11 @@ export async function getBlockContent(args: GetBlockContentArgs, host: SiyuanHos
 }
 
 /** Block metadata for one or many ids, in one batched host call. */
-export async function getBlockInfo(args: GetBlockInfoArgs, host: SiyuanHost, opts?: ContentOptions): Promise<BlockInfoResult> {
+export async function getBlockInfo(
+  args: GetBlockInfoArgs,
+  host: SiyuanHost,
+  opts?: ContentOptions,
+): Promise<BlockInfoResult> {
   const lang = langOf(opts);
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
@@ -101,7 +142,11 @@ export function formatBlockInfo(info: BlockInfoResult, opts?: ContentOptions): s
 }
 
 /** Appends markdown to today's daily note, a document, or next to/inside a block. */
-export async function appendContent(args: AppendContentArgs, host: SiyuanHost, opts?: ContentOptions): Promise<AppendContentResult> {
+export async function appendContent(
+  args: AppendContentArgs,
+  host: SiyuanHost,
+  opts?: ContentOptions,
+): Promise<AppendContentResult> {
   const lang = langOf(opts);
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
@@ -119,7 +164,11 @@ export function planAppend(source: AppendSource, opts?: ContentOptions): AppendP
 }
 
 /** Creates a document beside, inside, or beside the parent of an anchor document. */
-export async function createNewDoc(args: CreateNewDocArgs, host: SiyuanHost, opts?: ContentOptions): Promise<CreateNewDocResult> {
+export async function createNewDoc(
+  args: CreateNewDocArgs,
+  host: SiyuanHost,
+  opts?: ContentOptions,
+): Promise<CreateNewDocResult> {
   const lang = langOf(opts);
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);

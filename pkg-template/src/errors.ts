@@ -89,17 +89,30 @@ export function jsError(
  * Reads `keys` of an options object the caller passed, so that a getter
  * that throws (or a Proxy) becomes an `INVALID_ARGUMENT`, not a stray error.
  */
-export function readOptions<K extends string>(value: unknown, keys: readonly K[], name: string): Partial<Record<K, unknown>> {
+export function readOptions<K extends string>(
+  value: unknown,
+  keys: readonly K[],
+  name: string,
+): Partial<Record<K, unknown>> {
   const out: Partial<Record<K, unknown>> = {};
   if (value === undefined || value === null) return out;
   if (typeof value !== 'object' && typeof value !== 'function') {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', [name, 'expected an object'], { subject: name });
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', [name, 'expected an object'], {
+      subject: name,
+    });
   }
   for (const key of keys) {
     try {
       out[key] = (value as Record<string, unknown>)[key];
     } catch (e) {
-      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', [`${name}.${key}`, 'could not be read'], { subject: name }, e);
+      throw jsError(
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+        'en',
+        [`${name}.${key}`, 'could not be read'],
+        { subject: name },
+        e,
+      );
     }
   }
   return out;

@@ -39,14 +39,30 @@ export class FileEditSession {
     this.#now = typeof now === 'function' ? (now as () => number) : () => Date.now();
     let prefix: unknown;
     try {
-      prefix = typeof randomId === 'function' ? (randomId as () => unknown)() : call<string>('en', () => glue.idPrefixFromNow(this.#clock()));
+      prefix =
+        typeof randomId === 'function'
+          ? (randomId as () => unknown)()
+          : call<string>('en', () => glue.idPrefixFromNow(this.#clock()));
     } catch (e) {
       if (isEditkitError(e)) throw e;
-      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['randomId()', 'threw'], { subject: 'randomId' }, e);
+      throw jsError(
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+        'en',
+        ['randomId()', 'threw'],
+        { subject: 'randomId' },
+        e,
+      );
     }
     const ttl = o.ttlMs;
     if (ttl !== undefined && (typeof ttl !== 'number' || !(ttl > 0))) {
-      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['ttlMs', 'expected a positive number of milliseconds'], { subject: 'ttlMs' });
+      throw jsError(
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+        'en',
+        ['ttlMs', 'expected a positive number of milliseconds'],
+        { subject: 'ttlMs' },
+      );
     }
     const idPrefix = text(typeof prefix === 'string' ? prefix : String(prefix), 'randomId()', 'en');
     const settings = json({ ttlMs: ttl, idPrefix }, 'options', 'en');
@@ -64,15 +80,37 @@ export class FileEditSession {
     try {
       t = this.#now();
     } catch (e) {
-      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['now()', 'threw'], { subject: 'now' }, e);
+      throw jsError(
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+        'en',
+        ['now()', 'threw'],
+        { subject: 'now' },
+        e,
+      );
     }
     if (typeof t !== 'number' || !Number.isFinite(t)) {
-      throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['now()', 'must return a finite number of milliseconds'], { subject: 'now' });
+      throw jsError(
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+        'en',
+        ['now()', 'must return a finite number of milliseconds'],
+        { subject: 'now' },
+      );
     }
     return t;
   }
 
-  #run<T>(method: 'prepareRangeEdit' | 'prepareAppend' | 'prepareInsertAfter' | 'prepareInsertBefore' | 'prepareBlockReplace' | 'apply', opts: unknown): T {
+  #run<T>(
+    method:
+      | 'prepareRangeEdit'
+      | 'prepareAppend'
+      | 'prepareInsertAfter'
+      | 'prepareInsertBefore'
+      | 'prepareBlockReplace'
+      | 'apply',
+    opts: unknown,
+  ): T {
     const lang = langOf(opts);
     const o = options(opts, 'options', lang);
     const now = this.#clock();
@@ -162,7 +200,15 @@ const locks = new Map<string, Promise<unknown>>();
  */
 export function withPathLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
   if (typeof path !== 'string' || typeof fn !== 'function') {
-    return Promise.reject(jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['withPathLock', 'expected (path: string, fn: function)'], { subject: 'withPathLock' }));
+    return Promise.reject(
+      jsError(
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+        'en',
+        ['withPathLock', 'expected (path: string, fn: function)'],
+        { subject: 'withPathLock' },
+      ),
+    );
   }
   const previous = locks.get(path) ?? Promise.resolve();
   const run = previous.then(fn, fn);

@@ -2,7 +2,9 @@
 // `editkit-glue`. Its own typings say `any`; this keeps them `unknown`.
 declare module 'editkit-glue' {
   export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
-  export default function init(input?: { module_or_path: InitInput | Promise<InitInput> }): Promise<unknown>;
+  export default function init(input?: {
+    module_or_path: InitInput | Promise<InitInput>;
+  }): Promise<unknown>;
   export function initSync(input: { module: BufferSource | WebAssembly.Module }): unknown;
   export function __wbg_reset_state(): void;
   export function version(): unknown;
@@ -39,10 +41,21 @@ declare module 'editkit-glue' {
   export function planAppend(source: unknown, options: unknown): unknown;
   export function unifiedDiff(oldText: unknown, newText: unknown, options: unknown): unknown;
   export function findMatch(content: unknown, search: unknown, options: unknown): unknown;
-  export function replaceText(content: unknown, search: unknown, replace: unknown, options: unknown): unknown;
+  export function replaceText(
+    content: unknown,
+    search: unknown,
+    replace: unknown,
+    options: unknown,
+  ): unknown;
   export function applySearchReplace(content: unknown, text: unknown, options: unknown): unknown;
   export function applyEdits(content: unknown, edits: unknown, options: unknown): unknown;
-  export function replaceTextWithCorrection(content: unknown, search: unknown, replace: unknown, options: unknown, corrector: unknown): Promise<unknown>;
+  export function replaceTextWithCorrection(
+    content: unknown,
+    search: unknown,
+    replace: unknown,
+    options: unknown,
+    corrector: unknown,
+  ): Promise<unknown>;
   export function stats(): unknown;
   export function resetStats(): unknown;
   export function clearCorrectionCache(): unknown;

@@ -6,5 +6,12 @@ export * from './content.js';
 export * from './matcher.js';
 export * from './tools/index.js';
 export type * from './types.js';
-export { createSiyuanHost, kernelRequest, isBlockId, SiyuanApiError, BLOCK_ID_PATTERN, KERNEL_SQL_DEFAULT_LIMIT } from './siyuan/adapter.js';
+export {
+  createSiyuanHost,
+  kernelRequest,
+  isBlockId,
+  SiyuanApiError,
+  BLOCK_ID_PATTERN,
+  KERNEL_SQL_DEFAULT_LIMIT,
+} from './siyuan/adapter.js';
 export type { KernelRequestOptions } from './siyuan/adapter.js';

@@ -26,7 +26,12 @@ export function findMatch(content: string, search: string, opts?: FindOptions): 
 }
 
 /** Replaces `search` with `replace`; throws `NOT_FOUND`, `AMBIGUOUS`, `ALREADY_APPLIED`, … when it refuses. */
-export function replaceText(content: string, search: string, replace: string, opts?: ReplaceOptions): ReplaceResult {
+export function replaceText(
+  content: string,
+  search: string,
+  replace: string,
+  opts?: ReplaceOptions,
+): ReplaceResult {
   const lang = langOf(opts);
   const c = text(content, 'content', lang);
   const s = text(search, 'search', lang);
@@ -36,7 +41,11 @@ export function replaceText(content: string, search: string, replace: string, op
 }
 
 /** Applies `<<<<<<< SEARCH / ======= / >>>>>>> REPLACE` blocks in order. */
-export function applySearchReplace(content: string, blocks: string, opts?: SearchReplaceOptions): SearchReplaceReport {
+export function applySearchReplace(
+  content: string,
+  blocks: string,
+  opts?: SearchReplaceOptions,
+): SearchReplaceReport {
   const lang = langOf(opts);
   const c = text(content, 'content', lang);
   const t = text(blocks, 'text', lang);
@@ -45,11 +54,17 @@ export function applySearchReplace(content: string, blocks: string, opts?: Searc
 }
 
 /** Applies `{ oldString, newString, replaceAll? }` edits in order. */
-export function applyEdits(content: string, edits: EditSpec[], opts?: SearchReplaceOptions): SearchReplaceReport {
+export function applyEdits(
+  content: string,
+  edits: EditSpec[],
+  opts?: SearchReplaceOptions,
+): SearchReplaceReport {
   const lang = langOf(opts);
   const c = text(content, 'content', lang);
   if (!Array.isArray(edits)) {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['edits', 'expected an array'], { subject: 'edits' });
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['edits', 'expected an array'], {
+      subject: 'edits',
+    });
   }
   const e = json(edits, 'edits', lang);
   const o = options(opts, 'options', lang);
@@ -61,14 +76,25 @@ export function applyEdits(content: string, edits: EditSpec[], opts?: SearchRepl
  * the search; the corrected edit must then match with exact or safe
  * strategies, else the original error is thrown.
  */
-export async function replaceTextWithCorrection(content: string, search: string, replace: string, opts: CorrectionOptions): Promise<ReplaceResult> {
+export async function replaceTextWithCorrection(
+  content: string,
+  search: string,
+  replace: string,
+  opts: CorrectionOptions,
+): Promise<ReplaceResult> {
   const lang = langOf(opts);
   const c = text(content, 'content', lang);
   const s = text(search, 'search', lang);
   const r = text(replace, 'replace', lang);
   const corrector = readOptions(opts, ['corrector'] as const, 'options').corrector;
   if (typeof corrector !== 'function') {
-    throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['corrector', 'expected a function (request) => Promise<string>'], { subject: 'corrector' });
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      ['corrector', 'expected a function (request) => Promise<string>'],
+      { subject: 'corrector' },
+    );
   }
   // JSON leaves the corrector function out of the options text.
   const o = options(opts, 'options', lang);
@@ -77,7 +103,8 @@ export async function replaceTextWithCorrection(content: string, search: string,
     try {
       const answer = await (corrector as (req: unknown) => unknown)(JSON.parse(request));
       check(answer, 'corrector() answer', lang);
-      if (typeof answer !== 'string') throw new Error('the corrector must resolve to the model\'s answer as a string');
+      if (typeof answer !== 'string')
+        throw new Error("the corrector must resolve to the model's answer as a string");
       return answer;
     } catch (e) {
       ctx.errors.push(e);

@@ -224,7 +224,10 @@ export interface KernelResponse<T = unknown> {
  * JSON body. Resolves to the parsed `{code, msg, data}` (a plugin passes
  * `fetchSyncPost`; Node passes `kernelRequest({ baseUrl, token })`).
  */
-export type KernelRequest = (path: string, body: Record<string, unknown>) => Promise<KernelResponse | unknown>;
+export type KernelRequest = (
+  path: string,
+  body: Record<string, unknown>,
+) => Promise<KernelResponse | unknown>;
 
 /** Options of `createSiyuanHost`. */
 export interface SiyuanHostOptions {
@@ -249,7 +252,8 @@ export interface SiyuanKernelHost extends Required<SiyuanHost> {
 // ---------------------------------------------------------------------------
 // Block diff
 
-export type EditKind = 'UPDATE' | 'DELETE' | 'INSERT_BEFORE' | 'INSERT_AFTER' | 'PREPEND' | 'APPEND';
+export type EditKind =
+  'UPDATE' | 'DELETE' | 'INSERT_BEFORE' | 'INSERT_AFTER' | 'PREPEND' | 'APPEND';
 
 /** One edit of one block, as written in the diff. */
 export interface BlockEdit {
@@ -338,7 +342,13 @@ export interface EditResult {
 export type HostOp =
   | { op: 'updateBlock'; id: string; markdown: string }
   | { op: 'deleteBlock'; id: string }
-  | { op: 'insertBlock'; markdown: string; previousId?: string; nextId?: string; afterPreviousInsert?: boolean }
+  | {
+      op: 'insertBlock';
+      markdown: string;
+      previousId?: string;
+      nextId?: string;
+      afterPreviousInsert?: boolean;
+    }
   | { op: 'prependBlock'; parentId: string; markdown: string }
   | { op: 'appendBlock'; parentId: string; markdown: string };
 
@@ -491,7 +501,13 @@ export interface PlanResult {
   fileDigest: string;
   lines: LineCounts;
   normalized: Normalized;
-  range?: { input: string; resolved: Span; evidenceBefore: string[]; evidenceRange: string[]; evidenceAfter: string[] };
+  range?: {
+    input: string;
+    resolved: Span;
+    evidenceBefore: string[];
+    evidenceRange: string[];
+    evidenceAfter: string[];
+  };
   append?: {
     create: boolean;
     fileLineCountBefore: number;
@@ -581,7 +597,12 @@ export interface FileApplyResult {
   normalized?: Normalized;
   appliedRange?: Span;
   appendRange?: Span;
-  insert?: { position: 'before' | 'after'; anchor: string; insertedAtLine: number; insertedLineCount: number };
+  insert?: {
+    position: 'before' | 'after';
+    anchor: string;
+    insertedAtLine: number;
+    insertedLineCount: number;
+  };
   blockReplace?: { blockRange: Span; replaceSlice: { startLine: number; deleteCount: number } };
   evidence: ApplyEvidence;
   summary: string;
@@ -984,5 +1005,12 @@ export interface MatcherStats {
   notFound: number;
   ambiguous: number;
   alreadyApplied: number;
-  corrections: { success: number; failure: number; noChange: number; invalidAnswer: number; hostError: number; cacheHits: number };
+  corrections: {
+    success: number;
+    failure: number;
+    noChange: number;
+    invalidAnswer: number;
+    hostError: number;
+    cacheHits: number;
+  };
 }

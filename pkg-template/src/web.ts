@@ -34,7 +34,9 @@ const WASM_FILE = ['editkit_bg', 'wasm'].join('.');
  * instantiated from it (a 404, bytes that are not editkit's wasm, …). A
  * failed init leaves nothing half-loaded: init may be called again.
  */
-export default async function init(input?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<void> {
+export default async function init(input?: {
+  module_or_path?: InitInput | Promise<InitInput>;
+}): Promise<void> {
   const options = loaderOptions(input, 'module_or_path', 'init');
   if (ready) return;
   loading ??= load(options.module_or_path).finally(() => {
@@ -60,16 +62,30 @@ export function initSync(input: { module: SyncInitInput }): void {
     try {
       module = new WebAssembly.Module(source as BufferSource);
     } catch (e) {
-      throw loadError('initSync', 'module', `could not compile the wasm module from ${describeSource(source)}: ${message(e)}`, e);
+      throw loadError(
+        'initSync',
+        'module',
+        `could not compile the wasm module from ${describeSource(source)}: ${message(e)}`,
+        e,
+      );
     }
   } else {
-    throw loadError('initSync', 'module', `expected { module } with the wasm bytes (ArrayBuffer or a typed array) or a WebAssembly.Module, got ${describeSource(source)}`);
+    throw loadError(
+      'initSync',
+      'module',
+      `expected { module } with the wasm bytes (ArrayBuffer or a typed array) or a WebAssembly.Module, got ${describeSource(source)}`,
+    );
   }
   checkModule(module, 'initSync', 'module');
   try {
     initSyncGlue({ module });
   } catch (e) {
-    throw loadError('initSync', 'module', `could not instantiate the wasm module: ${message(e)}`, e);
+    throw loadError(
+      'initSync',
+      'module',
+      `could not instantiate the wasm module: ${message(e)}`,
+      e,
+    );
   }
   ready = true;
   markLoaded();
@@ -81,13 +97,25 @@ let loading: Promise<void> | undefined;
 // Exports every editkit_bg.wasm has. A foreign module that instantiated
 // would leave the glue holding its exports (and later init calls no-ops),
 // so modules are checked before the glue sees them.
-const REQUIRED_EXPORTS = ['memory', '__wbindgen_start', 'version', 'validateBlockDiffFormat', 'applyBlockDiff', 'findMatch', 'fileeditsessioncore_new'];
+const REQUIRED_EXPORTS = [
+  'memory',
+  '__wbindgen_start',
+  'version',
+  'validateBlockDiffFormat',
+  'applyBlockDiff',
+  'findMatch',
+  'fileeditsessioncore_new',
+];
 
 function checkModule(module: WebAssembly.Module, fn: string, subject: string): void {
   const names = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
   const missing = REQUIRED_EXPORTS.filter((n) => !names.has(n));
   if (missing.length > 0) {
-    throw loadError(fn, subject, `this wasm module is not editkit's (it lacks ${missing.join(', ')}); load the editkit_bg.wasm shipped with this version of the package`);
+    throw loadError(
+      fn,
+      subject,
+      `this wasm module is not editkit's (it lacks ${missing.join(', ')}); load the editkit_bg.wasm shipped with this version of the package`,
+    );
   }
 }
 
@@ -97,41 +125,75 @@ async function load(given: unknown): Promise<void> {
   try {
     source ??= new URL(WASM_FILE, import.meta.url);
   } catch (e) {
-    throw loadError('init', 'module_or_path', 'no module_or_path was given and editkit_bg.wasm could not be located from import.meta.url; pass init({ module_or_path })', e);
+    throw loadError(
+      'init',
+      'module_or_path',
+      'no module_or_path was given and editkit_bg.wasm could not be located from import.meta.url; pass init({ module_or_path })',
+      e,
+    );
   }
   const what = describeSource(source);
   let module: WebAssembly.Module;
   try {
     let value: unknown = await source;
-    if (typeof value === 'string' || value instanceof URL || (typeof Request === 'function' && value instanceof Request)) {
+    if (
+      typeof value === 'string' ||
+      value instanceof URL ||
+      (typeof Request === 'function' && value instanceof Request)
+    ) {
       value = await fetch(value as RequestInfo | URL);
     }
     if (typeof Response === 'function' && value instanceof Response) {
-      if (!value.ok) throw new Error(`HTTP ${value.status}${value.statusText ? ` ${value.statusText}` : ''} fetching ${value.url || 'the module'}`);
-      const streaming = typeof WebAssembly.compileStreaming === 'function' && (value.headers.get('content-type') ?? '').split(';')[0]?.trim() === 'application/wasm';
-      module = streaming ? await WebAssembly.compileStreaming(value) : await WebAssembly.compile(await value.arrayBuffer());
+      if (!value.ok)
+        throw new Error(
+          `HTTP ${value.status}${value.statusText ? ` ${value.statusText}` : ''} fetching ${value.url || 'the module'}`,
+        );
+      const streaming =
+        typeof WebAssembly.compileStreaming === 'function' &&
+        (value.headers.get('content-type') ?? '').split(';')[0]?.trim() === 'application/wasm';
+      module = streaming
+        ? await WebAssembly.compileStreaming(value)
+        : await WebAssembly.compile(await value.arrayBuffer());
     } else if (value instanceof WebAssembly.Module) {
       module = value;
     } else if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
       module = await WebAssembly.compile(value as BufferSource);
     } else {
-      throw loadError('init', 'module_or_path', `expected module_or_path to be a URL, a Response, the wasm bytes or a WebAssembly.Module, got ${describeSource(value)}`);
+      throw loadError(
+        'init',
+        'module_or_path',
+        `expected module_or_path to be a URL, a Response, the wasm bytes or a WebAssembly.Module, got ${describeSource(value)}`,
+      );
     }
   } catch (e) {
     if (e instanceof EditkitError) throw e;
-    throw loadError('init', 'module_or_path', `could not load the wasm module from ${what}: ${message(e)}`, e);
+    throw loadError(
+      'init',
+      'module_or_path',
+      `could not load the wasm module from ${what}: ${message(e)}`,
+      e,
+    );
   }
   checkModule(module, 'init', 'module_or_path');
   try {
     await initGlue({ module_or_path: module });
   } catch (e) {
-    throw loadError('init', 'module_or_path', `could not instantiate the wasm module from ${what}: ${message(e)}`, e);
+    throw loadError(
+      'init',
+      'module_or_path',
+      `could not instantiate the wasm module from ${what}: ${message(e)}`,
+      e,
+    );
   }
   ready = true;
   markLoaded();
 }
 
-function loaderOptions<K extends string>(input: unknown, key: K, fn: string): Partial<Record<K, unknown>> {
+function loaderOptions<K extends string>(
+  input: unknown,
+  key: K,
+  fn: string,
+): Partial<Record<K, unknown>> {
   if (input === undefined || input === null) {
     if (fn === 'init') return {};
   } else if (typeof input === 'object' && !Array.isArray(input)) {
@@ -151,19 +213,29 @@ function loaderOptions<K extends string>(input: unknown, key: K, fn: string): Pa
 
 function loadError(fn: string, subject: string, detail: string, cause?: unknown): EditkitError {
   const text = detail.startsWith(fn) ? detail : `${fn}: ${detail}`;
-  return new EditkitError({ code: 'INVALID_ARGUMENT', message: text, subject }, cause === undefined ? undefined : { cause });
+  return new EditkitError(
+    { code: 'INVALID_ARGUMENT', message: text, subject },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 function describeSource(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof URL === 'function' && value instanceof URL) return value.href;
-  if (typeof Response === 'function' && value instanceof Response) return `a Response (${value.status}${value.url ? ` ${value.url}` : ''})`;
-  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return `${(value as ArrayBuffer).byteLength} bytes`;
+  if (typeof Response === 'function' && value instanceof Response)
+    return `a Response (${value.status}${value.url ? ` ${value.url}` : ''})`;
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value))
+    return `${(value as ArrayBuffer).byteLength} bytes`;
   if (typeof value === 'object') {
     const proto: unknown = Object.getPrototypeOf(value);
-    const name = typeof proto === 'object' && proto !== null ? (proto as { constructor?: { name?: unknown } }).constructor?.name : undefined;
-    return typeof name === 'string' && name ? `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}` : 'an object';
+    const name =
+      typeof proto === 'object' && proto !== null
+        ? (proto as { constructor?: { name?: unknown } }).constructor?.name
+        : undefined;
+    return typeof name === 'string' && name
+      ? `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`
+      : 'an object';
   }
   return typeof value;
 }

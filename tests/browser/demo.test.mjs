@@ -17,7 +17,9 @@ test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, 
     // A slice pages through the document.
     await page.getByTestId('slice').fill('20250301090200-head001:+2');
     await page.getByTestId('read').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-view"]').textContent.startsWith('> [Slice View]'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="doc-view"]').textContent.startsWith('> [Slice View]'),
+    );
     const sliced = await doc.innerText();
     assert.match(sliced, /^> \[Slice View\] Filter: "20250301090200-head001:\+2" \| Count: 2/);
     assert.match(sliced, /@@20250301090300-list001@@list/);
@@ -26,11 +28,15 @@ test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, 
 
     // getBlockInfo shows the outline.
     await page.getByTestId('info').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-view"]').textContent.includes('==='));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="doc-view"]').textContent.includes('==='),
+    );
     assert.match(await doc.innerText(), /进展\[20250301090200-head001\]/);
 
     // A malformed diff is marked at its line as the person types.
-    await page.getByTestId('diff-input').fill('@@20250301090100-intro01@@\n<<<<<<< SEARCH\n以及两个遗留问题\n>>>>>>> REPLACE');
+    await page
+      .getByTestId('diff-input')
+      .fill('@@20250301090100-intro01@@\n<<<<<<< SEARCH\n以及两个遗留问题\n>>>>>>> REPLACE');
     await page.waitForSelector('[data-testid="problems"] li >> text=MISSING_DELIMITER');
     assert.equal(await page.locator('#gutter .bad').innerText(), '4');
     assert.match(await page.getByTestId('problems').innerText(), /Line 4/);
@@ -41,13 +47,18 @@ test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, 
     await page.getByTestId('dry-run').click();
     await page.waitForSelector('[data-testid="summary"] >> text=Dry run');
     assert.equal(await page.getByTestId('plan-item').count(), 3);
-    assert.match(await page.getByTestId('results').innerText(), /\+本周会议讨论了 \*\*编辑引擎\*\* 的上线计划，以及三个遗留问题。/);
+    assert.match(
+      await page.getByTestId('results').innerText(),
+      /\+本周会议讨论了 \*\*编辑引擎\*\* 的上线计划，以及三个遗留问题。/,
+    );
     assert.match(await doc.innerText(), /以及两个遗留问题/);
 
     // Apply: the document changes (the list item lands inside the list).
     await page.getByTestId('apply').click();
     await page.waitForSelector('[data-testid="summary"] >> text=Applied 3 of 3');
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-view"]').textContent.includes('以及三个遗留问题'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="doc-view"]').textContent.includes('以及三个遗留问题'),
+    );
     const applied = await doc.innerText();
     assert.match(applied, /新增：dryRun 会先展示每个编辑的 diff。/);
     assert.match(applied, /- 接入演示页面\n- 编写发布说明/);
@@ -55,7 +66,9 @@ test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, 
 
     // Undo: back to the original text.
     await page.getByTestId('undo').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-view"]').textContent.includes('以及两个遗留问题'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="doc-view"]').textContent.includes('以及两个遗留问题'),
+    );
     const undone = await doc.innerText();
     assert.doesNotMatch(undone, /新增：dryRun/);
     assert.doesNotMatch(undone, /编写发布说明/);
@@ -92,7 +105,10 @@ test('Prepare → apply panel: plan, let the file change, apply relocates; a cha
     await page.getByTestId('f-new').fill('- a much faster matcher');
     await page.getByTestId('f-prepare').click();
     await page.waitForSelector('[data-testid="f-summary"] >> text=planned');
-    const changed = (await content.inputValue()).replace('- faster matcher', '- faster matcher (edited by someone else)');
+    const changed = (await content.inputValue()).replace(
+      '- faster matcher',
+      '- faster matcher (edited by someone else)',
+    );
     await content.fill(changed);
     await page.getByTestId('f-apply').click();
     await page.waitForSelector('[data-testid="f-summary"] >> text=context_match: rejected');
@@ -111,12 +127,18 @@ test('Matcher playground: the strategy that matched is named and the diff shown;
     await page.getByTestId('tab-matcher').click();
     await page.getByTestId('m-find').click();
     await page.waitForSelector('[data-testid="m-summary"] >> text=found by');
-    assert.match(await page.getByTestId('m-summary').innerText(), /found by (indentation|trailing_whitespace|whitespace_normalized): lines 3–5/);
+    assert.match(
+      await page.getByTestId('m-summary').innerText(),
+      /found by (indentation|trailing_whitespace|whitespace_normalized): lines 3–5/,
+    );
     await page.getByTestId('m-replace-btn').click();
     await page.waitForSelector('[data-testid="m-summary"] >> text=replaced by');
     const diff = await page.getByTestId('m-output').innerText();
     assert.match(diff, /\+        sum \+= item\.price \* item\.count \* \(1 - item\.discount\);/);
-    assert.match(await page.getByTestId('m-content').inputValue(), /^ {8}sum \+= item\.price \* item\.count \* \(1 - item\.discount\);$/m);
+    assert.match(
+      await page.getByTestId('m-content').inputValue(),
+      /^ {8}sum \+= item\.price \* item\.count \* \(1 - item\.discount\);$/m,
+    );
     await page.screenshot({ path: join(outputDir, 'matcher-replaced.png'), fullPage: true });
 
     // The same search again: it is gone now, the replacement is there.

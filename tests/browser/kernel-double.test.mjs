@@ -15,10 +15,18 @@ test('browser: createKernelDouble with Lute from a script tag, applyBlockDiff th
       const ek = await import('/pkg/web.js');
       await ek.default();
       const kernel = testing.createKernelDouble({
-        documents: [{
-          id: '20250301090000-doc0001', title: '周会', box: '20250301090000-nbdemo1', hpath: '/周会',
-          blocks: [{ id: '20250301090100-intro01', markdown: '本周讨论了 **编辑引擎**。' }, { id: '20250301090200-list001', markdown: '- 一\n- 二' }],
-        }],
+        documents: [
+          {
+            id: '20250301090000-doc0001',
+            title: '周会',
+            box: '20250301090000-nbdemo1',
+            hpath: '/周会',
+            blocks: [
+              { id: '20250301090100-intro01', markdown: '本周讨论了 **编辑引擎**。' },
+              { id: '20250301090200-list001', markdown: '- 一\n- 二' },
+            ],
+          },
+        ],
         // no { lute }: the double finds window.Lute
       });
       const host = ek.createSiyuanHost({ request: kernel.request });
@@ -29,7 +37,13 @@ test('browser: createKernelDouble with Lute from a script tag, applyBlockDiff th
       );
       const during = kernel.snapshot('20250301090000-doc0001').map((b) => b.markdown);
       const undone = await ek.applyBlockDiff(report.undo, host);
-      return { ok: report.ok, summary: report.summary, during, undone: undone.ok, restored: kernel.kramdown('20250301090000-doc0001') === before };
+      return {
+        ok: report.ok,
+        summary: report.summary,
+        during,
+        undone: undone.ok,
+        restored: kernel.kramdown('20250301090000-doc0001') === before,
+      };
     });
     assert.equal(result.ok, true, result.summary);
     assert.equal(result.during[0], '本周讨论了 **编辑引擎** 与测试。');

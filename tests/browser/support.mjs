@@ -27,11 +27,19 @@ const FLAGS = [
  */
 export async function openBlank(options = {}) {
   const server = await serve(0, '127.0.0.1', options);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: FLAGS,
+  });
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
-  await page.route('**/__blank.html', (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<!doctype html><meta charset="utf-8"><title>blank</title>' }));
+  await page.route('**/__blank.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: '<!doctype html><meta charset="utf-8"><title>blank</title>',
+    }),
+  );
   await page.goto(`${server.url}__blank.html`);
   return {
     page,
@@ -50,8 +58,15 @@ export async function openBlank(options = {}) {
  * shared fixtures; null serves none, so the page uses its built-in notebook).
  */
 export async function openDemo(options = {}) {
-  const server = await serve(0, '127.0.0.1', options.fixtures === undefined ? {} : { fixtures: options.fixtures });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
+  const server = await serve(
+    0,
+    '127.0.0.1',
+    options.fixtures === undefined ? {} : { fixtures: options.fixtures },
+  );
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: FLAGS,
+  });
   const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
@@ -64,7 +79,11 @@ export async function openDemo(options = {}) {
     /** Switches to the built-in sample notebook (a no-op when it is already shown). */
     async useBuiltin() {
       await page.getByTestId('source-memory').check();
-      await page.waitForFunction(() => document.body.dataset.sample === 'builtin' && document.querySelector('[data-testid="doc-view"]').textContent.includes('intro01'));
+      await page.waitForFunction(
+        () =>
+          document.body.dataset.sample === 'builtin' &&
+          document.querySelector('[data-testid="doc-view"]').textContent.includes('intro01'),
+      );
     },
     async close() {
       await browser.close();

@@ -3,7 +3,17 @@
 // double (applyBlockDiff → adapter → double → the resulting block tree).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BOX, ek, FIXTURES, kernel, OUTCOMES, recorder, sql, topLevel, writeCalls } from './kernel-support.mjs';
+import {
+  BOX,
+  ek,
+  FIXTURES,
+  kernel,
+  OUTCOMES,
+  recorder,
+  sql,
+  topLevel,
+  writeCalls,
+} from './kernel-support.mjs';
 
 const DOC1 = '20240614083000-wk24rep';
 const P1 = '20240614083000-a1b2c3d';
@@ -22,32 +32,60 @@ test('getBlocks: 150 ids → chunks of 64 that state their LIMIT, rows re-ordere
   const { calls, request } = recorder((path, body) => {
     const listed = [...body.stmt.matchAll(/'([^']+)'/g)].map((m) => m[1]);
     // Answer in reverse order, and drop every id ending in 7: the adapter must not rely on row order.
-    const rows = listed.filter((x) => !x.endsWith('7')).reverse().map((x) => ({ id: x, type: 'p', markdown: x }));
+    const rows = listed
+      .filter((x) => !x.endsWith('7'))
+      .reverse()
+      .map((x) => ({ id: x, type: 'p', markdown: x }));
     return { code: 0, msg: '', data: rows };
   });
   const host = ek.createSiyuanHost({ request });
   const rows = await host.getBlocks(ids);
   assert.equal(calls.length, 3);
-  assert.deepEqual(calls.map((c) => c.path), ['/api/query/sql', '/api/query/sql', '/api/query/sql']);
+  assert.deepEqual(
+    calls.map((c) => c.path),
+    ['/api/query/sql', '/api/query/sql', '/api/query/sql'],
+  );
   const limits = calls.map((c) => /LIMIT (\d+)$/.exec(c.body.stmt)?.[1]);
   assert.deepEqual(limits, ['64', '64', '22']);
-  for (const c of calls) assert.match(c.body.stmt, /^SELECT \* FROM blocks WHERE id IN \('\d{14}-[0-9a-z]{7}'(, '\d{14}-[0-9a-z]{7}')*\) LIMIT \d+$/);
+  for (const c of calls)
+    assert.match(
+      c.body.stmt,
+      /^SELECT \* FROM blocks WHERE id IN \('\d{14}-[0-9a-z]{7}'(, '\d{14}-[0-9a-z]{7}')*\) LIMIT \d+$/,
+    );
   assert.equal(rows.length, 150);
-  rows.forEach((r, i) => (ids[i].endsWith('7') ? assert.equal(r, null) : assert.equal(r.id, ids[i])));
+  rows.forEach((r, i) =>
+    ids[i].endsWith('7') ? assert.equal(r, null) : assert.equal(r.id, ids[i]),
+  );
 });
 
 test('getBlocks: duplicate ids are fetched once and answered per position; batchSize is honoured', async () => {
   const { calls, request } = recorder((path, body) => ({
-    code: 0, msg: '', data: [...body.stmt.matchAll(/'([^']+)'/g)].map((m) => ({ id: m[1], type: 'p' })),
+    code: 0,
+    msg: '',
+    data: [...body.stmt.matchAll(/'([^']+)'/g)].map((m) => ({ id: m[1], type: 'p' })),
   }));
   const host = ek.createSiyuanHost({ request, batchSize: 2 });
   const rows = await host.getBlocks([id(1), id(2), id(1), id(3)]);
-  assert.deepEqual(rows.map((r) => r.id), [id(1), id(2), id(1), id(3)]);
-  assert.deepEqual(calls.map((c) => /LIMIT (\d+)$/.exec(c.body.stmt)[1]), ['2', '1']);
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    [id(1), id(2), id(1), id(3)],
+  );
+  assert.deepEqual(
+    calls.map((c) => /LIMIT (\d+)$/.exec(c.body.stmt)[1]),
+    ['2', '1'],
+  );
 });
 
 test('ids are validated with the strict kernel pattern before any request', async () => {
-  const bad = ["20240614083000-a1b2c3d' OR '1'='1", '20240614083000-A1B2C3D', '2024061408-abc', '', 'x', null, 42];
+  const bad = [
+    "20240614083000-a1b2c3d' OR '1'='1",
+    '20240614083000-A1B2C3D',
+    '2024061408-abc',
+    '',
+    'x',
+    null,
+    42,
+  ];
   const { calls, request } = recorder();
   const invalid = (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT';
   const host = ek.createSiyuanHost({ request });
@@ -92,12 +130,25 @@ test('a non-zero code is an Error carrying code, msg and path (never success)', 
     });
   }
   const odd = ek.createSiyuanHost({ request: async () => '<html>502</html>' });
-  await assert.rejects(odd.getBlocks([P1]), (e) => e instanceof ek.SiyuanApiError && Number.isNaN(e.kernelCode));
+  await assert.rejects(
+    odd.getBlocks([P1]),
+    (e) => e instanceof ek.SiyuanApiError && Number.isNaN(e.kernelCode),
+  );
 });
 
 test('writes send the documented bodies; new ids come from doOperations', async () => {
   const { calls, request } = recorder((path) => {
-    if (path === '/api/block/insertBlock') return { code: 0, msg: '', data: [{ doOperations: [{ action: 'insert', id: id(9), data: '<div></div>' }], undoOperations: null }] };
+    if (path === '/api/block/insertBlock')
+      return {
+        code: 0,
+        msg: '',
+        data: [
+          {
+            doOperations: [{ action: 'insert', id: id(9), data: '<div></div>' }],
+            undoOperations: null,
+          },
+        ],
+      };
     return { code: 0, msg: '', data: [{ doOperations: [{ action: 'update', id: P1 }] }] };
   });
   const host = ek.createSiyuanHost({ request, flush: 'never' });
@@ -115,12 +166,22 @@ test('writes send the documented bodies; new ids come from doOperations', async 
     { path: '/api/block/insertBlock', body: { dataType: 'markdown', data: 'a', parentID: DOC1 } },
     { path: '/api/sqlite/flushTransaction', body: {} },
   ]);
-  const silent = ek.createSiyuanHost({ request: async () => ({ code: 0, msg: '', data: [{ doOperations: [{ action: 'insert', id: '' }] }] }) });
+  const silent = ek.createSiyuanHost({
+    request: async () => ({
+      code: 0,
+      msg: '',
+      data: [{ doOperations: [{ action: 'insert', id: '' }] }],
+    }),
+  });
   await assert.rejects(silent.insertBlock('a', { previousID: P1 }), /no inserted block/);
 });
 
 test('flush: "auto" flushes before a SQL read that follows a write, only then; "always" and "never"', async () => {
-  const answer = (path, body) => ({ code: 0, msg: '', data: path === '/api/query/sql' ? [] : [{ doOperations: [{ id: P1 }] }] });
+  const answer = (path, body) => ({
+    code: 0,
+    msg: '',
+    data: path === '/api/query/sql' ? [] : [{ doOperations: [{ id: P1 }] }],
+  });
   const paths = async (mode) => {
     const { calls, request } = recorder(answer);
     const host = ek.createSiyuanHost({ request, flush: mode });
@@ -130,14 +191,29 @@ test('flush: "auto" flushes before a SQL read that follows a write, only then; "
     await host.getBlocks([P1]);
     return calls.map((c) => c.path.split('/').pop());
   };
-  assert.deepEqual(await paths(undefined), ['sql', 'updateBlock', 'flushTransaction', 'sql', 'sql']);
-  assert.deepEqual(await paths('always'), ['flushTransaction', 'sql', 'updateBlock', 'flushTransaction', 'sql', 'flushTransaction', 'sql']);
+  assert.deepEqual(await paths(undefined), [
+    'sql',
+    'updateBlock',
+    'flushTransaction',
+    'sql',
+    'sql',
+  ]);
+  assert.deepEqual(await paths('always'), [
+    'flushTransaction',
+    'sql',
+    'updateBlock',
+    'flushTransaction',
+    'sql',
+    'flushTransaction',
+    'sql',
+  ]);
   assert.deepEqual(await paths('never'), ['sql', 'updateBlock', 'sql', 'sql']);
 });
 
 test('reading callbacks: kramdown "" → null, child list null → [], breadcrumb of an unknown block → []', async () => {
   const { calls, request } = recorder((path) => {
-    if (path === '/api/block/getBlockKramdown') return { code: 0, msg: '', data: { id: P1, kramdown: '' } };
+    if (path === '/api/block/getBlockKramdown')
+      return { code: 0, msg: '', data: { id: P1, kramdown: '' } };
     if (path === '/api/block/getChildBlocks') return { code: 0, msg: '', data: null };
     return { code: -1, msg: 'block not found', data: null };
   });
@@ -145,14 +221,22 @@ test('reading callbacks: kramdown "" → null, child list null → [], breadcrum
   assert.deepEqual(await host.getKramdown([P1]), [null]);
   assert.deepEqual(await host.getChildBlocks([P1]), [[]]);
   assert.deepEqual(await host.getBreadcrumb([P1]), [[]]);
-  assert.deepEqual(calls.map((c) => c.body), [{ id: P1, mode: 'md' }, { id: P1 }, { id: P1, excludeTypes: [] }]);
+  assert.deepEqual(
+    calls.map((c) => c.body),
+    [{ id: P1, mode: 'md' }, { id: P1 }, { id: P1, excludeTypes: [] }],
+  );
 });
 
 test('kernelRequest POSTs JSON with the token to baseUrl + path', async () => {
   const seen = [];
   const fetch = async (url, init) => {
     seen.push({ url, init });
-    return { ok: true, status: 200, text: async () => JSON.stringify({ code: 0, msg: '', data: [{ id: P1 }] }), json: async () => ({}) };
+    return {
+      ok: true,
+      status: 200,
+      text: async () => JSON.stringify({ code: 0, msg: '', data: [{ id: P1 }] }),
+      json: async () => ({}),
+    };
   };
   const request = ek.kernelRequest({ baseUrl: 'http://127.0.0.1:6806/', token: 'abc', fetch });
   const host = ek.createSiyuanHost({ request });
@@ -161,8 +245,18 @@ test('kernelRequest POSTs JSON with the token to baseUrl + path', async () => {
   assert.equal(seen[0].url, 'http://127.0.0.1:6806/api/query/sql');
   assert.equal(seen[0].init.method, 'POST');
   assert.equal(seen[0].init.headers.Authorization, 'Token abc');
-  assert.deepEqual(JSON.parse(seen[0].init.body), { stmt: `SELECT * FROM blocks WHERE id IN ('${P1}') LIMIT 1` });
-  const broken = ek.kernelRequest({ baseUrl: 'http://x', fetch: async () => ({ ok: false, status: 502, text: async () => 'Bad gateway', json: async () => ({}) }) });
+  assert.deepEqual(JSON.parse(seen[0].init.body), {
+    stmt: `SELECT * FROM blocks WHERE id IN ('${P1}') LIMIT 1`,
+  });
+  const broken = ek.kernelRequest({
+    baseUrl: 'http://x',
+    fetch: async () => ({
+      ok: false,
+      status: 502,
+      text: async () => 'Bad gateway',
+      json: async () => ({}),
+    }),
+  });
   await assert.rejects(broken('/api/query/sql', {}), /HTTP 502/);
 });
 
@@ -174,7 +268,9 @@ test('adapter + double: rows, child lists, kramdown and breadcrumbs are the fixt
   for (const f of FIXTURES) {
     const ids = [f.document.id, ...f.blocks.map((b) => b.id).filter((x) => x !== f.document.id)];
     const rows = await host.getBlocks(ids);
-    rows.forEach((r, i) => assert.deepEqual(r, f.blocks.find((b) => b.id === ids[i]) ?? f.document, ids[i]));
+    rows.forEach((r, i) =>
+      assert.deepEqual(r, f.blocks.find((b) => b.id === ids[i]) ?? f.document, ids[i]),
+    );
     const kids = await host.getChildBlocks(ids);
     kids.forEach((k, i) => assert.deepEqual(k, f.api.getChildBlocks[ids[i]], ids[i]));
     const kram = await host.getKramdown(ids);
@@ -192,9 +288,18 @@ test('appendBlock of list markdown into a list returns the new list item (not th
   const ids = await host.appendBlock(LIST, '- 新列表项\n- 第二项');
   assert.equal(ids.length, 2);
   const rows = await host.getBlocks(ids);
-  assert.deepEqual(rows.map((r) => [r.type, r.markdown, r.parent_id]), [['i', '- 新列表项', LIST], ['i', '- 第二项', LIST]]);
+  assert.deepEqual(
+    rows.map((r) => [r.type, r.markdown, r.parent_id]),
+    [
+      ['i', '- 新列表项', LIST],
+      ['i', '- 第二项', LIST],
+    ],
+  );
   const op = writeCalls(double).at(-1).response.data[0].doOperations[0];
-  assert.ok(!ids.includes(op.id), 'the kernel reports the id of the parsed list, which is not in the tree');
+  assert.ok(
+    !ids.includes(op.id),
+    'the kernel reports the id of the parsed list, which is not in the tree',
+  );
   assert.equal(double.block(op.id), undefined);
   // Into a document, list markdown stays a list and the reported id is that list.
   const [doc] = await host.appendBlock(DOC1, '- 文末列表');
@@ -205,13 +310,26 @@ test('createDoc and createDailyNote go through createDocWithMd / createDailyNote
   const { double, host } = kernel({ now: () => new Date(Date.UTC(2024, 5, 15, 9)) });
   const daily = await host.createDailyNote({ notebook: BOX });
   assert.equal(daily, '20240615073000-dn0615a', "today's note exists: it is returned");
-  const docId = await host.createDoc({ notebook: BOX, path: '/Archive/2024/Q3-Plan', markdown: '# hi\n\ntext', parentID: '20240101080100-y2024ab' });
+  const docId = await host.createDoc({
+    notebook: BOX,
+    path: '/Archive/2024/Q3-Plan',
+    markdown: '# hi\n\ntext',
+    parentID: '20240101080100-y2024ab',
+  });
   const [row] = await host.getBlocks([docId]);
   assert.equal(row.hpath, '/Archive/2024/Q3-Plan');
   assert.equal(row.type, 'd');
-  assert.deepEqual((await topLevel(host, docId)).map((b) => b.markdown), ['# hi', 'text']);
+  assert.deepEqual(
+    (await topLevel(host, docId)).map((b) => b.markdown),
+    ['# hi', 'text'],
+  );
   const call = double.calls.find((c) => c.path === '/api/filetree/createDocWithMd');
-  assert.deepEqual(call.body, { notebook: BOX, path: '/Archive/2024/Q3-Plan', markdown: '# hi\n\ntext', parentID: '20240101080100-y2024ab' });
+  assert.deepEqual(call.body, {
+    notebook: BOX,
+    path: '/Archive/2024/Q3-Plan',
+    markdown: '# hi\n\ntext',
+    parentID: '20240101080100-y2024ab',
+  });
 });
 
 // ---------------------------------------------------------------------------
@@ -227,10 +345,22 @@ function diffFor(doc) {
   const md = byId.get(para.id).markdown;
   const half = [...md].slice(0, Math.ceil([...md].length / 2)).join('');
   return [
-    `@@${para.id}@@`, '<<<<<<< SEARCH', half, '=======', `${half}（改）`, '>>>>>>> REPLACE', '',
-    `@@DELETE:${doomed.id}@@`, '',
-    `@@AFTER:${anchor.id}@@`, '插入的段落 😀', '', '## 新标题', '',
-    `@@APPEND:${doc.document.id}@@`, '文末追加',
+    `@@${para.id}@@`,
+    '<<<<<<< SEARCH',
+    half,
+    '=======',
+    `${half}（改）`,
+    '>>>>>>> REPLACE',
+    '',
+    `@@DELETE:${doomed.id}@@`,
+    '',
+    `@@AFTER:${anchor.id}@@`,
+    '插入的段落 😀',
+    '',
+    '## 新标题',
+    '',
+    `@@APPEND:${doc.document.id}@@`,
+    '文末追加',
   ].join('\n');
 }
 
@@ -248,7 +378,11 @@ test('apply then undo restores every fixture document (kramdown text and block o
     assert.deepEqual(double.snapshot(docId), before.order, doc.document.hpath);
     // The SQL view agrees once flushed.
     await host.flushTransaction();
-    for (const b of before.order) assert.equal((await sql(double, `SELECT markdown FROM blocks WHERE id = '${b.id}'`))[0]?.markdown, b.markdown);
+    for (const b of before.order)
+      assert.equal(
+        (await sql(double, `SELECT markdown FROM blocks WHERE id = '${b.id}'`))[0]?.markdown,
+        b.markdown,
+      );
   }
 });
 
@@ -271,7 +405,10 @@ test('apply then undo restores every fixture document even when only a flush mak
 test('without a flush the SQL index lags and the verify read fails (the double really is asynchronous)', async () => {
   const { double, host } = kernel({ sqlLag: Infinity }, { flush: 'never' });
   const { flushTransaction, ...noFlush } = host;
-  const report = await ek.applyBlockDiff(`@@${P1}@@\n<<<<<<< SEARCH\n${FIXTURES[0].blocks[1].markdown}\n=======\n改了\n>>>>>>> REPLACE`, noFlush);
+  const report = await ek.applyBlockDiff(
+    `@@${P1}@@\n<<<<<<< SEARCH\n${FIXTURES[0].blocks[1].markdown}\n=======\n改了\n>>>>>>> REPLACE`,
+    noFlush,
+  );
   assert.equal(report.ok, false);
   assert.equal(report.results[0].error.code, 'WRITE_VERIFY_FAILED');
   assert.equal(double.block(P1).markdown, '改了', 'the tree has the write');
@@ -282,11 +419,21 @@ test('without a flush the SQL index lags and the verify read fails (the double r
 
 test('a multi-block REPLACE lands as several blocks, in order, after the target', async () => {
   const { double, host } = kernel();
-  const report = await ek.applyBlockDiff(`@@REPLACE:${P1}@@\n## 小结\n第一段\n\n\`\`\`js\nx()\n\`\`\``, host);
+  const report = await ek.applyBlockDiff(
+    `@@REPLACE:${P1}@@\n## 小结\n第一段\n\n\`\`\`js\nx()\n\`\`\``,
+    host,
+  );
   assert.equal(report.ok, true, report.summary);
   const top = await topLevel(host, DOC1);
   const at = top.findIndex((b) => b.id === P1);
-  assert.deepEqual(top.slice(at, at + 3).map((b) => [b.type, b.markdown]), [['h', '## 小结'], ['p', '第一段'], ['c', '```js\nx()\n```']]);
+  assert.deepEqual(
+    top.slice(at, at + 3).map((b) => [b.type, b.markdown]),
+    [
+      ['h', '## 小结'],
+      ['p', '第一段'],
+      ['c', '```js\nx()\n```'],
+    ],
+  );
   assert.equal(top[at + 3].id, HEADING, 'the old next sibling follows');
   const undone = await ek.applyBlockDiff(report.undo, host);
   assert.equal(undone.ok, true, undone.summary);
@@ -296,14 +443,28 @@ test('a multi-block REPLACE lands as several blocks, in order, after the target'
 test('attributes (name, alias, memo, custom-*) survive an update', async () => {
   const { double, host } = kernel();
   const diff = [
-    `@@${CLOSING}@@`, '<<<<<<< SEARCH', '以上。', '=======', '以上，谢谢。', '>>>>>>> REPLACE', '',
-    `@@${RISK}@@`, '<<<<<<< SEARCH', '## 风险与问题', '=======', '## 风险', '>>>>>>> REPLACE',
+    `@@${CLOSING}@@`,
+    '<<<<<<< SEARCH',
+    '以上。',
+    '=======',
+    '以上，谢谢。',
+    '>>>>>>> REPLACE',
+    '',
+    `@@${RISK}@@`,
+    '<<<<<<< SEARCH',
+    '## 风险与问题',
+    '=======',
+    '## 风险',
+    '>>>>>>> REPLACE',
   ].join('\n');
   const report = await ek.applyBlockDiff(diff, host);
   assert.equal(report.ok, true, report.summary);
   const [closing, risk] = await host.getBlocks([CLOSING, RISK]);
   assert.equal(closing.markdown, '以上，谢谢。');
-  assert.deepEqual([closing.name, closing.alias, closing.memo], ['closing', '结语,结束语', '周报结尾']);
+  assert.deepEqual(
+    [closing.name, closing.alias, closing.memo],
+    ['closing', '结语,结束语', '周报结尾'],
+  );
   assert.match(closing.ial, /alias="结语,结束语"/);
   assert.equal(risk.markdown, '## 风险');
   assert.match(risk.ial, /custom-priority="high"/);
@@ -320,18 +481,30 @@ test('a dry run sends no write request', async () => {
     assert.equal(report.ok, true, report.summary);
     assert.equal(report.plan.length, 4);
     assert.deepEqual(writeCalls(double), []);
-    assert.ok(double.calls.every((c) => ['/api/query/sql', '/api/block/getChildBlocks', '/api/block/getBlockKramdown'].includes(c.path)), double.calls.map((c) => c.path).join());
+    assert.ok(
+      double.calls.every((c) =>
+        ['/api/query/sql', '/api/block/getChildBlocks', '/api/block/getBlockKramdown'].includes(
+          c.path,
+        ),
+      ),
+      double.calls.map((c) => c.path).join(),
+    );
   }
 });
 
 test('APPEND/PREPEND on a heading go after the heading / its section; on a leaf the kernel rule is reported before writing', async () => {
   const { double, host } = kernel();
-  const report = await ek.applyBlockDiff(`@@APPEND:${HEADING}@@\n追加到标题下\n\n@@PREPEND:${HEADING}@@\n紧跟标题`, host);
+  const report = await ek.applyBlockDiff(
+    `@@APPEND:${HEADING}@@\n追加到标题下\n\n@@PREPEND:${HEADING}@@\n紧跟标题`,
+    host,
+  );
   assert.equal(report.ok, true, report.summary);
   const [section] = await host.getChildBlocks([HEADING]);
   assert.equal(section[0].markdown, '紧跟标题');
   assert.equal(section.at(-1).markdown, '追加到标题下');
-  assert.ok(writeCalls(double).every((c) => c.path === '/api/block/insertBlock' && c.response.code === 0));
+  assert.ok(
+    writeCalls(double).every((c) => c.path === '/api/block/insertBlock' && c.response.code === 0),
+  );
   const leaf = await ek.applyBlockDiff(`@@APPEND:${P1}@@\nx`, host);
   assert.equal(leaf.ok, false);
   assert.equal(leaf.results[0].error.code, 'NOT_A_CONTAINER');
@@ -365,8 +538,15 @@ test("the original plugin's 34 block-diff cases run end to end through the adapt
     // heading is planned as insertBlock, attributes are carried as IAL).
     const pluginWrites = c.execute_kernel_calls.filter((k) => k.url !== '/api/query/sql');
     const mine = writeCalls(double).map((k) => ({ url: k.path, data: k.body }));
-    const strip = (w) => ({ url: w.url, data: { ...w.data, parentID: w.url === '/api/block/insertBlock' ? undefined : w.data.parentID } });
-    if (JSON.stringify(mine.map(strip)) === JSON.stringify(pluginWrites.map(strip))) agreeOnWrites.push(c.title);
+    const strip = (w) => ({
+      url: w.url,
+      data: {
+        ...w.data,
+        parentID: w.url === '/api/block/insertBlock' ? undefined : w.data.parentID,
+      },
+    });
+    if (JSON.stringify(mine.map(strip)) === JSON.stringify(pluginWrites.map(strip)))
+      agreeOnWrites.push(c.title);
     // Every apply verified against the double and is undoable there.
     if (report.undo) {
       const undone = await ek.applyBlockDiff(report.undo, host);
@@ -383,20 +563,36 @@ test('the reading tools run end to end through the adapter and the double', asyn
   const doc = '20240614083000-wk24rep';
   // getDocHeadings comes from /api/outline/getDocOutline, in document order.
   const [headings] = await host.getDocHeadings([doc]);
-  assert.deepEqual(headings.map((h) => h.content), ['本周进展', '后端', '风险与问题', '下周计划']);
+  assert.deepEqual(
+    headings.map((h) => h.content),
+    ['本周进展', '后端', '风险与问题', '下周计划'],
+  );
   const info = await ek.getBlockInfo({ ids: doc }, host, { lang: 'zh' });
   assert.deepEqual(
     info.blocks[0].toc.map((n) => [n.content, n.children.map((c) => c.content)]),
-    [['本周进展', ['后端']], ['风险与问题', []], ['下周计划', []]],
+    [
+      ['本周进展', ['后端']],
+      ['风险与问题', []],
+      ['下周计划', []],
+    ],
   );
   const view = await ek.getBlockContent({ blockId: doc, slice: '0:2' }, host, { lang: 'zh' });
-  assert.match(view.text, /^> \[Slice View\] Filter: "0:2" \| Count: 2\n\n@@20240614083000-a1b2c3d@@段落\n/);
-  const appended = await ek.appendContent({ markdown: '追加一段', targetType: 'block', target: '20240614083112-h2jz8kq' }, host);
+  assert.match(
+    view.text,
+    /^> \[Slice View\] Filter: "0:2" \| Count: 2\n\n@@20240614083000-a1b2c3d@@段落\n/,
+  );
+  const appended = await ek.appendContent(
+    { markdown: '追加一段', targetType: 'block', target: '20240614083112-h2jz8kq' },
+    host,
+  );
   assert.equal(appended.placement, 'endOfSection');
   await host.flushTransaction();
   const [section] = await host.getChildBlocks(['20240614083112-h2jz8kq']);
   assert.equal(section.at(-1).markdown, '追加一段');
-  const created = await ek.createNewDoc({ title: 'Q3 Plan', anchorDocumentId: doc, location: 'siblings', markdown: '# 目标' }, host);
+  const created = await ek.createNewDoc(
+    { title: 'Q3 Plan', anchorDocumentId: doc, location: 'siblings', markdown: '# 目标' },
+    host,
+  );
   assert.equal(created.hpath, '/Q3 Plan');
   assert.ok(double.documentIds().includes(created.docId));
 });

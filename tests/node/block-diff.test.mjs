@@ -96,7 +96,10 @@ test('validating a 50-hunk diff makes exactly one host fetch', async () => {
   const report = await ek.applyBlockDiff(hunks.join('\n\n'), host, { dryRun: true });
   assert.equal(report.ok, true);
   assert.equal(report.plan.length, 50);
-  assert.deepEqual(host.calls.map((c) => c.name), ['getBlocks']);
+  assert.deepEqual(
+    host.calls.map((c) => c.name),
+    ['getBlocks'],
+  );
 });
 
 test('two applies running concurrently do not interfere', async () => {
@@ -119,7 +122,11 @@ test('two applies running concurrently do not interfere', async () => {
 
 test('host errors become HOST_ERROR with the original error as cause', async () => {
   const boom = new Error('kernel down');
-  const host = { getBlocks: async () => { throw boom; } };
+  const host = {
+    getBlocks: async () => {
+      throw boom;
+    },
+  };
   await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, host), (e) => {
     assert.equal(ek.isEditkitError(e), true);
     assert.equal(e.code, 'HOST_ERROR');
@@ -131,7 +138,11 @@ test('host errors become HOST_ERROR with the original error as cause', async () 
   // Rejections with non-Error values, synchronous throws, malformed data.
   const hostile = [
     { getBlocks: () => Promise.reject('just a string') },
-    { getBlocks: () => { throw 42; } },
+    {
+      getBlocks: () => {
+        throw 42;
+      },
+    },
     { getBlocks: async () => 'not an array' },
     { getBlocks: async () => [{ id: 5 }] },
     { getBlocks: async (ids) => ids.map(() => null).concat([null]) },
@@ -152,7 +163,10 @@ test('host errors become HOST_ERROR with the original error as cause', async () 
 const MALFORMED = [
   ['', ['EMPTY_DIFF']],
   ['just text', ['EMPTY_DIFF']],
-  [`@@${P}@@\n<<<<<<< SEARCH\n<<<<<<< SEARCH\nfoo\n=======\nbar\n>>>>>>> REPLACE`, ['NESTED_SEARCH']],
+  [
+    `@@${P}@@\n<<<<<<< SEARCH\n<<<<<<< SEARCH\nfoo\n=======\nbar\n>>>>>>> REPLACE`,
+    ['NESTED_SEARCH'],
+  ],
   [`@@${P}@@\n<<<<<<< SEARCH\na\n=======\nb\n<<<<<<< SEARCH\n>>>>>>> REPLACE`, ['NESTED_SEARCH']],
   [`@@${P}@@\n<<<<<<< SEARCH\na\n=======\nnew`, ['UNCLOSED_SEARCH']],
   [`@@${P}@@\n<<<<<<< SEARCH\na\n\n@@DELETE:${P}@@`, ['UNCLOSED_SEARCH']],
@@ -162,7 +176,10 @@ const MALFORMED = [
   [`@@${P}@@\n>>>>>>> REPLACE`, ['UNMATCHED_REPLACE']],
   ['>>>>>>> REPLACE', ['UNMATCHED_REPLACE']],
   ['<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE', ['SEARCH_WITHOUT_BLOCK_ID']],
-  ['@@20240614083000-A1B2C3D@@\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE', ['INVALID_BLOCK_ID']],
+  [
+    '@@20240614083000-A1B2C3D@@\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE',
+    ['INVALID_BLOCK_ID'],
+  ],
   ['@@DELETE:2024061408-abc@@', ['INVALID_BLOCK_ID']],
   ['@@DELETE:20240614083000-a1b2c3@@', ['INVALID_BLOCK_ID']],
   [`@@MOVE:${P}@@\nx`, ['UNKNOWN_COMMAND']],
@@ -172,13 +189,25 @@ const MALFORMED = [
   [`@@PREPEND:${P}@@\n   \n@@DELETE:${P}@@`, ['EMPTY_INSERT']],
   [`@@${P}@@\n<<<<<<< SEARCH\n=======\n新内容\n>>>>>>> REPLACE`, ['EMPTY_SEARCH']],
   [`@@${P}@@\n只有内容，没有 SEARCH`, ['MISSING_SEARCH']],
-  [`@@${P}@@\n<<<<<<< SEARCH\n\`\`\`\n=======\n\`\`\`\n=======\nx\n>>>>>>> REPLACE`, ['MISPLACED_DELIMITER']],
-  [`@@MOVE:${P}@@\nx\n\n@@${P}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE`, ['UNKNOWN_COMMAND', 'MISSING_DELIMITER']],
+  [
+    `@@${P}@@\n<<<<<<< SEARCH\n\`\`\`\n=======\n\`\`\`\n=======\nx\n>>>>>>> REPLACE`,
+    ['MISPLACED_DELIMITER'],
+  ],
+  [
+    `@@MOVE:${P}@@\nx\n\n@@${P}@@\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE`,
+    ['UNKNOWN_COMMAND', 'MISSING_DELIMITER'],
+  ],
   [`\ufeff@@${P}@@\r\n<<<<<<< SEARCH\r\na\r\n>>>>>>> REPLACE\r\n`, ['MISSING_DELIMITER']],
   [`说明😀\n@@${P}@@\n<<<<<<< SEARCH\n中文😀\n=======\n表情🎉`, ['UNCLOSED_SEARCH']],
   ['@@DELETE:202406140830001-a1b2c3d@@', ['INVALID_BLOCK_ID']],
-  [`@@${P}@@\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n>>>>>>> REPLACE`, ['UNMATCHED_REPLACE']],
-  [`@@${P}@@\n<<<<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE`, ['MISPLACED_DELIMITER', 'UNMATCHED_REPLACE']],
+  [
+    `@@${P}@@\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n>>>>>>> REPLACE`,
+    ['UNMATCHED_REPLACE'],
+  ],
+  [
+    `@@${P}@@\n<<<<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE`,
+    ['MISPLACED_DELIMITER', 'UNMATCHED_REPLACE'],
+  ],
   [`@@${'PREPEND'}:${P}@@\n@@APPEND:${P}@@\n@@AFTER:${P}@@\nx`, ['EMPTY_INSERT', 'EMPTY_INSERT']],
   [`${'很长的一行文字 😀\n'.repeat(250_000)}@@${P}@@\n<<<<<<< SEARCH\nx`, ['UNCLOSED_SEARCH']],
 ];
@@ -190,9 +219,19 @@ test('30+ malformed diffs give their documented codes and the instance keeps wor
     const label = diff.slice(0, 80);
     const report = ek.validateBlockDiffFormat(diff, { lang: 'zh' });
     assert.equal(report.valid, false, label);
-    assert.deepEqual(report.errors.map((e) => e.code), codes, label);
-    assert.throws(() => ek.parseBlockDiff(diff), (e) => e.code === 'INVALID_DIFF_FORMAT' && e.errors.length === codes.length);
-    await assert.rejects(ek.applyBlockDiff(diff, host), (e) => ek.isEditkitError(e) && e.code === 'INVALID_DIFF_FORMAT');
+    assert.deepEqual(
+      report.errors.map((e) => e.code),
+      codes,
+      label,
+    );
+    assert.throws(
+      () => ek.parseBlockDiff(diff),
+      (e) => e.code === 'INVALID_DIFF_FORMAT' && e.errors.length === codes.length,
+    );
+    await assert.rejects(
+      ek.applyBlockDiff(diff, host),
+      (e) => ek.isEditkitError(e) && e.code === 'INVALID_DIFF_FORMAT',
+    );
     // The module still works after every refusal.
     assert.equal(ek.validateBlockDiffFormat(`@@DELETE:${P}@@`).valid, true);
   }
@@ -203,14 +242,41 @@ test('hostile arguments are typed errors, never crashes', async () => {
   const host = fixtureHost();
   const badTexts = [undefined, null, 42, {}, [], Symbol('x'), () => 1, '\udc00', 'ok\ud800'];
   for (const bad of badTexts) {
-    assert.throws(() => ek.validateBlockDiffFormat(bad), (e) => ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code));
-    await assert.rejects(ek.applyBlockDiff(bad, host), (e) => ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code));
+    assert.throws(
+      () => ek.validateBlockDiffFormat(bad),
+      (e) => ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code),
+    );
+    await assert.rejects(ek.applyBlockDiff(bad, host), (e) =>
+      ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code),
+    );
   }
-  const throwing = { get lang() { throw new Error('getter'); } };
-  assert.throws(() => ek.parseBlockDiff(`@@DELETE:${P}@@`, { dryRun: 'yes', get x() { throw new Error('boom'); } }), (e) => e.code === 'INVALID_ARGUMENT');
-  assert.throws(() => ek.parseBlockDiff(`@@DELETE:${P}@@`, throwing), (e) => e.code === 'INVALID_ARGUMENT');
-  await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: 'yes' }), (e) => e.code === 'INVALID_ARGUMENT');
-  await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, host, 'options'), (e) => e.code === 'INVALID_ARGUMENT');
+  const throwing = {
+    get lang() {
+      throw new Error('getter');
+    },
+  };
+  assert.throws(
+    () =>
+      ek.parseBlockDiff(`@@DELETE:${P}@@`, {
+        dryRun: 'yes',
+        get x() {
+          throw new Error('boom');
+        },
+      }),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
+  assert.throws(
+    () => ek.parseBlockDiff(`@@DELETE:${P}@@`, throwing),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
+  await assert.rejects(
+    ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: 'yes' }),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
+  await assert.rejects(
+    ek.applyBlockDiff(`@@DELETE:${P}@@`, host, 'options'),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
   const ok = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
   assert.equal(ok.ok, true);
 });
@@ -220,6 +286,9 @@ test('results carry CJK, emoji and CRLF input intact', async () => {
   const diff = `@@${P}@@\r\n<<<<<<< SEARCH\r\n插件 **diff 编辑**\r\n=======\r\n插件 **差异编辑** 🎉\r\n>>>>>>> REPLACE\r\n`;
   const report = await ek.applyBlockDiff(diff, host, { lang: 'zh' });
   assert.equal(report.ok, true, report.summary);
-  assert.equal(host.block(P).markdown, '本周主要完成了插件 **差异编辑** 🎉 功能的重构，并修复了若干问题。');
+  assert.equal(
+    host.block(P).markdown,
+    '本周主要完成了插件 **差异编辑** 🎉 功能的重构，并修复了若干问题。',
+  );
   assert.match(report.summary, /已应用/);
 });

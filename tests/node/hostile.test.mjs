@@ -7,16 +7,60 @@ import assert from 'node:assert/strict';
 import { ek, fixtureHost } from './support.mjs';
 
 const P = '20240614083000-a1b2c3d';
-const throwingGetter = { get lang() { throw new Error('getter'); }, get blockId() { throw new Error('getter'); } };
-const proxy = new Proxy({}, { get() { throw new Error('proxy get'); }, ownKeys() { throw new Error('proxy keys'); } });
+const throwingGetter = {
+  get lang() {
+    throw new Error('getter');
+  },
+  get blockId() {
+    throw new Error('getter');
+  },
+};
+const proxy = new Proxy(
+  {},
+  {
+    get() {
+      throw new Error('proxy get');
+    },
+    ownKeys() {
+      throw new Error('proxy keys');
+    },
+  },
+);
 const HOSTILE = [
-  undefined, null, 0, -1, NaN, Infinity, true, '', 'x'.repeat(5_000_000), 'lone \ud800 surrogate', '\udfff',
-  {}, [], [null], [1, 'a'], () => 1, Symbol('s'), 10n, proxy, throwingGetter, Object.create(null), new Date(0), /re/,
+  undefined,
+  null,
+  0,
+  -1,
+  NaN,
+  Infinity,
+  true,
+  '',
+  'x'.repeat(5_000_000),
+  'lone \ud800 surrogate',
+  '\udfff',
+  {},
+  [],
+  [null],
+  [1, 'a'],
+  () => 1,
+  Symbol('s'),
+  10n,
+  proxy,
+  throwingGetter,
+  Object.create(null),
+  new Date(0),
+  /re/,
   { lang: 'klingon', mode: 'reckless', dryRun: 'yes', atomic: 0, ids: 5, blockId: {}, slice: [] },
 ];
 const describe = (v) => {
   try {
-    return typeof v === 'string' ? `string(${v.length})` : typeof v === 'symbol' ? 'symbol' : typeof v === 'bigint' ? 'bigint' : JSON.stringify(v)?.slice(0, 40) ?? String(v);
+    return typeof v === 'string'
+      ? `string(${v.length})`
+      : typeof v === 'symbol'
+        ? 'symbol'
+        : typeof v === 'bigint'
+          ? 'bigint'
+          : (JSON.stringify(v)?.slice(0, 40) ?? String(v));
   } catch {
     return typeof v;
   }
@@ -30,25 +74,59 @@ function validArgs(host) {
     applyBlockDiff: [`@@DELETE:${P}@@`, host, { dryRun: true }],
     version: [],
     unifiedDiff: ['a\n', 'b\n', {}],
-    checkOverwrite: [{ path: 'f', content: 'a\n', newContent: 'b\n', knownOldTotalLines: 1, knownOldTotalBytes: 2 }],
+    checkOverwrite: [
+      {
+        path: 'f',
+        content: 'a\n',
+        newContent: 'b\n',
+        knownOldTotalLines: 1,
+        knownOldTotalBytes: 2,
+      },
+    ],
     checkNewFile: [{ path: 'f', exists: false, newContent: 'x' }],
     formatFileView: [{ path: 'f', content: 'x\n' }],
     withPathLock: ['p', () => 1],
     evaluateSlice: [['20240101000000-aaaaaaa'], '0:1', {}],
-    renderBlockContent: [{ block: { id: P, type: 'p', markdown: 'x' }, children: [] }, { blockId: P }, {}],
+    renderBlockContent: [
+      { block: { id: P, type: 'p', markdown: 'x' }, children: [] },
+      { blockId: P },
+      {},
+    ],
     getBlockContent: [{ blockId: P }, host, {}],
     getBlockInfo: [{ ids: P }, host, {}],
     formatBlockInfo: [{ blocks: [], notFoundIds: [] }, {}],
     buildBlockInfo: [{ block: { id: P, type: 'p', markdown: 'x', content: 'x' } }, {}],
     planAppend: [{ block: { id: P, type: 'p' }, section: [] }, {}],
     appendContent: [{ markdown: 'x', targetType: 'block', target: P }, host, {}],
-    createNewDoc: [{ title: 't', anchorDocumentId: '20240614083000-wk24rep', location: 'children' }, host, {}],
-    planNewDocPath: [{ anchorDoc: { id: '20240614083000-wk24rep', type: 'd', box: '20240101090000-k3m9xzq', path: '/20240614083000-wk24rep.sy', hpath: '/项目周报' }, title: 't', location: 'siblings' }, {}],
+    createNewDoc: [
+      { title: 't', anchorDocumentId: '20240614083000-wk24rep', location: 'children' },
+      host,
+      {},
+    ],
+    planNewDocPath: [
+      {
+        anchorDoc: {
+          id: '20240614083000-wk24rep',
+          type: 'd',
+          box: '20240101090000-k3m9xzq',
+          path: '/20240614083000-wk24rep.sy',
+          hpath: '/项目周报',
+        },
+        title: 't',
+        location: 'siblings',
+      },
+      {},
+    ],
     findMatch: ['abc', 'b', {}],
     replaceText: ['abc', 'b', 'B', {}],
     applySearchReplace: ['a\n', '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE', {}],
     applyEdits: ['a', [{ oldString: 'a', newString: 'b' }], {}],
-    replaceTextWithCorrection: ['abc', 'zzz', 'B', { corrector: async () => '{"noChangesRequired": true}' }],
+    replaceTextWithCorrection: [
+      'abc',
+      'zzz',
+      'B',
+      { corrector: async () => '{"noChangesRequired": true}' },
+    ],
     stats: [],
     resetStats: [],
     toolDefinitions: [{}],
@@ -56,7 +134,12 @@ function validArgs(host) {
     runTool: ['read_file', { path: 'x' }, {}],
     formatApplyReport: [{ ok: true, summary: 's', results: [], plan: [], warnings: [] }, 'en'],
     createSiyuanHost: [{ request: async () => ({ code: 0, msg: '', data: [] }) }],
-    kernelRequest: [{ baseUrl: 'http://127.0.0.1:1', fetch: async () => new Response('{"code":0,"msg":"","data":null}') }],
+    kernelRequest: [
+      {
+        baseUrl: 'http://127.0.0.1:1',
+        fetch: async () => new Response('{"code":0,"msg":"","data":null}'),
+      },
+    ],
     isBlockId: [P],
     isEditkitError: [new Error('x')],
   };
@@ -65,7 +148,9 @@ function validArgs(host) {
 async function settle(value) {
   if (!(value instanceof Promise)) return;
   let timer;
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('hung for 10 s')), 10_000); });
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('hung for 10 s')), 10_000);
+  });
   try {
     await Promise.race([value, timeout]);
   } finally {
@@ -81,7 +166,12 @@ async function canary() {
 test('every function export: hostile values in every position are an EditkitError or a normal result', async () => {
   const host = fixtureHost();
   const table = validArgs(host);
-  const exported = Object.entries(ek).filter(([name, v]) => typeof v === 'function' && !/^[A-Z]/.test(name) && !['default', 'init', 'initSync', '__trapForTests'].includes(name));
+  const exported = Object.entries(ek).filter(
+    ([name, v]) =>
+      typeof v === 'function' &&
+      !/^[A-Z]/.test(name) &&
+      !['default', 'init', 'initSync', '__trapForTests'].includes(name),
+  );
   const missing = exported.map(([n]) => n).filter((n) => !(n in table));
   assert.deepEqual(missing, [], 'every function export has an entry in the table');
   let calls = 0;
@@ -95,7 +185,10 @@ test('every function export: hostile values in every position are an EditkitErro
         try {
           await settle(fn(...args));
         } catch (e) {
-          assert.ok(ek.isEditkitError(e), `${name} arg ${pos} = ${describe(bad)} threw ${e?.name}: ${e?.message}`);
+          assert.ok(
+            ek.isEditkitError(e),
+            `${name} arg ${pos} = ${describe(bad)} threw ${e?.name}: ${e?.message}`,
+          );
           assert.equal(typeof e.code, 'string');
           assert.equal(typeof e.message, 'string');
         }
@@ -110,7 +203,16 @@ test('classes: FileEditSession and EditkitError survive hostile construction and
   for (const bad of HOSTILE) {
     try {
       const s = new ek.FileEditSession(bad);
-      for (const m of ['prepareRangeEdit', 'prepareAppend', 'prepareInsertAfter', 'prepareInsertBefore', 'prepareBlockReplace', 'apply', 'applyOrder', 'pending']) {
+      for (const m of [
+        'prepareRangeEdit',
+        'prepareAppend',
+        'prepareInsertAfter',
+        'prepareInsertBefore',
+        'prepareBlockReplace',
+        'apply',
+        'applyOrder',
+        'pending',
+      ]) {
         try {
           s[m](bad);
         } catch (e) {
@@ -118,7 +220,10 @@ test('classes: FileEditSession and EditkitError survive hostile construction and
         }
       }
     } catch (e) {
-      assert.ok(ek.isEditkitError(e), `new FileEditSession(${describe(bad)}) threw ${e?.name}: ${e?.message}`);
+      assert.ok(
+        ek.isEditkitError(e),
+        `new FileEditSession(${describe(bad)}) threw ${e?.name}: ${e?.message}`,
+      );
     }
   }
   await canary();
@@ -127,7 +232,9 @@ test('classes: FileEditSession and EditkitError survive hostile construction and
 test('host callbacks that throw, reject, hang up with junk, or have throwing getters are HOST_ERROR', async () => {
   const row = { id: P, type: 'p', markdown: 'x', parent_id: '20240614083000-wk24rep' };
   const answers = [
-    () => { throw new Error('sync throw'); },
+    () => {
+      throw new Error('sync throw');
+    },
     () => Promise.reject(new Error('rejected')),
     () => Promise.reject('a string'),
     () => Promise.reject(undefined),
@@ -137,7 +244,14 @@ test('host callbacks that throw, reject, hang up with junk, or have throwing get
     () => [{ id: 5 }],
     () => [row, row],
     () => [{ ...row, markdown: 'lone \ud800' }],
-    () => [{ ...row, get markdown() { throw new Error('getter in a row'); } }],
+    () => [
+      {
+        ...row,
+        get markdown() {
+          throw new Error('getter in a row');
+        },
+      },
+    ],
     () => [proxy],
     () => [{ ...row, length: 10n }],
   ];
@@ -148,17 +262,39 @@ test('host callbacks that throw, reject, hang up with junk, or have throwing get
       (h) => ek.getBlockInfo({ ids: P }, h),
       (h) => ek.appendContent({ markdown: 'x', targetType: 'block', target: P }, h),
     ]) {
-      const host = { getBlocks: answer, getChildBlocks: answer, getBreadcrumb: answer, getKramdown: answer, appendBlock: answer, insertBlock: answer };
+      const host = {
+        getBlocks: answer,
+        getChildBlocks: answer,
+        getBreadcrumb: answer,
+        getKramdown: answer,
+        appendBlock: answer,
+        insertBlock: answer,
+      };
       try {
         await settle(tool(host));
       } catch (e) {
         assert.ok(ek.isEditkitError(e), `${answer} → ${e?.name}: ${e?.message}`);
-        assert.ok(['HOST_ERROR', 'HOST_CAPABILITY_MISSING', 'BLOCK_NOT_FOUND', 'INVALID_TEXT', 'INVALID_ARGUMENT'].includes(e.code), `${answer} → ${e.code}`);
+        assert.ok(
+          [
+            'HOST_ERROR',
+            'HOST_CAPABILITY_MISSING',
+            'BLOCK_NOT_FOUND',
+            'INVALID_TEXT',
+            'INVALID_ARGUMENT',
+          ].includes(e.code),
+          `${answer} → ${e.code}`,
+        );
       }
     }
   }
-  const getterHost = { get getBlocks() { throw new Error('getter on the host'); } };
-  await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, getterHost), (e) => ek.isEditkitError(e));
+  const getterHost = {
+    get getBlocks() {
+      throw new Error('getter on the host');
+    },
+  };
+  await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, getterHost), (e) =>
+    ek.isEditkitError(e),
+  );
   await canary();
 });
 
@@ -166,10 +302,19 @@ test('a trapped wasm instance is replaced: the call is INTERNAL_ERROR and the ne
   const host = fixtureHost();
   const before = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
   assert.equal(before.ok, true);
-  assert.throws(() => ek.__trapForTests(), (e) => ek.isEditkitError(e) && e.code === 'INTERNAL_ERROR' && e.cause instanceof WebAssembly.RuntimeError);
+  assert.throws(
+    () => ek.__trapForTests(),
+    (e) =>
+      ek.isEditkitError(e) &&
+      e.code === 'INTERNAL_ERROR' &&
+      e.cause instanceof WebAssembly.RuntimeError,
+  );
   await canary();
   const after = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
   assert.deepEqual(after, before);
   const session = new ek.FileEditSession({ now: () => 1 });
-  assert.equal(session.prepareAppend({ path: 'a', content: '', newText: 'x', owner: 'o' }).hunkId.length > 0, true);
+  assert.equal(
+    session.prepareAppend({ path: 'a', content: '', newText: 'x', owner: 'o' }).hunkId.length > 0,
+    true,
+  );
 });

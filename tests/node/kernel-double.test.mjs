@@ -5,7 +5,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, FIXTURES, fixtureDouble, kernel, Lute, sql, testing, topLevel } from './kernel-support.mjs';
+import {
+  ek,
+  FIXTURES,
+  fixtureDouble,
+  kernel,
+  Lute,
+  sql,
+  testing,
+  topLevel,
+} from './kernel-support.mjs';
 import { repo } from './support.mjs';
 
 const DOC1 = '20240614083000-wk24rep';
@@ -26,35 +35,79 @@ test('the double serves the fixtures exactly (SQL rows, child lists, kramdown, b
       const [got] = await sql(double, `SELECT * FROM blocks WHERE id = '${row.id}'`);
       assert.deepEqual(got, row, row.id);
       assert.deepEqual(Object.keys(got), Object.keys(row), 'keys sorted as Go encodes a map');
-      assert.deepEqual((await raw(double, '/api/block/getChildBlocks', { id: row.id })).data, f.api.getChildBlocks[row.id], row.id);
-      assert.equal((await raw(double, '/api/block/getBlockKramdown', { id: row.id, mode: 'md' })).data.kramdown, f.api.getBlockKramdown[row.id]);
-      assert.deepEqual((await raw(double, '/api/block/getBlockBreadcrumb', { id: row.id })).data, f.api.getBlockBreadcrumb[row.id], row.id);
-      assert.equal((await raw(double, '/api/filetree/getHPathByID', { id: row.id })).data, f.api.getHPathByID[row.id]);
+      assert.deepEqual(
+        (await raw(double, '/api/block/getChildBlocks', { id: row.id })).data,
+        f.api.getChildBlocks[row.id],
+        row.id,
+      );
+      assert.equal(
+        (await raw(double, '/api/block/getBlockKramdown', { id: row.id, mode: 'md' })).data
+          .kramdown,
+        f.api.getBlockKramdown[row.id],
+      );
+      assert.deepEqual(
+        (await raw(double, '/api/block/getBlockBreadcrumb', { id: row.id })).data,
+        f.api.getBlockBreadcrumb[row.id],
+        row.id,
+      );
+      assert.equal(
+        (await raw(double, '/api/filetree/getHPathByID', { id: row.id })).data,
+        f.api.getHPathByID[row.id],
+      );
     }
   }
 });
 
-test('Lute reproduces the fixture rows from the documents\' kramdown (type, subtype, markdown, content, parent_id, ial, …)', async () => {
+test("Lute reproduces the fixture rows from the documents' kramdown (type, subtype, markdown, content, parent_id, ial, …)", async () => {
   // Build the four documents from their kramdown alone: Lute splits and types the blocks.
   const documents = FIXTURES.map((f) => {
     const k = f.api.getBlockKramdown[f.document.id];
     return {
-      id: f.document.id, title: /title="([^"]*)"/.exec(f.document.ial)[1], box: f.document.box,
-      hpath: f.document.hpath, path: f.document.path, blocks: [k.slice(0, k.lastIndexOf('\n\n{:'))],
+      id: f.document.id,
+      title: /title="([^"]*)"/.exec(f.document.ial)[1],
+      box: f.document.box,
+      hpath: f.document.hpath,
+      path: f.document.path,
+      blocks: [k.slice(0, k.lastIndexOf('\n\n{:'))],
     };
   });
   const double = testing.createKernelDouble({ documents, lute: Lute });
-  const cols = ['alias', 'box', 'content', 'created', 'fcontent', 'hpath', 'ial', 'id', 'length', 'markdown', 'memo', 'name', 'parent_id', 'path', 'root_id', 'sort', 'subtype', 'tag', 'type', 'updated'];
+  const cols = [
+    'alias',
+    'box',
+    'content',
+    'created',
+    'fcontent',
+    'hpath',
+    'ial',
+    'id',
+    'length',
+    'markdown',
+    'memo',
+    'name',
+    'parent_id',
+    'path',
+    'root_id',
+    'sort',
+    'subtype',
+    'tag',
+    'type',
+    'updated',
+  ];
   for (const f of FIXTURES) {
     for (const b of f.blocks.filter((x) => x.type !== 'd')) {
       const r = double.block(b.id);
       assert.ok(r, b.id);
       for (const c of cols) assert.equal(r[c], b[c], `${b.id} ${b.type} ${c}`);
     }
-    assert.deepEqual(double.snapshot(f.document.id).map((x) => x.id), f.blocks.filter((x) => x.type !== 'd').map((x) => x.id));
+    assert.deepEqual(
+      double.snapshot(f.document.id).map((x) => x.id),
+      f.blocks.filter((x) => x.type !== 'd').map((x) => x.id),
+    );
     for (const [id, k] of Object.entries(f.api.getBlockKramdown)) {
       // Tables: the fixtures' kramdown was serialised by hand without Lute's column padding.
-      if (id !== f.document.id && !k.startsWith('|') && !k.includes('\n|')) assert.equal(double.kramdown(id), k, id);
+      if (id !== f.document.id && !k.startsWith('|') && !k.includes('\n|'))
+        assert.equal(double.kramdown(id), k, id);
     }
   }
 });
@@ -74,7 +127,11 @@ test('heading sections and parent_id (HeadingParent) follow inserted and deleted
   const [section] = await host.getChildBlocks([H2]);
   assert.deepEqual(section.map((c) => c.id).slice(0, 3), [h3, LIST, H3]);
   const [sub] = await host.getChildBlocks([h3]);
-  assert.deepEqual(sub.map((c) => c.id), [LIST], 'the section of an h3 ends at the next h3');
+  assert.deepEqual(
+    sub.map((c) => c.id),
+    [LIST],
+    'the section of an h3 ends at the next h3',
+  );
   await host.deleteBlock(h3);
   assert.equal((await host.getBlocks([LIST]))[0].parent_id, H2);
   // Blocks inside containers keep the container as parent.
@@ -84,20 +141,56 @@ test('heading sections and parent_id (HeadingParent) follow inserted and deleted
 
 test('prepend/append only under d, b, l, i, s, callout (v3.7 CheckContainerParent); insertBlock by parentID alone too', async () => {
   const { double, host } = kernel();
-  const heading = await raw(double, '/api/block/appendBlock', { dataType: 'markdown', data: 'x', parentID: H2 });
+  const heading = await raw(double, '/api/block/appendBlock', {
+    dataType: 'markdown',
+    data: 'x',
+    parentID: H2,
+  });
   assert.equal(heading.code, -1);
-  assert.match(heading.msg, /^heading \[20240614083112-h2jz8kq\] is a leaf block and cannot have children; to place a block below this heading, pass previousID=/);
-  const leaf = await raw(double, '/api/block/prependBlock', { dataType: 'markdown', data: 'x', parentID: CODE });
+  assert.match(
+    heading.msg,
+    /^heading \[20240614083112-h2jz8kq\] is a leaf block and cannot have children; to place a block below this heading, pass previousID=/,
+  );
+  const leaf = await raw(double, '/api/block/prependBlock', {
+    dataType: 'markdown',
+    data: 'x',
+    parentID: CODE,
+  });
   assert.equal(leaf.code, -1);
-  assert.equal(leaf.msg, 'block [20240614083330-cd7rust] type "c" is a leaf block and cannot have children; use previousID to place the block as its sibling instead');
-  const byParent = await raw(double, '/api/block/insertBlock', { dataType: 'markdown', data: 'x', parentID: P1 });
+  assert.equal(
+    leaf.msg,
+    'block [20240614083330-cd7rust] type "c" is a leaf block and cannot have children; use previousID to place the block as its sibling instead',
+  );
+  const byParent = await raw(double, '/api/block/insertBlock', {
+    dataType: 'markdown',
+    data: 'x',
+    parentID: P1,
+  });
   assert.equal(byParent.code, -1);
-  const missing = await raw(double, '/api/block/appendBlock', { dataType: 'markdown', data: 'x', parentID: '20990101000000-zzzzzzz' });
-  assert.deepEqual([missing.code, missing.msg], [-1, 'parent block not found: 20990101000000-zzzzzzz']);
-  const bad = await raw(double, '/api/block/appendBlock', { dataType: 'markdown', data: 'x', parentID: 'nope' });
+  const missing = await raw(double, '/api/block/appendBlock', {
+    dataType: 'markdown',
+    data: 'x',
+    parentID: '20990101000000-zzzzzzz',
+  });
+  assert.deepEqual(
+    [missing.code, missing.msg],
+    [-1, 'parent block not found: 20990101000000-zzzzzzz'],
+  );
+  const bad = await raw(double, '/api/block/appendBlock', {
+    dataType: 'markdown',
+    data: 'x',
+    parentID: 'nope',
+  });
   assert.deepEqual([bad.code, bad.msg], [-1, 'invalid ID argument']);
   // Through the adapter the refusal is an Error with the kernel's code and message.
-  await assert.rejects(host.appendBlock(H2, 'x'), (e) => e instanceof ek.SiyuanApiError && e.kernelCode === -1 && e.code === 'HOST_ERROR' && /is a leaf block/.test(e.msg));
+  await assert.rejects(
+    host.appendBlock(H2, 'x'),
+    (e) =>
+      e instanceof ek.SiyuanApiError &&
+      e.kernelCode === -1 &&
+      e.code === 'HOST_ERROR' &&
+      /is a leaf block/.test(e.msg),
+  );
   // Containers accept: blockquote (append), document (prepend), list item, super block.
   const [q] = await host.appendBlock(QUOTE, '引用里的新段落');
   assert.equal((await host.getBlocks([q]))[0].parent_id, QUOTE);
@@ -116,7 +209,11 @@ test('updateBlock keeps only the first block, keeps only the IAL the markdown ca
   const [row] = await host.getBlocks([closing]);
   assert.equal(row.markdown, '第一段');
   assert.ok(!double.kramdown(DOC1).includes('第二段'), 'the rest is dropped');
-  assert.deepEqual([row.name, row.alias, row.memo], ['', '', ''], 'attributes not in the markdown are lost');
+  assert.deepEqual(
+    [row.name, row.alias, row.memo],
+    ['', '', ''],
+    'attributes not in the markdown are lost',
+  );
   assert.match(row.ial, /^\{: id="20240614083630-p12olp4" updated="\d{14}"\}$/);
   await host.updateBlock(closing, '带属性\n{: name="n1" custom-k="v"}');
   const [withIal] = await host.getBlocks([closing]);
@@ -126,9 +223,16 @@ test('updateBlock keeps only the first block, keeps only the IAL the markdown ca
   const oldItems = (await host.getChildBlocks([LIST]))[0].map((c) => c.id);
   await host.updateBlock(LIST, '- 甲\n- 乙');
   const newItems = (await host.getChildBlocks([LIST]))[0];
-  assert.deepEqual(newItems.map((c) => c.markdown), ['- 甲', '- 乙']);
+  assert.deepEqual(
+    newItems.map((c) => c.markdown),
+    ['- 甲', '- 乙'],
+  );
   for (const c of newItems) assert.ok(!oldItems.includes(c.id));
-  assert.equal((await host.getBlocks([oldItems[0]]))[0], null, 'old children are gone from SQL too');
+  assert.equal(
+    (await host.getBlocks([oldItems[0]]))[0],
+    null,
+    'old children are gone from SQL too',
+  );
   // A list item updated with list markdown becomes that item (the list wrapper is dropped).
   const li = newItems[0].id;
   await host.updateBlock(li, '- 丙');
@@ -147,14 +251,24 @@ test('list wrapping: list markdown appended to a list adds items; other blocks a
   const wrapped = items.at(-1);
   assert.equal(wrapped.type, 'i');
   assert.equal(wrapped.markdown, '- 段落');
-  assert.equal((await host.getBlocks([para]))[0].parent_id, wrapped.id, 'the kernel reports the paragraph, now inside a new item');
+  assert.equal(
+    (await host.getBlocks([para]))[0].parent_id,
+    wrapped.id,
+    'the kernel reports the paragraph, now inside a new item',
+  );
   const [li] = await host.insertBlock('- 五\n- 六', { previousID: LI1 });
   assert.equal((await host.getBlocks([li]))[0].markdown, '- 五');
-  assert.ok(!double.kramdown(DOC1).includes('六'), 'only the first item of the inserted list is kept');
+  assert.ok(
+    !double.kramdown(DOC1).includes('六'),
+    'only the first item of the inserted list is kept',
+  );
   // Ordered lists renumber.
   const ordered = '20240614083550-lst2olq';
   await host.prependBlock(ordered, '1. 零');
-  assert.equal((await host.getBlocks([ordered]))[0].markdown, '1. 零\n2. 接入 WebAssembly 模块\n3. 补充 dryRun 预览\n4. 发布 v0.2.0');
+  assert.equal(
+    (await host.getBlocks([ordered]))[0].markdown,
+    '1. 零\n2. 接入 WebAssembly 模块\n3. 补充 dryRun 预览\n4. 发布 v0.2.0',
+  );
 });
 
 test('deleting the only paragraph of a list item leaves an empty paragraph; deleting an unknown id is a silent no-op', async () => {
@@ -172,7 +286,11 @@ test('the SQL index is asynchronous: writes reach /api/query/sql after a flush o
   const double = fixtureDouble({ sqlLag: 2 });
   const host = ek.createSiyuanHost({ request: double.request, flush: 'never' });
   await host.updateBlock(P1, '新文本');
-  assert.equal((await host.getKramdown([P1]))[0].split('\n')[0], '新文本', 'request 1 after the write: getBlockKramdown reads the tree');
+  assert.equal(
+    (await host.getKramdown([P1]))[0].split('\n')[0],
+    '新文本',
+    'request 1 after the write: getBlockKramdown reads the tree',
+  );
   assert.notEqual((await host.getBlocks([P1]))[0].markdown, '新文本', 'request 2: SQL is stale');
   assert.equal((await host.getBlocks([P1]))[0].markdown, '新文本', 'request 3: indexed');
   double.setSqlLag(Infinity);
@@ -188,38 +306,92 @@ test('the SQL index is asynchronous: writes reach /api/query/sql after a flush o
 
 test('/api/query/sql: implicit LIMIT 64, explicit LIMIT, IN lists answered in index order, columns, AND, LIKE, ORDER BY; unknown statements are errors', async () => {
   const double = fixtureDouble();
-  assert.equal((await sql(double, 'SELECT * FROM blocks')).length, 64, 'the kernel appends LIMIT 64');
+  assert.equal(
+    (await sql(double, 'SELECT * FROM blocks')).length,
+    64,
+    'the kernel appends LIMIT 64',
+  );
   assert.ok((await sql(double, 'SELECT id FROM blocks LIMIT 500')).length > 64);
-  const rows = await sql(double, `SELECT id, type FROM blocks WHERE id IN ('${H3}', '${P1}') LIMIT 2`);
-  assert.deepEqual(rows, [{ id: P1, type: 'p' }, { id: H3, type: 'h' }], 'index order, not IN order');
-  const heads = await sql(double, `select * from blocks where root_id = '${DOC1}' and type = 'h' order by id desc limit 10`);
-  assert.deepEqual(heads.map((r) => r.subtype), ['h2', 'h2', 'h3', 'h2']);
-  assert.equal((await sql(double, "SELECT id FROM blocks WHERE content LIKE '%WebAssembly%' AND type = 'p'")).length, 1);
-  assert.equal((await sql(double, "SELECT id FROM blocks WHERE hpath = 'it''s' LIMIT 1")).length, 0);
-  for (const bad of ['DELETE FROM blocks', 'SELECT * FROM refs', "SELECT * FROM blocks WHERE id = '1' OR 1=1", 'SELECT nope FROM blocks']) {
+  const rows = await sql(
+    double,
+    `SELECT id, type FROM blocks WHERE id IN ('${H3}', '${P1}') LIMIT 2`,
+  );
+  assert.deepEqual(
+    rows,
+    [
+      { id: P1, type: 'p' },
+      { id: H3, type: 'h' },
+    ],
+    'index order, not IN order',
+  );
+  const heads = await sql(
+    double,
+    `select * from blocks where root_id = '${DOC1}' and type = 'h' order by id desc limit 10`,
+  );
+  assert.deepEqual(
+    heads.map((r) => r.subtype),
+    ['h2', 'h2', 'h3', 'h2'],
+  );
+  assert.equal(
+    (await sql(double, "SELECT id FROM blocks WHERE content LIKE '%WebAssembly%' AND type = 'p'"))
+      .length,
+    1,
+  );
+  assert.equal(
+    (await sql(double, "SELECT id FROM blocks WHERE hpath = 'it''s' LIMIT 1")).length,
+    0,
+  );
+  for (const bad of [
+    'DELETE FROM blocks',
+    'SELECT * FROM refs',
+    "SELECT * FROM blocks WHERE id = '1' OR 1=1",
+    'SELECT nope FROM blocks',
+  ]) {
     const res = await double.request('/api/query/sql', { stmt: bad });
     assert.notEqual(res.code, 0, bad);
   }
 });
 
-test('createDocWithMd resolves or creates the parent path; createDailyNote creates today\'s note once', async () => {
+test("createDocWithMd resolves or creates the parent path; createDailyNote creates today's note once", async () => {
   const { double, host } = kernel({ now: () => new Date(Date.UTC(2025, 2, 9, 8)) });
-  const id = await host.createDoc({ notebook: '20240101090000-k3m9xzq', path: '/Projects/2025/计划', markdown: '## 目标\n\n- 一\n- 二' });
+  const id = await host.createDoc({
+    notebook: '20240101090000-k3m9xzq',
+    path: '/Projects/2025/计划',
+    markdown: '## 目标\n\n- 一\n- 二',
+  });
   const [row] = await host.getBlocks([id]);
   assert.equal(row.hpath, '/Projects/2025/计划');
   assert.equal(row.content, '计划');
-  const parents = await sql(double, "SELECT hpath, path FROM blocks WHERE type = 'd' AND hpath LIKE '/Projects%' ORDER BY hpath LIMIT 10");
-  assert.deepEqual(parents.map((r) => r.hpath), ['/Projects', '/Projects/2025', '/Projects/2025/计划']);
-  assert.ok(row.path.startsWith(parents[1].path.replace(/\.sy$/, '/')), 'the path nests under the parent documents');
-  assert.deepEqual((await topLevel(host, id)).map((b) => b.type), ['h', 'l']);
+  const parents = await sql(
+    double,
+    "SELECT hpath, path FROM blocks WHERE type = 'd' AND hpath LIKE '/Projects%' ORDER BY hpath LIMIT 10",
+  );
+  assert.deepEqual(
+    parents.map((r) => r.hpath),
+    ['/Projects', '/Projects/2025', '/Projects/2025/计划'],
+  );
+  assert.ok(
+    row.path.startsWith(parents[1].path.replace(/\.sy$/, '/')),
+    'the path nests under the parent documents',
+  );
+  assert.deepEqual(
+    (await topLevel(host, id)).map((b) => b.type),
+    ['h', 'l'],
+  );
   const daily = await host.createDailyNote({ notebook: '20240101090000-k3m9xzq' });
   assert.equal(await host.createDailyNote({ notebook: '20240101090000-k3m9xzq' }), daily);
   const [d] = await host.getBlocks([daily]);
   assert.equal(d.hpath, '/daily note/2025/03/2025-03-09');
   assert.match(d.ial, /custom-dailynote-20250309="20250309"/);
-  assert.equal(d.path.split('/').length, 5, 'under /daily note/2025/03 (the existing /daily note is reused)');
+  assert.equal(
+    d.path.split('/').length,
+    5,
+    'under /daily note/2025/03 (the existing /daily note is reused)',
+  );
   assert.ok(d.path.startsWith('/20240101000000-dn0rt1k/'));
-  const unknown = await double.request('/api/filetree/createDailyNote', { notebook: '20990101000000-zzzzzzz' });
+  const unknown = await double.request('/api/filetree/createDailyNote', {
+    notebook: '20990101000000-zzzzzzz',
+  });
   assert.equal(unknown.code, -1);
 });
 
@@ -227,7 +399,9 @@ test('markdown documents load through Lute; the double needs Lute only to parse'
   const g = globalThis.Lute;
   delete globalThis.Lute;
   try {
-    const noLute = testing.createKernelDouble({ fixtures: FIXTURES.map((f) => structuredClone(f)) });
+    const noLute = testing.createKernelDouble({
+      fixtures: FIXTURES.map((f) => structuredClone(f)),
+    });
     const host = ek.createSiyuanHost({ request: noLute.request });
     assert.equal((await host.getBlocks([P1]))[0].id, P1, 'reading fixtures needs no Lute');
     await assert.rejects(host.updateBlock(P1, 'x'), /Lute/);
@@ -235,15 +409,36 @@ test('markdown documents load through Lute; the double needs Lute only to parse'
     globalThis.Lute = g;
   }
   // Without { lute }, the global Lute (a browser's script tag) is used.
-  const viaGlobal = ek.createSiyuanHost({ request: testing.createKernelDouble({ fixtures: FIXTURES.map((f) => structuredClone(f)) }).request });
+  const viaGlobal = ek.createSiyuanHost({
+    request: testing.createKernelDouble({ fixtures: FIXTURES.map((f) => structuredClone(f)) })
+      .request,
+  });
   await viaGlobal.updateBlock(P1, 'y');
   const double = testing.createKernelDouble({
-    documents: [{ id: '20250301090000-doc0001', title: 'T', box: '20250301090000-nbdemo1', hpath: '/T', blocks: [{ id: '20250301090100-intro01', markdown: '**粗体** 与 `代码`' }, '## 标题\n正文紧跟标题', '| a | b |\n| --- | --- |\n| 1 | 2 |'] }],
+    documents: [
+      {
+        id: '20250301090000-doc0001',
+        title: 'T',
+        box: '20250301090000-nbdemo1',
+        hpath: '/T',
+        blocks: [
+          { id: '20250301090100-intro01', markdown: '**粗体** 与 `代码`' },
+          '## 标题\n正文紧跟标题',
+          '| a | b |\n| --- | --- |\n| 1 | 2 |',
+        ],
+      },
+    ],
     lute: Lute,
   });
-  assert.deepEqual(double.snapshot('20250301090000-doc0001').map((b) => [b.type, b.markdown]), [
-    ['p', '**粗体** 与 `代码`'], ['h', '## 标题'], ['p', '正文紧跟标题'], ['t', '| a | b |\n| --- | --- |\n| 1 | 2 |'],
-  ]);
+  assert.deepEqual(
+    double.snapshot('20250301090000-doc0001').map((b) => [b.type, b.markdown]),
+    [
+      ['p', '**粗体** 与 `代码`'],
+      ['h', '## 标题'],
+      ['p', '正文紧跟标题'],
+      ['t', '| a | b |\n| --- | --- |\n| 1 | 2 |'],
+    ],
+  );
   assert.equal(double.block('20250301090100-intro01').content, '粗体 与 代码');
   const table = double.snapshot('20250301090000-doc0001')[3];
   assert.equal(double.block(table.id).content, 'a b 1 2', 'table cells are space-separated');

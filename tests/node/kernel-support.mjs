@@ -12,8 +12,12 @@ export const LUTE_PATH = join(repo, 'node_modules', 'vditor', 'dist', 'js', 'lut
 export const Lute = testing.loadLute(readFileSync(LUTE_PATH, 'utf8'), require);
 
 export const FIXTURES = FIXTURE_FILES.map(fixture);
-export const NOTEBOOK_INDEX = JSON.parse(readFileSync(join(shared, 'fixtures', 'siyuan', 'notebook-index.json'), 'utf8'));
-export const OUTCOMES = JSON.parse(readFileSync(join(shared, 'fixtures', 'siyuan', 'plugin-expected-outcomes.json'), 'utf8'));
+export const NOTEBOOK_INDEX = JSON.parse(
+  readFileSync(join(shared, 'fixtures', 'siyuan', 'notebook-index.json'), 'utf8'),
+);
+export const OUTCOMES = JSON.parse(
+  readFileSync(join(shared, 'fixtures', 'siyuan', 'plugin-expected-outcomes.json'), 'utf8'),
+);
 export const BOX = NOTEBOOK_INDEX.notebook.id;
 
 /** A kernel double over the four fixture documents (and their parent documents). */

@@ -11,11 +11,25 @@ const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'pkg', 'di
 test('the ESM build loads under `node -e`, where a global __dirname names the working folder', () => {
   // node -e defines __dirname = "." as a global; the ESM build must use import.meta.url.
   const url = pathToFileURL(join(pkg, 'node.js')).href;
-  const out = execFileSync(process.execPath, ['-e', `import(${JSON.stringify(url)}).then((ek) => console.log(typeof __dirname, ek.findMatch('a\\nb', 'b').matches[0].startLine))`], { cwd: tmpdir(), encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      `import(${JSON.stringify(url)}).then((ek) => console.log(typeof __dirname, ek.findMatch('a\\nb', 'b').matches[0].startLine))`,
+    ],
+    { cwd: tmpdir(), encoding: 'utf8' },
+  );
   assert.equal(out.trim(), 'string 2');
 });
 
 test('the CJS build loads with require from another folder', () => {
-  const out = execFileSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(join(pkg, 'node.cjs'))}).findMatch('a\\nb', 'b').matches[0].startLine)`], { cwd: tmpdir(), encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      `console.log(require(${JSON.stringify(join(pkg, 'node.cjs'))}).findMatch('a\\nb', 'b').matches[0].startLine)`,
+    ],
+    { cwd: tmpdir(), encoding: 'utf8' },
+  );
   assert.equal(out.trim(), '2');
 });

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ek } from './support.mjs';
 
-const FILE = 'function total(items) {\r\n    let sum = 0;\r\n    for (const item of items) {\r\n        sum += item.price;\r\n    }\r\n    return sum;\r\n}\r\n';
+const FILE =
+  'function total(items) {\r\n    let sum = 0;\r\n    for (const item of items) {\r\n        sum += item.price;\r\n    }\r\n    return sum;\r\n}\r\n';
 
 test('findMatch names the strategy, the lines and UTF-16 offsets; not found is a value', () => {
   const r = ek.findMatch(FILE, 'for (const item of items) {\n    sum += item.price;\n}', {});
@@ -21,41 +22,73 @@ test('findMatch names the strategy, the lines and UTF-16 offsets; not found is a
 test('replaceText keeps CRLF and the file’s indentation; refusals are typed errors', () => {
   const r = ek.replaceText(FILE, 'sum += item.price;', 'sum += item.price * item.count;');
   assert.equal(r.content, FILE.replace('sum += item.price;', 'sum += item.price * item.count;'));
-  assert.throws(() => ek.replaceText('x\nfoo()\n  foo()\n', 'foo()', 'bar()'), (e) => e.code === 'AMBIGUOUS' && e.candidates.length === 2);
+  assert.throws(
+    () => ek.replaceText('x\nfoo()\n  foo()\n', 'foo()', 'bar()'),
+    (e) => e.code === 'AMBIGUOUS' && e.candidates.length === 2,
+  );
   // Nothing similar in the file: NOT_FOUND lists the strategies tried and names no closest region.
-  assert.throws(() => ek.replaceText(FILE, 'nothing like this', 'x'), (e) => {
-    assert.equal(e.code, 'NOT_FOUND');
-    assert.match(e.message, /^Could not find the search text \(mode safe\)\.\nStrategies tried: exact, line_endings, /);
-    assert.doesNotMatch(e.message, /closest/i);
-    assert.equal(e.line, undefined);
-    return true;
-  });
+  assert.throws(
+    () => ek.replaceText(FILE, 'nothing like this', 'x'),
+    (e) => {
+      assert.equal(e.code, 'NOT_FOUND');
+      assert.match(
+        e.message,
+        /^Could not find the search text \(mode safe\)\.\nStrategies tried: exact, line_endings, /,
+      );
+      assert.doesNotMatch(e.message, /closest/i);
+      assert.equal(e.line, undefined);
+      return true;
+    },
+  );
   // A near miss: the message and the error's fields point at the closest region.
-  assert.throws(() => ek.replaceText(FILE, 'for (const item of itemz) {', 'x'), (e) => {
-    assert.equal(e.code, 'NOT_FOUND');
-    assert.match(e.message, /\nClosest region: line 3 \(88% similar\):\n--- search\n\+\+\+ content\n/);
-    assert.equal(e.line, 3);
-    assert.equal(e.actual, '    for (const item of items) {');
-    assert.equal(e.expected, 'for (const item of itemz) {');
-    return true;
-  });
-  assert.equal(ek.replaceText('a $& b', '$&', '$1$$').content, 'a $1$$ b', 'replacement is literal');
-  assert.throws(() => ek.replaceText(FILE, '', 'x'), (e) => e.code === 'EMPTY_SEARCH');
+  assert.throws(
+    () => ek.replaceText(FILE, 'for (const item of itemz) {', 'x'),
+    (e) => {
+      assert.equal(e.code, 'NOT_FOUND');
+      assert.match(
+        e.message,
+        /\nClosest region: line 3 \(88% similar\):\n--- search\n\+\+\+ content\n/,
+      );
+      assert.equal(e.line, 3);
+      assert.equal(e.actual, '    for (const item of items) {');
+      assert.equal(e.expected, 'for (const item of itemz) {');
+      return true;
+    },
+  );
+  assert.equal(
+    ek.replaceText('a $& b', '$&', '$1$$').content,
+    'a $1$$ b',
+    'replacement is literal',
+  );
+  assert.throws(
+    () => ek.replaceText(FILE, '', 'x'),
+    (e) => e.code === 'EMPTY_SEARCH',
+  );
 });
 
 test('applySearchReplace: atomic by default, seed-003 summaries, format errors with their line', () => {
-  const ok = ek.applySearchReplace('a\nb\nc\n', '<<<<<<<SEARCH\na\n=======\nA\n>>>>>>>REPLACE\n<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE');
+  const ok = ek.applySearchReplace(
+    'a\nb\nc\n',
+    '<<<<<<<SEARCH\na\n=======\nA\n>>>>>>>REPLACE\n<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE',
+  );
   assert.equal(ok.content, 'A\nb\nC\n');
   assert.equal(ok.summary, 'Edit completed: 2/2 blocks applied successfully.');
-  const half = '<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nzzz\n=======\nZ\n>>>>>>> REPLACE';
+  const half =
+    '<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nzzz\n=======\nZ\n>>>>>>> REPLACE';
   const atomic = ek.applySearchReplace('a\nb\n', half);
   assert.equal(atomic.content, 'a\nb\n');
   assert.equal(atomic.ok, false);
   const partial = ek.applySearchReplace('a\nb\n', half, { atomic: false });
   assert.equal(partial.content, 'A\nb\n');
   assert.match(partial.summary, /^Edit partially completed: 1\/2 blocks applied/);
-  assert.throws(() => ek.applySearchReplace('a', '<<<<<<< SEARCH\na\n>>>>>>> REPLACE'), (e) => ek.isEditkitError(e) && typeof e.line === 'number');
-  const edits = ek.applyEdits('one two two', [{ oldString: 'one', newString: '1' }, { oldString: 'two', newString: '2', replaceAll: true }]);
+  assert.throws(
+    () => ek.applySearchReplace('a', '<<<<<<< SEARCH\na\n>>>>>>> REPLACE'),
+    (e) => ek.isEditkitError(e) && typeof e.line === 'number',
+  );
+  const edits = ek.applyEdits('one two two', [
+    { oldString: 'one', newString: '1' },
+    { oldString: 'two', newString: '2', replaceAll: true },
+  ]);
   assert.equal(edits.content, '1 2 2');
 });
 
@@ -68,38 +101,66 @@ test('replaceTextWithCorrection asks the corrector once, caches, and counts outc
     assert.match(request.user, /greting/);
     return 'Sure! ```json\n{"search": "const greeting = \\"hello\\";", "replace": "const greeting = \\"hi\\";", "explanation": "typo"}\n```';
   };
-  const r = await ek.replaceTextWithCorrection(file, 'const greting = "hello";', 'const greeting = "hi";', { corrector, instruction: 'say hi' });
+  const r = await ek.replaceTextWithCorrection(
+    file,
+    'const greting = "hello";',
+    'const greeting = "hi";',
+    { corrector, instruction: 'say hi' },
+  );
   assert.equal(r.content, 'const greeting = "hi";\n');
-  await ek.replaceTextWithCorrection(file, 'const greting = "hello";', 'const greeting = "hi";', { corrector, instruction: 'say hi' });
+  await ek.replaceTextWithCorrection(file, 'const greting = "hello";', 'const greeting = "hi";', {
+    corrector,
+    instruction: 'say hi',
+  });
   assert.equal(calls, 1, 'the second identical request is answered from the cache');
   const noChange = async () => '{"noChangesRequired": true, "explanation": "already says hi"}';
   await assert.rejects(
     ek.replaceTextWithCorrection(file, 'const greting = "hey";', 'x', { corrector: noChange }),
     (e) => e.code === 'CORRECTOR_NO_CHANGE',
   );
-  const broken = async () => { throw new Error('LLM offline'); };
+  const broken = async () => {
+    throw new Error('LLM offline');
+  };
   // A corrector that fails is a HOST_ERROR carrying the original refusal.
-  await assert.rejects(ek.replaceTextWithCorrection(file, 'nope nope nope', 'x', { corrector: broken }), (e) => {
-    assert.equal(e.code, 'HOST_ERROR');
-    assert.equal(e.subject, 'corrector');
-    assert.equal(e.errors[0].code, 'NOT_FOUND');
-    assert.equal(e.cause.message, 'LLM offline');
-    return true;
-  });
+  await assert.rejects(
+    ek.replaceTextWithCorrection(file, 'nope nope nope', 'x', { corrector: broken }),
+    (e) => {
+      assert.equal(e.code, 'HOST_ERROR');
+      assert.equal(e.subject, 'corrector');
+      assert.equal(e.errors[0].code, 'NOT_FOUND');
+      assert.equal(e.cause.message, 'LLM offline');
+      return true;
+    },
+  );
   const s = ek.stats();
   assert.equal(s.corrections.success, 2, 'the cached answer also succeeded');
   assert.equal(s.corrections.cacheHits, 1);
   assert.equal(s.corrections.noChange, 1);
-  await assert.rejects(ek.replaceTextWithCorrection(file, 'a', 'b', {}), (e) => e.code === 'INVALID_ARGUMENT');
+  await assert.rejects(
+    ek.replaceTextWithCorrection(file, 'a', 'b', {}),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
 });
 
 test('hostile arguments to the matcher are typed errors and the module keeps working', () => {
   for (const bad of [undefined, null, 1, {}, 'lone \udfff']) {
-    assert.throws(() => ek.findMatch(bad, 'x'), (e) => ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code));
-    assert.throws(() => ek.replaceText('x', bad, 'y'), (e) => ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code));
+    assert.throws(
+      () => ek.findMatch(bad, 'x'),
+      (e) => ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code),
+    );
+    assert.throws(
+      () => ek.replaceText('x', bad, 'y'),
+      (e) => ['INVALID_ARGUMENT', 'INVALID_TEXT'].includes(e.code),
+    );
   }
-  assert.throws(() => ek.findMatch('x', 'x', { mode: 'reckless' }), (e) => e.code === 'INVALID_ARGUMENT');
-  assert.throws(() => ek.applyEdits('x', 'not an array'), (e) => e.code === 'INVALID_ARGUMENT');
+  assert.throws(
+    () => ek.findMatch('x', 'x', { mode: 'reckless' }),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
+  assert.throws(
+    () => ek.applyEdits('x', 'not an array'),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
   const big = 'line\n'.repeat(200_000);
   assert.equal(ek.findMatch(big, 'no such line here').found, false);
   assert.equal(ek.findMatch('abc', 'b').found, true);

@@ -23,17 +23,36 @@ test('render with showId → rewrite every paragraph from the rendered text → 
   for (const fixture of FIXTURES) {
     const docId = fixture.document.id;
     const { host } = kernel();
-    const view = (await ek.getBlockContent({ blockId: docId, showId: true, showSubStructure: true }, host, { lang: 'zh' })).text;
+    const view = (
+      await ek.getBlockContent({ blockId: docId, showId: true, showSubStructure: true }, host, {
+        lang: 'zh',
+      })
+    ).text;
     const paragraphs = blocksOf(view).filter((b) => b.label === '段落' && b.text.trim() !== '');
     assert.ok(paragraphs.length > 0, docId);
     const diff = paragraphs
-      .map((p) => `@@${p.id}@@段落\n<<<<<<< SEARCH\n${p.text}\n=======\n${p.text}（改）\n>>>>>>> REPLACE`)
+      .map(
+        (p) =>
+          `@@${p.id}@@段落\n<<<<<<< SEARCH\n${p.text}\n=======\n${p.text}（改）\n>>>>>>> REPLACE`,
+      )
       .join('\n\n');
     const report = await ek.applyBlockDiff(diff, host, { lang: 'zh' });
-    assert.equal(report.ok, true, `${docId}: ${report.summary}\n${JSON.stringify(report.results.filter((r) => r.error), null, 1)}`);
+    assert.equal(
+      report.ok,
+      true,
+      `${docId}: ${report.summary}\n${JSON.stringify(
+        report.results.filter((r) => r.error),
+        null,
+        1,
+      )}`,
+    );
     assert.equal(report.results.length, paragraphs.length);
     await host.flushTransaction();
-    const after = (await ek.getBlockContent({ blockId: docId, showId: true, showSubStructure: true }, host, { lang: 'zh' })).text;
+    const after = (
+      await ek.getBlockContent({ blockId: docId, showId: true, showSubStructure: true }, host, {
+        lang: 'zh',
+      })
+    ).text;
     const expected = blocksOf(view).map((b) => {
       const rewritten = paragraphs.some((p) => p.id === b.id) ? `${b.text}（改）` : b.text;
       return `@@${b.id}@@${b.label}\n${rewritten}`;
@@ -46,6 +65,14 @@ test('render with showId → rewrite every paragraph from the rendered text → 
     // And the undo brings the rendered document back.
     await ek.applyBlockDiff(report.undo, host);
     await host.flushTransaction();
-    assert.equal((await ek.getBlockContent({ blockId: docId, showId: true, showSubStructure: true }, host, { lang: 'zh' })).text, view, `${docId} after undo`);
+    assert.equal(
+      (
+        await ek.getBlockContent({ blockId: docId, showId: true, showSubStructure: true }, host, {
+          lang: 'zh',
+        })
+      ).text,
+      view,
+      `${docId} after undo`,
+    );
   }
 });

@@ -15,14 +15,26 @@ function memoryFiles(initial = {}) {
 test('toolDefinitions: OpenAI, Anthropic and plain shapes with valid JSON Schemas, in en and zh, plus guides', () => {
   const plain = ek.toolDefinitions();
   const names = plain.tools.map((t) => t.name);
-  for (const n of ['getBlockInfo', 'getBlockContent', 'appendContent', 'createNewDoc', 'applyBlockDiff', 'read_file', 'prepare_file_range_edit', 'apply_file_modification', 'edit_file_search_replace']) {
+  for (const n of [
+    'getBlockInfo',
+    'getBlockContent',
+    'appendContent',
+    'createNewDoc',
+    'applyBlockDiff',
+    'read_file',
+    'prepare_file_range_edit',
+    'apply_file_modification',
+    'edit_file_search_replace',
+  ]) {
     assert.ok(names.includes(n), n);
   }
   for (const t of plain.tools) {
     assert.equal(t.parameters.type, 'object');
     assert.equal(t.parameters.additionalProperties, false);
-    for (const r of t.parameters.required) assert.ok(r in t.parameters.properties, `${t.name}.${r}`);
-    for (const [k, p] of Object.entries(t.parameters.properties)) assert.ok(p.description, `${t.name}.${k} has a description`);
+    for (const r of t.parameters.required)
+      assert.ok(r in t.parameters.properties, `${t.name}.${r}`);
+    for (const [k, p] of Object.entries(t.parameters.properties))
+      assert.ok(p.description, `${t.name}.${k} has a description`);
     assert.doesNotThrow(() => JSON.parse(JSON.stringify(t)));
   }
   const openai = ek.toolDefinitions({ format: 'openai', lang: 'zh' });
@@ -38,20 +50,37 @@ test('toolDefinitions: OpenAI, Anthropic and plain shapes with valid JSON Schema
 test('the runner drives the SiYuan tools and returns agent text', async () => {
   const host = fixtureHost();
   const runner = ek.createToolRunner({ siyuan: host, lang: 'zh' });
-  const content = await runner.run('getBlockContent', { blockId: '20240614083000-a1b2c3d', showId: true, slice: '' });
-  assert.equal(content, '@@20240614083000-a1b2c3d@@段落\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。');
+  const content = await runner.run('getBlockContent', {
+    blockId: '20240614083000-a1b2c3d',
+    showId: true,
+    slice: '',
+  });
+  assert.equal(
+    content,
+    '@@20240614083000-a1b2c3d@@段落\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。',
+  );
   const info = await runner.run('getBlockInfo', { ids: '20240614083630-p12olp4' });
   assert.match(info, /name: closing/);
-  const dry = await runner.run('applyBlockDiff', { diff: '@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE', dryRun: true });
+  const dry = await runner.run('applyBlockDiff', {
+    diff: '@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE',
+    dryRun: true,
+  });
   assert.match(dry, /^✅ 试运行/);
   assert.match(dry, /```diff\n--- before\n\+\+\+ after/);
-  const bad = await runner.run('applyBlockDiff', { diff: '@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n不存在的文字\n=======\nx\n>>>>>>> REPLACE' });
+  const bad = await runner.run('applyBlockDiff', {
+    diff: '@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n不存在的文字\n=======\nx\n>>>>>>> REPLACE',
+  });
   assert.match(bad, /CONTENT_MISMATCH/);
-  const done = await runner.run('applyBlockDiff', { diff: '@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE' });
+  const done = await runner.run('applyBlockDiff', {
+    diff: '@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE',
+  });
   assert.match(done, /撤销用的 diff/);
   assert.match(host.block('20240614083000-a1b2c3d').markdown, /三个问题/);
   assert.match(await runner.run('noSuchTool', {}), /INVALID_ARGUMENT.*noSuchTool/);
-  assert.match(await ek.createToolRunner({}).run('getBlockInfo', { ids: 'x' }), /HOST_CAPABILITY_MISSING/);
+  assert.match(
+    await ek.createToolRunner({}).run('getBlockInfo', { ids: 'x' }),
+    /HOST_CAPABILITY_MISSING/,
+  );
 });
 
 test('the runner drives prepare → apply on files, and edit_file_search_replace', async () => {
@@ -59,7 +88,18 @@ test('the runner drives prepare → apply on files, and edit_file_search_replace
   const opts = { files: fs };
   const view = await ek.runTool('read_file', { path: 'notes.md', range: '', max_lines: 0 }, opts);
   assert.match(view, /total_lines: 4/);
-  const plan = await ek.runTool('prepare_file_insert_after', { path: 'notes.md', anchor: '- one', content: '- one and a half', match: '', occurrence: 0, existing_hunk_id: '' }, opts);
+  const plan = await ek.runTool(
+    'prepare_file_insert_after',
+    {
+      path: 'notes.md',
+      anchor: '- one',
+      content: '- one and a half',
+      match: '',
+      occurrence: 0,
+      existing_hunk_id: '',
+    },
+    opts,
+  );
   const hunk = /hunk_id: '?([\w-]+)'?/.exec(plan)[1];
   assert.match(plan, /\+- one and a half/);
   assert.equal(fs.files.get('notes.md'), '# Notes\n\n- one\n- two\n', 'prepare writes nothing');
@@ -67,24 +107,66 @@ test('the runner drives prepare → apply on files, and edit_file_search_replace
   const applied = await ek.runTool('apply_file_modification', { hunk_id: hunk }, opts);
   assert.match(applied, /context_match: fuzz/);
   assert.equal(fs.files.get('notes.md'), 'Draft\n# Notes\n\n- one\n- one and a half\n- two\n');
-  assert.match(await ek.runTool('apply_file_modification', { hunk_id: hunk }, opts), /HUNK_NOT_FOUND/);
+  assert.match(
+    await ek.runTool('apply_file_modification', { hunk_id: hunk }, opts),
+    /HUNK_NOT_FOUND/,
+  );
 
-  const sr = await ek.runTool('edit_file_search_replace', { path: 'notes.md', search_replace: '<<<<<<< SEARCH\n- two\n=======\n- 2\n>>>>>>> REPLACE' }, opts);
+  const sr = await ek.runTool(
+    'edit_file_search_replace',
+    { path: 'notes.md', search_replace: '<<<<<<< SEARCH\n- two\n=======\n- 2\n>>>>>>> REPLACE' },
+    opts,
+  );
   assert.match(sr, /^Edit completed: 1\/1/);
   assert.match(sr, /```diff/);
   assert.match(fs.files.get('notes.md'), /- 2\n$/);
-  const refused = await ek.runTool('edit_file_search_replace', { path: 'notes.md', search_replace: '<<<<<<< SEARCH\n- three\n=======\n- 3\n>>>>>>> REPLACE' }, opts);
+  const refused = await ek.runTool(
+    'edit_file_search_replace',
+    { path: 'notes.md', search_replace: '<<<<<<< SEARCH\n- three\n=======\n- 3\n>>>>>>> REPLACE' },
+    opts,
+  );
   assert.match(refused, /^Error: All 1 blocks failed to apply/);
   assert.match(refused, /Closest region: line \d+/);
 
-  assert.match(await ek.runTool('create_new_file', { path: 'notes.md', content: 'x' }, opts), /FILE_EXISTS/);
-  assert.match(await ek.runTool('create_new_file', { path: 'new.txt', content: 'hello' }, opts), /status: ok/);
+  assert.match(
+    await ek.runTool('create_new_file', { path: 'notes.md', content: 'x' }, opts),
+    /FILE_EXISTS/,
+  );
+  assert.match(
+    await ek.runTool('create_new_file', { path: 'new.txt', content: 'hello' }, opts),
+    /status: ok/,
+  );
   assert.equal(fs.files.get('new.txt'), 'hello\n');
   const snapshot = await ek.runTool('read_file', { path: 'new.txt' }, opts);
   const lines = Number(/total_lines: (\d+)/.exec(snapshot)[1]);
   const bytes = Number(/size_bytes: (\d+)/.exec(snapshot)[1]);
-  assert.match(await ek.runTool('overwrite_entire_file', { path: 'new.txt', content: 'bye\n', known_old_total_lines: lines + 1, known_old_total_bytes: bytes }, opts), /SNAPSHOT_MISMATCH/);
-  assert.match(await ek.runTool('overwrite_entire_file', { path: 'new.txt', content: 'bye\n', known_old_total_lines: lines, known_old_total_bytes: bytes, content_format: '' }, opts), /status: ok/);
+  assert.match(
+    await ek.runTool(
+      'overwrite_entire_file',
+      {
+        path: 'new.txt',
+        content: 'bye\n',
+        known_old_total_lines: lines + 1,
+        known_old_total_bytes: bytes,
+      },
+      opts,
+    ),
+    /SNAPSHOT_MISMATCH/,
+  );
+  assert.match(
+    await ek.runTool(
+      'overwrite_entire_file',
+      {
+        path: 'new.txt',
+        content: 'bye\n',
+        known_old_total_lines: lines,
+        known_old_total_bytes: bytes,
+        content_format: '',
+      },
+      opts,
+    ),
+    /status: ok/,
+  );
   assert.equal(fs.files.get('new.txt'), 'bye\n');
   assert.match(await ek.runTool('read_file', { path: 'missing.txt' }, opts), /FILE_NOT_FOUND/);
 });
@@ -93,7 +175,10 @@ test('toolDefinitions accepts a bare language string and the options object, wit
   const short = ek.toolDefinitions('zh');
   const long = ek.toolDefinitions({ lang: 'zh' });
   assert.deepEqual(short, long);
-  assert.equal(short.tools.find((t) => t.name === 'read_file').description, long.tools.find((t) => t.name === 'read_file').description);
+  assert.equal(
+    short.tools.find((t) => t.name === 'read_file').description,
+    long.tools.find((t) => t.name === 'read_file').description,
+  );
   assert.match(short.tools.find((t) => t.name === 'read_file').description, /[一-龥]/);
   assert.ok('parameters' in short.tools[0], 'the short form gives the json-schema shape');
   assert.match(short.guide, /先读后写/);
@@ -105,12 +190,22 @@ test('toolDefinitions accepts a bare language string and the options object, wit
   assert.equal(openaiZh.tools[0].function.description, long.tools[0].description);
   // A string that is not a language is refused, not read as the default.
   for (const bad of ['openai', 'fr', '']) {
-    assert.throws(() => ek.toolDefinitions(bad), (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT' && /lang/.test(e.message), bad);
+    assert.throws(
+      () => ek.toolDefinitions(bad),
+      (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT' && /lang/.test(e.message),
+      bad,
+    );
   }
-  assert.throws(() => ek.toolDefinitions(42), (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT');
+  assert.throws(
+    () => ek.toolDefinitions(42),
+    (e) => ek.isEditkitError(e) && e.code === 'INVALID_ARGUMENT',
+  );
   // The runner's definitions() takes the same two forms.
   const runner = ek.createToolRunner({ files: { readFile: () => null, writeFile() {} } });
-  assert.deepEqual(runner.definitions('zh'), ek.toolDefinitions({ lang: 'zh', toolsets: ['files'] }));
+  assert.deepEqual(
+    runner.definitions('zh'),
+    ek.toolDefinitions({ lang: 'zh', toolsets: ['files'] }),
+  );
 });
 
 test('toolDefinitions names exactly the tools the runner implements', async () => {
@@ -128,7 +223,13 @@ test('toolDefinitions names exactly the tools the runner implements', async () =
     const text = await ek.createToolRunner({}).run(name, {});
     assert.doesNotMatch(text, /no tool named/, name);
     // apply_file_modification looks the (empty) hunk id up before it needs the files host.
-    assert.match(text, name === 'apply_file_modification' ? /^status: error\nmode: apply_file_modification\nerror: HUNK_NOT_FOUND\n/ : /^Error \[HOST_CAPABILITY_MISSING\]/, `${name}: ${text}`);
+    assert.match(
+      text,
+      name === 'apply_file_modification'
+        ? /^status: error\nmode: apply_file_modification\nerror: HUNK_NOT_FOUND\n/
+        : /^Error \[HOST_CAPABILITY_MISSING\]/,
+      `${name}: ${text}`,
+    );
   }
 });
 
@@ -138,33 +239,65 @@ test('the runner drives appendContent and createNewDoc: agent text and the noteb
   const runner = ek.createToolRunner({ siyuan: host, lang: 'en' });
   const before = host.documentMarkdown(DOC1);
   assert.equal(
-    await runner.run('appendContent', { markdown: 'Appended paragraph', targetType: 'document', target: DOC1 }),
+    await runner.run('appendContent', {
+      markdown: 'Appended paragraph',
+      targetType: 'document',
+      target: DOC1,
+    }),
     `Appended 1 block(s) as the last children of ${DOC1}.`,
   );
   assert.equal(host.documentMarkdown(DOC1), `${before}\n\nAppended paragraph`);
   assert.equal(
-    await runner.run('appendContent', { markdown: 'End of section', targetType: 'block', target: '20240614083112-h2jz8kq' }),
+    await runner.run('appendContent', {
+      markdown: 'End of section',
+      targetType: 'block',
+      target: '20240614083112-h2jz8kq',
+    }),
     "Appended 1 block(s) at the end of heading 20240614083112-h2jz8kq's section.",
   );
   const after = host.snapshot(DOC1).map((b) => b.markdown);
   assert.ok(after.includes('End of section'));
-  assert.ok(after.indexOf('End of section') < after.indexOf('Appended paragraph'), 'inside the section, before the document end');
+  assert.ok(
+    after.indexOf('End of section') < after.indexOf('Appended paragraph'),
+    'inside the section, before the document end',
+  );
   const written = host.calls.length;
   assert.equal(
-    await runner.run('appendContent', { markdown: 'x', targetType: 'block', target: '20990101000000-zzzzzzz' }),
+    await runner.run('appendContent', {
+      markdown: 'x',
+      targetType: 'block',
+      target: '20990101000000-zzzzzzz',
+    }),
     'Error [BLOCK_NOT_FOUND]: Block not found: 20990101000000-zzzzzzz. Check the id; the block may have been deleted.',
   );
-  assert.equal(host.calls.slice(written).filter((c) => !/^get|^query/.test(c.name)).length, 0, 'nothing written on refusal');
+  assert.equal(
+    host.calls.slice(written).filter((c) => !/^get|^query/.test(c.name)).length,
+    0,
+    'nothing written on refusal',
+  );
 
   const docsBefore = host.documentIds();
-  const created = await runner.run('createNewDoc', { title: 'Q3/Plan', anchorDocumentId: DOC1, location: 'children', markdown: 'First paragraph' });
-  const m = /^Created document \[\/项目周报\/Q3-Plan\]\(siyuan:\/\/blocks\/(\d{14}-[0-9a-z]{7})\) \(location: children\)$/.exec(created);
+  const created = await runner.run('createNewDoc', {
+    title: 'Q3/Plan',
+    anchorDocumentId: DOC1,
+    location: 'children',
+    markdown: 'First paragraph',
+  });
+  const m =
+    /^Created document \[\/项目周报\/Q3-Plan\]\(siyuan:\/\/blocks\/(\d{14}-[0-9a-z]{7})\) \(location: children\)$/.exec(
+      created,
+    );
   assert.ok(m, created);
   assert.deepEqual(host.documentIds(), [...docsBefore, m[1]]);
   assert.equal(host.documentMarkdown(m[1]), 'First paragraph');
   assert.equal(host.block(m[1]).hpath, '/项目周报/Q3-Plan');
   assert.equal(
-    await runner.run('createNewDoc', { title: 'X', anchorDocumentId: DOC1, location: 'parent', markdown: '' }),
+    await runner.run('createNewDoc', {
+      title: 'X',
+      anchorDocumentId: DOC1,
+      location: 'parent',
+      markdown: '',
+    }),
     'Error [NO_PARENT_DOCUMENT]: The anchor document is at the notebook root and has no parent document. To create a document at the notebook root, use location "siblings".',
   );
   assert.deepEqual(host.documentIds(), [...docsBefore, m[1]], 'no document created on refusal');
@@ -179,46 +312,166 @@ test('the runner drives every prepare_file_* tool: the plan text, then apply, th
   const apply = (id) => runner.run('apply_file_modification', { hunk_id: id });
 
   // Range edit.
-  const range = await runner.run('prepare_file_range_edit', { path: 'a.md', range: '3~4', content: 'ONE\nTWO', existing_hunk_id: '' });
+  const range = await runner.run('prepare_file_range_edit', {
+    path: 'a.md',
+    range: '3~4',
+    content: 'ONE\nTWO',
+    existing_hunk_id: '',
+  });
   assert.equal(lines(range)[0], '```yaml');
-  for (const l of ['status: ok', 'mode: prepare_file_range_edit', "path: 'a.md'", "hunk_id: 'hk-1'", 'expires_at_ms: 3601000']) assert.ok(lines(range).includes(l), `${l}\n${range}`);
+  for (const l of [
+    'status: ok',
+    'mode: prepare_file_range_edit',
+    "path: 'a.md'",
+    "hunk_id: 'hk-1'",
+    'expires_at_ms: 3601000',
+  ])
+    assert.ok(lines(range).includes(l), `${l}\n${range}`);
   assert.match(range, /\n-one\n-two\n\+ONE\n\+TWO\n/);
   assert.equal(fs.files.get('a.md'), ORIGINAL, 'prepare writes nothing');
   assert.match(await apply('hk-1'), /context_match: exact/);
-  assert.equal(fs.files.get('a.md'), '# A\n\nONE\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\n');
-  const badRange = await runner.run('prepare_file_range_edit', { path: 'a.md', range: '3-4', content: 'x' });
-  assert.deepEqual(lines(badRange).slice(0, 5), ['status: error', 'mode: prepare_file_range_edit', "path: 'a.md'", 'error: INVALID_RANGE', "argument: 'range'"]);
+  assert.equal(
+    fs.files.get('a.md'),
+    '# A\n\nONE\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\n',
+  );
+  const badRange = await runner.run('prepare_file_range_edit', {
+    path: 'a.md',
+    range: '3-4',
+    content: 'x',
+  });
+  assert.deepEqual(lines(badRange).slice(0, 5), [
+    'status: error',
+    'mode: prepare_file_range_edit',
+    "path: 'a.md'",
+    'error: INVALID_RANGE',
+    "argument: 'range'",
+  ]);
 
   // Append to an existing file, and create a new one.
-  const append = await runner.run('prepare_file_append', { path: 'a.md', content: 'tail', create: false, existing_hunk_id: '' });
-  for (const l of ['mode: prepare_file_append', "hunk_id: 'hk-2'", 'action: append', 'create: false', 'file_line_count_before: 8', 'file_line_count_after: 9', 'appended_line_count: 1', '+tail']) assert.ok(lines(append).includes(l), `${l}\n${append}`);
+  const append = await runner.run('prepare_file_append', {
+    path: 'a.md',
+    content: 'tail',
+    create: false,
+    existing_hunk_id: '',
+  });
+  for (const l of [
+    'mode: prepare_file_append',
+    "hunk_id: 'hk-2'",
+    'action: append',
+    'create: false',
+    'file_line_count_before: 8',
+    'file_line_count_after: 9',
+    'appended_line_count: 1',
+    '+tail',
+  ])
+    assert.ok(lines(append).includes(l), `${l}\n${append}`);
   assert.match(await apply('hk-2'), /context_match: exact/);
-  assert.equal(fs.files.get('a.md'), '# A\n\nONE\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n');
-  const missing = await runner.run('prepare_file_append', { path: 'nope.md', content: 'fresh', create: false });
-  assert.deepEqual(lines(missing), ['status: error', 'mode: prepare_file_append', "path: 'nope.md'", 'error: FILE_NOT_FOUND', 'create: false', "summary: 'File not found: nope.md.'", "next: 'Pass create: true to create the file with this text, or check the path.'"]);
-  const create = await runner.run('prepare_file_append', { path: 'new.md', content: 'fresh', create: true });
-  for (const l of ["hunk_id: 'hk-3'", 'create: true', 'file_line_count_before: 0', 'file_line_count_after: 1', '@@ -0,0 +1 @@', '+fresh']) assert.ok(lines(create).includes(l), `${l}\n${create}`);
+  assert.equal(
+    fs.files.get('a.md'),
+    '# A\n\nONE\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n',
+  );
+  const missing = await runner.run('prepare_file_append', {
+    path: 'nope.md',
+    content: 'fresh',
+    create: false,
+  });
+  assert.deepEqual(lines(missing), [
+    'status: error',
+    'mode: prepare_file_append',
+    "path: 'nope.md'",
+    'error: FILE_NOT_FOUND',
+    'create: false',
+    "summary: 'File not found: nope.md.'",
+    "next: 'Pass create: true to create the file with this text, or check the path.'",
+  ]);
+  const create = await runner.run('prepare_file_append', {
+    path: 'new.md',
+    content: 'fresh',
+    create: true,
+  });
+  for (const l of [
+    "hunk_id: 'hk-3'",
+    'create: true',
+    'file_line_count_before: 0',
+    'file_line_count_after: 1',
+    '@@ -0,0 +1 @@',
+    '+fresh',
+  ])
+    assert.ok(lines(create).includes(l), `${l}\n${create}`);
   assert.equal(fs.files.has('new.md'), false);
   await apply('hk-3');
   assert.equal(fs.files.get('new.md'), 'fresh\n');
   assert.equal(fs.files.has('nope.md'), false);
 
   // Insert before an anchor.
-  const insert = await runner.run('prepare_file_insert_before', { path: 'a.md', anchor: 'TWO', content: 'one and a half', match: 'equals', occurrence: 0, existing_hunk_id: '' });
-  for (const l of ["hunk_id: 'hk-4'", 'position: before', "anchor: 'TWO'", 'match: equals', 'candidates_count: 1', 'anchor_line: 4', 'inserted_at_line: 4', 'inserted_line_count: 1', '+one and a half']) assert.ok(lines(insert).includes(l), `${l}\n${insert}`);
+  const insert = await runner.run('prepare_file_insert_before', {
+    path: 'a.md',
+    anchor: 'TWO',
+    content: 'one and a half',
+    match: 'equals',
+    occurrence: 0,
+    existing_hunk_id: '',
+  });
+  for (const l of [
+    "hunk_id: 'hk-4'",
+    'position: before',
+    "anchor: 'TWO'",
+    'match: equals',
+    'candidates_count: 1',
+    'anchor_line: 4',
+    'inserted_at_line: 4',
+    'inserted_line_count: 1',
+    '+one and a half',
+  ])
+    assert.ok(lines(insert).includes(l), `${l}\n${insert}`);
   assert.match(insert, /\n ONE\n\+one and a half\n TWO\n/);
   await apply('hk-4');
-  assert.equal(fs.files.get('a.md'), '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n');
-  const ambiguous = await runner.run('prepare_file_insert_before', { path: 'a.md', anchor: 'o', content: 'x' });
+  assert.equal(
+    fs.files.get('a.md'),
+    '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n',
+  );
+  const ambiguous = await runner.run('prepare_file_insert_before', {
+    path: 'a.md',
+    anchor: 'o',
+    content: 'x',
+  });
   assert.match(ambiguous, /^status: error\n/);
   assert.match(ambiguous, /\nerror: [A-Z_]+\n/);
 
   // Replace a block between anchors (anchors kept).
-  const block = await runner.run('prepare_file_block_replace', { path: 'a.md', start_anchor: '<!-- start -->', end_anchor: '<!-- end -->', content: 'new body', match: '', include_anchors: true, require_unique: true, strict: true, occurrence: 0, existing_hunk_id: '' });
-  for (const l of ["hunk_id: 'hk-5'", 'action: block_replace', 'include_anchors: true', 'candidates_count: 1', '  start_line: 7', '  end_line: 9', '-old body', '+new body']) assert.ok(lines(block).includes(l), `${l}\n${block}`);
-  assert.equal(fs.files.get('a.md'), '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n', 'prepare writes nothing');
+  const block = await runner.run('prepare_file_block_replace', {
+    path: 'a.md',
+    start_anchor: '<!-- start -->',
+    end_anchor: '<!-- end -->',
+    content: 'new body',
+    match: '',
+    include_anchors: true,
+    require_unique: true,
+    strict: true,
+    occurrence: 0,
+    existing_hunk_id: '',
+  });
+  for (const l of [
+    "hunk_id: 'hk-5'",
+    'action: block_replace',
+    'include_anchors: true',
+    'candidates_count: 1',
+    '  start_line: 7',
+    '  end_line: 9',
+    '-old body',
+    '+new body',
+  ])
+    assert.ok(lines(block).includes(l), `${l}\n${block}`);
+  assert.equal(
+    fs.files.get('a.md'),
+    '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nold body\n<!-- end -->\ntail\n',
+    'prepare writes nothing',
+  );
   assert.match(await apply('hk-5'), /context_match: exact/);
-  assert.equal(fs.files.get('a.md'), '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nnew body\n<!-- end -->\ntail\n');
+  assert.equal(
+    fs.files.get('a.md'),
+    '# A\n\nONE\none and a half\nTWO\nthree\n<!-- start -->\nnew body\n<!-- end -->\ntail\n',
+  );
   assert.deepEqual(session.pending(), []);
 });
 
@@ -247,14 +500,25 @@ test('a files host that throws, rejects or answers nonsense: the agent gets HOST
     ['prepare_file_append', { path: 'a.md', content: 'x' }, 'a.md'],
     ['prepare_file_range_edit', { path: 'a.md', range: '1', content: 'x' }, 'a.md'],
     ['edit_file_search_replace', { path: 'a.md', search_replace: SR }, 'a.md'],
-    ['overwrite_entire_file', { path: 'a.md', content: 'x', known_old_total_lines: 2, known_old_total_bytes: 8 }, 'a.md'],
+    [
+      'overwrite_entire_file',
+      { path: 'a.md', content: 'x', known_old_total_lines: 2, known_old_total_bytes: 8 },
+      'a.md',
+    ],
     ['create_new_file', { path: 'b.md', content: 'x' }, 'b.md'],
   ]) {
-    assert.equal(await runner.run(name, args), `Error [HOST_ERROR]: files.readFile("${path}") failed: disk on fire`, name);
+    assert.equal(
+      await runner.run(name, args),
+      `Error [HOST_ERROR]: files.readFile("${path}") failed: disk on fire`,
+      name,
+    );
   }
   assert.deepEqual(session.pending(), [], 'no plan made from a failed read');
   failing.read = 'a thrown string';
-  assert.equal(await runner.run('read_file', { path: 'a.md' }), 'Error [HOST_ERROR]: files.readFile("a.md") failed: "a thrown string"');
+  assert.equal(
+    await runner.run('read_file', { path: 'a.md' }),
+    'Error [HOST_ERROR]: files.readFile("a.md") failed: "a thrown string"',
+  );
   failing.read = null;
 
   // A write that fails: the agent is told nothing was written and the hunk is still live.
@@ -265,36 +529,89 @@ test('a files host that throws, rejects or answers nonsense: the agent gets HOST
     await runner.run('apply_file_modification', { hunk_id: 'hk-1' }),
     'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume\nThe write to a.md failed and may not have happened; hunk hk-1 is still live: read the file, and apply it again only if the change is not there.',
   );
-  assert.deepEqual(session.pending().map((p) => p.hunkId), ['hk-1']);
-  assert.equal(await runner.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }), 'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume');
-  assert.equal(await runner.run('create_new_file', { path: 'b.md', content: 'x' }), 'Error [HOST_ERROR]: files.writeFile("b.md") failed: read-only volume');
+  assert.deepEqual(
+    session.pending().map((p) => p.hunkId),
+    ['hk-1'],
+  );
+  assert.equal(
+    await runner.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }),
+    'Error [HOST_ERROR]: files.writeFile("a.md") failed: read-only volume',
+  );
+  assert.equal(
+    await runner.run('create_new_file', { path: 'b.md', content: 'x' }),
+    'Error [HOST_ERROR]: files.writeFile("b.md") failed: read-only volume',
+  );
   assert.deepEqual(writes, []);
   assert.deepEqual([...files], [['a.md', 'one\ntwo\n']]);
   failing.write = null;
   // Once the host works again, the same plan applies, exactly once.
-  assert.match(await runner.run('apply_file_modification', { hunk_id: 'hk-1' }), /context_match: exact/);
+  assert.match(
+    await runner.run('apply_file_modification', { hunk_id: 'hk-1' }),
+    /context_match: exact/,
+  );
   assert.equal(files.get('a.md'), 'one\ntwo\nthree\n');
   assert.match(await runner.run('apply_file_modification', { hunk_id: 'hk-1' }), /HUNK_NOT_FOUND/);
   assert.equal(files.get('a.md'), 'one\ntwo\nthree\n');
   assert.deepEqual(session.pending(), []);
 
   // Nonsense answers and missing callbacks are named, before anything is written or planned.
-  const odd = ek.createToolRunner({ files: { readFile: () => 42, writeFile: () => assert.fail('written') } });
-  assert.equal(await odd.run('read_file', { path: 'c.md' }), 'Error [HOST_ERROR]: files.readFile("c.md") returned number 42; expected the file\'s text, or null when it does not exist');
-  const badExists = ek.createToolRunner({ files: { readFile: () => null, writeFile: () => assert.fail('written'), exists: () => 'yes' } });
-  assert.equal(await badExists.run('create_new_file', { path: 'c.md', content: 'x' }), 'Error [HOST_ERROR]: files.exists("c.md") returned "yes"; expected a boolean or { exists, isFile }');
-  const throwingExists = ek.createToolRunner({ files: { readFile: () => null, writeFile: () => assert.fail('written'), exists: async () => Promise.reject(new TypeError('no stat')) } });
-  assert.equal(await throwingExists.run('create_new_file', { path: 'c.md', content: 'x' }), 'Error [HOST_ERROR]: files.exists("c.md") failed: no stat');
-  const readOnly = ek.createToolRunner({ files: { readFile: () => 'one\n' }, session: new ek.FileEditSession({ now: () => 1000, randomId: () => 'ro' }) });
+  const odd = ek.createToolRunner({
+    files: { readFile: () => 42, writeFile: () => assert.fail('written') },
+  });
+  assert.equal(
+    await odd.run('read_file', { path: 'c.md' }),
+    'Error [HOST_ERROR]: files.readFile("c.md") returned number 42; expected the file\'s text, or null when it does not exist',
+  );
+  const badExists = ek.createToolRunner({
+    files: { readFile: () => null, writeFile: () => assert.fail('written'), exists: () => 'yes' },
+  });
+  assert.equal(
+    await badExists.run('create_new_file', { path: 'c.md', content: 'x' }),
+    'Error [HOST_ERROR]: files.exists("c.md") returned "yes"; expected a boolean or { exists, isFile }',
+  );
+  const throwingExists = ek.createToolRunner({
+    files: {
+      readFile: () => null,
+      writeFile: () => assert.fail('written'),
+      exists: async () => Promise.reject(new TypeError('no stat')),
+    },
+  });
+  assert.equal(
+    await throwingExists.run('create_new_file', { path: 'c.md', content: 'x' }),
+    'Error [HOST_ERROR]: files.exists("c.md") failed: no stat',
+  );
+  const readOnly = ek.createToolRunner({
+    files: { readFile: () => 'one\n' },
+    session: new ek.FileEditSession({ now: () => 1000, randomId: () => 'ro' }),
+  });
   assert.match(await readOnly.run('read_file', { path: 'a.md' }), /total_lines: 1/);
-  assert.match(await readOnly.run('prepare_file_append', { path: 'a.md', content: 'x' }), /hunk_id: 'ro-1'/);
-  const missingWrite = 'Error [HOST_CAPABILITY_MISSING]: the files host has no files.writeFile callback, which this tool needs.';
+  assert.match(
+    await readOnly.run('prepare_file_append', { path: 'a.md', content: 'x' }),
+    /hunk_id: 'ro-1'/,
+  );
+  const missingWrite =
+    'Error [HOST_CAPABILITY_MISSING]: the files host has no files.writeFile callback, which this tool needs.';
   assert.equal(await readOnly.run('apply_file_modification', { hunk_id: 'ro-1' }), missingWrite);
   assert.equal(await readOnly.run('create_new_file', { path: 'b.md', content: 'x' }), missingWrite);
-  assert.equal(await readOnly.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }), missingWrite);
-  assert.equal(await readOnly.run('prepare_file_append', { path: 'a.md', content: 'y' }).then((t) => /hunk_id: 'ro-2'/.test(t)), true);
-  assert.match(await readOnly.run('apply_file_modification', { hunk_id: 'ro-1' }), /HOST_CAPABILITY_MISSING/, 'the refused hunk was not used up');
-  assert.equal(await ek.createToolRunner({ files: { writeFile() {} } }).run('read_file', { path: 'a.md' }), 'Error [HOST_CAPABILITY_MISSING]: the files host has no files.readFile callback, which this tool needs.');
+  assert.equal(
+    await readOnly.run('edit_file_search_replace', { path: 'a.md', search_replace: SR }),
+    missingWrite,
+  );
+  assert.equal(
+    await readOnly
+      .run('prepare_file_append', { path: 'a.md', content: 'y' })
+      .then((t) => /hunk_id: 'ro-2'/.test(t)),
+    true,
+  );
+  assert.match(
+    await readOnly.run('apply_file_modification', { hunk_id: 'ro-1' }),
+    /HOST_CAPABILITY_MISSING/,
+    'the refused hunk was not used up',
+  );
+  assert.equal(
+    await ek.createToolRunner({ files: { writeFile() {} } }).run('read_file', { path: 'a.md' }),
+    'Error [HOST_CAPABILITY_MISSING]: the files host has no files.readFile callback, which this tool needs.',
+  );
 });
 
 test('applies to one file issued in the same tick land in the order their plans were made', async () => {
@@ -302,10 +619,17 @@ test('applies to one file issued in the same tick land in the order their plans 
   const session = new ek.FileEditSession({ now: () => 1000, randomId: () => 'ord' });
   const runner = ek.createToolRunner({ files: fs, session });
   for (const line of ['first', 'second', 'third']) {
-    assert.match(await runner.run('prepare_file_append', { path: 'log.md', content: line }), /hunk_id: 'ord-\d'/);
+    assert.match(
+      await runner.run('prepare_file_append', { path: 'log.md', content: line }),
+      /hunk_id: 'ord-\d'/,
+    );
   }
   // The agent's parallel tool calls arrive third, first, second.
-  const texts = await Promise.all(['ord-3', 'ord-1', 'ord-2'].map((hunk_id) => runner.run('apply_file_modification', { hunk_id })));
+  const texts = await Promise.all(
+    ['ord-3', 'ord-1', 'ord-2'].map((hunk_id) =>
+      runner.run('apply_file_modification', { hunk_id }),
+    ),
+  );
   assert.equal(fs.files.get('log.md'), 'start\nfirst\nsecond\nthird\n');
   // Each call still gets its own result: the first planned is exact, the
   // later ones were relocated to the end the earlier ones made.
@@ -315,7 +639,10 @@ test('applies to one file issued in the same tick land in the order their plans 
   assert.deepEqual(session.pending(), []);
   // The same hunk twice in one tick: applied once, the second call is HUNK_NOT_FOUND.
   await runner.run('prepare_file_append', { path: 'log.md', content: 'fourth' });
-  const twice = await Promise.all([runner.run('apply_file_modification', { hunk_id: 'ord-4' }), runner.run('apply_file_modification', { hunk_id: 'ord-4' })]);
+  const twice = await Promise.all([
+    runner.run('apply_file_modification', { hunk_id: 'ord-4' }),
+    runner.run('apply_file_modification', { hunk_id: 'ord-4' }),
+  ]);
   assert.match(twice[0], /context_match: exact/);
   assert.match(twice[1], /HUNK_NOT_FOUND/);
   assert.equal(fs.files.get('log.md'), 'start\nfirst\nsecond\nthird\nfourth\n');

@@ -5,7 +5,15 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  copyFileSync,
+  existsSync,
+  readdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,17 +22,32 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'editkit-package-'));
 let tarball;
 
-const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+const npm = (args, cwd) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    encoding: 'utf8',
+  });
 
 before(() => {
-  const name = npm(['pack', join(repo, 'pkg'), '--pack-destination', work], work).trim().split('\n').pop();
+  const name = npm(['pack', join(repo, 'pkg'), '--pack-destination', work], work)
+    .trim()
+    .split('\n')
+    .pop();
   tarball = join(work, name);
 });
 
 function project(name, files, deps = {}) {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, version: '0.0.0', dependencies: { editkit: `file:${tarball}`, ...deps } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name,
+      private: true,
+      version: '0.0.0',
+      dependencies: { editkit: `file:${tarball}`, ...deps },
+    }),
+  );
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
@@ -33,14 +56,23 @@ function project(name, files, deps = {}) {
   return dir;
 }
 
-const DIFF = '@@20250101000000-para001@@\n<<<<<<< SEARCH\nhello\n=======\nhello, world\n>>>>>>> REPLACE';
+const DIFF =
+  '@@20250101000000-para001@@\n<<<<<<< SEARCH\nhello\n=======\nhello, world\n>>>>>>> REPLACE';
 
 test('the tarball holds the built package and nothing else', () => {
-  const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   assert.ok(listing.includes('package/dist/editkit_bg.wasm'));
   assert.ok(listing.includes('package/dist/node.cjs'));
   assert.ok(listing.includes('package/dist/types/web.d.ts'));
-  assert.ok(listing.every((f) => f === 'package/package.json' || f === 'package/README.md' || f.startsWith('package/dist/')), listing.join('\n'));
+  assert.ok(
+    listing.every(
+      (f) =>
+        f === 'package/package.json' || f === 'package/README.md' || f.startsWith('package/dist/'),
+    ),
+    listing.join('\n'),
+  );
 });
 
 test('Node ESM: import and call a real tool', () => {
@@ -57,7 +89,12 @@ test('Node ESM: import and call a real tool', () => {
     `,
   });
   const out = JSON.parse(execFileSync('node', ['index.mjs'], { cwd: dir, encoding: 'utf8' }));
-  assert.deepEqual(out, { version: out.version, ok: true, text: 'hello, world', code: 'INVALID_ARGUMENT' });
+  assert.deepEqual(out, {
+    version: out.version,
+    ok: true,
+    text: 'hello, world',
+    code: 'INVALID_ARGUMENT',
+  });
 });
 
 test('Node CJS: require and call a real tool', () => {
@@ -105,13 +142,23 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
     },
     { vite: '7.3.8' },
   );
-  execFileSync(join(dir, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], { cwd: dir, encoding: 'utf8' });
+  execFileSync(join(dir, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   // A plugin ships its wasm next to index.js.
-  copyFileSync(join(dir, 'node_modules', 'editkit', 'dist', 'editkit_bg.wasm'), join(dir, 'dist', 'editkit_bg.wasm'));
+  copyFileSync(
+    join(dir, 'node_modules', 'editkit', 'dist', 'editkit_bg.wasm'),
+    join(dir, 'dist', 'editkit_bg.wasm'),
+  );
   const bundle = readFileSync(join(dir, 'dist', 'index.js'), 'utf8');
   assert.doesNotMatch(bundle, /require\(["']editkit["']\)/, 'editkit is bundled in');
   assert.match(bundle, /require\(["']siyuan["']\)/, 'siyuan stays external');
-  assert.doesNotMatch(bundle, /data:application\/wasm/, 'the wasm is fetched by URL, not inlined into the bundle');
+  assert.doesNotMatch(
+    bundle,
+    /data:application\/wasm/,
+    'the wasm is fetched by URL, not inlined into the bundle',
+  );
   assert.ok(bundle.length < 150_000, `bundle is ${bundle.length} bytes`);
 
   // Evaluate it the way SiYuan does: a CommonJS function with the app's
@@ -130,12 +177,30 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
   const requests = [];
   const module = { exports: {} };
   const run = new Function('require', 'module', 'exports', 'fetch', bundle);
-  run((id) => (id === 'siyuan' ? { Plugin } : assert.fail(`unexpected require(${id})`)), module, module.exports, fakeFetch);
+  run(
+    (id) => (id === 'siyuan' ? { Plugin } : assert.fail(`unexpected require(${id})`)),
+    module,
+    module.exports,
+    fakeFetch,
+  );
   const PluginClass = module.exports.default ?? module.exports;
   const plugin = new PluginClass();
   plugin.request = async (path, body) => {
     requests.push(path);
-    if (path === '/api/query/sql') return { code: 0, msg: '', data: [{ id: '20250101000000-para001', type: 'p', markdown: 'hello', parent_id: '', root_id: '20250101000000-doc0001' }] };
+    if (path === '/api/query/sql')
+      return {
+        code: 0,
+        msg: '',
+        data: [
+          {
+            id: '20250101000000-para001',
+            type: 'p',
+            markdown: 'hello',
+            parent_id: '',
+            root_id: '20250101000000-doc0001',
+          },
+        ],
+      };
     return { code: 0, msg: '', data: null };
   };
   await plugin.onload();
@@ -161,17 +226,39 @@ test('TypeScript: the published declarations have no `any` and a typed consumer 
       try { run(); } catch (e) { if (isEditkitError(e)) { const c: ErrorCode = e.code; void c; } }
       void line; void code; void tools;
     `,
-    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], skipLibCheck: false, types: [] }, files: ['index.ts'] }),
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM'],
+        skipLibCheck: false,
+        types: [],
+      },
+      files: ['index.ts'],
+    }),
   });
   const types = join(dir, 'node_modules', 'editkit', 'dist', 'types');
-  const files = readdirSync(types, { recursive: true }).filter((f) => String(f).endsWith('.d.ts')).map(String);
+  const files = readdirSync(types, { recursive: true })
+    .filter((f) => String(f).endsWith('.d.ts'))
+    .map(String);
   assert.ok(files.includes('web.d.ts') && files.includes('node.d.ts'), files.join(', '));
   for (const file of files) {
     const text = readFileSync(join(types, file), 'utf8');
     const code = stripComments(text);
-    assert.doesNotMatch(code, ANY, `${file} exposes any: ${code.match(new RegExp(`.*${ANY.source}.*`))?.[0]}`);
+    assert.doesNotMatch(
+      code,
+      ANY,
+      `${file} exposes any: ${code.match(new RegExp(`.*${ANY.source}.*`))?.[0]}`,
+    );
     // Self-contained: every module a declaration names is shipped (relative).
-    for (const spec of moduleSpecifiers(code)) assert.ok(spec.startsWith('./') || spec.startsWith('../'), `${file} refers to unshipped module '${spec}'`);
+    for (const spec of moduleSpecifiers(code))
+      assert.ok(
+        spec.startsWith('./') || spec.startsWith('../'),
+        `${file} refers to unshipped module '${spec}'`,
+      );
     assert.doesNotMatch(code, /__trapForTests|editkit-glue/, `${file} exposes an internal name`);
   }
   tsc(['-p', dir]);
@@ -189,12 +276,37 @@ function tsc(args) {
 // Comments may say "any"; code may not (`: any`, `any>`, `=> any`, `any[]`, `| any`, …).
 const ANY = /\bany\b/;
 const stripComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-const moduleSpecifiers = (code) => [...code.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\bimport\s+['"]([^'"]+)['"]|reference\s+(?:types|path)=['"]([^'"]+)['"]/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]);
+const moduleSpecifiers = (code) =>
+  [
+    ...code.matchAll(
+      /\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\bimport\s+['"]([^'"]+)['"]|reference\s+(?:types|path)=['"]([^'"]+)['"]/g,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]);
 
 test('the any and module checks catch what they are meant to', () => {
-  for (const bad of ['x: any;', 'Promise<any>', 'Record<string, any>', '(a: string) => any', 'any[]', 'string | any', 'f(x: unknown): any']) assert.match(stripComments(bad), ANY, bad);
-  for (const fine of ['/** any of these */ x: unknown;', '// any\nx: string;', 'company: string;', 'anything: number;']) assert.doesNotMatch(stripComments(fine), ANY, fine);
-  assert.deepEqual(moduleSpecifiers(`import type { A } from 'editkit-glue';\nexport * from './index.js';\ntype B = import("node:fs").Stats;`), ['editkit-glue', './index.js', 'node:fs']);
+  for (const bad of [
+    'x: any;',
+    'Promise<any>',
+    'Record<string, any>',
+    '(a: string) => any',
+    'any[]',
+    'string | any',
+    'f(x: unknown): any',
+  ])
+    assert.match(stripComments(bad), ANY, bad);
+  for (const fine of [
+    '/** any of these */ x: unknown;',
+    '// any\nx: string;',
+    'company: string;',
+    'anything: number;',
+  ])
+    assert.doesNotMatch(stripComments(fine), ANY, fine);
+  assert.deepEqual(
+    moduleSpecifiers(
+      `import type { A } from 'editkit-glue';\nexport * from './index.js';\ntype B = import("node:fs").Stats;`,
+    ),
+    ['editkit-glue', './index.js', 'node:fs'],
+  );
 });
 
 test('TypeScript: a strict bundler-resolution consumer of the browser entry compiles', () => {
@@ -225,12 +337,30 @@ test('TypeScript: a strict bundler-resolution consumer of the browser entry comp
       everything.__trapForTests();
     `,
     'tsconfig.json': JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: 'ESNext', moduleResolution: 'bundler', target: 'ES2022', lib: ['ES2022', 'DOM'], skipLibCheck: false, types: [], noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, verbatimModuleSyntax: true },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'ESNext',
+        moduleResolution: 'bundler',
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM'],
+        skipLibCheck: false,
+        types: [],
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        verbatimModuleSyntax: true,
+      },
       include: ['src'],
     }),
   });
   // Compiles (tsc exits non-zero on any error), and the bundler resolution picked the browser typings, not the Node ones.
   const trace = tsc(['-p', dir, '--traceResolution']);
-  assert.match(trace, /Module name 'editkit' was successfully resolved to '[^']*\/node_modules\/editkit\/dist\/types\/web\.d\.ts'/);
-  assert.match(trace, /Module name 'editkit\/web' was successfully resolved to '[^']*\/node_modules\/editkit\/dist\/types\/web\.d\.ts'/);
+  assert.match(
+    trace,
+    /Module name 'editkit' was successfully resolved to '[^']*\/node_modules\/editkit\/dist\/types\/web\.d\.ts'/,
+  );
+  assert.match(
+    trace,
+    /Module name 'editkit\/web' was successfully resolved to '[^']*\/node_modules\/editkit\/dist\/types\/web\.d\.ts'/,
+  );
 });

@@ -45,7 +45,11 @@ export class SiyuanApiError extends EditkitError {
   readonly path: string;
 
   constructor(path: string, kernelCode: number, msg: string) {
-    super({ code: 'HOST_ERROR', message: `SiYuan kernel ${path} failed (code ${kernelCode}): ${msg}`, subject: path });
+    super({
+      code: 'HOST_ERROR',
+      message: `SiYuan kernel ${path} failed (code ${kernelCode}): ${msg}`,
+      subject: path,
+    });
     this.name = 'SiyuanApiError';
     this.kernelCode = kernelCode;
     this.msg = msg;
@@ -65,7 +69,10 @@ export function isBlockId(id: unknown): id is string {
 
 function checkId(id: unknown, what = 'block id'): string {
   if (!isBlockId(id)) {
-    throw invalid('adapter', `invalid SiYuan ${what} ${JSON.stringify(id)}: expected 14 digits, "-", 7 lowercase letters or digits`);
+    throw invalid(
+      'adapter',
+      `invalid SiYuan ${what} ${JSON.stringify(id)}: expected 14 digits, "-", 7 lowercase letters or digits`,
+    );
   }
   return id;
 }
@@ -82,7 +89,10 @@ export interface KernelRequestOptions {
   /** The API token (Settings → About); sent as `Authorization: Token …`. */
   token?: string;
   /** A `fetch` implementation (default: the global one). */
-  fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<{
+  fetch?: (
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string },
+  ) => Promise<{
     ok: boolean;
     status: number;
     json(): Promise<unknown>;
@@ -96,20 +106,32 @@ export interface KernelRequestOptions {
  */
 export function kernelRequest(options: KernelRequestOptions): KernelRequest {
   const o = readOptions(options, ['baseUrl', 'token', 'fetch'] as const, 'options');
-  if (typeof o.baseUrl !== 'string') throw invalid('adapter', 'kernelRequest: options.baseUrl must be a string');
+  if (typeof o.baseUrl !== 'string')
+    throw invalid('adapter', 'kernelRequest: options.baseUrl must be a string');
   const base = o.baseUrl.replace(/\/+$/, '');
   const token = typeof o.token === 'string' ? o.token : undefined;
-  const doFetch = (o.fetch ?? (globalThis as { fetch?: KernelRequestOptions['fetch'] }).fetch) as KernelRequestOptions['fetch'];
-  if (typeof doFetch !== 'function') throw invalid('adapter', 'kernelRequest: no fetch available; pass { fetch }');
+  const doFetch = (o.fetch ??
+    (globalThis as { fetch?: KernelRequestOptions['fetch'] })
+      .fetch) as KernelRequestOptions['fetch'];
+  if (typeof doFetch !== 'function')
+    throw invalid('adapter', 'kernelRequest: no fetch available; pass { fetch }');
   return async (path, body) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (token) headers.Authorization = `Token ${token}`;
-    const res = await doFetch(base + path, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
+    const res = await doFetch(base + path, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body ?? {}),
+    });
     const text = await res.text();
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new SiyuanApiError(path, Number.NaN, `HTTP ${res.status}: not a JSON answer: ${text.slice(0, 200)}`);
+      throw new SiyuanApiError(
+        path,
+        Number.NaN,
+        `HTTP ${res.status}: not a JSON answer: ${text.slice(0, 200)}`,
+      );
     }
   };
 }
@@ -131,10 +153,14 @@ interface Operation {
 /** Implements every editkit host callback over the kernel API. */
 export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
   const o = readOptions(options, ['request', 'flush', 'batchSize'] as const, 'options');
-  if (typeof o.request !== 'function') throw invalid('adapter', 'createSiyuanHost: options.request must be a function');
+  if (typeof o.request !== 'function')
+    throw invalid('adapter', 'createSiyuanHost: options.request must be a function');
   const request = o.request as KernelRequest;
   const flushMode = (o.flush ?? 'auto') as NonNullable<SiyuanHostOptions['flush']>;
-  const size = typeof o.batchSize === 'number' && Number.isFinite(o.batchSize) ? o.batchSize : KERNEL_SQL_DEFAULT_LIMIT;
+  const size =
+    typeof o.batchSize === 'number' && Number.isFinite(o.batchSize)
+      ? o.batchSize
+      : KERNEL_SQL_DEFAULT_LIMIT;
   const batch = Math.max(1, Math.min(KERNEL_SQL_DEFAULT_LIMIT, Math.floor(size)));
   /** A write went out since the last flush. */
   let unflushed = false;
@@ -147,7 +173,12 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       throw new SiyuanApiError(path, Number.NaN, 'the answer is not {code, msg, data}');
     }
     const res = answer as unknown as KernelResponse<T>;
-    if (res.code !== 0) throw new SiyuanApiError(path, res.code, typeof res.msg === 'string' ? res.msg : String(res.msg));
+    if (res.code !== 0)
+      throw new SiyuanApiError(
+        path,
+        res.code,
+        typeof res.msg === 'string' ? res.msg : String(res.msg),
+      );
     return res.data;
   }
 
@@ -176,7 +207,8 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       const stmt = `SELECT * FROM blocks WHERE id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${chunk.length}`;
       const rows = await call<unknown>('/api/query/sql', { stmt });
       if (rows === null || rows === undefined) continue;
-      if (!Array.isArray(rows)) throw new SiyuanApiError('/api/query/sql', Number.NaN, 'data is not an array of rows');
+      if (!Array.isArray(rows))
+        throw new SiyuanApiError('/api/query/sql', Number.NaN, 'data is not an array of rows');
       for (const row of rows) {
         if (isRecord(row) && typeof row.id === 'string') {
           found.set(row.id, row as Block);
@@ -219,8 +251,15 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       if (intoParent !== undefined && typeof op.data === 'string' && op.parentID !== intoParent) {
         const top = childBlocks(parseDom(op.data));
         const first = top[0];
-        if (first && attr(first, 'data-node-id') === op.id && attr(first, 'data-type') === 'NodeList' && (await blockType(intoParent)) === 'l') {
-          const items = childBlocks(first.children).filter((el) => attr(el, 'data-type') === 'NodeListItem');
+        if (
+          first &&
+          attr(first, 'data-node-id') === op.id &&
+          attr(first, 'data-type') === 'NodeList' &&
+          (await blockType(intoParent)) === 'l'
+        ) {
+          const items = childBlocks(first.children).filter(
+            (el) => attr(el, 'data-type') === 'NodeListItem',
+          );
           for (const li of items) {
             const liId = attr(li, 'data-node-id');
             if (liId) ids.push(liId);
@@ -231,7 +270,11 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       if (!done) ids.push(op.id);
     }
     if (ids.length === 0) {
-      throw new SiyuanApiError(path, 0, 'the kernel reported no inserted block (doOperations carries no id); the anchor may not exist');
+      throw new SiyuanApiError(
+        path,
+        0,
+        'the kernel reported no inserted block (doOperations carries no id); the anchor may not exist',
+      );
     }
     return ids;
   }
@@ -278,24 +321,46 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     },
 
     async insertBlock(markdown, anchor: InsertAnchor) {
-      if (!isRecord(anchor)) throw invalid('adapter', 'insertBlock: anchor must be {previousID} | {nextID} | {parentID}');
-      const keys = (['previousID', 'nextID', 'parentID'] as const).filter((k) => (anchor as Record<string, unknown>)[k] !== undefined);
-      if (keys.length !== 1) throw invalid('adapter', 'insertBlock: the anchor must name exactly one of previousID, nextID, parentID');
+      if (!isRecord(anchor))
+        throw invalid(
+          'adapter',
+          'insertBlock: anchor must be {previousID} | {nextID} | {parentID}',
+        );
+      const keys = (['previousID', 'nextID', 'parentID'] as const).filter(
+        (k) => (anchor as Record<string, unknown>)[k] !== undefined,
+      );
+      if (keys.length !== 1)
+        throw invalid(
+          'adapter',
+          'insertBlock: the anchor must name exactly one of previousID, nextID, parentID',
+        );
       const key = keys[0]!;
       const target = checkId((anchor as Record<string, unknown>)[key], key);
-      const data = await write('/api/block/insertBlock', { dataType: 'markdown', data: String(markdown), [key]: target });
+      const data = await write('/api/block/insertBlock', {
+        dataType: 'markdown',
+        data: String(markdown),
+        [key]: target,
+      });
       return insertedIds('/api/block/insertBlock', data);
     },
 
     async prependBlock(parentID, markdown) {
       checkId(parentID, 'parentID');
-      const data = await write('/api/block/prependBlock', { dataType: 'markdown', data: String(markdown), parentID });
+      const data = await write('/api/block/prependBlock', {
+        dataType: 'markdown',
+        data: String(markdown),
+        parentID,
+      });
       return insertedIds('/api/block/prependBlock', data, parentID);
     },
 
     async appendBlock(parentID, markdown) {
       checkId(parentID, 'parentID');
-      const data = await write('/api/block/appendBlock', { dataType: 'markdown', data: String(markdown), parentID });
+      const data = await write('/api/block/appendBlock', {
+        dataType: 'markdown',
+        data: String(markdown),
+        parentID,
+      });
       return insertedIds('/api/block/appendBlock', data, parentID);
     },
 
@@ -308,8 +373,13 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       const out: BreadcrumbEntry[][] = [];
       for (const id of valid) {
         try {
-          const data = await call<unknown>('/api/block/getBlockBreadcrumb', { id, excludeTypes: [] });
-          out.push(Array.isArray(data) ? (data.filter(isRecord) as unknown as BreadcrumbEntry[]) : []);
+          const data = await call<unknown>('/api/block/getBlockBreadcrumb', {
+            id,
+            excludeTypes: [],
+          });
+          out.push(
+            Array.isArray(data) ? (data.filter(isRecord) as unknown as BreadcrumbEntry[]) : [],
+          );
         } catch (e) {
           // The kernel answers code -1 "block not found" for an unknown id.
           if (e instanceof SiyuanApiError && /not found/i.test(e.msg)) out.push([]);
@@ -331,9 +401,21 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
           for (const item of items) {
             if (!isRecord(item) || !isBlockId(item.id)) continue;
             const subtype = typeof item.subType === 'string' ? item.subType : '';
-            const name = typeof item.name === 'string' ? item.name : typeof item.content === 'string' ? item.content : '';
+            const name =
+              typeof item.name === 'string'
+                ? item.name
+                : typeof item.content === 'string'
+                  ? item.content
+                  : '';
             const level = Number(subtype.slice(1)) || 1;
-            rows.push({ id: item.id, type: 'h', subtype, content: name, markdown: `${'#'.repeat(level)} ${name}`, root_id: id });
+            rows.push({
+              id: item.id,
+              type: 'h',
+              subtype,
+              content: name,
+              markdown: `${'#'.repeat(level)} ${name}`,
+              root_id: id,
+            });
             walk(item.blocks ?? item.children);
           }
         };
@@ -344,14 +426,29 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     },
 
     async createDoc(args: CreateDocArgs) {
-      if (!isRecord(args)) throw invalid('adapter', 'createDoc: expected { notebook, path, markdown, parentID? }');
+      if (!isRecord(args))
+        throw invalid('adapter', 'createDoc: expected { notebook, path, markdown, parentID? }');
       const notebook = checkId(args.notebook, 'notebook id');
       const path = String(args.path ?? '');
-      if (!path.startsWith('/')) throw invalid('adapter', `createDoc: path must be a human-readable path starting with "/", got ${JSON.stringify(path)}`);
-      const body: Record<string, unknown> = { notebook, path, markdown: String(args.markdown ?? '') };
-      if (args.parentID !== undefined && args.parentID !== '') body.parentID = checkId(args.parentID, 'parentID');
+      if (!path.startsWith('/'))
+        throw invalid(
+          'adapter',
+          `createDoc: path must be a human-readable path starting with "/", got ${JSON.stringify(path)}`,
+        );
+      const body: Record<string, unknown> = {
+        notebook,
+        path,
+        markdown: String(args.markdown ?? ''),
+      };
+      if (args.parentID !== undefined && args.parentID !== '')
+        body.parentID = checkId(args.parentID, 'parentID');
       const data = await write('/api/filetree/createDocWithMd', body);
-      if (!isBlockId(data)) throw new SiyuanApiError('/api/filetree/createDocWithMd', 0, `expected the new document id, got ${JSON.stringify(data)}`);
+      if (!isBlockId(data))
+        throw new SiyuanApiError(
+          '/api/filetree/createDocWithMd',
+          0,
+          `expected the new document id, got ${JSON.stringify(data)}`,
+        );
       return data;
     },
 
@@ -360,7 +457,12 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       const notebook = checkId(args.notebook, 'notebook id');
       const data = await write('/api/filetree/createDailyNote', { notebook });
       const id = isRecord(data) ? data.id : data;
-      if (!isBlockId(id)) throw new SiyuanApiError('/api/filetree/createDailyNote', 0, `expected {id} of the daily note, got ${JSON.stringify(data)}`);
+      if (!isBlockId(id))
+        throw new SiyuanApiError(
+          '/api/filetree/createDailyNote',
+          0,
+          `expected {id} of the daily note, got ${JSON.stringify(data)}`,
+        );
       return id;
     },
   };

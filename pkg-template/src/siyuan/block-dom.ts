@@ -17,13 +17,29 @@ export interface DomElement {
 
 export type DomNode = DomElement | string;
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 
 /** Parses Lute's block DOM into a forest of elements and text. */
 export function parseDom(html: string): DomNode[] {
   const root: DomElement = { tag: '#root', attrs: [], children: [], start: 0, end: html.length };
   const stack: DomElement[] = [root];
-  const tagRe = /<(\/?)([a-zA-Z][\w:-]*)((?:\s+[^\s=/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>/g;
+  const tagRe =
+    /<(\/?)([a-zA-Z][\w:-]*)((?:\s+[^\s=/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*(\/?)>/g;
   let last = 0;
   let m: RegExpExecArray | null;
   while ((m = tagRe.exec(html)) !== null) {
@@ -43,7 +59,13 @@ export function parseDom(html: string): DomNode[] {
       }
       continue;
     }
-    const el: DomElement = { tag, attrs: parseAttrs(rawAttrs ?? ''), children: [], start: m.index, end: tagRe.lastIndex };
+    const el: DomElement = {
+      tag,
+      attrs: parseAttrs(rawAttrs ?? ''),
+      children: [],
+      start: m.index,
+      end: tagRe.lastIndex,
+    };
     top.children.push(el);
     if (!selfClosing && !VOID.has(tag)) stack.push(el);
   }
@@ -67,7 +89,11 @@ export function attr(el: DomElement, name: string): string | undefined {
 
 /** True for an element that is a SiYuan block. */
 export function isBlock(node: DomNode): boolean {
-  return typeof node !== 'string' && attr(node, 'data-node-id') !== undefined && attr(node, 'data-type') !== undefined;
+  return (
+    typeof node !== 'string' &&
+    attr(node, 'data-node-id') !== undefined &&
+    attr(node, 'data-type') !== undefined
+  );
 }
 
 /** The nearest block elements below `nodes` (not descending into blocks). */
@@ -100,15 +126,23 @@ export function textOf(nodes: DomNode[]): string {
 export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#\d+|quot|amp|lt|gt|apos|nbsp);/g, (whole, e: string) => {
     switch (e) {
-      case 'quot': return '"';
-      case 'amp': return '&';
-      case 'lt': return '<';
-      case 'gt': return '>';
-      case 'apos': return "'";
-      case 'nbsp': return '\u00a0';
+      case 'quot':
+        return '"';
+      case 'amp':
+        return '&';
+      case 'lt':
+        return '<';
+      case 'gt':
+        return '>';
+      case 'apos':
+        return "'";
+      case 'nbsp':
+        return '\u00a0';
       default: {
         const code = e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-        return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+        return Number.isFinite(code) && code >= 0 && code <= 0x10ffff
+          ? String.fromCodePoint(code)
+          : whole;
       }
     }
   });

@@ -32,7 +32,14 @@
 // See docs/KERNEL-DOUBLE.md for what it does not emulate.
 
 import type { Block, BreadcrumbEntry, KernelResponse } from '../types.js';
-import { attr, childBlocks, decodeEntities, findAll, parseDom, textOf } from '../siyuan/block-dom.js';
+import {
+  attr,
+  childBlocks,
+  decodeEntities,
+  findAll,
+  parseDom,
+  textOf,
+} from '../siyuan/block-dom.js';
 import type { DomElement } from '../siyuan/block-dom.js';
 import { kernelLute } from './lute.js';
 import type { LuteEngine, LuteNamespace } from './lute.js';
@@ -135,13 +142,43 @@ interface DNode {
 const CONTAINERS = new Set(['d', 'b', 'l', 'i', 's', 'callout']);
 const ID_RE = /^\d{14}-[0-9a-z]{7}$/;
 const NODE_TYPES: Record<string, string> = {
-  NodeDocument: 'd', NodeHeading: 'h', NodeList: 'l', NodeListItem: 'i', NodeCodeBlock: 'c', NodeMathBlock: 'm',
-  NodeTable: 't', NodeBlockquote: 'b', NodeSuperBlock: 's', NodeParagraph: 'p', NodeHTMLBlock: 'html',
-  NodeBlockQueryEmbed: 'query_embed', NodeAttributeView: 'av', NodeIFrame: 'iframe', NodeWidget: 'widget',
-  NodeThematicBreak: 'tb', NodeVideo: 'video', NodeAudio: 'audio', NodeCallout: 'callout',
+  NodeDocument: 'd',
+  NodeHeading: 'h',
+  NodeList: 'l',
+  NodeListItem: 'i',
+  NodeCodeBlock: 'c',
+  NodeMathBlock: 'm',
+  NodeTable: 't',
+  NodeBlockquote: 'b',
+  NodeSuperBlock: 's',
+  NodeParagraph: 'p',
+  NodeHTMLBlock: 'html',
+  NodeBlockQueryEmbed: 'query_embed',
+  NodeAttributeView: 'av',
+  NodeIFrame: 'iframe',
+  NodeWidget: 'widget',
+  NodeThematicBreak: 'tb',
+  NodeVideo: 'video',
+  NodeAudio: 'audio',
+  NodeCallout: 'callout',
 };
-const TYPE_NAMES: Record<string, string> = Object.fromEntries(Object.entries(NODE_TYPES).map(([k, v]) => [v, k]));
-const SORT: Record<string, number> = { d: 0, h: 5, p: 10, c: 10, m: 10, t: 10, html: 10, l: 20, i: 20, b: 20, s: 30, av: 30 };
+const TYPE_NAMES: Record<string, string> = Object.fromEntries(
+  Object.entries(NODE_TYPES).map(([k, v]) => [v, k]),
+);
+const SORT: Record<string, number> = {
+  d: 0,
+  h: 5,
+  p: 10,
+  c: 10,
+  m: 10,
+  t: 10,
+  html: 10,
+  l: 20,
+  i: 20,
+  b: 20,
+  s: 30,
+  av: 30,
+};
 
 /** Kernel messages (treenode.CheckContainerParent, util.InvalidIDPattern, …). */
 const MSG = {
@@ -155,7 +192,10 @@ const MSG = {
 };
 
 class KernelFailure extends Error {
-  constructor(readonly code: number, msg: string) {
+  constructor(
+    readonly code: number,
+    msg: string,
+  ) {
     super(msg);
   }
 }
@@ -213,7 +253,9 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   function lute(): LuteEngine {
     if (!engine) {
       if (!luteSource) {
-        throw new Error('createKernelDouble: Lute is needed to parse Markdown: pass { lute } (the Lute global of vditor/dist/js/lute/lute.min.js, see loadLute)');
+        throw new Error(
+          'createKernelDouble: Lute is needed to parse Markdown: pass { lute } (the Lute global of vditor/dist/js/lute/lute.min.js, see loadLute)',
+        );
       }
       engine = kernelLute(luteSource);
     }
@@ -224,7 +266,10 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     try {
       return f();
     } catch (e) {
-      throw new KernelFailure(-1, `data block DOM failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new KernelFailure(
+        -1,
+        `data block DOM failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 
@@ -335,7 +380,14 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   }
 
   function quote(parts: string[]): string {
-    return parts.map((p) => p.split('\n').map((l) => (l === '' ? '>' : `> ${l}`)).join('\n')).join('\n>\n');
+    return parts
+      .map((p) =>
+        p
+          .split('\n')
+          .map((l) => (l === '' ? '>' : `> ${l}`))
+          .join('\n'),
+      )
+      .join('\n>\n');
   }
 
   /** Kramdown (`withIal`) or the markdown column (without). */
@@ -343,7 +395,9 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     const tail = withIal ? `\n${ial(n)}` : '';
     switch (n.type) {
       case 'd':
-        return n.children.map((c) => render(c, withIal)).join('\n\n') + (withIal ? `\n\n${ial(n)}` : '');
+        return (
+          n.children.map((c) => render(c, withIal)).join('\n\n') + (withIal ? `\n\n${ial(n)}` : '')
+        );
       case 'l':
         return n.children.map((c) => renderItem(c, withIal)).join('\n') + tail;
       case 'i':
@@ -352,7 +406,9 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
         return quote(n.children.map((c) => render(c, withIal))) + tail;
       case 'callout': {
         const head = `[!${n.calloutType ?? 'NOTE'}]`;
-        return quote([head, ...n.children.map((c) => render(c, withIal))]).replace('\n>\n', '\n') + tail;
+        return (
+          quote([head, ...n.children.map((c) => render(c, withIal))]).replace('\n>\n', '\n') + tail
+        );
       }
       case 's':
         return `{{{${n.layout ?? 'row'}\n${n.children.map((c) => `${render(c, withIal)}\n\n`).join('')}}}}${tail}`;
@@ -411,7 +467,14 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     const doc = root.doc ?? { box: '', path: '', hpath: '' };
     const dec = (k: string) => decodeEntities(n.attrs.get(k) ?? '');
     const content = contentOf(n);
-    const fcontent = n.type === 'd' ? content : CONTAINERS.has(n.type) ? (firstLeaf(n) ? contentOf(firstLeaf(n)!) : '') : '';
+    const fcontent =
+      n.type === 'd'
+        ? content
+        : CONTAINERS.has(n.type)
+          ? firstLeaf(n)
+            ? contentOf(firstLeaf(n)!)
+            : ''
+          : '';
     const markdown = markdownOf(n);
     const parent = headingParent(n);
     return sortKeys({
@@ -481,12 +544,16 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   // Markdown → nodes (Lute)
 
   /** Parses markdown into top-level nodes with fresh ids, except ids the markdown's IAL names (kept when free). */
-  function parse(markdown: string, reusable: Set<string> = new Set()): { top: DNode[]; dom: string } {
+  function parse(
+    markdown: string,
+    reusable: Set<string> = new Set(),
+  ): { top: DNode[]; dom: string } {
     let dom = luteCall(() => lute().Md2BlockDOM(markdown));
     if (dom.trim() === '') {
       // dataBlockDOM: an empty string becomes one empty paragraph.
       dom = luteCall(() => lute().Md2BlockDOM(`{: id="${newId()}"}`));
-      if (dom.trim() === '') dom = `<div data-node-id="${newId()}" data-type="NodeParagraph" class="p"><div contenteditable="true" spellcheck="false"></div><div class="protyle-attr" contenteditable="false">\u200b</div></div>`;
+      if (dom.trim() === '')
+        dom = `<div data-node-id="${newId()}" data-type="NodeParagraph" class="p"><div contenteditable="true" spellcheck="false"></div><div class="protyle-attr" contenteditable="false">\u200b</div></div>`;
     }
     const forest = parseDom(dom);
     const renames = new Map<string, string>();
@@ -506,7 +573,8 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       const n: DNode = {
         id,
         type,
-        subtype: type === 'h' || type === 'l' || type === 'i' ? attr(el, 'data-subtype') ?? '' : '',
+        subtype:
+          type === 'h' || type === 'l' || type === 'i' ? (attr(el, 'data-subtype') ?? '') : '',
         attrs: new Map(),
         children: [],
         parent: null,
@@ -514,18 +582,28 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
         content: '',
       };
       for (const [k, v] of el.attrs) {
-        if (k.startsWith('data-') || k === 'class' || k === 'contenteditable' || k === 'spellcheck' || k === 'draggable') continue;
+        if (
+          k.startsWith('data-') ||
+          k === 'class' ||
+          k === 'contenteditable' ||
+          k === 'spellcheck' ||
+          k === 'draggable'
+        )
+          continue;
         n.attrs.set(k, v);
       }
       // Lute stamps `updated` with its own clock; keep the one the markdown's
       // IAL gives, otherwise use the double's clock.
-      const given = named ? new RegExp(`\\{:[^}\\n]*\\bid="${luteId}"[^}\\n]*\\}`).exec(markdown)?.[0] : undefined;
+      const given = named
+        ? new RegExp(`\\{:[^}\\n]*\\bid="${luteId}"[^}\\n]*\\}`).exec(markdown)?.[0]
+        : undefined;
       if (!given || !/\bupdated="/.test(given)) n.attrs.set('updated', stampNow);
       if (CONTAINERS.has(type)) {
         n.children = childBlocks(el.children).map(build);
         if (type === 'i') {
           const task = attr(el, 'data-task');
-          if (n.subtype === 't' || task !== undefined) n.task = task === undefined || task === '' ? ' ' : task;
+          if (n.subtype === 't' || task !== undefined)
+            n.task = task === undefined || task === '' ? ' ' : task;
         }
         if (type === 'l' && n.subtype === 'o') {
           const firstLi = childBlocks(el.children)[0];
@@ -579,13 +657,30 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     if (box && !notebooks.has(box)) notebooks.set(box, name ?? box);
   }
 
-  function newDocNode(row: { id: string; box: string; path: string; hpath: string; ial?: string; title?: string }): DNode {
+  function newDocNode(row: {
+    id: string;
+    box: string;
+    path: string;
+    hpath: string;
+    ial?: string;
+    title?: string;
+  }): DNode {
     const attrs = new Map<string, string>();
     for (const [k, v] of parseIalPairs(row.ial ?? '')) if (k !== 'id') attrs.set(k, v);
     if (!attrs.has('title')) attrs.set('title', row.title ?? row.hpath.split('/').pop() ?? '');
     if (!attrs.has('type')) attrs.set('type', 'doc');
     if (!attrs.has('updated')) attrs.set('updated', row.id.slice(0, 14));
-    const d: DNode = { id: row.id, type: 'd', subtype: '', attrs, children: [], parent: null, body: '', content: '', doc: { box: row.box, path: row.path, hpath: row.hpath } };
+    const d: DNode = {
+      id: row.id,
+      type: 'd',
+      subtype: '',
+      attrs,
+      children: [],
+      parent: null,
+      body: '',
+      content: '',
+      doc: { box: row.box, path: row.path, hpath: row.hpath },
+    };
     docs.set(d.id, d);
     nodes.set(d.id, d);
     noteBox(row.box);
@@ -596,7 +691,13 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     const fx = f as FixtureDocument & { notebook?: KernelNotebook };
     if (fx.notebook) noteBox(fx.notebook.id, fx.notebook.name);
     const docRow = f.document;
-    const d = newDocNode({ id: docRow.id, box: docRow.box ?? '', path: docRow.path ?? `/${docRow.id}.sy`, hpath: docRow.hpath ?? '', ial: docRow.ial ?? '' });
+    const d = newDocNode({
+      id: docRow.id,
+      box: docRow.box ?? '',
+      path: docRow.path ?? `/${docRow.id}.sy`,
+      hpath: docRow.hpath ?? '',
+      ial: docRow.ial ?? '',
+    });
     const rows = new Map(f.blocks.map((b) => [b.id, b]));
     const kram = f.api?.getBlockKramdown ?? {};
     const build = (t: TreeNode & { subtype?: string }, parent: DNode): DNode => {
@@ -628,7 +729,7 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
         if (t.type === 's') n.layout = /^\{\{\{(\w+)/.exec(firstLine)?.[1] ?? 'row';
         if (t.type === 'callout') n.calloutType = /\[!(\w+)\]/.exec(firstLine)?.[1] ?? 'NOTE';
       } else {
-        n.body = k.includes('\n{:') ? k.slice(0, k.lastIndexOf('\n{:')) : row?.markdown ?? '';
+        n.body = k.includes('\n{:') ? k.slice(0, k.lastIndexOf('\n{:')) : (row?.markdown ?? '');
       }
       if (row) n.row = sortKeys({ ...row });
       nodes.set(n.id, n);
@@ -640,8 +741,16 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   }
 
   function loadMarkdownDocument(m: MarkdownDocument): void {
-    const d = newDocNode({ id: m.id, box: m.box, path: m.path ?? `/${m.id}.sy`, hpath: m.hpath, title: m.title });
-    const md = m.blocks.map((b) => (typeof b === 'string' ? b : `${b.markdown}\n{: id="${b.id}"}`)).join('\n\n');
+    const d = newDocNode({
+      id: m.id,
+      box: m.box,
+      path: m.path ?? `/${m.id}.sy`,
+      hpath: m.hpath,
+      title: m.title,
+    });
+    const md = m.blocks
+      .map((b) => (typeof b === 'string' ? b : `${b.markdown}\n{: id="${b.id}"}`))
+      .join('\n\n');
     if (md.trim() !== '') {
       const { top } = parse(md);
       d.children = top;
@@ -654,7 +763,13 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   for (const m of options.documents ?? []) loadMarkdownDocument(m);
   for (const r of options.documentRows ?? []) {
     if (nodes.has(r.id) || r.type !== 'd') continue;
-    const d = newDocNode({ id: r.id, box: r.box ?? '', path: r.path ?? `/${r.id}.sy`, hpath: r.hpath ?? '', ial: r.ial ?? '' });
+    const d = newDocNode({
+      id: r.id,
+      box: r.box ?? '',
+      path: r.path ?? `/${r.id}.sy`,
+      hpath: r.hpath ?? '',
+      ial: r.ial ?? '',
+    });
     indexDoc(d.id);
   }
 
@@ -682,7 +797,11 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
 
   function markdownArg(body: Record<string, unknown>): string {
     const dataType = body.dataType;
-    if (dataType !== 'markdown') throw new KernelFailure(-1, `the kernel double accepts dataType "markdown" only (got ${JSON.stringify(dataType)})`);
+    if (dataType !== 'markdown')
+      throw new KernelFailure(
+        -1,
+        `the kernel double accepts dataType "markdown" only (got ${JSON.stringify(dataType)})`,
+      );
     return need(body, 'data');
   }
 
@@ -694,7 +813,12 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     throw new KernelFailure(-1, MSG.leaf(parentID, p.type));
   }
 
-  function op(action: string, dom: string, node: DNode | undefined, extra: Partial<Record<'parentID' | 'previousID' | 'nextID', string>> = {}): unknown[] {
+  function op(
+    action: string,
+    dom: string,
+    node: DNode | undefined,
+    extra: Partial<Record<'parentID' | 'previousID' | 'nextID', string>> = {},
+  ): unknown[] {
     return [
       {
         timestamp: 0,
@@ -725,7 +849,14 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
 
   function newItem(list: DNode, child: DNode): DNode {
     const li: DNode = {
-      id: newId(), type: 'i', subtype: list.subtype, attrs: new Map([['updated', stamp()]]), children: [child], parent: list, body: '', content: '',
+      id: newId(),
+      type: 'i',
+      subtype: list.subtype,
+      attrs: new Map([['updated', stamp()]]),
+      children: [child],
+      parent: list,
+      body: '',
+      content: '',
     };
     if (list.subtype === 't') li.task = ' ';
     child.parent = li;
@@ -798,7 +929,9 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     '/api/filetree/getIDsByHPath': (body) => {
       const path = need(body, 'path');
       const box = need(body, 'notebook');
-      return [...docs.values()].filter((d) => d.doc?.box === box && d.doc.hpath === path).map((d) => d.id);
+      return [...docs.values()]
+        .filter((d) => d.doc?.box === box && d.doc.hpath === path)
+        .map((d) => d.id);
     },
 
     '/api/block/updateBlock': (body) => {
@@ -820,7 +953,12 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
         return op('appendInsert', dom, top[0], { parentID: id });
       }
       let first = top[0]!;
-      if ((target.type === 'i' || target.parent?.type === 'l') && first.type === 'l' && first.children.length > 0) first = first.children[0]!;
+      if (
+        (target.type === 'i' || target.parent?.type === 'l') &&
+        first.type === 'l' &&
+        first.children.length > 0
+      )
+        first = first.children[0]!;
       unregister(target);
       const parent = target.parent!;
       first.id = id;
@@ -835,16 +973,45 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       const id = needId(body, 'id');
       const target = nodes.get(id);
       if (!target) return op('delete', '', undefined); // the kernel ignores an unknown id
-      if (target.type === 'd') throw new KernelFailure(-1, 'the kernel double does not delete documents with deleteBlock (use removeDoc)');
+      if (target.type === 'd')
+        throw new KernelFailure(
+          -1,
+          'the kernel double does not delete documents with deleteBlock (use removeDoc)',
+        );
       const parent = target.parent!;
       parent.children.splice(parent.children.indexOf(target), 1);
       unregister(target);
       if (parent.type === 'i' && parent.children.length === 0) {
-        const p: DNode = { id: newId(), type: 'p', subtype: '', attrs: new Map([['updated', stamp()]]), children: [], parent, body: '', content: '' };
+        const p: DNode = {
+          id: newId(),
+          type: 'p',
+          subtype: '',
+          attrs: new Map([['updated', stamp()]]),
+          children: [],
+          parent,
+          body: '',
+          content: '',
+        };
         insertAt(parent, 0, [p]);
       }
       touch(parent);
-      return [{ timestamp: 0, doOperations: [{ action: 'delete', data: null, id, parentID: '', previousID: '', nextID: '', retData: null }], undoOperations: null }];
+      return [
+        {
+          timestamp: 0,
+          doOperations: [
+            {
+              action: 'delete',
+              data: null,
+              id,
+              parentID: '',
+              previousID: '',
+              nextID: '',
+              retData: null,
+            },
+          ],
+          undoOperations: null,
+        },
+      ];
     },
 
     '/api/block/insertBlock': (body) => {
@@ -868,7 +1035,8 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
           const section = headingSection(anchor);
           if (section.length > 0) anchor = section[section.length - 1]!;
         }
-        if (inserted.type === 'l' && anchor.parent?.type === 'l' && inserted.children.length > 0) inserted = inserted.children[0]!;
+        if (inserted.type === 'l' && anchor.parent?.type === 'l' && inserted.children.length > 0)
+          inserted = inserted.children[0]!;
         const parent = anchor.parent!;
         const at = parent.children.indexOf(anchor) + (nextID ? 0 : 1);
         insertAt(parent, at, [inserted, ...remains]);
@@ -912,7 +1080,13 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
         parentDoc = ensureDocPath(box, hpath.split('/').slice(1, -1));
       }
       const title = hpath.split('/').pop() || 'Untitled';
-      const d = createDoc(box, parentDoc, title, wanted && !nodes.has(wanted) ? wanted : newId(), hpath);
+      const d = createDoc(
+        box,
+        parentDoc,
+        title,
+        wanted && !nodes.has(wanted) ? wanted : newId(),
+        hpath,
+      );
       fillDoc(d, md);
       return d.id;
     },
@@ -927,7 +1101,9 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       const day = p(t.getUTCDate());
       const hpath = `/daily note/${y}/${mo}/${y}-${mo}-${day}`;
       const key = `custom-dailynote-${y}${mo}${day}`;
-      const existing = [...docs.values()].find((d) => d.doc?.box === box && (d.doc.hpath === hpath || d.attrs.has(key)));
+      const existing = [...docs.values()].find(
+        (d) => d.doc?.box === box && (d.doc.hpath === hpath || d.attrs.has(key)),
+      );
       if (existing) return { id: existing.id };
       const parentDoc = ensureDocPath(box, ['daily note', y, mo]);
       const d = createDoc(box, parentDoc, `${y}-${mo}-${day}`, newId(), hpath);
@@ -937,7 +1113,13 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     },
   };
 
-  function createDoc(box: string, parentDoc: DNode | undefined, title: string, id: string, hpath: string): DNode {
+  function createDoc(
+    box: string,
+    parentDoc: DNode | undefined,
+    title: string,
+    id: string,
+    hpath: string,
+  ): DNode {
     const dir = parentDoc?.doc ? parentDoc.doc.path.replace(/\.sy$/, '') : '';
     const d = newDocNode({ id, box, path: `${dir}/${id}.sy`, hpath, title });
     d.attrs.set('updated', stamp());
@@ -983,8 +1165,16 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       const level = Number(h.subtype.slice(1)) || 1;
       while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
       const item: OutlineItem = {
-        id: h.id, box: doc.doc?.box ?? '', name: contentOf(h).trim(), hPath: doc.doc?.hpath ?? '', type: 'outline',
-        nodeType: 'NodeHeading', subType: h.subtype, depth: stack.length, count: 0, blocks: [],
+        id: h.id,
+        box: doc.doc?.box ?? '',
+        name: contentOf(h).trim(),
+        hPath: doc.doc?.hpath ?? '',
+        type: 'outline',
+        nodeType: 'NodeHeading',
+        subType: h.subtype,
+        depth: stack.length,
+        count: 0,
+        blocks: [],
       };
       const parent = stack[stack.length - 1]?.item;
       if (parent) {
@@ -1010,9 +1200,16 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       return contentOf(n).trim();
     };
     const add = (n: DNode): void => {
-      const onlyParagraphOfItem = n.type === 'p' && n.parent?.type === 'i' && n.parent.children.length === 1;
+      const onlyParagraphOfItem =
+        n.type === 'p' && n.parent?.type === 'i' && n.parent.children.length === 1;
       if (onlyParagraphOfItem) return;
-      items.push({ id: n.id, name: nameOf(n), type: TYPE_NAMES[n.type] ?? 'NodeParagraph', subType: n.subtype, children: null });
+      items.push({
+        id: n.id,
+        name: nameOf(n),
+        type: TYPE_NAMES[n.type] ?? 'NodeParagraph',
+        subType: n.subtype,
+        children: null,
+      });
     };
     add(target);
     let n: DNode = target;
@@ -1125,7 +1322,29 @@ interface Select {
   limit?: number;
 }
 
-const COLUMNS = new Set(['alias', 'box', 'content', 'created', 'fcontent', 'hash', 'hpath', 'ial', 'id', 'length', 'markdown', 'memo', 'name', 'parent_id', 'path', 'root_id', 'sort', 'subtype', 'tag', 'type', 'updated']);
+const COLUMNS = new Set([
+  'alias',
+  'box',
+  'content',
+  'created',
+  'fcontent',
+  'hash',
+  'hpath',
+  'ial',
+  'id',
+  'length',
+  'markdown',
+  'memo',
+  'name',
+  'parent_id',
+  'path',
+  'root_id',
+  'sort',
+  'subtype',
+  'tag',
+  'type',
+  'updated',
+]);
 
 function parseSelect(stmt: string): Select {
   const tokens: string[] = [];
@@ -1137,16 +1356,23 @@ function parseSelect(stmt: string): Select {
     pos = re.lastIndex;
     if (stmt.slice(pos).trim() === '') break;
   }
-  if (stmt.slice(pos).trim() !== '') throw new KernelFailure(-1, `the kernel double cannot read this statement near "${stmt.slice(pos, pos + 20)}"`);
+  if (stmt.slice(pos).trim() !== '')
+    throw new KernelFailure(
+      -1,
+      `the kernel double cannot read this statement near "${stmt.slice(pos, pos + 20)}"`,
+    );
   let i = 0;
   const peek = (): string => (tokens[i] ?? '').toLowerCase();
   const next = (): string => tokens[i++] ?? '';
   const expect = (kw: string): void => {
-    if (peek() !== kw) throw new KernelFailure(-1, `the kernel double expected ${kw.toUpperCase()} in: ${stmt}`);
+    if (peek() !== kw)
+      throw new KernelFailure(-1, `the kernel double expected ${kw.toUpperCase()} in: ${stmt}`);
     i++;
   };
   const column = (): string => {
-    const c = next().toLowerCase().replace(/^blocks\./, '');
+    const c = next()
+      .toLowerCase()
+      .replace(/^blocks\./, '');
     if (!COLUMNS.has(c)) throw new KernelFailure(-1, `no such column: ${c}`);
     return c;
   };
@@ -1189,14 +1415,23 @@ function parseSelect(stmt: string): Select {
       } else if (opTok === 'like') {
         i++;
         const v = String(literal());
-        const rx = new RegExp(`^${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 's');
+        const rx = new RegExp(
+          `^${v
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/%/g, '.*')
+            .replace(/_/g, '.')}$`,
+          's',
+        );
         where.push((r) => rx.test(String(r[col] ?? '')));
       } else if (['=', '!=', '<>'].includes(opTok)) {
         i++;
         const v = literal();
         where.push(opTok === '=' ? (r) => r[col] === v : (r) => r[col] !== v);
       } else {
-        throw new KernelFailure(-1, `the kernel double supports =, !=, IN and LIKE only, in: ${stmt}`);
+        throw new KernelFailure(
+          -1,
+          `the kernel double supports =, !=, IN and LIKE only, in: ${stmt}`,
+        );
       }
       if (peek() !== 'and') break;
       i++;
@@ -1219,6 +1454,10 @@ function parseSelect(stmt: string): Select {
     limit = v;
   }
   if (peek() === ';') i++;
-  if (i < tokens.length) throw new KernelFailure(-1, `the kernel double cannot read "${tokens.slice(i).join(' ')}" in: ${stmt}`);
+  if (i < tokens.length)
+    throw new KernelFailure(
+      -1,
+      `the kernel double cannot read "${tokens.slice(i).join(' ')}" in: ${stmt}`,
+    );
   return { cols, where, order, limit };
 }

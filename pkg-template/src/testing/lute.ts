@@ -29,21 +29,51 @@ export function loadLute(source: string, nodeRequire?: unknown): LuteNamespace {
     const run = new Function('require', source) as (this: unknown, req: unknown) => void;
     run.call(globalThis, nodeRequire);
   }
-  if (!g.Lute || typeof g.Lute.New !== 'function') throw new Error('loadLute: the source did not define a Lute global');
+  if (!g.Lute || typeof g.Lute.New !== 'function')
+    throw new Error('loadLute: the source did not define a Lute global');
   return g.Lute;
 }
 
 /** Option setters of `util.NewLute()` in the kernel (v3.7): on, then off. */
 const KERNEL_ON = [
-  'SetTextMark', 'SetProtyleWYSIWYG', 'SetBlockRef', 'SetFileAnnotationRef', 'SetKramdownIAL', 'SetTag',
-  'SetSuperBlock', 'SetImgPathAllowSpace', 'SetGitConflict', 'SetInlineAsterisk', 'SetInlineUnderscore', 'SetSup',
-  'SetSub', 'SetInlineMath', 'SetGFMStrikethrough', 'SetMark', 'SetInlineMathAllowDigitAfterOpenMarker',
-  'SetParagraphBeginningSpace', 'SetSanitize', 'SetCallout', 'SetDataTask', 'SetArbitraryTaskListItemMarker',
-  'SetEnsureListItemParagraph', 'SetHTMLTag2TextMark',
+  'SetTextMark',
+  'SetProtyleWYSIWYG',
+  'SetBlockRef',
+  'SetFileAnnotationRef',
+  'SetKramdownIAL',
+  'SetTag',
+  'SetSuperBlock',
+  'SetImgPathAllowSpace',
+  'SetGitConflict',
+  'SetInlineAsterisk',
+  'SetInlineUnderscore',
+  'SetSup',
+  'SetSub',
+  'SetInlineMath',
+  'SetGFMStrikethrough',
+  'SetMark',
+  'SetInlineMathAllowDigitAfterOpenMarker',
+  'SetParagraphBeginningSpace',
+  'SetSanitize',
+  'SetCallout',
+  'SetDataTask',
+  'SetArbitraryTaskListItemMarker',
+  'SetEnsureListItemParagraph',
+  'SetHTMLTag2TextMark',
 ];
 const KERNEL_OFF = [
-  'SetFullWidthStrikethrough', 'SetGFMStrikethrough1', 'SetFootnotes', 'SetToC', 'SetIndentCodeBlock', 'SetAutoSpace',
-  'SetHeadingID', 'SetSetext', 'SetYamlFrontMatter', 'SetLinkRef', 'SetCodeSyntaxHighlight', 'SetExportNormalizeTaskListMarker',
+  'SetFullWidthStrikethrough',
+  'SetGFMStrikethrough1',
+  'SetFootnotes',
+  'SetToC',
+  'SetIndentCodeBlock',
+  'SetAutoSpace',
+  'SetHeadingID',
+  'SetSetext',
+  'SetYamlFrontMatter',
+  'SetLinkRef',
+  'SetCodeSyntaxHighlight',
+  'SetExportNormalizeTaskListMarker',
 ];
 
 /**
@@ -53,7 +83,8 @@ const KERNEL_OFF = [
  * skipped.
  */
 export function kernelLute(lute: LuteNamespace | LuteEngine): LuteEngine {
-  const engine: LuteEngine = 'New' in lute && typeof lute.New === 'function' ? lute.New() : (lute as LuteEngine);
+  const engine: LuteEngine =
+    'New' in lute && typeof lute.New === 'function' ? lute.New() : (lute as LuteEngine);
   const setters = engine as unknown as Record<string, unknown>;
   const set = (name: string, value: unknown): void => {
     const f = setters[name];

@@ -12,7 +12,14 @@
 // a child changes, and a container rewritten by `updateBlock` has no child
 // rows afterwards (the kernel would rebuild them with new ids).
 
-import type { Block, BreadcrumbEntry, ChildBlock, CreateDocArgs, InsertAnchor, SiyuanHost } from '../types.js';
+import type {
+  Block,
+  BreadcrumbEntry,
+  ChildBlock,
+  CreateDocArgs,
+  InsertAnchor,
+  SiyuanHost,
+} from '../types.js';
 
 /** A recorded host call. */
 export interface HostCall {
@@ -113,10 +120,27 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   for (const doc of options.documents ?? []) {
     const path = doc.path ?? `/${doc.id}.sy`;
     rows.set(doc.id, {
-      id: doc.id, type: 'd', subtype: '', markdown: '', content: doc.title, fcontent: doc.title,
-      box: doc.box, path, hpath: doc.hpath, root_id: doc.id, parent_id: '',
-      ial: `{: id="${doc.id}" title="${doc.title}" type="doc"}`, name: '', alias: '', memo: '', tag: '',
-      length: [...doc.title].length, sort: 0, created: doc.id.slice(0, 14), updated: doc.id.slice(0, 14), hash: '',
+      id: doc.id,
+      type: 'd',
+      subtype: '',
+      markdown: '',
+      content: doc.title,
+      fcontent: doc.title,
+      box: doc.box,
+      path,
+      hpath: doc.hpath,
+      root_id: doc.id,
+      parent_id: '',
+      ial: `{: id="${doc.id}" title="${doc.title}" type="doc"}`,
+      name: '',
+      alias: '',
+      memo: '',
+      tag: '',
+      length: [...doc.title].length,
+      sort: 0,
+      created: doc.id.slice(0, 14),
+      updated: doc.id.slice(0, 14),
+      hash: '',
     });
     kids.set(doc.id, []);
     for (const b of doc.blocks) {
@@ -156,7 +180,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     let ids: string[];
     if (block.type === 'h') {
       const parent = parentOf(id);
-      const list = parent === undefined ? [] : kids.get(parent) ?? [];
+      const list = parent === undefined ? [] : (kids.get(parent) ?? []);
       const level = headingLevel(block);
       ids = [];
       for (const k of list.slice(list.indexOf(id) + 1)) {
@@ -208,12 +232,22 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   function makeRow(markdown: string, near: string): string {
     const { text, attrs } = splitIal(markdown);
     const wanted = attrs.find(([k]) => k === 'id')?.[1];
-    const id = wanted && /^\d{14}-[0-9a-z]{7}$/.test(wanted) && !rows.has(wanted) ? wanted : newId();
+    const id =
+      wanted && /^\d{14}-[0-9a-z]{7}$/.test(wanted) && !rows.has(wanted) ? wanted : newId();
     const template = rows.get(near);
-    const root = template?.type === 'd' ? template.id : template?.root_id ?? '';
+    const root = template?.type === 'd' ? template.id : (template?.root_id ?? '');
     const row: Block = {
-      id, type: 'p', root_id: root, box: template?.box ?? '', path: template?.path ?? '',
-      hpath: template?.hpath ?? '', parent_id: '', created: id.slice(0, 14), hash: '', sort: 10, tag: '',
+      id,
+      type: 'p',
+      root_id: root,
+      box: template?.box ?? '',
+      path: template?.path ?? '',
+      hpath: template?.hpath ?? '',
+      parent_id: '',
+      created: id.slice(0, 14),
+      hash: '',
+      sort: 10,
+      tag: '',
     };
     setContent(row, text, attrs);
     rows.set(id, row);
@@ -249,10 +283,16 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
 
   function countWrite(name: string): void {
     writes += 1;
-    if (failAt !== null && writes === failAt) throw new Error(`simulated failure of write #${writes} (${name})`);
+    if (failAt !== null && writes === failAt)
+      throw new Error(`simulated failure of write #${writes} (${name})`);
   }
 
-  function containerInsert(name: string, parentID: string, markdown: string, first: boolean): string[] {
+  function containerInsert(
+    name: string,
+    parentID: string,
+    markdown: string,
+    first: boolean,
+  ): string[] {
     record(name, [parentID, markdown]);
     countWrite(name);
     const parent = rows.get(parentID);
@@ -284,8 +324,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       walk(docId);
       return out;
     },
-    topLevel: (docId) => (kids.get(docId) ?? []).flatMap((k) => (rows.has(k) ? [{ ...rows.get(k)! }] : [])),
-    documentMarkdown: (docId) => (kids.get(docId) ?? []).map((k) => rows.get(k)?.markdown ?? '').join('\n\n'),
+    topLevel: (docId) =>
+      (kids.get(docId) ?? []).flatMap((k) => (rows.has(k) ? [{ ...rows.get(k)! }] : [])),
+    documentMarkdown: (docId) =>
+      (kids.get(docId) ?? []).map((k) => rows.get(k)?.markdown ?? '').join('\n\n'),
     documentIds: () => [...rows.values()].filter((b) => b.type === 'd').map((b) => b.id),
 
     async getBlocks(ids) {
@@ -332,7 +374,11 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       const parent = parentOf(id);
       for (const d of doomed) {
         const p = parentOf(d);
-        if (p !== undefined) kids.set(p, (kids.get(p) ?? []).filter((k) => k !== d));
+        if (p !== undefined)
+          kids.set(
+            p,
+            (kids.get(p) ?? []).filter((k) => k !== d),
+          );
         removeSubtree(d);
       }
       if (parent !== undefined) refreshParentIds(parent);
@@ -391,7 +437,12 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     async createDoc(request: CreateDocArgs) {
       record('createDoc', [request]);
       countWrite('createDoc');
-      return createDocument(request.notebook, request.path, request.parentID ?? '', request.markdown);
+      return createDocument(
+        request.notebook,
+        request.path,
+        request.parentID ?? '',
+        request.markdown,
+      );
     },
     async createDailyNote(request) {
       record('createDailyNote', [request]);
@@ -399,14 +450,25 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       const p = (n: number) => String(n).padStart(2, '0');
       const y = d.getUTCFullYear();
       const hpath = `/daily note/${y}/${p(d.getUTCMonth() + 1)}/${y}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}`;
-      const existing = [...rows.values()].find((b) => b.type === 'd' && b.box === request.notebook && b.hpath === hpath);
+      const existing = [...rows.values()].find(
+        (b) => b.type === 'd' && b.box === request.notebook && b.hpath === hpath,
+      );
       return existing ? existing.id : createDocument(request.notebook, hpath, '', '');
     },
   };
 
   const NODE_TYPES: Record<string, string> = {
-    d: 'NodeDocument', h: 'NodeHeading', p: 'NodeParagraph', l: 'NodeList', i: 'NodeListItem', b: 'NodeBlockquote',
-    s: 'NodeSuperBlock', c: 'NodeCodeBlock', t: 'NodeTable', m: 'NodeMathBlock', tb: 'NodeThematicBreak',
+    d: 'NodeDocument',
+    h: 'NodeHeading',
+    p: 'NodeParagraph',
+    l: 'NodeList',
+    i: 'NodeListItem',
+    b: 'NodeBlockquote',
+    s: 'NodeSuperBlock',
+    c: 'NodeCodeBlock',
+    t: 'NodeTable',
+    m: 'NodeMathBlock',
+    tb: 'NodeThematicBreak',
   };
 
   /** Document, heading parents, containers, the block: a simplified kernel breadcrumb. */
@@ -423,8 +485,17 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     return chain.flatMap((k) => {
       const b = rows.get(k);
       if (!b) return [];
-      const name = b.type === 'd' ? (b.hpath ?? '').replace(/^\//, '') : (b.content ?? '').slice(0, 64);
-      return [{ id: b.id, name, type: NODE_TYPES[b.type] ?? 'NodeParagraph', subType: b.subtype ?? '', children: null }];
+      const name =
+        b.type === 'd' ? (b.hpath ?? '').replace(/^\//, '') : (b.content ?? '').slice(0, 64);
+      return [
+        {
+          id: b.id,
+          name,
+          type: NODE_TYPES[b.type] ?? 'NodeParagraph',
+          subType: b.subtype ?? '',
+          children: null,
+        },
+      ];
     });
   }
 
@@ -434,9 +505,27 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     const path = `${parent?.path ? parent.path.replace(/\.sy$/, '') : ''}/${id}.sy`;
     const title = hpath.split('/').filter(Boolean).pop() ?? '';
     rows.set(id, {
-      id, type: 'd', subtype: '', markdown: '', content: title, fcontent: title, box, path, hpath, root_id: id,
-      parent_id: '', ial: `{: id="${id}" title="${title}" type="doc"}`, name: '', alias: '', memo: '', tag: '',
-      length: [...title].length, sort: 0, created: id.slice(0, 14), updated: id.slice(0, 14), hash: '',
+      id,
+      type: 'd',
+      subtype: '',
+      markdown: '',
+      content: title,
+      fcontent: title,
+      box,
+      path,
+      hpath,
+      root_id: id,
+      parent_id: '',
+      ial: `{: id="${id}" title="${title}" type="doc"}`,
+      name: '',
+      alias: '',
+      memo: '',
+      tag: '',
+      length: [...title].length,
+      sort: 0,
+      created: id.slice(0, 14),
+      updated: id.slice(0, 14),
+      hash: '',
     });
     kids.set(id, []);
     if (markdown.trim()) insertAt(id, Number.MAX_SAFE_INTEGER, createBlocks(markdown, id));

@@ -77,7 +77,14 @@ const SPECS: Spec[] = [
       zh: '查询思源块的元信息而不加载完整内容：类型、路径、content 与 markdown 长度及预览、容器的子块数、文档的标题大纲、面包屑。多个 ID 用逗号分隔，一次查询。',
     },
     params: {
-      ids: { schema: str(), required: true, description: { en: 'One block id, or several separated by commas.', zh: '一个块 ID，或以逗号分隔的多个 ID。' } },
+      ids: {
+        schema: str(),
+        required: true,
+        description: {
+          en: 'One block id, or several separated by commas.',
+          zh: '一个块 ID，或以逗号分隔的多个 ID。',
+        },
+      },
     },
   },
   {
@@ -88,9 +95,25 @@ const SPECS: Spec[] = [
       zh: '获取思源块的 markdown。文档显示其全部子块；标题显示其下属内容。编辑前用 showId 得到 `@@id@@类型` 头部供 applyBlockDiff 使用；showSubStructure 把容器展开为子块；slice 分页阅读长文档（会自动开启前两者）。',
     },
     params: {
-      blockId: { schema: str({ pattern: ID }), required: true, description: { en: 'The block, heading or document id.', zh: '块、标题或文档的 ID。' } },
-      showId: { schema: bool(), description: { en: 'Print `@@id@@type` before each block (default false).', zh: '在每个块前输出 `@@id@@类型`（默认 false）。' } },
-      showSubStructure: { schema: bool(), description: { en: 'Expand containers (lists, quotes, superblocks) into their child blocks (default false).', zh: '把容器（列表、引述、超级块）展开为子块（默认 false）。' } },
+      blockId: {
+        schema: str({ pattern: ID }),
+        required: true,
+        description: { en: 'The block, heading or document id.', zh: '块、标题或文档的 ID。' },
+      },
+      showId: {
+        schema: bool(),
+        description: {
+          en: 'Print `@@id@@type` before each block (default false).',
+          zh: '在每个块前输出 `@@id@@类型`（默认 false）。',
+        },
+      },
+      showSubStructure: {
+        schema: bool(),
+        description: {
+          en: 'Expand containers (lists, quotes, superblocks) into their child blocks (default false).',
+          zh: '把容器（列表、引述、超级块）展开为子块（默认 false）。',
+        },
+      },
       slice: {
         schema: str(),
         description: {
@@ -108,9 +131,24 @@ const SPECS: Spec[] = [
       zh: '安全追加 markdown：追加到笔记本的今日日记、文档末尾，或某个块（容器内末尾、标题下属内容之后、叶子块之后）。不会改动已有内容。',
     },
     params: {
-      markdown: { schema: str(), required: true, description: { en: 'The markdown to add.', zh: '要追加的 markdown。' } },
-      targetType: { schema: str({ enum: ['dailynote', 'document', 'block'] }), required: true, description: { en: 'Where to append.', zh: '追加目标类型。' } },
-      target: { schema: str(), required: true, description: { en: 'A notebook id (dailynote), a document id or a block id.', zh: '笔记本 ID（dailynote）、文档 ID 或块 ID。' } },
+      markdown: {
+        schema: str(),
+        required: true,
+        description: { en: 'The markdown to add.', zh: '要追加的 markdown。' },
+      },
+      targetType: {
+        schema: str({ enum: ['dailynote', 'document', 'block'] }),
+        required: true,
+        description: { en: 'Where to append.', zh: '追加目标类型。' },
+      },
+      target: {
+        schema: str(),
+        required: true,
+        description: {
+          en: 'A notebook id (dailynote), a document id or a block id.',
+          zh: '笔记本 ID（dailynote）、文档 ID 或块 ID。',
+        },
+      },
     },
   },
   {
@@ -121,10 +159,28 @@ const SPECS: Spec[] = [
       zh: '在锚点文档旁（siblings）、其内部（children）或其父文档旁（parent）创建思源文档，可带初始 markdown。',
     },
     params: {
-      title: { schema: str(), required: true, description: { en: 'Document title ("/" becomes "-").', zh: '文档标题（"/" 会替换为 "-"）。' } },
-      anchorDocumentId: { schema: str(), required: true, description: { en: 'An existing document id.', zh: '已有文档的 ID。' } },
-      location: { schema: str({ enum: ['siblings', 'children', 'parent'] }), required: true, description: { en: 'Where, relative to the anchor.', zh: '相对锚点文档的位置。' } },
-      markdown: { schema: str(), description: { en: 'Initial content ("" = empty).', zh: '初始内容（"" 表示空）。' } },
+      title: {
+        schema: str(),
+        required: true,
+        description: {
+          en: 'Document title ("/" becomes "-").',
+          zh: '文档标题（"/" 会替换为 "-"）。',
+        },
+      },
+      anchorDocumentId: {
+        schema: str(),
+        required: true,
+        description: { en: 'An existing document id.', zh: '已有文档的 ID。' },
+      },
+      location: {
+        schema: str({ enum: ['siblings', 'children', 'parent'] }),
+        required: true,
+        description: { en: 'Where, relative to the anchor.', zh: '相对锚点文档的位置。' },
+      },
+      markdown: {
+        schema: str(),
+        description: { en: 'Initial content ("" = empty).', zh: '初始内容（"" 表示空）。' },
+      },
     },
   },
   {
@@ -135,9 +191,25 @@ const SPECS: Spec[] = [
       zh: '用块 diff 编辑思源块：`@@<ID>@@` 后跟 SEARCH/REPLACE（会校验内容），或 `@@REPLACE:<ID>@@`、`@@DELETE:<ID>@@`、`@@BEFORE:<ID>@@`、`@@AFTER:<ID>@@`、`@@PREPEND:<ID>@@`、`@@APPEND:<ID>@@` 后跟 markdown。写入前校验全部 hunk（默认原子执行）。返回执行结果与 undo diff。dryRun 可预览。',
     },
     params: {
-      diff: { schema: str(), required: true, description: { en: 'The block diff text.', zh: '块 diff 文本。' } },
-      dryRun: { schema: bool(), description: { en: 'Check and show the plan without writing (default false).', zh: '只校验并展示计划，不写入（默认 false）。' } },
-      atomic: { schema: bool(), description: { en: 'All or nothing (default true).', zh: '全部成功或全部不写（默认 true）。' } },
+      diff: {
+        schema: str(),
+        required: true,
+        description: { en: 'The block diff text.', zh: '块 diff 文本。' },
+      },
+      dryRun: {
+        schema: bool(),
+        description: {
+          en: 'Check and show the plan without writing (default false).',
+          zh: '只校验并展示计划，不写入（默认 false）。',
+        },
+      },
+      atomic: {
+        schema: bool(),
+        description: {
+          en: 'All or nothing (default true).',
+          zh: '全部成功或全部不写（默认 true）。',
+        },
+      },
     },
   },
   // ---- Files -------------------------------------------------------------
@@ -150,9 +222,24 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
-      range: { schema: str(), description: { en: 'Lines `N~M`, `N~`, `~M` ("" = from the start).', zh: '行范围 `N~M`、`N~`、`~M`（"" 表示从头）。' } },
-      max_lines: { schema: { type: 'integer', minimum: 0 }, description: { en: 'At most this many lines (0 = default 500).', zh: '最多显示行数（0 表示默认 500）。' } },
-      show_line_numbers: { schema: bool(), description: { en: 'Prefix line numbers (default true).', zh: '输出行号（默认 true）。' } },
+      range: {
+        schema: str(),
+        description: {
+          en: 'Lines `N~M`, `N~`, `~M` ("" = from the start).',
+          zh: '行范围 `N~M`、`N~`、`~M`（"" 表示从头）。',
+        },
+      },
+      max_lines: {
+        schema: { type: 'integer', minimum: 0 },
+        description: {
+          en: 'At most this many lines (0 = default 500).',
+          zh: '最多显示行数（0 表示默认 500）。',
+        },
+      },
+      show_line_numbers: {
+        schema: bool(),
+        description: { en: 'Prefix line numbers (default true).', zh: '输出行号（默认 true）。' },
+      },
     },
   },
   {
@@ -164,7 +251,13 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
-      content: { schema: str(), description: { en: 'Initial content ("" = empty file).', zh: '初始内容（"" 表示空文件）。' } },
+      content: {
+        schema: str(),
+        description: {
+          en: 'Initial content ("" = empty file).',
+          zh: '初始内容（"" 表示空文件）。',
+        },
+      },
     },
   },
   {
@@ -176,10 +269,28 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
-      content: { schema: str(), required: true, description: { en: 'The complete new content.', zh: '完整的新内容。' } },
-      known_old_total_lines: { schema: { type: 'integer', minimum: 0 }, required: true, description: { en: 'total_lines from read_file.', zh: 'read_file 给出的 total_lines。' } },
-      known_old_total_bytes: { schema: { type: 'integer', minimum: 0 }, required: true, description: { en: 'size_bytes from read_file.', zh: 'read_file 给出的 size_bytes。' } },
-      content_format: { schema: str(), description: { en: '`diff`, `patch`, `block-diff` or `search-replace` when the file really holds such text ("" = plain).', zh: '文件本身就是此类文本时填写 `diff`、`patch`、`block-diff` 或 `search-replace`（"" 表示普通文本）。' } },
+      content: {
+        schema: str(),
+        required: true,
+        description: { en: 'The complete new content.', zh: '完整的新内容。' },
+      },
+      known_old_total_lines: {
+        schema: { type: 'integer', minimum: 0 },
+        required: true,
+        description: { en: 'total_lines from read_file.', zh: 'read_file 给出的 total_lines。' },
+      },
+      known_old_total_bytes: {
+        schema: { type: 'integer', minimum: 0 },
+        required: true,
+        description: { en: 'size_bytes from read_file.', zh: 'read_file 给出的 size_bytes。' },
+      },
+      content_format: {
+        schema: str(),
+        description: {
+          en: '`diff`, `patch`, `block-diff` or `search-replace` when the file really holds such text ("" = plain).',
+          zh: '文件本身就是此类文本时填写 `diff`、`patch`、`block-diff` 或 `search-replace`（"" 表示普通文本）。',
+        },
+      },
     },
   },
   {
@@ -192,8 +303,21 @@ const SPECS: Spec[] = [
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
       range: { schema: str(), required: true, description: { en: 'Line range.', zh: '行范围。' } },
-      content: { schema: str(), required: true, description: { en: 'New lines for the range ("" deletes it).', zh: '该范围的新内容（"" 表示删除）。' } },
-      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier plan of the same kind ("" = new plan).', zh: '修订你之前同类型的规划（"" 表示新规划）。' } },
+      content: {
+        schema: str(),
+        required: true,
+        description: {
+          en: 'New lines for the range ("" deletes it).',
+          zh: '该范围的新内容（"" 表示删除）。',
+        },
+      },
+      existing_hunk_id: {
+        schema: str(),
+        description: {
+          en: 'Revise your earlier plan of the same kind ("" = new plan).',
+          zh: '修订你之前同类型的规划（"" 表示新规划）。',
+        },
+      },
     },
   },
   {
@@ -205,9 +329,25 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
-      content: { schema: str(), required: true, description: { en: 'Lines to append.', zh: '要追加的内容。' } },
-      create: { schema: bool(), description: { en: 'Create the file if missing (default false).', zh: '文件不存在时创建（默认 false）。' } },
-      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier append plan ("" = new plan).', zh: '修订你之前的追加规划（"" 表示新规划）。' } },
+      content: {
+        schema: str(),
+        required: true,
+        description: { en: 'Lines to append.', zh: '要追加的内容。' },
+      },
+      create: {
+        schema: bool(),
+        description: {
+          en: 'Create the file if missing (default false).',
+          zh: '文件不存在时创建（默认 false）。',
+        },
+      },
+      existing_hunk_id: {
+        schema: str(),
+        description: {
+          en: 'Revise your earlier append plan ("" = new plan).',
+          zh: '修订你之前的追加规划（"" 表示新规划）。',
+        },
+      },
     },
   },
   ...(['after', 'before'] as const).map<Spec>((where) => ({
@@ -219,11 +359,37 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
-      anchor: { schema: str(), required: true, description: { en: 'Text of the anchor line.', zh: '锚点行文本。' } },
-      content: { schema: str(), required: true, description: { en: 'Lines to insert.', zh: '要插入的内容。' } },
-      match: { schema: str({ enum: ['', 'contains', 'equals', 'regex'] }), description: { en: 'How the anchor matches a line ("" = contains).', zh: '锚点匹配方式（"" 表示 contains）。' } },
-      occurrence: { schema: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] }, description: { en: 'Which match: 1-based, or "last" (0 or "" = unset).', zh: '第几处匹配：从 1 开始，或 "last"（0 或 "" 表示未指定）。' } },
-      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier plan ("" = new plan).', zh: '修订你之前的规划（"" 表示新规划）。' } },
+      anchor: {
+        schema: str(),
+        required: true,
+        description: { en: 'Text of the anchor line.', zh: '锚点行文本。' },
+      },
+      content: {
+        schema: str(),
+        required: true,
+        description: { en: 'Lines to insert.', zh: '要插入的内容。' },
+      },
+      match: {
+        schema: str({ enum: ['', 'contains', 'equals', 'regex'] }),
+        description: {
+          en: 'How the anchor matches a line ("" = contains).',
+          zh: '锚点匹配方式（"" 表示 contains）。',
+        },
+      },
+      occurrence: {
+        schema: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] },
+        description: {
+          en: 'Which match: 1-based, or "last" (0 or "" = unset).',
+          zh: '第几处匹配：从 1 开始，或 "last"（0 或 "" 表示未指定）。',
+        },
+      },
+      existing_hunk_id: {
+        schema: str(),
+        description: {
+          en: 'Revise your earlier plan ("" = new plan).',
+          zh: '修订你之前的规划（"" 表示新规划）。',
+        },
+      },
     },
   })),
   {
@@ -235,15 +401,63 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
-      start_anchor: { schema: str(), required: true, description: { en: 'Start anchor line text.', zh: '起始锚点行文本。' } },
-      end_anchor: { schema: str(), required: true, description: { en: 'End anchor line text.', zh: '结束锚点行文本。' } },
-      content: { schema: str(), required: true, description: { en: 'The new block content.', zh: '新的块内容。' } },
-      match: { schema: str({ enum: ['', 'contains', 'equals', 'regex'] }), description: { en: 'Anchor matching ("" = contains).', zh: '锚点匹配方式（"" 表示 contains）。' } },
-      include_anchors: { schema: bool(), description: { en: 'Keep the anchor lines (default true).', zh: '保留锚点行（默认 true）。' } },
-      require_unique: { schema: bool(), description: { en: 'Refuse when several blocks match (default true).', zh: '匹配到多个块时拒绝（默认 true）。' } },
-      strict: { schema: bool(), description: { en: 'Strict uniqueness (default true).', zh: '严格唯一性检查（默认 true）。' } },
-      occurrence: { schema: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] }, description: { en: 'Which block: 1-based or "last" (0 or "" = unset).', zh: '第几个块：从 1 开始或 "last"（0 或 "" 表示未指定）。' } },
-      existing_hunk_id: { schema: str(), description: { en: 'Revise your earlier plan ("" = new plan).', zh: '修订你之前的规划（"" 表示新规划）。' } },
+      start_anchor: {
+        schema: str(),
+        required: true,
+        description: { en: 'Start anchor line text.', zh: '起始锚点行文本。' },
+      },
+      end_anchor: {
+        schema: str(),
+        required: true,
+        description: { en: 'End anchor line text.', zh: '结束锚点行文本。' },
+      },
+      content: {
+        schema: str(),
+        required: true,
+        description: { en: 'The new block content.', zh: '新的块内容。' },
+      },
+      match: {
+        schema: str({ enum: ['', 'contains', 'equals', 'regex'] }),
+        description: {
+          en: 'Anchor matching ("" = contains).',
+          zh: '锚点匹配方式（"" 表示 contains）。',
+        },
+      },
+      include_anchors: {
+        schema: bool(),
+        description: {
+          en: 'Keep the anchor lines (default true).',
+          zh: '保留锚点行（默认 true）。',
+        },
+      },
+      require_unique: {
+        schema: bool(),
+        description: {
+          en: 'Refuse when several blocks match (default true).',
+          zh: '匹配到多个块时拒绝（默认 true）。',
+        },
+      },
+      strict: {
+        schema: bool(),
+        description: {
+          en: 'Strict uniqueness (default true).',
+          zh: '严格唯一性检查（默认 true）。',
+        },
+      },
+      occurrence: {
+        schema: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] },
+        description: {
+          en: 'Which block: 1-based or "last" (0 or "" = unset).',
+          zh: '第几个块：从 1 开始或 "last"（0 或 "" 表示未指定）。',
+        },
+      },
+      existing_hunk_id: {
+        schema: str(),
+        description: {
+          en: 'Revise your earlier plan ("" = new plan).',
+          zh: '修订你之前的规划（"" 表示新规划）。',
+        },
+      },
     },
   },
   {
@@ -254,7 +468,14 @@ const SPECS: Spec[] = [
       zh: '把已规划的 hunk（来自任一 prepare_file_* 工具）应用到文件当前内容。context_match 为 exact、fuzz（在其他改动后重新定位）或 rejected（规划的行已改变：未写入；请重新规划）。每个 hunk 只能应用一次。',
     },
     params: {
-      hunk_id: { schema: str(), required: true, description: { en: 'The hunk_id a prepare tool returned.', zh: 'prepare 工具返回的 hunk_id。' } },
+      hunk_id: {
+        schema: str(),
+        required: true,
+        description: {
+          en: 'The hunk_id a prepare tool returned.',
+          zh: 'prepare 工具返回的 hunk_id。',
+        },
+      },
     },
   },
   {
@@ -266,8 +487,15 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
-      search_replace: { schema: str(), required: true, description: { en: 'The SEARCH/REPLACE blocks.', zh: 'SEARCH/REPLACE 块文本。' } },
-      atomic: { schema: bool(), description: { en: 'All or nothing (default true).', zh: '全部成功才写入（默认 true）。' } },
+      search_replace: {
+        schema: str(),
+        required: true,
+        description: { en: 'The SEARCH/REPLACE blocks.', zh: 'SEARCH/REPLACE 块文本。' },
+      },
+      atomic: {
+        schema: bool(),
+        description: { en: 'All or nothing (default true).', zh: '全部成功才写入（默认 true）。' },
+      },
     },
   },
 ];
@@ -291,28 +519,47 @@ export function toolSpec(name: string): Spec | undefined {
 /** @internal The language of the bare-string form of the options. */
 export function readLang(value: string): Lang {
   if (value === 'en' || value === 'zh') return value;
-  throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', ['lang', `expected "en" or "zh", got ${JSON.stringify(value)}`], { subject: 'lang' });
+  throw jsError(
+    'INVALID_ARGUMENT',
+    'invalidArgument',
+    'en',
+    ['lang', `expected "en" or "zh", got ${JSON.stringify(value)}`],
+    { subject: 'lang' },
+  );
 }
 
 export { GUIDES } from './guides.js';
 import { GUIDES } from './guides.js';
 
 /** Tool definitions for an LLM API, plus the toolset guide for the system prompt. */
-export function toolDefinitions(opts: ToolDefinitionsOptions<'openai'>): ToolDefinitions<OpenAITool>;
-export function toolDefinitions(opts: ToolDefinitionsOptions<'anthropic'>): ToolDefinitions<AnthropicTool>;
-export function toolDefinitions(opts?: ToolDefinitionsOptions<'json-schema'>): ToolDefinitions<JsonSchemaTool>;
+export function toolDefinitions(
+  opts: ToolDefinitionsOptions<'openai'>,
+): ToolDefinitions<OpenAITool>;
+export function toolDefinitions(
+  opts: ToolDefinitionsOptions<'anthropic'>,
+): ToolDefinitions<AnthropicTool>;
+export function toolDefinitions(
+  opts?: ToolDefinitionsOptions<'json-schema'>,
+): ToolDefinitions<JsonSchemaTool>;
 /** Shorthand: `toolDefinitions('zh')` is `toolDefinitions({ lang: 'zh' })` (json-schema format, both toolsets). */
 export function toolDefinitions(lang: Lang): ToolDefinitions<JsonSchemaTool>;
 export function toolDefinitions(defOptions: ToolDefinitionsOptions | Lang = {}): ToolDefinitions {
   // A bare language string is the short form: toolDefinitions('zh').
-  const opts = typeof defOptions === 'string' ? { lang: readLang(defOptions), format: undefined, toolsets: undefined } : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options');
+  const opts =
+    typeof defOptions === 'string'
+      ? { lang: readLang(defOptions), format: undefined, toolsets: undefined }
+      : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options');
   const lang: Lang = opts.lang === 'zh' ? 'zh' : 'en';
-  const format = opts.format === 'openai' || opts.format === 'anthropic' ? opts.format : 'json-schema';
-  const toolsets: Toolset[] = Array.isArray(opts.toolsets) ? opts.toolsets.filter((t): t is Toolset => t === 'siyuan' || t === 'files') : ['siyuan', 'files'];
+  const format =
+    opts.format === 'openai' || opts.format === 'anthropic' ? opts.format : 'json-schema';
+  const toolsets: Toolset[] = Array.isArray(opts.toolsets)
+    ? opts.toolsets.filter((t): t is Toolset => t === 'siyuan' || t === 'files')
+    : ['siyuan', 'files'];
   const tools = SPECS.filter((s) => toolsets.includes(s.toolset)).map((s): ToolDefinition => {
     const description = s.description[lang];
     const parameters = schemaOf(s, lang);
-    if (format === 'openai') return { type: 'function', function: { name: s.name, description, parameters } };
+    if (format === 'openai')
+      return { type: 'function', function: { name: s.name, description, parameters } };
     if (format === 'anthropic') return { name: s.name, description, input_schema: parameters };
     return { name: s.name, description, parameters };
   });

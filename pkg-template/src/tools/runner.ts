@@ -3,9 +3,21 @@
 // never exceptions: an agent reads the result and corrects itself.
 
 import { applyBlockDiff, unifiedDiff } from '../api.js';
-import { appendContent, createNewDoc, formatBlockInfo, getBlockContent, getBlockInfo } from '../content.js';
+import {
+  appendContent,
+  createNewDoc,
+  formatBlockInfo,
+  getBlockContent,
+  getBlockInfo,
+} from '../content.js';
 import { EditkitError, isEditkitError, readOptions } from '../errors.js';
-import { checkNewFile, checkOverwrite, FileEditSession, formatFileView, withPathLock } from '../files.js';
+import {
+  checkNewFile,
+  checkOverwrite,
+  FileEditSession,
+  formatFileView,
+  withPathLock,
+} from '../files.js';
 import { applySearchReplace } from '../matcher.js';
 import type { ApplyReport, Lang, SiyuanHost } from '../types.js';
 import { readLang, toolDefinitions } from './definitions.js';
@@ -17,7 +29,12 @@ export interface FileHost {
   readFile(path: string): Promise<string | null> | string | null;
   writeFile(path: string, content: string): Promise<unknown> | unknown;
   /** Whether the path exists and is a file (default: derived from readFile). */
-  exists?(path: string): Promise<boolean | { exists: boolean; isFile: boolean }> | boolean | { exists: boolean; isFile: boolean };
+  exists?(
+    path: string,
+  ):
+    | Promise<boolean | { exists: boolean; isFile: boolean }>
+    | boolean
+    | { exists: boolean; isFile: boolean };
 }
 
 export interface ToolRunnerOptions {
@@ -41,11 +58,16 @@ export interface ToolRunner {
 
 type Args = Record<string, unknown>;
 
-const s = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+const s = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
 export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRunner {
-  const options = readOptions(runnerOptions, ['siyuan', 'files', 'session', 'owner', 'lang'] as const, 'options') as ToolRunnerOptions;
+  const options = readOptions(
+    runnerOptions,
+    ['siyuan', 'files', 'session', 'owner', 'lang'] as const,
+    'options',
+  ) as ToolRunnerOptions;
   const lang: Lang = options.lang === 'zh' ? 'zh' : 'en';
   const owner = typeof options.owner === 'string' && options.owner ? options.owner : 'agent';
   let session = options.session instanceof FileEditSession ? options.session : undefined;
@@ -65,7 +87,11 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   // macrotask, sorted by the session, then queued on the path's lock in
   // that order.
   const gathering = new Map<string, { hunkId: string; start: () => void }[]>();
-  const inCreationOrder = (path: string, hunkId: string, apply: () => Promise<string>): Promise<string> =>
+  const inCreationOrder = (
+    path: string,
+    hunkId: string,
+    apply: () => Promise<string>,
+  ): Promise<string> =>
     new Promise((resolve, reject) => {
       let batch = gathering.get(path);
       if (!batch) {
@@ -93,9 +119,14 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   const read = async (path: string): Promise<string | null> => {
     const host = files();
     if (typeof host.readFile !== 'function') throw capabilityMissing('files.readFile', lang);
-    const text: unknown = await hostCall(`files.readFile(${JSON.stringify(path)})`, () => host.readFile(path));
+    const text: unknown = await hostCall(`files.readFile(${JSON.stringify(path)})`, () =>
+      host.readFile(path),
+    );
     if (text === undefined || text === null) return null;
-    if (typeof text !== 'string') throw hostError(`files.readFile(${JSON.stringify(path)}) returned ${describeValue(text)}; expected the file's text, or null when it does not exist`);
+    if (typeof text !== 'string')
+      throw hostError(
+        `files.readFile(${JSON.stringify(path)}) returned ${describeValue(text)}; expected the file's text, or null when it does not exist`,
+      );
     return text;
   };
   const write = async (path: string, content: string): Promise<void> => {
@@ -111,13 +142,21 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     const host = files();
     if (host.exists) {
       const exists = host.exists;
-      const r: unknown = await hostCall(`files.exists(${JSON.stringify(path)})`, () => exists.call(host, path));
+      const r: unknown = await hostCall(`files.exists(${JSON.stringify(path)})`, () =>
+        exists.call(host, path),
+      );
       if (typeof r === 'boolean') return { exists: r, isFile: r };
-      if (typeof r === 'object' && r !== null && typeof (r as { exists?: unknown }).exists === 'boolean') {
+      if (
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as { exists?: unknown }).exists === 'boolean'
+      ) {
         const o = r as { exists: boolean; isFile?: unknown };
         return { exists: o.exists, isFile: typeof o.isFile === 'boolean' ? o.isFile : o.exists };
       }
-      throw hostError(`files.exists(${JSON.stringify(path)}) returned ${describeValue(r)}; expected a boolean or { exists, isFile }`);
+      throw hostError(
+        `files.exists(${JSON.stringify(path)}) returned ${describeValue(r)}; expected a boolean or { exists, isFile }`,
+      );
     }
     const text = await read(path);
     return { exists: text !== null, isFile: text !== null };
@@ -130,21 +169,43 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     },
     async getBlockContent(a) {
       const slice = s(a.slice);
-      const args = { blockId: s(a.blockId), showId: a.showId === true, showSubStructure: a.showSubStructure === true, ...(slice ? { slice } : {}) };
+      const args = {
+        blockId: s(a.blockId),
+        showId: a.showId === true,
+        showSubStructure: a.showSubStructure === true,
+        ...(slice ? { slice } : {}),
+      };
       return (await getBlockContent(args, siyuan(), { lang })).text;
     },
     async appendContent(a) {
       const targetType = s(a.targetType) as 'dailynote' | 'document' | 'block';
-      const r = await appendContent({ markdown: s(a.markdown), targetType, target: s(a.target) }, siyuan(), { lang });
+      const r = await appendContent(
+        { markdown: s(a.markdown), targetType, target: s(a.target) },
+        siyuan(),
+        { lang },
+      );
       return r.summary;
     },
     async createNewDoc(a) {
       const location = s(a.location) as 'siblings' | 'children' | 'parent';
-      const r = await createNewDoc({ title: s(a.title), anchorDocumentId: s(a.anchorDocumentId), location, markdown: s(a.markdown) }, siyuan(), { lang });
+      const r = await createNewDoc(
+        {
+          title: s(a.title),
+          anchorDocumentId: s(a.anchorDocumentId),
+          location,
+          markdown: s(a.markdown),
+        },
+        siyuan(),
+        { lang },
+      );
       return r.summary;
     },
     async applyBlockDiff(a) {
-      const report = await applyBlockDiff(s(a.diff), siyuan(), { dryRun: b(a.dryRun, false), atomic: b(a.atomic, true), lang });
+      const report = await applyBlockDiff(s(a.diff), siyuan(), {
+        dryRun: b(a.dryRun, false),
+        atomic: b(a.atomic, true),
+        lang,
+      });
       return formatApplyReport(report, lang);
     },
     async read_file(a) {
@@ -152,14 +213,27 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       const content = await read(path);
       if (content === null) return fileMissing(path, lang);
       const maxLines = typeof a.max_lines === 'number' && a.max_lines > 0 ? a.max_lines : undefined;
-      return formatFileView({ path, content, range: s(a.range) || undefined, maxLines, showLineNumbers: b(a.show_line_numbers, true), lang }).text;
+      return formatFileView({
+        path,
+        content,
+        range: s(a.range) || undefined,
+        maxLines,
+        showLineNumbers: b(a.show_line_numbers, true),
+        lang,
+      }).text;
     },
     async create_new_file(a) {
       const path = s(a.path);
       writable();
       return withPathLock(path, async () => {
         const state = await exists(path);
-        const check = checkNewFile({ path, exists: state.exists, isFile: state.isFile, newContent: s(a.content), lang });
+        const check = checkNewFile({
+          path,
+          exists: state.exists,
+          isFile: state.isFile,
+          newContent: s(a.content),
+          lang,
+        });
         await write(path, check.content);
         return check.text;
       });
@@ -189,14 +263,30 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     async prepare_file_range_edit(a) {
       const path = s(a.path);
       return withPathLock(path, async () => {
-        const plan = plans().prepareRangeEdit({ path, content: await read(path), range: s(a.range), newText: s(a.content), owner, existingHunkId: s(a.existing_hunk_id), lang });
+        const plan = plans().prepareRangeEdit({
+          path,
+          content: await read(path),
+          range: s(a.range),
+          newText: s(a.content),
+          owner,
+          existingHunkId: s(a.existing_hunk_id),
+          lang,
+        });
         return plan.text;
       });
     },
     async prepare_file_append(a) {
       const path = s(a.path);
       return withPathLock(path, async () => {
-        const plan = plans().prepareAppend({ path, content: await read(path), newText: s(a.content), create: b(a.create, false), owner, existingHunkId: s(a.existing_hunk_id), lang });
+        const plan = plans().prepareAppend({
+          path,
+          content: await read(path),
+          newText: s(a.content),
+          create: b(a.create, false),
+          owner,
+          existingHunkId: s(a.existing_hunk_id),
+          lang,
+        });
         return plan.text;
       });
     },
@@ -229,7 +319,9 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     },
     async apply_file_modification(a) {
       const hunkId = s(a.hunk_id);
-      const pending = plans().pending().find((p) => p.hunkId === hunkId);
+      const pending = plans()
+        .pending()
+        .find((p) => p.hunkId === hunkId);
       if (!pending) {
         // Let the session word the refusal (unknown, expired or already applied).
         return plans().apply({ hunkId, owner, content: null, lang }).text;
@@ -263,7 +355,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       return withPathLock(path, async () => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
-        const r = applySearchReplace(content, s(a.search_replace), { atomic: b(a.atomic, true), lang });
+        const r = applySearchReplace(content, s(a.search_replace), {
+          atomic: b(a.atomic, true),
+          lang,
+        });
         if (r.content === content) return r.summary;
         await write(path, r.content);
         return `${r.summary}\n\n\`\`\`diff\n${unifiedDiff(content, r.content, { oldName: path, newName: path }).trimEnd()}\n\`\`\``;
@@ -285,15 +380,26 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         existingHunkId: s(a.existing_hunk_id),
         lang,
       };
-      return (where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts)).text;
+      return (
+        where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts)
+      ).text;
     });
   }
 
   return {
     async run(name, args) {
-      const tool = typeof name === 'string' && Object.prototype.hasOwnProperty.call(tools, name) ? tools[name] : undefined;
-      if (!tool) return unknownTool(typeof name === 'string' ? name : String(typeof name), Object.keys(tools), lang);
-      const a: Args = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Args) : {};
+      const tool =
+        typeof name === 'string' && Object.prototype.hasOwnProperty.call(tools, name)
+          ? tools[name]
+          : undefined;
+      if (!tool)
+        return unknownTool(
+          typeof name === 'string' ? name : String(typeof name),
+          Object.keys(tools),
+          lang,
+        );
+      const a: Args =
+        typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Args) : {};
       try {
         return await tool(a);
       } catch (e) {
@@ -301,11 +407,19 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       }
     },
     definitions(defOptions) {
-      const opts = (typeof defOptions === 'string' ? { lang: readLang(defOptions) } : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')) as ToolDefinitionsOptions;
+      const opts = (
+        typeof defOptions === 'string'
+          ? { lang: readLang(defOptions) }
+          : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')
+      ) as ToolDefinitionsOptions;
       const toolsets: ('siyuan' | 'files')[] = [];
       if (options.siyuan) toolsets.push('siyuan');
       if (options.files) toolsets.push('files');
-      return toolDefinitions({ lang, ...opts, toolsets: opts?.toolsets ?? (toolsets.length ? toolsets : undefined) } as ToolDefinitionsOptions<'json-schema'>);
+      return toolDefinitions({
+        lang,
+        ...opts,
+        toolsets: opts?.toolsets ?? (toolsets.length ? toolsets : undefined),
+      } as ToolDefinitionsOptions<'json-schema'>);
     },
   };
 }
@@ -319,7 +433,13 @@ const runners = new WeakMap<object, ToolRunner>();
  */
 export function runTool(name: string, args: unknown, host: ToolRunnerOptions): Promise<string> {
   if (typeof host !== 'object' || host === null) {
-    return Promise.reject(new EditkitError({ code: 'INVALID_ARGUMENT', message: 'runTool(name, args, host): host must be an object of runner options', subject: 'host' }));
+    return Promise.reject(
+      new EditkitError({
+        code: 'INVALID_ARGUMENT',
+        message: 'runTool(name, args, host): host must be an object of runner options',
+        subject: 'host',
+      }),
+    );
   }
   let runner = runners.get(host);
   if (!runner) {
@@ -336,7 +456,10 @@ async function hostCall<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
   } catch (e) {
     if (isEditkitError(e)) throw e;
     const message = e instanceof Error ? e.message : describeValue(e);
-    throw new EditkitError({ code: 'HOST_ERROR', message: `${what} failed: ${message}`, subject: 'files' }, { cause: e });
+    throw new EditkitError(
+      { code: 'HOST_ERROR', message: `${what} failed: ${message}`, subject: 'files' },
+      { cause: e },
+    );
   }
 }
 
@@ -344,7 +467,10 @@ function capabilityMissing(callback: string, lang: Lang): EditkitError {
   return new EditkitError({
     code: 'HOST_CAPABILITY_MISSING',
     subject: callback,
-    message: lang === 'zh' ? `运行环境提供的文件访问缺少 ${callback} 回调，本工具不可用。` : `the files host has no ${callback} callback, which this tool needs.`,
+    message:
+      lang === 'zh'
+        ? `运行环境提供的文件访问缺少 ${callback} 回调，本工具不可用。`
+        : `the files host has no ${callback} callback, which this tool needs.`,
   });
 }
 
@@ -355,7 +481,8 @@ function hostError(message: string): EditkitError {
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
@@ -378,7 +505,10 @@ function errorText(e: unknown, lang: Lang): string {
   if (isEditkitError(e)) {
     if (e.yaml) return e.yaml;
     const lines = [`${lang === 'zh' ? '错误' : 'Error'} [${e.code}]: ${e.message}`];
-    for (const inner of e.errors ?? []) lines.push(`- ${inner.message}${inner.suggestions?.length ? `\n  → ${inner.suggestions.join('\n  → ')}` : ''}`);
+    for (const inner of e.errors ?? [])
+      lines.push(
+        `- ${inner.message}${inner.suggestions?.length ? `\n  → ${inner.suggestions.join('\n  → ')}` : ''}`,
+      );
     for (const tip of e.suggestions ?? []) lines.push(`→ ${tip}`);
     return lines.join('\n');
   }
@@ -405,13 +535,29 @@ export function formatApplyReport(report: ApplyReport, lang: Lang): string {
     return formatReport(report, lang);
   } catch (e) {
     if (isEditkitError(e)) throw e;
-    throw new EditkitError({ code: 'INVALID_ARGUMENT', message: 'formatApplyReport: expected the report applyBlockDiff returned', subject: 'report' }, { cause: e });
+    throw new EditkitError(
+      {
+        code: 'INVALID_ARGUMENT',
+        message: 'formatApplyReport: expected the report applyBlockDiff returned',
+        subject: 'report',
+      },
+      { cause: e },
+    );
   }
 }
 
 function formatReport(report: ApplyReport, lang: Lang): string {
-  if (typeof report !== 'object' || report === null || !Array.isArray(report.results) || !Array.isArray(report.plan)) {
-    throw new EditkitError({ code: 'INVALID_ARGUMENT', message: 'formatApplyReport: expected the report applyBlockDiff returned', subject: 'report' });
+  if (
+    typeof report !== 'object' ||
+    report === null ||
+    !Array.isArray(report.results) ||
+    !Array.isArray(report.plan)
+  ) {
+    throw new EditkitError({
+      code: 'INVALID_ARGUMENT',
+      message: 'formatApplyReport: expected the report applyBlockDiff returned',
+      subject: 'report',
+    });
   }
   const zh = lang === 'zh';
   const out: string[] = [(report.ok ? '✅ ' : '❌ ') + report.summary];
@@ -423,13 +569,29 @@ function formatReport(report: ApplyReport, lang: Lang): string {
   }
   if (report.dryRun) {
     for (const p of report.plan) {
-      out.push('', `${zh ? '计划' : 'Plan'} #${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId}${p.strategy ? ` (${p.strategy})` : ''}`, '```diff', p.diff.trimEnd(), '```');
+      out.push(
+        '',
+        `${zh ? '计划' : 'Plan'} #${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId}${p.strategy ? ` (${p.strategy})` : ''}`,
+        '```diff',
+        p.diff.trimEnd(),
+        '```',
+      );
     }
   } else {
     const created = report.results.filter((r) => r.newBlockIds.length > 0);
-    for (const r of created) out.push(`${zh ? '新块' : 'New blocks'} (hunk #${r.hunkIndex}): ${r.newBlockIds.join(', ')}`);
+    for (const r of created)
+      out.push(`${zh ? '新块' : 'New blocks'} (hunk #${r.hunkIndex}): ${r.newBlockIds.join(', ')}`);
   }
   for (const w of report.warnings) out.push(`⚠ ${w.code}: ${w.message}`);
-  if (report.undo) out.push('', zh ? '撤销用的 diff（需要时原样传给 applyBlockDiff）：' : 'Undo diff (pass it to applyBlockDiff to revert):', '```', report.undo, '```');
+  if (report.undo)
+    out.push(
+      '',
+      zh
+        ? '撤销用的 diff（需要时原样传给 applyBlockDiff）：'
+        : 'Undo diff (pass it to applyBlockDiff to revert):',
+      '```',
+      report.undo,
+      '```',
+    );
   return out.join('\n');
 }
