@@ -2,7 +2,7 @@
 # Installs what a fresh machine lacks to build and test editkit; fast and
 # quiet when everything is already there. Everything comes from the package
 # registries (crates.io, npm, Debian).
-#   scripts/setup.sh            Rust target, wasm-bindgen-cli, Node packages
+#   scripts/setup.sh            Rust target, rustfmt, clippy, wasm-bindgen-cli, Node packages
 #   scripts/setup.sh --browser  … and Chromium + ChromeDriver for browser tests
 source "$(dirname "$0")/lib.sh"
 
@@ -10,6 +10,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
+
+# rustfmt and clippy: the formatting and lint gates of scripts/test.sh.
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    step "rustup component add $component"
+    rustup component add "$component"
+  fi
+done
 
 want="$(wasm_bindgen_version)"
 have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
@@ -19,7 +27,7 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want" --no-default-features --force
 fi
 
-if [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/prettier ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   step "npm ci"
   npm ci --no-audit --no-fund
 fi

@@ -4,11 +4,20 @@
 source "$(dirname "$0")/lib.sh"
 scripts/setup.sh --browser
 
+# Gates first: they are quick and a failure says exactly what to run.
+step "formatting (fix with: cargo fmt && npm run format)"
+cargo fmt --check
+# The fuzz crate is not in the workspace; rustfmt reads its files directly
+# (cargo fmt on its manifest would resolve libfuzzer-sys first).
+rustfmt --check --edition 2021 fuzz/fuzz_targets/*.rs
+npm run --silent format:check   # prettier, over the globs package.json names
+
+step "cargo clippy -D warnings (native, all targets; wasm32, the binding layer)"
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown -- -D warnings
+
 step "cargo test (native core)"
 cargo test --quiet
-
-step "cargo check --target wasm32-unknown-unknown"
-cargo check --quiet --target wasm32-unknown-unknown
 
 scripts/build.sh
 

@@ -603,6 +603,9 @@ pub fn run_case(case: &Case, source: &str, mode: Mode) -> (Outcome, Option<Error
     }
 }
 
+/// Tallies per perturbation kind and mode.
+pub type Tallies = HashMap<(Kind, Mode), Tally>;
+
 /// Counts per (kind, mode).
 #[derive(Default, Clone, Copy)]
 pub struct Tally {
@@ -651,11 +654,8 @@ pub const MODES: [Mode; 3] = [Mode::Exact, Mode::Safe, Mode::Fuzzy];
 
 /// Runs every case in every mode: tallies per kind and mode, plus the
 /// cases that went wrong (for the report).
-pub fn evaluate(
-    sources: &[Source],
-    cases: &[Case],
-) -> (HashMap<(Kind, Mode), Tally>, Vec<(usize, Mode)>) {
-    let mut tallies: HashMap<(Kind, Mode), Tally> = HashMap::new();
+pub fn evaluate(sources: &[Source], cases: &[Case]) -> (Tallies, Vec<(usize, Mode)>) {
+    let mut tallies = Tallies::new();
     let mut wrong = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         for mode in MODES {
@@ -673,7 +673,7 @@ pub fn evaluate(
 }
 
 /// The tally of a whole group of kinds in one mode.
-pub fn group_tally(tallies: &HashMap<(Kind, Mode), Tally>, group: Group, mode: Mode) -> Tally {
+pub fn group_tally(tallies: &Tallies, group: Group, mode: Mode) -> Tally {
     let mut total = Tally::default();
     for kind in Kind::ALL.into_iter().filter(|k| k.group() == group) {
         if let Some(t) = tallies.get(&(kind, mode)) {

@@ -80,14 +80,15 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         };
         let kind = block.kind();
         match edit.kind {
-            EditKind::Prepend | EditKind::Append => {
-                if !kind.is_container() && kind != BlockKind::Heading {
-                    fail(
-                        &mut results[i],
-                        msg::not_a_container(lang, edit, &block.type_),
-                    );
-                }
+            EditKind::Prepend | EditKind::Append
+                if !kind.is_container() && kind != BlockKind::Heading =>
+            {
+                fail(
+                    &mut results[i],
+                    msg::not_a_container(lang, edit, &block.type_),
+                );
             }
+            EditKind::Prepend | EditKind::Append => {}
             _ if kind == BlockKind::Document => {
                 fail(&mut results[i], msg::document_target(lang, edit))
             }

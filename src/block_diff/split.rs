@@ -129,11 +129,9 @@ pub fn split_blocks(markdown: &str) -> Vec<&str> {
                     continue;
                 }
             }
-            Open::Quote => {
-                if body.starts_with('>') || !starts_hard_block(body, indent) {
-                    end = line_end;
-                    continue;
-                }
+            Open::Quote if body.starts_with('>') || !starts_hard_block(body, indent) => {
+                end = line_end;
+                continue;
             }
             Open::Paragraph => {
                 if is_setext_underline(body) {
@@ -150,12 +148,10 @@ pub fn split_blocks(markdown: &str) -> Vec<&str> {
                 end = line_end;
                 continue;
             }
-            Open::Indented => {
-                if indent >= 4 {
-                    end = line_end;
-                    blank_run = false;
-                    continue;
-                }
+            Open::Indented if indent >= 4 => {
+                end = line_end;
+                blank_run = false;
+                continue;
             }
             _ => {}
         }

@@ -579,15 +579,15 @@ fn several_pairs_and_hunks_on_one_block_compose_in_order() {
 fn conflicts_and_targets_are_refused() {
     use ErrorCode::*;
     let cases: &[(&str, &[ErrorCode])] = &[
-        (&"@@DELETE:20240614083000-a1b2c3d@@\n\n@@AFTER:20240614083000-a1b2c3d@@\nx", &[ConflictingEdits, ConflictingEdits]),
-        (&"@@REPLACE:20240614083000-a1b2c3d@@\nx\n\n@@REPLACE:20240614083000-a1b2c3d@@\ny", &[ConflictingEdits, ConflictingEdits]),
-        (&"@@DELETE:20240614083000-wk24rep@@", &[DocumentTarget]),
-        (&"@@REPLACE:20240614083000-wk24rep@@\nx", &[DocumentTarget]),
-        (&"@@AFTER:20240614083000-wk24rep@@\nx", &[DocumentTarget]),
-        (&"@@APPEND:20240614083330-cd7rust@@\nx", &[NotAContainer]),
-        (&"@@20240614083125-lst0a9x@@\n<<<<<<< SEARCH\n- 支持\n=======\n- x\n>>>>>>> REPLACE", &[AmbiguousMatch]),
+        ("@@DELETE:20240614083000-a1b2c3d@@\n\n@@AFTER:20240614083000-a1b2c3d@@\nx", &[ConflictingEdits, ConflictingEdits]),
+        ("@@REPLACE:20240614083000-a1b2c3d@@\nx\n\n@@REPLACE:20240614083000-a1b2c3d@@\ny", &[ConflictingEdits, ConflictingEdits]),
+        ("@@DELETE:20240614083000-wk24rep@@", &[DocumentTarget]),
+        ("@@REPLACE:20240614083000-wk24rep@@\nx", &[DocumentTarget]),
+        ("@@AFTER:20240614083000-wk24rep@@\nx", &[DocumentTarget]),
+        ("@@APPEND:20240614083330-cd7rust@@\nx", &[NotAContainer]),
+        ("@@20240614083125-lst0a9x@@\n<<<<<<< SEARCH\n- 支持\n=======\n- x\n>>>>>>> REPLACE", &[AmbiguousMatch]),
         (
-            &"@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n=======\n\n>>>>>>> REPLACE\n\n@@AFTER:20240614083000-a1b2c3d@@\nx",
+            "@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n=======\n\n>>>>>>> REPLACE\n\n@@AFTER:20240614083000-a1b2c3d@@\nx",
             &[ConflictingEdits],
         ),
     ];
