@@ -36,6 +36,8 @@ pub enum ErrorCode {
     HostError,
     /// The host object lacks a callback the operation needs.
     HostCapabilityMissing,
+    /// A host callback did not settle within `timeoutMs`.
+    HostTimeout,
 
     // ---- block diff: format (SPEC §3.2) -------------------------------
     NestedSearch,
@@ -54,6 +56,9 @@ pub enum ErrorCode {
     MissingSearch,
     /// The diff has no hunk at all.
     EmptyDiff,
+    /// A line that looks like a hunk header but is not one (a missing
+    /// `@@`, a space inside, a lowercase command).
+    MalformedHeader,
     /// A diff-level format failure that wraps the list of format problems.
     InvalidDiffFormat,
 
@@ -71,6 +76,9 @@ pub enum ErrorCode {
     ValidationFailed,
     /// A host write failed part-way through execution.
     WriteFailed,
+    /// Rewriting a container would give a referenced or attributed child a
+    /// new id (`allowChildReassign` to accept).
+    ChildrenWouldBeReassigned,
 
     // ---- slice (SPEC §4) ------------------------------------------------
     SliceAnchorNotFound,
@@ -143,6 +151,7 @@ impl ErrorCode {
             InternalError => "INTERNAL_ERROR",
             HostError => "HOST_ERROR",
             HostCapabilityMissing => "HOST_CAPABILITY_MISSING",
+            HostTimeout => "HOST_TIMEOUT",
             NestedSearch => "NESTED_SEARCH",
             UnclosedSearch => "UNCLOSED_SEARCH",
             UnmatchedReplace => "UNMATCHED_REPLACE",
@@ -155,6 +164,7 @@ impl ErrorCode {
             EmptySearch => "EMPTY_SEARCH",
             MissingSearch => "MISSING_SEARCH",
             EmptyDiff => "EMPTY_DIFF",
+            MalformedHeader => "MALFORMED_HEADER",
             InvalidDiffFormat => "INVALID_DIFF_FORMAT",
             BlockNotFound => "BLOCK_NOT_FOUND",
             ContentMismatch => "CONTENT_MISMATCH",
@@ -166,6 +176,7 @@ impl ErrorCode {
             WriteVerifyFailed => "WRITE_VERIFY_FAILED",
             ValidationFailed => "VALIDATION_FAILED",
             WriteFailed => "WRITE_FAILED",
+            ChildrenWouldBeReassigned => "CHILDREN_WOULD_BE_REASSIGNED",
             SliceAnchorNotFound => "SLICE_ANCHOR_NOT_FOUND",
             InvalidSlice => "INVALID_SLICE",
             NotADocument => "NOT_A_DOCUMENT",
@@ -251,6 +262,10 @@ pub struct Details {
     /// A compact diff between `expected` and `actual`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
+    /// Further block ids the error is about (children that would get new
+    /// ids, blocks a rollback could not restore).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub block_ids: Vec<String>,
     /// Agent-facing YAML text (file-edit planner refusals, SPEC §7).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yaml: Option<String>,

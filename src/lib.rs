@@ -12,6 +12,7 @@
 //! |---|---|
 //! | [`text`] | lines with their endings, BOM, UTF-16 offsets, diffs and similarity |
 //! | [`siyuan`] | block rows, ids, block types |
+//! | [`markdown`] | markdown blocks as the kernel's Lute reads them; IALs; container rewrites that keep children's ids |
 //! | [`host`] | the I/O callbacks a host supplies |
 //! | [`error`] | stable error codes with en/zh messages |
 //! | [`block_diff`] | SiYuan block diffs: validate, check, apply, undo |
@@ -25,6 +26,7 @@ pub mod content;
 pub mod error;
 pub mod host;
 pub mod lang;
+pub mod markdown;
 pub mod matcher;
 pub mod planner;
 pub mod siyuan;

@@ -1,7 +1,16 @@
 // The public functions: argument checks at the boundary, then the core.
 
 import * as glue from 'editkit-glue';
-import { call, callAsync, HostContext, langOf, options, text, wrapHost } from './boundary.js';
+import {
+  call,
+  callAsync,
+  HostContext,
+  langOf,
+  options,
+  text,
+  timeoutOf,
+  wrapHost,
+} from './boundary.js';
 import type {
   ApplyOptions,
   ApplyReport,
@@ -50,8 +59,11 @@ export async function applyBlockDiff(
   const d = text(diff, 'diff', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
-  const h = wrapHost(host, lang, ctx);
-  return callAsync(lang, ctx, () => glue.applyBlockDiff(d, h, o));
+  const h = wrapHost(host, lang, ctx, timeoutOf(opts));
+  // The time part of the ids editkit gives new blocks: the local clock, as
+  // the kernel's own ids use it.
+  const withStamp = withIdStamp(o);
+  return callAsync(lang, ctx, () => glue.applyBlockDiff(d, h, withStamp));
 }
 
 /** A unified diff of two texts (`""` when equal), the same the reports carry. */
@@ -72,4 +84,13 @@ export function unifiedDiff(
  */
 export function __trapForTests(): void {
   call('en', () => glue.__trapForTests());
+}
+
+/** Adds `idStamp` (local `YYYYMMDDHHMMSS`) to the options JSON the core receives. */
+function withIdStamp(o: string): string {
+  const d = new Date();
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const idStamp = `${p(d.getFullYear(), 4)}${p(d.getMonth() + 1)}${p(d.getDate())}${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+  const parsed = JSON.parse(o) as Record<string, unknown>;
+  return JSON.stringify({ idStamp, ...parsed });
 }

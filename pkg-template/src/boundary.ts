@@ -7,6 +7,7 @@
 
 import * as glue from 'editkit-glue';
 import { EditkitError, isEditkitError, jsError } from './errors.js';
+import { DEFAULT_TIMEOUT_MS, isTimeout, settleWithin } from './timeout.js';
 import type { EditkitErrorData, Lang } from './types.js';
 
 const MAX_DEPTH = 32;
@@ -179,7 +180,7 @@ function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError 
   ) {
     const data = thrown as EditkitErrorData;
     const cause =
-      data.code === 'HOST_ERROR' && ctx && ctx.errors.length > 0
+      (data.code === 'HOST_ERROR' || data.code === 'HOST_TIMEOUT') && ctx && ctx.errors.length > 0
         ? ctx.errors[ctx.errors.length - 1]
         : undefined;
     return new EditkitError(data, cause === undefined ? undefined : { cause });
@@ -224,7 +225,12 @@ export async function callAsync<T>(
  * the `cause` of the `HOST_ERROR`). Only callbacks the host has are
  * present, so the core's capability checks see the same host.
  */
-export function wrapHost(host: unknown, lang: Lang, ctx: HostContext): Record<string, unknown> {
+export function wrapHost(
+  host: unknown,
+  lang: Lang,
+  ctx: HostContext,
+  timeoutMs: number = DEFAULT_TIMEOUT_MS,
+): Record<string, unknown> {
   const wrapped: Record<string, unknown> = {};
   if (typeof host !== 'object' || host === null) return wrapped;
   for (const name of HOST_CALLBACKS) {
@@ -239,10 +245,18 @@ export function wrapHost(host: unknown, lang: Lang, ctx: HostContext): Record<st
     wrapped[name] = async (...args: unknown[]) => {
       let result: unknown;
       try {
-        result = await (f as (...a: unknown[]) => unknown).apply(host, args);
+        result = await settleWithin(
+          () => (f as (...a: unknown[]) => unknown).apply(host, args),
+          timeoutMs,
+          name,
+        );
       } catch (e) {
         ctx.errors.push(e);
-        throw new Error(describe(e));
+        const error = new Error(describe(e));
+        // The core reads `timeout` to report HOST_TIMEOUT and to treat a
+        // write as an unknown outcome (SPEC §3.7 rules 3 and 11).
+        if (isTimeout(e)) (error as Error & { timeout?: boolean }).timeout = true;
+        throw error;
       }
       try {
         return json(result, `${name}() result`, lang);
@@ -253,6 +267,15 @@ export function wrapHost(host: unknown, lang: Lang, ctx: HostContext): Record<st
     };
   }
   return wrapped;
+}
+
+export { DEFAULT_TIMEOUT_MS, settleWithin };
+
+/** `timeoutMs` of an options object: a positive number, else the default. */
+export function timeoutOf(opts: unknown): number {
+  const v =
+    typeof opts === 'object' && opts !== null ? (opts as { timeoutMs?: unknown }).timeoutMs : undefined;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : DEFAULT_TIMEOUT_MS;
 }
 
 const HOST_CALLBACKS = [
@@ -269,6 +292,8 @@ const HOST_CALLBACKS = [
   'createDoc',
   'createDailyNote',
   'getDocHeadings',
+  'getReferencedIds',
+  'splitMarkdown',
 ] as const;
 
 export { langOf };

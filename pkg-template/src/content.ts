@@ -11,6 +11,7 @@ import {
   object,
   options,
   text,
+  timeoutOf,
   wrapHost,
 } from './boundary.js';
 import { jsError } from './errors.js';
@@ -107,7 +108,7 @@ export async function getBlockContent(
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
-  const h = wrapHost(host, lang, ctx);
+  const h = wrapHost(host, lang, ctx, timeoutOf(opts));
   return callAsync(lang, ctx, () => glue.getBlockContent(a, h, o));
 }
 
@@ -121,7 +122,7 @@ export async function getBlockInfo(
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
-  const h = wrapHost(host, lang, ctx);
+  const h = wrapHost(host, lang, ctx, timeoutOf(opts));
   return callAsync(lang, ctx, () => glue.getBlockInfo(a, h, o));
 }
 
@@ -151,7 +152,7 @@ export async function appendContent(
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
-  const h = wrapHost(host, lang, ctx);
+  const h = wrapHost(host, lang, ctx, timeoutOf(opts));
   return callAsync(lang, ctx, () => glue.appendContent(a, h, o));
 }
 
@@ -173,7 +174,7 @@ export async function createNewDoc(
   const a = object(args, 'args', lang);
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
-  const h = wrapHost(host, lang, ctx);
+  const h = wrapHost(host, lang, ctx, timeoutOf(opts));
   return callAsync(lang, ctx, () => glue.createNewDoc(a, h, o));
 }
 

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'INTERNAL_ERROR'
   | 'HOST_ERROR'
   | 'HOST_CAPABILITY_MISSING'
+  | 'HOST_TIMEOUT'
   | 'NESTED_SEARCH'
   | 'UNCLOSED_SEARCH'
   | 'UNMATCHED_REPLACE'
@@ -23,6 +24,7 @@ export type ErrorCode =
   | 'EMPTY_SEARCH'
   | 'MISSING_SEARCH'
   | 'EMPTY_DIFF'
+  | 'MALFORMED_HEADER'
   | 'INVALID_DIFF_FORMAT'
   | 'BLOCK_NOT_FOUND'
   | 'CONTENT_MISMATCH'
@@ -34,6 +36,7 @@ export type ErrorCode =
   | 'WRITE_VERIFY_FAILED'
   | 'VALIDATION_FAILED'
   | 'WRITE_FAILED'
+  | 'CHILDREN_WOULD_BE_REASSIGNED'
   | 'SLICE_ANCHOR_NOT_FOUND'
   | 'INVALID_SLICE'
   | 'NOT_A_DOCUMENT'
@@ -91,6 +94,8 @@ export interface EditkitErrorData {
   expected?: string;
   actual?: string;
   diff?: string;
+  /** Further blocks the error is about (children that would get new ids). */
+  blockIds?: string[];
   /** Agent-facing YAML (file-edit planner). */
   yaml?: string;
   /** Nested problems (every format error, every failed edit). */
@@ -175,6 +180,12 @@ export interface SiyuanHost {
   /** Creates or gets today's daily note (`/api/filetree/createDailyNote`);
    * returns the document id. */
   createDailyNote?(args: CreateDailyNoteArgs): Awaitable<string>;
+  /** The ids among `ids` that other blocks reference (`refs.def_block_id`).
+   * Without it, a container rewrite that would re-ID a child is refused. */
+  getReferencedIds?(ids: string[]): Awaitable<string[]>;
+  /** The top-level blocks of `markdown` as SiYuan's Lute splits it (a host
+   * that has Lute; editkit's own splitter otherwise). */
+  splitMarkdown?(markdown: string): Awaitable<string[]>;
 }
 
 /** One level of `/api/block/getBlockBreadcrumb`, as the kernel returns it. */
@@ -241,10 +252,19 @@ export interface SiyuanHostOptions {
   flush?: 'auto' | 'always' | 'never';
   /** Ids per SQL statement for batched fetches (1–64, default 64). */
   batchSize?: number;
+  /** Milliseconds a kernel request may take before it fails with `HOST_TIMEOUT` (default 30,000). */
+  timeoutMs?: number;
+  /**
+   * SiYuan's Lute (the app's `window.Lute`, found by default; or vditor's
+   * `lute.min.js` global): gives the host `splitMarkdown`, so replacements
+   * are split exactly as the kernel will read them.
+   */
+  lute?: unknown;
 }
 
 /** The host `createSiyuanHost` returns: every callback, plus the request function. */
-export interface SiyuanKernelHost extends Required<SiyuanHost> {
+export interface SiyuanKernelHost extends Required<Omit<SiyuanHost, 'splitMarkdown'>> {
+  splitMarkdown?(markdown: string): Promise<string[]>;
   /** The request function the host sends through. */
   readonly request: KernelRequest;
 }
@@ -271,6 +291,9 @@ export type DiffWarningCode =
   | 'DELETE_BODY_IGNORED'
   | 'UNCHANGED_BLOCK'
   | 'CHILDREN_REASSIGNED'
+  | 'ID_IN_USE'
+  | 'WRITE_OUTCOME_RESOLVED'
+  | 'KERNEL_CREATED_BLOCK'
   | 'UNDO_UNCHECKED'
   | 'UNDO_POSITION_APPROXIMATE';
 
@@ -324,6 +347,10 @@ export interface ApplyOptions {
   lang?: Lang;
   /** SEARCH tolerance: `exact`, or `safe` (default) which forgives formatting. */
   matchMode?: 'exact' | 'safe';
+  /** Rewrite a container even when a referenced or attributed child would get a new id (default `false`: `CHILDREN_WOULD_BE_REASSIGNED`). */
+  allowChildReassign?: boolean;
+  /** Milliseconds each host callback may take before `HOST_TIMEOUT` (default 30,000). */
+  timeoutMs?: number;
 }
 
 export type EditStatus = 'planned' | 'applied' | 'failed' | 'unchanged' | 'rolled_back';
@@ -348,9 +375,11 @@ export type HostOp =
       previousId?: string;
       nextId?: string;
       afterPreviousInsert?: boolean;
+      /** The id the new block is written with (its IAL). */
+      newId?: string;
     }
-  | { op: 'prependBlock'; parentId: string; markdown: string }
-  | { op: 'appendBlock'; parentId: string; markdown: string };
+  | { op: 'prependBlock'; parentId: string; markdown: string; newId?: string }
+  | { op: 'appendBlock'; parentId: string; markdown: string; newId?: string };
 
 export interface PlannedEdit {
   kind: EditKind;
@@ -362,7 +391,12 @@ export interface PlannedEdit {
   diff: string;
   strategy?: string;
   carriedAttributes?: string;
+  /** Some children of this container get new ids (`reassignedChildren`). */
   childrenReassigned: boolean;
+  /** Children whose IAL the rewrite restates: they keep id and attributes. */
+  keptChildren?: string[];
+  /** Children that get new ids. */
+  reassignedChildren?: string[];
   operations: HostOp[];
 }
 

@@ -1,5 +1,7 @@
 //! Content check: each edit against the block the host returned, composed
-//! into a plan of host writes. Pure: the caller fetched the blocks.
+//! into drafts (one per updated block, one per insert or delete) that
+//! [`super::plan`] turns into host writes. Pure: the caller fetched the
+//! blocks.
 //!
 //! A SEARCH is located in the block's markdown in this order:
 //! 1. the whole block, after normalising line endings and trimming blank
@@ -12,33 +14,31 @@
 //!    a line diff and the next step.
 //!
 //! Several edits of one block compose in diff order, each checked against
-//! the result of the previous ones, into one update.
+//! the result of the previous ones, into one update. An update that leaves
+//! the block without content becomes a (content-checked) delete.
+//!
+//! Conflicts (`CONFLICTING_EDITS`): a delete with any other edit of the same
+//! block; two `@@REPLACE@@` of one block; an insert next to a block the diff
+//! deletes; and (SPEC §3.7 rule 5) an update or delete of a container
+//! together with any edit of a block inside it, or with a PREPEND/APPEND
+//! into it — the container's rewrite would overwrite or re-ID the other
+//! edit's block.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::ial::carried_ial;
 use super::messages as msg;
-use super::split::split_blocks;
-use super::{
-    BlockEdit, EditKind, EditResult, EditStatus, HostOp, MatchMode, PlannedEdit, Warning,
-    WarningCode,
-};
+use super::plan::{is_empty_markdown, Draft};
+use super::{BlockEdit, EditKind, EditResult, EditStatus, MatchMode, Warning, WarningCode};
 use crate::matcher::{self, ReplaceOptions};
-use crate::siyuan::{Block, BlockKind, ChildBlock};
-use crate::text::{trim_blank_lines, unified_diff, UnifiedDiffOptions};
+use crate::siyuan::{Block, BlockKind};
+use crate::text::trim_blank_lines;
 use crate::{Error, ErrorCode, Lang};
-
-/// A planned edit and the indexes (into the diff's edits) it covers.
-pub struct PlanEntry {
-    pub planned: PlannedEdit,
-    pub edits: Vec<usize>,
-}
 
 pub struct CheckOutcome {
     /// One per edit of the diff, in order.
     pub results: Vec<EditResult>,
-    /// In diff order of each entry's first edit.
-    pub plan: Vec<PlanEntry>,
+    /// In diff order of each draft's first edit.
+    pub drafts: Vec<Draft>,
     pub warnings: Vec<Warning>,
 }
 
@@ -47,8 +47,8 @@ pub struct CheckInput<'a> {
     pub edits: &'a [BlockEdit],
     /// The host's rows by id (`None`: no such block).
     pub blocks: &'a HashMap<String, Option<Block>>,
-    /// Child lists already fetched (headings with an APPEND need theirs).
-    pub children: &'a HashMap<String, Vec<ChildBlock>>,
+    /// The ids inside each edited or deleted container (from its kramdown).
+    pub descendants: &'a HashMap<String, HashSet<String>>,
     pub lang: Lang,
     pub mode: MatchMode,
 }
@@ -70,79 +70,15 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         })
         .collect();
     let mut warnings = Vec::new();
-    let mut plan: Vec<PlanEntry> = Vec::new();
+    let mut drafts: Vec<Draft> = Vec::new();
 
-    // Existence and target rules.
-    for (i, edit) in edits.iter().enumerate() {
-        let Some(Some(block)) = input.blocks.get(&edit.block_id) else {
-            fail(&mut results[i], msg::block_not_found(lang, edit));
-            continue;
-        };
-        let kind = block.kind();
-        match edit.kind {
-            EditKind::Prepend | EditKind::Append
-                if !kind.is_container() && kind != BlockKind::Heading =>
-            {
-                fail(
-                    &mut results[i],
-                    msg::not_a_container(lang, edit, &block.type_),
-                );
-            }
-            EditKind::Prepend | EditKind::Append => {}
-            _ if kind == BlockKind::Document => {
-                fail(&mut results[i], msg::document_target(lang, edit))
-            }
-            _ => {}
-        }
-    }
-
-    // Conflicts between edits of the same block.
-    let mut by_block: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, edit) in edits.iter().enumerate() {
-        by_block.entry(edit.block_id.as_str()).or_default().push(i);
-    }
-    for indexes in by_block.values() {
-        let deletes = indexes
-            .iter()
-            .filter(|&&i| edits[i].kind == EditKind::Delete)
-            .count();
-        let replaces: Vec<usize> = indexes
-            .iter()
-            .copied()
-            .filter(|&i| edits[i].kind == EditKind::Update && edits[i].search.is_none())
-            .collect();
-        if deletes > 0 && indexes.len() > 1 {
-            for &i in indexes {
-                let others = hunk_list(
-                    indexes
-                        .iter()
-                        .filter(|&&j| j != i)
-                        .map(|&j| edits[j].hunk_index),
-                );
-                fail_if_ok(
-                    &mut results[i],
-                    msg::conflicting_delete(lang, &edits[i], &others),
-                );
-            }
-        } else if replaces.len() > 1 {
-            for &i in &replaces {
-                let others = hunk_list(
-                    replaces
-                        .iter()
-                        .filter(|&&j| j != i)
-                        .map(|&j| edits[j].hunk_index),
-                );
-                fail_if_ok(
-                    &mut results[i],
-                    msg::conflicting_replace(lang, &edits[i], &others),
-                );
-            }
-        }
-    }
+    target_rules(input, &mut results);
+    same_block_conflicts(edits, lang, &mut results);
+    nested_conflicts(input, &mut results);
 
     // Updates: compose every update edit of a block, in diff order (the
     // groups are built in one pass: diffs of thousands of hunks stay linear).
-    let mut deleted_by_update: HashMap<String, usize> = HashMap::new();
+    let mut deleted_by_update: HashMap<String, Vec<u32>> = HashMap::new();
     let mut update_groups: Vec<Vec<usize>> = Vec::new();
     let mut group_of: HashMap<&str, usize> = HashMap::new();
     for (i, edit) in edits
@@ -205,56 +141,22 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
             });
             continue;
         }
-        if current.trim().is_empty() {
-            deleted_by_update.insert(edit.block_id.clone(), plan.len());
-            plan.push(PlanEntry {
-                planned: PlannedEdit {
-                    kind: EditKind::Delete,
-                    block_id: edit.block_id.clone(),
-                    hunk_indexes,
-                    diff: diff_of(&original, ""),
-                    old_markdown: Some(original),
-                    new_markdown: None,
-                    strategy,
-                    carried_attributes: None,
-                    children_reassigned: false,
-                    operations: vec![HostOp::Delete {
-                        id: edit.block_id.clone(),
-                    }],
-                },
-                edits: applied,
-            });
-            continue;
+        let empty = is_empty_markdown(&current);
+        if empty {
+            deleted_by_update.insert(edit.block_id.clone(), hunk_indexes.clone());
         }
-        let carried = if super::ial::ends_with_ial(&current) {
-            None
-        } else {
-            carried_ial(&block.ial)
-        };
-        let operations = update_operations(&edit.block_id, &current, carried.as_deref());
-        let children_reassigned = block.kind().is_container();
-        if children_reassigned {
-            warnings.push(Warning {
-                code: WarningCode::ChildrenReassigned,
-                message: msg::children_reassigned(lang, &edit.block_id),
-                line: Some(edits[applied[0]].line),
-                hunk_index: Some(edits[applied[0]].hunk_index),
-                block_id: Some(edit.block_id.clone()),
-            });
-        }
-        plan.push(PlanEntry {
-            planned: PlannedEdit {
-                kind: EditKind::Update,
-                block_id: edit.block_id.clone(),
-                hunk_indexes,
-                diff: diff_of(&original, &current),
-                old_markdown: Some(original),
-                new_markdown: Some(current),
-                strategy,
-                carried_attributes: carried,
-                children_reassigned,
-                operations,
+        drafts.push(Draft {
+            kind: if empty {
+                EditKind::Delete
+            } else {
+                EditKind::Update
             },
+            block_id: edit.block_id.clone(),
+            line: edits[applied[0]].line,
+            hunk_indexes,
+            old_markdown: Some(original),
+            new_markdown: (!empty).then_some(current),
+            strategy,
             edits: applied,
         });
     }
@@ -268,62 +170,151 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
             continue;
         };
         if edit.kind == EditKind::Delete {
-            let old = normalize_eol(&block.markdown);
-            plan.push(PlanEntry {
-                planned: PlannedEdit {
-                    kind: EditKind::Delete,
-                    block_id: edit.block_id.clone(),
-                    hunk_indexes: vec![edit.hunk_index],
-                    diff: diff_of(&old, ""),
-                    old_markdown: Some(old),
-                    new_markdown: None,
-                    strategy: None,
-                    carried_attributes: None,
-                    children_reassigned: false,
-                    operations: vec![HostOp::Delete {
-                        id: edit.block_id.clone(),
-                    }],
-                },
+            drafts.push(Draft {
+                kind: EditKind::Delete,
+                block_id: edit.block_id.clone(),
                 edits: vec![i],
+                hunk_indexes: vec![edit.hunk_index],
+                line: edit.line,
+                old_markdown: Some(normalize_eol(&block.markdown)),
+                new_markdown: None,
+                strategy: None,
             });
             continue;
         }
-        if let (EditKind::InsertBefore | EditKind::InsertAfter, Some(&entry)) =
+        if let (EditKind::InsertBefore | EditKind::InsertAfter, Some(deleting)) =
             (edit.kind, deleted_by_update.get(&edit.block_id))
         {
-            let deleting = plan[entry].planned.hunk_indexes.clone();
             fail(
                 &mut results[i],
-                msg::conflicting_anchor(lang, edit, &hunk_list(deleting.into_iter())),
+                msg::conflicting_anchor(lang, edit, &hunk_list(deleting.iter().copied())),
             );
             continue;
         }
         let markdown = normalize_eol(trim_blank_lines(edit.replacement.as_deref().unwrap_or("")));
-        let operations = insert_operations(edit, block, &markdown, input.children);
-        plan.push(PlanEntry {
-            planned: PlannedEdit {
-                kind: edit.kind,
-                block_id: edit.block_id.clone(),
-                hunk_indexes: vec![edit.hunk_index],
-                diff: diff_of("", &markdown),
-                old_markdown: None,
-                new_markdown: Some(markdown),
-                strategy: None,
-                carried_attributes: None,
-                children_reassigned: false,
-                operations,
-            },
+        drafts.push(Draft {
+            kind: edit.kind,
+            block_id: edit.block_id.clone(),
             edits: vec![i],
+            hunk_indexes: vec![edit.hunk_index],
+            line: edit.line,
+            old_markdown: None,
+            new_markdown: Some(markdown),
+            strategy: None,
         });
     }
 
-    // Inserts anchored on a block deleted by an empty REPLACE fail; the
-    // delete's own plan entry stays (its hunk is fine on its own).
-    plan.sort_unstable_by_key(|entry| entry.edits.first().copied().unwrap_or(usize::MAX)); // unique: an edit is in one entry
+    // Drafts in diff order of their first edit (an edit is in one draft).
+    drafts.sort_unstable_by_key(|d| d.edits.first().copied().unwrap_or(usize::MAX));
     CheckOutcome {
         results,
-        plan,
+        drafts,
         warnings,
+    }
+}
+
+/// Unknown ids, PREPEND/APPEND into a leaf, edits of a document.
+fn target_rules(input: &CheckInput<'_>, results: &mut [EditResult]) {
+    let lang = input.lang;
+    for (i, edit) in input.edits.iter().enumerate() {
+        let Some(Some(block)) = input.blocks.get(&edit.block_id) else {
+            fail(&mut results[i], msg::block_not_found(lang, edit));
+            continue;
+        };
+        let kind = block.kind();
+        match edit.kind {
+            EditKind::Prepend | EditKind::Append
+                if !kind.is_container() && kind != BlockKind::Heading =>
+            {
+                fail(
+                    &mut results[i],
+                    msg::not_a_container(lang, edit, &block.type_),
+                );
+            }
+            EditKind::Prepend | EditKind::Append => {}
+            _ if kind == BlockKind::Document => {
+                fail(&mut results[i], msg::document_target(lang, edit))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A delete with another edit of the same block; two REPLACE commands.
+fn same_block_conflicts(edits: &[BlockEdit], lang: Lang, results: &mut [EditResult]) {
+    let mut by_block: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, edit) in edits.iter().enumerate() {
+        by_block.entry(edit.block_id.as_str()).or_default().push(i);
+    }
+    for indexes in by_block.values() {
+        let deletes = indexes
+            .iter()
+            .filter(|&&i| edits[i].kind == EditKind::Delete)
+            .count();
+        let replaces: Vec<usize> = indexes
+            .iter()
+            .copied()
+            .filter(|&i| edits[i].kind == EditKind::Update && edits[i].search.is_none())
+            .collect();
+        if deletes > 0 && indexes.len() > 1 {
+            for &i in indexes {
+                let others = hunk_list(
+                    indexes
+                        .iter()
+                        .filter(|&&j| j != i)
+                        .map(|&j| edits[j].hunk_index),
+                );
+                fail_if_ok(
+                    &mut results[i],
+                    msg::conflicting_delete(lang, &edits[i], &others),
+                );
+            }
+        } else if replaces.len() > 1 {
+            for &i in &replaces {
+                let others = hunk_list(
+                    replaces
+                        .iter()
+                        .filter(|&&j| j != i)
+                        .map(|&j| edits[j].hunk_index),
+                );
+                fail_if_ok(
+                    &mut results[i],
+                    msg::conflicting_replace(lang, &edits[i], &others),
+                );
+            }
+        }
+    }
+}
+
+/// SPEC §3.7 rule 5: an update or delete of a container, and an edit of a
+/// block inside it (or an insert into it), are refused together.
+fn nested_conflicts(input: &CheckInput<'_>, results: &mut [EditResult]) {
+    let edits = input.edits;
+    let rewritten: Vec<(usize, &HashSet<String>)> = edits
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.kind, EditKind::Update | EditKind::Delete))
+        .filter_map(|(i, e)| input.descendants.get(&e.block_id).map(|d| (i, d)))
+        .collect();
+    for &(outer, inside) in &rewritten {
+        let container = &edits[outer].block_id;
+        for (i, edit) in edits.iter().enumerate() {
+            let nested = inside.contains(&edit.block_id)
+                || (edit.block_id == *container
+                    && matches!(edit.kind, EditKind::Prepend | EditKind::Append));
+            if !nested || i == outer {
+                continue;
+            }
+            fail_if_ok(
+                &mut results[i],
+                msg::nested_edit(input.lang, edit, container, edits[outer].hunk_index),
+            );
+            let inner = edit.hunk_index;
+            fail_if_ok(
+                &mut results[outer],
+                msg::nested_edit_outer(input.lang, &edits[outer], &edit.block_id, inner),
+            );
+        }
     }
 }
 
@@ -350,26 +341,6 @@ pub fn normalize_eol(text: &str) -> String {
         text.replace("\r\n", "\n")
     } else {
         text.to_string()
-    }
-}
-
-fn diff_of(old: &str, new: &str) -> String {
-    unified_diff(
-        &with_final_newline(old),
-        &with_final_newline(new),
-        UnifiedDiffOptions {
-            old_name: "before",
-            new_name: "after",
-            context: 3,
-        },
-    )
-}
-
-fn with_final_newline(text: &str) -> String {
-    if text.is_empty() || text.ends_with('\n') {
-        text.to_string()
-    } else {
-        format!("{text}\n")
     }
 }
 
@@ -467,150 +438,9 @@ fn line_of(text: &str, byte: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// `updateBlock` with the first top-level block (plus carried attributes),
-/// then the other blocks inserted after it in order.
-fn update_operations(id: &str, markdown: &str, carried: Option<&str>) -> Vec<HostOp> {
-    let blocks = split_blocks(markdown);
-    let mut ops = Vec::with_capacity(blocks.len());
-    let first = blocks.first().copied().unwrap_or(markdown);
-    let first = match carried {
-        Some(ial) => format!("{first}\n{ial}"),
-        None => first.to_string(),
-    };
-    ops.push(HostOp::Update {
-        id: id.to_string(),
-        markdown: first,
-    });
-    for (k, extra) in blocks.iter().enumerate().skip(1) {
-        ops.push(HostOp::Insert {
-            markdown: extra.to_string(),
-            previous_id: (k == 1).then(|| id.to_string()),
-            next_id: None,
-            after_previous_insert: k > 1,
-        });
-    }
-    ops
-}
-
-/// Writes for BEFORE / AFTER / PREPEND / APPEND, one per top-level block so
-/// every new id is known. On a heading, PREPEND means right after the
-/// heading and APPEND after the last block of its section.
-fn insert_operations(
-    edit: &BlockEdit,
-    block: &Block,
-    markdown: &str,
-    children: &HashMap<String, Vec<ChildBlock>>,
-) -> Vec<HostOp> {
-    let blocks = split_blocks(markdown);
-    let blocks: Vec<&str> = if blocks.is_empty() {
-        vec![markdown]
-    } else {
-        blocks
-    };
-    let id = edit.block_id.clone();
-    let heading = block.kind() == BlockKind::Heading;
-    let into_list = block.kind() == BlockKind::List
-        && matches!(edit.kind, EditKind::Prepend | EditKind::Append);
-    let mut ops = Vec::with_capacity(blocks.len());
-    for (k, md) in blocks.iter().enumerate() {
-        let markdown = if into_list {
-            as_list_item(md, &block.subtype)
-        } else {
-            md.to_string()
-        };
-        let chained = HostOp::Insert {
-            markdown: markdown.clone(),
-            previous_id: None,
-            next_id: None,
-            after_previous_insert: true,
-        };
-        let op = match (edit.kind, k) {
-            (_, k) if k > 0 && edit.kind != EditKind::Append => chained,
-            (EditKind::InsertBefore, _) => HostOp::Insert {
-                markdown,
-                previous_id: None,
-                next_id: Some(id.clone()),
-                after_previous_insert: false,
-            },
-            (EditKind::InsertAfter, _) => HostOp::Insert {
-                markdown,
-                previous_id: Some(id.clone()),
-                next_id: None,
-                after_previous_insert: false,
-            },
-            (EditKind::Prepend, _) if heading => HostOp::Insert {
-                markdown,
-                previous_id: Some(id.clone()),
-                next_id: None,
-                after_previous_insert: false,
-            },
-            (EditKind::Prepend, _) => HostOp::Prepend {
-                parent_id: id.clone(),
-                markdown,
-            },
-            (EditKind::Append, 0) if heading => {
-                let last = children
-                    .get(&id)
-                    .and_then(|list| list.last())
-                    .map_or(id.clone(), |c| c.id.clone());
-                HostOp::Insert {
-                    markdown,
-                    previous_id: Some(last),
-                    next_id: None,
-                    after_previous_insert: false,
-                }
-            }
-            (EditKind::Append, _) if heading => chained,
-            (EditKind::Append, _) => HostOp::Append {
-                parent_id: id.clone(),
-                markdown,
-            },
-            _ => chained,
-        };
-        ops.push(op);
-    }
-    ops
-}
-
-/// A block written into a list must be a list item: the kernel would wrap
-/// anything else in a new item and report the inner block's id, which the
-/// undo could not remove whole. Lists stay as they are.
-fn as_list_item(markdown: &str, list_subtype: &str) -> String {
-    if super::split::list_marker(markdown.trim_start()).is_some() {
-        return markdown.to_string();
-    }
-    let marker = match list_subtype {
-        "o" => "1. ",
-        "t" => "- [ ] ",
-        _ => "- ",
-    };
-    let indent = " ".repeat(marker.len());
-    let mut out = String::with_capacity(markdown.len() + 8);
-    for (n, line) in markdown.lines().enumerate() {
-        if n == 0 {
-            out.push_str(marker);
-        } else {
-            out.push('\n');
-            if !line.is_empty() {
-                out.push_str(&indent);
-            }
-        }
-        out.push_str(line);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn blocks_written_into_a_list_become_items_of_its_kind() {
-        assert_eq!(as_list_item("新的一项", "u"), "- 新的一项");
-        assert_eq!(as_list_item("step\n\nmore", "o"), "1. step\n\n   more");
-        assert_eq!(as_list_item("todo", "t"), "- [ ] todo");
-        assert_eq!(as_list_item("- already an item", "o"), "- already an item");
-    }
 
     #[test]
     fn pairs_match_whole_block_then_unique_substring_then_whitespace() {
@@ -671,33 +501,4 @@ mod tests {
         assert!((sim - 0.5).abs() < 1e-9, "{sim}");
     }
 
-    #[test]
-    fn multi_block_updates_are_split_and_carry_attributes() {
-        let ops = update_operations(
-            "20240614083630-p12olp4",
-            "第一段\n\n## 标题\n正文",
-            Some("{: name=\"closing\"}"),
-        );
-        assert_eq!(
-            ops,
-            vec![
-                HostOp::Update {
-                    id: "20240614083630-p12olp4".into(),
-                    markdown: "第一段\n{: name=\"closing\"}".into()
-                },
-                HostOp::Insert {
-                    markdown: "## 标题".into(),
-                    previous_id: Some("20240614083630-p12olp4".into()),
-                    next_id: None,
-                    after_previous_insert: false
-                },
-                HostOp::Insert {
-                    markdown: "正文".into(),
-                    previous_id: None,
-                    next_id: None,
-                    after_previous_insert: true
-                },
-            ]
-        );
-    }
 }

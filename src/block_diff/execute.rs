@@ -1,36 +1,49 @@
-//! Drives the host: fetch, check, re-check, write, verify, roll back.
+//! Drives the host: read, check, plan, re-check, write, verify, roll back.
 //!
-//! Host calls for a diff of n hunks (n does not matter):
-//! validation = 1 `getBlocks` (+ 1 `getChildBlocks` batch when a heading
-//! APPEND or an undo position needs one); execution adds 1 `getKramdown`
-//! batch (for the undo), 1 `getBlocks` re-fetch (STALE_BLOCK), the writes,
-//! 1 `flushTransaction` and 1 `getBlocks` verify batch.
+//! Every read a check depends on sees the block tree, never the SQL view
+//! that lags it by up to ~3 s for every writer (KERNEL-FACTS §1, SPEC §3.7
+//! rule 1): the rows are read after a `flushTransaction`, and the kramdown
+//! (read from the tree) is what decides whether a block changed. Host reads
+//! for a diff of n hunks (n does not matter):
+//!
+//! - validation: 1 `flushTransaction` + 1 `getBlocks` batch (the targets,
+//!   and ids written in the bodies) + 1 `getKramdown` batch (the targets:
+//!   the baseline of the stale re-check, the children of containers, the
+//!   undo's text); + 1 `getReferencedIds` batch when a container is
+//!   rewritten, + 1 `getChildBlocks` batch when a heading APPEND, a
+//!   task-item PREPEND or an undo position needs one;
+//! - execution: 1 `getKramdown` re-check batch (`STALE_BLOCK`: text and
+//!   attributes, and the ids chosen for new blocks must still be free), the
+//!   writes, then 1 `flushTransaction` + 1 `getBlocks` verify batch (+ 1
+//!   `getChildBlocks` batch when a delete empties a list item).
 //!
 //! No state is shared between calls, so concurrent applies (JS may call in
 //! while one awaits a host Promise) cannot interfere inside the core.
 
 use std::collections::{HashMap, HashSet};
 
-use super::check::{check, normalize_eol, CheckInput, PlanEntry};
+use super::check::{check, normalize_eol, CheckInput};
 use super::messages as msg;
 use super::parser::analyze;
+use super::plan::{ial_ids, seed_of, IdMaker, PlanData, PlanEntry, Planner};
 use super::undo::{build_undo, DeleteGroup, Done, UndoPosition};
+use super::verify::check_written;
 use super::{
     ApplyOptions, ApplyReport, EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport,
     Warning, WarningCode,
 };
 use crate::host::{
-    fetch_children, host_error, one_per_id, require, Capability, HostError, InsertAnchor,
-    SiyuanHost,
+    fetch_children, host_error, one_per_id, require, Capability, SiyuanHost,
 };
+use crate::markdown::{ial_id, parse, Node};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::{Error, Lang};
 
 /// Parses, checks and (unless `dry_run`) executes a block diff against the
 /// host. `Err` only for a malformed diff (`INVALID_DIFF_FORMAT`), a host
 /// that lacks a needed callback (`HOST_CAPABILITY_MISSING`) or a failed
-/// read before anything was written (`HOST_ERROR`); every per-edit outcome,
-/// including write failures, is in the report.
+/// read before anything was written (`HOST_ERROR`, `HOST_TIMEOUT`); every
+/// per-edit outcome, including write failures, is in the report.
 pub async fn apply_block_diff<H: SiyuanHost>(
     text: &str,
     host: &H,
@@ -45,29 +58,115 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     let mut warnings = analysis.warnings;
     require(host, &[Capability::GetBlocks], lang)?;
 
+    // Validation reads, fresh.
+    flush(host, lang).await?;
     let mut ids = UniqueIds::default();
     for edit in &edits {
         ids.push(&edit.block_id);
     }
-    let blocks = fetch_blocks(host, &ids.list, lang).await?;
+    let targets = ids.list.len();
+    for edit in &edits {
+        for id in ial_ids(edit.replacement.as_deref().unwrap_or("")) {
+            ids.push(&id);
+        }
+    }
+    let rows = crate::host::fetch_blocks(host, &ids.list, lang).await?;
+    let existing: HashSet<String> = ids.list[targets..]
+        .iter()
+        .zip(&rows[targets..])
+        .filter(|(_, row)| row.is_some())
+        .map(|(id, _)| id.clone())
+        .collect();
+    let blocks: HashMap<String, Option<Block>> = ids.list[..targets]
+        .iter()
+        .cloned()
+        .zip(rows.into_iter().take(targets))
+        .collect();
 
-    // One child-list batch: sections of headings that get an APPEND, and,
-    // when writing, the parents of blocks that may be deleted (undo
-    // positions).
+    // Kramdown of every target, read from the tree: the baseline of the
+    // re-check before writing, the children of containers (nested edits,
+    // restated IALs, references), the undo's text. A block whose row (read
+    // after the flush) and tree disagree is being edited right now.
+    // (Documents are only ever anchors: their kramdown is the whole note.)
+    let present: Vec<String> = ids.list[..targets]
+        .iter()
+        .filter(|id| {
+            blocks
+                .get(*id)
+                .and_then(Option::as_ref)
+                .is_some_and(|b| b.kind() != BlockKind::Document)
+        })
+        .cloned()
+        .collect();
+    let mut kramdown: HashMap<String, String> = HashMap::new();
+    if !present.is_empty() {
+        require(host, &[Capability::GetKramdown], lang)?;
+        kramdown = fetch_kramdown(host, &present, lang).await?;
+    }
+    let rewritten_ids: HashSet<&str> = edits
+        .iter()
+        .filter(|e| matches!(e.kind, EditKind::Update | EditKind::Delete))
+        .map(|e| e.block_id.as_str())
+        .collect();
+    let changing: HashSet<String> = present
+        .iter()
+        .filter(|id| rewritten_ids.contains(id.as_str()))
+        .filter(|id| {
+            let row = blocks.get(*id).and_then(Option::as_ref);
+            let tree = kramdown.get(*id);
+            match (row, tree) {
+                (Some(b), Some(k)) if b.kind() != BlockKind::Document => {
+                    !super::verify::same_text(&b.markdown, &crate::markdown::strip_ial(k))
+                }
+                (Some(_), Some(_)) => false,
+                _ => true,
+            }
+        })
+        .cloned()
+        .collect();
+    let descendants: HashMap<String, HashSet<String>> = kramdown
+        .iter()
+        .filter(|(id, _)| {
+            blocks
+                .get(*id)
+                .and_then(Option::as_ref)
+                .is_some_and(|b| b.kind().is_container() && b.kind() != BlockKind::Document)
+        })
+        .map(|(id, k)| {
+            let mut inside = HashSet::new();
+            for node in parse(k) {
+                collect_ids(&node, &mut inside);
+            }
+            inside.remove(id);
+            (id.clone(), inside)
+        })
+        .collect();
+
+    // One child-list batch: sections of headings that get an APPEND, task
+    // items that get a PREPEND, and, when writing, the parents of blocks
+    // that may be deleted (undo positions, emptied list items).
     let mut child_ids = UniqueIds::default();
     for edit in &edits {
         let Some(Some(block)) = blocks.get(&edit.block_id) else {
             continue;
         };
-        let heading = block.kind() == BlockKind::Heading;
+        let kind = block.kind();
         let may_delete = edit.kind == EditKind::Delete
             || (edit.kind == EditKind::Update
                 && edit.search.is_some()
                 && edit
                     .replacement
                     .as_deref()
-                    .is_some_and(|r| r.trim().is_empty()));
-        if edit.kind == EditKind::Append && heading {
+                    .is_some_and(super::plan::is_empty_markdown))
+            || (edit.kind == EditKind::Update
+                && edit
+                    .replacement
+                    .as_deref()
+                    .is_some_and(super::plan::is_empty_markdown));
+        if edit.kind == EditKind::Append && kind == BlockKind::Heading {
+            child_ids.push(&block.id);
+        }
+        if edit.kind == EditKind::Prepend && kind == BlockKind::ListItem && block.subtype == "t" {
             child_ids.push(&block.id);
         }
         if may_delete && !options.dry_run && !block.parent_id.is_empty() {
@@ -85,13 +184,101 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     let outcome = check(&CheckInput {
         edits: &edits,
         blocks: &blocks,
-        children: &children,
+        descendants: &descendants,
         lang,
         mode: options.match_mode,
     });
     warnings.extend(outcome.warnings);
     let mut results = outcome.results;
-    let plan = outcome.plan;
+    for (i, edit) in edits.iter().enumerate() {
+        if changing.contains(&edit.block_id) && results[i].status != EditStatus::Failed {
+            results[i].status = EditStatus::Failed;
+            results[i].error = Some(msg::stale_block(lang, &edit.block_id, edit.hunk_index));
+        }
+    }
+    let drafts: Vec<_> = outcome
+        .drafts
+        .into_iter()
+        .filter(|d| !changing.contains(&d.block_id))
+        .collect();
+
+    // References to the children a container rewrite may re-ID.
+    let rewritten_children: Vec<String> = drafts
+        .iter()
+        .filter(|d| d.kind == EditKind::Update)
+        .filter_map(|d| descendants.get(&d.block_id))
+        .flat_map(|set| set.iter().cloned())
+        .collect();
+    let referenced: Option<HashSet<String>> = if rewritten_children.is_empty() {
+        Some(HashSet::new())
+    } else if host.has(Capability::GetReferencedIds) {
+        let ids = host
+            .get_referenced_ids(&rewritten_children)
+            .await
+            .map_err(|e| host_error(lang, &e))?;
+        Some(ids.into_iter().collect())
+    } else {
+        None
+    };
+
+    // Lute's own split, where the host has it.
+    let mut splits: HashMap<String, Vec<String>> = HashMap::new();
+    if host.has(Capability::SplitMarkdown) {
+        for draft in &drafts {
+            if let Some(text) = &draft.new_markdown {
+                if !splits.contains_key(text) {
+                    let parts = host
+                        .split_markdown(text)
+                        .await
+                        .map_err(|e| host_error(lang, &e))?;
+                    splits.insert(text.clone(), parts);
+                }
+            }
+        }
+    }
+
+    // Plan the writes.
+    let stamp = id_stamp(options.id_stamp.as_deref(), &blocks);
+    let seed = seed_of(
+        std::iter::once(text).chain(
+            blocks
+                .values()
+                .flatten()
+                .map(|b| b.ial.as_str())
+                .chain(std::iter::once(stamp.as_str())),
+        ),
+    );
+    let mut taken: HashSet<String> = blocks.keys().cloned().collect();
+    taken.extend(existing.iter().cloned());
+    taken.extend(descendants.values().flatten().cloned());
+    let mut planner = Planner {
+        data: PlanData {
+            blocks: &blocks,
+            kramdown: &kramdown,
+            children: &children,
+            referenced: referenced.as_ref(),
+            existing: &existing,
+            splits: &splits,
+            allow_child_reassign: options.allow_child_reassign,
+            lang,
+        },
+        ids: IdMaker::new(&stamp, seed, taken),
+        warnings: Vec::new(),
+        renamed: Vec::new(),
+    };
+    let mut plan: Vec<PlanEntry> = Vec::new();
+    for draft in &drafts {
+        match planner.plan(draft) {
+            Ok(entry) => plan.push(entry),
+            Err(error) => {
+                for &i in &draft.edits {
+                    results[i].status = EditStatus::Failed;
+                    results[i].error = Some(error.clone());
+                }
+            }
+        }
+    }
+    warnings.append(&mut planner.warnings);
     let any_failed = results.iter().any(|r| r.status == EditStatus::Failed);
 
     if options.dry_run || (any_failed && options.atomic) || plan.is_empty() {
@@ -109,7 +296,8 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         });
     }
 
-    // Every callback the writes and the undo need, before anything is written.
+    // Every callback the writes, the verify, the rollback and the undo
+    // need, before anything is written.
     let mut needed = vec![Capability::GetKramdown];
     for entry in &plan {
         for op in &entry.planned.operations {
@@ -121,8 +309,14 @@ pub async fn apply_block_diff<H: SiyuanHost>(
                 HostOp::Append { .. } => Capability::AppendBlock,
             });
         }
-        if entry.planned.kind == EditKind::Delete {
-            needed.push(Capability::InsertBlock); // rollback re-inserts
+        match entry.planned.kind {
+            EditKind::Delete => needed.push(Capability::InsertBlock), // rollback re-inserts
+            EditKind::Update => {}
+            _ => needed.push(Capability::DeleteBlock), // rollback deletes
+        }
+        if entry.placeholder_in.is_some() {
+            needed.push(Capability::GetChildBlocks);
+            needed.push(Capability::PrependBlock);
         }
     }
     require(host, &needed, lang)?;
@@ -134,15 +328,15 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         results: &mut results,
         blocks: &blocks,
         children: &children,
+        warnings: Vec::new(),
     };
-    let executed = run.execute(&plan).await?;
+    let executed = run.execute(&plan, kramdown).await?;
+    warnings.append(&mut run.warnings);
     let Executed {
         done,
         rollback,
-        verify_warnings,
         id_map,
     } = executed;
-    warnings.extend(verify_warnings);
 
     let (undo, undo_warnings) = if rollback.as_ref().is_some_and(|r| r.ok) || done.is_empty() {
         (None, Vec::new())
@@ -170,6 +364,62 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     })
 }
 
+/// `flushTransaction`, whose failure means reads could be stale.
+async fn flush<H: SiyuanHost>(host: &H, lang: Lang) -> Result<(), Error> {
+    host.flush_transaction()
+        .await
+        .map_err(|e| host_error(lang, &e))
+}
+
+/// The time part of new ids: the caller's, else the newest `updated` of
+/// the blocks read (a host without a clock still gets ids of the right
+/// form, and the kernel accepts them).
+fn id_stamp(given: Option<&str>, blocks: &HashMap<String, Option<Block>>) -> String {
+    if let Some(stamp) = given.filter(|s| s.len() == 14 && s.bytes().all(|b| b.is_ascii_digit())) {
+        return stamp.to_string();
+    }
+    blocks
+        .values()
+        .flatten()
+        .flat_map(|b| {
+            crate::markdown::parse_ial(&b.ial)
+                .into_iter()
+                .filter(|(k, _)| k == "updated")
+                .map(|(_, v)| v)
+                .chain(std::iter::once(b.id.chars().take(14).collect::<String>()))
+        })
+        .filter(|s| s.len() == 14 && s.bytes().all(|b| b.is_ascii_digit()))
+        .max()
+        .unwrap_or_else(|| "20000101000000".to_string())
+}
+
+fn collect_ids(node: &Node, out: &mut HashSet<String>) {
+    if let Some(id) = node.ial.as_ref().and_then(|(a, _)| ial_id(a)) {
+        out.insert(id.to_string());
+    }
+    for child in &node.children {
+        collect_ids(child, out);
+    }
+}
+
+async fn fetch_kramdown<H: SiyuanHost>(
+    host: &H,
+    ids: &[String],
+    lang: Lang,
+) -> Result<HashMap<String, String>, Error> {
+    let answer = host
+        .get_kramdown(ids)
+        .await
+        .map_err(|e| host_error(lang, &e))?;
+    let answer = one_per_id(answer, ids.len(), Capability::GetKramdown, lang)?;
+    Ok(ids
+        .iter()
+        .cloned()
+        .zip(answer)
+        .filter_map(|(id, k)| k.map(|k| (id, normalize_eol(&k))))
+        .collect())
+}
+
 /// Ids in first-seen order, each once: a diff names the same block in
 /// many hunks, and a linear membership test made 1,000 hunks quadratic.
 #[derive(Default)]
@@ -186,75 +436,82 @@ impl UniqueIds {
     }
 }
 
-/// The rows of `ids`, keyed by id.
-async fn fetch_blocks<H: SiyuanHost>(
-    host: &H,
-    ids: &[String],
-    lang: Lang,
-) -> Result<HashMap<String, Option<Block>>, Error> {
-    let rows = crate::host::fetch_blocks(host, ids, lang).await?;
-    Ok(ids.iter().cloned().zip(rows).collect())
-}
-
-struct Run<'a, H> {
-    host: &'a H,
-    lang: Lang,
-    atomic: bool,
-    results: &'a mut Vec<EditResult>,
-    blocks: &'a HashMap<String, Option<Block>>,
-    children: &'a HashMap<String, Vec<ChildBlock>>,
+pub(super) struct Run<'a, H> {
+    pub(super) host: &'a H,
+    pub(super) lang: Lang,
+    pub(super) atomic: bool,
+    pub(super) results: &'a mut Vec<EditResult>,
+    pub(super) blocks: &'a HashMap<String, Option<Block>>,
+    pub(super) children: &'a HashMap<String, Vec<ChildBlock>>,
+    pub(super) warnings: Vec<Warning>,
 }
 
 struct Executed {
     done: Vec<Done>,
     rollback: Option<RollbackReport>,
-    verify_warnings: Vec<Warning>,
     id_map: Vec<IdMapping>,
 }
 
 impl<H: SiyuanHost> Run<'_, H> {
-    async fn execute(&mut self, plan: &[PlanEntry]) -> Result<Executed, Error> {
+    async fn execute(
+        &mut self,
+        plan: &[PlanEntry],
+        kramdown: HashMap<String, String>,
+    ) -> Result<Executed, Error> {
         let lang = self.lang;
-        // Kramdown of every block that will be rewritten or deleted, for
-        // the undo. (The kernel's delete removes only the block itself, a
-        // folded heading included: its section stays.)
-        let mut unique = UniqueIds::default();
+        // Re-check right before writing, against the tree: a block whose
+        // kramdown (text and attributes) changed since the check is
+        // STALE_BLOCK and nothing of its edits is written. The ids chosen
+        // for new blocks must still be free.
+        let mut check_ids = UniqueIds::default();
         for entry in plan {
-            if matches!(entry.planned.kind, EditKind::Update | EditKind::Delete) {
-                unique.push(&entry.planned.block_id);
+            if kramdown.contains_key(&entry.planned.block_id) {
+                check_ids.push(&entry.planned.block_id);
             }
         }
-        let kramdown_ids = unique.list;
-        let kramdowns = self
+        let targets = check_ids.list.len();
+        for entry in plan {
+            for op in &entry.planned.operations {
+                if let Some(id) = new_id_of(op) {
+                    check_ids.push(id);
+                }
+            }
+        }
+        let now = self
             .host
-            .get_kramdown(&kramdown_ids)
+            .get_kramdown(&check_ids.list)
             .await
             .map_err(|e| host_error(lang, &e))?;
-        let kramdowns = one_per_id(kramdowns, kramdown_ids.len(), Capability::GetKramdown, lang)?;
-        let kramdown: HashMap<String, String> = kramdown_ids
+        let now = one_per_id(now, check_ids.list.len(), Capability::GetKramdown, lang)?;
+        let fresh: HashMap<&str, Option<String>> = check_ids
+            .list
             .iter()
-            .cloned()
-            .zip(kramdowns)
-            .filter_map(|(id, k)| k.map(|k| (id, normalize_eol(&k))))
+            .map(String::as_str)
+            .zip(now.into_iter().map(|k| k.map(|k| normalize_eol(&k))))
             .collect();
-
-        // Re-fetch the targets right before writing: a block changed since
-        // the check is STALE_BLOCK and nothing of its edits is written.
-        let mut target_ids = UniqueIds::default();
-        for entry in plan {
-            target_ids.push(&entry.planned.block_id);
-        }
-        let fresh = fetch_blocks(self.host, &target_ids.list, lang).await?;
+        let new_taken: HashSet<&str> = check_ids.list[targets..]
+            .iter()
+            .filter(|id| fresh.get(id.as_str()).is_some_and(Option::is_some))
+            .map(String::as_str)
+            .collect();
         let mut stale: HashSet<usize> = HashSet::new();
         for (k, entry) in plan.iter().enumerate() {
             let id = &entry.planned.block_id;
-            let before = self.blocks.get(id).and_then(Option::as_ref);
-            let now = fresh.get(id).and_then(Option::as_ref);
-            let changed = match (before, now) {
-                (Some(b), Some(n)) => normalize_eol(&b.markdown) != normalize_eol(&n.markdown),
+            // Rewritten blocks must read exactly as checked; anchors of
+            // inserts must still exist (their children may change freely).
+            let rewrites = matches!(entry.planned.kind, EditKind::Update | EditKind::Delete);
+            let changed = match (kramdown.get(id), fresh.get(id.as_str())) {
+                (Some(before), Some(Some(now))) => rewrites && before != now,
+                (None, None) => false, // a document anchor
                 _ => true,
             };
-            if changed {
+            let collides = entry
+                .planned
+                .operations
+                .iter()
+                .filter_map(new_id_of)
+                .any(|id| new_taken.contains(id));
+            if changed || collides {
                 stale.insert(k);
                 for &i in &entry.edits {
                     self.fail(i, msg::stale_block(lang, id, self.results[i].hunk_index));
@@ -265,15 +522,15 @@ impl<H: SiyuanHost> Run<'_, H> {
             return Ok(Executed {
                 done: Vec::new(),
                 rollback: None,
-                verify_warnings: Vec::new(),
                 id_map: Vec::new(),
             });
         }
 
+        // The writes, in diff order.
         let mut done: Vec<Done> = Vec::new();
         let mut tails: HashMap<String, String> = HashMap::new();
-        let mut rollback = None;
-        let mut rollback_id_map: Vec<IdMapping> = Vec::new();
+        let mut failed_at: Option<usize> = None;
+        let mut renamed: Vec<IdMapping> = Vec::new();
         for (k, entry) in plan.iter().enumerate() {
             if stale.contains(&k) {
                 continue;
@@ -297,27 +554,21 @@ impl<H: SiyuanHost> Run<'_, H> {
                             self.results[i].new_block_ids = created.clone();
                         }
                     }
+                    for (old, new) in &entry.renamed {
+                        if created.contains(new) {
+                            renamed.push(IdMapping {
+                                old_id: old.clone(),
+                                new_id: new.clone(),
+                            });
+                        }
+                    }
                 }
                 Err(error) => {
                     for &i in &entry.edits {
                         self.fail(i, error.clone());
                     }
                     if self.atomic {
-                        // Writes of this entry that did happen are undone too.
-                        // An edit stays Applied while any of its writes is
-                        // still in `done` (a rollback that failed part-way
-                        // reverted the later writes only).
-                        let (report, map) = self.roll_back(&mut done).await;
-                        rollback_id_map = map;
-                        for (j, d) in plan.iter().enumerate().take(k) {
-                            let still_written = done.iter().any(|s| s.entry() == j);
-                            for &i in &d.edits {
-                                if self.results[i].status == EditStatus::Applied && !still_written {
-                                    self.results[i].status = EditStatus::RolledBack;
-                                }
-                            }
-                        }
-                        rollback = Some(report);
+                        failed_at = Some(k);
                         break;
                     }
                     // Non-atomic: the partial writes of this entry stay in
@@ -326,434 +577,189 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
         }
 
-        if rollback.as_ref().is_some_and(|r| r.ok) {
-            return Ok(Executed {
-                done,
-                rollback,
-                verify_warnings: Vec::new(),
-                id_map: rollback_id_map,
-            });
+        // Verify (unless a write already failed in atomic mode: the rollback
+        // reads the blocks itself).
+        let mut id_map = renamed;
+        if failed_at.is_none() {
+            let failures = self.verify(plan, &mut done, &mut id_map).await;
+            if !failures.is_empty() && self.atomic {
+                failed_at = failures.first().copied();
+            }
         }
-        let (verify_warnings, mut id_map) = self.verify(plan, &mut done).await;
-        id_map.extend(rollback_id_map);
+        let rollback = match failed_at {
+            Some(_) => {
+                let (report, map) = self.roll_back(&mut done).await;
+                id_map.extend(map);
+                // An edit stays Applied while any of its writes is still in
+                // `done` (a rollback that failed part-way).
+                for (j, entry) in plan.iter().enumerate() {
+                    let still_written = done.iter().any(|s| s.entry() == j);
+                    for &i in &entry.edits {
+                        if self.results[i].status == EditStatus::Applied && !still_written {
+                            self.results[i].status = EditStatus::RolledBack;
+                        }
+                    }
+                }
+                Some(report)
+            }
+            None => None,
+        };
         Ok(Executed {
             done,
             rollback,
-            verify_warnings,
             id_map,
         })
     }
 
-    fn fail(&mut self, i: usize, error: Error) {
+    pub(super) fn fail(&mut self, i: usize, error: Error) {
         self.results[i].status = EditStatus::Failed;
         self.results[i].error = Some(error);
     }
 
-    async fn write_entry(
-        &mut self,
-        k: usize,
-        entry: &PlanEntry,
-        kramdown: &HashMap<String, String>,
-        tails: &mut HashMap<String, String>,
-        done: &mut Vec<Done>,
-    ) -> Result<(), Error> {
-        let lang = self.lang;
-        let hunk = entry.planned.hunk_indexes.first().copied().unwrap_or(0);
-        let is_update = entry.planned.kind == EditKind::Update;
-        let mut last_created: Option<String> = None;
-        // The anchor chain this entry extends, and whether it owns the tail
-        // (later inserts at the same anchor go after this entry's blocks).
-        let mut chain: Option<(String, bool)> = None;
-        for op in &entry.planned.operations {
-            let host_err = |e: HostError| msg::write_failed(lang, &e, hunk);
-            match op {
-                HostOp::Update { id, markdown } => {
-                    let old_kramdown = kramdown.get(id).cloned();
-                    let old_markdown = entry.planned.old_markdown.clone().unwrap_or_default();
-                    self.host
-                        .update_block(id, markdown)
-                        .await
-                        .map_err(host_err)?;
-                    done.push(Done::Updated {
-                        entry: k,
-                        id: id.clone(),
-                        old_kramdown,
-                        old_markdown,
-                        written: markdown.clone(),
-                        current: None,
-                    });
-                }
-                HostOp::Delete { id } => {
-                    let old_kramdown = kramdown.get(id).cloned();
-                    self.host.delete_block(id).await.map_err(host_err)?;
-                    let old_markdown = entry.planned.old_markdown.clone().unwrap_or_default();
-                    done.push(Done::Deleted {
-                        entry: k,
-                        id: id.clone(),
-                        old_kramdown,
-                        old_markdown,
-                    });
-                }
-                HostOp::Insert {
-                    markdown,
-                    previous_id,
-                    next_id,
-                    after_previous_insert,
-                } => {
-                    let anchor = if *after_previous_insert {
-                        let Some(prev) = last_created.clone() else {
-                            return Err(msg::chain_broken(lang, hunk));
-                        };
-                        InsertAnchor::After(prev)
-                    } else if let Some(next) = next_id {
-                        InsertAnchor::Before(next.clone())
-                    } else if let Some(prev) = previous_id {
-                        let key = format!("after:{prev}");
-                        let owns = !is_update || !tails.contains_key(&key);
-                        let resolved = if is_update {
-                            prev.clone()
-                        } else {
-                            tails.get(&key).cloned().unwrap_or_else(|| prev.clone())
-                        };
-                        chain = Some((key, owns));
-                        InsertAnchor::After(resolved)
-                    } else {
-                        return Err(msg::chain_broken(lang, hunk));
-                    };
-                    let ids = self
-                        .host
-                        .insert_block(markdown, &anchor)
-                        .await
-                        .map_err(host_err)?;
-                    let id = self.created_id(ids, Capability::InsertBlock, hunk)?;
-                    self.note_created(&id, &mut chain, tails, &mut last_created);
-                    done.push(Done::Inserted {
-                        entry: k,
-                        id,
-                        markdown: markdown.clone(),
-                    });
-                }
-                HostOp::Prepend {
-                    parent_id,
-                    markdown,
-                } => {
-                    let key = format!("prepend:{parent_id}");
-                    let ids = match tails.get(&key).cloned() {
-                        Some(tail) => {
-                            self.host
-                                .insert_block(markdown, &InsertAnchor::After(tail))
-                                .await
-                        }
-                        None => self.host.prepend_block(parent_id, markdown).await,
-                    }
-                    .map_err(host_err)?;
-                    chain = Some((key, true));
-                    let id = self.created_id(ids, Capability::PrependBlock, hunk)?;
-                    self.note_created(&id, &mut chain, tails, &mut last_created);
-                    done.push(Done::Inserted {
-                        entry: k,
-                        id,
-                        markdown: markdown.clone(),
-                    });
-                }
-                HostOp::Append {
-                    parent_id,
-                    markdown,
-                } => {
-                    let ids = self
-                        .host
-                        .append_block(parent_id, markdown)
-                        .await
-                        .map_err(host_err)?;
-                    let id = self.created_id(ids, Capability::AppendBlock, hunk)?;
-                    self.note_created(&id, &mut chain, tails, &mut last_created);
-                    done.push(Done::Inserted {
-                        entry: k,
-                        id,
-                        markdown: markdown.clone(),
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn created_id(
-        &self,
-        ids: Vec<String>,
-        capability: Capability,
-        hunk: u32,
-    ) -> Result<String, Error> {
-        ids.into_iter().find(|id| !id.is_empty()).ok_or_else(|| {
-            msg::write_failed(
-                self.lang,
-                &HostError::new(capability, "returned no block id"),
-                hunk,
-            )
-        })
-    }
-
-    fn note_created(
-        &self,
-        id: &str,
-        chain: &mut Option<(String, bool)>,
-        tails: &mut HashMap<String, String>,
-        last_created: &mut Option<String>,
-    ) {
-        *last_created = Some(id.to_string());
-        if let Some((key, true)) = chain {
-            tails.insert(key.clone(), id.to_string());
-        }
-    }
-
-    /// Reverts `done` with direct host writes: inserted blocks are deleted
-    /// and updated blocks restored (last write first), then deleted blocks
-    /// are re-inserted group by group. Reverted steps leave `done`; what is
-    /// left is what the undo must still cover. Re-inserted blocks the host
-    /// gave a new id (it did not accept the one in the IAL) are mapped.
-    async fn roll_back(&mut self, done: &mut Vec<Done>) -> (RollbackReport, Vec<IdMapping>) {
-        let lang = self.lang;
-        let mut reverted = 0u32;
-        let mut errors = Vec::new();
-        let mut id_map = Vec::new();
-        let mut k = done.len();
-        while k > 0 {
-            k -= 1;
-            let outcome = match &done[k] {
-                Done::Inserted { id, .. } => self.host.delete_block(id).await,
-                Done::Updated {
-                    id,
-                    old_kramdown,
-                    old_markdown,
-                    ..
-                } => {
-                    let restore = old_kramdown.clone().unwrap_or_else(|| old_markdown.clone());
-                    self.host.update_block(id, &restore).await
-                }
-                Done::Deleted { .. } => continue,
-            };
-            match outcome {
-                Ok(()) => {
-                    done.remove(k);
-                    reverted += 1;
-                }
-                Err(e) => {
-                    errors.push(host_error(lang, &e));
-                    return (
-                        RollbackReport {
-                            ok: false,
-                            reverted,
-                            errors,
-                        },
-                        id_map,
-                    );
-                }
-            }
-        }
-        let (groups, _) = delete_groups(self.blocks, self.children, done, lang);
-        let mut restored: Vec<usize> = Vec::new();
-        'groups: for group in &groups {
-            let mut previous: Option<String> = None;
-            for &step in &group.steps {
-                if let Some(body) = done[step].restore_body() {
-                    let result = match (&previous, &group.position) {
-                        (Some(prev), _) => {
-                            self.host
-                                .insert_block(&body, &InsertAnchor::After(prev.clone()))
-                                .await
-                        }
-                        (None, UndoPosition::After(anchor)) => {
-                            self.host
-                                .insert_block(&body, &InsertAnchor::After(anchor.clone()))
-                                .await
-                        }
-                        (None, UndoPosition::Prepend(parent)) => {
-                            self.prepend_or_after_heading(parent, &body).await
-                        }
-                    };
-                    match result {
-                        Ok(ids) => {
-                            previous = ids.into_iter().find(|id| !id.is_empty());
-                            if let Some(new_id) = previous
-                                .as_ref()
-                                .filter(|new_id| *new_id != done[step].id())
-                            {
-                                id_map.push(IdMapping {
-                                    old_id: done[step].id().to_string(),
-                                    new_id: new_id.clone(),
-                                });
-                            }
-                        }
-                        Err(e) => {
-                            errors.push(host_error(lang, &e));
-                            break 'groups;
-                        }
-                    }
-                }
-                restored.push(step);
-                reverted += 1;
-            }
-        }
-        restored.sort_unstable();
-        for step in restored.into_iter().rev() {
-            done.remove(step);
-        }
-        (
-            RollbackReport {
-                ok: errors.is_empty(),
-                reverted,
-                errors,
-            },
-            id_map,
-        )
-    }
-
-    /// PREPEND semantics of the diff: on a heading, right after it.
-    /// (The parent is rarely among the diff's targets; then it is read.)
-    async fn prepend_or_after_heading(
-        &self,
-        parent: &str,
-        body: &str,
-    ) -> Result<Vec<String>, HostError> {
-        let heading = match self.blocks.get(parent) {
-            Some(row) => row.as_ref().is_some_and(|b| b.kind() == BlockKind::Heading),
-            None => {
-                let rows = self.host.get_blocks(&[parent.to_string()]).await?;
-                rows.first()
-                    .and_then(Option::as_ref)
-                    .is_some_and(|b| b.kind() == BlockKind::Heading)
-            }
-        };
-        if heading {
-            self.host
-                .insert_block(body, &InsertAnchor::After(parent.to_string()))
-                .await
-        } else {
-            self.host.prepend_block(parent, body).await
-        }
-    }
-
-    /// Re-reads every written block in one batch (after a flush) and
-    /// compares its text with what was planned. Records the text each
-    /// updated block now has, for the undo's SEARCH.
+    /// Re-reads every written block in one batch (after a flush) and the
+    /// children each container rewrite kept, compares them with the plan,
+    /// and finds the blocks the kernel created on its own. Returns the plan
+    /// entries that failed verification.
     async fn verify(
         &mut self,
         plan: &[PlanEntry],
-        done: &mut [Done],
-    ) -> (Vec<Warning>, Vec<IdMapping>) {
+        done: &mut Vec<Done>,
+        id_map: &mut Vec<IdMapping>,
+    ) -> Vec<usize> {
         let lang = self.lang;
-        let mut warnings = Vec::new();
         if done.is_empty() {
-            return (warnings, Vec::new());
+            return Vec::new();
         }
         let _ = self.host.flush_transaction().await;
-        let ids: Vec<String> = done.iter().map(Done::id).map(str::to_string).collect();
+        let mut ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
+        let written = ids.len();
+        let written_entries: HashSet<usize> = done.iter().map(Done::entry).collect();
+        let mut kept: Vec<(usize, String)> = Vec::new();
+        for (k, entry) in plan.iter().enumerate() {
+            if written_entries.contains(&k) {
+                for child in &entry.planned.kept_children {
+                    kept.push((k, child.clone()));
+                    ids.push(child.clone());
+                }
+            }
+        }
         let rows = match self.host.get_blocks(&ids).await {
             Ok(rows) if rows.len() == ids.len() => rows,
-            Ok(_) | Err(_) => {
-                warnings.push(Warning {
+            _ => {
+                self.warnings.push(Warning {
                     code: WarningCode::UndoUnchecked,
                     message: msg::verify_unavailable(lang),
                     line: None,
                     hunk_index: None,
                     block_id: None,
                 });
-                return (warnings, Vec::new());
+                return Vec::new();
             }
         };
-        let mut id_map = Vec::new();
-        for (step, row) in done.iter_mut().zip(rows) {
-            let (entry, problem) = match step {
-                Done::Updated {
-                    entry,
-                    written,
-                    current,
-                    ..
-                } => {
-                    let expected = super::ial::strip_ial(written);
-                    let problem = match &row {
-                        Some(b) if same_text(&b.markdown, &expected) => None,
-                        Some(b) => Some(b.markdown.clone()),
-                        None => Some(String::new()),
-                    };
-                    *current = row.map(|b| normalize_eol(&b.markdown));
-                    (*entry, problem)
-                }
-                Done::Inserted {
-                    entry,
-                    id,
-                    markdown,
-                } => {
-                    let expected = super::ial::strip_ial(markdown);
-                    if let Some(old) = ial_id(markdown).filter(|old| old != id) {
-                        id_map.push(IdMapping {
-                            old_id: old,
-                            new_id: id.clone(),
-                        });
-                    }
-                    let problem = match &row {
-                        Some(b) if same_text(&b.markdown, &expected) => None,
-                        Some(b) => Some(b.markdown.clone()),
-                        None => Some(String::new()),
-                    };
-                    (*entry, problem)
-                }
-                Done::Deleted { entry, .. } => (*entry, row.map(|b| b.markdown)),
-            };
-            if let Some(actual) = problem {
-                let id = step.id().to_string();
-                for &i in &plan[entry].edits {
-                    if self.results[i].status == EditStatus::Applied {
-                        let hunk = self.results[i].hunk_index;
-                        self.fail(i, msg::write_verify_failed(lang, &id, hunk, &actual));
-                    }
+        for step in done.iter() {
+            if let Done::Inserted { id, markdown, .. } = step {
+                if let Some(old) = first_ial_id(markdown).filter(|old| old != id) {
+                    id_map.push(IdMapping {
+                        old_id: old,
+                        new_id: id.clone(),
+                    });
                 }
             }
         }
-        (warnings, id_map)
+        let mut problems = check_written(done, &rows[..written]);
+        for ((k, child), row) in kept.iter().zip(&rows[written..]) {
+            if row.is_none() {
+                problems.push((
+                    *k,
+                    super::verify::Problem {
+                        id: child.clone(),
+                        actual: String::new(),
+                    },
+                ));
+            }
+        }
+        self.find_kernel_blocks(plan, done).await;
+        let mut failed: Vec<usize> = Vec::new();
+        for (entry, problem) in problems {
+            for &i in &plan[entry].edits {
+                if self.results[i].status == EditStatus::Applied {
+                    let hunk = self.results[i].hunk_index;
+                    self.fail(
+                        i,
+                        msg::write_verify_failed(lang, &problem.id, hunk, &problem.actual),
+                    );
+                }
+            }
+            if !failed.contains(&entry) {
+                failed.push(entry);
+            }
+        }
+        failed.sort_unstable();
+        failed
+    }
+
+    /// After a delete that emptied a list item, the kernel's placeholder
+    /// paragraph: a child of the item that was not there before.
+    async fn find_kernel_blocks(&mut self, plan: &[PlanEntry], done: &mut Vec<Done>) {
+        let items: Vec<(usize, String)> = plan
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| {
+                done.iter()
+                    .any(|d| d.entry() == *k && matches!(d, Done::Deleted { .. }))
+            })
+            .filter_map(|(k, e)| e.placeholder_in.clone().map(|item| (k, item)))
+            .collect();
+        if items.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = items.iter().map(|(_, item)| item.clone()).collect();
+        let Ok(lists) = self.host.get_child_blocks(&ids).await else {
+            return;
+        };
+        for ((k, item), list) in items.into_iter().zip(lists) {
+            let before: HashSet<&str> = self
+                .children
+                .get(&item)
+                .map(|l| l.iter().map(|c| c.id.as_str()).collect())
+                .unwrap_or_default();
+            for child in list {
+                if !before.contains(child.id.as_str()) && !done.iter().any(|d| d.id() == child.id) {
+                    self.warnings.push(Warning {
+                        code: WarningCode::KernelCreatedBlock,
+                        message: msg::kernel_created(self.lang, &child.id, &item),
+                        line: None,
+                        hunk_index: None,
+                        block_id: Some(child.id.clone()),
+                    });
+                    done.push(Done::KernelCreated {
+                        entry: k,
+                        id: child.id,
+                    });
+                }
+            }
+        }
     }
 }
 
-/// Whether two markdowns say the same thing: equal letters and digits in
-/// the same order, ignoring formatting the kernel normalises (whitespace,
-/// list markers and numbering, emphasis characters, table padding).
-fn same_text(actual: &str, expected: &str) -> bool {
-    fn letters(s: &str) -> impl Iterator<Item = char> + '_ {
-        s.lines().flat_map(|line| {
-            let t = line.trim_start();
-            let t = t.trim_start_matches(['>', ' ']);
-            let t = strip_list_marker(t);
-            t.chars().filter(|c| c.is_alphanumeric())
-        })
+fn new_id_of(op: &HostOp) -> Option<&str> {
+    match op {
+        HostOp::Insert { new_id, .. }
+        | HostOp::Prepend { new_id, .. }
+        | HostOp::Append { new_id, .. } => new_id.as_deref(),
+        _ => None,
     }
-    letters(actual).eq(letters(expected))
-}
-
-fn strip_list_marker(line: &str) -> &str {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    if digits > 0 && matches!(line.as_bytes().get(digits), Some(b'.' | b')')) {
-        return &line[digits + 1..];
-    }
-    line
 }
 
 /// The `id` in the IAL of the first block of `markdown`, if any.
-fn ial_id(markdown: &str) -> Option<String> {
-    markdown
-        .lines()
-        .find(|l| super::split::is_ial_line(l.trim()))
-        .and_then(|l| {
-            super::ial::parse_ial(l)
-                .into_iter()
-                .find(|(k, _)| k == "id")
-                .map(|(_, v)| v)
-        })
+fn first_ial_id(markdown: &str) -> Option<String> {
+    ial_ids(markdown).into_iter().next()
 }
 
 /// Groups the deleted blocks of `done` by where they go back: after their
 /// nearest previous sibling that was not deleted, else first in their
 /// parent; each group in document order.
-fn delete_groups(
+pub(super) fn delete_groups(
     blocks: &HashMap<String, Option<Block>>,
     children: &HashMap<String, Vec<ChildBlock>>,
     done: &[Done],

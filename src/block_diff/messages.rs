@@ -557,10 +557,143 @@ pub fn unchanged_block(lang: Lang, id: &str) -> String {
     }
 }
 
-pub fn children_reassigned(lang: Lang, id: &str) -> String {
+pub fn children_reassigned(lang: Lang, id: &str, ids: &[String]) -> String {
+    let list = ids.join(", ");
     match lang {
-        Lang::En => format!("Block {id} is a container: the kernel rebuilds it, so its child blocks get new ids. Re-read it before editing its children by id."),
-        Lang::Zh => format!("块 {id} 是容器块：内核会重建它，其子块将获得新的 ID。按 ID 编辑其子块前请重新读取。"),
+        Lang::En => format!("Container {id} is rewritten; these children get new ids because their text was replaced beyond recognition: {list}. Re-read the block before editing them by id."),
+        Lang::Zh => format!("容器块 {id} 将被重写；以下子块的文本被替换得无法对应，将获得新的 ID：{list}。按 ID 编辑它们之前请重新读取该块。"),
+    }
+}
+
+pub fn children_would_be_reassigned(
+    lang: Lang,
+    id: &str,
+    hunk: u32,
+    line: u32,
+    ids: &[String],
+    refs_unknown: bool,
+) -> Error {
+    let list = ids.join(", ");
+    let why = match (lang, refs_unknown) {
+        (Lang::En, false) => "they are referenced by other blocks or carry attributes (name, alias, memo, bookmark, custom-*, flashcards, database rows)",
+        (Lang::Zh, false) => "它们被其他块引用，或带有属性（命名、别名、备注、书签、custom-*、闪卡、数据库行）",
+        (Lang::En, true) => "the host cannot tell whether other blocks reference them (it has no getReferencedIds callback)",
+        (Lang::Zh, true) => "宿主无法判断它们是否被其他块引用（缺少 getReferencedIds 回调）",
+    };
+    let mut e = Error::new(
+        ErrorCode::ChildrenWouldBeReassigned,
+        match lang {
+            Lang::En => format!("Hunk #{hunk}: rewriting container {id} would give these children new ids, and {why}: {list}. Nothing was written."),
+            Lang::Zh => format!("Hunk #{hunk}：重写容器块 {id} 会使以下子块获得新的 ID，而{why}：{list}。未写入任何内容。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(hunk)
+    .with_line(line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Edit those children by their own ids (a hunk per child) instead of rewriting the container.", "改用子块自己的 ID 逐个编辑（每个子块一个 hunk），而不是重写整个容器。"),
+            ("Keep each child's text recognisable in REPLACE: change it, do not retype it from scratch.", "在 REPLACE 中保留每个子块可辨认的原文：修改它，而不是整段重写。"),
+            ("If losing their ids, references and attributes is intended, pass allowChildReassign: true.", "如果确实接受丢失它们的 ID、引用和属性，请传入 allowChildReassign: true。"),
+        ],
+    ));
+    e.details.block_ids = ids.to_vec();
+    e
+}
+
+pub fn id_in_use(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => format!("The id {id} written in the new markdown belongs to a block that exists; it was left out so no duplicate is made (the new block gets an id of its own)."),
+        Lang::Zh => format!("新 markdown 中写的 ID {id} 已属于现有块；为避免产生重复 ID 已将其去掉（新块获得自己的 ID）。"),
+    }
+}
+
+pub fn nested_edit(lang: Lang, edit: &BlockEdit, container: &str, outer: u32) -> Error {
+    let n = edit.hunk_index;
+    let id = &edit.block_id;
+    Error::new(
+        ErrorCode::ConflictingEdits,
+        match lang {
+            Lang::En => format!("Hunk #{n} edits block {id}, which is inside (or an insert into) container {container}, and hunk #{outer} rewrites or deletes that container: the rewrite would overwrite this edit."),
+            Lang::Zh => format!("Hunk #{n} 编辑的块 {id} 位于容器块 {container} 之内（或插入其中），而 hunk #{outer} 重写或删除了该容器：重写会覆盖本编辑。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Make both changes in the container's hunk (its REPLACE holds the children's text).", "把两处修改都写进容器块的 hunk（其 REPLACE 包含子块的文本）。"),
+            ("Or edit only the children, each by its own id, and leave the container alone.", "或者只按各自的 ID 编辑子块，不改动容器块本身。"),
+        ],
+    ))
+}
+
+pub fn nested_edit_outer(lang: Lang, edit: &BlockEdit, inner_block: &str, inner: u32) -> Error {
+    let n = edit.hunk_index;
+    let id = &edit.block_id;
+    Error::new(
+        ErrorCode::ConflictingEdits,
+        match lang {
+            Lang::En => format!("Hunk #{n} rewrites or deletes container {id}, and hunk #{inner} edits block {inner_block} inside it (or inserts into it): the two cannot both be applied."),
+            Lang::Zh => format!("Hunk #{n} 重写或删除容器块 {id}，而 hunk #{inner} 编辑其中的块 {inner_block}（或向其中插入）：两者不能同时应用。"),
+        },
+    )
+    .with_block_id(id)
+    .with_hunk_index(n)
+    .with_line(edit.line)
+    .with_suggestions(suggestions(
+        lang,
+        &[
+            ("Put the inner change into this hunk's REPLACE and drop the other hunk.", "把内部修改并入本 hunk 的 REPLACE，删除另一个 hunk。"),
+            ("Or drop this hunk and edit the children by their own ids.", "或者删除本 hunk，按各自的 ID 编辑子块。"),
+        ],
+    ))
+}
+
+pub fn internal(lang: Lang, what: &str) -> Error {
+    Error::new(
+        ErrorCode::InternalError,
+        match lang {
+            Lang::En => format!("Internal error: {what}."),
+            Lang::Zh => format!("内部错误：{what}。"),
+        },
+    )
+}
+
+pub fn write_outcome_resolved(lang: Lang, id: &str, landed: bool) -> String {
+    match (lang, landed) {
+        (Lang::En, true) => format!("The write of block {id} reported a failure, but re-reading shows it landed; it is counted as written (the undo and any rollback cover it)."),
+        (Lang::Zh, true) => format!("块 {id} 的写入报告失败，但重新读取显示它已生效；按已写入处理（undo 与回滚都会覆盖它）。"),
+        (Lang::En, false) => format!("The write of block {id} reported a failure; re-reading shows it did not land."),
+        (Lang::Zh, false) => format!("块 {id} 的写入报告失败；重新读取显示它没有生效。"),
+    }
+}
+
+pub fn kernel_created(lang: Lang, id: &str, parent: &str) -> String {
+    match lang {
+        Lang::En => format!("The kernel put an empty paragraph {id} into list item {parent} when its only block was deleted; the undo removes it again."),
+        Lang::Zh => format!("删除列表项 {parent} 中唯一的块后，内核在其中放入了空段落 {id}；undo 会把它再删除。"),
+    }
+}
+
+pub fn rollback_conflict(lang: Lang, id: &str) -> Error {
+    Error::new(
+        ErrorCode::StaleBlock,
+        match lang {
+            Lang::En => format!("The rollback left block {id} alone: it no longer reads as editkit wrote it (someone else changed it), so restoring it would overwrite their text."),
+            Lang::Zh => format!("回滚未改动块 {id}：它已不是 editkit 写入时的内容（已被他人修改），恢复它会覆盖他人的文本。"),
+        },
+    )
+    .with_block_id(id)
+}
+
+pub fn id_taken_on_restore(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => format!("Block {id} is re-inserted without its old id, which another block has now; the id map lists its new id."),
+        Lang::Zh => format!("块 {id} 重新插入时未使用原 ID（该 ID 已被另一块占用）；新 ID 见 idMap。"),
     }
 }
 
@@ -591,6 +724,17 @@ pub fn stale_block(lang: Lang, id: &str, hunk: u32) -> Error {
 pub fn write_failed(lang: Lang, error: &HostError, hunk: u32) -> Error {
     let name = error.capability.js_name();
     let detail = &error.message;
+    if error.timeout {
+        return Error::new(
+            ErrorCode::HostTimeout,
+            match lang {
+                Lang::En => format!("Hunk #{hunk}: the write `{name}` did not answer in time ({detail}); editkit re-read the block to learn whether it landed."),
+                Lang::Zh => format!("Hunk #{hunk}：写入操作 `{name}` 未在时限内返回（{detail}）；editkit 已重新读取该块以确认是否生效。"),
+            },
+        )
+        .with_hunk_index(hunk)
+        .with_name(name);
+    }
     Error::new(
         ErrorCode::WriteFailed,
         match lang {

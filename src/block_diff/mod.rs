@@ -34,15 +34,18 @@ mod ial;
 mod lexer;
 mod messages;
 mod parser;
-mod split;
+mod plan;
+mod rollback;
 mod undo;
+mod verify;
+mod write;
 
 use serde::{Deserialize, Serialize};
 
 pub use execute::apply_block_diff;
-pub use ial::{carried_ial, parse_ial, strip_ial};
+pub use crate::markdown::{parse_ial, split_blocks, strip_ial};
+pub use ial::carried_ial;
 pub use parser::{ParsedHunk, SearchReplacePair};
-pub use split::split_blocks;
 
 use crate::{Error, Lang};
 
@@ -88,8 +91,19 @@ pub enum WarningCode {
     DeleteBodyIgnored,
     /// The edit would not change the block; it was not applied.
     UnchangedBlock,
-    /// The kernel gives the children of a rewritten container new ids.
+    /// Some children of a rewritten container get new ids (their text was
+    /// replaced beyond recognition; `allowChildReassign`, or nothing refers
+    /// to them and they carry no attributes).
     ChildrenReassigned,
+    /// An id written in the new markdown belongs to another block already;
+    /// it was left out (the kernel would keep it and make a duplicate).
+    IdInUse,
+    /// A write's outcome was unknown (the callback threw or timed out) and
+    /// re-reading the block settled it.
+    WriteOutcomeResolved,
+    /// The kernel created a block of its own (the empty paragraph an emptied
+    /// list item keeps); the undo removes it again.
+    KernelCreatedBlock,
     /// Part of the undo could not be expressed as a checked hunk.
     UndoUnchecked,
     /// A deleted block's position could not be determined exactly; its undo
@@ -166,7 +180,7 @@ pub fn parse_block_diff(text: &str, options: &FormatOptions) -> Result<ParseRepo
 pub use crate::matcher::Mode as MatchMode;
 
 /// Options of [`apply_block_diff`].
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ApplyOptions {
     /// Parse and check only; return the plan; write nothing (default false).
@@ -178,6 +192,13 @@ pub struct ApplyOptions {
     pub lang: Lang,
     /// Matching tolerance for SEARCH text (default `safe`).
     pub match_mode: MatchMode,
+    /// Rewrite a container even when a referenced or attributed child would
+    /// get a new id (default false: `CHILDREN_WOULD_BE_REASSIGNED`).
+    pub allow_child_reassign: bool,
+    /// The time part (`YYYYMMDDHHMMSS`, local time) of the ids editkit gives
+    /// the blocks it inserts. The JS layer fills it from the clock; without
+    /// it the newest `updated` stamp of the blocks read is used.
+    pub id_stamp: Option<String>,
 }
 
 impl Default for ApplyOptions {
@@ -187,6 +208,8 @@ impl Default for ApplyOptions {
             atomic: true,
             lang: Lang::En,
             match_mode: MatchMode::Safe,
+            allow_child_reassign: false,
+            id_stamp: None,
         }
     }
 }
@@ -244,11 +267,24 @@ pub enum HostOp {
         next_id: Option<String>,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         after_previous_insert: bool,
+        /// The id the new block is written with (its IAL).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_id: Option<String>,
     },
     #[serde(rename = "prependBlock", rename_all = "camelCase")]
-    Prepend { parent_id: String, markdown: String },
+    Prepend {
+        parent_id: String,
+        markdown: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_id: Option<String>,
+    },
     #[serde(rename = "appendBlock", rename_all = "camelCase")]
-    Append { parent_id: String, markdown: String },
+    Append {
+        parent_id: String,
+        markdown: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_id: Option<String>,
+    },
 }
 
 /// The checked plan for one block (several edits of one block compose into
@@ -273,8 +309,15 @@ pub struct PlannedEdit {
     /// The IAL appended to the update so attributes survive.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub carried_attributes: Option<String>,
-    /// The kernel will give this container's children new ids.
+    /// Some children of this container will get new ids
+    /// (`reassignedChildren`).
     pub children_reassigned: bool,
+    /// Children whose IAL the rewrite restates: they keep id and attributes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_children: Vec<String>,
+    /// Children that will get new ids.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reassigned_children: Vec<String>,
     /// The host writes, in order.
     pub operations: Vec<HostOp>,
 }

@@ -1,16 +1,21 @@
 //! The undo of an apply: a block diff (same format) that restores exactly
-//! what the apply did, built from the blocks' kramdown so attributes come
-//! back too.
+//! what the apply did, built from the blocks' kramdown so ids and
+//! attributes come back too (SPEC §3.6, §3.7 rules 8–9).
 //!
 //! - an update becomes a content-checked SEARCH/REPLACE hunk (SEARCH = the
 //!   text the block has now, REPLACE = its old kramdown), so a late undo
 //!   refuses to clobber newer edits; where the text holds marker lines it
 //!   falls back to `@@REPLACE:id@@` and says so;
-//! - an inserted block becomes `@@DELETE:id@@`;
+//! - an inserted block becomes a content-checked delete (SEARCH = its text,
+//!   empty REPLACE), so a late undo refuses to delete text written into it
+//!   since; a block without text falls back to `@@DELETE:id@@`;
 //! - deleted blocks are re-inserted after their nearest previous sibling
 //!   that still exists (`@@AFTER:…@@`), or first in their parent
 //!   (`@@PREPEND:…@@`); deleted neighbours share one hunk in document order,
-//!   because an undo hunk cannot anchor on a block the same undo restores.
+//!   because an undo hunk cannot anchor on a block the same undo restores;
+//! - a block the kernel created on its own (the empty paragraph of an
+//!   emptied list item) is deleted last, after what it stood in for is back
+//!   (deleting it first would make the kernel create another).
 //!
 //! Hunks are ordered last-write-first.
 
@@ -35,7 +40,10 @@ pub enum Done {
     Inserted {
         entry: usize,
         id: String,
+        /// What was sent.
         markdown: String,
+        /// The block's markdown re-read after the write, if known.
+        current: Option<String>,
     },
     Deleted {
         entry: usize,
@@ -43,12 +51,18 @@ pub enum Done {
         old_kramdown: Option<String>,
         old_markdown: String,
     },
+    /// A block the kernel made itself (KERNEL-FACTS §4: an emptied list
+    /// item keeps an empty paragraph).
+    KernelCreated { entry: usize, id: String },
 }
 
 impl Done {
     pub fn id(&self) -> &str {
         match self {
-            Done::Updated { id, .. } | Done::Inserted { id, .. } | Done::Deleted { id, .. } => id,
+            Done::Updated { id, .. }
+            | Done::Inserted { id, .. }
+            | Done::Deleted { id, .. }
+            | Done::KernelCreated { id, .. } => id,
         }
     }
 
@@ -57,7 +71,8 @@ impl Done {
         match self {
             Done::Updated { entry, .. }
             | Done::Inserted { entry, .. }
-            | Done::Deleted { entry, .. } => *entry,
+            | Done::Deleted { entry, .. }
+            | Done::KernelCreated { entry, .. } => *entry,
         }
     }
 
@@ -95,10 +110,36 @@ pub struct DeleteGroup {
 /// of deleted blocks goes back.
 pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String, Vec<Warning>) {
     let mut hunks: Vec<(usize, String)> = Vec::new(); // (last step index, text)
+    let mut last_hunks: Vec<String> = Vec::new();
     let mut warnings = Vec::new();
+    let unchecked = |id: &str, warnings: &mut Vec<Warning>| {
+        warnings.push(Warning {
+            code: WarningCode::UndoUnchecked,
+            message: msg::undo_unchecked(lang, id),
+            line: None,
+            hunk_index: None,
+            block_id: Some(id.to_string()),
+        });
+    };
     for (k, step) in done.iter().enumerate() {
         match step {
-            Done::Inserted { id, .. } => hunks.push((k, format!("@@DELETE:{id}@@"))),
+            Done::Inserted {
+                id,
+                markdown,
+                current,
+                ..
+            } => {
+                let now = current
+                    .clone()
+                    .unwrap_or_else(|| crate::markdown::strip_ial(markdown));
+                let text = if !now.trim().is_empty() && is_plain(&now) {
+                    format!("@@{id}@@\n<<<<<<< SEARCH\n{now}\n=======\n\n>>>>>>> REPLACE")
+                } else {
+                    unchecked(id, &mut warnings);
+                    format!("@@DELETE:{id}@@")
+                };
+                hunks.push((k, text));
+            }
             Done::Updated {
                 id,
                 old_kramdown,
@@ -110,21 +151,16 @@ pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String,
                 let restore = old_kramdown.as_deref().unwrap_or(old_markdown);
                 let now = current
                     .clone()
-                    .unwrap_or_else(|| super::ial::strip_ial(written));
-                let text = if is_plain(&now) && is_plain(restore) {
+                    .unwrap_or_else(|| crate::markdown::strip_ial(written));
+                let text = if !now.trim().is_empty() && is_plain(&now) && is_plain(restore) {
                     format!("@@{id}@@\n<<<<<<< SEARCH\n{now}\n=======\n{restore}\n>>>>>>> REPLACE")
                 } else {
-                    warnings.push(Warning {
-                        code: WarningCode::UndoUnchecked,
-                        message: msg::undo_unchecked(lang, id),
-                        line: None,
-                        hunk_index: None,
-                        block_id: Some(id.clone()),
-                    });
+                    unchecked(id, &mut warnings);
                     format!("@@REPLACE:{id}@@\n{restore}")
                 };
                 hunks.push((k, text));
             }
+            Done::KernelCreated { id, .. } => last_hunks.push(format!("@@DELETE:{id}@@")),
             Done::Deleted { .. } => {}
         }
     }
@@ -147,6 +183,7 @@ pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String,
     let text = hunks
         .into_iter()
         .map(|(_, h)| h)
+        .chain(last_hunks)
         .collect::<Vec<_>>()
         .join("\n\n");
     (text, warnings)

@@ -84,14 +84,24 @@ pub(crate) fn capability_missing(lang: Lang, capability: Capability) -> Error {
     .with_name(name)
 }
 
-/// `HOST_ERROR` naming the callback (or `HOST_CAPABILITY_MISSING` when it
-/// does not exist).
+/// `HOST_ERROR` naming the callback (`HOST_CAPABILITY_MISSING` when it does
+/// not exist, `HOST_TIMEOUT` when it did not settle in time).
 pub(crate) fn host_error(lang: Lang, error: &HostError) -> Error {
     if error.missing {
         return capability_missing(lang, error.capability);
     }
     let name = error.capability.js_name();
     let detail = &error.message;
+    if error.timeout {
+        return Error::new(
+            ErrorCode::HostTimeout,
+            match lang {
+                Lang::En => format!("The host callback `{name}` did not answer in time ({detail})."),
+                Lang::Zh => format!("宿主回调 `{name}` 未在时限内返回（{detail}）。"),
+            },
+        )
+        .with_name(name);
+    }
     Error::new(
         ErrorCode::HostError,
         match lang {

@@ -35,6 +35,11 @@ pub enum Capability {
     CreateDoc,
     CreateDailyNote,
     GetDocHeadings,
+    /// Which of some ids other blocks reference (`refs.def_block_id`).
+    GetReferencedIds,
+    /// Lute's own split of markdown into top-level blocks (a host that has
+    /// SiYuan's Lute; editkit's splitter otherwise).
+    SplitMarkdown,
     /// The optional LLM self-correction callback of the matcher (SPEC §6.6).
     Corrector,
 }
@@ -57,6 +62,8 @@ impl Capability {
             CreateDoc => "createDoc",
             CreateDailyNote => "createDailyNote",
             GetDocHeadings => "getDocHeadings",
+            GetReferencedIds => "getReferencedIds",
+            SplitMarkdown => "splitMarkdown",
             Corrector => "corrector",
         }
     }
@@ -70,6 +77,9 @@ pub struct HostError {
     pub message: String,
     /// True when the callback does not exist on the host.
     pub missing: bool,
+    /// True when the callback did not settle within the caller's
+    /// `timeoutMs` (the JS layer enforces it; the core has no clock).
+    pub timeout: bool,
 }
 
 impl HostError {
@@ -78,6 +88,15 @@ impl HostError {
             capability,
             message: message.into(),
             missing: false,
+            timeout: false,
+        }
+    }
+
+    /// The callback did not settle in time.
+    pub fn timed_out(capability: Capability, message: impl Into<String>) -> Self {
+        HostError {
+            timeout: true,
+            ..HostError::new(capability, message)
         }
     }
 
@@ -86,6 +105,7 @@ impl HostError {
             capability,
             message: String::new(),
             missing: true,
+            timeout: false,
         }
     }
 }
@@ -202,5 +222,21 @@ pub trait SiyuanHost {
     /// Optional: a host without it is assumed to read its own writes.
     async fn flush_transaction(&self) -> HostResult<()> {
         Ok(())
+    }
+
+    /// The ids among `ids` that other blocks reference (a `((id))` link or
+    /// an embed: the kernel's `refs` table, `def_block_id`), in any order.
+    /// Optional: without it, editkit assumes every child a container
+    /// rewrite would re-ID may be referenced.
+    async fn get_referenced_ids(&self, ids: &[String]) -> HostResult<Vec<String>> {
+        let _ = ids;
+        Err(HostError::missing(Capability::GetReferencedIds))
+    }
+
+    /// The top-level blocks of `markdown` as SiYuan's Lute splits it.
+    /// Optional: editkit's own splitter (held to Lute by a test) otherwise.
+    async fn split_markdown(&self, markdown: &str) -> HostResult<Vec<String>> {
+        let _ = markdown;
+        Err(HostError::missing(Capability::SplitMarkdown))
     }
 }

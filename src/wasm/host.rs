@@ -39,12 +39,12 @@ impl JsHost {
         let array: Array = args.iter().collect();
         let value = f
             .apply(&self.object, &array)
-            .map_err(|e| HostError::new(capability, describe(&e)))?;
+            .map_err(|e| failure(capability, &e))?;
         if value.has_type::<Promise>() {
             let promise: Promise = value.unchecked_into();
             JsFuture::from(promise)
                 .await
-                .map_err(|e| HostError::new(capability, describe(&e)))
+                .map_err(|e| failure(capability, &e))
         } else {
             Ok(value)
         }
@@ -110,6 +110,20 @@ fn ids_to_js(ids: &[String]) -> JsValue {
         .map(|s| JsValue::from_str(s))
         .collect::<Array>()
         .into()
+}
+
+/// A thrown JS value as a `HostError`: the TS layer marks a callback that
+/// did not settle within `timeoutMs` with `timeout: true`.
+fn failure(capability: Capability, value: &JsValue) -> HostError {
+    let timed_out = Reflect::get(value, &JsValue::from_str("timeout"))
+        .ok()
+        .and_then(|t| t.as_bool())
+        .unwrap_or(false);
+    if timed_out {
+        HostError::timed_out(capability, describe(value))
+    } else {
+        HostError::new(capability, describe(value))
+    }
 }
 
 /// The message of a thrown JS value (an `Error`'s message, else its string).
@@ -227,6 +241,16 @@ impl SiyuanHost for JsHost {
             &[object(&[("notebook", notebook)])],
         )
         .await
+    }
+
+    async fn get_referenced_ids(&self, ids: &[String]) -> HostResult<Vec<String>> {
+        self.call_parse(Capability::GetReferencedIds, &[ids_to_js(ids)])
+            .await
+    }
+
+    async fn split_markdown(&self, markdown: &str) -> HostResult<Vec<String>> {
+        self.call_parse(Capability::SplitMarkdown, &[JsValue::from_str(markdown)])
+            .await
     }
 
     async fn flush_transaction(&self) -> HostResult<()> {

@@ -8,15 +8,20 @@ use editkit::block_diff::{
 use editkit::host::Capability;
 use editkit::{Error, ErrorCode, Lang};
 
-use super::fixture_host::{Call, FixtureHost};
+use super::kernel_host::{Call, KernelHost};
 use super::support::{block_on, shared_json};
 
-fn apply(host: &FixtureHost, diff: &str, options: ApplyOptions) -> Result<ApplyReport, Error> {
+fn apply(host: &KernelHost, diff: &str, options: ApplyOptions) -> Result<ApplyReport, Error> {
     block_on(apply_block_diff(diff, host, &options))
 }
 
-fn run(host: &FixtureHost, diff: &str) -> Result<ApplyReport, Error> {
+fn run(host: &KernelHost, diff: &str) -> Result<ApplyReport, Error> {
     apply(host, diff, ApplyOptions::default())
+}
+
+/// A new block's markdown as editkit writes it: with the id it chose.
+fn with_id(markdown: &str, id: &str) -> String {
+    format!("{markdown}\n{{: id=\"{id}\"}}")
 }
 
 fn call(name: &'static str, args: &[&str]) -> Call {
@@ -180,6 +185,34 @@ fn expectation(title: &str) -> Expect {
     }
 }
 
+/// Markdown with the `id` and `updated` attributes taken out of its IALs,
+/// and IALs left empty by that removed.
+fn without_ids(markdown: &str) -> String {
+    let mut out = String::new();
+    for (n, line) in markdown.split('\n').enumerate() {
+        let mut line = line.to_string();
+        while let Some(at) = line.find(" id=\"").or_else(|| line.find("{: id=\"").map(|i| i + 2)) {
+            let start = if line[at..].starts_with(' ') { at } else { at };
+            let Some(close) = line[start + 5..].find('"') else { break };
+            line.replace_range(start..start + 5 + close + 1, "");
+            let _ = n;
+        }
+        while let Some(at) = line.find(" updated=\"") {
+            let Some(close) = line[at + 10..].find('"') else { break };
+            line.replace_range(at..at + 10 + close + 1, "");
+        }
+        let line = line.replace("{:}", "").replace("{: }", "");
+        if line.trim().is_empty() && !markdown.split('\n').nth(n).unwrap_or("").trim().is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&line);
+    }
+    out
+}
+
 fn refusal_codes(outcome: &Result<ApplyReport, Error>) -> Vec<ErrorCode> {
     match outcome {
         Err(e) if e.code == ErrorCode::InvalidDiffFormat => {
@@ -203,9 +236,19 @@ fn plugin_cases_match_or_differ_deliberately() {
     for case in cases {
         let title = case["title"].as_str().unwrap();
         let diff = case["diff"].as_str().unwrap();
-        let host = FixtureHost::new();
+        let host = KernelHost::new();
         let outcome = run(&host, diff);
-        let writes = host.writes();
+        // The same writes up to the ids editkit writes into IALs: the ids
+        // it gives new blocks and the children's ids a container rewrite
+        // restates (SPEC §3.7 rules 3 and 4).
+        let writes: Vec<Call> = host
+            .writes()
+            .into_iter()
+            .map(|c| Call {
+                name: c.name,
+                args: c.args.iter().map(|a| without_ids(a)).collect(),
+            })
+            .collect();
         match expectation(title) {
             Expect::SameWrites => {
                 let report = outcome.unwrap_or_else(|e| panic!("{title}: {e}"));
@@ -219,7 +262,7 @@ fn plugin_cases_match_or_differ_deliberately() {
             }
             Expect::DiffersWrites(_, expected) => {
                 let report = outcome.unwrap_or_else(|e| panic!("{title}: {e}"));
-                assert!(report.ok, "{title}: {}", report.summary);
+                assert!(report.ok, "{title}: {}\n{:#?}", report.summary, report.results.iter().filter_map(|r| r.error.as_ref()).collect::<Vec<_>>());
                 assert_eq!(writes, expected(), "{title}");
                 assert_ne!(
                     writes,
@@ -285,9 +328,22 @@ fn plugin_parse_results_agree_where_the_plugin_parsed_correctly() {
     }
 }
 
+/// Kernel I/O of a host's recorded calls: `splitMarkdown` is the host's own
+/// Lute, in process, not a kernel request.
+fn kernel_calls(host: &KernelHost) -> Vec<&'static str> {
+    host.calls
+        .borrow()
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| *n != "splitMarkdown")
+        .collect()
+}
+
+/// BENCHMARKS §3: validating a diff of any size is one flush, one rows
+/// batch and one kramdown batch (SPEC §3.7 rule 1: fresh reads).
 #[test]
-fn validating_a_50_hunk_diff_makes_exactly_one_fetch() {
-    let host = FixtureHost::new();
+fn validating_a_50_hunk_diff_makes_one_read_batch_of_each_kind() {
+    let host = KernelHost::new();
     let ids = [
         "20240614083000-a1b2c3d",
         "20240614083310-p06wert",
@@ -308,27 +364,25 @@ fn validating_a_50_hunk_diff_makes_exactly_one_fetch() {
     .unwrap();
     assert!(report.ok);
     assert_eq!(report.plan.len(), 50);
-    assert_eq!(host.calls.borrow().len(), 1, "{:?}", host.calls.borrow());
-    assert_eq!(host.calls_named("getBlocks"), 1);
+    assert_eq!(
+        kernel_calls(&host),
+        vec!["flushTransaction", "getBlocks", "getKramdown"]
+    );
 }
 
 #[test]
-fn execution_call_budget_is_fetch_kramdown_refetch_writes_flush_verify() {
-    let host = FixtureHost::new();
+fn execution_call_budget_is_read_recheck_writes_flush_verify() {
+    let host = KernelHost::new();
     let mut diff = String::new();
     for i in 0..20 {
         diff.push_str(&format!("@@AFTER:20240614083000-a1b2c3d@@\n段落 {i}\n\n"));
     }
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{}", report.summary);
-    let names: Vec<&str> = host.calls.borrow().iter().map(|c| c.name).collect();
-    assert_eq!(
-        names.iter().filter(|n| **n == "getBlocks").count(),
-        3,
-        "check + re-fetch + verify"
-    );
-    assert_eq!(names.iter().filter(|n| **n == "insertBlock").count(), 20);
-    assert_eq!(names.len(), 3 + 1 + 20, "{names:?}");
+    let mut expected = vec!["flushTransaction", "getBlocks", "getKramdown", "getKramdown"];
+    expected.extend(std::iter::repeat_n("insertBlock", 20));
+    expected.extend(["flushTransaction", "getBlocks"]);
+    assert_eq!(kernel_calls(&host), expected);
     // Twenty AFTER hunks on one anchor land in diff order.
     let top = host.top_level("20240614083000-wk24rep");
     let texts: Vec<&str> = top
@@ -381,7 +435,7 @@ fn broad_diff() -> &'static str {
 
 #[test]
 fn apply_then_undo_restores_the_document() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let doc = DOCS[0];
     let before = host.top_level(doc);
     let report = run(&host, broad_diff()).unwrap();
@@ -417,7 +471,7 @@ fn a_write_failing_midway_is_rolled_back_in_atomic_mode() {
     // The diff makes 9 writes (the REPLACE is split into an update and two
     // inserts); fail each in turn.
     for k in 1..=9 {
-        let host = FixtureHost::new();
+        let host = KernelHost::new();
         let before: Vec<_> = DOCS.iter().map(|d| host.top_level(d)).collect();
         host.fail_write_at.set(Some(k));
         let report = run(&host, broad_diff()).unwrap();
@@ -446,7 +500,7 @@ fn a_write_failing_midway_is_rolled_back_in_atomic_mode() {
 #[test]
 fn non_atomic_failure_midway_reports_done_steps_and_undo_restores_them() {
     for k in 1..=9 {
-        let host = FixtureHost::new();
+        let host = KernelHost::new();
         let before = host.top_level(DOCS[0]);
         host.fail_write_at.set(Some(k));
         let report = apply(
@@ -474,56 +528,70 @@ fn non_atomic_failure_midway_reports_done_steps_and_undo_restores_them() {
     }
 }
 
+/// The user types into the paragraph while editkit works (KERNEL-FACTS §1:
+/// the editor's write reaches the tree at once, the SQL view only on the
+/// next flush): before the check's read, between the check and the write
+/// — every time the edit is refused as stale and the user's text stays.
 #[test]
-fn a_block_changed_after_the_check_is_stale_and_nothing_is_written() {
-    let host = FixtureHost::new();
-    // The host changes the paragraph between the check and the writes: the
-    // getKramdown call happens after the check, so tamper on it.
-    struct Tamper<'a>(&'a FixtureHost);
-    impl editkit::host::SiyuanHost for Tamper<'_> {
-        fn has(&self, c: Capability) -> bool {
-            self.0.has(c)
-        }
-        async fn get_blocks(
-            &self,
-            ids: &[String],
-        ) -> editkit::host::HostResult<Vec<Option<editkit::siyuan::Block>>> {
-            let mut rows = self.0.get_blocks(ids).await?;
-            if self.0.calls_named("getBlocks") == 2 {
-                for b in rows.iter_mut().flatten() {
-                    b.markdown.push_str("（已被他人修改）");
-                }
-            }
-            Ok(rows)
-        }
-        async fn get_kramdown(
-            &self,
-            ids: &[String],
-        ) -> editkit::host::HostResult<Vec<Option<String>>> {
-            self.0.get_kramdown(ids).await
-        }
-        async fn update_block(&self, id: &str, md: &str) -> editkit::host::HostResult<()> {
-            self.0.update_block(id, md).await
-        }
-    }
+fn a_block_the_user_is_typing_in_is_stale_and_nothing_is_written() {
+    let typed = "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。（用户刚输入）";
     let diff = "@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n本周主要完成了插件\n=======\n本周\n>>>>>>> REPLACE";
-    let report = block_on(apply_block_diff(
-        diff,
-        &Tamper(&host),
-        &ApplyOptions::default(),
-    ))
-    .unwrap();
-    assert!(!report.ok);
+    // Right after the flush, before the rows are read (the rows are stale,
+    // the tree is not), and right before the re-check before writing.
+    for (callback, n) in [("getBlocks", 1), ("getKramdown", 2)] {
+        let host = KernelHost::new();
+        host.edit_before.borrow_mut().replace((
+            callback,
+            n,
+            P.to_string(),
+            typed.to_string(),
+        ));
+        let report = run(&host, diff).unwrap();
+        assert!(!report.ok, "{callback} #{n}");
+        assert_eq!(
+            report.results[0].error.as_ref().unwrap().code,
+            ErrorCode::StaleBlock,
+            "{callback} #{n}"
+        );
+        assert!(host.writes().is_empty(), "{callback} #{n}");
+        assert_eq!(host.block(P).unwrap().markdown, typed, "{callback} #{n}");
+    }
+    // Typed a moment before the apply: the flush makes the check see it,
+    // and the SEARCH still matches the new text, which the edit keeps.
+    let host = KernelHost::new();
+    host.kernel("editorUpdate", serde_json::json!([P, typed]));
+    let report = run(&host, diff).unwrap();
+    assert!(report.ok, "{}", report.summary);
+    host.kernel("flush", serde_json::json!([]));
+    assert_eq!(
+        host.block(P).unwrap().markdown,
+        "本周 **diff 编辑** 功能的重构，并修复了若干问题。（用户刚输入）"
+    );
+}
+
+#[test]
+fn an_attribute_changed_after_the_check_is_stale_too() {
+    let host = KernelHost::new();
+    host.attrs_before.borrow_mut().replace((
+        "getKramdown",
+        2,
+        P.to_string(),
+        serde_json::json!({"memo": "别人的备注", "custom-tag": "x"}),
+    ));
+    let report = run(&host, &format!("@@REPLACE:{P}@@\n新的段落")).unwrap();
     assert_eq!(
         report.results[0].error.as_ref().unwrap().code,
         ErrorCode::StaleBlock
     );
     assert!(host.writes().is_empty());
+    let row = host.block(P).unwrap();
+    assert_eq!(row.memo, "别人的备注");
+    assert!(row.ial.contains("custom-tag=\"x\""));
 }
 
 #[test]
 fn a_kernel_that_drops_content_is_caught_by_the_verify_step() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     *host.tamper_after_write.borrow_mut() = Some((P.to_string(), "被截断".to_string()));
     let diff = format!("@@REPLACE:{P}@@\n全新的段落内容");
     let report = run(&host, &diff).unwrap();
@@ -539,14 +607,14 @@ fn a_kernel_that_drops_content_is_caught_by_the_verify_step() {
 
 #[test]
 fn missing_host_callbacks_are_reported_before_anything_is_written() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     host.missing.borrow_mut().insert(Capability::GetKramdown);
     let err = run(&host, &format!("@@REPLACE:{P}@@\nx")).unwrap_err();
     assert_eq!(err.code, ErrorCode::HostCapabilityMissing);
     assert_eq!(err.details.name.as_deref(), Some("getKramdown"));
     assert!(host.writes().is_empty());
 
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     host.missing.borrow_mut().insert(Capability::GetBlocks);
     let err = run(&host, &format!("@@DELETE:{P}@@")).unwrap_err();
     assert_eq!(err.code, ErrorCode::HostCapabilityMissing);
@@ -555,7 +623,7 @@ fn missing_host_callbacks_are_reported_before_anything_is_written() {
 
 #[test]
 fn several_pairs_and_hunks_on_one_block_compose_in_order() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let diff = format!(
         "@@{P}@@段落\n<<<<<<< SEARCH\n本周主要\n=======\n这周\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n这周完成了\n=======\n这周做完了\n>>>>>>> REPLACE\n\n@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE"
     );
@@ -592,7 +660,7 @@ fn conflicts_and_targets_are_refused() {
         ),
     ];
     for (diff, codes) in cases {
-        let host = FixtureHost::new();
+        let host = KernelHost::new();
         let outcome = run(&host, diff);
         assert_eq!(refusal_codes(&outcome), *codes, "{diff}");
         assert!(host.writes().is_empty(), "{diff}");
@@ -601,18 +669,26 @@ fn conflicts_and_targets_are_refused() {
 
 #[test]
 fn heading_prepend_and_append_work_on_the_section() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let h2 = "20240614083112-h2jz8kq";
     let diff = format!("@@PREPEND:{h2}@@\n标题之后\n\n@@APPEND:{h2}@@\n小节末尾");
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
+    // Each new block carries the id editkit chose for it (SPEC §3.7 rule 3).
+    let (a, b) = (
+        &report.results[0].new_block_ids[0],
+        &report.results[1].new_block_ids[0],
+    );
     assert_eq!(
         host.writes(),
         vec![
-            call("insertBlock", &["标题之后", &format!("previousID={h2}")]),
             call(
                 "insertBlock",
-                &["小节末尾", "previousID=20240614083330-cd7rust"]
+                &[&with_id("标题之后", a), &format!("previousID={h2}")]
+            ),
+            call(
+                "insertBlock",
+                &[&with_id("小节末尾", b), "previousID=20240614083330-cd7rust"]
             ),
         ]
     );
@@ -629,7 +705,7 @@ fn heading_prepend_and_append_work_on_the_section() {
 
 #[test]
 fn unchanged_blocks_are_a_warning_not_a_write() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let diff = format!("@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n若干问题\n>>>>>>> REPLACE");
     let report = run(&host, &diff).unwrap();
     assert!(report.ok);
@@ -643,7 +719,7 @@ fn unchanged_blocks_are_a_warning_not_a_write() {
 
 #[test]
 fn dry_run_returns_the_plan_with_diffs_and_writes_nothing() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let report = apply(
         &host,
         broad_diff(),
@@ -689,7 +765,7 @@ fn dry_run_returns_the_plan_with_diffs_and_writes_nothing() {
 
 #[test]
 fn content_mismatch_carries_a_real_similarity_and_a_line_diff() {
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let diff = format!("@@{P}@@\n<<<<<<< SEARCH\n本周主要完成了插件 diff 编辑 功能的重构，并修复了若干问题。\n=======\nx\n>>>>>>> REPLACE");
     let report = run(&host, &diff).unwrap();
     let error = report.results[0].error.as_ref().unwrap();
@@ -874,7 +950,7 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
     let diff = format!(
         "@@{code}@@\n<<<<<<< SEARCH\n  const res = await fetchSyncPost(“/api/block/getChildBlocks”, {{ id }});\n=======\n  const res = await fetchSyncPost(“/api/block/getChildBlocks”, {{ id, lang }});\n>>>>>>> REPLACE"
     );
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
     let strategy = report.results[0].strategy.clone().unwrap();
@@ -888,7 +964,7 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
         "```typescript\nconst res = await fetchSyncPost(\"/api/block/getChildBlocks\", { id, lang });\nconsole.log(res.data.length);\n```"
     );
     // In exact mode the same diff is a content mismatch.
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let exact = apply(
         &host,
         &diff,
@@ -922,104 +998,101 @@ fn codes_of(warnings: &[editkit::block_diff::Warning]) -> Vec<String> {
         .collect()
 }
 
+/// SPEC §3.7 rule 4 (issue item 2): editing a container rewrites it from
+/// the new text with every kept child's IAL restated, so the kernel keeps
+/// their ids, attributes and references.
 #[test]
-fn updating_a_container_warns_that_its_children_get_new_ids_and_a_leaf_update_does_not() {
-    // The blockquote holds two paragraphs; the kernel rebuilds it.
-    let host = FixtureHost::new();
+fn editing_a_container_keeps_its_childrens_ids_and_attributes() {
+    let p07 = "20240614083420-p07yuio";
+    let p08 = "20240614083435-p08ghjk";
+    let host = KernelHost::new();
+    // A child with attributes of its own (a bookmark, a custom attribute).
+    host.kernel(
+        "editorSetAttrs",
+        serde_json::json!([p08, {"bookmark": "重要", "custom-riff-decks": "d1"}]),
+    );
+    host.kernel("flush", serde_json::json!([]));
     let diff = format!(
         "@@{BQ}@@\n<<<<<<< SEARCH\n标题块不是容器块\n=======\n标题块不是容器\n>>>>>>> REPLACE"
     );
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
-    assert_eq!(codes_of(&report.warnings), vec!["CHILDREN_REASSIGNED"]);
-    let w = &report.warnings[0];
-    assert_eq!(
-        (w.block_id.as_deref(), w.hunk_index, w.line),
-        (Some(BQ), Some(1), Some(2))
-    );
-    assert_eq!(
-        w.message,
-        format!("Block {BQ} is a container: the kernel rebuilds it, so its child blocks get new ids. Re-read it before editing its children by id.")
-    );
-    assert!(report.plan[0].children_reassigned);
-    assert_eq!(
-        host.writes(),
-        vec![call(
-            "updateBlock",
-            &[
-                BQ,
-                "> 注意：标题块不是容器。\n>\n> getChildBlocks 对标题返回其下方的块。"
-            ]
-        )]
-    );
-    // The old child ids are gone from the (rebuilt) blockquote.
-    assert!(host.block("20240614083420-p07yuio").is_none());
+    assert_eq!(codes_of(&report.warnings), Vec::<String>::new());
+    assert_eq!(report.plan[0].kept_children, vec![p07, p08]);
+    assert!(!report.plan[0].children_reassigned);
+    let written = &host.writes()[0];
+    assert_eq!(written.name, "updateBlock");
+    assert_eq!(written.args[0], BQ);
+    assert!(written.args[1].starts_with("> 注意：标题块不是容器。\n> {: id=\"20240614083420-p07yuio\"}\n>\n> getChildBlocks 对标题返回其下方的块。\n> {: id=\"20240614083435-p08ghjk\" updated="), "{}", written.args[1]);
+    host.kernel("flush", serde_json::json!([]));
+    assert_eq!(host.block(p07).unwrap().markdown, "注意：标题块不是容器。");
+    let kept = host.block(p08).unwrap();
+    assert!(kept.ial.contains("bookmark=\"重要\""), "{}", kept.ial);
+    assert!(kept.ial.contains("custom-riff-decks=\"d1\""), "{}", kept.ial);
+    // Its undo restores the text, the same ids again.
+    let undone = run(&host, &report.undo.unwrap()).unwrap();
+    assert!(undone.ok, "{:#?}", undone.results);
+    host.kernel("flush", serde_json::json!([]));
+    assert_eq!(host.block(p07).unwrap().markdown, "注意：标题块不是容器块。");
+    assert!(host.block(p08).is_some());
 
-    // The dry run says so too, in Chinese when asked.
-    let host = FixtureHost::new();
-    let zh = apply(
+    // A list item changed beyond recognition would get a new id: refused
+    // when something refers to it, with the children listed…
+    let host = KernelHost::new();
+    let li02 = "20240614083140-li02rty";
+    host.kernel(
+        "editorUpdate",
+        serde_json::json!([P, format!("参见 (({li02} \"slice\"))。")]),
+    );
+    host.kernel("flush", serde_json::json!([]));
+    let list = "20240614083125-lst0a9x";
+    let diff = format!(
+        "@@{list}@@\n<<<<<<< SEARCH\n- 实现 slice 分页阅读\n\n  - 支持 `id:+N` 游标\n  - 支持 `BEGIN:id` 与 `id:END`\n=======\n- 全部推倒重写的一项\n- 再加一项\n>>>>>>> REPLACE"
+    );
+    let report = run(&host, &diff).unwrap();
+    assert!(!report.ok);
+    let error = report.results[0].error.as_ref().unwrap();
+    assert_eq!(error.code, ErrorCode::ChildrenWouldBeReassigned);
+    assert!(error.details.block_ids.contains(&li02.to_string()), "{error:?}");
+    assert!(host.writes().is_empty());
+    // …and applied when the caller accepts it, with a warning.
+    let report = apply(
         &host,
         &diff,
         ApplyOptions {
-            dry_run: true,
-            lang: Lang::Zh,
+            allow_child_reassign: true,
             ..ApplyOptions::default()
         },
     )
     .unwrap();
-    assert_eq!(codes_of(&zh.warnings), vec!["CHILDREN_REASSIGNED"]);
-    assert_eq!(
-        zh.warnings[0].message,
-        format!(
-            "块 {BQ} 是容器块：内核会重建它，其子块将获得新的 ID。按 ID 编辑其子块前请重新读取。"
-        )
-    );
-
-    // A list is a container too; a paragraph is not.
-    let host = FixtureHost::new();
-    let list = "20240614083550-lst2olq";
-    let diff = format!(
-        "@@{list}@@\n<<<<<<< SEARCH\n3. 发布 v0.2.0\n=======\n3. 发布 v0.3.0\n>>>>>>> REPLACE\n\n@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE"
-    );
-    let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
-    let reassigned: Vec<(Option<&str>, Option<u32>)> = report
-        .warnings
-        .iter()
-        .map(|w| (w.block_id.as_deref(), w.hunk_index))
-        .collect();
     assert_eq!(codes_of(&report.warnings), vec!["CHILDREN_REASSIGNED"]);
-    assert_eq!(reassigned, vec![(Some(list), Some(1))]);
-    let flags: Vec<(&str, bool)> = report
-        .plan
-        .iter()
-        .map(|p| (p.block_id.as_str(), p.children_reassigned))
-        .collect();
-    assert_eq!(flags, vec![(list, true), (P, false)]);
+    assert!(report.plan[0].reassigned_children.contains(&li02.to_string()));
 
-    let host = FixtureHost::new();
+    // A paragraph is no container: nothing to keep.
+    let host = KernelHost::new();
     let report = run(&host, &format!("@@REPLACE:{P}@@\n新的段落")).unwrap();
     assert!(report.ok);
     assert_eq!(codes_of(&report.warnings), Vec::<String>::new());
-    assert!(!report.plan[0].children_reassigned);
+    assert!(report.plan[0].kept_children.is_empty());
 }
 
 #[test]
 fn a_late_undo_refuses_to_clobber_a_newer_edit_and_writes_nothing() {
     use editkit::host::SiyuanHost;
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let diff = format!(
         "@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE\n\n@@AFTER:{P06}@@\n补充说明"
     );
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
-    let inserted = "20990101000000-new0001";
-    assert_eq!(report.results[1].new_block_ids, vec![inserted]);
+    let inserted = report.results[1].new_block_ids[0].as_str();
     let undo = report.undo.clone().unwrap();
+    // The insert's undo is a content-checked delete (SPEC §3.6).
     assert_eq!(
         undo,
         format!(
-            "@@DELETE:{inserted}@@\n\n@@{P}@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。\n=======\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n{{: id=\"{P}\" updated=\"20240614083105\"}}\n>>>>>>> REPLACE"
+            "@@{inserted}@@\n<<<<<<< SEARCH\n补充说明\n=======\n\n>>>>>>> REPLACE\n\n@@{P}@@\n<<<<<<< SEARCH\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。\n=======\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n{{: id=\"{P}\" updated=\"20240614083105\"}}\n>>>>>>> REPLACE"
         )
     );
 
@@ -1059,8 +1132,8 @@ fn a_late_undo_refuses_to_clobber_a_newer_edit_and_writes_nothing() {
 }
 
 #[test]
-fn an_undo_that_cannot_keep_a_deleted_blocks_id_maps_the_old_id_to_the_new_one() {
-    let host = FixtureHost::new();
+fn an_undo_whose_deleted_blocks_id_is_taken_re_inserts_it_without_and_maps_the_ids() {
+    let host = KernelHost::new();
     let before: Vec<String> = host
         .top_level(DOCS[0])
         .into_iter()
@@ -1077,38 +1150,43 @@ fn an_undo_that_cannot_keep_a_deleted_blocks_id_maps_the_old_id_to_the_new_one()
         )
     );
 
-    // This kernel does not accept the id from the IAL.
-    host.fresh_ids_on_insert.set(true);
+    // Meanwhile another writer used the id (the kernel trusts IAL ids,
+    // KERNEL-FACTS §5): the undo must not make a duplicate.
+    host.kernel(
+        "editorInsert",
+        serde_json::json!([format!("别人的段落\n{{: id=\"{P06}\"}}"), {"previousID": P}]),
+    );
     let undone = run(&host, &undo).unwrap();
     assert!(undone.ok, "{:#?}", undone.results);
-    let fresh = "20990101000000-new0001";
-    assert_eq!(undone.results[0].new_block_ids, vec![fresh]);
+    assert_eq!(host.kernel("countId", serde_json::json!([P06])), 1, "no duplicate id");
+    let fresh = undone.results[0].new_block_ids[0].clone();
+    assert_ne!(fresh, P06);
     assert_eq!(
         undone.id_map,
         vec![editkit::block_diff::IdMapping {
             old_id: P06.to_string(),
-            new_id: fresh.to_string()
+            new_id: fresh.clone()
         }]
     );
+    assert!(undone
+        .warnings
+        .iter()
+        .any(|w| w.code == editkit::block_diff::WarningCode::IdInUse));
     assert_eq!(
-        serde_json::to_value(&undone.id_map).unwrap(),
-        serde_json::json!([{ "oldId": P06, "newId": fresh }])
+        host.block(&fresh).unwrap().parent_id,
+        "20240614083300-h3bk2nd"
     );
-    // The text and order are back; only the id differs.
-    let after: Vec<String> = host
+    // The text and order are back (with the other writer's paragraph).
+    let mut after: Vec<String> = host
         .top_level(DOCS[0])
         .into_iter()
         .map(|(_, md)| md)
         .collect();
+    after.retain(|md| md != "别人的段落");
     assert_eq!(after, before);
-    assert!(host.block(P06).is_none());
-    assert_eq!(
-        host.block(fresh).unwrap().parent_id,
-        "20240614083300-h3bk2nd"
-    );
 
-    // A kernel that accepts the id: no mapping.
-    let host = FixtureHost::new();
+    // Without the other writer, the block comes back under its own id.
+    let host = KernelHost::new();
     let report = run(&host, &format!("@@DELETE:{P06}@@")).unwrap();
     let undone = run(&host, &report.undo.unwrap()).unwrap();
     assert!(undone.ok);
@@ -1117,15 +1195,13 @@ fn an_undo_that_cannot_keep_a_deleted_blocks_id_maps_the_old_id_to_the_new_one()
 }
 
 #[test]
-fn an_atomic_rollback_that_cannot_keep_a_deleted_blocks_id_maps_the_old_id_to_the_new_one() {
+fn an_atomic_rollback_never_re_inserts_under_an_id_another_block_took_meanwhile() {
     let closing = "20240614083630-p12olp4";
-    let host = FixtureHost::new();
-    let before: Vec<String> = host
-        .top_level(DOCS[0])
-        .into_iter()
-        .map(|(_, md)| md)
-        .collect();
-    host.fresh_ids_on_insert.set(true);
+    let host = KernelHost::new();
+    host.insert_after_write.borrow_mut().replace((
+        format!("别人的段落\n{{: id=\"{P06}\"}}"),
+        P.to_string(),
+    ));
     host.fail_write_at.set(Some(2));
     let report = run(
         &host,
@@ -1137,32 +1213,12 @@ fn an_atomic_rollback_that_cannot_keep_a_deleted_blocks_id_maps_the_old_id_to_th
     assert!(rollback.ok, "{rollback:?}");
     assert_eq!(rollback.reverted, 1);
     assert!(report.undo.is_none());
-    let fresh = "20990101000000-new0001";
-    assert_eq!(
-        host.writes()[2],
-        call(
-            "insertBlock",
-            &[
-                &format!("内核 API 调用统一走 fetchSyncPost，错误码非 0 时返回 null。\n{{: id=\"{P06}\" updated=\"20240614083320\"}}"),
-                "previousID=20240614083300-h3bk2nd",
-            ]
-        )
-    );
-    assert_eq!(host.writes().len(), 3);
-    assert_eq!(
-        report.id_map,
-        vec![editkit::block_diff::IdMapping {
-            old_id: P06.to_string(),
-            new_id: fresh.to_string()
-        }]
-    );
-    let after: Vec<String> = host
-        .top_level(DOCS[0])
-        .into_iter()
-        .map(|(_, md)| md)
-        .collect();
-    assert_eq!(after, before);
-    assert!(host.block(P06).is_none());
+    assert_eq!(host.kernel("countId", serde_json::json!([P06])), 1, "no duplicate id");
+    assert_eq!(report.id_map.len(), 1, "{:?}", report.id_map);
+    assert_eq!(report.id_map[0].old_id, P06);
+    let restored = host.block(&report.id_map[0].new_id).unwrap();
+    assert_eq!(restored.markdown, "内核 API 调用统一走 fetchSyncPost，错误码非 0 时返回 null。");
+    assert_eq!(restored.parent_id, "20240614083300-h3bk2nd");
 }
 
 #[test]
@@ -1171,7 +1227,7 @@ fn a_rollback_that_fails_too_reports_both_failures_and_an_undo_of_what_is_still_
     let diff = format!(
         "@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE\n\n@@AFTER:{P06}@@\n补充说明\n\n@@REPLACE:{closing}@@\n全文完。"
     );
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let before = host.snapshot(DOCS[0]);
     // Writes: #1 update P, #2 insert, #3 update closing (fails). The
     // rollback then deletes the insert (#4, fine) and restores P (#5, fails).
@@ -1179,12 +1235,17 @@ fn a_rollback_that_fails_too_reports_both_failures_and_an_undo_of_what_is_still_
     host.fail_writes.borrow_mut().insert(5);
     let report = run(&host, &diff).unwrap();
     assert!(!report.ok);
-    let inserted = "20990101000000-new0001";
+    let inserted = report.plan[1].operations.iter().find_map(|op| match op {
+        editkit::block_diff::HostOp::Insert { new_id, .. } => new_id.clone(),
+        _ => None,
+    });
+    let inserted = inserted.unwrap();
+    let inserted = inserted.as_str();
     assert_eq!(
         host.writes(),
         vec![
             call("updateBlock", &[P, "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。"]),
-            call("insertBlock", &["补充说明", &format!("previousID={P06}")]),
+            call("insertBlock", &[&with_id("补充说明", inserted), &format!("previousID={P06}")]),
             call("updateBlock", &[closing, "全文完。\n{: alias=\"结语,结束语\" memo=\"周报结尾\" name=\"closing\"}"]),
             call("deleteBlock", &[inserted]),
             call(
@@ -1260,7 +1321,7 @@ fn non_atomic_apply_skips_a_failed_check_and_the_undo_covers_exactly_the_execute
     let diff = format!(
         "@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE\n\n@@{P06}@@\n<<<<<<< SEARCH\n错误码为 0 时返回 null\n=======\n错误码非 0 时抛出异常\n>>>>>>> REPLACE\n\n@@DELETE:{rule}@@"
     );
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let before = host.top_level(DOCS[0]);
     let report = apply(
         &host,
@@ -1390,7 +1451,7 @@ fn format_errors_read_in_chinese_and_suggest_replace_where_content_holds_a_marke
 
     // The same through applyBlockDiff: one INVALID_DIFF_FORMAT listing the
     // problem, in Chinese, and nothing fetched.
-    let host = FixtureHost::new();
+    let host = KernelHost::new();
     let err = apply(
         &host,
         &cases[0].0,

@@ -7,7 +7,7 @@ use editkit::block_diff::{
 };
 use proptest::prelude::*;
 
-use super::fixture_host::FixtureHost;
+use super::kernel_host::KernelHost;
 use super::support::block_on;
 
 /// The flat reading-list document (12 top-level blocks, 2 headings).
@@ -49,7 +49,7 @@ fn op() -> impl Strategy<Value = Op> {
 
 /// Builds a diff from ops against the document's paragraphs; each block is
 /// the target of at most one op (conflicting edits are refused by design).
-fn diff_for(host: &FixtureHost, ops: &[Op]) -> String {
+fn diff_for(host: &KernelHost, ops: &[Op]) -> String {
     let paragraphs: Vec<(String, String)> = host
         .top_level(DOC)
         .into_iter()
@@ -103,7 +103,7 @@ proptest! {
 
     #[test]
     fn apply_then_undo_is_the_identity(ops in prop::collection::vec(op(), 1..6)) {
-        let host = FixtureHost::new();
+        let host = KernelHost::new();
         let before = host.top_level(DOC);
         let diff = diff_for(&host, &ops);
         let report = block_on(apply_block_diff(&diff, &host, &ApplyOptions::default())).unwrap();
@@ -117,7 +117,7 @@ proptest! {
 
     #[test]
     fn an_atomic_diff_with_one_bad_hunk_writes_nothing(ops in prop::collection::vec(op(), 1..5), at in 0..5usize) {
-        let host = FixtureHost::new();
+        let host = KernelHost::new();
         let before = host.top_level(DOC);
         let diff = diff_for(&host, &ops);
         let mut hunks: Vec<&str> = diff.split("\n\n@@").collect();
@@ -137,7 +137,7 @@ proptest! {
 
     #[test]
     fn every_prefix_of_a_diff_validates_without_panic(ops in prop::collection::vec(op(), 1..5)) {
-        let host = FixtureHost::new();
+        let host = KernelHost::new();
         let diff = diff_for(&host, &ops);
         let mut cut = 0;
         while cut <= diff.len() {

@@ -4,7 +4,7 @@ mod block_diff;
 mod block_diff_props;
 mod conformance;
 mod content;
-pub mod fixture_host;
+pub mod kernel_host;
 #[path = "../../fuzz/checks.rs"]
 mod fuzz_checks;
 mod fuzz_regressions;

@@ -12,7 +12,12 @@
 // - a write answers `[{doOperations: [{id, …}]}]`: new block ids come from
 //   there (see `insertedIds` for the list cases);
 // - ids are checked against the kernel's strict pattern before they reach
-//   SQL or a request; nothing else is ever interpolated into SQL.
+//   SQL or a request; nothing else is ever interpolated into SQL;
+// - every request runs under `timeoutMs` (default 30 s): a kernel that
+//   never answers fails the call with `HOST_TIMEOUT` (SPEC §3.7 rule 11);
+// - with Lute at hand (the app's `window.Lute` inside SiYuan, or the
+//   `lute` option) the host splits markdown exactly as the kernel will
+//   (`splitMarkdown`, SPEC §3.7 rule 6).
 
 import type {
   Block,
@@ -28,6 +33,9 @@ import type {
 } from '../types.js';
 import { attr, childBlocks, parseDom } from './block-dom.js';
 import { EditkitError, readOptions } from '../errors.js';
+import { DEFAULT_TIMEOUT_MS, settleWithin } from '../timeout.js';
+import { kernelLute } from './lute.js';
+import type { LuteEngine, LuteNamespace } from './lute.js';
 
 /** The kernel's block id pattern (`ast.IsNodeIDPattern`). */
 export const BLOCK_ID_PATTERN = /^\d{14}-[0-9a-z]{7}$/;
@@ -152,7 +160,11 @@ interface Operation {
 
 /** Implements every editkit host callback over the kernel API. */
 export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
-  const o = readOptions(options, ['request', 'flush', 'batchSize'] as const, 'options');
+  const o = readOptions(
+    options,
+    ['request', 'flush', 'batchSize', 'timeoutMs', 'lute'] as const,
+    'options',
+  );
   if (typeof o.request !== 'function')
     throw invalid('adapter', 'createSiyuanHost: options.request must be a function');
   const request = o.request as KernelRequest;
@@ -162,13 +174,29 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       ? o.batchSize
       : KERNEL_SQL_DEFAULT_LIMIT;
   const batch = Math.max(1, Math.min(KERNEL_SQL_DEFAULT_LIMIT, Math.floor(size)));
+  const timeoutMs =
+    typeof o.timeoutMs === 'number' && Number.isFinite(o.timeoutMs) && o.timeoutMs > 0
+      ? o.timeoutMs
+      : DEFAULT_TIMEOUT_MS;
+  const lute = luteOf(o.lute ?? (globalThis as { Lute?: unknown }).Lute);
   /** A write went out since the last flush. */
   let unflushed = false;
   /** Block types seen in rows this host fetched (for the list cases of append/prepend). */
   const typeCache = new Map<string, string>();
 
   async function call<T = unknown>(path: string, body: Record<string, unknown>): Promise<T> {
-    const answer = await request(path, body);
+    let answer: unknown;
+    try {
+      answer = await settleWithin(() => request(path, body), timeoutMs, path);
+    } catch (e) {
+      if ((e as { timeout?: unknown }).timeout === true)
+        throw new EditkitError({
+          code: 'HOST_TIMEOUT',
+          message: `SiYuan kernel ${path} did not answer within ${timeoutMs} ms`,
+          subject: path,
+        });
+      throw e;
+    }
     if (!isRecord(answer) || typeof answer.code !== 'number') {
       throw new SiyuanApiError(path, Number.NaN, 'the answer is not {code, msg, data}');
     }
@@ -248,7 +276,7 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     for (const op of ops) {
       if (typeof op.id !== 'string' || op.id === '') continue;
       let done = false;
-      if (intoParent !== undefined && typeof op.data === 'string' && op.parentID !== intoParent) {
+      if (intoParent !== undefined && typeof op.data === 'string') {
         const top = childBlocks(parseDom(op.data));
         const first = top[0];
         if (
@@ -286,6 +314,21 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       const valid = checkIds(ids);
       const rows = await fetchRows(valid);
       return valid.map((id) => rows.get(id) ?? null);
+    },
+
+    async getReferencedIds(ids) {
+      const valid = [...new Set(checkIds(ids))];
+      const found: string[] = [];
+      if (valid.length === 0) return found;
+      await beforeSql();
+      for (let i = 0; i < valid.length; i += batch) {
+        const chunk = valid.slice(i, i + batch);
+        const stmt = `SELECT DISTINCT def_block_id FROM refs WHERE def_block_id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${chunk.length}`;
+        const rows = await call<unknown>('/api/query/sql', { stmt });
+        for (const row of Array.isArray(rows) ? rows : [])
+          if (isRecord(row) && typeof row.def_block_id === 'string') found.push(row.def_block_id);
+      }
+      return found;
     },
 
     async getChildBlocks(ids) {
@@ -373,6 +416,7 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       const out: BreadcrumbEntry[][] = [];
       for (const id of valid) {
         try {
+          // The kernel answers code 0 and `[]` for an unknown id (KERNEL-FACTS §8).
           const data = await call<unknown>('/api/block/getBlockBreadcrumb', {
             id,
             excludeTypes: [],
@@ -381,7 +425,7 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
             Array.isArray(data) ? (data.filter(isRecord) as unknown as BreadcrumbEntry[]) : [],
           );
         } catch (e) {
-          // The kernel answers code -1 "block not found" for an unknown id.
+          // Older kernels answered code -1 "block not found".
           if (e instanceof SiyuanApiError && /not found/i.test(e.msg)) out.push([]);
           else throw e;
         }
@@ -466,5 +510,29 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       return id;
     },
   };
+  if (lute) {
+    host.splitMarkdown = async (markdown: string) => splitWithLute(lute, String(markdown));
+  }
   return host;
+}
+
+/** A Lute engine configured like the kernel's, from a `Lute` global or an engine. */
+function luteOf(value: unknown): LuteEngine | undefined {
+  if (typeof value !== 'object' && typeof value !== 'function') return undefined;
+  if (value === null) return undefined;
+  const v = value as { New?: unknown; Md2BlockDOM?: unknown };
+  if (typeof v.New !== 'function' && typeof v.Md2BlockDOM !== 'function') return undefined;
+  try {
+    return kernelLute(value as LuteNamespace | LuteEngine);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The top-level blocks of markdown as Lute reads them, each in Lute's standard Markdown. */
+function splitWithLute(lute: LuteEngine, markdown: string): string[] {
+  const dom = lute.Md2BlockDOM(markdown);
+  return childBlocks(parseDom(dom)).map((el) =>
+    lute.BlockDOM2StdMd(dom.slice(el.start, el.end)).replace(/\n+$/, ''),
+  );
 }

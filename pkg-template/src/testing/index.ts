@@ -1,9 +1,12 @@
 // `editkit/testing`: in-memory SiYuan stand-ins for tests, demos and trying
-// agents offline. Not needed in production.
-//   createMemoryHost  — implements the host callbacks directly (no HTTP shapes)
-//   createKernelDouble — serves the kernel HTTP endpoints; pair it with
+// agents offline. Not needed in production. Both need Lute (SiYuan's
+// Markdown engine, `vditor/dist/js/lute/lute.min.js`; see `loadLute`).
+//   createKernelDouble — serves the kernel HTTP endpoints as the real kernel
+//                        behaves (shared/KERNEL-FACTS.md); pair it with
 //                        createSiyuanHost({ request: double.request })
-export { createMemoryHost, splitBlocks } from './memory-host.js';
+//   createMemoryHost   — the double behind createSiyuanHost, with recorded
+//                        calls and injected write failures
+export { createMemoryHost } from './memory-host.js';
 export type {
   FixtureDocument,
   HostCall,
@@ -17,6 +20,7 @@ export type {
   KernelCall,
   KernelDouble,
   KernelDoubleOptions,
+  KernelEditor,
   KernelNotebook,
 } from './kernel-double.js';
 export { kernelLute, loadLute } from './lute.js';

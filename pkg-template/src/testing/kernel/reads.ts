@@ -1,0 +1,123 @@
+// The read endpoints that see the block tree, not the SQL view
+// (KERNEL-FACTS §1, §8): child lists, kramdown, breadcrumbs, outlines.
+
+import type { BreadcrumbEntry } from '../../types.js';
+import { TYPE_NAMES } from './model.js';
+import type { DNode } from './model.js';
+import { contentOf, kramdownOf, rowOf } from './render.js';
+import type { KernelState } from './state.js';
+
+/** `/api/block/getChildBlocks`: `[{id, type, subType?, content?, markdown?}]`; unknown id → `[]`. */
+export function childBlocks(k: KernelState, id: string): Record<string, unknown>[] {
+  const n = k.tree.find(id);
+  if (!n) return [];
+  return k.tree.childrenOf(n).map((c) => {
+    const row = rowOf(k, c);
+    const out: Record<string, unknown> = { id: c.id, type: c.type };
+    if (c.subtype) out.subType = c.subtype;
+    if (row.content) out.content = row.content;
+    if (row.markdown) out.markdown = row.markdown;
+    return out;
+  });
+}
+
+/** `/api/block/getBlockKramdown`: `{id, kramdown}`; unknown id → `""`. */
+export function blockKramdown(k: KernelState, id: string): { id: string; kramdown: string } {
+  const n = k.tree.find(id);
+  return { id, kramdown: n ? kramdownOf(n) : '' };
+}
+
+/** An entry of `/api/outline/getDocOutline`. */
+interface OutlineItem {
+  id: string;
+  box: string;
+  name: string;
+  hPath: string;
+  type: 'outline';
+  nodeType: string;
+  subType: string;
+  depth: number;
+  count: number;
+  blocks: OutlineItem[];
+}
+
+/** The outline: headings nested by level, in document order, leaving out
+ * headings inside blockquotes and callouts (KERNEL-FACTS §8). */
+export function outline(k: KernelState, doc: DNode): OutlineItem[] {
+  const headings: DNode[] = [];
+  const walk = (n: DNode): void => {
+    for (const c of n.children) {
+      if (c.type === 'b' || c.type === 'callout') continue;
+      if (c.type === 'h') headings.push(c);
+      walk(c);
+    }
+  };
+  walk(doc);
+  const root: OutlineItem[] = [];
+  const stack: { level: number; item: OutlineItem }[] = [];
+  for (const h of headings) {
+    const level = Number(h.subtype.slice(1)) || 1;
+    while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
+    const item: OutlineItem = {
+      id: h.id,
+      box: doc.doc?.box ?? '',
+      name: contentOf(h).trim(),
+      hPath: doc.doc?.hpath ?? '',
+      type: 'outline',
+      nodeType: 'NodeHeading',
+      subType: h.subtype,
+      depth: stack.length,
+      count: 0,
+      blocks: [],
+    };
+    const parent = stack[stack.length - 1]?.item;
+    if (parent) {
+      parent.blocks.push(item);
+      parent.count = parent.blocks.length;
+    } else {
+      root.push(item);
+    }
+    stack.push({ level, item });
+  }
+  return root;
+}
+
+/** `/api/block/getBlockBreadcrumb`; unknown id → `[]` (code 0). */
+export function breadcrumb(k: KernelState, target: DNode): BreadcrumbEntry[] {
+  const items: BreadcrumbEntry[] = [];
+  const nameOf = (n: DNode): string => {
+    if (n === target) return '';
+    if (n.type === 'd')
+      return `${k.notebooks.get(n.doc?.box ?? '')?.name ?? ''}${n.doc?.hpath ?? ''}`;
+    if (n.type === 'i') {
+      const f = n.children[0];
+      return f ? contentOf(f).trim() : '';
+    }
+    return contentOf(n).trim();
+  };
+  const add = (n: DNode): void => {
+    const onlyParagraphOfItem =
+      n.type === 'p' && n.parent?.type === 'i' && n.parent.children.length === 1;
+    if (onlyParagraphOfItem) return;
+    items.push({
+      id: n.id,
+      name: nameOf(n),
+      type: TYPE_NAMES[n.type] ?? 'NodeParagraph',
+      subType: n.subtype,
+      children: null,
+    });
+  };
+  add(target);
+  let n: DNode = target;
+  while (n.parent) {
+    const hp = k.tree.headingParent(n);
+    if (hp && hp !== n.parent) {
+      add(hp);
+      n = hp;
+      continue;
+    }
+    n = n.parent;
+    if (n.type === 'd' || n.type === 'i') add(n);
+  }
+  return items.reverse();
+}

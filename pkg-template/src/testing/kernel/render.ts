@@ -1,0 +1,193 @@
+// What the double serves of a block: its kramdown (the tree view,
+// `getBlockKramdown`), its `markdown` column (Lute's standard Markdown of
+// the kramdown), its `content` (`nodeStaticContent`), and its whole row.
+
+import type { Block } from '../../types.js';
+import { decodeEntities } from '../../siyuan/block-dom.js';
+import type { LuteEngine } from '../lute.js';
+import { CONTAINERS, KernelFailure, runes, shortHash, SORT, sortKeys } from './model.js';
+import type { DNode } from './model.js';
+import type { Tree } from './tree.js';
+
+/** `{: k="v" …}`: the attributes in insertion order, `id` where it stood. */
+export function ialOf(n: DNode): string {
+  const pairs: [string, string][] = [...n.attrs];
+  pairs.splice(Math.min(n.idAt ?? 0, pairs.length), 0, ['id', n.id]);
+  return `{: ${pairs.map(([k, v]) => `${k}="${v}"`).join(' ')}}`;
+}
+
+function indent(text: string, pad: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? '' : pad + l))
+    .join('\n');
+}
+
+function itemMarker(li: DNode): string {
+  const list = li.parent;
+  if (list && list.subtype === 'o') {
+    const n = (list.start ?? 1) + list.children.indexOf(li);
+    return `${n}${list.delim ?? '.'} `;
+  }
+  return '- ';
+}
+
+function renderItem(li: DNode, withIal: boolean): string {
+  const marker = itemMarker(li);
+  const pad = ' '.repeat(marker.length);
+  // The checkbox is written where its paragraph is (first, unless a block
+  // was prepended before it).
+  const parts = li.children.map((c) => render(c, withIal, true));
+  const first = parts[0] ?? '';
+  const [head = '', ...rest] = first.split('\n');
+  let out = `${marker}${withIal ? ialOf(li) : ''}${head}`;
+  if (rest.length > 0) out += `\n${indent(rest.join('\n'), pad)}`;
+  for (const p of parts.slice(1)) out += `\n\n${indent(p, pad)}`;
+  return out;
+}
+
+function quote(parts: string[]): string {
+  return parts
+    .map((p) =>
+      p
+        .split('\n')
+        .map((l) => (l === '' ? '>' : `> ${l}`))
+        .join('\n'),
+    )
+    .join('\n>\n');
+}
+
+/** Kramdown (`withIal`) or the same without IALs; `inItem` for a list item's own children. */
+export function render(n: DNode, withIal: boolean, inItem = false): string {
+  const tail = withIal ? `\n${ialOf(n)}` : '';
+  switch (n.type) {
+    case 'd':
+      return (
+        n.children.map((c) => render(c, withIal)).join('\n\n') + (withIal ? `\n\n${ialOf(n)}` : '')
+      );
+    case 'l':
+      return n.children.map((c) => renderItem(c, withIal)).join('\n') + tail;
+    case 'i':
+      return renderItem(n, withIal); // its IAL sits after the marker
+    case 'b':
+      return quote(n.children.map((c) => render(c, withIal))) + tail;
+    case 'callout': {
+      const head = `[!${n.calloutType ?? 'NOTE'}]`;
+      return (
+        quote([head, ...n.children.map((c) => render(c, withIal))]).replace('\n>\n', '\n') + tail
+      );
+    }
+    case 's':
+      return `{{{${n.layout ?? 'row'}\n${n.children.map((c) => `${render(c, withIal)}\n\n`).join('')}}}}${tail}`;
+    default: {
+      const task = inItem && n.taskMarker !== undefined ? `[${n.taskMarker}] ` : '';
+      return task + n.body + tail;
+    }
+  }
+}
+
+export function kramdownOf(n: DNode): string {
+  return render(n, true);
+}
+
+export interface Renderer {
+  tree: Tree;
+  lute(): LuteEngine;
+}
+
+export function luteCall<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new KernelFailure(
+      -1,
+      `data block DOM failed: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+}
+
+/** The `markdown` column: Lute's standard Markdown of the block's kramdown (super blocks keep `{{{…}}}`, as the kernel does). */
+export function markdownOf(r: Renderer, n: DNode): string {
+  if (n.type === 'd') return '';
+  if (!CONTAINERS.has(n.type)) return n.body;
+  if (n.type === 's') return render(n, false);
+  const k = kramdownOf(n);
+  return luteCall(() => r.lute().BlockDOM2StdMd(r.lute().Md2BlockDOM(k))).replace(/\n+$/, '');
+}
+
+export function contentOf(n: DNode): string {
+  if (n.type === 'd') return n.attrs.get('title') ?? '';
+  if (!CONTAINERS.has(n.type)) return n.content;
+  // nodeStaticContent: a container writes one space unless the last write was one.
+  let buf = '';
+  let lastSpace = false;
+  const walk = (x: DNode): void => {
+    if (CONTAINERS.has(x.type)) {
+      if (!lastSpace) {
+        buf += ' ';
+        lastSpace = true;
+      }
+      if (x.type === 'callout') buf += `${x.calloutType ?? 'NOTE'} `;
+      x.children.forEach(walk);
+      return;
+    }
+    buf += x.content;
+    lastSpace = false;
+  };
+  walk(n);
+  return buf;
+}
+
+function firstLeaf(n: DNode): DNode | undefined {
+  for (const c of n.children) {
+    if (!CONTAINERS.has(c.type)) return c;
+    const f = firstLeaf(c);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+function computeRow(r: Renderer, n: DNode): Block {
+  const root = r.tree.rootOf(n);
+  const doc = root.doc ?? { box: '', path: '', hpath: '' };
+  const dec = (k: string) => decodeEntities(n.attrs.get(k) ?? '');
+  const content = contentOf(n);
+  const leaf = CONTAINERS.has(n.type) ? firstLeaf(n) : undefined;
+  const fcontent = n.type === 'd' ? content : leaf ? contentOf(leaf) : '';
+  const markdown = markdownOf(r, n);
+  const parent = r.tree.headingParent(n);
+  return sortKeys({
+    alias: dec('alias'),
+    box: doc.box,
+    content,
+    created: n.id.slice(0, 14),
+    fcontent,
+    hash: shortHash(`${doc.box}${doc.path}${kramdownOf(n)}${parent?.id ?? ''}`),
+    hpath: doc.hpath,
+    ial: ialOf(n),
+    id: n.id,
+    length: runes(n.type === 'd' || CONTAINERS.has(n.type) ? fcontent : content),
+    markdown,
+    memo: dec('memo'),
+    name: dec('name'),
+    parent_id: parent?.id ?? '',
+    path: doc.path,
+    root_id: root.id,
+    sort: SORT[n.type] ?? 100,
+    subtype: n.subtype,
+    tag: '',
+    type: n.type,
+    updated: n.attrs.get('updated') ?? n.id.slice(0, 14),
+  } as Block);
+}
+
+/** The block's row now (cached until the block or a descendant changes). */
+export function rowOf(r: Renderer, n: DNode): Block {
+  if (!n.row) n.row = computeRow(r, n);
+  return { ...n.row, parent_id: r.tree.headingParent(n)?.id ?? '' };
+}
+
+/** Marks a node and its ancestors changed (their rows are recomputed). */
+export function invalidate(n: DNode | null): void {
+  for (let p = n; p; p = p.parent) p.row = undefined;
+}

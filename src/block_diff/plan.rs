@@ -1,0 +1,680 @@
+//! From checked edits to host writes, following the kernel's block rules
+//! (SPEC §3.7; KERNEL-FACTS §3–§6).
+//!
+//! - A replacement the kernel would read as several blocks is split the way
+//!   Lute splits it (the host's `splitMarkdown`, else [`crate::markdown`]):
+//!   the first block is the update, the others are inserted after it —
+//!   `updateBlock` keeps only the first block.
+//! - A leaf keeps its attributes: its IAL (minus `id` and `updated`) is
+//!   written with the update, merged under one the replacement writes.
+//! - A container (list, list item, blockquote, superblock, callout) is
+//!   rewritten with every kept child's IAL restated, so the kernel keeps
+//!   their ids ([`crate::markdown::restate_children`]). A child that would
+//!   still get a new id and is referenced or carries attributes refuses the
+//!   edit (`CHILDREN_WOULD_BE_REASSIGNED`) unless `allowChildReassign`.
+//! - Next to, into or in place of a list item, blocks are written as list
+//!   items of that list: the kernel does no wrapping, and a bare paragraph
+//!   inside a list disappears from the document's kramdown.
+//! - Every block editkit inserts carries an id editkit chose (an IAL the
+//!   kernel trusts, KERNEL-FACTS §5), so a write whose answer is lost can
+//!   still be found, checked and undone. An id the author wrote is kept if
+//!   no block has it; one that exists already is dropped (no duplicates).
+
+use std::collections::{HashMap, HashSet};
+
+use super::ial::carried_attrs;
+use super::messages as msg;
+use super::{EditKind, HostOp, PlannedEdit, Warning, WarningCode};
+use crate::markdown::{
+    ial_id, parse, parse_ial, restate_children, set_root_ial, source_lines, ChildFate, IalPlace,
+    Node,
+};
+use crate::siyuan::{Block, BlockKind, ChildBlock};
+use crate::text::{unified_diff, UnifiedDiffOptions};
+use crate::{Error, Lang};
+
+/// What the content check decided for one block (or one insert), before
+/// it becomes host writes.
+#[derive(Clone, Debug)]
+pub struct Draft {
+    pub kind: EditKind,
+    pub block_id: String,
+    /// Indexes into the diff's edits.
+    pub edits: Vec<usize>,
+    pub hunk_indexes: Vec<u32>,
+    pub line: u32,
+    /// The block's markdown before (updates and deletes).
+    pub old_markdown: Option<String>,
+    /// The composed new markdown (updates) or the body (inserts).
+    pub new_markdown: Option<String>,
+    pub strategy: Option<String>,
+}
+
+/// A planned edit and the indexes (into the diff's edits) it covers.
+pub struct PlanEntry {
+    pub planned: PlannedEdit,
+    pub edits: Vec<usize>,
+    /// A delete of the only block of this list item: the kernel puts an
+    /// empty paragraph there, which the undo must remove again.
+    pub placeholder_in: Option<String>,
+    /// Ids the bodies wrote that another block has, and the id each block
+    /// gets instead (old, new).
+    pub renamed: Vec<(String, String)>,
+}
+
+/// Everything the planner reads besides the drafts.
+pub struct PlanData<'a> {
+    pub blocks: &'a HashMap<String, Option<Block>>,
+    /// Kramdown of edited and deleted containers.
+    pub kramdown: &'a HashMap<String, String>,
+    pub children: &'a HashMap<String, Vec<ChildBlock>>,
+    /// Ids other blocks reference; `None` when the host cannot tell.
+    pub referenced: Option<&'a HashSet<String>>,
+    /// Ids written in bodies that already belong to a block.
+    pub existing: &'a HashSet<String>,
+    /// Top-level blocks of each text, as the host's Lute split them.
+    pub splits: &'a HashMap<String, Vec<String>>,
+    pub allow_child_reassign: bool,
+    pub lang: Lang,
+}
+
+/// Chooses ids for new blocks: the time part from the caller's clock, the
+/// rest from a hash of the diff and the blocks it reads, so two applies
+/// never pick the same ids. Ids it was told exist are never returned.
+pub struct IdMaker {
+    stamp: String,
+    seed: u64,
+    counter: u64,
+    avoid: HashSet<String>,
+}
+
+impl IdMaker {
+    pub fn new(stamp: &str, seed: u64, avoid: HashSet<String>) -> IdMaker {
+        IdMaker {
+            stamp: stamp.to_string(),
+            seed,
+            counter: 0,
+            avoid,
+        }
+    }
+
+    pub fn next_id(&mut self) -> String {
+        loop {
+            self.counter += 1;
+            let mut x = self
+                .seed
+                .wrapping_add(self.counter.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            x ^= x >> 31;
+            let mut suffix = String::with_capacity(7);
+            for _ in 0..7 {
+                let digit = (x % 36) as u32;
+                suffix.push(char::from_digit(digit, 36).unwrap_or('0'));
+                x /= 36;
+            }
+            let id = format!("{}-{suffix}", self.stamp);
+            if self.avoid.insert(id.clone()) {
+                return id;
+            }
+        }
+    }
+
+    /// Marks an id as used (an id the author wrote and editkit keeps).
+    pub fn reserve(&mut self, id: &str) {
+        self.avoid.insert(id.to_string());
+    }
+}
+
+/// FNV-1a over some texts: the seed of an [`IdMaker`].
+pub fn seed_of<'a>(texts: impl IntoIterator<Item = &'a str>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for t in texts {
+        for b in t.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Whether markdown leaves a block without content: nothing but
+/// whitespace, IALs, zero-width characters, `<br>` and `&nbsp;`
+/// (SPEC §3.7 rule 9: such an edit is a content-checked delete).
+pub fn is_empty_markdown(markdown: &str) -> bool {
+    let mut rest = String::with_capacity(markdown.len());
+    for line in markdown.lines() {
+        if !crate::markdown::is_ial_line(line.trim()) {
+            rest.push_str(line);
+            rest.push('\n');
+        }
+    }
+    let mut text = rest.to_ascii_lowercase();
+    for token in ["<br>", "<br/>", "<br />", "&nbsp;", "&#8203;", "&#xa0;", "&#160;"] {
+        text = text.replace(token, " ");
+    }
+    text.chars()
+        .all(|c| c.is_whitespace() || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{feff}'))
+}
+
+fn diff_of(old: &str, new: &str) -> String {
+    let nl = |t: &str| {
+        if t.is_empty() || t.ends_with('\n') {
+            t.to_string()
+        } else {
+            format!("{t}\n")
+        }
+    };
+    unified_diff(
+        &nl(old),
+        &nl(new),
+        UnifiedDiffOptions {
+            old_name: "before",
+            new_name: "after",
+            context: 3,
+        },
+    )
+}
+
+/// The planner of one diff.
+pub struct Planner<'a> {
+    pub data: PlanData<'a>,
+    pub ids: IdMaker,
+    pub warnings: Vec<Warning>,
+    /// Renamed ids of the entry being planned.
+    pub renamed: Vec<(String, String)>,
+}
+
+impl Planner<'_> {
+    /// The top-level blocks of `text`. editkit's splitter keeps the text as
+    /// written (its IALs included); where the host's Lute reads the text as
+    /// a different number of blocks, Lute's own blocks are written instead,
+    /// so the kernel never drops one (SPEC §3.7 rule 6).
+    fn split(&self, text: &str) -> Vec<String> {
+        let own: Vec<String> = crate::markdown::split_blocks(text)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if let Some(lute) = self.data.splits.get(text) {
+            if !lute.is_empty() && lute.len() != own.len() {
+                return lute.clone();
+            }
+        }
+        if own.is_empty() {
+            vec![text.to_string()]
+        } else {
+            own
+        }
+    }
+
+    fn block(&self, id: &str) -> Option<&Block> {
+        self.data.blocks.get(id).and_then(Option::as_ref)
+    }
+
+    /// Plans one draft: the entry, or the error that refuses it.
+    pub fn plan(&mut self, draft: &Draft) -> Result<PlanEntry, Error> {
+        match draft.kind {
+            EditKind::Update => self.plan_update(draft),
+            EditKind::Delete => Ok(self.plan_delete(draft)),
+            _ => Ok(self.plan_insert(draft)),
+        }
+    }
+
+    fn entry(&mut self, draft: &Draft, planned: PlannedEdit) -> PlanEntry {
+        PlanEntry {
+            planned,
+            edits: draft.edits.clone(),
+            placeholder_in: None,
+            renamed: std::mem::take(&mut self.renamed),
+        }
+    }
+
+    fn plan_delete(&mut self, draft: &Draft) -> PlanEntry {
+        let old = draft.old_markdown.clone().unwrap_or_default();
+        let planned = PlannedEdit {
+            kind: EditKind::Delete,
+            block_id: draft.block_id.clone(),
+            hunk_indexes: draft.hunk_indexes.clone(),
+            diff: diff_of(&old, ""),
+            old_markdown: Some(old),
+            new_markdown: None,
+            strategy: draft.strategy.clone(),
+            carried_attributes: None,
+            children_reassigned: false,
+            kept_children: Vec::new(),
+            reassigned_children: Vec::new(),
+            operations: vec![HostOp::Delete {
+                id: draft.block_id.clone(),
+            }],
+        };
+        let mut entry = self.entry(draft, planned);
+        // KERNEL-FACTS §4: an emptied list item keeps an empty paragraph.
+        if let Some(block) = self.block(&draft.block_id) {
+            let parent = &block.parent_id;
+            let in_item = self
+                .block(parent)
+                .is_some_and(|p| p.kind() == BlockKind::ListItem);
+            let only_child = self
+                .data
+                .children
+                .get(parent)
+                .is_some_and(|kids| kids.len() == 1 && kids[0].id == draft.block_id);
+            if in_item && only_child {
+                entry.placeholder_in = Some(parent.clone());
+            }
+        }
+        entry
+    }
+
+    fn plan_update(&mut self, draft: &Draft) -> Result<PlanEntry, Error> {
+        let lang = self.data.lang;
+        let id = draft.block_id.clone();
+        let old = draft.old_markdown.clone().unwrap_or_default();
+        let new = draft.new_markdown.clone().unwrap_or_default();
+        let Some(block) = self.block(&id).cloned() else {
+            return Err(msg::internal(lang, "planned an update of a block that was not fetched"));
+        };
+        let kind = block.kind();
+        let carried = carried_attrs(&block.ial);
+        let is_item = kind == BlockKind::ListItem;
+        let blocks = if is_item {
+            item_blocks(&new, &block.subtype, |t| self.split(t))
+        } else {
+            self.split(&new)
+        };
+        let (first, rest) = match blocks.split_first() {
+            Some((first, rest)) => (first.clone(), rest.to_vec()),
+            None => (new.clone(), Vec::new()),
+        };
+        let first = self.without_taken_ids(&first, &id, draft.line, draft.hunk_indexes[0]);
+
+        let mut kept_children = Vec::new();
+        let mut reassigned_children = Vec::new();
+        let written = match self.data.kramdown.get(&id) {
+            Some(kramdown) if kind.is_container() => {
+                match restate_children(kramdown, &first, &carried, is_item) {
+                    Some(restated) => {
+                        let mut refused = Vec::new();
+                        for d in &restated.descendants {
+                            match d.fate {
+                                ChildFate::Kept => kept_children.push(d.id.clone()),
+                                ChildFate::Replaced => {
+                                    reassigned_children.push(d.id.clone());
+                                    let attributed =
+                                        d.attrs.iter().any(|(k, _)| k != "id" && k != "updated");
+                                    let referenced = self
+                                        .data
+                                        .referenced
+                                        .is_none_or(|r| r.contains(&d.id));
+                                    if attributed || referenced {
+                                        refused.push(d.id.clone());
+                                    }
+                                }
+                                ChildFate::Removed => {}
+                            }
+                        }
+                        if !refused.is_empty() && !self.data.allow_child_reassign {
+                            return Err(msg::children_would_be_reassigned(
+                                lang,
+                                &id,
+                                draft.hunk_indexes[0],
+                                draft.line,
+                                &refused,
+                                self.data.referenced.is_none(),
+                            ));
+                        }
+                        restated.kramdown
+                    }
+                    None => set_root_ial(&first, &carried, is_item),
+                }
+            }
+            _ => set_root_ial(&first, &carried, is_item),
+        };
+        let children_reassigned = !reassigned_children.is_empty();
+        if children_reassigned {
+            self.warnings.push(Warning {
+                code: WarningCode::ChildrenReassigned,
+                message: msg::children_reassigned(lang, &id, &reassigned_children),
+                line: Some(draft.line),
+                hunk_index: draft.hunk_indexes.first().copied(),
+                block_id: Some(id.clone()),
+            });
+        }
+        let mut operations = vec![HostOp::Update {
+            id: id.clone(),
+            markdown: written,
+        }];
+        for (k, extra) in rest.iter().enumerate() {
+            let (markdown, new_id) =
+                self.with_new_id(extra, is_item, &id, draft.line, draft.hunk_indexes[0]);
+            operations.push(HostOp::Insert {
+                markdown,
+                previous_id: (k == 0).then(|| id.clone()),
+                next_id: None,
+                after_previous_insert: k > 0,
+                new_id: Some(new_id),
+            });
+        }
+        let carried_attributes = crate::markdown::render_ial(&carried);
+        let planned = PlannedEdit {
+            kind: EditKind::Update,
+            block_id: id.clone(),
+            hunk_indexes: draft.hunk_indexes.clone(),
+            diff: diff_of(&old, &new),
+            old_markdown: Some(old),
+            new_markdown: Some(new),
+            strategy: draft.strategy.clone(),
+            carried_attributes,
+            children_reassigned,
+            kept_children,
+            reassigned_children,
+            operations,
+        };
+        Ok(self.entry(draft, planned))
+    }
+
+    fn plan_insert(&mut self, draft: &Draft) -> PlanEntry {
+        let id = draft.block_id.clone();
+        let body = draft.new_markdown.clone().unwrap_or_default();
+        let anchor = self.block(&id).cloned().unwrap_or_default();
+        let anchor_kind = anchor.kind();
+        let beside = matches!(draft.kind, EditKind::InsertBefore | EditKind::InsertAfter);
+        let into = matches!(draft.kind, EditKind::Prepend | EditKind::Append);
+        // Next to a list item, or into a list: list items of that list.
+        let items = (beside && anchor_kind == BlockKind::ListItem)
+            || (into && anchor_kind == BlockKind::List);
+        let blocks = if items {
+            item_blocks(&body, &anchor.subtype, |t| self.split(t))
+        } else {
+            self.split(&body)
+        };
+        let heading = anchor_kind == BlockKind::Heading;
+        // KERNEL-FACTS §4: a block prepended into a task item lands before
+        // its checkbox; it goes right after the item's first block instead.
+        let task_prepend_after = (draft.kind == EditKind::Prepend
+            && anchor_kind == BlockKind::ListItem
+            && anchor.subtype == "t")
+            .then(|| {
+                self.data
+                    .children
+                    .get(&id)
+                    .and_then(|kids| kids.first())
+                    .map(|c| c.id.clone())
+            })
+            .flatten();
+        let mut ops = Vec::with_capacity(blocks.len());
+        for (k, md) in blocks.iter().enumerate() {
+            let (markdown, new_id) =
+                self.with_new_id(md, items, &id, draft.line, draft.hunk_indexes[0]);
+            let new_id = Some(new_id);
+            let chained = HostOp::Insert {
+                markdown: markdown.clone(),
+                previous_id: None,
+                next_id: None,
+                after_previous_insert: true,
+                new_id: new_id.clone(),
+            };
+            let after = |prev: String| HostOp::Insert {
+                markdown: markdown.clone(),
+                previous_id: Some(prev),
+                next_id: None,
+                after_previous_insert: false,
+                new_id: new_id.clone(),
+            };
+            let op = match draft.kind {
+                _ if k > 0 && draft.kind != EditKind::Append => chained,
+                EditKind::InsertBefore => HostOp::Insert {
+                    markdown,
+                    previous_id: None,
+                    next_id: Some(id.clone()),
+                    after_previous_insert: false,
+                    new_id,
+                },
+                EditKind::InsertAfter => after(id.clone()),
+                EditKind::Prepend if heading => after(id.clone()),
+                EditKind::Prepend => match &task_prepend_after {
+                    Some(first) => after(first.clone()),
+                    None => HostOp::Prepend {
+                        parent_id: id.clone(),
+                        markdown,
+                        new_id,
+                    },
+                },
+                EditKind::Append if heading && k == 0 => {
+                    let last = self
+                        .data
+                        .children
+                        .get(&id)
+                        .and_then(|list| list.last())
+                        .map_or(id.clone(), |c| c.id.clone());
+                    after(last)
+                }
+                EditKind::Append if heading => chained,
+                EditKind::Append => HostOp::Append {
+                    parent_id: id.clone(),
+                    markdown,
+                    new_id,
+                },
+                _ => chained,
+            };
+            ops.push(op);
+        }
+        let planned = PlannedEdit {
+            kind: draft.kind,
+            block_id: id,
+            hunk_indexes: draft.hunk_indexes.clone(),
+            diff: diff_of("", &body),
+            old_markdown: None,
+            new_markdown: Some(body),
+            strategy: None,
+            carried_attributes: None,
+            children_reassigned: false,
+            kept_children: Vec::new(),
+            reassigned_children: Vec::new(),
+            operations: ops,
+        };
+        self.entry(draft, planned)
+    }
+
+    /// A block to insert, with the id it will have: the author's own id when
+    /// no block has it, else one editkit chose.
+    fn with_new_id(
+        &mut self,
+        markdown: &str,
+        item: bool,
+        near: &str,
+        line: u32,
+        hunk: u32,
+    ) -> (String, String) {
+        let wanted = root_id_of(markdown, item);
+        let markdown = self.without_taken_ids(markdown, near, line, hunk);
+        if let Some(own) = root_id_of(&markdown, item) {
+            self.ids.reserve(&own);
+            return (markdown, own);
+        }
+        let id = self.ids.next_id();
+        if let Some(old) = wanted {
+            self.renamed.push((old, id.clone()));
+        }
+        let attrs = vec![("id".to_string(), id.clone())];
+        (set_root_ial(&markdown, &attrs, item), id)
+    }
+
+    /// Drops every IAL id of `markdown` that another block already has (the
+    /// kernel would keep it and make a duplicate, KERNEL-FACTS §5); each one
+    /// dropped is reported.
+    fn without_taken_ids(&mut self, markdown: &str, near: &str, line: u32, hunk: u32) -> String {
+        let mut out = markdown.to_string();
+        for id in ial_ids(markdown) {
+            if id == near || !self.data.existing.contains(&id) {
+                continue;
+            }
+            out = out.replace(&format!(" id=\"{id}\""), "");
+            out = out.replace(&format!("id=\"{id}\" "), "");
+            out = out.replace(&format!("{{: id=\"{id}\"}}"), "");
+            self.warnings.push(Warning {
+                code: WarningCode::IdInUse,
+                message: msg::id_in_use(self.data.lang, &id),
+                line: Some(line),
+                hunk_index: Some(hunk),
+                block_id: Some(id.clone()),
+            });
+        }
+        out
+    }
+}
+
+/// Every `id="…"` written in IALs of a text.
+pub fn ial_ids(markdown: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = markdown;
+    while let Some(at) = rest.find("{:") {
+        let tail = &rest[at..];
+        let Some(close) = tail.find('}') else { break };
+        if let Some(id) = ial_id(&parse_ial(&tail[..=close])) {
+            if crate::siyuan::is_block_id(id) {
+                out.push(id.to_string());
+            }
+        }
+        rest = &tail[close + 1..];
+    }
+    out
+}
+
+/// The id the text's first block gives itself in its IAL.
+fn root_id_of(markdown: &str, item: bool) -> Option<String> {
+    let tree = parse(markdown);
+    let first = tree.first()?;
+    let root: &Node = if item && first.kind == BlockKind::List {
+        first.children.first()?
+    } else {
+        first
+    };
+    let (attrs, _) = root.ial.as_ref()?;
+    ial_id(attrs)
+        .filter(|id| crate::siyuan::is_block_id(id))
+        .map(str::to_string)
+}
+
+/// The blocks of `markdown` as list items of a list of kind `subtype`
+/// (`u`, `o`, `t`): a list gives its items one by one (the kernel takes
+/// only the first item of list markdown put next to an item), any other
+/// block becomes an item of its own.
+pub fn item_blocks(
+    markdown: &str,
+    subtype: &str,
+    split: impl Fn(&str) -> Vec<String>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for block in split(markdown) {
+        let tree = parse(&block);
+        match tree.first() {
+            Some(list) if list.kind == BlockKind::List && tree.len() == 1 => {
+                let lines = source_lines(&block);
+                for item in &list.children {
+                    let last = item.last_with_ial().min(lines.len().saturating_sub(1));
+                    out.push(lines[item.first..=last].join("\n"));
+                }
+                if let Some((attrs, IalPlace::Line(_))) = &list.ial {
+                    // The list's own IAL has no list to go to: the items go
+                    // into an existing one.
+                    let _ = attrs;
+                }
+            }
+            _ => out.push(as_list_item(&block, subtype)),
+        }
+    }
+    if out.is_empty() {
+        out.push(as_list_item(markdown, subtype));
+    }
+    out
+}
+
+/// A block written into a list must be a list item: the kernel would put a
+/// bare block straight into the list (or wrap it in a new item and report
+/// the inner block's id, which the undo could not remove whole).
+pub fn as_list_item(markdown: &str, list_subtype: &str) -> String {
+    if crate::markdown::list_marker(markdown.trim_start()).is_some() {
+        return markdown.to_string();
+    }
+    let marker = match list_subtype {
+        "o" => "1. ",
+        "t" => "- [ ] ",
+        _ => "- ",
+    };
+    let indent = " ".repeat(if list_subtype == "o" { 3 } else { 2 });
+    let mut out = String::with_capacity(markdown.len() + 8);
+    for (n, line) in markdown.lines().enumerate() {
+        if n == 0 {
+            out.push_str(marker);
+        } else {
+            out.push('\n');
+            if !line.is_empty() {
+                out.push_str(&indent);
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_written_into_a_list_become_items_of_its_kind() {
+        assert_eq!(as_list_item("新的一项", "u"), "- 新的一项");
+        assert_eq!(as_list_item("step\n\nmore", "o"), "1. step\n\n   more");
+        assert_eq!(as_list_item("todo", "t"), "- [ ] todo");
+        assert_eq!(as_list_item("- already an item", "o"), "- already an item");
+        let split = |t: &str| {
+            crate::markdown::split_blocks(t)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            item_blocks("- a\n- b\n\n  more b\n\nplain", "u", split),
+            vec!["- a", "- b\n\n  more b", "- plain"]
+        );
+    }
+
+    #[test]
+    fn empty_markdown_is_whitespace_ials_zero_width_br_and_nbsp() {
+        for empty in [
+            "",
+            "  \n",
+            "{: custom-x=\"1\"}",
+            "\u{200b}",
+            "<br>",
+            "<BR/>",
+            "&nbsp;",
+            " <br />\n{: id=\"20240101000000-aaaaaaa\"}",
+        ] {
+            assert!(is_empty_markdown(empty), "{empty:?}");
+        }
+        for full in ["x", "<br>x", "- ", "`\u{200b}`"] {
+            assert!(!is_empty_markdown(full), "{full:?}");
+        }
+    }
+
+    #[test]
+    fn new_ids_have_the_kernel_form_and_never_repeat() {
+        let mut ids = IdMaker::new("20261124120000", seed_of(["diff"]), HashSet::new());
+        let a = ids.next_id();
+        let b = ids.next_id();
+        assert!(crate::siyuan::is_block_id(&a), "{a}");
+        assert_ne!(a, b);
+        let mut again = IdMaker::new("20261124120000", seed_of(["diff"]), HashSet::from([a.clone()]));
+        assert_ne!(again.next_id(), a);
+    }
+
+    #[test]
+    fn ids_written_in_ials_are_found() {
+        assert_eq!(
+            ial_ids("a\n{: id=\"20240101000000-aaaaaaa\" name=\"x\"}\n\n- {: id=\"20240101000000-bbbbbbb\"}b\n{: id=\"bad\"}"),
+            vec!["20240101000000-aaaaaaa", "20240101000000-bbbbbbb"]
+        );
+    }
+}

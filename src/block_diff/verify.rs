@@ -1,0 +1,127 @@
+//! After the writes: re-read what was written (after a flush) and compare it
+//! with the plan. The kernel answers `code 0` even when a queued write
+//! fails (KERNEL-FACTS §2), so this read is where a failed or partial write
+//! shows (SPEC §3.7 rule 2). The comparison forgives what the kernel
+//! canonicalises on write (rule 10) and nothing else that carries text.
+
+use super::undo::Done;
+use crate::markdown::strip_ial;
+use crate::siyuan::Block;
+
+/// What verify found wrong with one write.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// The block that does not read back as planned.
+    pub id: String,
+    /// Its markdown now (`""` when it is missing, or present when it should
+    /// be gone).
+    pub actual: String,
+}
+
+/// Compares each done write with its row read after the write (same order
+/// as `done`), records what updated and inserted blocks read now (for the
+/// undo's SEARCH), and returns the problems by plan entry.
+pub fn check_written(done: &mut [Done], rows: &[Option<Block>]) -> Vec<(usize, Problem)> {
+    let mut problems = Vec::new();
+    for (step, row) in done.iter_mut().zip(rows) {
+        let entry = step.entry();
+        let id = step.id().to_string();
+        let problem = match step {
+            Done::Updated {
+                written, current, ..
+            } => {
+                *current = row.as_ref().map(|b| normalize_eol(&b.markdown));
+                match row {
+                    Some(b) if same_text(&b.markdown, &strip_ial(written)) => None,
+                    Some(b) => Some(b.markdown.clone()),
+                    None => Some(String::new()),
+                }
+            }
+            Done::Inserted {
+                markdown, current, ..
+            } => {
+                *current = row.as_ref().map(|b| normalize_eol(&b.markdown));
+                match row {
+                    Some(b) if same_text(&b.markdown, &strip_ial(markdown)) => None,
+                    Some(b) => Some(b.markdown.clone()),
+                    None => Some(String::new()),
+                }
+            }
+            Done::Deleted { .. } => row.as_ref().map(|b| b.markdown.clone()),
+            Done::KernelCreated { .. } => None,
+        };
+        if let Some(actual) = problem {
+            problems.push((entry, Problem { id, actual }));
+        }
+    }
+    problems
+}
+
+fn normalize_eol(text: &str) -> String {
+    text.replace("\r\n", "\n")
+}
+
+/// Whether two markdowns say the same thing: equal letters and digits in
+/// the same order, ignoring formatting the kernel normalises (whitespace,
+/// list markers and numbering, emphasis characters, table padding) and
+/// what it canonicalises on write (task `[x]` → `[X]`, `<br>` → a line
+/// break, `&nbsp;` and other entities → characters).
+pub fn same_text(actual: &str, expected: &str) -> bool {
+    letters(&canonical(actual)).eq(letters(&canonical(expected)))
+}
+
+fn canonical(text: &str) -> String {
+    let mut out = text.replace("[x]", "[X]");
+    for tag in ["<br>", "<br/>", "<br />", "<BR>", "<BR/>", "<BR />"] {
+        out = out.replace(tag, "\n");
+    }
+    for (entity, ch) in [
+        ("&nbsp;", " "),
+        ("&amp;", "&"),
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&quot;", "\""),
+        ("&#39;", "'"),
+    ] {
+        out = out.replace(entity, ch);
+    }
+    out
+}
+
+fn letters(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.lines().flat_map(|line| {
+        let t = line.trim_start();
+        let t = t.trim_start_matches(['>', ' ']);
+        let t = strip_list_marker(t);
+        t.chars().filter(|c| c.is_alphanumeric())
+    })
+}
+
+fn strip_list_marker(line: &str) -> &str {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && matches!(line.as_bytes().get(digits), Some(b'.' | b')')) {
+        return &line[digits + 1..];
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_the_kernel_canonicalises_is_the_same_text() {
+        assert!(same_text("- [X] done", "- [x] done"));
+        assert!(same_text("a\nb", "a<br>b"));
+        assert!(same_text("x\u{a0}y", "x&nbsp;y"));
+        assert!(same_text("1. a\n2. b", "3. a\n4. b"));
+        assert!(same_text("**bold**", "__bold__"));
+    }
+
+    #[test]
+    fn dropped_or_changed_text_is_not() {
+        assert!(!same_text("- [ ] done", "- [x] done"));
+        assert!(!same_text("first", "first\n\nsecond"));
+        assert!(!same_text("a b", "a c"));
+    }
+}

@@ -1,0 +1,141 @@
+//! Kramdown inline attribute lists (`{: name="closing" custom-x="1"}`), the
+//! form in which SiYuan keeps a block's attributes inside markdown. The
+//! kernel's Lute takes a block's id (and every other attribute) from its
+//! IAL (KERNEL-FACTS §5), which is what lets editkit rewrite a container
+//! without re-IDing its children.
+
+/// Attribute pairs in their written order (values as written, entity
+/// escapes included).
+pub type Attrs = Vec<(String, String)>;
+
+/// Parses `{: k="v" k2="v2"}` into pairs, in order. Malformed input yields
+/// the pairs that could be read.
+pub fn parse_ial(ial: &str) -> Attrs {
+    let mut pairs = Vec::new();
+    let inner = ial.trim();
+    let inner = inner.strip_prefix("{:").unwrap_or(inner);
+    let inner = inner.strip_suffix('}').unwrap_or(inner);
+    let mut rest = inner;
+    loop {
+        rest = rest.trim_start();
+        let Some(eq) = rest.find("=\"") else { break };
+        let key = rest[..eq].trim();
+        let value_start = eq + 2;
+        let Some(close) = rest[value_start..].find('"') else {
+            break;
+        };
+        let value = &rest[value_start..value_start + close];
+        if !key.is_empty() && !key.contains(char::is_whitespace) {
+            pairs.push((key.to_string(), value.to_string()));
+        }
+        rest = &rest[value_start + close + 1..];
+    }
+    pairs
+}
+
+/// `{: k="v" …}` of the pairs, in their order; `None` when there are none.
+pub fn render_ial(attrs: &[(String, String)]) -> Option<String> {
+    if attrs.is_empty() {
+        return None;
+    }
+    let inner: Vec<String> = attrs.iter().map(|(k, v)| format!("{k}=\"{v}\"")).collect();
+    Some(format!("{{: {}}}", inner.join(" ")))
+}
+
+/// The `id` of attribute pairs.
+pub fn ial_id(attrs: &[(String, String)]) -> Option<&str> {
+    attrs
+        .iter()
+        .find(|(k, _)| k == "id")
+        .map(|(_, v)| v.as_str())
+}
+
+/// A kramdown IAL on a line of its own: `{: k="v"}`.
+pub fn is_ial_line(body: &str) -> bool {
+    let t = body.trim();
+    t.starts_with("{:") && t.ends_with('}')
+}
+
+fn strip_quote_prefix(line: &str) -> &str {
+    let mut l = line;
+    while let Some(rest) = l.strip_prefix('>') {
+        l = rest.trim_start();
+    }
+    l
+}
+
+/// The markdown of kramdown: IAL lines removed (also inside blockquotes and
+/// list items) and the leading IAL of a list item (`- {: id="…"}text`)
+/// dropped. Used to predict what the kernel's `markdown` column will read
+/// after a write made from kramdown.
+pub fn strip_ial(kramdown: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for line in kramdown.lines() {
+        let unquoted = strip_quote_prefix(line.trim_start());
+        if is_ial_line(unquoted) {
+            continue;
+        }
+        out.push(strip_inline_item_ial(line));
+    }
+    while out.last().is_some_and(|l| l.trim().is_empty()) {
+        out.pop();
+    }
+    let first = out
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .unwrap_or(out.len());
+    out[first..].join("\n")
+}
+
+/// `- {: id="x"}text` → `- text` (also after `>` prefixes and for ordered
+/// items); other lines unchanged.
+pub fn strip_inline_item_ial(line: &str) -> String {
+    let Some(open) = line.find("{:") else {
+        return line.to_string();
+    };
+    let before = &line[..open];
+    let marker = strip_quote_prefix(before.trim()).trim();
+    let is_item_marker = matches!(marker, "-" | "*" | "+")
+        || marker
+            .strip_suffix('.')
+            .or_else(|| marker.strip_suffix(')'))
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    if !is_item_marker {
+        return line.to_string();
+    }
+    match line[open..].find('}') {
+        Some(close) => format!("{before}{}", &line[open + close + 1..]),
+        None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attributes_parse_and_render_in_order() {
+        let ial = r#"{: alias="结语,结束语" id="20240614083630-p12olp4" memo="周报结尾" name="closing"}"#;
+        let attrs = parse_ial(ial);
+        assert_eq!(attrs.len(), 4);
+        assert_eq!(ial_id(&attrs), Some("20240614083630-p12olp4"));
+        assert_eq!(render_ial(&attrs).as_deref(), Some(ial));
+        assert_eq!(render_ial(&[]), None);
+    }
+
+    #[test]
+    fn kramdown_is_stripped_back_to_markdown() {
+        let list = "- {: id=\"a\" updated=\"1\"}完成 SEARCH/REPLACE 解析器\n  {: id=\"p\"}\n- {: id=\"b\"}实现 slice 分页阅读\n  {: id=\"q\"}\n\n  - {: id=\"c\"}支持 `id:+N` 游标\n    {: id=\"r\"}\n  {: id=\"l2\"}\n{: id=\"l\"}";
+        assert_eq!(
+            strip_ial(list),
+            "- 完成 SEARCH/REPLACE 解析器\n- 实现 slice 分页阅读\n\n  - 支持 `id:+N` 游标"
+        );
+        let quote = "> 注意。\n> {: id=\"p1\"}\n>\n> 第二段。\n> {: id=\"p2\"}\n{: id=\"bq\"}";
+        assert_eq!(strip_ial(quote), "> 注意。\n>\n> 第二段。");
+        assert_eq!(strip_ial("以上。\n{: id=\"x\" name=\"closing\"}"), "以上。");
+        assert_eq!(
+            strip_ial("> - {: id=\"i\"}引用里的项\n>   {: id=\"p\"}"),
+            "> - 引用里的项"
+        );
+    }
+}

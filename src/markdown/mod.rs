@@ -1,0 +1,28 @@
+//! Markdown as the SiYuan kernel's Lute parses it, with the kernel's
+//! settings (KERNEL-FACTS §6): no setext headings, no indented code, IAL
+//! lines (`{: …}`) that close the block above and belong to it, `{{…}}`
+//! embeds, `{{{row … }}}` superblocks, `> [!NOTE]` callouts, and only
+//! `<div`, `<iframe`, `<video` and `<audio` HTML starting a block inside a
+//! paragraph.
+//!
+//! [`parse`] gives the block tree with line positions, which the block-diff
+//! engine uses to split a replacement the way the kernel will (the kernel's
+//! `updateBlock` keeps only the first top-level block), to know whether a
+//! body is a list item, and to rewrite a container from its kramdown with
+//! every kept child's IAL restated (so the kernel keeps their ids). The
+//! splitter is held to Lute itself by a test table (`tests/node/lute-split`)
+//! and a host may hand editkit Lute's own split instead (`splitMarkdown`).
+//!
+//! Non-goals: inline syntax, link reference definitions (the kernel turns
+//! them off), exact CommonMark tab stops (a tab counts as four columns).
+
+mod blocks;
+mod ial;
+mod restate;
+
+pub use blocks::{parse, split_blocks, Detail, IalPlace, Node};
+pub(crate) use blocks::{list_marker, source_lines};
+pub use ial::{
+    ial_id, is_ial_line, parse_ial, render_ial, strip_ial, strip_inline_item_ial, Attrs,
+};
+pub use restate::{restate_children, set_root_ial, ChildFate, Descendant, Restated};
