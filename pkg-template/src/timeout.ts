@@ -37,4 +37,3 @@ export async function settleWithin<T>(f: () => T, ms: number, name: string): Pro
     clearTimeout(timer);
   }
 }
-

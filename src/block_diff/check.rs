@@ -500,5 +500,4 @@ mod tests {
         };
         assert!((sim - 0.5).abs() < 1e-9, "{sim}");
     }
-
 }

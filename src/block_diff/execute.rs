@@ -32,9 +32,7 @@ use super::{
     ApplyOptions, ApplyReport, EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport,
     Warning, WarningCode,
 };
-use crate::host::{
-    fetch_children, host_error, one_per_id, require, Capability, SiyuanHost,
-};
+use crate::host::{fetch_children, host_error, one_per_id, require, Capability, SiyuanHost};
 use crate::markdown::{ial_id, parse, Node};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::{Error, Lang};
@@ -166,9 +164,6 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         if edit.kind == EditKind::Append && kind == BlockKind::Heading {
             child_ids.push(&block.id);
         }
-        if edit.kind == EditKind::Prepend && kind == BlockKind::ListItem && block.subtype == "t" {
-            child_ids.push(&block.id);
-        }
         if may_delete && !options.dry_run && !block.parent_id.is_empty() {
             child_ids.push(&block.parent_id);
         }
@@ -258,6 +253,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
             children: &children,
             referenced: referenced.as_ref(),
             existing: &existing,
+            descendants: &descendants,
             splits: &splits,
             allow_child_reassign: options.allow_child_reassign,
             lang,

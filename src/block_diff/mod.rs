@@ -42,8 +42,8 @@ mod write;
 
 use serde::{Deserialize, Serialize};
 
-pub use execute::apply_block_diff;
 pub use crate::markdown::{parse_ial, split_blocks, strip_ial};
+pub use execute::apply_block_diff;
 pub use ial::carried_ial;
 pub use parser::{ParsedHunk, SearchReplacePair};
 
@@ -265,6 +265,9 @@ pub enum HostOp {
         previous_id: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         next_id: Option<String>,
+        /// Insert as the first child of this container.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_id: Option<String>,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         after_previous_insert: bool,
         /// The id the new block is written with (its IAL).

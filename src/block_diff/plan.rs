@@ -72,6 +72,9 @@ pub struct PlanData<'a> {
     pub referenced: Option<&'a HashSet<String>>,
     /// Ids written in bodies that already belong to a block.
     pub existing: &'a HashSet<String>,
+    /// The ids inside each edited or deleted container (from its kramdown):
+    /// a rewrite may restate them.
+    pub descendants: &'a HashMap<String, HashSet<String>>,
     /// Top-level blocks of each text, as the host's Lute split them.
     pub splits: &'a HashMap<String, Vec<String>>,
     pub allow_child_reassign: bool,
@@ -150,11 +153,14 @@ pub fn is_empty_markdown(markdown: &str) -> bool {
         }
     }
     let mut text = rest.to_ascii_lowercase();
-    for token in ["<br>", "<br/>", "<br />", "&nbsp;", "&#8203;", "&#xa0;", "&#160;"] {
+    for token in [
+        "<br>", "<br/>", "<br />", "&nbsp;", "&#8203;", "&#xa0;", "&#160;",
+    ] {
         text = text.replace(token, " ");
     }
-    text.chars()
-        .all(|c| c.is_whitespace() || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{feff}'))
+    text.chars().all(|c| {
+        c.is_whitespace() || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{feff}')
+    })
 }
 
 fn diff_of(old: &str, new: &str) -> String {
@@ -272,7 +278,10 @@ impl Planner<'_> {
         let old = draft.old_markdown.clone().unwrap_or_default();
         let new = draft.new_markdown.clone().unwrap_or_default();
         let Some(block) = self.block(&id).cloned() else {
-            return Err(msg::internal(lang, "planned an update of a block that was not fetched"));
+            return Err(msg::internal(
+                lang,
+                "planned an update of a block that was not fetched",
+            ));
         };
         let kind = block.kind();
         let carried = carried_attrs(&block.ial);
@@ -302,10 +311,8 @@ impl Planner<'_> {
                                     reassigned_children.push(d.id.clone());
                                     let attributed =
                                         d.attrs.iter().any(|(k, _)| k != "id" && k != "updated");
-                                    let referenced = self
-                                        .data
-                                        .referenced
-                                        .is_none_or(|r| r.contains(&d.id));
+                                    let referenced =
+                                        self.data.referenced.is_none_or(|r| r.contains(&d.id));
                                     if attributed || referenced {
                                         refused.push(d.id.clone());
                                     }
@@ -351,6 +358,7 @@ impl Planner<'_> {
                 markdown,
                 previous_id: (k == 0).then(|| id.clone()),
                 next_id: None,
+                parent_id: None,
                 after_previous_insert: k > 0,
                 new_id: Some(new_id),
             });
@@ -389,19 +397,12 @@ impl Planner<'_> {
             self.split(&body)
         };
         let heading = anchor_kind == BlockKind::Heading;
-        // KERNEL-FACTS §4: a block prepended into a task item lands before
-        // its checkbox; it goes right after the item's first block instead.
-        let task_prepend_after = (draft.kind == EditKind::Prepend
+        // KERNEL-FACTS §4: `prependBlock` into a task item puts the block
+        // before its checkbox; `insertBlock` with only the item as parent
+        // puts it right after the checkbox, where a first block belongs.
+        let task_item = draft.kind == EditKind::Prepend
             && anchor_kind == BlockKind::ListItem
-            && anchor.subtype == "t")
-            .then(|| {
-                self.data
-                    .children
-                    .get(&id)
-                    .and_then(|kids| kids.first())
-                    .map(|c| c.id.clone())
-            })
-            .flatten();
+            && anchor.subtype == "t";
         let mut ops = Vec::with_capacity(blocks.len());
         for (k, md) in blocks.iter().enumerate() {
             let (markdown, new_id) =
@@ -411,6 +412,7 @@ impl Planner<'_> {
                 markdown: markdown.clone(),
                 previous_id: None,
                 next_id: None,
+                parent_id: None,
                 after_previous_insert: true,
                 new_id: new_id.clone(),
             };
@@ -418,6 +420,7 @@ impl Planner<'_> {
                 markdown: markdown.clone(),
                 previous_id: Some(prev),
                 next_id: None,
+                parent_id: None,
                 after_previous_insert: false,
                 new_id: new_id.clone(),
             };
@@ -427,18 +430,24 @@ impl Planner<'_> {
                     markdown,
                     previous_id: None,
                     next_id: Some(id.clone()),
+                    parent_id: None,
                     after_previous_insert: false,
                     new_id,
                 },
                 EditKind::InsertAfter => after(id.clone()),
                 EditKind::Prepend if heading => after(id.clone()),
-                EditKind::Prepend => match &task_prepend_after {
-                    Some(first) => after(first.clone()),
-                    None => HostOp::Prepend {
-                        parent_id: id.clone(),
-                        markdown,
-                        new_id,
-                    },
+                EditKind::Prepend if task_item => HostOp::Insert {
+                    markdown,
+                    previous_id: None,
+                    next_id: None,
+                    parent_id: Some(id.clone()),
+                    after_previous_insert: false,
+                    new_id,
+                },
+                EditKind::Prepend => HostOp::Prepend {
+                    parent_id: id.clone(),
+                    markdown,
+                    new_id,
                 },
                 EditKind::Append if heading && k == 0 => {
                     let last = self
@@ -487,7 +496,7 @@ impl Planner<'_> {
         hunk: u32,
     ) -> (String, String) {
         let wanted = root_id_of(markdown, item);
-        let markdown = self.without_taken_ids(markdown, near, line, hunk);
+        let markdown = self.without_taken(markdown, near, false, line, hunk);
         if let Some(own) = root_id_of(&markdown, item) {
             self.ids.reserve(&own);
             return (markdown, own);
@@ -504,9 +513,24 @@ impl Planner<'_> {
     /// kernel would keep it and make a duplicate, KERNEL-FACTS §5); each one
     /// dropped is reported.
     fn without_taken_ids(&mut self, markdown: &str, near: &str, line: u32, hunk: u32) -> String {
+        self.without_taken(markdown, near, true, line, hunk)
+    }
+
+    /// [`Self::without_taken_ids`]; `rewrite` when the text replaces `near`
+    /// itself, whose own children's ids it may restate.
+    fn without_taken(
+        &mut self,
+        markdown: &str,
+        near: &str,
+        rewrite: bool,
+        line: u32,
+        hunk: u32,
+    ) -> String {
         let mut out = markdown.to_string();
+        let inside = self.data.descendants.get(near).filter(|_| rewrite);
         for id in ial_ids(markdown) {
-            if id == near || !self.data.existing.contains(&id) {
+            let own = id == near || inside.is_some_and(|set| set.contains(&id));
+            if own || !self.data.existing.contains(&id) {
                 continue;
             }
             out = out.replace(&format!(" id=\"{id}\""), "");
@@ -666,7 +690,11 @@ mod tests {
         let b = ids.next_id();
         assert!(crate::siyuan::is_block_id(&a), "{a}");
         assert_ne!(a, b);
-        let mut again = IdMaker::new("20261124120000", seed_of(["diff"]), HashSet::from([a.clone()]));
+        let mut again = IdMaker::new(
+            "20261124120000",
+            seed_of(["diff"]),
+            HashSet::from([a.clone()]),
+        );
         assert_ne!(again.next_id(), a);
     }
 

@@ -87,10 +87,14 @@ impl<H: SiyuanHost> Run<'_, H> {
                     markdown,
                     previous_id,
                     next_id,
+                    parent_id,
                     after_previous_insert,
                     new_id,
                 } => {
-                    let anchor = if *after_previous_insert {
+                    let anchor = if let (Some(parent), false) = (parent_id, *after_previous_insert)
+                    {
+                        InsertAnchor::Parent(parent.clone())
+                    } else if *after_previous_insert {
                         let Some(prev) = last_created.clone() else {
                             return Err(msg::chain_broken(lang, hunk));
                         };
@@ -112,7 +116,15 @@ impl<H: SiyuanHost> Run<'_, H> {
                     };
                     let answer = self.host.insert_block(markdown, &anchor).await;
                     let id = self
-                        .inserted(k, answer, new_id, markdown, Capability::InsertBlock, hunk, done)
+                        .inserted(
+                            k,
+                            answer,
+                            new_id,
+                            markdown,
+                            Capability::InsertBlock,
+                            hunk,
+                            done,
+                        )
                         .await?;
                     note_created(&id, &mut chain, tails, &mut last_created);
                 }
@@ -132,7 +144,15 @@ impl<H: SiyuanHost> Run<'_, H> {
                     };
                     chain = Some((key, true));
                     let id = self
-                        .inserted(k, answer, new_id, markdown, Capability::PrependBlock, hunk, done)
+                        .inserted(
+                            k,
+                            answer,
+                            new_id,
+                            markdown,
+                            Capability::PrependBlock,
+                            hunk,
+                            done,
+                        )
                         .await?;
                     note_created(&id, &mut chain, tails, &mut last_created);
                 }
@@ -143,7 +163,15 @@ impl<H: SiyuanHost> Run<'_, H> {
                 } => {
                     let answer = self.host.append_block(parent_id, markdown).await;
                     let id = self
-                        .inserted(k, answer, new_id, markdown, Capability::AppendBlock, hunk, done)
+                        .inserted(
+                            k,
+                            answer,
+                            new_id,
+                            markdown,
+                            Capability::AppendBlock,
+                            hunk,
+                            done,
+                        )
                         .await?;
                     note_created(&id, &mut chain, tails, &mut last_created);
                 }

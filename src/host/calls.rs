@@ -96,7 +96,9 @@ pub(crate) fn host_error(lang: Lang, error: &HostError) -> Error {
         return Error::new(
             ErrorCode::HostTimeout,
             match lang {
-                Lang::En => format!("The host callback `{name}` did not answer in time ({detail})."),
+                Lang::En => {
+                    format!("The host callback `{name}` did not answer in time ({detail}).")
+                }
                 Lang::Zh => format!("宿主回调 `{name}` 未在时限内返回（{detail}）。"),
             },
         )

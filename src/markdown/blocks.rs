@@ -53,7 +53,11 @@ pub enum IalPlace {
     /// On a line of its own (`line`), after the block.
     Line(usize),
     /// Inline after a list item's marker: bytes `start..end` of `line`.
-    Inline { line: usize, start: usize, end: usize },
+    Inline {
+        line: usize,
+        start: usize,
+        end: usize,
+    },
 }
 
 /// One block.
@@ -110,11 +114,7 @@ pub fn parse(text: &str) -> Vec<Node> {
     let lines: Vec<VLine<'_>> = raw
         .iter()
         .enumerate()
-        .map(|(idx, text)| VLine {
-            idx,
-            text,
-            col: 0,
-        })
+        .map(|(idx, text)| VLine { idx, text, col: 0 })
         .collect();
     parse_lines(&lines)
 }
@@ -776,13 +776,14 @@ pub(crate) fn list_marker(body: &str) -> Option<Marker> {
             }
             let delim = *bytes.get(digits)?;
             let next = bytes.get(digits + 1);
-            (matches!(delim, b'.' | b')') && matches!(next, None | Some(b' ') | Some(b'\t')))
-                .then(|| Marker {
+            (matches!(delim, b'.' | b')') && matches!(next, None | Some(b' ') | Some(b'\t'))).then(
+                || Marker {
                     ordered: true,
                     delim,
                     start: body[..digits].parse().unwrap_or(1),
                     width: digits + 1,
-                })
+                },
+            )
         }
         _ => None,
     }
@@ -919,7 +920,10 @@ mod tests {
                 (BlockKind::List, "20240614083201-lst1b2n".to_string())
             ]
         );
-        assert_eq!(id(&second.children[1].children[0]), "20240614083201-li03uio");
+        assert_eq!(
+            id(&second.children[1].children[0]),
+            "20240614083201-li03uio"
+        );
         assert_eq!(second.children[1].children[0].column, 2);
     }
 

@@ -115,7 +115,8 @@ mod tests {
 
     #[test]
     fn attributes_parse_and_render_in_order() {
-        let ial = r#"{: alias="结语,结束语" id="20240614083630-p12olp4" memo="周报结尾" name="closing"}"#;
+        let ial =
+            r#"{: alias="结语,结束语" id="20240614083630-p12olp4" memo="周报结尾" name="closing"}"#;
         let attrs = parse_ial(ial);
         assert_eq!(attrs.len(), 4);
         assert_eq!(ial_id(&attrs), Some("20240614083630-p12olp4"));

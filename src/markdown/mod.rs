@@ -20,8 +20,8 @@ mod blocks;
 mod ial;
 mod restate;
 
-pub use blocks::{parse, split_blocks, Detail, IalPlace, Node};
 pub(crate) use blocks::{list_marker, source_lines};
+pub use blocks::{parse, split_blocks, Detail, IalPlace, Node};
 pub use ial::{
     ial_id, is_ial_line, parse_ial, render_ial, strip_ial, strip_inline_item_ial, Attrs,
 };

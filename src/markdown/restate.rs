@@ -103,12 +103,7 @@ pub fn restate_children(
     // text writes itself.
     let mut attrs = root_attrs.clone();
     if let Some((written, place)) = &new_root.ial {
-        for (k, v) in written {
-            match attrs.iter_mut().find(|(key, _)| key == k) {
-                Some(slot) => slot.1 = v.clone(),
-                None => attrs.push((k.clone(), v.clone())),
-            }
-        }
+        attrs = merge_under(written, &attrs);
         work.edits.remove(place);
     }
     if let Some(ial) = render_ial(&attrs) {
@@ -138,18 +133,25 @@ pub fn set_root_ial(markdown: &str, attrs: &Attrs, item_root: bool) -> String {
     let mut edits = Edits::default();
     let mut merged = attrs.clone();
     if let Some((written, place)) = &root.ial {
-        for (k, v) in written {
-            match merged.iter_mut().find(|(key, _)| key == k) {
-                Some(slot) => slot.1 = v.clone(),
-                None => merged.push((k.clone(), v.clone())),
-            }
-        }
+        merged = merge_under(written, &merged);
         edits.remove(place);
     }
     if let Some(ial) = render_ial(&merged) {
         edits.write_ial(root, &lines, ial, 0);
     }
     edits.apply(&lines)
+}
+
+/// The attributes a text writes, in its order (the kernel keeps IAL keys
+/// in the order written), then those it leaves out from `kept`.
+fn merge_under(written: &Attrs, kept: &Attrs) -> Attrs {
+    let mut out = written.clone();
+    for (k, v) in kept {
+        if !out.iter().any(|(key, _)| key == k) {
+            out.push((k.clone(), v.clone()));
+        }
+    }
+    out
 }
 
 fn root_of(tree: &[Node], item_root: bool) -> Option<&Node> {
@@ -189,9 +191,7 @@ fn collect_descendants(node: &Node, out: &mut Vec<(String, Attrs)>) {
 
 /// Position of an id in the old kramdown (for document order).
 fn order_of(kramdown: &str, id: &str) -> usize {
-    kramdown
-        .find(&format!("id=\"{id}\""))
-        .unwrap_or(usize::MAX)
+    kramdown.find(&format!("id=\"{id}\"")).unwrap_or(usize::MAX)
 }
 
 struct Work<'a> {
@@ -250,12 +250,7 @@ impl Work<'_> {
             .cloned()
             .collect();
         if let Some((own, place)) = &new.ial {
-            for (k, v) in own {
-                match written.iter_mut().find(|(key, _)| key == k) {
-                    Some(slot) => slot.1 = v.clone(),
-                    None => written.push((k.clone(), v.clone())),
-                }
-            }
+            written = merge_under(own, &written);
             self.edits.remove(place);
         }
         if let Some(ial) = render_ial(&written) {
@@ -314,7 +309,15 @@ fn pair_children(
     let (mut gap_old, mut gap_new): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     while i < n || j < m {
         if i < n && j < m && old_texts[i] == new_texts[j] && compatible(&old[i], &new[j]) {
-            flush_gap(&mut steps, &mut gap_old, &mut gap_new, old, new, old_texts, new_texts);
+            flush_gap(
+                &mut steps,
+                &mut gap_old,
+                &mut gap_new,
+                old,
+                new,
+                old_texts,
+                new_texts,
+            );
             steps.push(Step::Pair(i, j));
             i += 1;
             j += 1;
@@ -326,7 +329,15 @@ fn pair_children(
             j += 1;
         }
     }
-    flush_gap(&mut steps, &mut gap_old, &mut gap_new, old, new, old_texts, new_texts);
+    flush_gap(
+        &mut steps,
+        &mut gap_old,
+        &mut gap_new,
+        old,
+        new,
+        old_texts,
+        new_texts,
+    );
     steps
 }
 
@@ -470,13 +481,21 @@ impl Edits {
             return;
         }
         let first = lines.get(node.first).copied().unwrap_or("");
-        let prefix: String = first
-            .get(..node.column)
-            .unwrap_or("")
+        // The containers' prefix of the block's first line (`> `, an item's
+        // indentation), an inline item IAL in it left out.
+        let mut before = first.get(..node.column).unwrap_or("").to_string();
+        while let Some(open) = before.find("{:") {
+            match before[open..].find('}') {
+                Some(close) => before.replace_range(open..open + close + 1, ""),
+                None => break,
+            }
+        }
+        let prefix: String = before
             .chars()
             .map(|c| if c == '>' { '>' } else { ' ' })
             .collect();
-        self.after.push((node.last, depth, format!("{prefix}{ial}")));
+        self.after
+            .push((node.last, depth, format!("{prefix}{ial}")));
     }
 
     fn apply(mut self, lines: &[&str]) -> String {
@@ -500,7 +519,9 @@ impl Edits {
                     .collect();
                 changes.sort_by(|a, b| b.0.cmp(&a.0));
                 for (start, end, insert) in changes {
-                    if text.is_char_boundary(start) && text.is_char_boundary(end) && end <= text.len()
+                    if text.is_char_boundary(start)
+                        && text.is_char_boundary(end)
+                        && end <= text.len()
                     {
                         text.replace_range(start..end, insert);
                     }
@@ -550,7 +571,8 @@ mod tests {
         assert_eq!(fate(&r, "li05ghj"), ChildFate::Kept);
         // Two items where there were three: the middle one has no partner
         // and new text stands in its place.
-        let rewritten = "- 完成 SEARCH/REPLACE 解析器\n- 全然不同的一行字\n- 另一行也完全不同\n- 编写单元测试";
+        let rewritten =
+            "- 完成 SEARCH/REPLACE 解析器\n- 全然不同的一行字\n- 另一行也完全不同\n- 编写单元测试";
         let r = restate_children(LIST_K, rewritten, &vec![], false).unwrap();
         assert_eq!(fate(&r, "li01qwe"), ChildFate::Kept);
         assert_eq!(fate(&r, "li05ghj"), ChildFate::Kept);
@@ -577,6 +599,16 @@ mod tests {
         let k = "- {: id=\"20240614083140-li02rty\" custom-x=\"1\"}实现\n  {: id=\"20240614083140-p02zxcv\"}";
         let root = vec![("custom-x".to_string(), "1".to_string())];
         let r = restate_children(k, "- 实现了", &root, true).unwrap();
+        assert_eq!(
+            r.kramdown,
+            "- {: custom-x=\"1\"}实现了\n  {: id=\"20240614083140-p02zxcv\"}"
+        );
+    }
+
+    #[test]
+    fn an_item_ial_without_an_id_keeps_its_paragraphs_ial_in_place() {
+        let k = "- {: id=\"20240614083140-li02rty\"}实现\n  {: id=\"20240614083140-p02zxcv\"}";
+        let r = restate_children(k, "- {: custom-x=\"1\"}实现了", &vec![], true).unwrap();
         assert_eq!(
             r.kramdown,
             "- {: custom-x=\"1\"}实现了\n  {: id=\"20240614083140-p02zxcv\"}"

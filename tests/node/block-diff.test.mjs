@@ -90,15 +90,16 @@ test('a host that throws on the k-th write: non-atomic report lists the done ste
   }
 });
 
-test('validating a 50-hunk diff makes exactly one host fetch', async () => {
+test('validating a 50-hunk diff makes one flush, one rows batch and one kramdown batch', async () => {
   const host = fixtureHost();
   const hunks = Array.from({ length: 50 }, (_, i) => `@@AFTER:${P}@@\n第 ${i} 段`);
   const report = await ek.applyBlockDiff(hunks.join('\n\n'), host, { dryRun: true });
   assert.equal(report.ok, true);
   assert.equal(report.plan.length, 50);
+  // BENCHMARKS §3 with SPEC §3.7 rule 1: every read phase is fresh.
   assert.deepEqual(
     host.calls.map((c) => c.name),
-    ['getBlocks'],
+    ['flushTransaction', 'getBlocks', 'getKramdown'],
   );
 });
 

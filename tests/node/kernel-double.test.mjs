@@ -113,7 +113,7 @@ test("Lute reproduces the fixture rows from the documents' kramdown (type, subty
 });
 
 test('heading sections and parent_id (HeadingParent) follow inserted and deleted headings', async () => {
-  const { double, host } = kernel({ sqlLag: 0 });
+  const { double, host } = kernel();
   // A new h2 right after the first paragraph takes over the blocks that followed, up to the next h2.
   const [h] = await host.insertBlock('## 新章节', { previousID: P1 });
   const [sectionOfNew] = await host.getChildBlocks([h]);
@@ -203,7 +203,7 @@ test('prepend/append only under d, b, l, i, s, callout (v3.7 CheckContainerParen
 });
 
 test('updateBlock keeps only the first block, keeps only the IAL the markdown carries, and renews container children ids', async () => {
-  const { double, host } = kernel({ sqlLag: 0 });
+  const { double, host } = kernel();
   const closing = '20240614083630-p12olp4';
   await host.updateBlock(closing, '第一段\n\n第二段');
   const [row] = await host.getBlocks([closing]);
@@ -240,8 +240,8 @@ test('updateBlock keeps only the first block, keeps only the IAL the markdown ca
   assert.equal((await host.getBlocks([LIST]))[0].markdown, '- 丙\n- 乙');
 });
 
-test('list wrapping: list markdown appended to a list adds items; other blocks are wrapped in a new item; list markdown next to an item contributes its first item', async () => {
-  const { double, host } = kernel({ sqlLag: 0 });
+test('§4 lists: list markdown appended or prepended moves its items in, other blocks get a new item; next to an item, list markdown gives its first item and other blocks go straight into the list', async () => {
+  const { double, host } = kernel();
   await host.appendBlock(LIST, '- 四');
   let [items] = await host.getChildBlocks([LIST]);
   assert.equal(items.at(-1).markdown, '- 四');
@@ -258,10 +258,12 @@ test('list wrapping: list markdown appended to a list adds items; other blocks a
   );
   const [li] = await host.insertBlock('- 五\n- 六', { previousID: LI1 });
   assert.equal((await host.getBlocks([li]))[0].markdown, '- 五');
-  assert.ok(
-    !double.kramdown(DOC1).includes('六'),
-    'only the first item of the inserted list is kept',
-  );
+  assert.ok(!double.kramdown(DOC1).includes('六'), 'only the first item of the list is kept');
+  // A paragraph next to an item lands directly in the list: it is in the
+  // tree, but no list item holds it (KERNEL-FACTS §4).
+  const [bare] = await host.insertBlock('裸段落', { previousID: LI1 });
+  assert.equal(double.block(bare).parent_id, LIST);
+  assert.equal(double.block(bare).type, 'p');
   // Ordered lists renumber.
   const ordered = '20240614083550-lst2olq';
   await host.prependBlock(ordered, '1. 零');
@@ -271,8 +273,25 @@ test('list wrapping: list markdown appended to a list adds items; other blocks a
   );
 });
 
+test('§4 task items: prependBlock puts the block before the checkbox, insertBlock by parent after it', async () => {
+  const { double, host } = kernel();
+  const item = '20240615100205-li2todo'; // - [ ] 在 onload 中 fetch 并实例化
+  await host.prependBlock(item, '前置段落');
+  assert.equal(
+    double.kramdown(item).replace(/\{:[^}]*\}/g, ''),
+    '- 前置段落\n  \n\n  [ ] 在 onload 中 fetch 并实例化\n  ',
+    'the checkbox no longer starts the item',
+  );
+  const { double: d2, host: h2 } = kernel();
+  await h2.insertBlock('首段', { parentID: item });
+  assert.equal(
+    d2.kramdown(item).replace(/\{:[^}]*\}/g, ''),
+    '- [ ] 首段\n  \n\n  在 onload 中 fetch 并实例化\n  ',
+  );
+});
+
 test('deleting the only paragraph of a list item leaves an empty paragraph; deleting an unknown id is a silent no-op', async () => {
-  const { double, host } = kernel({ sqlLag: 0 });
+  const { double, host } = kernel();
   await host.deleteBlock('20240614083125-p01asdf');
   const [kids] = await host.getChildBlocks([LI1]);
   assert.equal(kids.length, 1);
@@ -280,119 +299,6 @@ test('deleting the only paragraph of a list item leaves an empty paragraph; dele
   assert.equal(kids[0].markdown, undefined);
   const res = await raw(double, '/api/block/deleteBlock', { id: '20990101000000-zzzzzzz' });
   assert.equal(res.code, 0);
-});
-
-test('the SQL index is asynchronous: writes reach /api/query/sql after a flush or sqlLag requests; tree endpoints see them at once', async () => {
-  const double = fixtureDouble({ sqlLag: 2 });
-  const host = ek.createSiyuanHost({ request: double.request, flush: 'never' });
-  await host.updateBlock(P1, '新文本');
-  assert.equal(
-    (await host.getKramdown([P1]))[0].split('\n')[0],
-    '新文本',
-    'request 1 after the write: getBlockKramdown reads the tree',
-  );
-  assert.notEqual((await host.getBlocks([P1]))[0].markdown, '新文本', 'request 2: SQL is stale');
-  assert.equal((await host.getBlocks([P1]))[0].markdown, '新文本', 'request 3: indexed');
-  double.setSqlLag(Infinity);
-  await host.updateBlock(P1, '再改');
-  for (let i = 0; i < 5; i++) assert.equal((await host.getBlocks([P1]))[0].markdown, '新文本');
-  await host.flushTransaction();
-  assert.equal((await host.getBlocks([P1]))[0].markdown, '再改');
-  // The adapter's default flush: 'auto' flushes before reading after its own write.
-  const auto = ek.createSiyuanHost({ request: double.request });
-  await auto.updateBlock(P1, '第三次');
-  assert.equal((await auto.getBlocks([P1]))[0].markdown, '第三次');
-});
-
-test('/api/query/sql: implicit LIMIT 64, explicit LIMIT, IN lists answered in index order, columns, AND, LIKE, ORDER BY; unknown statements are errors', async () => {
-  const double = fixtureDouble();
-  assert.equal(
-    (await sql(double, 'SELECT * FROM blocks')).length,
-    64,
-    'the kernel appends LIMIT 64',
-  );
-  assert.ok((await sql(double, 'SELECT id FROM blocks LIMIT 500')).length > 64);
-  const rows = await sql(
-    double,
-    `SELECT id, type FROM blocks WHERE id IN ('${H3}', '${P1}') LIMIT 2`,
-  );
-  assert.deepEqual(
-    rows,
-    [
-      { id: P1, type: 'p' },
-      { id: H3, type: 'h' },
-    ],
-    'index order, not IN order',
-  );
-  const heads = await sql(
-    double,
-    `select * from blocks where root_id = '${DOC1}' and type = 'h' order by id desc limit 10`,
-  );
-  assert.deepEqual(
-    heads.map((r) => r.subtype),
-    ['h2', 'h2', 'h3', 'h2'],
-  );
-  assert.equal(
-    (await sql(double, "SELECT id FROM blocks WHERE content LIKE '%WebAssembly%' AND type = 'p'"))
-      .length,
-    1,
-  );
-  assert.equal(
-    (await sql(double, "SELECT id FROM blocks WHERE hpath = 'it''s' LIMIT 1")).length,
-    0,
-  );
-  for (const bad of [
-    'DELETE FROM blocks',
-    'SELECT * FROM refs',
-    "SELECT * FROM blocks WHERE id = '1' OR 1=1",
-    'SELECT nope FROM blocks',
-  ]) {
-    const res = await double.request('/api/query/sql', { stmt: bad });
-    assert.notEqual(res.code, 0, bad);
-  }
-});
-
-test("createDocWithMd resolves or creates the parent path; createDailyNote creates today's note once", async () => {
-  const { double, host } = kernel({ now: () => new Date(Date.UTC(2025, 2, 9, 8)) });
-  const id = await host.createDoc({
-    notebook: '20240101090000-k3m9xzq',
-    path: '/Projects/2025/计划',
-    markdown: '## 目标\n\n- 一\n- 二',
-  });
-  const [row] = await host.getBlocks([id]);
-  assert.equal(row.hpath, '/Projects/2025/计划');
-  assert.equal(row.content, '计划');
-  const parents = await sql(
-    double,
-    "SELECT hpath, path FROM blocks WHERE type = 'd' AND hpath LIKE '/Projects%' ORDER BY hpath LIMIT 10",
-  );
-  assert.deepEqual(
-    parents.map((r) => r.hpath),
-    ['/Projects', '/Projects/2025', '/Projects/2025/计划'],
-  );
-  assert.ok(
-    row.path.startsWith(parents[1].path.replace(/\.sy$/, '/')),
-    'the path nests under the parent documents',
-  );
-  assert.deepEqual(
-    (await topLevel(host, id)).map((b) => b.type),
-    ['h', 'l'],
-  );
-  const daily = await host.createDailyNote({ notebook: '20240101090000-k3m9xzq' });
-  assert.equal(await host.createDailyNote({ notebook: '20240101090000-k3m9xzq' }), daily);
-  const [d] = await host.getBlocks([daily]);
-  assert.equal(d.hpath, '/daily note/2025/03/2025-03-09');
-  assert.match(d.ial, /custom-dailynote-20250309="20250309"/);
-  assert.equal(
-    d.path.split('/').length,
-    5,
-    'under /daily note/2025/03 (the existing /daily note is reused)',
-  );
-  assert.ok(d.path.startsWith('/20240101000000-dn0rt1k/'));
-  const unknown = await double.request('/api/filetree/createDailyNote', {
-    notebook: '20990101000000-zzzzzzz',
-  });
-  assert.equal(unknown.code, -1);
 });
 
 test('markdown documents load through Lute; the double needs Lute only to parse', async () => {

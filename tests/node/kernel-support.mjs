@@ -1,15 +1,10 @@
 // Helpers for the adapter / kernel double suite: Lute from vditor, the
 // fixtures, a double over them, and a recording fake `request`.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ek, fixture, FIXTURE_FILES, repo, shared, testing } from './support.mjs';
+import { ek, fixture, FIXTURE_FILES, Lute, LUTE_PATH, shared, testing } from './support.mjs';
 
-export { ek, fixture, FIXTURE_FILES, testing };
-
-const require = createRequire(import.meta.url);
-export const LUTE_PATH = join(repo, 'node_modules', 'vditor', 'dist', 'js', 'lute', 'lute.min.js');
-export const Lute = testing.loadLute(readFileSync(LUTE_PATH, 'utf8'), require);
+export { ek, fixture, FIXTURE_FILES, Lute, LUTE_PATH, testing };
 
 export const FIXTURES = FIXTURE_FILES.map(fixture);
 export const NOTEBOOK_INDEX = JSON.parse(

@@ -1,5 +1,6 @@
 // Shared helpers for the Node suite: the built package and the fixtures.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,13 +18,20 @@ export const FIXTURE_FILES = [
   'doc4-daily-note.json',
 ];
 
+/** SiYuan's Lute, from vditor (the double parses every write with it). */
+export const LUTE_PATH = join(repo, 'node_modules', 'vditor', 'dist', 'js', 'lute', 'lute.min.js');
+export const Lute = testing.loadLute(
+  readFileSync(LUTE_PATH, 'utf8'),
+  createRequire(import.meta.url),
+);
+
 export function fixture(name) {
   return JSON.parse(readFileSync(join(shared, 'fixtures', 'siyuan', name), 'utf8'));
 }
 
-/** A memory host over all four fixture documents. */
-export function fixtureHost() {
-  return testing.createMemoryHost({ fixtures: FIXTURE_FILES.map(fixture) });
+/** A memory host (the kernel double behind the adapter) over all four fixture documents. */
+export function fixtureHost(options = {}) {
+  return testing.createMemoryHost({ fixtures: FIXTURE_FILES.map(fixture), lute: Lute, ...options });
 }
 
 export function writes(host) {

@@ -191,14 +191,21 @@ fn without_ids(markdown: &str) -> String {
     let mut out = String::new();
     for (n, line) in markdown.split('\n').enumerate() {
         let mut line = line.to_string();
-        while let Some(at) = line.find(" id=\"").or_else(|| line.find("{: id=\"").map(|i| i + 2)) {
+        while let Some(at) = line
+            .find(" id=\"")
+            .or_else(|| line.find("{: id=\"").map(|i| i + 2))
+        {
             let start = if line[at..].starts_with(' ') { at } else { at };
-            let Some(close) = line[start + 5..].find('"') else { break };
+            let Some(close) = line[start + 5..].find('"') else {
+                break;
+            };
             line.replace_range(start..start + 5 + close + 1, "");
             let _ = n;
         }
         while let Some(at) = line.find(" updated=\"") {
-            let Some(close) = line[at + 10..].find('"') else { break };
+            let Some(close) = line[at + 10..].find('"') else {
+                break;
+            };
             line.replace_range(at..at + 10 + close + 1, "");
         }
         let line = line.replace("{:}", "").replace("{: }", "");
@@ -262,7 +269,16 @@ fn plugin_cases_match_or_differ_deliberately() {
             }
             Expect::DiffersWrites(_, expected) => {
                 let report = outcome.unwrap_or_else(|e| panic!("{title}: {e}"));
-                assert!(report.ok, "{title}: {}\n{:#?}", report.summary, report.results.iter().filter_map(|r| r.error.as_ref()).collect::<Vec<_>>());
+                assert!(
+                    report.ok,
+                    "{title}: {}\n{:#?}",
+                    report.summary,
+                    report
+                        .results
+                        .iter()
+                        .filter_map(|r| r.error.as_ref())
+                        .collect::<Vec<_>>()
+                );
                 assert_eq!(writes, expected(), "{title}");
                 assert_ne!(
                     writes,
@@ -379,7 +395,12 @@ fn execution_call_budget_is_read_recheck_writes_flush_verify() {
     }
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{}", report.summary);
-    let mut expected = vec!["flushTransaction", "getBlocks", "getKramdown", "getKramdown"];
+    let mut expected = vec![
+        "flushTransaction",
+        "getBlocks",
+        "getKramdown",
+        "getKramdown",
+    ];
     expected.extend(std::iter::repeat_n("insertBlock", 20));
     expected.extend(["flushTransaction", "getBlocks"]);
     assert_eq!(kernel_calls(&host), expected);
@@ -540,12 +561,9 @@ fn a_block_the_user_is_typing_in_is_stale_and_nothing_is_written() {
     // the tree is not), and right before the re-check before writing.
     for (callback, n) in [("getBlocks", 1), ("getKramdown", 2)] {
         let host = KernelHost::new();
-        host.edit_before.borrow_mut().replace((
-            callback,
-            n,
-            P.to_string(),
-            typed.to_string(),
-        ));
+        host.edit_before
+            .borrow_mut()
+            .replace((callback, n, P.to_string(), typed.to_string()));
         let report = run(&host, diff).unwrap();
         assert!(!report.ok, "{callback} #{n}");
         assert_eq!(
@@ -1028,12 +1046,19 @@ fn editing_a_container_keeps_its_childrens_ids_and_attributes() {
     assert_eq!(host.block(p07).unwrap().markdown, "注意：标题块不是容器。");
     let kept = host.block(p08).unwrap();
     assert!(kept.ial.contains("bookmark=\"重要\""), "{}", kept.ial);
-    assert!(kept.ial.contains("custom-riff-decks=\"d1\""), "{}", kept.ial);
+    assert!(
+        kept.ial.contains("custom-riff-decks=\"d1\""),
+        "{}",
+        kept.ial
+    );
     // Its undo restores the text, the same ids again.
     let undone = run(&host, &report.undo.unwrap()).unwrap();
     assert!(undone.ok, "{:#?}", undone.results);
     host.kernel("flush", serde_json::json!([]));
-    assert_eq!(host.block(p07).unwrap().markdown, "注意：标题块不是容器块。");
+    assert_eq!(
+        host.block(p07).unwrap().markdown,
+        "注意：标题块不是容器块。"
+    );
     assert!(host.block(p08).is_some());
 
     // A list item changed beyond recognition would get a new id: refused
@@ -1053,7 +1078,10 @@ fn editing_a_container_keeps_its_childrens_ids_and_attributes() {
     assert!(!report.ok);
     let error = report.results[0].error.as_ref().unwrap();
     assert_eq!(error.code, ErrorCode::ChildrenWouldBeReassigned);
-    assert!(error.details.block_ids.contains(&li02.to_string()), "{error:?}");
+    assert!(
+        error.details.block_ids.contains(&li02.to_string()),
+        "{error:?}"
+    );
     assert!(host.writes().is_empty());
     // …and applied when the caller accepts it, with a warning.
     let report = apply(
@@ -1067,7 +1095,9 @@ fn editing_a_container_keeps_its_childrens_ids_and_attributes() {
     .unwrap();
     assert!(report.ok, "{:#?}", report.results);
     assert_eq!(codes_of(&report.warnings), vec!["CHILDREN_REASSIGNED"]);
-    assert!(report.plan[0].reassigned_children.contains(&li02.to_string()));
+    assert!(report.plan[0]
+        .reassigned_children
+        .contains(&li02.to_string()));
 
     // A paragraph is no container: nothing to keep.
     let host = KernelHost::new();
@@ -1158,7 +1188,11 @@ fn an_undo_whose_deleted_blocks_id_is_taken_re_inserts_it_without_and_maps_the_i
     );
     let undone = run(&host, &undo).unwrap();
     assert!(undone.ok, "{:#?}", undone.results);
-    assert_eq!(host.kernel("countId", serde_json::json!([P06])), 1, "no duplicate id");
+    assert_eq!(
+        host.kernel("countId", serde_json::json!([P06])),
+        1,
+        "no duplicate id"
+    );
     let fresh = undone.results[0].new_block_ids[0].clone();
     assert_ne!(fresh, P06);
     assert_eq!(
@@ -1198,10 +1232,9 @@ fn an_undo_whose_deleted_blocks_id_is_taken_re_inserts_it_without_and_maps_the_i
 fn an_atomic_rollback_never_re_inserts_under_an_id_another_block_took_meanwhile() {
     let closing = "20240614083630-p12olp4";
     let host = KernelHost::new();
-    host.insert_after_write.borrow_mut().replace((
-        format!("别人的段落\n{{: id=\"{P06}\"}}"),
-        P.to_string(),
-    ));
+    host.insert_after_write
+        .borrow_mut()
+        .replace((format!("别人的段落\n{{: id=\"{P06}\"}}"), P.to_string()));
     host.fail_write_at.set(Some(2));
     let report = run(
         &host,
@@ -1213,11 +1246,18 @@ fn an_atomic_rollback_never_re_inserts_under_an_id_another_block_took_meanwhile(
     assert!(rollback.ok, "{rollback:?}");
     assert_eq!(rollback.reverted, 1);
     assert!(report.undo.is_none());
-    assert_eq!(host.kernel("countId", serde_json::json!([P06])), 1, "no duplicate id");
+    assert_eq!(
+        host.kernel("countId", serde_json::json!([P06])),
+        1,
+        "no duplicate id"
+    );
     assert_eq!(report.id_map.len(), 1, "{:?}", report.id_map);
     assert_eq!(report.id_map[0].old_id, P06);
     let restored = host.block(&report.id_map[0].new_id).unwrap();
-    assert_eq!(restored.markdown, "内核 API 调用统一走 fetchSyncPost，错误码非 0 时返回 null。");
+    assert_eq!(
+        restored.markdown,
+        "内核 API 调用统一走 fetchSyncPost，错误码非 0 时返回 null。"
+    );
     assert_eq!(restored.parent_id, "20240614083300-h3bk2nd");
 }
 

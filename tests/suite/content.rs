@@ -560,7 +560,10 @@ fn create_new_doc_reproduces_every_plugin_path() {
             assert!(out.success);
             assert_eq!(
                 out.summary,
-                case["formatted"].as_str().unwrap().replace(recorded, &out.doc_id),
+                case["formatted"]
+                    .as_str()
+                    .unwrap()
+                    .replace(recorded, &out.doc_id),
                 "{label}"
             );
             let calls = host.calls.borrow().clone();

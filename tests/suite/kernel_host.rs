@@ -57,7 +57,10 @@ fn repo() -> PathBuf {
 fn server() -> &'static Mutex<Server> {
     static SERVER: OnceLock<Mutex<Server>> = OnceLock::new();
     SERVER.get_or_init(|| {
-        let out = repo().join("target").join("kernel-double").join("server.mjs");
+        let out = repo()
+            .join("target")
+            .join("kernel-double")
+            .join("server.mjs");
         let esbuild = repo().join("node_modules").join(".bin").join("esbuild");
         let status = Command::new(&esbuild)
             .current_dir(repo())
@@ -449,7 +452,11 @@ impl SiyuanHost for KernelHost {
 
     async fn flush_transaction(&self) -> HostResult<()> {
         self.record("flushTransaction", Vec::new());
-        if self.missing.borrow().contains(&Capability::FlushTransaction) {
+        if self
+            .missing
+            .borrow()
+            .contains(&Capability::FlushTransaction)
+        {
             return Ok(());
         }
         self.host_call(Capability::FlushTransaction, json!([]))

@@ -4,10 +4,10 @@ mod block_diff;
 mod block_diff_props;
 mod conformance;
 mod content;
-pub mod kernel_host;
 #[path = "../../fuzz/checks.rs"]
 mod fuzz_checks;
 mod fuzz_regressions;
+pub mod kernel_host;
 mod matcher;
 mod planner;
 mod quality;

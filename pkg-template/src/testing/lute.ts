@@ -25,4 +25,3 @@ export function loadLute(source: string, nodeRequire?: unknown): LuteNamespace {
     throw new Error('loadLute: the source did not define a Lute global');
   return g.Lute;
 }
-

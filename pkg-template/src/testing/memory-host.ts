@@ -42,7 +42,13 @@ export interface MemoryHost extends Required<Omit<SiyuanHost, 'splitMarkdown'>> 
   documentIds(): string[];
 }
 
-const WRITES = new Set(['updateBlock', 'deleteBlock', 'insertBlock', 'prependBlock', 'appendBlock']);
+const WRITES = new Set([
+  'updateBlock',
+  'deleteBlock',
+  'insertBlock',
+  'prependBlock',
+  'appendBlock',
+]);
 
 export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   const kernel = createKernelDouble(options);

@@ -61,7 +61,10 @@ export interface KernelCall {
 /** A change made as the SiYuan editor or another plugin would: straight to the tree, no request recorded. */
 export interface KernelEditor {
   updateBlock(id: string, markdown: string): void;
-  insertBlock(markdown: string, anchor: { previousID?: string; nextID?: string; parentID?: string }): string[];
+  insertBlock(
+    markdown: string,
+    anchor: { previousID?: string; nextID?: string; parentID?: string },
+  ): string[];
   deleteBlock(id: string): void;
   /** Sets (or, with `""`, removes) attributes of a block, as `/api/attr/setBlockAttrs` does. */
   setAttrs(id: string, attrs: Record<string, string>): void;

@@ -59,7 +59,10 @@ export function newDocNode(
     body: '',
     content: '',
     doc: { box: row.box, path: row.path, hpath: row.hpath },
-    idAt: Math.max(0, pairs.findIndex(([key]) => key === 'id')),
+    idAt: Math.max(
+      0,
+      pairs.findIndex(([key]) => key === 'id'),
+    ),
   };
   k.tree.addDocument(d);
   noteBox(k, row.box);
@@ -93,7 +96,10 @@ export function loadFixture(k: KernelState, f: FixtureDocument): void {
     };
     const pairs = parseIalPairs(row?.ial ?? '');
     for (const [key, v] of pairs) if (key !== 'id') n.attrs.set(key, v);
-    n.idAt = Math.max(0, pairs.findIndex(([key]) => key === 'id'));
+    n.idAt = Math.max(
+      0,
+      pairs.findIndex(([key]) => key === 'id'),
+    );
     const kd = kram[t.id] ?? '';
     const firstLine = kd.split('\n')[0] ?? '';
     if (CONTAINERS.has(t.type)) {
@@ -193,7 +199,12 @@ function cleanTitle(title: string): string {
  * too) the hpath decides: the first document found per prefix, missing
  * parents created (KERNEL-FACTS §8).
  */
-export function createDocWithMd(k: KernelState, body: Record<string, unknown>, box: string, id?: string): string {
+export function createDocWithMd(
+  k: KernelState,
+  body: Record<string, unknown>,
+  box: string,
+  id?: string,
+): string {
   if (!k.notebooks.has(box)) throw new KernelFailure(-1, `notebook [${box}] not found`);
   let hpath = String(body.path ?? '').trim();
   if (!hpath.startsWith('/')) hpath = `/${hpath}`;

@@ -136,6 +136,13 @@ export function stampOf(d: Date, utc = false): string {
         d.getUTCMinutes(),
         d.getUTCSeconds(),
       ]
-    : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()];
+    : [
+        d.getFullYear(),
+        d.getMonth() + 1,
+        d.getDate(),
+        d.getHours(),
+        d.getMinutes(),
+        d.getSeconds(),
+      ];
   return `${p(y, 4)}${p(mo)}${p(day)}${p(h)}${p(mi)}${p(s)}`;
 }

@@ -31,7 +31,8 @@ export function ialIds(markdown: string): string[] {
 /** Parses markdown into top-level nodes (and the block DOM, ids as kept). */
 export function parseMarkdown(ctx: ParseContext, markdown: string): { top: DNode[]; dom: string } {
   for (const id of ialIds(markdown)) {
-    if (!ID_RE.test(id)) throw new KernelFailure(-1, `found invalid ID [${id}]`);
+    if (!ID_RE.test(id))
+      throw new KernelFailure(-1, `data block DOM failed: found invalid ID [${id}]`);
   }
   let dom = luteCall(() => ctx.lute().Md2BlockDOM(markdown));
   if (dom.trim() === '') {
@@ -53,8 +54,7 @@ export function parseMarkdown(ctx: ParseContext, markdown: string): { top: DNode
     const n: DNode = {
       id,
       type,
-      subtype:
-        type === 'h' || type === 'l' || type === 'i' ? (attr(el, 'data-subtype') ?? '') : '',
+      subtype: type === 'h' || type === 'l' || type === 'i' ? (attr(el, 'data-subtype') ?? '') : '',
       attrs: new Map(),
       children: [],
       parent: null,
@@ -86,7 +86,10 @@ export function parseMarkdown(ctx: ParseContext, markdown: string): { top: DNode
       for (const key of order) if (n.attrs.has(key)) sorted.set(key, n.attrs.get(key)!);
       for (const [key, v] of n.attrs) if (!sorted.has(key)) sorted.set(key, v);
       n.attrs = sorted;
-      n.idAt = Math.max(0, pairs.findIndex(([key]) => key === 'id'));
+      n.idAt = Math.max(
+        0,
+        pairs.findIndex(([key]) => key === 'id'),
+      );
     }
     if (CONTAINERS.has(type)) {
       n.children = childBlocks(el.children).map(build);

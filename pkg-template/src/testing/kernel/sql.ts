@@ -104,12 +104,15 @@ function parseSelect(stmt: string): Select {
     if (stmt.slice(pos).trim() === '') break;
   }
   if (stmt.slice(pos).trim() !== '')
-    throw sqlError(`the kernel double cannot read this statement near "${stmt.slice(pos, pos + 20)}"`);
+    throw sqlError(
+      `the kernel double cannot read this statement near "${stmt.slice(pos, pos + 20)}"`,
+    );
   let i = 0;
   const peek = (): string => (tokens[i] ?? '').toLowerCase();
   const next = (): string => tokens[i++] ?? '';
   const expect = (kw: string): void => {
-    if (peek() !== kw) throw sqlError(`near "${tokens[i] ?? ''}": syntax error (expected ${kw.toUpperCase()})`);
+    if (peek() !== kw)
+      throw sqlError(`near "${tokens[i] ?? ''}": syntax error (expected ${kw.toUpperCase()})`);
     i++;
   };
   let table = 'blocks';

@@ -201,20 +201,33 @@ export function insertBlock(k: KernelState, a: InsertArgs): PreparedWrite {
     return { data: answer(k, [operation('insert', dom, '', extra)]), commit() {} };
   }
   let anchor = anchor0;
-  let nodes = top;
+  // doInsert0: the first block is the inserted node; every later top-level
+  // block is inserted after it as is ("remains").
+  let inserted = top[0]!;
+  const remains = top.slice(1);
   if (a.nextID || a.previousID) {
     if (a.previousID && anchor.type === 'h' && anchor.attrs.get('fold') === '1') {
       const section = k.tree.headingSection(anchor);
       if (section.length > 0) anchor = section[section.length - 1]!;
     }
-    // List markdown next to a list item contributes its items; any other
-    // block goes straight into the list (no wrapping).
-    if (anchor.parent?.type === 'l')
-      nodes = top.flatMap((n) => (n.type === 'l' && n.children.length > 0 ? n.children : [n]));
+    // List markdown next to a list item contributes its first item only;
+    // any other block goes straight into the list (no wrapping).
+    if (inserted.type === 'l' && anchor.parent?.type === 'l' && inserted.children.length > 0)
+      inserted = inserted.children[0]!;
   }
-  const ops = nodes.map((n) => operation('insert', dom, n.id, extra));
+  // A copy loses its database binding and flashcard attributes.
+  for (const key of [...inserted.attrs.keys()])
+    if (
+      key === 'custom-avs' ||
+      key === 'av-names' ||
+      key.startsWith('custom-sy-av-s-text') ||
+      key === 'custom-riff-decks'
+    )
+      inserted.attrs.delete(key);
+  const nodes = [inserted, ...remains];
+  // The answer names the inserted node only.
   return {
-    data: answer(k, ops),
+    data: answer(k, [operation('insert', dom, inserted.id, extra)]),
     commit() {
       const live = k.tree.find(anchor.id) ?? anchor;
       if (a.nextID || a.previousID) {
@@ -222,10 +235,17 @@ export function insertBlock(k: KernelState, a: InsertArgs): PreparedWrite {
         if (!parent) return;
         const at = parent.children.indexOf(live) + (a.nextID ? 0 : 1);
         insertAt(k, parent, at, nodes);
-      } else {
-        // parentID only, a container: first child (after a super block's layout marker).
-        insertAt(k, live, 0, nodes);
+        return;
       }
+      // parentID only, a container: first child (after a super block's
+      // layout marker; in a task item, after its checkbox, which then
+      // belongs to the new first block).
+      if (live.type === 'i' && live.children[0]?.taskMarker !== undefined) {
+        const marker = live.children[0].taskMarker;
+        delete live.children[0].taskMarker;
+        inserted.taskMarker = marker;
+      }
+      insertAt(k, live, 0, nodes);
     },
   };
 }
@@ -243,10 +263,12 @@ export function intoBlock(
   const previous = first ? '' : (parent.children[parent.children.length - 1]?.id ?? '');
   // The kernel reports the parsed top-level block (for list markdown moved
   // into a list, the list that was never inserted).
-  const ops = top.map((n) => operation(first ? 'prependInsert' : 'appendInsert', dom, n.id, {
-    parentID,
-    previousID: previous,
-  }));
+  const ops = top.map((n) =>
+    operation(first ? 'prependInsert' : 'appendInsert', dom, n.id, {
+      parentID,
+      previousID: previous,
+    }),
+  );
   return {
     data: answer(k, ops),
     commit() {
