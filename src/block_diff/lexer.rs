@@ -18,6 +18,12 @@
 //! unified-diff lines such as `@@ -1,3 +1,4 @@` stay text. A header-shaped
 //! line with a malformed id or an unknown command is still a header (so the
 //! problem is reported where it is), carrying what is wrong with it.
+//!
+//! A line that *looks like* a header but is none — `@@` then a command word
+//! and `:`, or an id, with the closing `@@` missing, a space inside, or
+//! prose after it — is `Malformed`: an error wherever it stands, never text
+//! that would be written into the note (issue: `@@AFTER:<id>` without its
+//! closing `@@` was inserted as a paragraph).
 
 /// What a header asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +79,11 @@ pub struct Header<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TokenKind<'a> {
     Header(Header<'a>),
+    /// A line that looks like a header but is not one; `fix` is the header
+    /// it probably meant, when the command and the id can be read.
+    Malformed {
+        fix: Option<String>,
+    },
     Search,
     Divider,
     Replace,
@@ -96,6 +107,7 @@ impl Token<'_> {
     pub fn letter(&self) -> char {
         match self.kind {
             TokenKind::Header(_) => 'B',
+            TokenKind::Malformed { .. } => 'M',
             TokenKind::Search => 'S',
             TokenKind::Divider => 'D',
             TokenKind::Replace => 'R',
@@ -132,9 +144,43 @@ fn classify(line: &str) -> TokenKind<'_> {
         TokenKind::Replace
     } else if let Some(header) = parse_header(trimmed) {
         TokenKind::Header(header)
+    } else if let Some(fix) = looks_like_header(trimmed) {
+        TokenKind::Malformed { fix }
     } else {
         TokenKind::Text
     }
+}
+
+/// `Some` when a line that is no header looks like one: `@@`, optional
+/// spaces, then a command word and `:`, or an id. The inner `Option` is the
+/// header it probably meant.
+fn looks_like_header(line: &str) -> Option<Option<String>> {
+    let rest = line.strip_prefix("@@")?.trim_start();
+    let word_end = rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(rest.len());
+    let word = &rest[..word_end];
+    let command = Command::from_name(word);
+    let after_word = rest[word_end..].trim_start();
+    let (command, id_part) = match command {
+        Some(c) if after_word.starts_with(':') => (Some(c), after_word[1..].trim_start()),
+        Some(_) => return None,
+        None if rest.starts_with(|c: char| c.is_ascii_digit()) => (None, rest),
+        None => return None,
+    };
+    let id: String = id_part
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    let digits = id.bytes().take_while(u8::is_ascii_digit).count();
+    if command.is_none() && digits < 14 {
+        return None;
+    }
+    let fix = crate::siyuan::is_block_id(&id).then(|| match command {
+        Some(c) => format!("@@{}:{id}@@", c.name()),
+        None => format!("@@{id}@@"),
+    });
+    Some(fix)
 }
 
 /// `ch{5,9}` then, when `word` is given, an optional space and `word`.
@@ -234,9 +280,35 @@ mod tests {
         assert_eq!(kinds("请参考 @@note@@ 标记"), "T");
         assert_eq!(kinds("@@note@@"), "T");
         assert_eq!(kinds("@@ -1,3 +1,4 @@"), "T");
+    }
+
+    #[test]
+    fn lines_that_look_like_headers_but_are_none_are_malformed() {
+        for line in [
+            "@@AFTER:20240614083000-a1b2c3d",
+            "@@ AFTER : 20240614083000-a1b2c3d @@",
+            "@@after:20240614083000-a1b2c3d",
+            "@@20240614083000-a1b2c3d",
+            "@@20240614083000-a1b2c3d@@ trailing prose, with punctuation.",
+            "@@DELETE:",
+        ] {
+            assert_eq!(kinds(line), "M", "{line:?}");
+        }
+        let tokens = tokenize("@@after:20240614083000-a1b2c3d");
         assert_eq!(
-            kinds("@@20240614083000-a1b2c3d@@ trailing prose, with punctuation."),
-            "T"
+            tokens[0].kind,
+            TokenKind::Malformed {
+                fix: Some("@@AFTER:20240614083000-a1b2c3d@@".into())
+            }
+        );
+        // Unified-diff hunks, notes and prose stay text.
+        assert_eq!(
+            kinds(
+                "@@ -1,3 +1,4 @@
+@@note@@
+@@ 2024 年计划"
+            ),
+            "TTT"
         );
     }
 

@@ -198,6 +198,33 @@ pub fn unknown_command(lang: Lang, line: u32, word: &str) -> Error {
     ))
 }
 
+pub fn malformed_header(lang: Lang, line: u32, text: &str, fix: Option<&str>) -> Error {
+    let shown: String = text.chars().take(80).collect();
+    let mut fixes: Vec<String> = Vec::new();
+    if let Some(fix) = fix {
+        fixes.push(match lang {
+            Lang::En => format!("Write the header as `{fix}`, alone on its line."),
+            Lang::Zh => format!("把 hunk 头写成 `{fix}`，并单独占一行。"),
+        });
+    }
+    fixes.extend(suggestions(
+        lang,
+        &[
+            ("A header is a whole line: `@@<id>@@` or `@@COMMAND:<id>@@` (REPLACE, DELETE, BEFORE, AFTER, PREPEND, APPEND), closing `@@` included, nothing after it but an optional type label.", "hunk 头必须独占一行：`@@<ID>@@` 或 `@@命令:<ID>@@`（REPLACE、DELETE、BEFORE、AFTER、PREPEND、APPEND），包括结尾的 `@@`，其后只能跟可选的类型标签。"),
+            ("If the text is meant for the note, rephrase it so the line does not start with `@@`.", "如果这行是要写入笔记的文字，请改写，使该行不以 `@@` 开头。"),
+        ],
+    ));
+    Error::new(
+        ErrorCode::MalformedHeader,
+        match lang {
+            Lang::En => format!("Line {line} looks like a hunk header but is not one: `{shown}`. It is neither read as a header nor written as text."),
+            Lang::Zh => format!("第 {line} 行看起来像 hunk 头但格式不对：`{shown}`。它既不会被当作 hunk 头，也不会作为文本写入。"),
+        },
+    )
+    .with_line(line)
+    .with_suggestions(fixes)
+}
+
 pub fn empty_insert(lang: Lang, line: u32, command: &str, id: &str) -> Error {
     Error::new(
         ErrorCode::EmptyInsert,
@@ -838,9 +865,10 @@ pub fn summary_executed(
     let (total, applied, failed, unchanged, rolled_back) =
         (c.total, c.applied, c.failed, c.unchanged, c.rolled_back);
     if let Some(rb) = rollback {
+        let reverted = rb.reverted;
         return match (lang, rb.ok) {
-            (Lang::En, true) => format!("A write failed; the {rolled_back} edit(s) already written were rolled back, so nothing changed. See the failed edit's error."),
-            (Lang::Zh, true) => format!("写入失败；已写入的 {rolled_back} 个编辑已回滚，内容未改变。请查看失败编辑的错误信息。"),
+            (Lang::En, true) => format!("A write failed; the {reverted} write(s) already done ({rolled_back} other edit(s)) were rolled back after re-reading the blocks, so nothing changed. See the failed edit's error."),
+            (Lang::Zh, true) => format!("写入失败；重新读取各块后，已完成的 {reverted} 次写入（另有 {rolled_back} 个编辑）已回滚，内容未改变。请查看失败编辑的错误信息。"),
             (Lang::En, false) => format!("A write failed and the rollback failed too: {applied} of {total} edit(s) remain written. Apply the undo diff to restore them."),
             (Lang::Zh, false) => format!("写入失败且回滚也失败：{total} 个编辑中仍有 {applied} 个处于已写入状态。请应用 undo diff 恢复。"),
         };

@@ -129,6 +129,11 @@ impl<'a> Pass<'a> {
         let line = self.tokens[i].line;
         let blank = self.tokens[i].is_blank();
         match (&self.state, &self.tokens[i].kind) {
+            (_, TokenKind::Malformed { fix }) => {
+                let error =
+                    msg::malformed_header(self.lang, line, self.tokens[i].text, fix.as_deref());
+                self.error(error);
+            }
             (_, TokenKind::Header(_)) => {
                 self.finish_hunk(i);
                 self.start_hunk(i);

@@ -255,17 +255,16 @@ impl Planner<'_> {
         };
         let mut entry = self.entry(draft, planned);
         // KERNEL-FACTS §4: an emptied list item keeps an empty paragraph.
+        // (The parent's type is not at hand; a parent of another type simply
+        // shows no new child after the delete.)
         if let Some(block) = self.block(&draft.block_id) {
             let parent = &block.parent_id;
-            let in_item = self
-                .block(parent)
-                .is_some_and(|p| p.kind() == BlockKind::ListItem);
             let only_child = self
                 .data
                 .children
                 .get(parent)
                 .is_some_and(|kids| kids.len() == 1 && kids[0].id == draft.block_id);
-            if in_item && only_child {
+            if only_child {
                 entry.placeholder_in = Some(parent.clone());
             }
         }

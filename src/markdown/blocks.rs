@@ -76,6 +76,10 @@ pub struct Node {
     /// starts, after the marker (where kramdown writes the item's IAL).
     /// Other blocks: `column`.
     pub content_column: usize,
+    /// Byte column on line `first` where the containers' prefixes end (the
+    /// block's own indentation not included): an IAL line for the block
+    /// starts with the prefix up to here.
+    pub prefix_column: usize,
     pub children: Vec<Node>,
     /// The block's IAL, when the text carries one.
     pub ial: Option<(Attrs, IalPlace)>,
@@ -90,6 +94,7 @@ impl Node {
             last,
             column,
             content_column: column,
+            prefix_column: column,
             children: Vec::new(),
             ial: None,
         }
@@ -239,7 +244,8 @@ fn parse_lines(lines: &[VLine<'_>]) -> Vec<Node> {
             i += 1;
             continue;
         }
-        let (node, next) = parse_block(lines, i);
+        let (mut node, next) = parse_block(lines, i);
+        node.prefix_column = line.col;
         out.push(node);
         i = next.max(i + 1);
     }

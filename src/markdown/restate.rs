@@ -483,7 +483,7 @@ impl Edits {
         let first = lines.get(node.first).copied().unwrap_or("");
         // The containers' prefix of the block's first line (`> `, an item's
         // indentation), an inline item IAL in it left out.
-        let mut before = first.get(..node.column).unwrap_or("").to_string();
+        let mut before = first.get(..node.prefix_column).unwrap_or("").to_string();
         while let Some(open) = before.find("{:") {
             match before[open..].find('}') {
                 Some(close) => before.replace_range(open..open + close + 1, ""),
@@ -612,6 +612,19 @@ mod tests {
         assert_eq!(
             r.kramdown,
             "- {: custom-x=\"1\"}实现了\n  {: id=\"20240614083140-p02zxcv\"}"
+        );
+    }
+
+    #[test]
+    fn an_indented_blocks_ial_is_not_indented_with_it() {
+        let attrs = vec![("id".to_string(), "20240101000000-aaaaaaa".to_string())];
+        assert_eq!(
+            set_root_ial("    indented", &attrs, false),
+            "    indented\n{: id=\"20240101000000-aaaaaaa\"}"
+        );
+        assert_eq!(
+            set_root_ial("> quoted", &attrs, false),
+            "> quoted\n{: id=\"20240101000000-aaaaaaa\"}"
         );
     }
 

@@ -106,7 +106,10 @@ export function loadFixture(k: KernelState, f: FixtureDocument): void {
       n.children = t.children.map((c) => build(c, n));
       if (t.type === 'i') {
         const task = /^(?:[-*+]|\d+[.)]) (?:\{:[^}]*\})?\[([ xX])\] /.exec(firstLine);
-        if (task && n.children[0]) n.children[0].taskMarker = task[1];
+        if (task) {
+          n.task = task[1];
+          n.taskAt = 0;
+        }
       }
       if (t.type === 'l' && n.subtype === 'o') {
         const m = /^(\d+)([.)]) /.exec(firstLine);

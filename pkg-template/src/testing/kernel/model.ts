@@ -18,12 +18,14 @@ export interface DNode {
   body: string;
   /** Leaves: the `content` column. */
   content: string;
+  /** Task list items: the checkbox (` `, `x`, `X`). */
+  task?: string;
   /**
-   * A paragraph that carries its list item's task checkbox (` `, `x`, `X`).
-   * KERNEL-FACTS §4: in the kernel's tree the marker sits inside the item's
-   * first paragraph, so a block prepended into the item lands before it.
+   * Task list items: the index of the child the checkbox stands before.
+   * KERNEL-FACTS §4: the checkbox is a node of its own, the item's first;
+   * `prependBlock` puts a block before it, `insertBlock` by parent after it.
    */
-  taskMarker?: string;
+  taskAt?: number;
   /** Ordered lists: first number and delimiter. */
   start?: number;
   delim?: string;

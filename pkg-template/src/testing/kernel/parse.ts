@@ -95,9 +95,10 @@ export function parseMarkdown(ctx: ParseContext, markdown: string): { top: DNode
       n.children = childBlocks(el.children).map(build);
       if (type === 'i') {
         const task = attr(el, 'data-task');
-        const holder = n.children[0];
-        if ((n.subtype === 't' || task !== undefined) && holder)
-          holder.taskMarker = task === undefined || task === '' ? ' ' : task;
+        if (n.subtype === 't' || task !== undefined) {
+          n.task = task === undefined || task === '' ? ' ' : task;
+          n.taskAt = 0;
+        }
       }
       if (type === 'l' && n.subtype === 'o') {
         const firstLi = childBlocks(el.children)[0];

@@ -35,9 +35,12 @@ function itemMarker(li: DNode): string {
 function renderItem(li: DNode, withIal: boolean): string {
   const marker = itemMarker(li);
   const pad = ' '.repeat(marker.length);
-  // The checkbox is written where its paragraph is (first, unless a block
-  // was prepended before it).
-  const parts = li.children.map((c) => render(c, withIal, true));
+  // The checkbox is written before the child it stands before (the first,
+  // unless a block was prepended before it).
+  const parts = li.children.map((c, i) => {
+    const text = render(c, withIal);
+    return li.task !== undefined && i === (li.taskAt ?? 0) ? `[${li.task}] ${text}` : text;
+  });
   const first = parts[0] ?? '';
   const [head = '', ...rest] = first.split('\n');
   let out = `${marker}${withIal ? ialOf(li) : ''}${head}`;
@@ -57,8 +60,8 @@ function quote(parts: string[]): string {
     .join('\n>\n');
 }
 
-/** Kramdown (`withIal`) or the same without IALs; `inItem` for a list item's own children. */
-export function render(n: DNode, withIal: boolean, inItem = false): string {
+/** Kramdown (`withIal`) or the same without IALs. */
+export function render(n: DNode, withIal: boolean): string {
   const tail = withIal ? `\n${ialOf(n)}` : '';
   switch (n.type) {
     case 'd':
@@ -79,10 +82,8 @@ export function render(n: DNode, withIal: boolean, inItem = false): string {
     }
     case 's':
       return `{{{${n.layout ?? 'row'}\n${n.children.map((c) => `${render(c, withIal)}\n\n`).join('')}}}}${tail}`;
-    default: {
-      const task = inItem && n.taskMarker !== undefined ? `[${n.taskMarker}] ` : '';
-      return task + n.body + tail;
-    }
+    default:
+      return n.body + tail;
   }
 }
 

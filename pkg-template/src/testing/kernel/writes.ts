@@ -69,7 +69,10 @@ function insertAt(k: KernelState, parent: DNode, index: number, list: DNode[]): 
 function remove(k: KernelState, n: DNode): void {
   const parent = n.parent;
   if (!parent) return;
-  parent.children.splice(parent.children.indexOf(n), 1);
+  const at = parent.children.indexOf(n);
+  parent.children.splice(at, 1);
+  // The checkbox keeps standing before the block it stood before.
+  if (parent.taskAt !== undefined && at < parent.taskAt) parent.taskAt -= 1;
   k.tree.unregister(n);
   k.touch(parent);
 }
@@ -98,7 +101,10 @@ function newItem(k: KernelState, list: DNode, child: DNode): DNode {
     body: '',
     content: '',
   };
-  if (list.subtype === 't') child.taskMarker = ' ';
+  if (list.subtype === 't') {
+    li.task = ' ';
+    li.taskAt = 0;
+  }
   child.parent = li;
   return li;
 }
@@ -240,11 +246,7 @@ export function insertBlock(k: KernelState, a: InsertArgs): PreparedWrite {
       // parentID only, a container: first child (after a super block's
       // layout marker; in a task item, after its checkbox, which then
       // belongs to the new first block).
-      if (live.type === 'i' && live.children[0]?.taskMarker !== undefined) {
-        const marker = live.children[0].taskMarker;
-        delete live.children[0].taskMarker;
-        inserted.taskMarker = marker;
-      }
+      // (doInsert0 inserts after the checkbox node: `taskAt` stays 0.)
       insertAt(k, live, 0, nodes);
     },
   };
@@ -273,9 +275,10 @@ export function intoBlock(
     data: answer(k, ops),
     commit() {
       const live = k.tree.find(parentID) ?? parent;
-      // KERNEL-FACTS §4: a prepend into a task item lands before the item's
-      // first paragraph, which keeps the checkbox.
       insertAt(k, live, first ? 0 : live.children.length, placed);
+      // KERNEL-FACTS §4: `prependBlock` into a task item puts the blocks
+      // before the checkbox node (`doPrependInsert` PrependChild).
+      if (first && live.taskAt !== undefined) live.taskAt += placed.length;
     },
   };
 }
