@@ -63,16 +63,20 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         ids.push(&edit.block_id);
     }
     let targets = ids.list.len();
+    let mut body_ids: HashSet<String> = HashSet::new();
     for edit in &edits {
         for id in ial_ids(edit.replacement.as_deref().unwrap_or("")) {
             ids.push(&id);
+            body_ids.insert(id);
         }
     }
     let rows = crate::host::fetch_blocks(host, &ids.list, lang).await?;
-    let existing: HashSet<String> = ids.list[targets..]
+    // Ids the bodies write that a block has (a target included).
+    let existing: HashSet<String> = ids
+        .list
         .iter()
-        .zip(&rows[targets..])
-        .filter(|(_, row)| row.is_some())
+        .zip(&rows)
+        .filter(|(id, row)| row.is_some() && body_ids.contains(*id))
         .map(|(id, _)| id.clone())
         .collect();
     let blocks: HashMap<String, Option<Block>> = ids.list[..targets]

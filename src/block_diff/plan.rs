@@ -528,7 +528,9 @@ impl Planner<'_> {
         let mut out = markdown.to_string();
         let inside = self.data.descendants.get(near).filter(|_| rewrite);
         for id in ial_ids(markdown) {
-            let own = id == near || inside.is_some_and(|set| set.contains(&id));
+            // A rewrite may restate its own id and its children's; an insert
+            // never reuses an id that exists (its anchor's included).
+            let own = rewrite && (id == near || inside.is_some_and(|set| set.contains(&id)));
             if own || !self.data.existing.contains(&id) {
                 continue;
             }

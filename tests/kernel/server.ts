@@ -9,6 +9,7 @@
 //
 // Requests:
 //   {"op":"new","now":"2024-06-15T07:30:00Z"}     → {"ok": session}
+//   {"op":"new","options":{"documents":[…]}}      → a double over those documents only
 //   {"op":"host","session":s,"name":"getBlocks","args":[…]}
 //        → {"ok": result} | {"error": message, "timeout"?: true}
 //   {"op":"kernel","session":s,"name":"flush"|…,"args":[…]} → {"ok": result}
@@ -61,9 +62,11 @@ type Request = {
 
 async function serve(req: Request): Promise<unknown> {
   if (req.op === 'new') {
+    // The fixtures, or (with `options.documents`) only the documents given.
+    const own = req.options?.documents !== undefined;
     const kernel = createKernelDouble({
-      fixtures: structuredClone(FIXTURES) as never,
-      documentRows: INDEX.documents as never,
+      fixtures: own ? [] : (structuredClone(FIXTURES) as never),
+      documentRows: own ? [] : (INDEX.documents as never),
       notebooks: [INDEX.notebook],
       lute: Lute,
       now: () => new Date(req.now ?? '2099-01-01T00:00:00Z'),
@@ -109,6 +112,8 @@ async function serve(req: Request): Promise<unknown> {
         return k.failNextTransaction(args[0] as string | undefined);
       case 'editorUpdate':
         return k.editor.updateBlock(args[0] as string, args[1] as string);
+      case 'request':
+        return k.request(args[0] as string, args[1] as Record<string, unknown>);
       case 'editorSetAttrs':
         return k.editor.setAttrs(args[0] as string, args[1] as Record<string, string>);
       case 'editorDelete':

@@ -169,7 +169,22 @@ impl KernelHost {
     /// The same with the clock at `now` (an ISO date: the daily note of the
     /// fixtures is "today" at 2024-06-15).
     pub fn at(now: &str) -> Self {
-        let session = rpc(json!({"op": "new", "now": now}))
+        KernelHost::open(json!({"op": "new", "now": now}))
+    }
+
+    /// A double holding one document made of `markdown` (no fixtures).
+    pub fn with_document(doc_id: &str, markdown: &str) -> Self {
+        KernelHost::open(json!({"op": "new", "options": {"documents": [{
+            "id": doc_id,
+            "title": "scenario",
+            "box": NOTEBOOK,
+            "hpath": "/scenario",
+            "blocks": [markdown],
+        }]}}))
+    }
+
+    fn open(request: Value) -> Self {
+        let session = rpc(request)
             .expect("creating a kernel double")
             .as_u64()
             .unwrap();

@@ -14,4 +14,5 @@ mod quality;
 /// The match-quality corpus, shared with `cargo bench --bench quality`.
 #[path = "../../benches/quality/corpus.rs"]
 mod quality_corpus;
+mod scenarios;
 mod slice;
