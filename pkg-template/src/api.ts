@@ -36,6 +36,19 @@ export function validateBlockDiffFormat(diff: string, opts?: FormatOptions): For
   return call(lang, () => glue.validateBlockDiffFormat(d, o));
 }
 
+/**
+ * The top-level blocks the SiYuan kernel will make of `markdown` (its Lute,
+ * with the kernel's settings: no setext headings, no indented code; IAL
+ * lines, embeds, `<div>`/`<iframe>`/`<video>`/`<audio>` and tables start
+ * blocks), each without surrounding blank lines. editkit splits every
+ * replacement this way because the kernel's `updateBlock` keeps only the
+ * first block; a test holds it to Lute itself.
+ */
+export function splitBlocks(markdown: string): string[] {
+  const md = text(markdown, 'markdown', 'en');
+  return call('en', () => glue.splitBlocks(md));
+}
+
 /** Parses a block diff into hunks and edits; throws `INVALID_DIFF_FORMAT`. */
 export function parseBlockDiff(diff: string, opts?: FormatOptions): ParseReport {
   const lang = langOf(opts);

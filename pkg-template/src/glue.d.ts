@@ -9,6 +9,7 @@ declare module 'editkit-glue' {
   export function __wbg_reset_state(): void;
   export function version(): unknown;
   export function validateBlockDiffFormat(text: unknown, options: unknown): unknown;
+  export function splitBlocks(markdown: unknown): unknown;
   export function parseBlockDiff(text: unknown, options: unknown): unknown;
   export function applyBlockDiff(text: unknown, host: unknown, options: unknown): Promise<unknown>;
   export class FileEditSessionCore {

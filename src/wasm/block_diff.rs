@@ -40,3 +40,9 @@ pub async fn apply_block_diff(
         Err(e) => Err(error_to_js(&e)),
     }
 }
+
+#[wasm_bindgen(js_name = splitBlocks)]
+pub fn split_blocks(markdown: JsValue) -> Result<JsValue, JsValue> {
+    let markdown = string_arg(&markdown, "markdown", crate::Lang::En)?;
+    to_js(&crate::markdown::split_blocks(&markdown))
+}

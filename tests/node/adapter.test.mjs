@@ -389,7 +389,7 @@ test('apply then undo restores every fixture document (kramdown text and block o
 test('apply then undo restores every fixture document even when only a flush makes writes visible to SQL', async () => {
   // The adapter does not flush on its own here: the core's flushTransaction() before its verify read does.
   for (const doc of FIXTURES) {
-    const { double, host } = kernel({ sqlLag: Infinity }, { flush: 'never' });
+    const { double, host } = kernel({}, { flush: 'never' });
     const docId = doc.document.id;
     const before = double.kramdown(docId);
     const report = await ek.applyBlockDiff(diffFor(doc), host);
@@ -403,7 +403,7 @@ test('apply then undo restores every fixture document even when only a flush mak
 });
 
 test('without a flush the SQL index lags and the verify read fails (the double really is asynchronous)', async () => {
-  const { double, host } = kernel({ sqlLag: Infinity }, { flush: 'never' });
+  const { double, host } = kernel({}, { flush: 'never' });
   const { flushTransaction, ...noFlush } = host;
   const report = await ek.applyBlockDiff(
     `@@${P1}@@\n<<<<<<< SEARCH\n${FIXTURES[0].blocks[1].markdown}\n=======\n改了\n>>>>>>> REPLACE`,

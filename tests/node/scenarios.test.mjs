@@ -85,7 +85,8 @@ function liveTarget(url, token) {
         host,
         request,
         editor: {
-          update: (id, md) => call('/api/block/updateBlock', { dataType: 'markdown', data: md, id }),
+          update: (id, md) =>
+            call('/api/block/updateBlock', { dataType: 'markdown', data: md, id }),
           setAttrs: (id, attrs) => call('/api/attr/setBlockAttrs', { id, attrs }),
         },
       };
@@ -110,7 +111,9 @@ after(async () => {
 const withoutUpdated = (k) => k.replace(/ updated="\d{14}"/g, '');
 
 function attrsOf(ial) {
-  return Object.fromEntries([...(ial ?? '').matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+  return Object.fromEntries(
+    [...(ial ?? '').matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+  );
 }
 
 async function check(ctx, spec, label) {
@@ -149,7 +152,11 @@ async function check(ctx, spec, label) {
   }
   if (spec.sameAsStart) {
     const [now] = await host.getKramdown([docId]);
-    assert.equal(withoutUpdated(now), withoutUpdated(ctx.start), `${label}: the document as it was`);
+    assert.equal(
+      withoutUpdated(now),
+      withoutUpdated(ctx.start),
+      `${label}: the document as it was`,
+    );
   }
 }
 
