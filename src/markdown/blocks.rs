@@ -284,8 +284,8 @@ fn parse_block(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
         let node = Node::new(BlockKind::Code, idx, lines[last].idx, col);
         return (node, last + 1);
     }
-    if body.starts_with("$$") {
-        let rest = body[2..].trim_end();
+    if let Some(rest) = body.strip_prefix("$$") {
+        let rest = rest.trim_end();
         if rest.ends_with("$$") && rest.len() >= 2 {
             return (Node::new(BlockKind::Math, idx, idx, col), i + 1);
         }
@@ -600,12 +600,8 @@ fn list_item(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
 /// space or the end of the line.
 fn task_marker(text: &str) -> Option<char> {
     let b = text.as_bytes();
-    if b.len() >= 3 && b[0] == b'[' && b[2] == b']' && matches!(b[1], b' ' | b'x' | b'X') {
-        if b.len() == 3 || b[3] == b' ' || b[3] == b'\t' {
-            return Some(char::from(b[1]));
-        }
-    }
-    None
+    let boxed = b.len() >= 3 && b[0] == b'[' && b[2] == b']' && matches!(b[1], b' ' | b'x' | b'X');
+    (boxed && (b.len() == 3 || b[3] == b' ' || b[3] == b'\t')).then(|| char::from(b[1]))
 }
 
 fn table(lines: &[VLine<'_>], i: usize) -> (Node, usize) {

@@ -429,8 +429,8 @@ fn flush_gap(
 /// prefixes and surrounding whitespace.
 fn normalized(lines: &[&str], node: &Node) -> String {
     let mut out = String::new();
-    for l in node.first..=node.last.min(lines.len().saturating_sub(1)) {
-        let line = lines[l];
+    let last = node.last.min(lines.len().saturating_sub(1));
+    for (l, line) in lines.iter().enumerate().take(last + 1).skip(node.first) {
         let text = if l == node.first {
             line.get(node.column..).unwrap_or(line)
         } else {
@@ -517,7 +517,7 @@ impl Edits {
                             .map(|i| (i.1, i.1, i.2.as_str())),
                     )
                     .collect();
-                changes.sort_by(|a, b| b.0.cmp(&a.0));
+                changes.sort_by_key(|c| std::cmp::Reverse(c.0));
                 for (start, end, insert) in changes {
                     if text.is_char_boundary(start)
                         && text.is_char_boundary(end)

@@ -186,38 +186,34 @@ fn expectation(title: &str) -> Expect {
 }
 
 /// Markdown with the `id` and `updated` attributes taken out of its IALs,
-/// and IALs left empty by that removed.
+/// and IALs (and IAL lines) left empty by that removed.
 fn without_ids(markdown: &str) -> String {
-    let mut out = String::new();
-    for (n, line) in markdown.split('\n').enumerate() {
-        let mut line = line.to_string();
-        while let Some(at) = line
-            .find(" id=\"")
-            .or_else(|| line.find("{: id=\"").map(|i| i + 2))
-        {
-            let start = if line[at..].starts_with(' ') { at } else { at };
-            let Some(close) = line[start + 5..].find('"') else {
+    let mut lines = Vec::new();
+    for line in markdown.split('\n') {
+        let mut out = String::new();
+        let mut rest = line;
+        while let Some(open) = rest.find("{:") {
+            let Some(close) = rest[open..].find('}') else {
                 break;
             };
-            line.replace_range(start..start + 5 + close + 1, "");
-            let _ = n;
+            out.push_str(&rest[..open]);
+            let kept: Vec<(String, String)> =
+                editkit::markdown::parse_ial(&rest[open..=open + close])
+                    .into_iter()
+                    .filter(|(k, _)| k != "id" && k != "updated")
+                    .collect();
+            if let Some(ial) = editkit::markdown::render_ial(&kept) {
+                out.push_str(&ial);
+            }
+            rest = &rest[open + close + 1..];
         }
-        while let Some(at) = line.find(" updated=\"") {
-            let Some(close) = line[at + 10..].find('"') else {
-                break;
-            };
-            line.replace_range(at..at + 10 + close + 1, "");
-        }
-        let line = line.replace("{:}", "").replace("{: }", "");
-        if line.trim().is_empty() && !markdown.split('\n').nth(n).unwrap_or("").trim().is_empty() {
+        out.push_str(rest);
+        if out.trim().is_empty() && !line.trim().is_empty() {
             continue;
         }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&line);
+        lines.push(out);
     }
-    out
+    lines.join("\n")
 }
 
 fn refusal_codes(outcome: &Result<ApplyReport, Error>) -> Vec<ErrorCode> {
