@@ -74,6 +74,7 @@ function validArgs(host) {
     applyBlockDiff: [`@@DELETE:${P}@@`, host, { dryRun: true }],
     version: [],
     unifiedDiff: ['a\n', 'b\n', {}],
+    splitBlocks: ['a\n\nb'],
     checkOverwrite: [
       {
         path: 'f',

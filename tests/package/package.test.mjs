@@ -56,6 +56,8 @@ function project(name, files, deps = {}) {
   return dir;
 }
 
+const LUTE_PATH = join(repo, 'node_modules', 'vditor', 'dist', 'js', 'lute', 'lute.min.js');
+
 const DIFF =
   '@@20250101000000-para001@@\n<<<<<<< SEARCH\nhello\n=======\nhello, world\n>>>>>>> REPLACE';
 
@@ -78,9 +80,13 @@ test('the tarball holds the built package and nothing else', () => {
 test('Node ESM: import and call a real tool', () => {
   const dir = project('esm-app', {
     'index.mjs': `
+      import { readFileSync } from 'node:fs';
+      import { createRequire } from 'node:module';
       import { applyBlockDiff, validateBlockDiffFormat, isEditkitError, version } from 'editkit';
-      import { createMemoryHost } from 'editkit/testing';
-      const host = createMemoryHost({ documents: [{ id: '20250101000000-doc0001', title: 'T', box: '20250101000000-box0001', hpath: '/T',
+      import { createMemoryHost, loadLute } from 'editkit/testing';
+      // The in-memory kernel parses with SiYuan's Lute (vditor's lute.min.js).
+      const lute = loadLute(readFileSync(${JSON.stringify(LUTE_PATH)}, 'utf8'), createRequire(import.meta.url));
+      const host = createMemoryHost({ lute, documents: [{ id: '20250101000000-doc0001', title: 'T', box: '20250101000000-box0001', hpath: '/T',
         blocks: [{ id: '20250101000000-para001', markdown: 'hello' }] }] });
       const report = await applyBlockDiff(${JSON.stringify(DIFF)}, host);
       let code;
@@ -201,6 +207,12 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
           },
         ],
       };
+    if (path === '/api/block/getBlockKramdown')
+      return {
+        code: 0,
+        msg: '',
+        data: { id: body.id, kramdown: `hello\n{: id="${body.id}" updated="20250101000000"}` },
+      };
     return { code: 0, msg: '', data: null };
   };
   await plugin.onload();
@@ -208,7 +220,12 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
   const report = await plugin.edit(DIFF);
   assert.equal(report.ok, true, report.summary);
   assert.equal(report.plan[0].newMarkdown, 'hello, world');
-  assert.deepEqual(requests, ['/api/query/sql']);
+  // Fresh reads (SPEC §3.7 rule 1): a flush, the rows, the tree's kramdown.
+  assert.deepEqual(requests, [
+    '/api/sqlite/flushTransaction',
+    '/api/query/sql',
+    '/api/block/getBlockKramdown',
+  ]);
 });
 
 test('TypeScript: the published declarations have no `any` and a typed consumer compiles', () => {

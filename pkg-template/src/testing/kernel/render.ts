@@ -4,6 +4,7 @@
 
 import type { Block } from '../../types.js';
 import { decodeEntities } from '../../siyuan/block-dom.js';
+import { isEditkitError } from '../../errors.js';
 import type { LuteEngine } from '../lute.js';
 import { CONTAINERS, KernelFailure, runes, shortHash, SORT, sortKeys } from './model.js';
 import type { DNode } from './model.js';
@@ -100,6 +101,8 @@ export function luteCall<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
+    // A missing Lute is the caller's setup, not the kernel's answer.
+    if (isEditkitError(e)) throw e;
     throw new KernelFailure(
       -1,
       `data block DOM failed: ${e instanceof Error ? e.message : String(e)}`,

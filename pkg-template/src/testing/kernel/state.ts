@@ -9,6 +9,7 @@
 // sees the old rows until the test lets time pass.
 
 import type { Block } from '../../types.js';
+import { EditkitError } from '../../errors.js';
 import { kernelLute } from '../lute.js';
 import type { LuteEngine, LuteNamespace } from '../lute.js';
 import { stampOf } from './model.js';
@@ -64,9 +65,12 @@ export class KernelState implements Renderer, ParseContext {
   lute(): LuteEngine {
     if (!this.engine) {
       if (!this.luteSource) {
-        throw new Error(
-          'createKernelDouble: Lute is needed to parse Markdown: pass { lute } (the Lute global of vditor/dist/js/lute/lute.min.js, see loadLute)',
-        );
+        throw new EditkitError({
+          code: 'INVALID_ARGUMENT',
+          message:
+            "createKernelDouble: SiYuan's Lute is needed to parse Markdown. Install it (npm install vditor) and pass { lute: loadLute(readFileSync(require.resolve('vditor/dist/js/lute/lute.min.js'), 'utf8'), require) }, or load lute.min.js with a script tag in a browser (window.Lute).",
+          subject: 'lute',
+        });
       }
       this.engine = kernelLute(this.luteSource);
     }
