@@ -7,7 +7,7 @@
 
 import * as glue from 'editkit-glue';
 import { EditkitError, isEditkitError, jsError } from './errors.js';
-import { DEFAULT_TIMEOUT_MS, isTimeout, settleWithin } from './timeout.js';
+import { DEFAULT_TIMEOUT_MS, isTimeout, settleWithin, timeoutOf } from './timeout.js';
 import type { EditkitErrorData, Lang } from './types.js';
 
 const MAX_DEPTH = 32;
@@ -269,16 +269,7 @@ export function wrapHost(
   return wrapped;
 }
 
-export { DEFAULT_TIMEOUT_MS, settleWithin };
-
-/** `timeoutMs` of an options object: a positive number, else the default. */
-export function timeoutOf(opts: unknown): number {
-  const v =
-    typeof opts === 'object' && opts !== null
-      ? (opts as { timeoutMs?: unknown }).timeoutMs
-      : undefined;
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : DEFAULT_TIMEOUT_MS;
-}
+export { DEFAULT_TIMEOUT_MS, settleWithin, timeoutOf };
 
 const HOST_CALLBACKS = [
   'getBlocks',

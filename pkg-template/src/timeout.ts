@@ -37,3 +37,12 @@ export async function settleWithin<T>(f: () => T, ms: number, name: string): Pro
     clearTimeout(timer);
   }
 }
+
+/** `timeoutMs` of an options object: a positive number, else the default. */
+export function timeoutOf(opts: unknown): number {
+  const v =
+    typeof opts === 'object' && opts !== null
+      ? (opts as { timeoutMs?: unknown }).timeoutMs
+      : undefined;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : DEFAULT_TIMEOUT_MS;
+}

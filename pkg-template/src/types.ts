@@ -740,6 +740,8 @@ export interface FileView {
 export interface ContentOptions {
   /** Language of messages, type labels and formatted text (default `en`). */
   lang?: Lang;
+  /** Milliseconds each host callback may take before `HOST_TIMEOUT` (default 30,000). */
+  timeoutMs?: number;
 }
 
 export interface SliceResult<T> {

@@ -647,3 +647,22 @@ test('applies to one file issued in the same tick land in the order their plans 
   assert.match(twice[1], /HUNK_NOT_FOUND/);
   assert.equal(fs.files.get('log.md'), 'start\nfirst\nsecond\nthird\nfourth\n');
 });
+
+test('the runner ends a host callback that never settles with HOST_TIMEOUT (SPEC §3.7 rule 11)', async () => {
+  const never = () => new Promise(() => {});
+  const runner = ek.createToolRunner({
+    files: { readFile: never, writeFile: never },
+    siyuan: {
+      getBlocks: never,
+      getChildBlocks: never,
+      getBreadcrumb: never,
+      flushTransaction: async () => {},
+    },
+    timeoutMs: 30,
+  });
+  const file = await runner.run('read_file', { path: 'a.txt' });
+  assert.match(file, /HOST_TIMEOUT/);
+  assert.match(file, /did not answer within 30 ms/);
+  const info = await runner.run('getBlockInfo', { ids: '20240614083000-a1b2c3d' });
+  assert.match(info, /HOST_TIMEOUT/);
+});

@@ -11,6 +11,7 @@ import {
   getBlockInfo,
 } from '../content.js';
 import { EditkitError, isEditkitError, readOptions } from '../errors.js';
+import { HostTimeoutError, settleWithin, timeoutOf } from '../timeout.js';
 import {
   checkNewFile,
   checkOverwrite,
@@ -47,6 +48,8 @@ export interface ToolRunnerOptions {
   /** Who plans and applies file edits (default `agent`). */
   owner?: string;
   lang?: Lang;
+  /** Milliseconds each host callback may take before `HOST_TIMEOUT` (default 30,000; SPEC §3.7 rule 11). */
+  timeoutMs?: number;
 }
 
 export interface ToolRunner {
@@ -65,10 +68,11 @@ const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? 
 export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRunner {
   const options = readOptions(
     runnerOptions,
-    ['siyuan', 'files', 'session', 'owner', 'lang'] as const,
+    ['siyuan', 'files', 'session', 'owner', 'lang', 'timeoutMs'] as const,
     'options',
   ) as ToolRunnerOptions;
   const lang: Lang = options.lang === 'zh' ? 'zh' : 'en';
+  const timeoutMs = timeoutOf(options);
   const owner = typeof options.owner === 'string' && options.owner ? options.owner : 'agent';
   let session = options.session instanceof FileEditSession ? options.session : undefined;
   const files = (): FileHost => {
@@ -119,8 +123,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   const read = async (path: string): Promise<string | null> => {
     const host = files();
     if (typeof host.readFile !== 'function') throw capabilityMissing('files.readFile', lang);
-    const text: unknown = await hostCall(`files.readFile(${JSON.stringify(path)})`, () =>
-      host.readFile(path),
+    const text: unknown = await hostCall(
+      `files.readFile(${JSON.stringify(path)})`,
+      () => host.readFile(path),
+      timeoutMs,
     );
     if (text === undefined || text === null) return null;
     if (typeof text !== 'string')
@@ -132,7 +138,11 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   const write = async (path: string, content: string): Promise<void> => {
     const host = files();
     if (typeof host.writeFile !== 'function') throw capabilityMissing('files.writeFile', lang);
-    await hostCall(`files.writeFile(${JSON.stringify(path)})`, () => host.writeFile(path, content));
+    await hostCall(
+      `files.writeFile(${JSON.stringify(path)})`,
+      () => host.writeFile(path, content),
+      timeoutMs,
+    );
   };
   /** Refuses up front (before any plan is used up) when the host cannot write. */
   const writable = (): void => {
@@ -142,8 +152,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     const host = files();
     if (host.exists) {
       const exists = host.exists;
-      const r: unknown = await hostCall(`files.exists(${JSON.stringify(path)})`, () =>
-        exists.call(host, path),
+      const r: unknown = await hostCall(
+        `files.exists(${JSON.stringify(path)})`,
+        () => exists.call(host, path),
+        timeoutMs,
       );
       if (typeof r === 'boolean') return { exists: r, isFile: r };
       if (
@@ -164,7 +176,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
 
   const tools: Record<string, (a: Args) => Promise<string>> = {
     async getBlockInfo(a) {
-      const info = await getBlockInfo({ ids: s(a.ids) }, siyuan(), { lang });
+      const info = await getBlockInfo({ ids: s(a.ids) }, siyuan(), { lang, timeoutMs });
       return formatBlockInfo(info, { lang });
     },
     async getBlockContent(a) {
@@ -175,14 +187,14 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         showSubStructure: a.showSubStructure === true,
         ...(slice ? { slice } : {}),
       };
-      return (await getBlockContent(args, siyuan(), { lang })).text;
+      return (await getBlockContent(args, siyuan(), { lang, timeoutMs })).text;
     },
     async appendContent(a) {
       const targetType = s(a.targetType) as 'dailynote' | 'document' | 'block';
       const r = await appendContent(
         { markdown: s(a.markdown), targetType, target: s(a.target) },
         siyuan(),
-        { lang },
+        { lang, timeoutMs },
       );
       return r.summary;
     },
@@ -196,7 +208,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           markdown: s(a.markdown),
         },
         siyuan(),
-        { lang },
+        { lang, timeoutMs },
       );
       return r.summary;
     },
@@ -205,6 +217,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         dryRun: b(a.dryRun, false),
         atomic: b(a.atomic, true),
         lang,
+        timeoutMs,
       });
       return formatApplyReport(report, lang);
     },
@@ -450,11 +463,20 @@ export function runTool(name: string, args: unknown, host: ToolRunnerOptions): P
 }
 
 /** Runs a host callback; a throw or rejection becomes HOST_ERROR naming the callback (original error as cause). */
-async function hostCall<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
+async function hostCall<T>(what: string, fn: () => T | Promise<T>, timeoutMs: number): Promise<T> {
   try {
-    return await fn();
+    return await settleWithin(fn, timeoutMs, what);
   } catch (e) {
     if (isEditkitError(e)) throw e;
+    if (e instanceof HostTimeoutError)
+      throw new EditkitError(
+        {
+          code: 'HOST_TIMEOUT',
+          message: `${what} did not answer within ${timeoutMs} ms`,
+          subject: 'files',
+        },
+        { cause: e },
+      );
     const message = e instanceof Error ? e.message : describeValue(e);
     throw new EditkitError(
       { code: 'HOST_ERROR', message: `${what} failed: ${message}`, subject: 'files' },
