@@ -28,21 +28,18 @@ pub fn check_written(done: &mut [Done], rows: &[Option<Block>]) -> Vec<(usize, P
         let id = step.id().to_string();
         let problem = match step {
             Done::Updated {
-                written, current, ..
-            } => {
-                *current = row.as_ref().map(|b| normalize_eol(&b.markdown));
-                match row {
-                    Some(b) if same_text(&b.markdown, &strip_ial(written)) => None,
-                    Some(b) => Some(b.markdown.clone()),
-                    None => Some(String::new()),
-                }
+                written: sent,
+                current,
+                ..
             }
-            Done::Inserted {
-                markdown, current, ..
+            | Done::Inserted {
+                markdown: sent,
+                current,
+                ..
             } => {
                 *current = row.as_ref().map(|b| normalize_eol(&b.markdown));
                 match row {
-                    Some(b) if same_text(&b.markdown, &strip_ial(markdown)) => None,
+                    Some(b) if same_text(&b.markdown, &strip_ial(sent)) => None,
                     Some(b) => Some(b.markdown.clone()),
                     None => Some(String::new()),
                 }

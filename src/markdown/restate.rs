@@ -307,17 +307,15 @@ fn pair_children(
     let mut steps = Vec::new();
     let (mut i, mut j) = (0, 0);
     let (mut gap_old, mut gap_new): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    let sides = Sides {
+        old,
+        new,
+        old_texts,
+        new_texts,
+    };
     while i < n || j < m {
         if i < n && j < m && old_texts[i] == new_texts[j] && compatible(&old[i], &new[j]) {
-            flush_gap(
-                &mut steps,
-                &mut gap_old,
-                &mut gap_new,
-                old,
-                new,
-                old_texts,
-                new_texts,
-            );
+            flush_gap(&mut steps, &mut gap_old, &mut gap_new, &sides);
             steps.push(Step::Pair(i, j));
             i += 1;
             j += 1;
@@ -329,16 +327,16 @@ fn pair_children(
             j += 1;
         }
     }
-    flush_gap(
-        &mut steps,
-        &mut gap_old,
-        &mut gap_new,
-        old,
-        new,
-        old_texts,
-        new_texts,
-    );
+    flush_gap(&mut steps, &mut gap_old, &mut gap_new, &sides);
     steps
+}
+
+/// The two child lists being aligned, with their texts.
+struct Sides<'a> {
+    old: &'a [Node],
+    new: &'a [Node],
+    old_texts: &'a [String],
+    new_texts: &'a [String],
 }
 
 /// Pairs the blocks of one gap between anchors.
@@ -346,11 +344,14 @@ fn flush_gap(
     steps: &mut Vec<Step>,
     gap_old: &mut Vec<usize>,
     gap_new: &mut Vec<usize>,
-    old: &[Node],
-    new: &[Node],
-    old_texts: &[String],
-    new_texts: &[String],
+    sides: &Sides<'_>,
 ) {
+    let Sides {
+        old,
+        new,
+        old_texts,
+        new_texts,
+    } = *sides;
     if gap_old.is_empty() && gap_new.is_empty() {
         return;
     }

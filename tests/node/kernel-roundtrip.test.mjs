@@ -5,7 +5,7 @@
 // 3 and 9, through the built package, createSiyuanHost and the double.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, FIXTURES, fixtureDouble, Lute } from './kernel-support.mjs';
+import { ek, FIXTURES, fixtureDouble, Lute, testing } from './kernel-support.mjs';
 
 const WRITES = [
   '/api/block/updateBlock',
@@ -52,6 +52,20 @@ function diffFor(doc) {
         [search, replace] = [inner, `${inner}（改）`];
         break;
       }
+      case 'callout': {
+        const inner = lines.find((l) => !l.includes('[!') && unique(l));
+        if (!inner) continue;
+        [search, replace] = [inner, `${inner}（改）`];
+        break;
+      }
+      case 'html':
+      case 'iframe':
+      case 'video':
+      case 'audio':
+      case 'query_embed':
+        hunks.push(`@@REPLACE:${node.id}@@\n${md.replace(/(\w)(["'])/, '$1x$2')}`);
+        seen.add(row.type);
+        continue;
       case 'tb':
         hunks.push(`@@DELETE:${node.id}@@`);
         seen.add(row.type);
@@ -82,8 +96,8 @@ function kramdownOf(double, id) {
 }
 
 /** A double and a host whose k-th write fails `when` ('before' | 'after'). */
-function failing(k, when) {
-  const double = fixtureDouble();
+function failing(k, when, make = fixtureDouble) {
+  const double = make();
   let writes = 0;
   const request = async (path, body) => {
     if (WRITES.includes(path)) {
@@ -99,12 +113,53 @@ function failing(k, when) {
   return { double, host: ek.createSiyuanHost({ request, lute: Lute }), writes: () => writes };
 }
 
+/**
+ * The block types no fixture holds (callouts, HTML, iframes, video, audio,
+ * embeds, nested quotes), as a fifth document read from markdown.
+ */
+function otherKinds() {
+  const double = testing.createKernelDouble({
+    documents: [
+      {
+        id: '20990101000000-doc0005',
+        title: 'kinds',
+        box: '20240101090000-k3m9xzq',
+        hpath: '/kinds',
+        blocks: [
+          '开头的段落',
+          '> [!NOTE]\n> 提示内容',
+          '<div>块</div>',
+          '<iframe src="https://example.com/a"></iframe>',
+          '<video src="v.mp4"></video>',
+          '<audio src="a.mp3"></audio>',
+          "{{SELECT * FROM blocks WHERE content = 'x'}}",
+          '> 外层\n>\n> > 内层',
+          '$$\nx^2\n$$',
+        ],
+      },
+    ],
+    lute: Lute,
+  });
+  const id = '20990101000000-doc0005';
+  const top = double.topLevel(id).map((b) => ({ id: b, type: double.block(b).type, children: [] }));
+  return {
+    document: { id, hpath: '/kinds' },
+    tree: { children: top },
+    blocks: top.map((b) => double.block(b.id)),
+    documents: double,
+  };
+}
+
 test('apply then undo leaves every fixture document exactly as it was, failures at every write included', async () => {
-  for (const doc of FIXTURES) {
+  const kinds = otherKinds();
+  for (const doc of [...FIXTURES, kinds]) {
     const docId = doc.document.id;
     const diff = diffFor(doc);
+    if (doc === kinds)
+      assert.equal((diff.match(/^@@/gm) ?? []).length, 11, `every kind is edited:\n${diff}`);
     // A clean run: how many writes, and that apply∘undo is the identity.
-    const clean = failing(0, 'before');
+    const make = doc === kinds ? () => otherKinds().documents : fixtureDouble;
+    const clean = failing(0, 'before', make);
     const before = kramdownOf(clean.double, docId);
     const report = await ek.applyBlockDiff(diff, clean.host);
     assert.equal(report.ok, true, `${doc.document.hpath}: ${report.summary}\n${diff}`);
@@ -118,7 +173,7 @@ test('apply then undo leaves every fixture document exactly as it was, failures 
       for (const when of ['before', 'after']) {
         for (const atomic of [true, false]) {
           const label = `${doc.document.hpath}: write #${k} fails ${when} it lands, ${atomic ? 'atomic' : 'non-atomic'}`;
-          const run = failing(k, when);
+          const run = failing(k, when, make);
           const r = await ek.applyBlockDiff(diff, run.host, { atomic });
           assert.equal(r.ok, false, label);
           if (atomic) {

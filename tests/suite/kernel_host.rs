@@ -325,6 +325,16 @@ impl KernelHost {
         }
     }
 
+    /// One write through the levers: recorded as `recorded`, refused when
+    /// the callback is missing, failed before or after it lands when asked.
+    fn write(&self, c: Capability, recorded: Vec<String>, args: Value) -> HostResult<Value> {
+        self.record(c.js_name(), recorded);
+        self.check_capability(c)?;
+        let n = self.before_write(c)?;
+        let result = self.host_call(c, args);
+        self.after_write(c, n, result)
+    }
+
     /// Counts a write; fails it before it reaches the kernel when asked.
     fn before_write(&self, c: Capability) -> HostResult<usize> {
         let n = self.writes.get() + 1;
@@ -401,68 +411,38 @@ impl SiyuanHost for KernelHost {
     }
 
     async fn update_block(&self, id: &str, markdown: &str) -> HostResult<()> {
-        let c = Capability::UpdateBlock;
-        self.record("updateBlock", vec![id.to_string(), markdown.to_string()]);
-        self.check_capability(c)?;
-        let n = self.before_write(c)?;
-        let result = self.host_call(c, json!([id, markdown])).map(|_| ());
-        self.after_write(c, n, result)
+        let recorded = vec![id.to_string(), markdown.to_string()];
+        self.write(Capability::UpdateBlock, recorded, json!([id, markdown]))
+            .map(|_| ())
     }
 
     async fn delete_block(&self, id: &str) -> HostResult<()> {
-        let c = Capability::DeleteBlock;
-        self.record("deleteBlock", vec![id.to_string()]);
-        self.check_capability(c)?;
-        let n = self.before_write(c)?;
-        let result = self.host_call(c, json!([id])).map(|_| ());
-        self.after_write(c, n, result)
+        self.write(Capability::DeleteBlock, vec![id.to_string()], json!([id]))
+            .map(|_| ())
     }
 
     async fn insert_block(&self, markdown: &str, anchor: &InsertAnchor) -> HostResult<NewIds> {
-        let c = Capability::InsertBlock;
         let (key, id) = match anchor {
             InsertAnchor::After(id) => ("previousID", id),
             InsertAnchor::Before(id) => ("nextID", id),
             InsertAnchor::Parent(id) => ("parentID", id),
         };
-        self.record(
-            "insertBlock",
-            vec![markdown.to_string(), format!("{key}={id}")],
-        );
-        self.check_capability(c)?;
-        let n = self.before_write(c)?;
-        let result = self
-            .host_call(c, json!([markdown, {key: id}]))
-            .and_then(|v| ids_of(v, c));
-        self.after_write(c, n, result)
+        let c = Capability::InsertBlock;
+        let recorded = vec![markdown.to_string(), format!("{key}={id}")];
+        let v = self.write(c, recorded, json!([markdown, {key: id}]))?;
+        ids_of(v, c)
     }
 
     async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
         let c = Capability::PrependBlock;
-        self.record(
-            "prependBlock",
-            vec![parent_id.to_string(), markdown.to_string()],
-        );
-        self.check_capability(c)?;
-        let n = self.before_write(c)?;
-        let result = self
-            .host_call(c, json!([parent_id, markdown]))
-            .and_then(|v| ids_of(v, c));
-        self.after_write(c, n, result)
+        let recorded = vec![parent_id.to_string(), markdown.to_string()];
+        ids_of(self.write(c, recorded, json!([parent_id, markdown]))?, c)
     }
 
     async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
         let c = Capability::AppendBlock;
-        self.record(
-            "appendBlock",
-            vec![parent_id.to_string(), markdown.to_string()],
-        );
-        self.check_capability(c)?;
-        let n = self.before_write(c)?;
-        let result = self
-            .host_call(c, json!([parent_id, markdown]))
-            .and_then(|v| ids_of(v, c));
-        self.after_write(c, n, result)
+        let recorded = vec![parent_id.to_string(), markdown.to_string()];
+        ids_of(self.write(c, recorded, json!([parent_id, markdown]))?, c)
     }
 
     async fn flush_transaction(&self) -> HostResult<()> {

@@ -14,9 +14,9 @@ import type { LuteEngine, LuteNamespace } from '../lute.js';
 import {
   createDailyNote,
   createDocWithMd,
+  loadDocumentRow,
   loadFixture,
   loadMarkdownDocument,
-  newDocNode,
 } from './filetree.js';
 import type { FixtureDocument, MarkdownDocument } from './filetree.js';
 import { ID_RE, KernelFailure } from './model.js';
@@ -128,17 +128,7 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
 
   for (const f of options.fixtures ?? []) loadFixture(k, f);
   for (const m of options.documents ?? []) loadMarkdownDocument(k, m);
-  for (const r of options.documentRows ?? []) {
-    if (k.tree.has(r.id) || r.type !== 'd') continue;
-    const d = newDocNode(k, {
-      id: r.id,
-      box: r.box ?? '',
-      path: r.path ?? `/${r.id}.sy`,
-      hpath: r.hpath ?? '',
-      ial: r.ial ?? '',
-    });
-    k.indexDoc(d.id);
-  }
+  for (const r of options.documentRows ?? []) loadDocumentRow(k, r);
 
   function need(body: Record<string, unknown>, key: string): string {
     const v = body[key];

@@ -69,6 +69,19 @@ export function newDocNode(
   return d;
 }
 
+/** A document row without a body (a folder document of the notebook index), unless loaded. */
+export function loadDocumentRow(k: KernelState, r: Block): void {
+  if (k.tree.has(r.id) || r.type !== 'd') return;
+  const d = newDocNode(k, {
+    id: r.id,
+    box: r.box ?? '',
+    path: r.path ?? `/${r.id}.sy`,
+    hpath: r.hpath ?? '',
+    ial: r.ial ?? '',
+  });
+  k.indexDoc(d.id);
+}
+
 export function loadFixture(k: KernelState, f: FixtureDocument): void {
   const fx = f as FixtureDocument & { notebook?: { id: string; name: string } };
   if (fx.notebook) noteBox(k, fx.notebook.id, fx.notebook.name);
