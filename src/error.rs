@@ -108,6 +108,9 @@ pub enum ErrorCode {
     /// The search was located, but the replacement cannot be re-expressed in
     /// the file's formatting (indentation, quotes, escaping) unambiguously.
     ReplacementNotMappable,
+    /// `replaceAll` or `expectedReplacements` met more locations than the
+    /// matcher collects (`MAX_CANDIDATES`): refused rather than cut short.
+    TooManyMatches,
 
     // ---- file-edit planner (SPEC §7) -----------------------------------
     FileNotFound,
@@ -188,6 +191,7 @@ impl ErrorCode {
             NoChange => "NO_CHANGE",
             MatchCountMismatch => "MATCH_COUNT_MISMATCH",
             ReplacementNotMappable => "REPLACEMENT_NOT_MAPPABLE",
+            TooManyMatches => "TOO_MANY_MATCHES",
             FileNotFound => "FILE_NOT_FOUND",
             ContentRequired => "CONTENT_REQUIRED",
             AnchorNotFound => "ANCHOR_NOT_FOUND",

@@ -49,6 +49,13 @@ pub enum Kind {
     OverEscaped,
     CurlyQuotes,
     BlankLinesAround,
+    // Formatting slips that must keep the file's own bytes (SPEC §6.8).
+    UnevenTabsSpaces,
+    FirstLineWrapped,
+    InnerWhitespace,
+    MixedLineEndings,
+    TrailingDropped,
+    Typographic,
     // Content: only the fuzzy mode may land these (≥ 90 %).
     DroppedMiddleLine,
     AlteredMiddleLine,
@@ -59,7 +66,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 19] = [
         Kind::IndentAdded,
         Kind::IndentDropped,
         Kind::TabsSpaces,
@@ -68,6 +75,12 @@ impl Kind {
         Kind::OverEscaped,
         Kind::CurlyQuotes,
         Kind::BlankLinesAround,
+        Kind::UnevenTabsSpaces,
+        Kind::FirstLineWrapped,
+        Kind::InnerWhitespace,
+        Kind::MixedLineEndings,
+        Kind::TrailingDropped,
+        Kind::Typographic,
         Kind::DroppedMiddleLine,
         Kind::AlteredMiddleLine,
         Kind::WrongNeighbourLine,
@@ -85,6 +98,12 @@ impl Kind {
             Kind::OverEscaped => "over-escaped",
             Kind::CurlyQuotes => "curly quotes",
             Kind::BlankLinesAround => "blank lines around",
+            Kind::UnevenTabsSpaces => "uneven tabs/spaces",
+            Kind::FirstLineWrapped => "first line wrapped",
+            Kind::InnerWhitespace => "inner whitespace",
+            Kind::MixedLineEndings => "mixed CRLF/LF",
+            Kind::TrailingDropped => "trailing dropped",
+            Kind::Typographic => "dashes/NBSP/zero-width",
             Kind::DroppedMiddleLine => "dropped middle line",
             Kind::AlteredMiddleLine => "altered middle line",
             Kind::WrongNeighbourLine => "wrong neighbour line",
@@ -122,6 +141,17 @@ pub struct Case {
     /// Byte range of the region the edit may touch (the span, widened over
     /// the blank lines right around it).
     pub region: (usize, usize),
+    /// The file as this case sees it, when the kind rewrites the span in
+    /// the file (hard breaks, typographic characters) rather than in the
+    /// search: the model then writes the plain form the file does not.
+    pub content: Option<String>,
+}
+
+impl Case {
+    /// The file this case edits.
+    pub fn file_text<'a>(&'a self, source: &'a str) -> &'a str {
+        self.content.as_deref().unwrap_or(source)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -410,6 +440,72 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
             (curl(span), curl(&edited))
         }
         Kind::BlankLinesAround => (format!("\n{span}\n"), format!("\n{edited}\n")),
+        Kind::UnevenTabsSpaces => {
+            // Every other line's indentation converted, the rest as in the
+            // file; tabs inside those lines expanded too.
+            let f = |i: usize, b: &str| {
+                if i % 2 == 1 {
+                    return b.to_string();
+                }
+                let indent = indent_of(b);
+                let rest = b[indent.len()..].replace('\t', "    ");
+                let new_indent = if indent.contains('\t') {
+                    indent.replace('\t', "    ")
+                } else {
+                    indent.replace("    ", "\t")
+                };
+                format!("{new_indent}{rest}")
+            };
+            let s = map_lines(span, f);
+            if s == span {
+                return None;
+            }
+            (s, map_lines(&edited, f))
+        }
+        Kind::FirstLineWrapped => {
+            let wrap = if file % 2 == 0 { "  " } else { "\n    " };
+            (format!("{wrap}{span}"), format!("{wrap}{edited}"))
+        }
+        Kind::InnerWhitespace => {
+            let f = |_: usize, b: &str| {
+                let indent = indent_of(b);
+                let mut out = indent.to_string();
+                let mut gap = false;
+                for c in b[indent.len()..].chars() {
+                    if c == ' ' || c == '\t' {
+                        gap = true;
+                        continue;
+                    }
+                    if gap {
+                        out.push(' ');
+                        gap = false;
+                    }
+                    out.push(c);
+                }
+                out
+            };
+            let s = map_lines(span, f);
+            if s == span {
+                return None;
+            }
+            (s, map_lines(&edited, f))
+        }
+        Kind::MixedLineEndings => {
+            // Every other line break written CRLF.
+            let f = |t: &str| -> String {
+                t.split_inclusive('\n')
+                    .enumerate()
+                    .map(|(i, l)| match l.strip_suffix('\n') {
+                        Some(b) if i % 2 == 0 => format!("{b}\r\n"),
+                        _ => l.to_string(),
+                    })
+                    .collect()
+            };
+            (f(span), f(&edited))
+        }
+        Kind::TrailingDropped | Kind::Typographic => {
+            return file_variant_case(kind, file, lines, from, to, at);
+        }
         Kind::DroppedMiddleLine => {
             let drop = other_middle_line(span, at, 5)?;
             let keep = |s: &str| {
@@ -488,6 +584,111 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
         replace,
         expected,
         region,
+        content: None,
+    })
+}
+
+/// A case whose file carries what models do not type — Markdown hard
+/// breaks (two trailing spaces on every other line) or typographic
+/// characters (curly quotes, en dashes, an ellipsis, NBSP, a zero-width
+/// space) — made from the real span; the search and the replacement are
+/// the plain span and its edit. The right result keeps the file's form on
+/// the edited line too (SPEC §6.8).
+fn file_variant_case(
+    kind: Kind,
+    file: usize,
+    lines: &Lines,
+    from: usize,
+    to: usize,
+    at: usize,
+) -> Option<Case> {
+    let text = lines.text;
+    let span = lines.span(from, to);
+    let (variant, edited_variant) = match kind {
+        Kind::TrailingDropped => {
+            let f = |i: usize, b: &str| {
+                if i % 2 == 0 && !b.trim().is_empty() {
+                    format!("{}  ", b.trim_end())
+                } else {
+                    b.to_string()
+                }
+            };
+            (map_lines(span, f), map_lines(&with_marker(span, at), f))
+        }
+        _ => {
+            let v = typographic(span);
+            let edited = with_marker(&v, at);
+            (v, edited)
+        }
+    };
+    if variant == span {
+        return None;
+    }
+    let (lo, hi) = (lines.starts[from], lines.starts[to]);
+    let content = format!("{}{variant}{}", &text[..lo], &text[hi..]);
+    let expected = format!("{}{edited_variant}{}", &text[..lo], &text[hi..]);
+    let search = span.to_string();
+    // The plain span elsewhere in the file, even reindented, would be a
+    // second place (found by an earlier strategy than this one's).
+    if content.contains(search.as_str()) || occurs_trimmed_elsewhere(lines, from, to) {
+        return None;
+    }
+    let mut up = from;
+    while up > 0 && lines.blank(up - 1) {
+        up -= 1;
+    }
+    let mut down = to;
+    while down < lines.count() && lines.blank(down) {
+        down += 1;
+    }
+    let grown = variant.len() - span.len();
+    Some(Case {
+        kind,
+        file,
+        search,
+        replace: with_marker(span, at),
+        expected,
+        region: (lines.starts[up], lines.starts[down] + grown),
+        content: Some(content),
+    })
+}
+
+/// Whether the lines `from..to`, each trimmed, occur again elsewhere in
+/// the file.
+fn occurs_trimmed_elsewhere(lines: &Lines, from: usize, to: usize) -> bool {
+    let n = to - from;
+    let same = |w: usize| (0..n).all(|i| lines.line(w + i).trim() == lines.line(from + i).trim());
+    (0..=lines.count().saturating_sub(n)).any(|w| w != from && same(w))
+}
+
+/// The span as a word processor or a careful writer would have it: double
+/// quotes curled in pairs, ` - ` as an en dash, `...` as an ellipsis, the
+/// space after the first comma of a line as an NBSP, and a zero-width space
+/// after the first `(` of a line.
+fn typographic(span: &str) -> String {
+    map_lines(span, |_, b| {
+        let mut line = b.replace(" - ", " \u{2013} ").replace("...", "\u{2026}");
+        if line.matches('"').count() % 2 == 0 {
+            let mut open = true;
+            line = line
+                .chars()
+                .map(|c| match c {
+                    '"' => {
+                        let q = if open { '\u{201c}' } else { '\u{201d}' };
+                        open = !open;
+                        q
+                    }
+                    c => c,
+                })
+                .collect();
+        }
+        if let Some(i) = line.find(", ") {
+            line.replace_range(i + 1..i + 2, "\u{a0}");
+        }
+        if let Some(i) = line.find('(') {
+            line.insert(i + 1, '\u{200b}');
+        }
+        line
     })
 }
 
@@ -569,6 +770,7 @@ pub fn run_case(case: &Case, source: &str, mode: Mode) -> (Outcome, Option<Error
         mode,
         ..ReplaceOptions::default()
     };
+    let source = case.file_text(source);
     match replace_text(source, &case.search, &case.replace, &options) {
         Err(e) => {
             if e.code == ErrorCode::Ambiguous && e.details.candidates.len() < 2 {

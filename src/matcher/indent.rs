@@ -10,6 +10,12 @@
 //!   in whole units, and every line's level differs by the same offset
 //!   (2-space search against 4-space or tab file).
 //!
+//! - **columns**: measured in columns (a tab is `tab` columns wide, for
+//!   one width of 4, 8 or 2), every file indent is the search indent plus
+//!   the same number of columns — tabs and spaces converted unevenly, line
+//!   by line, as models do (SPEC §6.8). Each line keeps the file's own
+//!   characters; a new line is written in its neighbour's.
+//!
 //! Anything else (a line moved in or out relative to the others) is not a
 //! uniform shift: the safe strategies refuse it, since in Python or YAML it
 //! changes meaning.
@@ -26,6 +32,36 @@ pub(crate) enum IndentMap {
         to_unit: usize,
         offset: isize,
     },
+    Columns {
+        tab: usize,
+        delta: isize,
+        /// The file indents with tabs (new lines without a neighbour to
+        /// copy use tabs too).
+        tabs: bool,
+    },
+}
+
+/// Width of `indent` in columns, a tab advancing to the next multiple of
+/// `tab`.
+pub(crate) fn columns(indent: &str, tab: usize) -> usize {
+    indent.chars().fold(0, |col, c| {
+        if c == '\t' {
+            (col / tab + 1) * tab
+        } else {
+            col + 1
+        }
+    })
+}
+
+/// `cols` columns of indentation, with tabs (then spaces) or spaces only.
+fn render_columns(cols: usize, tab: usize, tabs: bool) -> String {
+    if tabs {
+        let mut out = "\t".repeat(cols / tab);
+        out.push_str(&" ".repeat(cols % tab));
+        out
+    } else {
+        " ".repeat(cols)
+    }
 }
 
 /// `Some(c)` when `indent` is empty or made of `c` only.
@@ -65,7 +101,36 @@ impl IndentMap {
                 return Some(IndentMap::Remove(p.to_string()));
             }
         }
-        Self::infer_units(pairs)
+        Self::infer_units(pairs).or_else(|| Self::infer_columns(pairs))
+    }
+
+    fn infer_columns(pairs: &[(&str, &str)]) -> Option<IndentMap> {
+        let signed = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
+        [4usize, 8, 2].into_iter().find_map(|tab| {
+            let mut deltas = pairs
+                .iter()
+                .map(|(s, f)| signed(columns(f, tab)) - signed(columns(s, tab)));
+            let delta = deltas.next()?;
+            deltas.all(|d| d == delta).then(|| IndentMap::Columns {
+                tab,
+                delta,
+                tabs: pairs.iter().any(|(_, f)| f.contains('\t')),
+            })
+        })
+    }
+
+    /// `indent` as the file would write it on a line next to the file line
+    /// indented `like`: the columns shift writes tabs only where that line
+    /// does; every other shape ignores `like`.
+    pub(crate) fn apply_like(&self, indent: &str, like: &str) -> Option<String> {
+        match self {
+            IndentMap::Columns { tab, delta, .. } => {
+                let cols = isize::try_from(columns(indent, *tab)).ok()? + delta;
+                let tabs = like.contains('\t');
+                Some(render_columns(usize::try_from(cols).ok()?, *tab, tabs))
+            }
+            _ => self.apply(indent),
+        }
     }
 
     fn infer_units(pairs: &[(&str, &str)]) -> Option<IndentMap> {
@@ -139,6 +204,10 @@ impl IndentMap {
                 out.push_str(&from.to_string().repeat(rest));
                 Some(out)
             }
+            IndentMap::Columns { tab, delta, tabs } => {
+                let cols = isize::try_from(columns(indent, *tab)).ok()? + delta;
+                Some(render_columns(usize::try_from(cols).ok()?, *tab, *tabs))
+            }
         }
     }
 }
@@ -182,5 +251,26 @@ mod tests {
             None
         );
         assert_eq!(IndentMap::infer(&[("    ", "    "), ("   ", "\t")]), None);
+    }
+
+    #[test]
+    fn uneven_tab_conversions_are_a_column_shift() {
+        let map = IndentMap::infer(&[("\t", "    "), ("        ", "\t\t"), ("\t  ", "\t  ")]);
+        assert_eq!(
+            map,
+            Some(IndentMap::Columns {
+                tab: 4,
+                delta: 0,
+                tabs: true
+            })
+        );
+        let map = map.unwrap();
+        assert_eq!(
+            map.apply_like("            ", "\t\t").as_deref(),
+            Some("\t\t\t")
+        );
+        assert_eq!(map.apply_like("\t\t", "    ").as_deref(), Some("        "));
+        // A line moved in relative to the others is still not a shift.
+        assert_eq!(IndentMap::infer(&[("\t", "    "), ("\t", "      ")]), None);
     }
 }

@@ -160,12 +160,17 @@ pub(crate) enum Verdict {
     Ambiguous(Vec<Candidate>),
     /// `expectedReplacements = n` and the strategy found another number.
     CountMismatch(Vec<Candidate>),
+    /// More locations than one call replaces (`MAX_CANDIDATES`).
+    TooMany,
     NotFound,
 }
 
 pub(crate) fn decide(settings: &Settings, candidates: Vec<Candidate>) -> Verdict {
     if candidates.is_empty() {
         return Verdict::NotFound;
+    }
+    if candidates.len() > strategies::MAX_CANDIDATES {
+        return Verdict::TooMany;
     }
     if settings.replace_all {
         let mut kept: Vec<Candidate> = Vec::with_capacity(candidates.len());

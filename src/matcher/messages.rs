@@ -96,6 +96,17 @@ pub(crate) fn count_mismatch(
     }
 }
 
+pub(crate) fn too_many_matches(lang: Lang, strategy: Strategy, cap: usize) -> String {
+    match lang {
+        Lang::En => format!(
+            "Strategy {strategy} found more than {cap} locations, the most one call replaces. Nothing was changed (an edit cut short at the cap would leave the rest). Split the content, or make the search more specific."
+        ),
+        Lang::Zh => format!(
+            "策略 {strategy} 找到超过 {cap} 处位置，超出单次调用可替换的上限。未做任何修改（在上限处截断会遗留其余位置）。请拆分内容，或让搜索文本更具体。"
+        ),
+    }
+}
+
 pub(crate) fn already_applied(lang: Lang, at: (u32, u32)) -> String {
     match lang {
         Lang::En => format!(

@@ -91,6 +91,7 @@
 mod budget;
 mod content;
 mod corrector;
+mod fidelity;
 mod indent;
 mod ladder;
 mod messages;
@@ -108,8 +109,8 @@ pub use corrector::{
     Corrector, CORRECTION_CACHE_SIZE,
 };
 pub use search_replace::{
-    apply_edits, apply_search_replace, parse_search_replace, BlockResult, EditSpec,
-    SearchReplaceBlock, SearchReplaceOptions, SearchReplaceReport,
+    apply_edits, apply_search_replace, check_edit_fields, parse_search_replace, BlockResult,
+    EditSpec, SearchReplaceBlock, SearchReplaceOptions, SearchReplaceReport, EDIT_FIELDS,
 };
 pub use stats::{reset_stats, stats, CorrectionCounts, Stats, StrategyCounts};
 pub use types::{
@@ -124,7 +125,7 @@ use reexpress::Unmappable;
 use strategies::{Candidate, Needle, Plan};
 
 use crate::error::{Error, ErrorCode, LineRange};
-use crate::text::{split_bom, BOM};
+use crate::text::{split_bom, LineLink, BOM};
 
 /// Locates `search` in `content` (SPEC §11 `findMatch`).
 ///
@@ -167,6 +168,14 @@ pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<
             result.matches = matches(body, bom_units, s, &cands);
             result.code = Some(ErrorCode::Ambiguous);
             result.message = Some(messages::ambiguous(lang, s, &ranges(&result.matches)));
+        }
+        (Some(s), Verdict::TooMany) => {
+            result.code = Some(ErrorCode::TooManyMatches);
+            result.message = Some(messages::too_many_matches(
+                lang,
+                s,
+                strategies::MAX_CANDIDATES,
+            ));
         }
         (Some(s), Verdict::CountMismatch(cands)) => {
             result.matches = matches(body, bom_units, s, &cands);
@@ -233,6 +242,12 @@ pub fn replace_text(
                     .with_candidates(&list)
                     .with_line_of(&list),
             );
+        }
+        (Some(s), Verdict::TooMany) => {
+            return Err(Error::new(
+                ErrorCode::TooManyMatches,
+                messages::too_many_matches(lang, s, strategies::MAX_CANDIDATES),
+            ));
         }
         (Some(s), Verdict::CountMismatch(c)) => {
             let found = matches(body, bom_units, s, &c);
@@ -309,8 +324,31 @@ fn non_blank_chars(s: &str) -> usize {
     s.chars().filter(|c| !c.is_whitespace()).count()
 }
 
+/// Whether the search and the replacement begin or end with the same
+/// non-blank line (under the fold key): only then does finding the
+/// replacement show the edit in its place — the shared lines surround the
+/// changed ones. A replacement that is all new text found once may just as
+/// well be a copy elsewhere (another function's `return a * b`).
+fn shares_a_line(search: &str, replace: &str) -> bool {
+    let lines = |t: &str| -> Vec<String> {
+        t.replace("\r\n", "\n")
+            .split('\n')
+            .map(|l| normalize::key(l, normalize::Level::Fold))
+            .filter(|k| !k.is_empty())
+            .collect()
+    };
+    let (s, r) = (lines(search), lines(replace));
+    if s.len() < 2 && r.len() < 2 {
+        return false;
+    }
+    let first = s.first().zip(r.first()).is_some_and(|(a, b)| a == b);
+    let last = s.last().zip(r.last()).is_some_and(|(a, b)| a == b);
+    first || last
+}
+
 /// `ALREADY_APPLIED` when the replacement (not the search) is present
-/// exactly once under the safe strategies, else `NOT_FOUND` with the report.
+/// exactly once under the safe strategies and shares a first or last line
+/// with the search, else `NOT_FOUND` with the report (SPEC §6.8).
 fn not_found_or_applied(
     content: &Content<'_>,
     needle: &Needle,
@@ -322,7 +360,7 @@ fn not_found_or_applied(
         .min(non_blank_chars(&needle.exact))
         .max(ALREADY_APPLIED_FLOOR_CHARS);
     let substantial = non_blank_chars(replace) >= needed;
-    if substantial {
+    if substantial && shares_a_line(&needle.lf, replace) {
         let probe = Needle::new(replace);
         let single = Settings {
             expected: None,
@@ -368,12 +406,7 @@ fn apply<'c>(
     let mut pos = 0usize;
     for cand in chosen {
         let text = reexpress::replacement(content, needle, cand, replace).map_err(|e| (cand, e))?;
-        let ending = region_ending(body, cand.start, cand.end);
-        let text = if ending == "\n" {
-            text
-        } else {
-            text.replace('\n', ending)
-        };
+        let text = with_endings(body, cand.start, cand.end, &text);
         let (mut start, mut end) = (cand.replace_start(content), cand.end);
         if cand.plan == Plan::Verbatim {
             (start, end) = keep_boundary_breaks(body, start, end, &needle.lf, &text);
@@ -388,6 +421,53 @@ fn apply<'c>(
     }
     out.push_str(body.get(pos..).unwrap_or(""));
     Ok(out)
+}
+
+/// The replacement (LF breaks) with the region's line endings. A region
+/// that writes one ending gives it to every break; in a mixed region each
+/// replacement line keeps the ending of the region line it stands for, and
+/// an inserted line takes the ending of the line it follows (SPEC §6.8).
+fn with_endings(body: &str, start: usize, end: usize, text: &str) -> String {
+    let region = body.get(start..end).unwrap_or("");
+    let lines: Vec<crate::text::Line<'_>> = crate::text::lines_with_endings(region).collect();
+    let mixed = lines.iter().any(|l| l.ending == "\r\n") && lines.iter().any(|l| l.ending == "\n");
+    if !mixed || !text.contains('\n') {
+        let ending = region_ending(body, start, end);
+        return if ending == "\n" {
+            text.to_string()
+        } else {
+            text.replace('\n', ending)
+        };
+    }
+    let key = |l: &str| normalize::key(l, normalize::Level::Fold);
+    let old_keys: Vec<String> = lines.iter().map(|l| key(l.text)).collect();
+    let new_lines: Vec<&str> = text.split('\n').collect();
+    let new_keys: Vec<String> = new_lines.iter().map(|l| key(l)).collect();
+    let old_refs: Vec<&str> = old_keys.iter().map(String::as_str).collect();
+    let new_refs: Vec<&str> = new_keys.iter().map(String::as_str).collect();
+    let links = crate::text::align_lines(&old_refs, &new_refs);
+    let before = body
+        .get(..start)
+        .and_then(|b| b.strip_suffix('\n'))
+        .map(|b| if b.ends_with('\r') { "\r\n" } else { "\n" });
+    let mut previous = before.unwrap_or_else(|| region_ending(body, start, end));
+    let mut out = String::with_capacity(text.len() + new_lines.len());
+    for (j, line) in new_lines.iter().enumerate() {
+        out.push_str(line);
+        if j + 1 == new_lines.len() {
+            break;
+        }
+        let own = match links.get(j) {
+            Some(LineLink::Equal(i) | LineLink::Changed(i)) => {
+                lines.get(*i).map(|l| l.ending).filter(|e| !e.is_empty())
+            }
+            _ => None,
+        };
+        let ending = own.unwrap_or(previous);
+        out.push_str(ending);
+        previous = ending;
+    }
+    out
 }
 
 /// The line ending of a matched region: the majority inside it, else the

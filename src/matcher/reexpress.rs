@@ -18,6 +18,7 @@
 //! from the indentation of the file line each search line paired with.
 
 use super::content::Content;
+use super::fidelity::keep_file_bytes;
 use super::indent::IndentMap;
 use super::normalize::{escape, for_each_key_char, indent_of, is_blank, key, unescape_once, Level};
 use super::strategies::{Candidate, FuzzyPlan, LinesPlan, Needle, Plan, Shift, TrimPlan};
@@ -50,7 +51,7 @@ pub(crate) fn replacement(
         .unwrap_or(replace)
         .replace("\r\n", "\n");
     if candidate.unescaped != 0 {
-        r = unescape_replacement(&r, candidate.unescaped)?;
+        r = unescape_replacement(&r, &needle.lf, candidate.unescaped)?;
     }
     match &candidate.plan {
         Plan::Verbatim => Ok(r),
@@ -61,13 +62,13 @@ pub(crate) fn replacement(
 }
 
 /// The replacement unescaped when it shows the search's over-escaping.
-fn unescape_replacement(r: &str, search_kinds: u16) -> Result<String, Unmappable> {
+fn unescape_replacement(r: &str, search: &str, search_kinds: u16) -> Result<String, Unmappable> {
     let u = unescape_once(r);
     if u.kinds & search_kinds == 0 {
         // No sign of the same escaping: written as given.
         return Ok(r.to_string());
     }
-    if u.kinds & !search_kinds != 0 {
+    if u.kinds & !search_kinds != 0 || escape_inside_literal(r, search, search_kinds) {
         return Err(Unmappable::Escaping);
     }
     // The real characters must not appear beside their escaped form.
@@ -93,6 +94,80 @@ fn unescape_replacement(r: &str, search_kinds: u16) -> Result<String, Unmappable
         }
     }
     Ok(u.text)
+}
+
+/// Whether a `\n`, `\r` or `\t` the replacement adds (outside the text it
+/// shares with the search, whose escapes are the over-escaping being
+/// undone) sits inside a string or character literal: there it is the new
+/// code's own escape (SPEC §6.1 item 8), and unescaping would break the
+/// literal across lines. A quote opens or closes a literal as the search
+/// wrote quotes: escaped (`\"`) when the search's escaping covered quotes,
+/// bare otherwise; an apostrophe between letters is prose, not a quote.
+fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> bool {
+    let prefix = r
+        .char_indices()
+        .zip(search.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(r.len().min(search.len()), |((i, _), _)| i);
+    let suffix = r[prefix..]
+        .chars()
+        .rev()
+        .zip(search[prefix.min(search.len())..].chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum::<usize>();
+    let added = prefix..r.len() - suffix;
+    let delimiter = |kind: u16| search_kinds & kind != 0;
+    let mut open: Option<char> = None;
+    let mut prev: Option<char> = None;
+    let mut chars = r.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '\n' {
+            open = None;
+        } else if c == '\\' {
+            let Some(&(_, n)) = chars.peek() else { break };
+            chars.next();
+            match n {
+                'n' | 'r' | 't' if open.is_some() && added.contains(&at) => return true,
+                'n' => open = None,
+                '"' | '\''
+                    if delimiter(if n == '"' {
+                        escape::DOUBLE_QUOTE
+                    } else {
+                        escape::SINGLE_QUOTE
+                    }) =>
+                {
+                    open = match open {
+                        Some(q) if q == n => None,
+                        None => Some(n),
+                        other => other,
+                    };
+                }
+                _ => {}
+            }
+            prev = Some(n);
+            continue;
+        } else if (c == '"' || c == '\'')
+            && !delimiter(if c == '"' {
+                escape::DOUBLE_QUOTE
+            } else {
+                escape::SINGLE_QUOTE
+            })
+        {
+            let apostrophe = c == '\''
+                && prev.is_some_and(char::is_alphanumeric)
+                && chars.peek().is_some_and(|(_, n)| n.is_alphanumeric());
+            if !apostrophe {
+                open = match open {
+                    Some(q) if q == c => None,
+                    None => Some(c),
+                    other => other,
+                };
+            }
+        }
+        prev = Some(c);
+    }
+    false
 }
 
 /// Re-indents `line` by `map`; `None` when the map cannot express it.
@@ -282,6 +357,75 @@ fn apply_quote_style(
     }
 }
 
+/// Quotes in a piece of a changed line written in the region's style: a
+/// pair's opening or closing form chosen by what precedes each quote (the
+/// rest of the line is the file's, so counting cannot decide).
+fn restyle_quotes(
+    before: Option<char>,
+    text: &str,
+    ascii: char,
+    style: QuoteStyle,
+    n: usize,
+) -> Result<String, Unmappable> {
+    match style {
+        QuoteStyle::Pair(open, close) => {
+            let mut out = String::with_capacity(text.len());
+            let mut prev = before;
+            for c in text.chars() {
+                let written = if c != ascii {
+                    c
+                } else if prev
+                    .is_none_or(|p| p.is_whitespace() || "([{<=:,;".contains(p) || p == open)
+                {
+                    open
+                } else {
+                    close
+                };
+                out.push(written);
+                prev = Some(written);
+            }
+            Ok(out)
+        }
+        _ => apply_quote_style(text, ascii, style, n),
+    }
+}
+
+/// Replacement line `j` under a column shift (tabs and spaces converted
+/// unevenly): a line that keeps its search line's indentation gets the
+/// file line's own; any other is shifted by the columns and written in the
+/// characters of the file line it stands for, or of its nearest neighbour
+/// that stands for one (SPEC §6.8).
+fn columns_line(
+    line: &str,
+    j: usize,
+    links: &[LineLink],
+    s_lines: &[&str],
+    f_lines: &[&str],
+    map: &IndentMap,
+) -> Option<String> {
+    let body = &line[indent_of(line).len()..];
+    let tied = |k: usize| match links.get(k) {
+        Some(LineLink::Equal(i) | LineLink::Changed(i)) => Some(*i),
+        _ => None,
+    };
+    if let Some(i) = tied(j) {
+        if indent_of(s_lines.get(i)?) == indent_of(line) {
+            return Some(format!("{}{body}", indent_of(f_lines.get(i)?)));
+        }
+    }
+    let near = tied(j)
+        .or_else(|| (0..j).rev().find_map(tied))
+        .or_else(|| (j + 1..links.len()).find_map(tied));
+    let like = near
+        .and_then(|i| f_lines.get(i))
+        .map_or("", |f| indent_of(f));
+    let indent = match near {
+        Some(_) => map.apply_like(indent_of(line), like)?,
+        None => map.apply(indent_of(line))?,
+    };
+    Some(format!("{indent}{body}"))
+}
+
 fn lines(
     content: &Content<'_>,
     needle: &Needle,
@@ -369,6 +513,10 @@ fn lines(
                     format!("{f0}{line}")
                 }
             }
+            _ if matches!(plan.indent, IndentMap::Columns { .. }) => {
+                columns_line(line, j, &links, &s_lines, &f_lines, &plan.indent)
+                    .ok_or(Unmappable::Indentation(j + 1))?
+            }
             _ => {
                 let line = match dedented_by {
                     Some(f0) => format!("{f0}{line}"),
@@ -377,6 +525,33 @@ fn lines(
                 shift_line(&line, &plan.indent).ok_or(Unmappable::Indentation(j + 1))?
             }
         };
+        // A changed line keeps the file's bytes wherever it keeps the
+        // search's text (SPEC §6.8); only the model's own pieces are
+        // re-styled.
+        if let LineLink::Changed(i) = *link {
+            let pair = s_lines.get(i).zip(f_lines.get(i));
+            if let Some(pieces) = pair.and_then(|(s, f)| keep_file_bytes(s, f, line)) {
+                let mut written = indent_of(&shifted).to_string();
+                for piece in pieces {
+                    if piece.from_file {
+                        written.push_str(&piece.text);
+                        continue;
+                    }
+                    let mut text = piece.text;
+                    for (ascii, open, close, yes) in straighten {
+                        if yes {
+                            text = text.replace([open, close], ascii.encode_utf8(&mut [0; 4]));
+                        }
+                    }
+                    for (ascii, style) in styles {
+                        text = restyle_quotes(written.chars().last(), &text, ascii, style, j + 1)?;
+                    }
+                    written.push_str(&text);
+                }
+                out.push(written);
+                continue;
+            }
+        }
         let mut written = shifted;
         for (ascii, open, close, yes) in straighten {
             if yes {

@@ -92,13 +92,52 @@ impl SearchReplaceOptions {
     }
 }
 
-/// One edit of [`apply_edits`] (seed 004's MultiEdit item).
+/// One edit of [`apply_edits`] (seed 004's MultiEdit item). Both strings
+/// are required and no other field is accepted (SPEC §6.8): an edit that
+/// lacks `newString` or spells it `new_string` is refused, never applied
+/// as a deletion.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EditSpec {
     pub old_string: String,
     pub new_string: String,
+    #[serde(default)]
     pub replace_all: bool,
+}
+
+/// The fields an edit of [`apply_edits`] accepts.
+pub const EDIT_FIELDS: [&str; 3] = ["oldString", "newString", "replaceAll"];
+
+/// Checks the field names of edit number `index` (1-based) before it is
+/// read: both strings present, nothing else. The refusal names the field
+/// that is missing or unknown and lists the accepted ones.
+pub fn check_edit_fields(index: usize, fields: &[&str], lang: Lang) -> Result<(), Error> {
+    let unknown: Vec<String> = fields
+        .iter()
+        .filter(|f| !EDIT_FIELDS.contains(f))
+        .map(|f| format!("`{f}`"))
+        .collect();
+    let missing = ["oldString", "newString"]
+        .into_iter()
+        .find(|f| !fields.contains(f));
+    let list = unknown.join(", ");
+    let problem = match (unknown.len(), missing, lang) {
+        (1, _, Lang::En) => format!("unknown field {list}"),
+        (0, Some(f), Lang::En) => format!("no `{f}`"),
+        (_, _, Lang::En) if !unknown.is_empty() => format!("unknown fields {list}"),
+        (0, Some(f), Lang::Zh) => format!("缺少 `{f}`"),
+        (_, _, Lang::Zh) if !unknown.is_empty() => format!("未知字段 {list}"),
+        _ => return Ok(()),
+    };
+    let message = match lang {
+        Lang::En => format!(
+            "Edit #{index} has {problem}. An edit has exactly the fields oldString, newString and (optional) replaceAll; nothing was changed. To delete text, pass newString: \"\"."
+        ),
+        Lang::Zh => format!(
+            "第 {index} 个编辑{problem}。编辑只接受 oldString、newString 和（可选的）replaceAll 字段；未做任何修改。如需删除文本，请传入 newString: \"\"。"
+        ),
+    };
+    Err(Error::new(ErrorCode::InvalidArgument, message).with_name("edits"))
 }
 
 /// The outcome of one block or edit.

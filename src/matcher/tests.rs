@@ -133,7 +133,8 @@ fn trailing_whitespace_keeps_the_files_bytes_on_unchanged_lines() {
         &safe(),
     );
     assert_eq!(s, Strategy::TrailingWhitespace);
-    assert_eq!(out, "para ONE\nkeep me  \nnext\n");
+    // The edited line keeps its trailing spaces too (a hard break).
+    assert_eq!(out, "para ONE  \nkeep me  \nnext\n");
 }
 
 // ---- 5. indentation ---------------------------------------------------------
@@ -211,7 +212,8 @@ fn inner_whitespace_runs_are_forgiven() {
         &safe(),
     );
     assert_eq!(s, Strategy::WhitespaceNormalized);
-    assert_eq!(out, "if ( other ) {\n  go();\n}\n");
+    // The file's tab and two spaces stay around the changed token.
+    assert_eq!(out, "if\t(  other\t) {\n  go();\n}\n");
 }
 
 // ---- 7. unicode_normalized --------------------------------------------------
@@ -242,10 +244,19 @@ fn curly_quotes_the_model_typed_over_straight_ones_are_straightened() {
 #[test]
 fn mixed_quote_styles_are_refused_not_guessed() {
     let content = "say “a” and \"b\"\n";
-    let e = refused(
+    // Quotes the replacement keeps are the file's, each in its place.
+    let (out, _) = replaced(
         content,
         "say \"a\" and \"b\"",
         "say \"c\" and \"d\"",
+        &safe(),
+    );
+    assert_eq!(out, "say “c” and \"d\"\n");
+    // A new quote in a region that writes it two ways cannot be styled.
+    let e = refused(
+        content,
+        "say \"a\" and \"b\"",
+        "say \"c\" and \"d\" or \"e\"",
         &safe(),
     );
     assert_eq!(e.code, ErrorCode::ReplacementNotMappable);
@@ -264,7 +275,8 @@ fn dashes_and_nbsp_match() {
     );
     assert_eq!(out, "import x  # HELLO\n");
     let (out, _) = replaced("a\u{a0}b = 1\n", "a b = 1", "a b = 2", &safe());
-    assert_eq!(out, "a b = 2\n");
+    // The NBSP the model did not touch stays an NBSP.
+    assert_eq!(out, "a\u{a0}b = 2\n");
 }
 
 // ---- 8. escape_normalized ---------------------------------------------------
@@ -826,13 +838,25 @@ fn empty_search_and_no_change_are_errors() {
 #[test]
 fn already_applied_edits_are_reported() {
     let e = refused(
-        "let x = 2;\nlet y = 3;\n",
-        "let x = 1;",
-        "let x = 2;",
+        "fn a() {\nlet x = 2;\nlet y = 3;\n",
+        "fn a() {\nlet x = 1;",
+        "fn a() {\nlet x = 2;",
         &safe(),
     );
     assert_eq!(e.code, ErrorCode::AlreadyApplied);
     assert_eq!(e.details.line, Some(1));
+    // With no line shared with the search, a replacement found once may be
+    // a copy anywhere (SPEC §6.8): not found, with the closest region.
+    assert_eq!(
+        refused(
+            "let x = 2;\nlet y = 3;\n",
+            "let x = 1;",
+            "let x = 2;",
+            &safe()
+        )
+        .code,
+        ErrorCode::NotFound
+    );
     // A replacement of one to three characters found once proves nothing.
     assert_eq!(
         refused("the d key\n", "c", "d", &safe()).code,
@@ -1249,4 +1273,53 @@ fn a_wordy_boundary_line_may_be_misremembered_a_brace_may_not() {
         refused(content, both, "x\n", &fuzzy()).code,
         ErrorCode::NotFound
     );
+}
+
+#[test]
+fn replace_all_over_the_cap_is_refused_not_cut_short() {
+    let all = ReplaceOptions {
+        replace_all: true,
+        ..ReplaceOptions::default()
+    };
+    let cap = strategies::MAX_CANDIDATES;
+    let at_cap = "a\n".repeat(cap);
+    let (out, _) = replaced(&at_cap, "a", "b", &all);
+    assert_eq!(out, "b\n".repeat(cap));
+    let over = "a\n".repeat(cap + 1);
+    let e = refused(&over, "a", "b", &all);
+    assert_eq!(e.code, ErrorCode::TooManyMatches);
+    assert!(
+        e.message.contains("more than 100000 locations"),
+        "{}",
+        e.message
+    );
+    // expectedReplacements over the cap is refused the same way.
+    let counted = ReplaceOptions {
+        expected_replacements: Some(u32::try_from(cap).unwrap() + 1),
+        ..ReplaceOptions::default()
+    };
+    assert_eq!(
+        refused(&over, "a", "b", &counted).code,
+        ErrorCode::TooManyMatches
+    );
+}
+
+#[test]
+fn an_edit_without_new_string_is_refused_with_the_accepted_fields() {
+    assert!(check_edit_fields(1, &["oldString", "newString"], Lang::En).is_ok());
+    assert!(check_edit_fields(1, &["oldString", "newString", "replaceAll"], Lang::En).is_ok());
+    let e = check_edit_fields(2, &["oldString"], Lang::En).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert_eq!(
+        e.message,
+        "Edit #2 has no `newString`. An edit has exactly the fields oldString, newString and (optional) replaceAll; nothing was changed. To delete text, pass newString: \"\"."
+    );
+    let e = check_edit_fields(1, &["old_string", "new_string"], Lang::Zh).unwrap_err();
+    assert_eq!(
+        e.message,
+        "第 1 个编辑未知字段 `old_string`, `new_string`。编辑只接受 oldString、newString 和（可选的）replaceAll 字段；未做任何修改。如需删除文本，请传入 newString: \"\"。"
+    );
+    // Read from JSON, a missing newString is an error too, never "".
+    assert!(serde_json::from_str::<EditSpec>(r#"{"oldString":"a"}"#).is_err());
+    assert!(serde_json::from_str::<EditSpec>(r#"{"old_string":"a","new_string":"b"}"#).is_err());
 }

@@ -4,6 +4,7 @@ mod block_diff;
 mod block_diff_props;
 mod conformance;
 mod content;
+mod fidelity;
 #[path = "../../fuzz/checks.rs"]
 mod fuzz_checks;
 mod fuzz_regressions;

@@ -46,7 +46,7 @@ fn compute_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<usize>> {
         }
         if same {
             out.push(w);
-            if out.len() >= MAX_CANDIDATES {
+            if out.len() > MAX_CANDIDATES {
                 break;
             }
         }

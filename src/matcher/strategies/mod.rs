@@ -37,7 +37,9 @@ use super::indent::IndentMap;
 use super::normalize::is_blank;
 use super::types::Strategy;
 
-/// Most candidates a strategy collects (replace-all over a huge file).
+/// Most locations one call replaces (replace-all over a huge file). A
+/// strategy collects one more, so that going over the cap is seen and
+/// refused (`TOO_MANY_MATCHES`), never cut short silently.
 pub(crate) const MAX_CANDIDATES: usize = 100_000;
 
 /// Fuzzy acceptance rules in force for one call.
@@ -280,7 +282,7 @@ pub(crate) fn substring_spans(
     }
     let mut spans: Vec<(usize, usize)> =
         crate::matcher::scan::find_iter(hay.as_bytes(), pat.as_bytes())
-            .take(MAX_CANDIDATES)
+            .take(MAX_CANDIDATES + 1)
             .map(|p| (p, p + pat.len()))
             .collect();
     if !non_overlapping {

@@ -88,7 +88,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             }),
             unescaped: 0,
         });
-        if candidates.len() >= MAX_CANDIDATES {
+        if candidates.len() > MAX_CANDIDATES {
             break;
         }
     }

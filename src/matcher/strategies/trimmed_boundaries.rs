@@ -12,10 +12,13 @@
 //! The replacement loses the same boundary whitespace: leading blank lines
 //! when the search had them, the first line's indentation when it equals
 //! what was trimmed or the file's own indentation before the match,
-//! trailing blank lines or spaces likewise. When the
-//! match starts right after its line's indentation, the replacement's later
-//! lines move by the same indentation shift that maps the search's trimmed
-//! indentation onto the file's (refused if that shift cannot be expressed).
+//! trailing blank lines or spaces likewise. A multi-line search's later
+//! lines are in the file as written, so the replacement's later lines are
+//! too: a first line indented unlike the rest (`"  " + text`) is a wrapper,
+//! not an indentation shift (SPEC §6.8). Only a one-line search that starts
+//! right after its line's indentation moves the replacement's later lines,
+//! by the shift that maps its trimmed indentation onto the file's (refused
+//! if that shift cannot be expressed).
 
 use super::exact::found;
 use super::{substring_spans, Candidate, Cx, Needle, Outcome, Plan, Shift, TrimPlan};
@@ -53,7 +56,11 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         if lead_break && !before.trim().is_empty() || trail_break && !after.trim().is_empty() {
             return None;
         }
-        let shift = if lead.is_empty() || !before.trim().is_empty() {
+        // A multi-line search's later lines are in the file as written, so
+        // they fix the columns: a first line indented differently is a
+        // wrapper, not a shift (SPEC §6.8). A one-line search has nothing
+        // else to go by: its indentation stands for the file line's.
+        let shift = if lead.is_empty() || !before.trim().is_empty() || pat.contains('\n') {
             Shift::AsWritten
         } else {
             match IndentMap::infer(&[(s0, before)]) {
