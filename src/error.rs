@@ -226,6 +226,21 @@ impl std::fmt::Display for ErrorCode {
 pub struct LineRange {
     pub start_line: u32,
     pub end_line: u32,
+    /// 1-based UTF-16 column of the start, given where several candidates
+    /// start on one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_column: Option<u32>,
+}
+
+impl LineRange {
+    /// Lines `start_line..=end_line`, no column.
+    pub fn new(start_line: u32, end_line: u32) -> Self {
+        LineRange {
+            start_line,
+            end_line,
+            start_column: None,
+        }
+    }
 }
 
 /// Typed details an error may carry. Only fields that are set are

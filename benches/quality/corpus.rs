@@ -56,6 +56,8 @@ pub enum Kind {
     MixedLineEndings,
     TrailingDropped,
     Typographic,
+    NormalForms,
+    EscapedLiteralAdded,
     // Content: only the fuzzy mode may land these (≥ 90 %).
     DroppedMiddleLine,
     AlteredMiddleLine,
@@ -66,7 +68,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 21] = [
         Kind::IndentAdded,
         Kind::IndentDropped,
         Kind::TabsSpaces,
@@ -81,6 +83,8 @@ impl Kind {
         Kind::MixedLineEndings,
         Kind::TrailingDropped,
         Kind::Typographic,
+        Kind::NormalForms,
+        Kind::EscapedLiteralAdded,
         Kind::DroppedMiddleLine,
         Kind::AlteredMiddleLine,
         Kind::WrongNeighbourLine,
@@ -104,6 +108,8 @@ impl Kind {
             Kind::MixedLineEndings => "mixed CRLF/LF",
             Kind::TrailingDropped => "trailing dropped",
             Kind::Typographic => "dashes/NBSP/zero-width",
+            Kind::NormalForms => "NFC search, NFD file",
+            Kind::EscapedLiteralAdded => "over-escaped, new \\n literal",
             Kind::DroppedMiddleLine => "dropped middle line",
             Kind::AlteredMiddleLine => "altered middle line",
             Kind::WrongNeighbourLine => "wrong neighbour line",
@@ -374,7 +380,12 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
     let text = lines.text;
     let span = lines.span(from, to);
     let at = edited_line(span);
-    let edited = with_marker(span, at);
+    let mut edited = with_marker(span, at);
+    if kind == Kind::EscapedLiteralAdded {
+        // The edit adds a string literal with its own escape sequence,
+        // which undoing the over-escaping must keep an escape.
+        edited = edited.replacen(MARKER, &format!("{MARKER}(\"a\\nb\\t\")"), 1);
+    }
     let uses_tabs = (0..lines.count()).any(|i| lines.line(i).starts_with('\t'));
     let (search, replace) = match kind {
         Kind::IndentAdded | Kind::DuplicateReindented => {
@@ -432,7 +443,7 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
             (map_lines(span, f), map_lines(&edited, f))
         }
         Kind::LineEndings => (span.replace('\n', "\r\n"), edited.replace('\n', "\r\n")),
-        Kind::OverEscaped => (over_escape(span), over_escape(&edited)),
+        Kind::OverEscaped | Kind::EscapedLiteralAdded => (over_escape(span), over_escape(&edited)),
         Kind::CurlyQuotes => {
             if !span.contains('"') && !span.contains('\'') {
                 return None;
@@ -503,7 +514,7 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
             };
             (f(span), f(&edited))
         }
-        Kind::TrailingDropped | Kind::Typographic => {
+        Kind::TrailingDropped | Kind::Typographic | Kind::NormalForms => {
             return file_variant_case(kind, file, lines, from, to, at);
         }
         Kind::DroppedMiddleLine => {
@@ -604,6 +615,7 @@ fn file_variant_case(
 ) -> Option<Case> {
     let text = lines.text;
     let span = lines.span(from, to);
+    let mut search = span.to_string();
     let (variant, edited_variant) = match kind {
         Kind::TrailingDropped => {
             let f = |i: usize, b: &str| {
@@ -614,6 +626,19 @@ fn file_variant_case(
                 }
             };
             (map_lines(span, f), map_lines(&with_marker(span, at), f))
+        }
+        Kind::NormalForms => {
+            // An accented word on every line: decomposed in the file (as
+            // macOS writes file names), precomposed as a model types it.
+            // Spans with other non-ASCII text are left out: the file would
+            // mix both forms.
+            if !span.is_ascii() {
+                return None;
+            }
+            search = accented(span, "\u{e9}");
+            let v = accented(span, "e\u{301}");
+            let edited = with_marker(&v, at);
+            (v, edited)
         }
         _ => {
             let v = typographic(span);
@@ -627,7 +652,6 @@ fn file_variant_case(
     let (lo, hi) = (lines.starts[from], lines.starts[to]);
     let content = format!("{}{variant}{}", &text[..lo], &text[hi..]);
     let expected = format!("{}{edited_variant}{}", &text[..lo], &text[hi..]);
-    let search = span.to_string();
     // The plain span elsewhere in the file, even reindented, would be a
     // second place (found by an earlier strategy than this one's).
     if content.contains(search.as_str()) || occurs_trimmed_elsewhere(lines, from, to) {
@@ -645,11 +669,25 @@ fn file_variant_case(
     Some(Case {
         kind,
         file,
+        replace: with_marker(&search, at),
         search,
-        replace: with_marker(span, at),
         expected,
         region: (lines.starts[up], lines.starts[down] + grown),
         content: Some(content),
+    })
+}
+
+/// `accent` (an é, composed or not) after the first word of every line.
+fn accented(span: &str, accent: &str) -> String {
+    map_lines(span, |_, b| {
+        let start = b.find(|c: char| c.is_alphanumeric());
+        let Some(start) = start else {
+            return b.to_string();
+        };
+        let end = b[start..]
+            .find(|c: char| !c.is_alphanumeric() && c != '_')
+            .map_or(b.len(), |e| start + e);
+        format!("{}{accent}{}", &b[..end], &b[end..])
     })
 }
 

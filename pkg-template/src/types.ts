@@ -72,6 +72,8 @@ export type ErrorCode =
 export interface LineRange {
   startLine: number;
   endLine: number;
+  /** 1-based UTF-16 column of the start, where several candidates start on one line. */
+  startColumn?: number;
 }
 
 /** The data of an error: what `EditkitError` carries, and what nested
@@ -947,6 +949,8 @@ export interface Match {
   end: number;
   startLine: number;
   endLine: number;
+  /** 1-based column of the first character on its line (UTF-16 code units). */
+  startColumn: number;
   /** The original text that matched. */
   text: string;
   score: number;

@@ -522,13 +522,7 @@ pub fn pair_failure(
                     ("Or copy the whole block into SEARCH and edit it in REPLACE.", "或者把整个块复制到 SEARCH，在 REPLACE 中修改。"),
                 ],
             ));
-            e.details.candidates = lines
-                .iter()
-                .map(|&l| LineRange {
-                    start_line: l,
-                    end_line: l,
-                })
-                .collect();
+            e.details.candidates = lines.iter().map(|&l| LineRange::new(l, l)).collect();
             e
         }
         PairFailure::Mismatch(similarity) => {

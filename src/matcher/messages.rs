@@ -25,11 +25,19 @@ fn percent(x: f64) -> u32 {
     (x * 100.0).round().clamp(0.0, 100.0) as u32
 }
 
-fn ranges(lang: Lang, list: &[(u32, u32)]) -> String {
+/// A candidate place: first and last line, and the start column where
+/// several places start on one line.
+pub(crate) type Place = (u32, u32, Option<u32>);
+
+fn ranges(lang: Lang, list: &[Place]) -> String {
     let shown: Vec<String> = list
         .iter()
         .take(20)
-        .map(|&(a, b)| range(lang, a, b))
+        .map(|&(a, b, col)| match (col, lang) {
+            (Some(c), Lang::En) => format!("{} column {c}", range(lang, a, b)),
+            (Some(c), Lang::Zh) => format!("{}第 {c} 列", range(lang, a, b)),
+            (None, _) => range(lang, a, b),
+        })
         .collect();
     let more = list.len().saturating_sub(20);
     let sep = lang.pick(", ", "、");
@@ -59,7 +67,7 @@ pub(crate) fn no_change(lang: Lang) -> String {
     .to_string()
 }
 
-pub(crate) fn ambiguous(lang: Lang, strategy: Strategy, found: &[(u32, u32)]) -> String {
+pub(crate) fn ambiguous(lang: Lang, strategy: Strategy, found: &[Place]) -> String {
     match lang {
         Lang::En => format!(
             "The search text matches {n} places (strategy {s}): {list}. An edit needs exactly one. Add a few unchanged neighbouring lines to the search so it matches one place only, or set replaceAll to change every place.",
@@ -80,7 +88,7 @@ pub(crate) fn count_mismatch(
     lang: Lang,
     strategy: Strategy,
     expected: u32,
-    found: &[(u32, u32)],
+    found: &[Place],
 ) -> String {
     match lang {
         Lang::En => format!(
@@ -125,6 +133,7 @@ pub(crate) enum UnmappableWhy {
     Indentation(usize),
     Quotes(usize, char),
     Escaping,
+    LiteralEscape(String),
 }
 
 pub(crate) fn unmappable(
@@ -149,6 +158,12 @@ pub(crate) fn unmappable(
         ),
         (Lang::En, UnmappableWhy::Escaping) => format!(
             "The search matched {place} only after undoing one level of escaping (strategy {strategy}), but the replacement mixes escaped and real characters (for example a literal \\n beside real line breaks), so it is unclear which to keep. Nothing was changed. Send search and replacement without extra escaping."
+        ),
+        (Lang::En, UnmappableWhy::LiteralEscape(literal)) => format!(
+            "The search matched {place} only after undoing one level of escaping (strategy {strategy}), but the replacement adds an escape sequence inside the string literal `{literal}`: undoing the escaping there would turn the new code's own escape into a real character and break the literal. Nothing was changed. Send search and replacement without extra escaping."
+        ),
+        (Lang::Zh, UnmappableWhy::LiteralEscape(literal)) => format!(
+            "搜索需要去掉一层转义才能在{place}匹配（策略 {strategy}），但替换内容在字符串字面量 `{literal}` 中新增了转义序列：在那里去掉转义会把新代码自身的转义变成真实字符，破坏该字面量。未做任何修改。请发送不带多余转义的搜索和替换内容。"
         ),
         (Lang::Zh, UnmappableWhy::Escaping) => format!(
             "搜索需要去掉一层转义才能在{place}匹配（策略 {strategy}），但替换内容同时含有转义字符和真实字符（例如字面的 \\n 与真实换行并存），无法判断应保留哪一种。未做任何修改。请发送不带多余转义的搜索和替换内容。"
@@ -182,6 +197,34 @@ pub(crate) enum Hint {
         score: f64,
         runner_up: f64,
     },
+    /// The closest region differs from the search only by characters a
+    /// reader cannot see.
+    Invisible {
+        start_line: u32,
+        end_line: u32,
+        kinds: Vec<Invisible>,
+    },
+}
+
+/// Differences a reader cannot see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Invisible {
+    Nbsp,
+    ZeroWidth,
+    NormalForm,
+    CarriageReturn,
+}
+
+fn invisible_name(lang: Lang, k: Invisible) -> &'static str {
+    match k {
+        Invisible::Nbsp => lang.pick("non-breaking spaces (NBSP)", "不换行空格（NBSP）"),
+        Invisible::ZeroWidth => lang.pick("zero-width characters", "零宽字符"),
+        Invisible::NormalForm => lang.pick(
+            "Unicode normalisation form (NFC vs NFD accents)",
+            "Unicode 规范化形式（NFC 与 NFD 的重音写法）",
+        ),
+        Invisible::CarriageReturn => lang.pick("carriage returns (CR)", "回车符（CR）"),
+    }
 }
 
 fn hint(lang: Lang, h: &Hint) -> String {
@@ -217,6 +260,26 @@ fn hint(lang: Lang, h: &Hint) -> String {
             range(lang, *start_line, *end_line),
             percent(*score),
             percent(*runner_up)
+        ),
+        (_, Hint::Invisible { start_line, end_line, kinds }) => {
+            invisible_hint(lang, *start_line, *end_line, kinds)
+        }
+    }
+}
+
+fn invisible_hint(lang: Lang, start_line: u32, end_line: u32, kinds: &[Invisible]) -> String {
+    let names: Vec<&str> = kinds.iter().map(|&k| invisible_name(lang, k)).collect();
+    match lang {
+        Lang::En => format!(
+            "{} {} from the search only by invisible characters: {}. Copy those lines from the file as they are, or use mode \"safe\", which forgives them.",
+            capitalise(&range(lang, start_line, end_line)),
+            if start_line == end_line { "differs" } else { "differ" },
+            names.join(", ")
+        ),
+        Lang::Zh => format!(
+            "{}与搜索只差看不见的字符：{}。请照原样从文件复制这些行，或使用可容忍这些差异的 \"safe\" 模式。",
+            range(lang, start_line, end_line),
+            names.join("、")
         ),
     }
 }

@@ -103,6 +103,7 @@ mod search_replace;
 mod stats;
 pub mod strategies;
 mod types;
+mod unicode_forms;
 
 pub use corrector::{
     clear_correction_cache, replace_text_with_correction, CorrectionOptions, CorrectionRequest,
@@ -142,8 +143,7 @@ pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<
     ladder::check_size(settings.lang, content)?;
     let (bom, body) = split_bom(content);
     let content_ix = Content::new(body);
-    let needle = Needle::new(search);
-    let run = ladder::run(&content_ix, &needle, &settings, settings.ladder());
+    let (needle, run, _) = locate(&content_ix, search, &settings);
     let strategy = run.strategy;
     let bom_units = usize::from(bom);
     let mut result = FindResult {
@@ -225,8 +225,17 @@ pub fn replace_text(
     ladder::check_size(lang, content)?;
     let (bom, body) = split_bom(content);
     let content_ix = Content::new(body);
-    let needle = Needle::new(search);
-    let run = ladder::run(&content_ix, &needle, &settings, settings.ladder());
+    let (needle, run, form) = locate(&content_ix, search, &settings);
+    // Found in the file's other normalisation form: the replacement is
+    // written in that form too.
+    let converted;
+    let replace = match form {
+        Some(to_form) => {
+            converted = to_form(replace);
+            converted.as_str()
+        }
+        None => replace,
+    };
     let bom_units = usize::from(bom);
     let chosen = match (
         run.strategy,
@@ -280,11 +289,12 @@ pub fn replace_text(
     };
     let new_body = apply(&content_ix, &needle, &chosen, replace).map_err(|(cand, why)| {
         let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
-        let at = ranges(&m).first().copied().unwrap_or((1, 1));
+        let at = ranges(&m).first().map_or((1, 1), |&(a, b, _)| (a, b));
         let why = match why {
             Unmappable::Indentation(n) => messages::UnmappableWhy::Indentation(n),
             Unmappable::Quotes(n, q) => messages::UnmappableWhy::Quotes(n, q),
             Unmappable::Escaping => messages::UnmappableWhy::Escaping,
+            Unmappable::LiteralEscape(literal) => messages::UnmappableWhy::LiteralEscape(literal),
         };
         Error::new(
             ErrorCode::ReplacementNotMappable,
@@ -308,6 +318,58 @@ pub fn replace_text(
         occurrences: u32::try_from(found.len()).unwrap_or(u32::MAX),
         matches: found,
     })
+}
+
+/// A conversion of text to one Unicode normalisation form.
+type ToForm = fn(&str) -> String;
+
+/// Runs the ladder for `search`: its safe tier; then, when nothing is
+/// found and the search has characters NFC and NFD write differently, the
+/// safe tier again with the search in each form (SPEC §6.8); then the
+/// fuzzy tier, if the mode has one. Returns the needle that was found (or
+/// the original), the run, and the conversion that found it.
+fn locate(
+    content: &Content<'_>,
+    search: &str,
+    settings: &Settings,
+) -> (Needle, Run, Option<ToForm>) {
+    let ladder = settings.ladder();
+    let safe_len = ladder.len().min(Strategy::ladder(Mode::Safe).len());
+    let (safe, fuzzy) = ladder.split_at(safe_len);
+    let needle = Needle::new(search);
+    let mut run = ladder::run(content, &needle, settings, safe);
+    if run.strategy.is_some() || run.exhausted {
+        return (needle, run, None);
+    }
+    if settings.mode != Mode::Exact && unicode_forms::has_forms(search) {
+        for to_form in [unicode_forms::nfc as ToForm, unicode_forms::nfd] {
+            let alt = to_form(search);
+            if alt == search {
+                continue;
+            }
+            let alt_needle = Needle::new(&alt);
+            let mut alt_run = ladder::run(content, &alt_needle, settings, safe);
+            if let Some(found) = alt_run.strategy {
+                // Honest about the forgiveness: at least unicode_normalized.
+                alt_run.strategy = Some(found.max(Strategy::UnicodeNormalized));
+                alt_run.tried = run.tried.clone();
+                return (alt_needle, alt_run, Some(to_form));
+            }
+        }
+    }
+    if !fuzzy.is_empty() {
+        let more = ladder::run(content, &needle, settings, fuzzy);
+        let mut tried = std::mem::take(&mut run.tried);
+        tried.extend(more.tried.iter().copied());
+        let mut near = std::mem::take(&mut run.near);
+        near.extend(more.near);
+        run = Run {
+            tried,
+            near,
+            ..more
+        };
+    }
+    (needle, run, None)
 }
 
 /// A replacement found once counts as "already applied" only with at least
@@ -378,7 +440,8 @@ fn not_found_or_applied(
         {
             let found = matches(content.body, 0, s, &c);
             let list = ranges(&found);
-            if let Some(&at) = list.first() {
+            if let Some(&(first, last, _)) = list.first() {
+                let at = (first, last);
                 stats::update(|st| st.already_applied += 1);
                 return Error::new(
                     ErrorCode::AlreadyApplied,
@@ -577,9 +640,19 @@ fn whole_line_deletion(body: &str, start: usize, end: usize) -> (usize, usize) {
 /// Results for candidates: UTF-16 offsets (shifted by the BOM), 1-based
 /// lines, original text.
 fn matches(body: &str, bom_units: usize, strategy: Strategy, cands: &[Candidate]) -> Vec<Match> {
-    let mut points = Vec::with_capacity(cands.len() * 3);
+    let line_start = |at: usize| {
+        body.get(..at)
+            .and_then(|b| b.rfind('\n'))
+            .map_or(0, |i| i + 1)
+    };
+    let mut points = Vec::with_capacity(cands.len() * 4);
     for c in cands {
-        points.extend([c.start, c.end, c.end.saturating_sub(1).max(c.start)]);
+        points.extend([
+            c.start,
+            c.end,
+            c.end.saturating_sub(1).max(c.start),
+            line_start(c.start),
+        ]);
     }
     let pos = Positions::new(body, points);
     let u32_of = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
@@ -589,12 +662,14 @@ fn matches(body: &str, bom_units: usize, strategy: Strategy, cands: &[Candidate]
             let (line, start16) = pos.get(c.start);
             let (_, end16) = pos.get(c.end);
             let (last, _) = pos.get(c.end.saturating_sub(1).max(c.start));
+            let (_, line16) = pos.get(line_start(c.start));
             Match {
                 strategy,
                 start: u32_of(start16 + bom_units),
                 end: u32_of(end16 + bom_units),
                 start_line: u32_of(line + 1),
                 end_line: u32_of(last + 1),
+                start_column: u32_of(start16 - line16 + 1),
                 text: body.get(c.start..c.end).unwrap_or("").to_string(),
                 score: c.score,
             }
@@ -602,30 +677,43 @@ fn matches(body: &str, bom_units: usize, strategy: Strategy, cands: &[Candidate]
         .collect()
 }
 
-fn ranges(found: &[Match]) -> Vec<(u32, u32)> {
-    found.iter().map(|m| (m.start_line, m.end_line)).collect()
+/// The places of `found` for messages and details: lines, and the column
+/// where another place starts on the same line.
+fn ranges(found: &[Match]) -> Vec<messages::Place> {
+    found
+        .iter()
+        .map(|m| {
+            let shared = found
+                .iter()
+                .filter(|o| o.start_line == m.start_line)
+                .count()
+                > 1;
+            (m.start_line, m.end_line, shared.then_some(m.start_column))
+        })
+        .collect()
 }
 
 trait ErrorExt {
-    fn with_candidates(self, list: &[(u32, u32)]) -> Self;
-    fn with_line_of(self, list: &[(u32, u32)]) -> Self;
+    fn with_candidates(self, list: &[messages::Place]) -> Self;
+    fn with_line_of(self, list: &[messages::Place]) -> Self;
 }
 
 impl ErrorExt for Error {
-    fn with_candidates(mut self, list: &[(u32, u32)]) -> Self {
+    fn with_candidates(mut self, list: &[messages::Place]) -> Self {
         self.details.candidates = list
             .iter()
-            .map(|&(start_line, end_line)| LineRange {
+            .map(|&(start_line, end_line, start_column)| LineRange {
                 start_line,
                 end_line,
+                start_column,
             })
             .collect();
         self
     }
 
-    fn with_line_of(self, list: &[(u32, u32)]) -> Self {
+    fn with_line_of(self, list: &[messages::Place]) -> Self {
         match list.first() {
-            Some(&(line, _)) => self.with_line(line),
+            Some(&(line, _, _)) => self.with_line(line),
             None => self,
         }
     }

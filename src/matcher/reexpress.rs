@@ -36,6 +36,10 @@ pub(crate) enum Unmappable {
     /// The replacement mixes escaped and real characters, or escapes kinds
     /// the search did not.
     Escaping,
+    /// The replacement adds an escape sequence inside this string literal:
+    /// the new code's own escape, which undoing the search's over-escaping
+    /// would turn into a real character.
+    LiteralEscape(String),
 }
 
 /// The replacement for `candidate`, with LF line breaks (the caller turns
@@ -68,8 +72,18 @@ fn unescape_replacement(r: &str, search: &str, search_kinds: u16) -> Result<Stri
         // No sign of the same escaping: written as given.
         return Ok(r.to_string());
     }
-    if u.kinds & !search_kinds != 0 || escape_inside_literal(r, search, search_kinds) {
+    // Kinds the search did not show are the same escaping only if the
+    // search never wrote their character bare (a transport that escapes
+    // newlines escapes quotes and backslashes with them; a search with a
+    // bare `"` shows quotes were not escaped, so a `\"` the replacement
+    // adds is its own).
+    let new_kinds = u.kinds & !search_kinds;
+    if new_kinds != 0 && new_kinds & bare_kinds(search) != 0 {
         return Err(Unmappable::Escaping);
+    }
+    let search_kinds = search_kinds | new_kinds;
+    if let Some(literal) = escape_inside_literal(r, search, search_kinds) {
+        return Err(Unmappable::LiteralEscape(literal));
     }
     // The real characters must not appear beside their escaped form.
     let mut bare = String::with_capacity(r.len());
@@ -96,6 +110,33 @@ fn unescape_replacement(r: &str, search: &str, search_kinds: u16) -> Result<Stri
     Ok(u.text)
 }
 
+/// The escape kinds whose character `text` writes bare (not as part of an
+/// escape sequence).
+fn bare_kinds(text: &str) -> u16 {
+    let mut kinds = 0u16;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if chars.peek().and_then(|&n| escape::of(n)).is_some() {
+                chars.next();
+                continue;
+            }
+            kinds |= escape::BACKSLASH;
+            continue;
+        }
+        kinds |= match c {
+            '\n' => escape::NEWLINE,
+            '\t' => escape::TAB,
+            '"' => escape::DOUBLE_QUOTE,
+            '\'' => escape::SINGLE_QUOTE,
+            '`' => escape::BACKTICK,
+            '$' => escape::DOLLAR,
+            _ => 0,
+        };
+    }
+    kinds
+}
+
 /// Whether a `\n`, `\r` or `\t` the replacement adds (outside the text it
 /// shares with the search, whose escapes are the over-escaping being
 /// undone) sits inside a string or character literal: there it is the new
@@ -103,7 +144,7 @@ fn unescape_replacement(r: &str, search: &str, search_kinds: u16) -> Result<Stri
 /// literal across lines. A quote opens or closes a literal as the search
 /// wrote quotes: escaped (`\"`) when the search's escaping covered quotes,
 /// bare otherwise; an apostrophe between letters is prose, not a quote.
-fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> bool {
+fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> Option<String> {
     let prefix = r
         .char_indices()
         .zip(search.chars())
@@ -117,8 +158,22 @@ fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> bool {
         .map(|(a, _)| a.len_utf8())
         .sum::<usize>();
     let added = prefix..r.len() - suffix;
-    let delimiter = |kind: u16| search_kinds & kind != 0;
-    let mut open: Option<char> = None;
+    // Is this quote written escaped (`\"`) when it delimits a literal?
+    let escaped_quote = |q: char| {
+        let kind = if q == '"' {
+            escape::DOUBLE_QUOTE
+        } else {
+            escape::SINGLE_QUOTE
+        };
+        search_kinds & kind != 0
+    };
+    // The quote that opened the current literal, and where.
+    let mut open: Option<(char, usize)> = None;
+    let toggle = |open: Option<(char, usize)>, q: char, at: usize| match open {
+        Some((o, _)) if o == q => None,
+        None => Some((q, at)),
+        other => other,
+    };
     let mut prev: Option<char> = None;
     let mut chars = r.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
@@ -128,46 +183,37 @@ fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> bool {
             let Some(&(_, n)) = chars.peek() else { break };
             chars.next();
             match n {
-                'n' | 'r' | 't' if open.is_some() && added.contains(&at) => return true,
-                'n' => open = None,
-                '"' | '\''
-                    if delimiter(if n == '"' {
-                        escape::DOUBLE_QUOTE
-                    } else {
-                        escape::SINGLE_QUOTE
-                    }) =>
-                {
-                    open = match open {
-                        Some(q) if q == n => None,
-                        None => Some(n),
-                        other => other,
-                    };
+                'n' | 'r' | 't' if added.contains(&at) => {
+                    if let Some((_, from)) = open {
+                        return Some(
+                            r[from..]
+                                .chars()
+                                .take(r[from..at].chars().count() + 12)
+                                .collect(),
+                        );
+                    }
                 }
+                '"' | '\'' if escaped_quote(n) => open = toggle(open, n, at),
                 _ => {}
+            }
+            if n == 'n' {
+                // An escaped line break outside a literal is the
+                // over-escaping: a new line, where no literal is open.
+                open = None;
             }
             prev = Some(n);
             continue;
-        } else if (c == '"' || c == '\'')
-            && !delimiter(if c == '"' {
-                escape::DOUBLE_QUOTE
-            } else {
-                escape::SINGLE_QUOTE
-            })
-        {
+        } else if (c == '"' || c == '\'') && !escaped_quote(c) {
             let apostrophe = c == '\''
                 && prev.is_some_and(char::is_alphanumeric)
                 && chars.peek().is_some_and(|(_, n)| n.is_alphanumeric());
             if !apostrophe {
-                open = match open {
-                    Some(q) if q == c => None,
-                    None => Some(c),
-                    other => other,
-                };
+                open = toggle(open, c, at);
             }
         }
         prev = Some(c);
     }
-    false
+    None
 }
 
 /// Re-indents `line` by `map`; `None` when the map cannot express it.

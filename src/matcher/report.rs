@@ -5,10 +5,12 @@
 use super::budget::Budget;
 use super::content::Content;
 use super::ladder::{Run, Settings};
-use super::messages::{self, ClosestNote, Hint};
+use super::messages::{self, ClosestNote, Hint, Invisible};
+use super::normalize::is_zero_width;
 use super::strategies::windows::{best_windows, token_similarity};
 use super::strategies::{Cx, NearMiss, Needle};
 use super::types::Closest;
+use super::unicode_forms;
 use crate::error::{Error, ErrorCode};
 use crate::text::{unified_diff, UnifiedDiffOptions};
 
@@ -76,6 +78,42 @@ pub(crate) fn closest(
     })
 }
 
+/// What makes `search` differ from the file's `region` when the two are
+/// equal once invisible characters are set aside: NBSP (and the narrow
+/// and figure spaces) for a space, zero-width characters, NFC vs NFD, a CR
+/// that is not part of a CRLF. Empty when they differ in anything else.
+fn invisible_differences(search: &str, region: &str) -> Vec<Invisible> {
+    let steps: [(Invisible, super::ToForm); 4] = [
+        (Invisible::CarriageReturn, |t| {
+            t.replace("\r\n", "\n").replace('\r', "")
+        }),
+        (Invisible::Nbsp, |t| {
+            t.replace(['\u{a0}', '\u{202f}', '\u{2007}'], " ")
+        }),
+        (Invisible::ZeroWidth, |t| {
+            t.chars().filter(|&c| !is_zero_width(c)).collect()
+        }),
+        (Invisible::NormalForm, unicode_forms::nfc),
+    ];
+    let apply = |text: &str, skip: Option<usize>| -> String {
+        let mut t = text.trim().to_string();
+        for (i, (_, step)) in steps.iter().enumerate() {
+            if skip != Some(i) {
+                t = step(&t);
+            }
+        }
+        t
+    };
+    if search.trim() == region.trim() || apply(search, None) != apply(region, None) {
+        return Vec::new();
+    }
+    // A kind is a cause when, left out, the two no longer agree.
+    (0..steps.len())
+        .filter(|&i| apply(search, Some(i)) != apply(region, Some(i)))
+        .map(|i| steps[i].0)
+        .collect()
+}
+
 fn hints(run: &Run, settings: &Settings) -> Vec<Hint> {
     let mut out = Vec::new();
     let mut indentation_seen = false;
@@ -130,6 +168,20 @@ pub(crate) fn not_found(
     run: &Run,
 ) -> (String, Vec<String>, Option<Closest>) {
     let closest = closest(content, needle, settings);
+    let mut hints = hints(run, settings);
+    if let Some(c) = &closest {
+        let kinds = invisible_differences(&needle.exact, &c.text);
+        if !kinds.is_empty() {
+            hints.insert(
+                0,
+                Hint::Invisible {
+                    start_line: c.start_line,
+                    end_line: c.end_line,
+                    kinds,
+                },
+            );
+        }
+    }
     let note = closest.as_ref().map(|c| ClosestNote {
         start_line: c.start_line,
         end_line: c.end_line,
@@ -142,7 +194,7 @@ pub(crate) fn not_found(
         settings.mode,
         &run.tried,
         note.as_ref(),
-        &hints(run, settings),
+        &hints,
         run.exhausted,
         &advice,
     );

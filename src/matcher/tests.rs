@@ -1323,3 +1323,34 @@ fn an_edit_without_new_string_is_refused_with_the_accepted_fields() {
     assert!(serde_json::from_str::<EditSpec>(r#"{"oldString":"a"}"#).is_err());
     assert!(serde_json::from_str::<EditSpec>(r#"{"old_string":"a","new_string":"b"}"#).is_err());
 }
+
+#[test]
+fn a_near_miss_names_the_invisible_differences() {
+    let exact = ReplaceOptions {
+        mode: Mode::Exact,
+        ..ReplaceOptions::default()
+    };
+    let e = refused(
+        "x = 1\nlet a\u{a0}b = \u{200b}2;\r\n",
+        "let a b = 2;",
+        "let a b = 3;",
+        &exact,
+    );
+    assert_eq!(e.code, ErrorCode::NotFound);
+    assert!(
+        e.message.contains("Line 2 differs from the search only by invisible characters: non-breaking spaces (NBSP), zero-width characters."),
+        "{}",
+        e.message
+    );
+    let nfd = "Cafe\u{301} = 1\n";
+    let e = refused(nfd, "Café = 1", "Café = 2", &exact);
+    assert!(
+        e.message
+            .contains("invisible characters: Unicode normalisation form (NFC vs NFD accents)"),
+        "{}",
+        e.message
+    );
+    // A real difference is not called invisible.
+    let e = refused("let a\u{a0}c = 2;\n", "let a b = 2;", "x", &exact);
+    assert!(!e.message.contains("invisible"), "{}", e.message);
+}

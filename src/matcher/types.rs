@@ -235,6 +235,9 @@ pub struct Match {
     pub start_line: u32,
     /// 1-based last line of the span (inclusive).
     pub end_line: u32,
+    /// 1-based column of the span's first character on its line, in
+    /// UTF-16 code units (several places on one line differ here).
+    pub start_column: u32,
     /// The original text of the span, byte for byte.
     pub text: String,
     /// 1.0 for exact and safe strategies (equal after the strategy's

@@ -131,10 +131,7 @@ pub(crate) fn line_candidates(indices: &[usize]) -> Vec<LineRange> {
         .take(MAX_LISTED_CANDIDATES)
         .map(|&i| {
             let line = super::types::to_u32(i + 1);
-            LineRange {
-                start_line: line,
-                end_line: line,
-            }
+            LineRange::new(line, line)
         })
         .collect()
 }

@@ -334,10 +334,7 @@ pub(crate) fn apply_hunk(
                     let ranges: Vec<LineRange> = candidates
                         .iter()
                         .take(super::anchor::MAX_LISTED_CANDIDATES)
-                        .map(|&c| LineRange {
-                            start_line: to_u32(c + 1),
-                            end_line: to_u32(c + e.core.len()),
-                        })
+                        .map(|&c| LineRange::new(to_u32(c + 1), to_u32(c + e.core.len())))
                         .collect();
                     let mut evidence = rejected_evidence(
                         content,

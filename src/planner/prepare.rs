@@ -464,10 +464,7 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         blocks
             .iter()
             .take(anchor::MAX_LISTED_CANDIDATES)
-            .map(|b| LineRange {
-                start_line: to_u32(b.start + 1),
-                end_line: to_u32(b.end + 1),
-            })
+            .map(|b| LineRange::new(to_u32(b.start + 1), to_u32(b.end + 1)))
             .collect()
     };
     let index = match opts.occurrence {
@@ -512,10 +509,10 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
             },
         );
         e.details.line = Some(to_u32(nested + 1));
-        e.details.candidates = vec![LineRange {
-            start_line: to_u32(block.start + 1),
-            end_line: to_u32(block.end + 1),
-        }];
+        e.details.candidates = vec![LineRange::new(
+            to_u32(block.start + 1),
+            to_u32(block.end + 1),
+        )];
         return Err(e);
     }
     let core_len = block.end - block.start + 1;

@@ -14,7 +14,10 @@ for (const c of table.cases) {
   test(`replaceText: ${c.name}`, () => {
     const run = () => ek.replaceText(c.content, c.search, c.replace, c.options ?? {});
     if (c.expect.error) {
-      assert.throws(run, (e) => e.code === c.expect.error);
+      assert.throws(
+        run,
+        (e) => e.code === c.expect.error && (!c.expect.message || e.message === c.expect.message),
+      );
     } else {
       const r = run();
       assert.equal(r.content, c.expect.content);

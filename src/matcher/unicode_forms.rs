@@ -1,0 +1,161 @@
+//! NFC and NFD: the two ways Unicode spells an accented letter (`é` as one
+//! character, or `e` and a combining accent). A search typed in one form
+//! against a file in the other is a formatting slip the safe tier forgives
+//! (SPEC §6.8): the ladder runs again with the search in the other form,
+//! and the replacement is written in the form that matched, the file's.
+//!
+//! Only the scripts where the forms meet in practice are covered (Latin,
+//! Greek, Cyrillic, kana; Hangul by its arithmetic), from a table generated
+//! by `scripts/gen-unicode-forms.py`. Text outside them is left as it is.
+
+#[path = "unicode_forms_data.rs"]
+mod data;
+
+use data::{CCC, PAIRS};
+
+const HANGUL_S: u32 = 0xAC00;
+const HANGUL_L: u32 = 0x1100;
+const HANGUL_V: u32 = 0x1161;
+const HANGUL_T: u32 = 0x11A7;
+const HANGUL_V_COUNT: u32 = 21;
+const HANGUL_T_COUNT: u32 = 28;
+const HANGUL_N: u32 = HANGUL_V_COUNT * HANGUL_T_COUNT;
+const HANGUL_COUNT: u32 = 19 * HANGUL_N;
+
+fn combining_class(c: char) -> u8 {
+    CCC.binary_search_by_key(&u32::from(c), |&(cp, _)| cp)
+        .map_or(0, |i| CCC[i].1)
+}
+
+fn decompose_into(c: char, out: &mut Vec<char>) {
+    let cp = u32::from(c);
+    if (HANGUL_S..HANGUL_S + HANGUL_COUNT).contains(&cp) {
+        let s = cp - HANGUL_S;
+        let jamo = [
+            HANGUL_L + s / HANGUL_N,
+            HANGUL_V + (s % HANGUL_N) / HANGUL_T_COUNT,
+            HANGUL_T + s % HANGUL_T_COUNT,
+        ];
+        let n = if s % HANGUL_T_COUNT == 0 { 2 } else { 3 };
+        out.extend(jamo[..n].iter().filter_map(|&j| char::from_u32(j)));
+        return;
+    }
+    match PAIRS.binary_search_by_key(&cp, |&(p, ..)| p) {
+        Ok(i) => {
+            let (_, first, second, _) = PAIRS[i];
+            if let Some(f) = char::from_u32(first) {
+                decompose_into(f, out);
+            }
+            if let Some(s) = char::from_u32(second).filter(|_| second != 0) {
+                out.push(s);
+            }
+        }
+        Err(_) => out.push(c),
+    }
+}
+
+/// `text` with the covered characters decomposed and combining marks in
+/// canonical order (NFD for the covered scripts).
+pub(crate) fn nfd(text: &str) -> String {
+    let mut chars = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        decompose_into(c, &mut chars);
+    }
+    // Canonical ordering: each run of marks sorted (stably) by class.
+    let mut i = 0;
+    while i < chars.len() {
+        if combining_class(chars[i]) == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && combining_class(chars[i]) != 0 {
+            i += 1;
+        }
+        chars[start..i].sort_by_key(|&c| combining_class(c));
+    }
+    chars.into_iter().collect()
+}
+
+fn compose_pair(first: char, second: char) -> Option<char> {
+    let (a, b) = (u32::from(first), u32::from(second));
+    if (HANGUL_L..HANGUL_L + 19).contains(&a) && (HANGUL_V..HANGUL_V + HANGUL_V_COUNT).contains(&b)
+    {
+        let s = HANGUL_S + ((a - HANGUL_L) * HANGUL_V_COUNT + (b - HANGUL_V)) * HANGUL_T_COUNT;
+        return char::from_u32(s);
+    }
+    if (HANGUL_S..HANGUL_S + HANGUL_COUNT).contains(&a)
+        && (a - HANGUL_S) % HANGUL_T_COUNT == 0
+        && (HANGUL_T + 1..HANGUL_T + HANGUL_T_COUNT).contains(&b)
+    {
+        return char::from_u32(a + (b - HANGUL_T));
+    }
+    PAIRS
+        .iter()
+        .find(|&&(_, f, s, composes)| composes && f == a && s == b)
+        .and_then(|&(p, ..)| char::from_u32(p))
+}
+
+/// `text` composed (NFC for the covered scripts).
+pub(crate) fn nfc(text: &str) -> String {
+    let decomposed: Vec<char> = nfd(text).chars().collect();
+    let mut out: Vec<char> = Vec::with_capacity(decomposed.len());
+    let mut starter: Option<usize> = None;
+    let mut last_class = 0u8;
+    for c in decomposed {
+        let class = combining_class(c);
+        if let Some(s) = starter {
+            // A mark composes with the starter unless a mark of the same or
+            // a higher class stands between them (then it is blocked).
+            let blocked = out.len() > s + 1 && (last_class == 0 || last_class >= class);
+            if !blocked {
+                if let Some(composed) = compose_pair(out[s], c) {
+                    out[s] = composed;
+                    continue;
+                }
+            }
+        }
+        if class == 0 {
+            starter = Some(out.len());
+            last_class = 0;
+        } else {
+            last_class = class;
+        }
+        out.push(c);
+    }
+    out.into_iter().collect()
+}
+
+/// Whether `text` has a character either conversion could change.
+pub(crate) fn has_forms(text: &str) -> bool {
+    text.chars().any(|c| {
+        let cp = u32::from(c);
+        cp >= 0xC0
+            && (combining_class(c) != 0
+                || nfd(c.encode_utf8(&mut [0; 4])).len() != c.len_utf8()
+                || (0x1100..0x1200).contains(&cp))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_round_trip_on_covered_scripts() {
+        let composed = "Café naïve Ελληνικά ёлка Việt Nam がぱ 한국어";
+        let decomposed = nfd(composed);
+        assert_ne!(decomposed, composed);
+        assert!(decomposed.contains("e\u{301}"));
+        assert!(decomposed.contains("e\u{323}\u{302}"), "canonical order");
+        assert!(decomposed.contains("\u{1112}\u{1161}\u{11ab}"), "Hangul");
+        assert_eq!(nfc(&decomposed), composed);
+        assert_eq!(nfd(&decomposed), decomposed);
+        // Marks typed out of canonical order compose the same way.
+        assert_eq!(nfc("e\u{302}\u{323}"), "ệ");
+        assert!(has_forms(composed));
+        assert!(has_forms(&decomposed));
+        assert!(!has_forms("plain ASCII, 中文, emoji 😀"));
+        assert_eq!(nfc("中文 😀"), "中文 😀");
+    }
+}
