@@ -922,3 +922,223 @@ pub fn group_tally(tallies: &Tallies, group: Group, mode: Mode) -> Tally {
     }
     total
 }
+
+// ---------------------------------------------------------------------------
+// The planner corpus (SPEC §7): a range edit planned on a real span, then
+// applied after the file changed under it.
+
+/// How the file changed between prepare and apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PlannerKind {
+    /// Unchanged: applies in place.
+    Unchanged,
+    /// Lines inserted above the span: the context is found shifted.
+    Shifted,
+    /// Lines above shifted and the span's context reindented by a tab.
+    ShiftedReindented,
+    /// `"zz\n" + file + file`: the context is at two places.
+    Duplicated,
+    /// The span and its context removed.
+    Vanished,
+    /// The context lines around the span removed, the span kept.
+    ContextVanished,
+}
+
+impl PlannerKind {
+    pub const ALL: [PlannerKind; 6] = [
+        PlannerKind::Unchanged,
+        PlannerKind::Shifted,
+        PlannerKind::ShiftedReindented,
+        PlannerKind::Duplicated,
+        PlannerKind::Vanished,
+        PlannerKind::ContextVanished,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PlannerKind::Unchanged => "unchanged",
+            PlannerKind::Shifted => "shifted",
+            PlannerKind::ShiftedReindented => "shifted, reindented",
+            PlannerKind::Duplicated => "context duplicated",
+            PlannerKind::Vanished => "span vanished",
+            PlannerKind::ContextVanished => "context vanished",
+        }
+    }
+
+    /// Whether the only right outcome is `rejected`.
+    pub fn must_reject(self) -> bool {
+        matches!(
+            self,
+            PlannerKind::Duplicated | PlannerKind::Vanished | PlannerKind::ContextVanished
+        )
+    }
+}
+
+/// One planned range edit and the file it is applied to.
+pub struct PlannerCase {
+    pub kind: PlannerKind,
+    pub file: usize,
+    /// 1-based inclusive range, as `prepareRangeEdit` takes it.
+    pub range: String,
+    pub new_text: String,
+    /// The file when it is applied.
+    pub applied_on: String,
+    /// The right result when it must apply.
+    pub expected: Option<String>,
+}
+
+/// Lines the planner keeps as context on each side (seed 001).
+const PLANNER_CONTEXT: usize = 3;
+
+pub fn build_planner_cases(sources: &[Source], per_file: usize) -> Vec<PlannerCase> {
+    let mut cases = Vec::new();
+    for (file, source) in sources.iter().enumerate() {
+        let lines = Lines::new(&source.text);
+        let mut rng = Rng::new(seed_of(&source.text) ^ 0x9e37_79b9);
+        for (from, to) in unique_spans(&lines, &mut rng, per_file) {
+            if from < PLANNER_CONTEXT || to + PLANNER_CONTEXT >= lines.count() {
+                continue;
+            }
+            for kind in PlannerKind::ALL {
+                if let Some(case) = planner_case(kind, file, &lines, from, to) {
+                    cases.push(case);
+                }
+            }
+        }
+    }
+    cases
+}
+
+fn planner_case(
+    kind: PlannerKind,
+    file: usize,
+    lines: &Lines,
+    from: usize,
+    to: usize,
+) -> Option<PlannerCase> {
+    let text = lines.text;
+    let span = lines.span(from, to);
+    let edited = with_marker(span, edited_line(span));
+    let new_text = edited.strip_suffix('\n').unwrap_or(&edited).to_string();
+    let (before, after) = (&text[..lines.starts[from]], &text[lines.starts[to]..]);
+    let inserted = "// inserted above 1\n// inserted above 2\n";
+    let (applied_on, expected) = match kind {
+        PlannerKind::Unchanged => (text.to_string(), Some(format!("{before}{edited}{after}"))),
+        PlannerKind::Shifted => (
+            format!("{inserted}{text}"),
+            Some(format!("{inserted}{before}{edited}{after}")),
+        ),
+        PlannerKind::ShiftedReindented => {
+            // Everything from the context above to the context below moves
+            // in by a tab: found under the safe strategies' normalisation.
+            let lo = lines.starts[from - PLANNER_CONTEXT];
+            let hi = lines.starts[to + PLANNER_CONTEXT];
+            let tab = |t: &str| {
+                map_lines(t, |_, b| {
+                    if b.is_empty() {
+                        String::new()
+                    } else {
+                        format!("\t{b}")
+                    }
+                })
+            };
+            let applied = format!(
+                "{inserted}{}{}{}",
+                &text[..lo],
+                tab(&text[lo..hi]),
+                &text[hi..]
+            );
+            let mid = format!(
+                "{}{}{}",
+                tab(&text[lo..lines.starts[from]]),
+                tab(&edited),
+                tab(&text[lines.starts[to]..hi])
+            );
+            (
+                applied,
+                Some(format!("{inserted}{}{mid}{}", &text[..lo], &text[hi..])),
+            )
+        }
+        PlannerKind::Duplicated => (format!("zz\n{text}{text}"), None),
+        PlannerKind::Vanished => {
+            let lo = lines.starts[from - PLANNER_CONTEXT];
+            let hi = lines.starts[to + PLANNER_CONTEXT];
+            (format!("{}{}", &text[..lo], &text[hi..]), None)
+        }
+        PlannerKind::ContextVanished => {
+            let lo = lines.starts[from - PLANNER_CONTEXT];
+            let hi = lines.starts[to + PLANNER_CONTEXT];
+            (format!("{}{span}{}", &text[..lo], &text[hi..]), None)
+        }
+    };
+    if !text.ends_with('\n') {
+        return None;
+    }
+    Some(PlannerCase {
+        kind,
+        file,
+        range: format!("{}~{}", from + 1, to),
+        new_text,
+        applied_on,
+        expected,
+    })
+}
+
+/// Plans the case on the source and applies it to the changed file.
+pub fn run_planner_case(case: &PlannerCase, source: &str) -> Outcome {
+    use editkit::planner::{ApplyOptions, FileEditSession, RangeEditOptions, SessionOptions};
+    let mut session = FileEditSession::new(SessionOptions::default());
+    let plan = session.prepare_range_edit(
+        RangeEditOptions {
+            path: "a.txt".into(),
+            content: Some(source.to_string()),
+            range: case.range.clone(),
+            new_text: case.new_text.clone(),
+            owner: "bench".into(),
+            ..RangeEditOptions::default()
+        },
+        0.0,
+    );
+    let Ok(plan) = plan else {
+        return Outcome::Refused;
+    };
+    let applied = session.apply(
+        ApplyOptions {
+            hunk_id: plan.hunk_id,
+            owner: "bench".into(),
+            content: Some(case.applied_on.clone()),
+            ..ApplyOptions::default()
+        },
+        1.0,
+    );
+    match (applied, &case.expected) {
+        (Err(_), _) => Outcome::Refused,
+        (Ok(r), _) if r.status != "ok" => {
+            if case.kind.must_reject() {
+                Outcome::Exact
+            } else {
+                Outcome::Refused
+            }
+        }
+        (Ok(r), Some(expected)) if &r.content == expected => Outcome::Exact,
+        (Ok(_), _) => Outcome::Wrong,
+    }
+}
+
+/// Per planner kind: (cases, right, refused, wrong).
+pub fn evaluate_planner(
+    sources: &[Source],
+    cases: &[PlannerCase],
+) -> HashMap<PlannerKind, (u32, u32, u32, u32)> {
+    let mut out: HashMap<PlannerKind, (u32, u32, u32, u32)> = HashMap::new();
+    for case in cases {
+        let t = out.entry(case.kind).or_default();
+        t.0 += 1;
+        match run_planner_case(case, &sources[case.file].text) {
+            Outcome::Exact | Outcome::Placed => t.1 += 1,
+            Outcome::Refused => t.2 += 1,
+            Outcome::Wrong => t.3 += 1,
+        }
+    }
+    out
+}

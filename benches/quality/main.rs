@@ -18,7 +18,8 @@
 mod corpus;
 
 use corpus::{
-    build_cases, collect_sources, evaluate, fingerprint, group_tally, Group, Kind, Tally, MODES,
+    build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,
+    group_tally, Group, Kind, PlannerKind, Tally, MODES,
 };
 use editkit::matcher::Mode;
 
@@ -135,7 +136,7 @@ fn main() {
                 ..Default::default()
             };
             match editkit::matcher::replace_text(
-                &source.text,
+                case.file_text(&source.text),
                 &case.search,
                 &case.replace,
                 &options,
@@ -157,4 +158,40 @@ fn main() {
             println!("    SEARCH:\n{}", case.search);
         }
     }
+
+    planner_table(&sources);
+}
+
+/// The planner corpus: a range edit planned on a real span, applied after
+/// the file changed under it (SPEC §7's relocation rule).
+fn planner_table(sources: &[corpus::Source]) {
+    let cases = build_planner_cases(sources, 3);
+    let table = evaluate_planner(sources, &cases);
+    println!();
+    println!(
+        "{:<24} {:>6} | {:>7} {:>7} {:>7} | right outcome",
+        "planner: file changed", "cases", "right", "refused", "wrong"
+    );
+    let mut wrong = 0;
+    for kind in PlannerKind::ALL {
+        let (n, right, refused, bad) = table.get(&kind).copied().unwrap_or_default();
+        wrong += bad;
+        println!(
+            "{:<24} {:>6} | {:>7} {:>7} {:>7} | {}",
+            kind.name(),
+            n,
+            right,
+            refused,
+            bad,
+            if kind.must_reject() {
+                "rejected"
+            } else {
+                "applied, byte-exact"
+            }
+        );
+    }
+    println!(
+        "planner wrong applies:  {wrong}   target 0  {}",
+        if wrong == 0 { "holds" } else { "MISSED" }
+    );
 }
