@@ -123,7 +123,6 @@ pub enum ErrorCode {
     HunkKindMismatch,
     RangeOutOfBounds,
     /// The hunk existed but its time to live has passed (re-plan it).
-    HunkExpired,
     /// `existingHunkId` names a plan for another file.
     HunkPathMismatch,
     /// A line range that is not `N`, `N~M`, `N~`, `~N` or `~`, or is reversed.
@@ -201,7 +200,6 @@ impl ErrorCode {
             WrongOwner => "WRONG_OWNER",
             HunkKindMismatch => "HUNK_KIND_MISMATCH",
             RangeOutOfBounds => "RANGE_OUT_OF_BOUNDS",
-            HunkExpired => "HUNK_EXPIRED",
             HunkPathMismatch => "HUNK_PATH_MISMATCH",
             InvalidRange => "INVALID_RANGE",
             InvalidRegex => "INVALID_REGEX",
@@ -288,6 +286,10 @@ pub struct Details {
     /// Agent-facing YAML text (file-edit planner refusals, SPEC §7).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub yaml: Option<String>,
+    /// Why, when one code covers several causes: `"expired"` for a
+    /// `HUNK_NOT_FOUND` whose plan outlived its time to live (seed 001).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Nested per-item errors (every format problem, every failed edit).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<Error>,

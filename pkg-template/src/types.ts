@@ -58,7 +58,6 @@ export type ErrorCode =
   | 'WRONG_OWNER'
   | 'HUNK_KIND_MISMATCH'
   | 'RANGE_OUT_OF_BOUNDS'
-  | 'HUNK_EXPIRED'
   | 'HUNK_PATH_MISMATCH'
   | 'INVALID_RANGE'
   | 'INVALID_REGEX'
@@ -101,6 +100,8 @@ export interface EditkitErrorData {
   blockIds?: string[];
   /** Agent-facing YAML (file-edit planner). */
   yaml?: string;
+  /** Why, where one code has several causes: `'expired'` for a `HUNK_NOT_FOUND` plan past its TTL. */
+  reason?: string;
   /** Nested problems (every format error, every failed edit). */
   errors?: EditkitErrorData[];
 }

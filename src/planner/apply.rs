@@ -3,22 +3,19 @@
 //! The plan remembers its *core* (the lines it replaces, or the anchor
 //! line(s) it inserts next to), up to three context lines on each side,
 //! and whether the file's start or end was part of that context.
-//! Relocation, in order:
+//! Relocation, in order (SPEC §7):
 //!
 //! 1. **exact** — the core and every context element are where the plan
 //!    saw them;
-//! 2. **fuzz** — the core occurs elsewhere (or here with changed context):
-//!    every occurrence (KMP over lines, linear) is scored by the context
-//!    elements it agrees with. The best one wins when it is the only best
-//!    and the evidence is strong enough: either the core was unique when
-//!    planned, is unique now and has a non-blank line, or the winner
-//!    agrees with at least half of the context (and at least one element);
-//! 3. the matcher's safe strategies ([`relocate_with_safe_strategies`]):
-//!    the core's lines, reformatted (trailing or inner whitespace, line
-//!    endings, typographic characters), found at exactly one place;
-//! 4. **rejected** — `AMBIGUOUS_MATCH` when several places tie (or none
-//!    is convincing among several), `CONTENT_CHANGED` when the core is
-//!    gone; nothing is changed.
+//! 2. **fuzz** — the plan's whole window (its context lines before, the
+//!    core, its context lines after), in order, at exactly one other
+//!    place: as written (KMP over lines, linear), or else under the
+//!    matcher's safe strategies ([`relocate_with_safe_strategies`]: trailing
+//!    or inner whitespace, line endings, typographic characters);
+//! 3. **rejected** — `AMBIGUOUS_MATCH` when the window stands at several
+//!    places (all listed), `CONTENT_CHANGED` when it stands nowhere; a
+//!    place with only some of the context, or the core alone somewhere
+//!    else, is never taken. Nothing is changed.
 //!
 //! Appends are exact when the file is byte-for-byte what the plan saw
 //! (length and FNV-1a digest, and existence), fuzz otherwise (the text goes
@@ -26,7 +23,7 @@
 
 use super::doc::{digest_string, find_all, fnv1a64, new_text_lines, splice, Doc, Spliced};
 use super::messages as msg;
-use super::prepare::{counts, has_content, previews, tail_after};
+use super::prepare::{counts, previews, tail_after};
 use super::registry::{Hunk, HunkInfo, LinesEdit, PlannedEdit};
 use super::render::{self, refusal, Ctx};
 use super::types::*;
@@ -45,33 +42,67 @@ pub(crate) struct SafeMatch {
     pub core_len: usize,
 }
 
-/// Relocates a plan whose exact core lines are gone with the matcher's
-/// *safe* strategies (SPEC §6.1): the same lines, reformatted by a
-/// formatter or an editor (trailing spaces, inner spacing, line endings,
-/// typographic characters), found at exactly one place.
+/// What the matcher's safe strategies found for the plan's window.
+pub(crate) enum Relocated {
+    At(SafeMatch),
+    /// The window at several places: 0-based core starts.
+    Several(Vec<usize>),
+    Nowhere,
+}
+
+/// Relocates a plan whose window (context before, core, context after) is
+/// not in the file as written with the matcher's *safe* strategies (SPEC
+/// §6.1): the same lines, reformatted by a formatter or an editor
+/// (trailing spaces, inner spacing, line endings, typographic characters),
+/// found at exactly one place.
 ///
-/// Accepted only when the match covers whole lines, as many as the planned
-/// core, and the strategy leaves indentation alone: the planned new lines
-/// are written as planned, so a re-indented core would be written back at
-/// its old indentation; such a plan is rejected instead (plan it again).
-pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) -> Option<SafeMatch> {
+/// Accepted only when the match covers whole lines, as many as the
+/// window, and the strategy leaves indentation alone: the planned new
+/// lines are written as planned, so a re-indented core would be written
+/// back at its old indentation; such a plan is rejected instead (plan it
+/// again).
+pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) -> Relocated {
+    use crate::error::ErrorCode as Code;
     use crate::matcher::{find_match, FindOptions, Mode, Strategy};
-    let search = edit.core.join("\n");
-    if search.trim().is_empty() {
-        return None;
+    let window: Vec<&str> = edit
+        .before
+        .iter()
+        .chain(&edit.core)
+        .chain(&edit.after)
+        .map(String::as_str)
+        .collect();
+    let search = window.join("\n");
+    if edit.core.join("\n").trim().is_empty() {
+        return Relocated::Nowhere;
     }
     let content = lines.join("\n");
-    let found = find_match(
+    let Ok(found) = find_match(
         &content,
         &search,
         &FindOptions {
             mode: Mode::Safe,
             ..FindOptions::default()
         },
-    )
-    .ok()?;
+    ) else {
+        return Relocated::Nowhere;
+    };
+    let core_of = |start_line: u32| {
+        usize::try_from(start_line)
+            .ok()
+            .and_then(|l| l.checked_sub(1))
+            .map(|l| l + edit.before.len())
+    };
+    if found.code == Some(Code::Ambiguous) {
+        return Relocated::Several(
+            found
+                .matches
+                .iter()
+                .filter_map(|m| core_of(m.start_line))
+                .collect(),
+        );
+    }
     let [m] = found.matches.as_slice() else {
-        return None;
+        return Relocated::Nowhere;
     };
     let keeps_indentation = matches!(
         m.strategy,
@@ -80,16 +111,19 @@ pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) ->
             | Strategy::WhitespaceNormalized
             | Strategy::UnicodeNormalized
     );
-    let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
-    let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
-    let region = lines.get(start..start.checked_add(len)?)?.join("\n");
-    let whole_lines = region.trim() == m.text.trim();
-    (found.found && keeps_indentation && whole_lines && len == edit.core.len()).then_some(
-        SafeMatch {
-            core_start: start,
-            core_len: len,
-        },
-    )
+    let accept = || -> Option<SafeMatch> {
+        let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
+        let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
+        let region = lines.get(start..start.checked_add(len)?)?.join("\n");
+        let whole_lines = region.trim() == m.text.trim();
+        (found.found && keeps_indentation && whole_lines && len == window.len()).then_some(
+            SafeMatch {
+                core_start: start + edit.before.len(),
+                core_len: edit.core.len(),
+            },
+        )
+    };
+    accept().map_or(Relocated::Nowhere, Relocated::At)
 }
 
 enum Located {
@@ -135,6 +169,15 @@ fn context_score(lines: &[&str], at: usize, e: &LinesEdit) -> usize {
     score
 }
 
+/// Where the plan's window — its context lines before, its core, its
+/// context lines after — stands in `lines` (SPEC §7):
+///
+/// 1. **exact**: at the planned position, every context element agreeing;
+/// 2. **fuzz**: the whole window, in order, at exactly one other place —
+///    as written, or else under the matcher's safe strategies;
+/// 3. **rejected**: the window at several places (`AMBIGUOUS_MATCH`, every
+///    place listed), or nowhere (`CONTENT_CHANGED`). A place holding only
+///    some of the context, or the core alone, is not the plan's place.
 fn locate(lines: &[&str], e: &LinesEdit) -> Located {
     let total = e.context_total();
     let core: Vec<&str> = e.core.iter().map(String::as_str).collect();
@@ -147,66 +190,56 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
             candidates: candidates.len(),
         };
     }
-    if candidates.is_empty() {
-        if let Some(found) = relocate_with_safe_strategies(lines, e) {
-            if found.core_len == e.core.len()
-                && found.core_start.saturating_add(found.core_len) <= lines.len()
-            {
-                return Located::At {
-                    core_start: found.core_start,
-                    by: LocatedBy::SafeStrategy,
-                    context_matched: context_score(lines, found.core_start, e),
-                    candidates: 1,
-                };
+    let window: Vec<&str> = e
+        .before
+        .iter()
+        .chain(&e.core)
+        .chain(&e.after)
+        .map(String::as_str)
+        .collect();
+    let places: Vec<usize> = find_all(lines, &window)
+        .into_iter()
+        .map(|w| w + e.before.len())
+        .collect();
+    match places.as_slice() {
+        [at] => {
+            return Located::At {
+                core_start: *at,
+                by: LocatedBy::LinesAndContext,
+                context_matched: context_score(lines, *at, e),
+                candidates: candidates.len(),
             }
         }
-        return Located::Rejected {
+        [] => {}
+        _ => {
+            return Located::Rejected {
+                reason: RejectReason::AmbiguousMatch,
+                context_matched: e.before.len() + e.after.len(),
+                candidates: places,
+            }
+        }
+    }
+    match relocate_with_safe_strategies(lines, e) {
+        Relocated::At(found) => Located::At {
+            core_start: found.core_start,
+            by: LocatedBy::SafeStrategy,
+            context_matched: context_score(lines, found.core_start, e),
+            candidates: 1,
+        },
+        Relocated::Several(places) => Located::Rejected {
+            reason: RejectReason::AmbiguousMatch,
+            context_matched: e.before.len() + e.after.len(),
+            candidates: places,
+        },
+        Relocated::Nowhere => Located::Rejected {
             reason: RejectReason::ContentChanged,
             candidates: Vec::new(),
-            context_matched: 0,
-        };
-    }
-    let scores: Vec<usize> = candidates
-        .iter()
-        .map(|&c| context_score(lines, c, e))
-        .collect();
-    let best = scores.iter().copied().max().unwrap_or(0);
-    let tops: Vec<usize> = candidates
-        .iter()
-        .zip(&scores)
-        .filter(|(_, s)| **s == best)
-        .map(|(c, _)| *c)
-        .collect();
-    if tops.len() > 1 {
-        return Located::Rejected {
-            reason: RejectReason::AmbiguousMatch,
-            candidates: tops,
-            context_matched: best,
-        };
-    }
-    let winner = tops[0];
-    let unique_core = candidates.len() == 1 && e.base_occurrences == 1 && has_content(&e.core);
-    let strong_context = best >= 1 && best * 2 >= total;
-    if unique_core || strong_context {
-        return Located::At {
-            core_start: winner,
-            by: LocatedBy::LinesAndContext,
-            context_matched: best,
-            candidates: candidates.len(),
-        };
-    }
-    if candidates.len() > 1 {
-        Located::Rejected {
-            reason: RejectReason::AmbiguousMatch,
-            candidates,
-            context_matched: best,
-        }
-    } else {
-        Located::Rejected {
-            reason: RejectReason::ContentChanged,
-            candidates: Vec::new(),
-            context_matched: best,
-        }
+            context_matched: candidates
+                .iter()
+                .map(|&c| context_score(lines, c, e))
+                .max()
+                .unwrap_or(0),
+        },
     }
 }
 

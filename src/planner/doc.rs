@@ -4,10 +4,12 @@
 //! their own endings, so every byte outside an edited span is copied
 //! unchanged. [`splice`] replaces whole lines with new text; the new text's
 //! line endings become the file's (its dominant style, CRLF in a CRLF
-//! file), and it always ends with a line ending (seed 001 §7.1). When text
-//! goes after an unterminated last line, that line gets the file's ending.
-//! Nothing else is normalised: an edit away from the end keeps a missing
-//! final newline missing.
+//! file; in a file that mixes both, each new line takes the ending of the
+//! line it replaces, an added line the ending of the line it follows), and
+//! it always ends with a line ending (seed 001 §7.1). Every line of the
+//! result ends with a newline: a missing final newline is added, in the
+//! file's ending, whatever part of the file the edit touched (seed 001's
+//! hard rule).
 //!
 //! Cost: building a `Doc` is O(n); [`splice`] copies the text once and
 //! diffs only the window around the change (O(change + context)).
@@ -153,6 +155,37 @@ pub(crate) fn normalize_new_text(raw: &str, ending: LineEnding) -> NewText {
     }
 }
 
+/// `text` (new lines, each ending in `ending`) with the endings of a file
+/// that mixes CRLF and LF: the i-th new line takes the ending of the i-th
+/// replaced line, a line beyond them the ending of the line before it.
+fn with_own_endings(
+    doc: &Doc<'_>,
+    del_start: usize,
+    del_end: usize,
+    text: &str,
+    ending: LineEnding,
+) -> String {
+    let own = |i: usize| doc.lines.get(i).map(|l| l.ending).filter(|e| !e.is_empty());
+    let mut previous = del_start
+        .checked_sub(1)
+        .and_then(own)
+        .or_else(|| own(del_start))
+        .unwrap_or(ending.as_str());
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, line) in lines_with_endings(text).enumerate() {
+        let replaced = del_start + i;
+        let e = if replaced < del_end {
+            own(replaced).unwrap_or(previous)
+        } else {
+            previous
+        };
+        out.push_str(line.text);
+        out.push_str(e);
+        previous = e;
+    }
+    out
+}
+
 /// The texts of the lines of `raw` (what the new text will look like).
 pub(crate) fn new_text_lines(raw: &str) -> Vec<&str> {
     lines_with_endings(raw).map(|l| l.text).collect()
@@ -188,7 +221,10 @@ pub(crate) fn splice(
     let del_start = del_start.min(doc.len());
     let del_end = del_start.saturating_add(del_count).min(doc.len());
     let ending = target_ending(doc, raw_new);
-    let new = normalize_new_text(raw_new, ending);
+    let mut new = normalize_new_text(raw_new, ending);
+    if doc.ending_name() == "mixed" {
+        new.text = with_own_endings(doc, del_start, del_end, &new.text, ending);
+    }
     let (a, b) = (doc.offset(del_start), doc.offset(del_end));
     let fix_eof = del_start == doc.len() && !doc.has_final_newline() && !new.text.is_empty();
     let eof_fix = if fix_eof { ending.as_str() } else { "" };
@@ -202,13 +238,21 @@ pub(crate) fn splice(
     content.push_str(eof_fix);
     content.push_str(&new.text);
     content.push_str(&doc.body[b..]);
+    // Seed 001: every line ends with a newline.
+    let final_fix = content.len() > body_start && !content.ends_with('\n');
+    if final_fix {
+        content.push_str(ending.as_str());
+    }
 
     // The diff covers the change and CONTEXT_LINES lines around it; bytes
     // before `a` and after `b` are the same in both texts.
     let window_start = del_start.saturating_sub(CONTEXT_LINES);
     let window_end = del_end.saturating_add(CONTEXT_LINES).min(doc.len());
     let (old_from, old_to) = (doc.offset(window_start), doc.offset(window_end));
-    let new_to = old_to - b + a + eof_fix.len() + new.text.len();
+    let mut new_to = old_to - b + a + eof_fix.len() + new.text.len();
+    if final_fix && window_end == doc.len() {
+        new_to += ending.as_str().len();
+    }
     let new_body = &content[body_start..];
     let old_name = format!("a/{path}");
     let new_name = format!("b/{path}");
@@ -228,7 +272,7 @@ pub(crate) fn splice(
         normalized: Normalized {
             file_eof_has_newline: doc.has_final_newline(),
             content_eof_has_newline: raw_new.is_empty() || raw_new.ends_with('\n'),
-            normalized_file_eof_newline_added: fix_eof,
+            normalized_file_eof_newline_added: fix_eof || final_fix,
             normalized_content_eof_newline_added: new.eof_added,
         },
         new_line_count: new.line_count,
@@ -279,16 +323,28 @@ mod tests {
 
     #[test]
     fn splice_keeps_every_other_byte() {
-        // One CRLF and one LF line: the tie goes to LF for new text; the
-        // existing lines keep their own endings and the BOM stays.
+        // One CRLF and one LF line: the replaced line's LF stays LF; the
+        // other lines keep their own endings, the BOM stays, and the
+        // missing final newline is added (seed 001).
         let doc = Doc::new("\u{feff}a\r\nb\nc");
         let s = splice(&doc, 1, 1, "B", "f");
-        assert_eq!(s.content, "\u{feff}a\r\nB\nc");
+        assert_eq!(s.content, "\u{feff}a\r\nB\nc\n");
         assert_eq!((s.old_line_count, s.new_line_count, s.at), (1, 1, 1));
         assert_eq!(
             s.diff,
-            "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\r\n-b\n+B\n c\n\\ No newline at end of file\n"
+            "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\r\n-b\n-c\n\\ No newline at end of file\n+B\n+c\n"
         );
+    }
+
+    #[test]
+    fn mixed_endings_each_new_line_keeps_its_lines_ending() {
+        // An edited LF line in a CRLF region stays LF; an added line takes
+        // the ending of the line it follows.
+        let doc = Doc::new("one\r\ntwo\nthree\r\n");
+        let s = splice(&doc, 1, 1, "TWO\nadded", "f");
+        assert_eq!(s.content, "one\r\nTWO\nadded\nthree\r\n");
+        let s = splice(&doc, 0, 2, "ONE\nTWO", "f");
+        assert_eq!(s.content, "ONE\r\nTWO\nthree\r\n");
     }
 
     #[test]
@@ -299,10 +355,11 @@ mod tests {
         assert!(s.normalized.normalized_file_eof_newline_added);
         assert!(s.normalized.normalized_content_eof_newline_added);
         assert!(!s.normalized.file_eof_has_newline);
-        // An edit away from the end keeps the missing final newline missing.
+        // An edit away from the end adds the missing final newline too
+        // (seed 001: every line ends with a newline).
         let s = splice(&doc, 0, 1, "A\n", "f");
-        assert_eq!(s.content, "A\r\nb\r\nc");
-        assert!(!s.normalized.normalized_file_eof_newline_added);
+        assert_eq!(s.content, "A\r\nb\r\nc\r\n");
+        assert!(s.normalized.normalized_file_eof_newline_added);
     }
 
     #[test]

@@ -58,9 +58,13 @@
 //!   whose prefixes differ (the host passes `randomId()` or
 //!   [`id_prefix_from_now`]).
 //! - **Text fidelity.** BOM, each line's own ending and the bytes outside
-//!   the edit are kept. New text takes the file's dominant line ending and
-//!   always ends with one; an unterminated last line gets the file's ending
-//!   only when text is added after it (reported in `normalized.*`).
+//!   the edit are kept. New text takes the file's dominant line ending (in
+//!   a file that mixes CRLF and LF: the ending of the line it replaces, or
+//!   of the line it follows) and always ends with one.
+//! - **Every line ends with a newline** (seed 001's hard rule, followed
+//!   since revision 2): a missing final newline is added, in the file's
+//!   ending, by every apply, wherever the edit is — not only when the edit
+//!   reaches the end (reported as `normalized_file_eof_newline_added`).
 //! - **Apply once.** A successful apply consumes its plan; a retry gets
 //!   `HUNK_NOT_FOUND` (never a second insertion). A rejected apply, and a
 //!   refused one, change nothing and keep the plan.
@@ -85,15 +89,18 @@
 //!
 //! See [`apply`](self::apply) (private) for the full rule; in short:
 //! `exact` when the planned lines and their context are where the plan saw
-//! them; `fuzz` when the same lines are found elsewhere and the context
-//! singles that place out, or, when the planned lines occur nowhere as
-//! written, when the matcher's safe strategies find them reformatted
-//! (trailing or inner whitespace, typographic characters; never
-//! re-indented) at exactly one place, as whole lines and as many as were
-//! planned (`located_by: safe_strategy`, see
-//! `apply::relocate_with_safe_strategies`; the new text is written as
-//! planned); `rejected` (`CONTENT_CHANGED` or `AMBIGUOUS_MATCH`)
-//! otherwise. Appends are `exact` when the file is unchanged since the
+//! them; `fuzz` when the plan's whole window — its context lines before,
+//! the planned lines, its context lines after — stands, in order, at
+//! exactly one other place: as written, or else reformatted as the
+//! matcher's safe strategies see it (trailing or inner whitespace,
+//! typographic characters; never re-indented), as whole lines
+//! (`located_by: safe_strategy`, see `apply::relocate_with_safe_strategies`;
+//! the new text is written as planned); `rejected` otherwise —
+//! `AMBIGUOUS_MATCH` with every place listed when the window stands at
+//! several, `CONTENT_CHANGED` when it stands nowhere. A place holding only
+//! some of the context, or the planned lines alone, is never taken (SPEC
+//! §7, revision 2: a plan whose context moved or vanished is planned
+//! again, not guessed). Appends are `exact` when the file is unchanged since the
 //! plan, `fuzz` otherwise.
 //!
 //! # Decisions where the spec is silent
@@ -107,9 +114,10 @@
 //! - A range on an empty file addresses its one empty line (`1`, `~`,
 //!   `1~`); `2~` appends. Its apply is exact only if the file is still
 //!   byte-for-byte the same, otherwise rejected.
-//! - `HUNK_EXPIRED` (not `HUNK_NOT_FOUND`) for a plan whose TTL passed;
-//!   `HUNK_PATH_MISMATCH` when `existingHunkId` names a plan for another
-//!   file.
+//! - A plan whose TTL passed is `HUNK_NOT_FOUND` with `reason: expired`
+//!   (in the YAML and `details.reason`), as seed 001 has it, not a code of
+//!   its own; `HUNK_PATH_MISMATCH` when `existingHunkId` names a plan for
+//!   another file.
 
 mod anchor;
 mod apply;

@@ -4,8 +4,8 @@
 
 use super::anchor::{self, find_blocks, line_candidates, Matcher};
 use super::doc::{
-    find_all, fnv1a64, is_blank, leading_blank_count, new_text_lines, splice, trailing_blank_count,
-    Doc, Spliced, CONTEXT_LINES,
+    fnv1a64, leading_blank_count, new_text_lines, splice, trailing_blank_count, Doc, Spliced,
+    CONTEXT_LINES,
 };
 use super::messages as msg;
 use super::range::{self, ResolvedRange};
@@ -104,7 +104,6 @@ pub(crate) fn lines_edit(
     let core: Vec<&str> = texts[core_start.min(core_end)..core_end].to_vec();
     LinesEdit {
         core_start,
-        base_occurrences: find_all(texts, &core).len(),
         core: core.iter().map(|s| s.to_string()).collect(),
         before: texts[before_start..core_start.min(core_end)]
             .iter()
@@ -565,9 +564,4 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         ),
     });
     Ok(plan)
-}
-
-/// True when some line of `lines` has visible content.
-pub(crate) fn has_content<S: AsRef<str>>(lines: &[S]) -> bool {
-    lines.iter().any(|l| !is_blank(l.as_ref()))
 }

@@ -42,8 +42,6 @@ pub(crate) struct LinesEdit {
     pub bof: bool,
     /// The core ended within 3 lines of the bottom.
     pub eof: bool,
-    /// How many times the core occurred in the planned-on file.
-    pub base_occurrences: usize,
     pub del_offset: usize,
     pub del_count: usize,
 }

@@ -234,15 +234,20 @@ impl FileEditSession {
         self.registry.lookup(id, owner).map_err(|why| match why {
             LookupError::NotFound {
                 retired: Some(Retired::Expired),
-            } => refusal(
-                ctx,
-                ErrorCode::HunkExpired,
-                msg::hunk_expired(lang, id),
-                msg::next_replan(lang),
-                |y| {
-                    y.str("hunk_id", id);
-                },
-            ),
+            } => {
+                // Seed 001: an expired plan is not found, with the reason.
+                let mut e = refusal(
+                    ctx,
+                    ErrorCode::HunkNotFound,
+                    msg::hunk_expired(lang, id),
+                    msg::next_replan(lang),
+                    |y| {
+                        y.str("hunk_id", id).raw("reason", "expired");
+                    },
+                );
+                e.details.reason = Some("expired".into());
+                e
+            }
             LookupError::NotFound { retired } => refusal(
                 ctx,
                 ErrorCode::HunkNotFound,

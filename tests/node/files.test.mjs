@@ -102,7 +102,7 @@ test('ownership and expiry follow the injected clock', () => {
   tick(s.ttlMs + 1);
   assert.throws(
     () => s.apply({ hunkId: plan.hunkId, owner: 'me', content: 'x\n' }),
-    (e) => e.code === 'HUNK_EXPIRED' || e.code === 'HUNK_NOT_FOUND',
+    (e) => e.code === 'HUNK_NOT_FOUND' && e.reason === 'expired',
   );
 });
 

@@ -359,13 +359,15 @@ fn empty_file_is_one_empty_line() {
 }
 
 #[test]
-fn missing_final_newline_is_kept_unless_the_edit_reaches_the_end() {
+fn a_missing_final_newline_is_added_whatever_the_edit_touches() {
+    // Seed 001's hard rule: every line ends with a newline.
     let mut s = session();
     let text = "a\nb\nc";
     let p = s
         .prepare_range_edit(range_opts(text, "1", "A"), T0)
         .unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, text).content, "A\nb\nc");
+    assert!(p.normalized.normalized_file_eof_newline_added);
+    assert_eq!(apply(&mut s, &p.hunk_id, text).content, "A\nb\nc\n");
     let p = s
         .prepare_range_edit(range_opts(text, "3", "C"), T0)
         .unwrap();
@@ -395,7 +397,7 @@ fn crlf_bom_and_mixed_endings_are_preserved() {
         .prepare_range_edit(range_opts(crlf, "2", "TWO\nTWO-B\n"), T0)
         .unwrap();
     let a = apply(&mut s, &p.hunk_id, crlf);
-    assert_eq!(a.content, "\u{feff}one\r\nTWO\r\nTWO-B\r\nthree");
+    assert_eq!(a.content, "\u{feff}one\r\nTWO\r\nTWO-B\r\nthree\r\n");
     let p = s
         .prepare_append(append_opts(Some(crlf), "four"), T0)
         .unwrap();
@@ -404,14 +406,23 @@ fn crlf_bom_and_mixed_endings_are_preserved() {
         a.content, "\u{feff}one\r\ntwo\r\nthree\r\nfour\r\n",
         "the final newline is the file's own"
     );
-    // Mixed: every untouched line keeps its own ending.
+    // Mixed: every untouched line keeps its own ending, an inserted line
+    // takes the ending of the line it follows (SPEC §6.8), a replaced line
+    // keeps its own.
     let mixed = "a\r\nb\nc\r\nd\r\n";
     let p = s
         .prepare_insert_after(insert_opts(mixed, "b", "x"), T0)
         .unwrap();
     assert_eq!(
         apply(&mut s, &p.hunk_id, mixed).content,
-        "a\r\nb\nx\r\nc\r\nd\r\n"
+        "a\r\nb\nx\nc\r\nd\r\n"
+    );
+    let p = s
+        .prepare_range_edit(range_opts(mixed, "2", "B"), T0)
+        .unwrap();
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, mixed).content,
+        "a\r\nB\nc\r\nd\r\n"
     );
     // CRLF new text into an LF file takes LF.
     let p = s
@@ -800,7 +811,7 @@ lines:
 normalized:
   file_eof_has_newline: false
   content_eof_has_newline: false
-  normalized_file_eof_newline_added: false
+  normalized_file_eof_newline_added: true
   normalized_content_eof_newline_added: true
 evidence_preview:
   before_preview: ['a', '<!-- s -->']
@@ -810,7 +821,7 @@ evidence_preview:
 summary: 'Plan t-1: replace 2 line(s) of the block at lines 2–5 of a.txt with 1 line(s). Review the diff, then call apply_file_modification with this hunk_id (valid 60 min).'"
     );
     let a = apply(&mut s, &p.hunk_id, BLOCKS);
-    assert_eq!(a.content, "a\n<!-- s -->\nnew\n<!-- e -->\nz");
+    assert_eq!(a.content, "a\n<!-- s -->\nnew\n<!-- e -->\nz\n");
     let b = a.block_replace.unwrap();
     assert_eq!(
         (b.block_range, b.replace_slice),
@@ -830,7 +841,7 @@ fn block_replace_without_anchors_and_same_anchor_pairs() {
     let mut o = block_opts(BLOCKS, "<!-- s -->", "<!-- e -->", "new\n");
     o.include_anchors = Some(false);
     let p = s.prepare_block_replace(o, T0).unwrap();
-    assert_eq!(apply(&mut s, &p.hunk_id, BLOCKS).content, "a\nnew\nz");
+    assert_eq!(apply(&mut s, &p.hunk_id, BLOCKS).content, "a\nnew\nz\n");
     // Adjacent anchors: insertion between them.
     let text = "[s]\n[e]\n";
     let p = s
@@ -1026,7 +1037,9 @@ fn expiry_follows_the_injected_clock() {
         "still alive 1 ms before"
     );
     let e = apply_to(&mut s, &p.hunk_id, Some(FIVE), T0 + 500.0).unwrap_err();
-    assert_eq!(e.code, ErrorCode::HunkExpired);
+    // Seed 001: not found, with the reason saying it expired.
+    assert_eq!(e.code, ErrorCode::HunkNotFound);
+    assert_eq!(e.details.reason.as_deref(), Some("expired"));
     assert!(e.details.yaml.unwrap().contains("\npath: 'a.txt'\n"));
     assert!(s.pending(None, T0 + 500.0).is_empty());
     // Revising an expired plan is refused the same way.
@@ -1034,7 +1047,7 @@ fn expiry_follows_the_injected_clock() {
     o.existing_hunk_id = Some(p.hunk_id.clone());
     assert_eq!(
         code(s.prepare_range_edit(o, T0 + 600.0)),
-        ErrorCode::HunkExpired
+        ErrorCode::HunkNotFound
     );
     // Default TTL is one hour; 0 means the default.
     let d = FileEditSession::new(SessionOptions {
@@ -1382,19 +1395,66 @@ fn race_planned_place_gone_but_a_twin_remains_is_not_a_wrong_edit() {
 }
 
 #[test]
-fn race_unique_lines_moved_far_away_are_followed() {
+fn race_lines_moved_away_from_their_context_are_rejected() {
+    // SPEC §7: relocation needs the plan's own context, found together.
     let a = "header\nfn unique_name() {\n    body();\n}\nfooter\n";
     let mut s = session();
     let p = s
         .prepare_range_edit(range_opts(a, "3", "    better();"), T0)
         .unwrap();
-    // The function moved to another place with new neighbours.
+    // The function moved to another place with new neighbours: the span's
+    // lines alone are not the plan's place.
     let b = "footer\nsomething\nfn unique_name() {\n    body();\n}\n";
     let r = apply(&mut s, &p.hunk_id, b);
+    assert_eq!(r.context_match, ContextMatch::Rejected);
+    assert_eq!(r.reason, Some(RejectReason::ContentChanged));
+    assert_eq!(r.content, b);
+    assert!(!r.changed);
+}
+
+#[test]
+fn race_context_found_twice_is_rejected_with_both_places() {
+    let base = "fn a() {\n    let x = 1;\n    let y = 2;\n    let z = 3;\n    work(x, y, z);\n}\n";
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(base, "4", "    let z = 4;"), T0)
+        .unwrap();
+    let twice = format!("zz\n{base}{base}");
+    let r = apply(&mut s, &p.hunk_id, &twice);
+    assert_eq!(r.context_match, ContextMatch::Rejected);
+    assert_eq!(r.reason, Some(RejectReason::AmbiguousMatch));
+    assert_eq!(r.content, twice);
+    let at: Vec<u32> = r.evidence.candidates.iter().map(|c| c.start_line).collect();
+    assert_eq!(at, vec![5, 11]);
+}
+
+#[test]
+fn race_span_line_left_only_in_an_unrelated_function_is_rejected() {
+    let a = "fn f() {\n    let total = 0;\n    add(total);\n    log(total);\n}\n";
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(a, "3", "    add(total + 1);"), T0)
+        .unwrap();
+    // f is gone; the span's line survives in another function only.
+    let b = "fn g() {\n    let other = 5;\n    add(total);\n    other += 1;\n}\n";
+    let r = apply(&mut s, &p.hunk_id, b);
+    assert_eq!(r.context_match, ContextMatch::Rejected);
+    assert_eq!(r.content, b);
+}
+
+#[test]
+fn race_context_shifted_as_a_whole_is_followed() {
+    let a = "fn f() {\n    let total = 0;\n    add(total);\n    log(total);\n}\n";
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(a, "3", "    add(total + 1);"), T0)
+        .unwrap();
+    let b = format!("// new header\n// second\n{a}");
+    let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(r.context_match, ContextMatch::Fuzz);
     assert_eq!(
         r.content,
-        "footer\nsomething\nfn unique_name() {\n    better();\n}\n"
+        "// new header\n// second\nfn f() {\n    let total = 0;\n    add(total + 1);\n    log(total);\n}\n"
     );
 }
 
@@ -1407,7 +1467,7 @@ fn race_block_replace_moved() {
     let b = format!("intro\n\n{BLOCKS}");
     let r = apply(&mut s, &p.hunk_id, &b);
     assert_eq!(r.context_match, ContextMatch::Fuzz);
-    assert_eq!(r.content, "intro\n\na\n<!-- s -->\nnew\n<!-- e -->\nz");
+    assert_eq!(r.content, "intro\n\na\n<!-- s -->\nnew\n<!-- e -->\nz\n");
     let blk = r.block_replace.unwrap();
     assert_eq!(blk.block_range, Span { start: 4, end: 7 });
     // Edited inside the block: rejected.
@@ -1985,12 +2045,13 @@ next: 'Read the file again and prepare a new plan (hunk ids are issued by the pr
         seen,
         "apply when the TTL has passed",
         apply_to(&mut s, &q.hunk_id, Some(FIVE), T0 + 3_600_000.0),
-        ErrorCode::HunkExpired,
+        ErrorCode::HunkNotFound,
         "status: error
 mode: apply_file_modification
 path: 'a.txt'
-error: HUNK_EXPIRED
+error: HUNK_NOT_FOUND
 hunk_id: 't-2'
+reason: expired
 summary: 'Hunk t-2 has expired.'
 next: 'Read the file again and prepare a new plan (hunk ids are issued by the prepare tools; never invent one).'",
     );
@@ -2376,7 +2437,7 @@ next: 'Read the file (read_file) for its total_lines and line numbers, then give
         missing.is_empty(),
         "planner error codes without an exact-YAML case: {missing:?}"
     );
-    assert_eq!(seen.len(), 19, "{seen:?}");
+    assert_eq!(seen.len(), 18, "{seen:?}");
 }
 
 // ---------------------------------------------------------------------
@@ -2628,8 +2689,13 @@ proptest! {
                 let ending = if crlf { "\r\n" } else { "\n" };
                 let prefix: String = mutated[..first].iter().map(|l| format!("{l}{ending}")).collect();
                 prop_assert!(r.content.starts_with(&prefix));
-                let suffix = join(&mutated[first + old..], crlf, final_newline);
+                // Seed 001: the result always ends with a newline.
+                let mut suffix = join(&mutated[first + old..], crlf, final_newline);
+                if !suffix.is_empty() && !suffix.ends_with('\n') {
+                    suffix.push_str(ending);
+                }
                 prop_assert!(r.content.ends_with(&suffix));
+                prop_assert!(r.content.is_empty() || r.content.ends_with('\n'));
             }
         }
     }

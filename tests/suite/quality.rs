@@ -11,7 +11,8 @@ use std::io::Write;
 use editkit::matcher::Mode;
 
 use super::quality_corpus::{
-    build_cases, collect_sources, evaluate, fingerprint, group_tally, Group, Kind,
+    build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,
+    group_tally, Group, Kind, PlannerKind,
 };
 
 #[test]
@@ -84,6 +85,25 @@ fn real_source_spans_never_land_in_the_wrong_place() {
         for &mode in modes {
             let t = tallies.get(&(kind, mode)).copied().unwrap_or_default();
             assert_eq!(t.ambiguous, t.cases, "{kind:?} in {mode:?} mode");
+        }
+    }
+}
+
+/// The planner corpus (SPEC §7): a range edit planned on a real span and
+/// applied after the file changed under it is never applied in the wrong
+/// place. Unchanged and shifted files apply byte-exact; a duplicated or
+/// vanished context, or a vanished span, is rejected every time.
+#[test]
+fn planned_edits_never_apply_where_their_context_is_not() {
+    let sources = collect_sources(80);
+    let cases = build_planner_cases(&sources, 2);
+    let table = evaluate_planner(&sources, &cases);
+    for kind in PlannerKind::ALL {
+        let (n, right, _refused, wrong) = table.get(&kind).copied().unwrap_or_default();
+        assert!(n > 0, "no cases of {kind:?}");
+        assert_eq!(wrong, 0, "{kind:?}: {wrong} of {n} applied wrongly");
+        if kind.must_reject() || matches!(kind, PlannerKind::Unchanged | PlannerKind::Shifted) {
+            assert_eq!(right, n, "{kind:?}: {right} of {n} right");
         }
     }
 }
