@@ -243,6 +243,66 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
     }
 }
 
+/// Carries the session's other plans for the same file over an apply that
+/// turned `before` into `after` (one splice): a plan made on `before`
+/// whose planned lines lie outside the changed lines now sees `after` —
+/// its context lines are re-read there and its position moves by the
+/// splice — so plans made from one read apply one after the other even
+/// when one's context holds lines another changed. A plan whose planned
+/// lines the splice touched is left alone (it is rejected: the two
+/// conflict), and so is one made on other content.
+pub(crate) fn rebase<'h>(hunks: impl Iterator<Item = &'h mut Hunk>, before: &str, after: &str) {
+    let digest = fnv1a64(before.as_bytes());
+    let (old, new) = (Doc::new(before), Doc::new(after));
+    let (old_lines, new_lines) = (old.texts(), new.texts());
+    let prefix = old_lines
+        .iter()
+        .zip(&new_lines)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let suffix = old_lines[prefix..]
+        .iter()
+        .rev()
+        .zip(new_lines[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (changed_end, delta) = (
+        old_lines.len() - suffix,
+        new_lines.len() as isize - old_lines.len() as isize,
+    );
+    for hunk in hunks {
+        if hunk.base.digest != digest || hunk.base.bytes != before.len() {
+            continue;
+        }
+        let moved = match &hunk.edit {
+            PlannedEdit::Lines(e) => {
+                let end = e.core_start + e.core.len();
+                let start = if end <= prefix {
+                    Some(e.core_start)
+                } else if e.core_start >= changed_end {
+                    e.core_start.checked_add_signed(delta)
+                } else {
+                    None
+                };
+                match start {
+                    Some(start) => PlannedEdit::Lines(super::prepare::lines_edit(
+                        &new_lines,
+                        start,
+                        e.core.len(),
+                        e.del_offset,
+                        e.del_count,
+                    )),
+                    None => continue,
+                }
+            }
+            PlannedEdit::Append { create } => PlannedEdit::Append { create: *create },
+            PlannedEdit::EmptyFile => continue,
+        };
+        hunk.edit = moved;
+        hunk.base = super::prepare::base(after, true, &new);
+    }
+}
+
 /// Applies `hunk` to `current` (`None`: the file does not exist). `Err`
 /// only for refusals (`FILE_NOT_FOUND`); a rejection is an `Ok` result.
 pub(crate) fn apply_hunk(

@@ -100,7 +100,12 @@
 //! several, `CONTENT_CHANGED` when it stands nowhere. A place holding only
 //! some of the context, or the planned lines alone, is never taken (SPEC
 //! §7, revision 2: a plan whose context moved or vanished is planned
-//! again, not guessed). Appends are `exact` when the file is unchanged since the
+//! again, not guessed). A successful apply carries the session's other
+//! plans for the same file made on the same content over its change
+//! (`apply::rebase`): their context is re-read in the new content and their
+//! position moves with the splice, so edits planned from one read apply in
+//! turn even where one's context holds lines another changed; plans whose
+//! planned lines the change touched are left to be rejected. Appends are `exact` when the file is unchanged since the
 //! plan, `fuzz` otherwise.
 //!
 //! # Decisions where the spec is silent

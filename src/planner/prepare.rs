@@ -65,7 +65,7 @@ impl Plan {
 }
 
 /// What a plan was made on: `content` (absent when `!existed`) as `doc`.
-fn base(content: &str, existed: bool, doc: &Doc<'_>) -> Base {
+pub(crate) fn base(content: &str, existed: bool, doc: &Doc<'_>) -> Base {
     Base {
         digest: fnv1a64(content.as_bytes()),
         bytes: content.len(),

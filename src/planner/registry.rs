@@ -204,6 +204,10 @@ impl Registry {
     pub fn live(&self) -> impl Iterator<Item = &Hunk> {
         self.hunks.values()
     }
+
+    pub fn live_mut(&mut self) -> impl Iterator<Item = &mut Hunk> {
+        self.hunks.values_mut()
+    }
 }
 
 /// Keeps ASCII letters, digits, `_` and `-` (at most 16); `h` when none.

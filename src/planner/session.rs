@@ -1,6 +1,6 @@
 //! `FileEditSession`: prepare → apply with a hunk registry.
 
-use super::apply::apply_hunk;
+use super::apply::{apply_hunk, rebase};
 use super::messages as msg;
 use super::prepare::{self, Plan};
 use super::registry::{Hunk, LookupError, Registry, Retired};
@@ -163,8 +163,17 @@ impl FileEditSession {
             apply_hunk(hunk, options.content.as_deref(), lang)
         })()
         .map_err(|e| ensure_yaml(e, &ctx))?;
-        if result.context_match != ContextMatch::Rejected && options.defer_consume != Some(true) {
-            self.registry.consume(&options.hunk_id);
+        if result.context_match != ContextMatch::Rejected {
+            if let (true, Some(before)) = (result.changed, options.content.as_deref()) {
+                let others = self
+                    .registry
+                    .live_mut()
+                    .filter(|h| h.path == path && h.id != options.hunk_id);
+                rebase(others, before, &result.content);
+            }
+            if options.defer_consume != Some(true) {
+                self.registry.consume(&options.hunk_id);
+            }
         }
         Ok(result)
     }

@@ -631,11 +631,12 @@ test('applies to one file issued in the same tick land in the order their plans 
     ),
   );
   assert.equal(fs.files.get('log.md'), 'start\nfirst\nsecond\nthird\n');
-  // Each call still gets its own result: the first planned is exact, the
-  // later ones were relocated to the end the earlier ones made.
+  // Each call still gets its own result; each apply carried the later
+  // plans over its change, so every one is exact at the end the earlier
+  // ones made.
   assert.match(texts[1], /hunk_id: 'ord-1'[\s\S]*context_match: exact/);
-  assert.match(texts[0], /hunk_id: 'ord-3'[\s\S]*context_match: fuzz/);
-  assert.match(texts[2], /hunk_id: 'ord-2'[\s\S]*context_match: fuzz/);
+  assert.match(texts[0], /hunk_id: 'ord-3'[\s\S]*context_match: exact[\s\S]*planned_at_line: 4/);
+  assert.match(texts[2], /hunk_id: 'ord-2'[\s\S]*context_match: exact[\s\S]*planned_at_line: 3/);
   assert.deepEqual(session.pending(), []);
   // The same hunk twice in one tick: applied once, the second call is HUNK_NOT_FOUND.
   await runner.run('prepare_file_append', { path: 'log.md', content: 'fourth' });

@@ -1189,9 +1189,14 @@ fn applies_in_one_tick_land_in_creation_order() {
         content = a.content;
     }
     assert_eq!(content, "log:\nzero\none\ntwo\n");
+    // Each apply carries the later plans over its change: they stay exact.
     assert_eq!(
         matches,
-        vec![ContextMatch::Exact, ContextMatch::Fuzz, ContextMatch::Fuzz]
+        vec![
+            ContextMatch::Exact,
+            ContextMatch::Exact,
+            ContextMatch::Exact
+        ]
     );
     assert!(s.pending(None, T0).is_empty());
 }
@@ -2770,4 +2775,51 @@ fn a_reformatted_core_is_relocated_by_the_matchers_safe_strategies() {
     let r = apply(&mut s, &plan.hunk_id, v3);
     assert_eq!(r.context_match, ContextMatch::Rejected);
     assert_eq!(r.content, v3);
+}
+
+#[test]
+fn plans_from_one_read_apply_in_turn_even_with_shared_context() {
+    // Three edits planned on the same read, each in the others' context.
+    let text = "1\n2\n3\n4\n5\n";
+    let mut s = session();
+    let p1 = s
+        .prepare_range_edit(range_opts(text, "1", "one"), T0)
+        .unwrap();
+    let p3 = s
+        .prepare_range_edit(range_opts(text, "3", "three"), T0)
+        .unwrap();
+    let p4 = s
+        .prepare_range_edit(range_opts(text, "4", "four\nfour-b"), T0)
+        .unwrap();
+    let a = apply(&mut s, &p1.hunk_id, text);
+    assert_eq!(a.context_match, ContextMatch::Exact);
+    let b = apply(&mut s, &p3.hunk_id, &a.content);
+    assert_eq!(b.context_match, ContextMatch::Exact);
+    let c = apply(&mut s, &p4.hunk_id, &b.content);
+    assert_eq!(c.context_match, ContextMatch::Exact);
+    assert_eq!(c.content, "one\n2\nthree\nfour\nfour-b\n5\n");
+    // Plans on the same lines conflict: the second is rejected.
+    let mut s = session();
+    let q1 = s
+        .prepare_range_edit(range_opts(text, "2~3", "x"), T0)
+        .unwrap();
+    let q2 = s
+        .prepare_range_edit(range_opts(text, "3", "y"), T0)
+        .unwrap();
+    let a = apply(&mut s, &q1.hunk_id, text);
+    let b = apply(&mut s, &q2.hunk_id, &a.content);
+    assert_eq!(b.context_match, ContextMatch::Rejected);
+    assert_eq!(b.content, "1\nx\n4\n5\n");
+    // A file changed by someone else in between is not rebased onto.
+    let mut s = session();
+    let r1 = s
+        .prepare_range_edit(range_opts(text, "1", "one"), T0)
+        .unwrap();
+    let r2 = s
+        .prepare_range_edit(range_opts(text, "2", "two"), T0)
+        .unwrap();
+    let a = apply(&mut s, &r1.hunk_id, "0\n1\n2\n3\n4\n5\n");
+    assert_eq!(a.context_match, ContextMatch::Fuzz);
+    let b = apply(&mut s, &r2.hunk_id, &a.content);
+    assert_eq!(b.context_match, ContextMatch::Rejected);
 }
