@@ -333,6 +333,17 @@ fn indent_of(line: &str) -> &str {
 
 /// Applies a per-line transformation to the text of every line, keeping
 /// each line break.
+/// A line's indentation with tabs written as four spaces, or four spaces
+/// as a tab when it has no tab.
+fn swap_indent(line: &str) -> String {
+    let indent = indent_of(line);
+    if indent.contains('\t') {
+        indent.replace('\t', "    ")
+    } else {
+        indent.replace("    ", "\t")
+    }
+}
+
 fn map_lines(text: &str, mut f: impl FnMut(usize, &str) -> String) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for (i, line) in text.split_inclusive('\n').enumerate() {
@@ -416,16 +427,7 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
             (map_lines(span, f), map_lines(&edited, f))
         }
         Kind::TabsSpaces => {
-            let f = |_: usize, b: &str| {
-                let indent = indent_of(b);
-                let rest = &b[indent.len()..];
-                let new_indent = if indent.contains('\t') {
-                    indent.replace('\t', "    ")
-                } else {
-                    indent.replace("    ", "\t")
-                };
-                format!("{new_indent}{rest}")
-            };
+            let f = |_: usize, b: &str| format!("{}{}", swap_indent(b), &b[indent_of(b).len()..]);
             let s = map_lines(span, f);
             if s == span {
                 return None;
@@ -458,14 +460,8 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
                 if i % 2 == 1 {
                     return b.to_string();
                 }
-                let indent = indent_of(b);
-                let rest = b[indent.len()..].replace('\t', "    ");
-                let new_indent = if indent.contains('\t') {
-                    indent.replace('\t', "    ")
-                } else {
-                    indent.replace("    ", "\t")
-                };
-                format!("{new_indent}{rest}")
+                let rest = b[indent_of(b).len()..].replace('\t', "    ");
+                format!("{}{rest}", swap_indent(b))
             };
             let s = map_lines(span, f);
             if s == span {
