@@ -109,7 +109,7 @@ impl Kind {
             Kind::TrailingDropped => "trailing dropped",
             Kind::Typographic => "dashes/NBSP/zero-width",
             Kind::NormalForms => "NFC search, NFD file",
-            Kind::EscapedLiteralAdded => "over-escaped, new \\n literal",
+            Kind::EscapedLiteralAdded => "escaped, new literal",
             Kind::DroppedMiddleLine => "dropped middle line",
             Kind::AlteredMiddleLine => "altered middle line",
             Kind::WrongNeighbourLine => "wrong neighbour line",
