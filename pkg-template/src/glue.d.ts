@@ -49,7 +49,12 @@ declare module 'editkit-glue' {
     options: unknown,
   ): unknown;
   export function applySearchReplace(content: unknown, text: unknown, options: unknown): unknown;
-  export function applyEdits(content: unknown, edits: unknown, options: unknown): unknown;
+  export function applyEdits(
+    content: unknown,
+    edits: unknown,
+    options: unknown,
+    fields: unknown,
+  ): unknown;
   export function replaceTextWithCorrection(
     content: unknown,
     search: unknown,

@@ -68,7 +68,12 @@ export function applyEdits(
   }
   const e = json(edits, 'edits', lang);
   const o = options(opts, 'options', lang);
-  return call(lang, () => glue.applyEdits(c, e, o));
+  // Each edit's field names, for the core to refuse a missing or misspelt
+  // newString by name (SPEC §6.8).
+  const fields = JSON.stringify(
+    edits.map((edit) => (edit !== null && typeof edit === 'object' ? Object.keys(edit) : [])),
+  );
+  return call(lang, () => glue.applyEdits(c, e, o, fields));
 }
 
 /**

@@ -334,14 +334,18 @@ fn locate(
     settings: &Settings,
 ) -> (Needle, Run, Option<ToForm>) {
     let ladder = settings.ladder();
+    let needle = Needle::new(search);
+    if settings.mode == Mode::Exact || !unicode_forms::has_forms(search) {
+        let run = ladder::run(content, &needle, settings, ladder);
+        return (needle, run, None);
+    }
     let safe_len = ladder.len().min(Strategy::ladder(Mode::Safe).len());
     let (safe, fuzzy) = ladder.split_at(safe_len);
-    let needle = Needle::new(search);
     let mut run = ladder::run(content, &needle, settings, safe);
     if run.strategy.is_some() || run.exhausted {
         return (needle, run, None);
     }
-    if settings.mode != Mode::Exact && unicode_forms::has_forms(search) {
+    {
         for to_form in [unicode_forms::nfc as ToForm, unicode_forms::nfd] {
             let alt = to_form(search);
             if alt == search {

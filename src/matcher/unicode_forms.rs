@@ -57,6 +57,9 @@ fn decompose_into(c: char, out: &mut Vec<char>) {
 /// `text` with the covered characters decomposed and combining marks in
 /// canonical order (NFD for the covered scripts).
 pub(crate) fn nfd(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
     let mut chars = Vec::with_capacity(text.len());
     for c in text.chars() {
         decompose_into(c, &mut chars);
@@ -98,6 +101,9 @@ fn compose_pair(first: char, second: char) -> Option<char> {
 
 /// `text` composed (NFC for the covered scripts).
 pub(crate) fn nfc(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
     let decomposed: Vec<char> = nfd(text).chars().collect();
     let mut out: Vec<char> = Vec::with_capacity(decomposed.len());
     let mut starter: Option<usize> = None;
@@ -108,7 +114,10 @@ pub(crate) fn nfc(text: &str) -> String {
             // A mark composes with the starter unless a mark of the same or
             // a higher class stands between them (then it is blocked).
             let blocked = out.len() > s + 1 && (last_class == 0 || last_class >= class);
-            if !blocked {
+            // Only marks (and Hangul vowels and finals) compose.
+            let composable =
+                class != 0 || (HANGUL_V..HANGUL_T + HANGUL_T_COUNT).contains(&u32::from(c));
+            if !blocked && composable {
                 if let Some(composed) = compose_pair(out[s], c) {
                     out[s] = composed;
                     continue;
@@ -128,13 +137,14 @@ pub(crate) fn nfc(text: &str) -> String {
 
 /// Whether `text` has a character either conversion could change.
 pub(crate) fn has_forms(text: &str) -> bool {
-    text.chars().any(|c| {
-        let cp = u32::from(c);
-        cp >= 0xC0
-            && (combining_class(c) != 0
-                || nfd(c.encode_utf8(&mut [0; 4])).len() != c.len_utf8()
-                || (0x1100..0x1200).contains(&cp))
-    })
+    !text.is_ascii()
+        && text.chars().any(|c| {
+            let cp = u32::from(c);
+            cp >= 0xC0
+                && (combining_class(c) != 0
+                    || nfd(c.encode_utf8(&mut [0; 4])).len() != c.len_utf8()
+                    || (0x1100..0x1200).contains(&cp))
+        })
 }
 
 #[cfg(test)]

@@ -59,28 +59,23 @@ pub fn apply_search_replace(
 }
 
 #[wasm_bindgen(js_name = applyEdits)]
-pub fn apply_edits(content: JsValue, edits: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn apply_edits(
+    content: JsValue,
+    edits: JsValue,
+    options: JsValue,
+    fields: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let content = string_arg(&content, "content", lang)?;
-    // Field names are checked before the edits are read, so a missing or
-    // misspelt `newString` is refused with the accepted names (SPEC §6.8).
-    let raw: Vec<serde_json::Value> = required(edits, "edits", lang)?;
-    for (i, edit) in raw.iter().enumerate() {
-        if let Some(fields) = edit.as_object() {
-            let names: Vec<&str> = fields.keys().map(String::as_str).collect();
-            matcher::check_edit_fields(i + 1, &names, lang).map_err(|e| error_to_js(&e))?;
-        }
+    // Each edit's field names (the TS layer reads them off the objects) are
+    // checked before the edits are read, so a missing or misspelt
+    // `newString` is refused by name with the accepted ones (SPEC §6.8).
+    let fields: Vec<Vec<String>> = from_js(fields, "fields", lang)?;
+    for (i, names) in fields.iter().enumerate() {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        matcher::check_edit_fields(i + 1, &names, lang).map_err(|e| error_to_js(&e))?;
     }
-    let edits: Vec<EditSpec> =
-        serde_json::from_value(serde_json::Value::Array(raw)).map_err(|e| {
-            let mut err = Error::invalid_argument(
-                lang,
-                "edits",
-                "a list of { oldString, newString, replaceAll? }",
-            );
-            err.message.push_str(&format!(" ({e})"));
-            error_to_js(&err)
-        })?;
+    let edits: Vec<EditSpec> = required(edits, "edits", lang)?;
     let options: SearchReplaceOptions = from_js(options, "options", lang)?;
     result(matcher::apply_edits(&content, &edits, &options))
 }

@@ -33,7 +33,7 @@ test('applyEdits refuses an edit without newString, naming the accepted fields',
     [{ oldString: 'keep this', new_string: 'x' }, 'Edit #1 has unknown field `new_string`.'],
     [
       { old_string: 'keep this', new_string: 'x' },
-      'Edit #1 has unknown fields `new_string`, `old_string`.',
+      'Edit #1 has unknown fields `old_string`, `new_string`.',
     ],
     [{ oldString: 'keep this', newText: 'x' }, 'Edit #1 has unknown field `newText`.'],
   ]) {
