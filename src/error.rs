@@ -15,208 +15,128 @@ use serde::Serialize;
 
 use crate::lang::Lang;
 
+crate::wire::wire_enum! {
 /// Stable identifiers of everything that can go wrong, serialised as
-/// `SCREAMING_SNAKE_CASE`. New codes may be added; existing ones never change
-/// meaning.
+/// `SCREAMING_SNAKE_CASE` (declared once here: `ALL`, `as_str`, serde and
+/// the TypeScript union come from this list). New codes may be added;
+/// existing ones never change meaning.
 ///
 /// Grouped by capability; each group is owned by that capability's module.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
     // ---- boundary / general -------------------------------------------
     /// An argument had the wrong type or an out-of-range value.
-    InvalidArgument,
+    InvalidArgument = "INVALID_ARGUMENT",
     /// A string contained a lone UTF-16 surrogate (rejected by the JS layer
     /// before it could be silently turned into U+FFFD).
-    InvalidText,
+    InvalidText = "INVALID_TEXT",
     /// A bug in editkit (a trapped panic, an impossible state).
-    InternalError,
+    InternalError = "INTERNAL_ERROR",
     /// A host callback threw, rejected or returned malformed data.
-    HostError,
+    HostError = "HOST_ERROR",
     /// The host object lacks a callback the operation needs.
-    HostCapabilityMissing,
+    HostCapabilityMissing = "HOST_CAPABILITY_MISSING",
     /// A host callback did not settle within `timeoutMs`.
-    HostTimeout,
-
+    HostTimeout = "HOST_TIMEOUT",
     // ---- block diff: format (SPEC §3.2) -------------------------------
-    NestedSearch,
-    UnclosedSearch,
-    UnmatchedReplace,
-    MisplacedDelimiter,
-    MissingDelimiter,
-    SearchWithoutBlockId,
-    InvalidBlockId,
-    UnknownCommand,
-    EmptyInsert,
+    NestedSearch = "NESTED_SEARCH",
+    UnclosedSearch = "UNCLOSED_SEARCH",
+    UnmatchedReplace = "UNMATCHED_REPLACE",
+    MisplacedDelimiter = "MISPLACED_DELIMITER",
+    MissingDelimiter = "MISSING_DELIMITER",
+    SearchWithoutBlockId = "SEARCH_WITHOUT_BLOCK_ID",
+    InvalidBlockId = "INVALID_BLOCK_ID",
+    UnknownCommand = "UNKNOWN_COMMAND",
+    EmptyInsert = "EMPTY_INSERT",
     /// A SEARCH section with nothing in it (the block is not located by
     /// an empty text; use `@@REPLACE:id@@`).
-    EmptySearch,
+    EmptySearch = "EMPTY_SEARCH",
     /// An `@@id@@` hunk without any SEARCH/REPLACE block.
-    MissingSearch,
+    MissingSearch = "MISSING_SEARCH",
     /// The diff has no hunk at all.
-    EmptyDiff,
+    EmptyDiff = "EMPTY_DIFF",
     /// A line that looks like a hunk header but is not one (a missing
     /// `@@`, a space inside, a lowercase command).
-    MalformedHeader,
+    MalformedHeader = "MALFORMED_HEADER",
     /// A diff-level format failure that wraps the list of format problems.
-    InvalidDiffFormat,
-
+    InvalidDiffFormat = "INVALID_DIFF_FORMAT",
     // ---- block diff: content check and execution (SPEC §3.4–3.6) --------
-    BlockNotFound,
-    ContentMismatch,
+    BlockNotFound = "BLOCK_NOT_FOUND",
+    ContentMismatch = "CONTENT_MISMATCH",
     /// SEARCH occurs more than once inside the block.
-    AmbiguousMatch,
-    NotAContainer,
-    ConflictingEdits,
-    DocumentTarget,
-    StaleBlock,
-    WriteVerifyFailed,
+    AmbiguousMatch = "AMBIGUOUS_MATCH",
+    NotAContainer = "NOT_A_CONTAINER",
+    ConflictingEdits = "CONFLICTING_EDITS",
+    DocumentTarget = "DOCUMENT_TARGET",
+    StaleBlock = "STALE_BLOCK",
+    WriteVerifyFailed = "WRITE_VERIFY_FAILED",
     /// One or more edits failed the content check (wraps per-edit errors).
-    ValidationFailed,
+    ValidationFailed = "VALIDATION_FAILED",
     /// A host write failed part-way through execution.
-    WriteFailed,
+    WriteFailed = "WRITE_FAILED",
     /// Rewriting a container would give a referenced or attributed child a
     /// new id (`allowChildReassign` to accept).
-    ChildrenWouldBeReassigned,
-
+    ChildrenWouldBeReassigned = "CHILDREN_WOULD_BE_REASSIGNED",
     // ---- slice (SPEC §4) ------------------------------------------------
-    SliceAnchorNotFound,
-    InvalidSlice,
-
+    SliceAnchorNotFound = "SLICE_ANCHOR_NOT_FOUND",
+    InvalidSlice = "INVALID_SLICE",
     // ---- content tools (SPEC §5) ----------------------------------------
     /// A block given where a document is required (createNewDoc's anchor,
     /// appendContent with `targetType: "document"`); names the actual type.
-    NotADocument,
+    NotADocument = "NOT_A_DOCUMENT",
     /// `location: "parent"` for a document at the notebook root.
-    NoParentDocument,
-
+    NoParentDocument = "NO_PARENT_DOCUMENT",
     // ---- matcher (SPEC §6) ---------------------------------------------
     /// No strategy of the chosen mode located the search text.
-    NotFound,
+    NotFound = "NOT_FOUND",
     /// The search text was located at more than one position.
-    Ambiguous,
+    Ambiguous = "AMBIGUOUS",
     /// The search text is absent but the replacement is present exactly once.
-    AlreadyApplied,
+    AlreadyApplied = "ALREADY_APPLIED",
     /// The self-correction host judged that the edit is already in place.
-    CorrectorNoChange,
+    CorrectorNoChange = "CORRECTOR_NO_CHANGE",
     /// The search and the replacement are identical, or the edit would leave
     /// the content unchanged.
-    NoChange,
+    NoChange = "NO_CHANGE",
     /// `expectedReplacements = n` was given and a strategy found k ≠ n.
-    MatchCountMismatch,
+    MatchCountMismatch = "MATCH_COUNT_MISMATCH",
     /// The search was located, but the replacement cannot be re-expressed in
     /// the file's formatting (indentation, quotes, escaping) unambiguously.
-    ReplacementNotMappable,
+    ReplacementNotMappable = "REPLACEMENT_NOT_MAPPABLE",
     /// `replaceAll` or `expectedReplacements` met more locations than the
     /// matcher collects (`MAX_CANDIDATES`): refused rather than cut short.
-    TooManyMatches,
-
+    TooManyMatches = "TOO_MANY_MATCHES",
     // ---- file-edit planner (SPEC §7) -----------------------------------
-    FileNotFound,
-    ContentRequired,
-    AnchorNotFound,
-    AnchorAmbiguous,
-    OccurrenceOutOfRange,
-    HunkNotFound,
-    WrongOwner,
-    HunkKindMismatch,
-    RangeOutOfBounds,
+    FileNotFound = "FILE_NOT_FOUND",
+    ContentRequired = "CONTENT_REQUIRED",
+    AnchorNotFound = "ANCHOR_NOT_FOUND",
+    AnchorAmbiguous = "ANCHOR_AMBIGUOUS",
+    OccurrenceOutOfRange = "OCCURRENCE_OUT_OF_RANGE",
+    HunkNotFound = "HUNK_NOT_FOUND",
+    WrongOwner = "WRONG_OWNER",
+    HunkKindMismatch = "HUNK_KIND_MISMATCH",
+    RangeOutOfBounds = "RANGE_OUT_OF_BOUNDS",
     /// The hunk existed but its time to live has passed (re-plan it).
     /// `existingHunkId` names a plan for another file.
-    HunkPathMismatch,
+    HunkPathMismatch = "HUNK_PATH_MISMATCH",
     /// A line range that is not `N`, `N~M`, `N~`, `~N` or `~`, or is reversed.
-    InvalidRange,
+    InvalidRange = "INVALID_RANGE",
     /// A `match: "regex"` anchor that does not compile.
-    InvalidRegex,
+    InvalidRegex = "INVALID_REGEX",
     /// The selected start/end anchor block contains another start anchor.
-    NestedAnchors,
+    NestedAnchors = "NESTED_ANCHORS",
     /// `checkOverwrite`: the caller's `knownOldTotalLines/Bytes` do not
     /// describe the current file.
-    SnapshotMismatch,
+    SnapshotMismatch = "SNAPSHOT_MISMATCH",
     /// `checkOverwrite`: the new content looks like a diff or patch and no
     /// `contentFormat` declares it.
-    SuspiciousDiff,
+    SuspiciousDiff = "SUSPICIOUS_DIFF",
     /// `checkNewFile`: the path already exists.
-    FileExists,
+    FileExists = "FILE_EXISTS",
     /// `checkNewFile`: the path exists and is not a regular file.
-    NotAFile,
-}
-
-impl ErrorCode {
-    /// The wire form, e.g. `"BLOCK_NOT_FOUND"`.
-    pub fn as_str(self) -> &'static str {
-        use ErrorCode::*;
-        match self {
-            InvalidArgument => "INVALID_ARGUMENT",
-            InvalidText => "INVALID_TEXT",
-            InternalError => "INTERNAL_ERROR",
-            HostError => "HOST_ERROR",
-            HostCapabilityMissing => "HOST_CAPABILITY_MISSING",
-            HostTimeout => "HOST_TIMEOUT",
-            NestedSearch => "NESTED_SEARCH",
-            UnclosedSearch => "UNCLOSED_SEARCH",
-            UnmatchedReplace => "UNMATCHED_REPLACE",
-            MisplacedDelimiter => "MISPLACED_DELIMITER",
-            MissingDelimiter => "MISSING_DELIMITER",
-            SearchWithoutBlockId => "SEARCH_WITHOUT_BLOCK_ID",
-            InvalidBlockId => "INVALID_BLOCK_ID",
-            UnknownCommand => "UNKNOWN_COMMAND",
-            EmptyInsert => "EMPTY_INSERT",
-            EmptySearch => "EMPTY_SEARCH",
-            MissingSearch => "MISSING_SEARCH",
-            EmptyDiff => "EMPTY_DIFF",
-            MalformedHeader => "MALFORMED_HEADER",
-            InvalidDiffFormat => "INVALID_DIFF_FORMAT",
-            BlockNotFound => "BLOCK_NOT_FOUND",
-            ContentMismatch => "CONTENT_MISMATCH",
-            AmbiguousMatch => "AMBIGUOUS_MATCH",
-            NotAContainer => "NOT_A_CONTAINER",
-            ConflictingEdits => "CONFLICTING_EDITS",
-            DocumentTarget => "DOCUMENT_TARGET",
-            StaleBlock => "STALE_BLOCK",
-            WriteVerifyFailed => "WRITE_VERIFY_FAILED",
-            ValidationFailed => "VALIDATION_FAILED",
-            WriteFailed => "WRITE_FAILED",
-            ChildrenWouldBeReassigned => "CHILDREN_WOULD_BE_REASSIGNED",
-            SliceAnchorNotFound => "SLICE_ANCHOR_NOT_FOUND",
-            InvalidSlice => "INVALID_SLICE",
-            NotADocument => "NOT_A_DOCUMENT",
-            NoParentDocument => "NO_PARENT_DOCUMENT",
-            NotFound => "NOT_FOUND",
-            Ambiguous => "AMBIGUOUS",
-            AlreadyApplied => "ALREADY_APPLIED",
-            CorrectorNoChange => "CORRECTOR_NO_CHANGE",
-            NoChange => "NO_CHANGE",
-            MatchCountMismatch => "MATCH_COUNT_MISMATCH",
-            ReplacementNotMappable => "REPLACEMENT_NOT_MAPPABLE",
-            TooManyMatches => "TOO_MANY_MATCHES",
-            FileNotFound => "FILE_NOT_FOUND",
-            ContentRequired => "CONTENT_REQUIRED",
-            AnchorNotFound => "ANCHOR_NOT_FOUND",
-            AnchorAmbiguous => "ANCHOR_AMBIGUOUS",
-            OccurrenceOutOfRange => "OCCURRENCE_OUT_OF_RANGE",
-            HunkNotFound => "HUNK_NOT_FOUND",
-            WrongOwner => "WRONG_OWNER",
-            HunkKindMismatch => "HUNK_KIND_MISMATCH",
-            RangeOutOfBounds => "RANGE_OUT_OF_BOUNDS",
-            HunkPathMismatch => "HUNK_PATH_MISMATCH",
-            InvalidRange => "INVALID_RANGE",
-            InvalidRegex => "INVALID_REGEX",
-            NestedAnchors => "NESTED_ANCHORS",
-            SnapshotMismatch => "SNAPSHOT_MISMATCH",
-            SuspiciousDiff => "SUSPICIOUS_DIFF",
-            FileExists => "FILE_EXISTS",
-            NotAFile => "NOT_A_FILE",
-        }
-    }
-}
-
-impl std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+    NotAFile = "NOT_A_FILE",
+}}
 
 /// A 1-based, inclusive line range (a candidate location, a hunk's span).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -32,6 +32,7 @@ pub mod planner;
 pub mod siyuan;
 pub mod slice;
 pub mod text;
+mod wire;
 
 pub use error::{Details, Error, ErrorCode, LineRange, Result};
 pub use lang::Lang;

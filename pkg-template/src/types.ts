@@ -1,71 +1,13 @@
 // The public data shapes of editkit. They mirror the Rust core's serialised
 // structs (serde, camelCase); tests/node checks real values against them.
 
+import type { ErrorCode, Strategy, WarningCode } from './wire.generated.js';
+
 /** Message language. */
 export type Lang = 'en' | 'zh';
 
-/** Every `code` an `EditkitError` can carry (the Rust core's `ErrorCode`; a test keeps them equal). */
-export type ErrorCode =
-  | 'INVALID_ARGUMENT'
-  | 'INVALID_TEXT'
-  | 'INTERNAL_ERROR'
-  | 'HOST_ERROR'
-  | 'HOST_CAPABILITY_MISSING'
-  | 'HOST_TIMEOUT'
-  | 'NESTED_SEARCH'
-  | 'UNCLOSED_SEARCH'
-  | 'UNMATCHED_REPLACE'
-  | 'MISPLACED_DELIMITER'
-  | 'MISSING_DELIMITER'
-  | 'SEARCH_WITHOUT_BLOCK_ID'
-  | 'INVALID_BLOCK_ID'
-  | 'UNKNOWN_COMMAND'
-  | 'EMPTY_INSERT'
-  | 'EMPTY_SEARCH'
-  | 'MISSING_SEARCH'
-  | 'EMPTY_DIFF'
-  | 'MALFORMED_HEADER'
-  | 'INVALID_DIFF_FORMAT'
-  | 'BLOCK_NOT_FOUND'
-  | 'CONTENT_MISMATCH'
-  | 'AMBIGUOUS_MATCH'
-  | 'NOT_A_CONTAINER'
-  | 'CONFLICTING_EDITS'
-  | 'DOCUMENT_TARGET'
-  | 'STALE_BLOCK'
-  | 'WRITE_VERIFY_FAILED'
-  | 'VALIDATION_FAILED'
-  | 'WRITE_FAILED'
-  | 'CHILDREN_WOULD_BE_REASSIGNED'
-  | 'SLICE_ANCHOR_NOT_FOUND'
-  | 'INVALID_SLICE'
-  | 'NOT_A_DOCUMENT'
-  | 'NO_PARENT_DOCUMENT'
-  | 'NOT_FOUND'
-  | 'AMBIGUOUS'
-  | 'ALREADY_APPLIED'
-  | 'CORRECTOR_NO_CHANGE'
-  | 'NO_CHANGE'
-  | 'MATCH_COUNT_MISMATCH'
-  | 'REPLACEMENT_NOT_MAPPABLE'
-  | 'TOO_MANY_MATCHES'
-  | 'FILE_NOT_FOUND'
-  | 'CONTENT_REQUIRED'
-  | 'ANCHOR_NOT_FOUND'
-  | 'ANCHOR_AMBIGUOUS'
-  | 'OCCURRENCE_OUT_OF_RANGE'
-  | 'HUNK_NOT_FOUND'
-  | 'WRONG_OWNER'
-  | 'HUNK_KIND_MISMATCH'
-  | 'RANGE_OUT_OF_BOUNDS'
-  | 'HUNK_PATH_MISMATCH'
-  | 'INVALID_RANGE'
-  | 'INVALID_REGEX'
-  | 'NESTED_ANCHORS'
-  | 'SNAPSHOT_MISMATCH'
-  | 'SUSPICIOUS_DIFF'
-  | 'FILE_EXISTS'
-  | 'NOT_A_FILE';
+/** The wire vocabularies, generated from the Rust declarations (see `wire.generated.ts`). */
+export type { ErrorCode, Strategy, WarningCode };
 
 /** A 1-based, inclusive line range. */
 export interface LineRange {
@@ -289,20 +231,11 @@ export interface BlockEdit {
   line: number;
 }
 
-export type DiffWarningCode =
-  | 'TEXT_OUTSIDE_HUNK'
-  | 'MARKER_IN_BODY'
-  | 'DELETE_BODY_IGNORED'
-  | 'UNCHANGED_BLOCK'
-  | 'CHILDREN_REASSIGNED'
-  | 'ID_IN_USE'
-  | 'WRITE_OUTCOME_RESOLVED'
-  | 'KERNEL_CREATED_BLOCK'
-  | 'UNDO_UNCHECKED'
-  | 'UNDO_POSITION_APPROXIMATE';
+/** @deprecated The Rust name: use `WarningCode`. */
+export type DiffWarningCode = WarningCode;
 
 export interface DiffWarning {
-  code: DiffWarningCode;
+  code: WarningCode;
   message: string;
   line?: number;
   hunkIndex?: number;
@@ -910,19 +843,6 @@ export interface CreateNewDocResult {
 
 /** `exact`: byte for byte; `safe` (default): formatting slips forgiven; `fuzzy`: small content drift too. */
 export type MatchMode = 'exact' | 'safe' | 'fuzzy';
-
-export type Strategy =
-  | 'exact'
-  | 'line_endings'
-  | 'trimmed_boundaries'
-  | 'trailing_whitespace'
-  | 'indentation'
-  | 'whitespace_normalized'
-  | 'unicode_normalized'
-  | 'escape_normalized'
-  | 'token_flexible'
-  | 'context_anchored'
-  | 'block_similarity';
 
 export interface FindOptions {
   mode?: MatchMode;

@@ -79,36 +79,37 @@ pub struct BlockEdit {
     pub line: u32,
 }
 
-/// Non-fatal observations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+crate::wire::wire_enum! {
+/// Non-fatal observations (declared once, like every wire vocabulary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarningCode {
     /// Text outside any hunk or between SEARCH/REPLACE pairs was ignored.
-    TextOutsideHunk,
+    TextOutsideHunk = "TEXT_OUTSIDE_HUNK",
     /// A marker line inside a command body was kept as text.
-    MarkerInBody,
+    MarkerInBody = "MARKER_IN_BODY",
     /// Text after `@@DELETE:id@@` was ignored.
-    DeleteBodyIgnored,
+    DeleteBodyIgnored = "DELETE_BODY_IGNORED",
     /// The edit would not change the block; it was not applied.
-    UnchangedBlock,
+    UnchangedBlock = "UNCHANGED_BLOCK",
     /// Some children of a rewritten container get new ids (their text was
     /// replaced beyond recognition; `allowChildReassign`, or nothing refers
     /// to them and they carry no attributes).
-    ChildrenReassigned,
+    ChildrenReassigned = "CHILDREN_REASSIGNED",
     /// An id written in the new markdown belongs to another block already;
     /// it was left out (the kernel would keep it and make a duplicate).
-    IdInUse,
+    IdInUse = "ID_IN_USE",
     /// A write's outcome was unknown (the callback threw or timed out) and
     /// re-reading the block settled it.
-    WriteOutcomeResolved,
+    WriteOutcomeResolved = "WRITE_OUTCOME_RESOLVED",
     /// The kernel created a block of its own (the empty paragraph an emptied
     /// list item keeps); the undo removes it again.
-    KernelCreatedBlock,
+    KernelCreatedBlock = "KERNEL_CREATED_BLOCK",
     /// Part of the undo could not be expressed as a checked hunk.
-    UndoUnchecked,
+    UndoUnchecked = "UNDO_UNCHECKED",
     /// A deleted block's position could not be determined exactly; its undo
     /// re-inserts it at the start of its parent.
-    UndoPositionApproximate,
+    UndoPositionApproximate = "UNDO_POSITION_APPROXIMATE",
+}
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -21,58 +21,28 @@ pub enum Mode {
     Fuzzy,
 }
 
-/// The eleven strategies, most exact first (SPEC §6.1). Serialised as the
-/// snake_case names the failure report and `stats()` use.
+crate::wire::wire_enum! {
+/// The eleven strategies, most exact first (SPEC §6.1; `ALL` is the
+/// ladder). Serialised as the snake_case names the failure report and
+/// `stats()` use (declared once here, like every wire vocabulary).
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Strategy {
-    Exact,
-    LineEndings,
-    TrimmedBoundaries,
-    TrailingWhitespace,
-    Indentation,
-    WhitespaceNormalized,
-    UnicodeNormalized,
-    EscapeNormalized,
-    TokenFlexible,
-    ContextAnchored,
-    BlockSimilarity,
+    Exact = "exact",
+    LineEndings = "line_endings",
+    TrimmedBoundaries = "trimmed_boundaries",
+    TrailingWhitespace = "trailing_whitespace",
+    Indentation = "indentation",
+    WhitespaceNormalized = "whitespace_normalized",
+    UnicodeNormalized = "unicode_normalized",
+    EscapeNormalized = "escape_normalized",
+    TokenFlexible = "token_flexible",
+    ContextAnchored = "context_anchored",
+    BlockSimilarity = "block_similarity",
+}
 }
 
 impl Strategy {
-    /// The whole ladder in order.
-    pub const ALL: [Strategy; 11] = [
-        Strategy::Exact,
-        Strategy::LineEndings,
-        Strategy::TrimmedBoundaries,
-        Strategy::TrailingWhitespace,
-        Strategy::Indentation,
-        Strategy::WhitespaceNormalized,
-        Strategy::UnicodeNormalized,
-        Strategy::EscapeNormalized,
-        Strategy::TokenFlexible,
-        Strategy::ContextAnchored,
-        Strategy::BlockSimilarity,
-    ];
-
-    /// The wire name, e.g. `"trimmed_boundaries"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Strategy::Exact => "exact",
-            Strategy::LineEndings => "line_endings",
-            Strategy::TrimmedBoundaries => "trimmed_boundaries",
-            Strategy::TrailingWhitespace => "trailing_whitespace",
-            Strategy::Indentation => "indentation",
-            Strategy::WhitespaceNormalized => "whitespace_normalized",
-            Strategy::UnicodeNormalized => "unicode_normalized",
-            Strategy::EscapeNormalized => "escape_normalized",
-            Strategy::TokenFlexible => "token_flexible",
-            Strategy::ContextAnchored => "context_anchored",
-            Strategy::BlockSimilarity => "block_similarity",
-        }
-    }
-
     /// Strategies 9–11 forgive content, not only formatting.
     pub fn is_fuzzy(self) -> bool {
         matches!(
@@ -86,14 +56,8 @@ impl Strategy {
         match mode {
             Mode::Exact => &Self::ALL[..1],
             Mode::Safe => &Self::ALL[..8],
-            Mode::Fuzzy => &Self::ALL[..],
+            Mode::Fuzzy => Self::ALL,
         }
-    }
-}
-
-impl std::fmt::Display for Strategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

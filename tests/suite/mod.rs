@@ -17,3 +17,4 @@ mod quality;
 mod quality_corpus;
 mod scenarios;
 mod slice;
+mod wire;

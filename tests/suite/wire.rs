@@ -1,0 +1,82 @@
+//! Every wire vocabulary is declared once, in Rust (`wire_enum!`); the
+//! TypeScript unions in `pkg-template/src/wire.generated.ts` are generated
+//! from those declarations. This test fails when that file is out of date;
+//! `WIRE_WRITE=1 cargo test --test all wire` rewrites it.
+
+use editkit::block_diff::WarningCode;
+use editkit::matcher::Strategy;
+use editkit::ErrorCode;
+
+fn union(doc: &str, name: &str, values: impl Iterator<Item = &'static str>) -> String {
+    let mut out = format!("/** {doc} */\nexport type {name} =\n");
+    for v in values {
+        out.push_str(&format!("  | '{v}'\n"));
+    }
+    out.pop();
+    out.push_str(";\n");
+    out
+}
+
+fn generated() -> String {
+    [
+        "// Generated from the Rust declarations (`wire_enum!` in src/): do not edit.\n\
+         // `WIRE_WRITE=1 cargo test --test all wire` rewrites this file; that test\n\
+         // fails when it is out of date.\n"
+            .to_string(),
+        union(
+            "Every `code` an `EditkitError` can carry (Rust: `ErrorCode`).",
+            "ErrorCode",
+            ErrorCode::ALL.iter().map(|c| c.as_str()),
+        ),
+        union(
+            "The matcher's strategies, most exact first (Rust: `matcher::Strategy`).",
+            "Strategy",
+            Strategy::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "Warnings of a block diff (Rust: `block_diff::WarningCode`).",
+            "WarningCode",
+            WarningCode::ALL.iter().map(|w| w.as_str()),
+        ),
+    ]
+    .join("\n")
+}
+
+#[test]
+fn the_typescript_unions_are_generated_from_the_rust_declarations() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/pkg-template/src/wire.generated.ts"
+    );
+    let want = generated();
+    if std::env::var_os("WIRE_WRITE").is_some() {
+        std::fs::write(path, &want).expect("writing wire.generated.ts");
+    }
+    let have = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        have == want,
+        "pkg-template/src/wire.generated.ts is out of date: run `WIRE_WRITE=1 cargo test --test all wire`"
+    );
+}
+
+#[test]
+fn wire_strings_round_trip_through_serde() {
+    for &code in ErrorCode::ALL {
+        let json = serde_json::to_string(&code).unwrap();
+        assert_eq!(json, format!("\"{}\"", code.as_str()));
+    }
+    for &s in Strategy::ALL {
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(serde_json::from_str::<Strategy>(&json).unwrap(), s);
+    }
+    let e = serde_json::from_str::<Strategy>("\"fuzzy_guess\"").unwrap_err();
+    assert!(
+        e.to_string().contains("unknown variant `fuzzy_guess`"),
+        "{e}"
+    );
+    // Names are unique within each vocabulary.
+    let mut codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    assert_eq!(codes.len(), ErrorCode::ALL.len());
+}
