@@ -223,10 +223,16 @@ impl Positions {
 
     /// (0-based line, UTF-16 offset) of a point passed to [`Positions::new`].
     pub(crate) fn get(&self, p: usize) -> (usize, usize) {
-        match self.points.binary_search(&p) {
-            Ok(i) => self.info.get(i).copied().unwrap_or((0, 0)),
-            Err(_) => (0, 0),
-        }
+        let found = self
+            .points
+            .binary_search(&p)
+            .ok()
+            .and_then(|i| self.info.get(i).copied());
+        // Every caller asks for a point it passed to `new`; a miss is a bug
+        // the tests catch, and a release build reports line 1 rather than
+        // stopping.
+        debug_assert!(found.is_some(), "position {p} was not indexed");
+        found.unwrap_or((0, 0))
     }
 }
 
@@ -243,7 +249,7 @@ pub(crate) fn check_size(lang: Lang, content: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// An error for options that make no sense together with this input.
+/// The refusal of an empty search (`EMPTY_SEARCH`).
 pub(crate) fn empty_search(lang: Lang) -> Error {
     Error::new(ErrorCode::EmptySearch, super::messages::empty_search(lang))
 }

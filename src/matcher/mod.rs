@@ -241,7 +241,7 @@ pub fn replace_text(
         run.strategy,
         ladder::decide(&settings, run.candidates.clone()),
     ) {
-        (Some(_), Verdict::Accept(c)) => c,
+        (Some(s), Verdict::Accept(c)) => (s, c),
         (Some(s), Verdict::Ambiguous(c)) => {
             stats::update(|st| st.ambiguous += 1);
             let found = matches(body, bom_units, s, &c);
@@ -279,14 +279,7 @@ pub fn replace_text(
             ))
         }
     };
-    let Some(strategy) = run.strategy else {
-        return Err(report::not_found_error(
-            &content_ix,
-            &needle,
-            &settings,
-            &run,
-        ));
-    };
+    let (strategy, chosen) = chosen;
     let new_body = apply(&content_ix, &needle, &chosen, replace).map_err(|(cand, why)| {
         let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
         let at = ranges(&m).first().map_or((1, 1), |&(a, b, _)| (a, b));

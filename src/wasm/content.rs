@@ -2,17 +2,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error_to_js, from_js, lang_of, required, to_js};
+use super::convert::{error_to_js, from_js, lang_of, required, result, to_js};
 use super::host::JsHost;
 use crate::content::{self, ContentOptions};
 use crate::slice::{self, SliceOptions};
-
-fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> {
-    match r {
-        Ok(v) => to_js(&v),
-        Err(e) => Err(error_to_js(&e)),
-    }
-}
 
 /// The selected run of a child list, given its ids (the TS layer slices
 /// the caller's own array, so child objects never cross the boundary):

@@ -90,9 +90,29 @@ pub fn lang_of(options: &JsValue) -> Lang {
 /// to the TS layer, which rethrows it as an `EditkitError`.
 pub fn error_to_js(error: &Error) -> JsValue {
     JsValue::from_str(&serde_json::to_string(error).unwrap_or_else(|_| {
-        format!(
-            "{{\"code\":\"INTERNAL_ERROR\",\"message\":{:?}}}",
-            error.message
-        )
+        // The message as a JSON string (serde_json escapes it; Rust's
+        // `{:?}` would not be JSON for every character).
+        let message = serde_json::to_string(&error.message)
+            .unwrap_or_else(|_| "\"editkit could not encode an error\"".into());
+        format!("{{\"code\":\"INTERNAL_ERROR\",\"message\":{message}}}")
     }))
+}
+
+/// A core result as the binding's return value: the value's JSON, or the
+/// error thrown as JSON.
+pub fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> {
+    match r {
+        Ok(v) => to_js(&v),
+        Err(e) => Err(error_to_js(&e)),
+    }
+}
+
+/// The message of a thrown JS value (an `Error`'s message, else its
+/// string).
+pub fn describe(value: &JsValue) -> String {
+    js_sys::Reflect::get(value, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| "a non-Error value was thrown".to_string())
 }

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::convert::describe;
 use crate::host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
 use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 
@@ -124,19 +125,6 @@ fn failure(capability: Capability, value: &JsValue) -> HostError {
     } else {
         HostError::new(capability, describe(value))
     }
-}
-
-/// The message of a thrown JS value (an `Error`'s message, else its string).
-fn describe(value: &JsValue) -> String {
-    if let Some(message) = Reflect::get(value, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-    {
-        return message;
-    }
-    value
-        .as_string()
-        .unwrap_or_else(|| "a non-Error value was thrown".to_string())
 }
 
 impl SiyuanHost for JsHost {

@@ -6,20 +6,15 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::convert::{error_to_js, from_js, lang_of, required, string_arg, to_js};
+use super::convert::{
+    describe, error_to_js, from_js, lang_of, required, result, string_arg, to_js,
+};
 use crate::host::{Capability, HostError};
 use crate::matcher::{
     self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, FindOptions, ReplaceOptions,
     SearchReplaceOptions,
 };
 use crate::Error;
-
-fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> {
-    match r {
-        Ok(v) => to_js(&v),
-        Err(e) => Err(error_to_js(&e)),
-    }
-}
 
 #[wasm_bindgen(js_name = findMatch)]
 pub fn find_match(content: JsValue, search: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
@@ -104,14 +99,6 @@ impl Corrector for JsCorrector {
             .as_string()
             .ok_or_else(|| fail("must resolve to the model's answer as a string".into()))
     }
-}
-
-fn describe(value: &JsValue) -> String {
-    js_sys::Reflect::get(value, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-        .or_else(|| value.as_string())
-        .unwrap_or_else(|| "a non-Error value was thrown".to_string())
 }
 
 #[wasm_bindgen(js_name = replaceTextWithCorrection)]

@@ -3,20 +3,13 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error_to_js, from_js, lang_of, to_js};
+use super::convert::{from_js, lang_of, result, to_js};
 use crate::planner::{self, FileEditSession};
 
 /// The session state; the TS class `FileEditSession` wraps it.
 #[wasm_bindgen(js_name = FileEditSessionCore)]
 pub struct FileEditSessionCore {
     inner: FileEditSession,
-}
-
-fn result<T: serde::Serialize>(r: crate::Result<T>) -> Result<JsValue, JsValue> {
-    match r {
-        Ok(v) => to_js(&v),
-        Err(e) => Err(error_to_js(&e)),
-    }
 }
 
 #[wasm_bindgen(js_class = FileEditSessionCore)]

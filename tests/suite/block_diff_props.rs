@@ -139,11 +139,20 @@ proptest! {
     fn every_prefix_of_a_diff_validates_without_panic(ops in prop::collection::vec(op(), 1..5)) {
         let host = KernelHost::new();
         let diff = diff_for(&host, &ops);
+        // The whole diff is valid; every prefix validates without a panic,
+        // and each problem it reports points at a line of that prefix.
+        prop_assert!(validate_block_diff_format(&diff, &FormatOptions::default()).valid, "{diff}");
         let mut cut = 0;
         while cut <= diff.len() {
             if diff.is_char_boundary(cut) {
-                let report = validate_block_diff_format(&diff[..cut], &FormatOptions::default());
-                prop_assert!(report.valid || !report.errors.is_empty());
+                let prefix = &diff[..cut];
+                let report = validate_block_diff_format(prefix, &FormatOptions::default());
+                let lines = u32::try_from(prefix.split('\n').count()).unwrap_or(u32::MAX);
+                for e in &report.errors {
+                    if let Some(line) = e.details.line {
+                        prop_assert!((1..=lines).contains(&line), "{:?} at line {line} of {lines}", e.code);
+                    }
+                }
             }
             cut += 1;
         }
