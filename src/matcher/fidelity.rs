@@ -9,7 +9,9 @@
 //! its search line character by character over their fold keys (the
 //! coarsest key, SPEC §6.1 item 7), and every run of key characters the
 //! two share is written from the file line, every other run from the
-//! replacement.
+//! replacement. A shared character the model wrote differently in the
+//! replacement than in its search (a run of spaces it widened, a quote it
+//! curled) is its own change and is written as it wrote it.
 
 use super::normalize::{fold_char, is_zero_width};
 use crate::text::{align_lines, LineLink};
@@ -153,7 +155,14 @@ pub(crate) fn keep_file_bytes(s: &str, f: &str, r: &str) -> Option<Vec<Piece>> {
                     .is_some_and(|&k| k == Some(d))
             })
     };
-    let keep: Vec<bool> = (0..rk.len()).map(whole).collect();
+    // Where the model wrote a kept character differently in the
+    // replacement than in its search (three spaces for one, a curly quote
+    // for a straight one), that is its own change: written as it wrote it.
+    let same_as_search =
+        |j: usize| kept[j].is_some_and(|i| r[rk[j].start..rk[j].end] == s[sk[i].start..sk[i].end]);
+    let keep: Vec<bool> = (0..rk.len())
+        .map(|j| whole(j) && same_as_search(j))
+        .collect();
     let mut pieces: Vec<Piece> = Vec::new();
     let mut j = 0;
     while j < rk.len() {
@@ -239,6 +248,15 @@ mod tests {
         );
         assert_eq!(joined("wait...", "wait…", "wait... no"), "wait… no");
         assert_eq!(joined("wait...", "wait…", "wait.."), "wait..");
+        // Whitespace the model changed on purpose is its own.
+        assert_eq!(
+            joined("x = \"a b\"", "x = \"a  b\"", "x = \"a   b\" + y"),
+            "x = \"a   b\" + y"
+        );
+        assert_eq!(
+            joined("x = \"a b\"", "x = \"a  b\"", "x = \"a b\" + y"),
+            "x = \"a  b\" + y"
+        );
     }
 
     #[test]
