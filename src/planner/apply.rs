@@ -5,17 +5,24 @@
 //! and whether the file's start or end was part of that context.
 //! Relocation, in order (SPEC §7):
 //!
-//! 1. **exact** — the core and every context element are where the plan
-//!    saw them;
+//! 1. **exact** — the file is byte for byte the one the plan was made on,
+//!    or the core and every context element are where the plan saw them
+//!    and the window stands nowhere else;
 //! 2. **fuzz** — the plan's whole window (its context lines before, the
 //!    core, its context lines after), in order, at exactly one other
 //!    place: as written (KMP over lines, linear), or else under the
 //!    matcher's safe strategies ([`relocate_with_safe_strategies`]: trailing
-//!    or inner whitespace, line endings, typographic characters);
+//!    or inner whitespace, line endings, typographic characters, a
+//!    uniformly changed indentation — then the new text is re-indented
+//!    the same way);
 //! 3. **rejected** — `AMBIGUOUS_MATCH` when the window stands at several
-//!    places (all listed), `CONTENT_CHANGED` when it stands nowhere; a
-//!    place with only some of the context, or the core alone somewhere
-//!    else, is never taken. Nothing is changed.
+//!    places, shifted or not (all listed), `CONTENT_CHANGED` when it
+//!    stands nowhere; a place with only some of the context, or the core
+//!    alone somewhere else, is never taken. Nothing is changed.
+//!
+//! A core at the very start or end of the file has context on one side
+//! only; the window is then that context and the core, and the same rule
+//! holds for it.
 //!
 //! Appends are exact when the file is byte-for-byte what the plan saw
 //! (length and FNV-1a digest, and existence), fuzz otherwise (the text goes
@@ -34,12 +41,15 @@ use crate::error::{ErrorCode, LineRange, Result};
 const PREVIEW_CONTEXT: usize = 2;
 
 /// A location found by a safe strategy of the matcher.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SafeMatch {
     /// 0-based first line of the located core.
     pub core_start: usize,
     /// Lines the located core spans (must equal the planned core's).
     pub core_len: usize,
+    /// The planned new text re-expressed at the file's indentation, when
+    /// the window was found re-indented (`None`: written as planned).
+    pub new_text: Option<String>,
 }
 
 /// What the matcher's safe strategies found for the plan's window.
@@ -53,15 +63,22 @@ pub(crate) enum Relocated {
 /// Relocates a plan whose window (context before, core, context after) is
 /// not in the file as written with the matcher's *safe* strategies (SPEC
 /// §6.1): the same lines, reformatted by a formatter or an editor
-/// (trailing spaces, inner spacing, line endings, typographic characters),
-/// found at exactly one place.
+/// (trailing spaces, inner spacing, line endings, typographic characters,
+/// a uniformly changed indentation), found at exactly one place.
 ///
 /// Accepted only when the match covers whole lines, as many as the
-/// window, and the strategy leaves indentation alone: the planned new
-/// lines are written as planned, so a re-indented core would be written
-/// back at its old indentation; such a plan is rejected instead (plan it
-/// again).
-pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) -> Relocated {
+/// window. Strategies that leave indentation alone keep the planned new
+/// text as planned; a re-indented window (the `indentation` strategy) has
+/// the new text re-indented the same way by the matcher's own
+/// re-expression ([`reindented_new_text`]), and is rejected when that is
+/// not well defined. Matches found by forgiving escapes or the search's
+/// boundaries are never taken: the window is whole lines of the file the
+/// plan was made on, not a model's retyping of them.
+pub(crate) fn relocate_with_safe_strategies(
+    lines: &[&str],
+    edit: &LinesEdit,
+    new_text: &str,
+) -> Relocated {
     use crate::error::ErrorCode as Code;
     use crate::matcher::{find_match, FindOptions, Mode, Strategy};
     let window: Vec<&str> = edit
@@ -86,18 +103,22 @@ pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) ->
     ) else {
         return Relocated::Nowhere;
     };
-    let core_of = |start_line: u32| {
-        usize::try_from(start_line)
-            .ok()
-            .and_then(|l| l.checked_sub(1))
-            .map(|l| l + edit.before.len())
+    // 0-based first line and line count of a match.
+    let span_of = |m: &crate::matcher::Match| -> Option<(usize, usize)> {
+        let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
+        let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
+        Some((start, len))
     };
     if found.code == Some(Code::Ambiguous) {
         return Relocated::Several(
             found
                 .matches
                 .iter()
-                .filter_map(|m| core_of(m.start_line))
+                .filter_map(|m| {
+                    let (start, len) = span_of(m)?;
+                    let at = window_start(lines, start, len, &window).unwrap_or(start);
+                    Some(at + edit.before.len())
+                })
                 .collect(),
         );
     }
@@ -111,19 +132,120 @@ pub(crate) fn relocate_with_safe_strategies(lines: &[&str], edit: &LinesEdit) ->
             | Strategy::WhitespaceNormalized
             | Strategy::UnicodeNormalized
     );
+    let reindented = m.strategy == Strategy::Indentation;
     let accept = || -> Option<SafeMatch> {
-        let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
-        let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
-        let region = lines.get(start..start.checked_add(len)?)?.join("\n");
-        let whole_lines = region.trim() == m.text.trim();
-        (found.found && keeps_indentation && whole_lines && len == window.len()).then_some(
-            SafeMatch {
-                core_start: start + edit.before.len(),
-                core_len: edit.core.len(),
-            },
-        )
+        let (start, len) = span_of(m)?;
+        let matched = lines.get(start..start.checked_add(len)?)?;
+        let whole_lines = matched.join("\n").trim() == m.text.trim();
+        if !(found.found && (keeps_indentation || reindented) && whole_lines) {
+            return None;
+        }
+        let at = window_start(lines, start, len, &window)?;
+        let region = lines.get(at..at.checked_add(window.len())?)?;
+        let new_text = if reindented {
+            Some(reindented_new_text(region, &window, edit, new_text)?)
+        } else {
+            None
+        };
+        Some(SafeMatch {
+            core_start: at + edit.before.len(),
+            core_len: edit.core.len(),
+            new_text,
+        })
     };
     accept().map_or(Relocated::Nowhere, Relocated::At)
+}
+
+/// The 0-based first line of the plan's whole `window` around a match the
+/// matcher found at lines `start..start + len`. The matcher leaves blank
+/// lines at the edges of a search out of its match, so the window's own
+/// blank edge lines are looked for right next to it (blank in the file
+/// too). `None` when they are not there, or fit more than one way: then
+/// the window is not at this place.
+fn window_start(lines: &[&str], start: usize, len: usize, window: &[&str]) -> Option<usize> {
+    let blank = |l: &&str| l.trim().is_empty();
+    let lead = window.iter().take_while(|l| blank(l)).count();
+    let trail = window.iter().rev().take_while(|l| blank(l)).count();
+    let missing = window.len().checked_sub(len)?;
+    let end = start.checked_add(len)?;
+    let mut fits = (0..=lead.min(missing)).filter(|&d| {
+        let e = missing - d;
+        e <= trail
+            && d <= start
+            && end + e <= lines.len()
+            && lines[start - d..start].iter().all(blank)
+            && lines[end..end + e].iter().all(blank)
+    });
+    let d = fits.next()?;
+    fits.next().is_none().then(|| start - d)
+}
+
+/// The planned new text at the indentation of `region`, the file's lines
+/// where the plan's `window` was found re-indented: the matcher replaces
+/// the window, inside those lines alone, by the planned window (the kept
+/// lines, the new text in place of the deleted ones) and re-indents the
+/// new lines by the same change (SPEC §6.1, `indentation`). `None` when
+/// the matcher does not find it that way, cannot map the indentation, or
+/// would touch a kept line: the plan is then rejected, never guessed.
+fn reindented_new_text(
+    region: &[&str],
+    window: &[&str],
+    edit: &LinesEdit,
+    new_text: &str,
+) -> Option<String> {
+    use crate::error::ErrorCode as Code;
+    use crate::matcher::{replace_text, Mode, ReplaceOptions, Strategy};
+    let cut = edit.before.len() + edit.del_offset;
+    let cut_end = cut.checked_add(edit.del_count)?;
+    let new_lines = new_text_lines(new_text);
+    let planned: Vec<&str> = window
+        .get(..cut)?
+        .iter()
+        .chain(&new_lines)
+        .chain(window.get(cut_end..)?)
+        .copied()
+        .collect();
+    let written: Vec<String> = match replace_text(
+        &format!("{}\n", region.join("\n")),
+        &window.join("\n"),
+        &planned.join("\n"),
+        &ReplaceOptions {
+            mode: Mode::Safe,
+            ..ReplaceOptions::default()
+        },
+    ) {
+        Ok(r) if r.strategy == Strategy::Indentation && r.occurrences == 1 => {
+            let out: Vec<&str> = match r.content.strip_suffix('\n') {
+                _ if r.content.is_empty() => Vec::new(),
+                Some(body) => body.split('\n').collect(),
+                None => return None,
+            };
+            let kept_after = window.len() - cut_end;
+            let new_end = cut.checked_add(new_lines.len())?;
+            let kept = out.len() == new_end + kept_after
+                && out.get(..cut)? == region.get(..cut)?
+                && out.get(new_end..)? == region.get(cut_end..)?;
+            if !kept {
+                return None;
+            }
+            out.get(cut..new_end)?
+                .iter()
+                .map(|l| l.to_string())
+                .collect()
+        }
+        // The planned lines are the ones they replace: the file's own.
+        Err(e) if e.code == Code::NoChange => region
+            .get(cut..cut_end)?
+            .iter()
+            .map(|l| l.to_string())
+            .collect(),
+        _ => return None,
+    };
+    let mut text = written.join("\n");
+    if new_text.ends_with('\n') {
+        text.push('\n');
+    }
+    Some(text)
 }
 
 enum Located {
@@ -132,6 +254,9 @@ enum Located {
         by: LocatedBy,
         context_matched: usize,
         candidates: usize,
+        /// The new text to write when it is not the planned one (a
+        /// re-indented window).
+        new_text: Option<String>,
     },
     Rejected {
         reason: RejectReason,
@@ -172,23 +297,32 @@ fn context_score(lines: &[&str], at: usize, e: &LinesEdit) -> usize {
 /// Where the plan's window — its context lines before, its core, its
 /// context lines after — stands in `lines` (SPEC §7):
 ///
-/// 1. **exact**: at the planned position, every context element agreeing;
+/// 1. **exact**: the file is byte for byte the one the plan was made on
+///    (`unchanged`), or the window stands at the planned position, every
+///    context element (file edges included) agreeing, and nowhere else;
 /// 2. **fuzz**: the whole window, in order, at exactly one other place —
 ///    as written, or else under the matcher's safe strategies;
-/// 3. **rejected**: the window at several places (`AMBIGUOUS_MATCH`, every
-///    place listed), or nowhere (`CONTENT_CHANGED`). A place holding only
-///    some of the context, or the core alone, is not the plan's place.
-fn locate(lines: &[&str], e: &LinesEdit) -> Located {
+/// 3. **rejected**: the window at several places, shifted or not
+///    (`AMBIGUOUS_MATCH`, every place listed), or nowhere
+///    (`CONTENT_CHANGED`). A place holding only some of the context, or
+///    the core alone, is not the plan's place.
+fn locate(lines: &[&str], e: &LinesEdit, new_text: &str, unchanged: bool) -> Located {
     let total = e.context_total();
     let core: Vec<&str> = e.core.iter().map(String::as_str).collect();
     let candidates = find_all(lines, &core);
-    if matches_at(lines, e.core_start, &e.core) && context_score(lines, e.core_start, e) == total {
-        return Located::At {
-            core_start: e.core_start,
-            by: LocatedBy::PlannedPosition,
-            context_matched: total,
-            candidates: candidates.len(),
-        };
+    let intact =
+        matches_at(lines, e.core_start, &e.core) && context_score(lines, e.core_start, e) == total;
+    let exact = || Located::At {
+        core_start: e.core_start,
+        by: LocatedBy::PlannedPosition,
+        context_matched: total,
+        candidates: candidates.len(),
+        new_text: None,
+    };
+    if unchanged && intact {
+        // The plan's own content: its line numbers hold, even where its
+        // window was never unique.
+        return exact();
     }
     let window: Vec<&str> = e
         .before
@@ -202,12 +336,16 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
         .map(|w| w + e.before.len())
         .collect();
     match places.as_slice() {
+        // `intact` puts the window at the planned position, so the one
+        // place is that one.
+        [_] if intact => return exact(),
         [at] => {
             return Located::At {
                 core_start: *at,
                 by: LocatedBy::LinesAndContext,
                 context_matched: context_score(lines, *at, e),
                 candidates: candidates.len(),
+                new_text: None,
             }
         }
         [] => {}
@@ -219,12 +357,13 @@ fn locate(lines: &[&str], e: &LinesEdit) -> Located {
             }
         }
     }
-    match relocate_with_safe_strategies(lines, e) {
+    match relocate_with_safe_strategies(lines, e, new_text) {
         Relocated::At(found) => Located::At {
             core_start: found.core_start,
             by: LocatedBy::SafeStrategy,
             context_matched: context_score(lines, found.core_start, e),
             candidates: 1,
+            new_text: found.new_text,
         },
         Relocated::Several(places) => Located::Rejected {
             reason: RejectReason::AmbiguousMatch,
@@ -418,7 +557,10 @@ pub(crate) fn apply_hunk(
             let doc = Doc::new(content);
             let lines = doc.texts();
             let planned_at = e.core_start + e.del_offset;
-            match locate(&lines, e) {
+            let unchanged = hunk.base.existed
+                && content.len() == hunk.base.bytes
+                && fnv1a64(content.as_bytes()) == hunk.base.digest;
+            match locate(&lines, e, &hunk.new_text, unchanged) {
                 Located::Rejected {
                     reason,
                     candidates,
@@ -448,9 +590,11 @@ pub(crate) fn apply_hunk(
                     by,
                     context_matched,
                     candidates,
+                    new_text,
                 } => {
                     let del_start = core_start + e.del_offset;
-                    let s = splice(&doc, del_start, e.del_count, &hunk.new_text, &hunk.path);
+                    let new_text = new_text.as_deref().unwrap_or(&hunk.new_text);
+                    let s = splice(&doc, del_start, e.del_count, new_text, &hunk.path);
                     let context_match = if by == LocatedBy::PlannedPosition {
                         ContextMatch::Exact
                     } else {

@@ -460,15 +460,34 @@ pub(crate) fn apply_summary(lang: Lang, r: &ApplyResult) -> String {
                 format!("已将 {id} 应用于 {path}（fuzz：规划于第 {planned} 行，实际定位到第 {at} 行，偏移 {shift:+}；上下文匹配 {m}/{t}）：{change}。请审阅 diff 后写入返回的 content。"),
             )
         }
-        (_, Some(RejectReason::AmbiguousMatch)) => pick(
-            lang,
-            format!("Rejected {id}: the planned lines occur at {} places in {path} and their context does not single one out. Nothing was changed.", e.candidates_count),
-            format!("已拒绝 {id}：规划的行在 {path} 中出现于 {} 处，上下文无法确定唯一位置。未做任何修改。", e.candidates_count),
-        ),
+        (_, Some(RejectReason::AmbiguousMatch)) => {
+            let n = e.candidates_count;
+            // The first few; `apply_evidence.candidates` lists more.
+            let mut places: Vec<String> = e
+                .candidates
+                .iter()
+                .take(10)
+                .map(|c| {
+                    if c.start_line == c.end_line {
+                        c.start_line.to_string()
+                    } else {
+                        format!("{}~{}", c.start_line, c.end_line)
+                    }
+                })
+                .collect();
+            if places.len() < n as usize {
+                places.push("…".into());
+            }
+            pick(
+                lang,
+                format!("Rejected {id}: the planned lines and their context occur at {n} places in {path} (lines {}); the plan cannot tell which it meant. Nothing was changed.", places.join(", ")),
+                format!("已拒绝 {id}：规划的行连同其上下文在 {path} 中出现于 {n} 处（第 {} 行），无法确定规划指的是哪一处。未做任何修改。", places.join("、")),
+            )
+        }
         _ => pick(
             lang,
-            format!("Rejected {id}: the planned lines (line {} of the planned-on file) are no longer in {path}. Nothing was changed.", e.planned_at_line),
-            format!("已拒绝 {id}：规划时位于第 {} 行的内容已不在 {path} 中。未做任何修改。", e.planned_at_line),
+            format!("Rejected {id}: the planned lines and their context (line {} of the planned-on file) no longer stand together in {path}. Nothing was changed.", e.planned_at_line),
+            format!("已拒绝 {id}：规划时第 {} 行的内容连同其上下文已不再一起出现在 {path} 中。未做任何修改。", e.planned_at_line),
         ),
     }
 }

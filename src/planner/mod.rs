@@ -88,25 +88,31 @@
 //! # How `apply` relocates
 //!
 //! See [`apply`](self::apply) (private) for the full rule; in short:
-//! `exact` when the planned lines and their context are where the plan saw
-//! them; `fuzz` when the plan's whole window — its context lines before,
+//! `exact` when the file is the one the plan was made on, or when the
+//! planned lines and their context are where the plan saw them and nowhere
+//! else; `fuzz` when the plan's whole window — its context lines before,
 //! the planned lines, its context lines after — stands, in order, at
 //! exactly one other place: as written, or else reformatted as the
-//! matcher's safe strategies see it (trailing or inner whitespace,
-//! typographic characters; never re-indented), as whole lines
-//! (`located_by: safe_strategy`, see `apply::relocate_with_safe_strategies`;
-//! the new text is written as planned); `rejected` otherwise —
-//! `AMBIGUOUS_MATCH` with every place listed when the window stands at
-//! several, `CONTENT_CHANGED` when it stands nowhere. A place holding only
-//! some of the context, or the planned lines alone, is never taken (SPEC
-//! §7, revision 2: a plan whose context moved or vanished is planned
-//! again, not guessed). A successful apply carries the session's other
-//! plans for the same file made on the same content over its change
-//! (`apply::rebase`): their context is re-read in the new content and their
-//! position moves with the splice, so edits planned from one read apply in
-//! turn even where one's context holds lines another changed; plans whose
-//! planned lines the change touched are left to be rejected. Appends are `exact` when the file is unchanged since the
-//! plan, `fuzz` otherwise.
+//! matcher's safe strategies see it (trailing or inner whitespace, line
+//! endings, typographic characters, a uniformly changed indentation), as
+//! whole lines (`located_by: safe_strategy`, see
+//! `apply::relocate_with_safe_strategies`; the new text is written as
+//! planned, or re-indented like the window when the window was found
+//! re-indented); `rejected` otherwise — `AMBIGUOUS_MATCH` with every place
+//! listed when the window stands at several, shifted or not (one of them
+//! may be the planned place), `CONTENT_CHANGED` when it stands nowhere. A
+//! place holding only some of the context, or the planned lines alone, is
+//! never taken (SPEC §7, revision 2: a plan whose context moved, vanished
+//! or was copied is planned again, not guessed). At the start or the end
+//! of the file the window has context on one side only; that context is
+//! what must stand at exactly one place. A successful apply carries the
+//! session's other plans for the same file made on the same content over
+//! its change (`apply::rebase`): their context is re-read in the new
+//! content and their position moves with the splice, so edits planned
+//! from one read apply in turn even where one's context holds lines
+//! another changed; plans whose planned lines the change touched are left
+//! to be rejected. Appends are `exact` when the file is unchanged since
+//! the plan, `fuzz` otherwise.
 //!
 //! # Decisions where the spec is silent
 //!
@@ -120,9 +126,30 @@
 //!   `1~`); `2~` appends. Its apply is exact only if the file is still
 //!   byte-for-byte the same, otherwise rejected.
 //! - A plan whose TTL passed is `HUNK_NOT_FOUND` with `reason: expired`
-//!   (in the YAML and `details.reason`), as seed 001 has it, not a code of
-//!   its own; `HUNK_PATH_MISMATCH` when `existingHunkId` names a plan for
-//!   another file.
+//!   (in the YAML and `details.reason`), as seed 001 §9.2 has it ("hunk
+//!   过期/已应用/不存在"), not a code of its own; the summary says it
+//!   expired and `next` says to re-read and plan again (en and zh).
+//!   `HUNK_PATH_MISMATCH` when `existingHunkId` names a plan for another
+//!   file.
+//! - Final newline (seed 001 §7.1, a hard rule there): every plan and
+//!   every apply of a file lacking a final newline ends it with one, in the
+//!   file's own line ending (CRLF in a CRLF file), wherever the edit is —
+//!   not only when the edit reaches the end. Reported as
+//!   `normalized.normalized_file_eof_newline_added: true` (with
+//!   `file_eof_has_newline: false`) in the plan's and the apply's YAML, as
+//!   seed 001 §7.1/§8 name them; new text lacking one is reported as
+//!   `normalized_content_eof_newline_added`. A result with no lines at
+//!   all stays empty.
+//! - Relocation when the window already stood at several places when the
+//!   plan was made: the unchanged file takes the plan at its line numbers
+//!   (`exact`); once the file changed, the places cannot be told apart and
+//!   the apply is `rejected` (`AMBIGUOUS_MATCH`).
+//! - Relocation of a re-indented window: the planned new lines are
+//!   re-indented by the matcher's own re-expression of the window's change
+//!   (SPEC §6.1 `indentation`); when that is not well defined, or would
+//!   touch a context line, the apply is `rejected` (`CONTENT_CHANGED`).
+//!   Blank lines at the window's edges must be blank lines next to the
+//!   match (the matcher leaves them out of its match).
 
 mod anchor;
 mod apply;

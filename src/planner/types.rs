@@ -124,11 +124,13 @@ impl Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ContextMatch {
-    /// The planned lines and their context are where the plan saw them
-    /// (for appends: the file is unchanged since the plan).
+    /// The planned lines and their context are where the plan saw them,
+    /// and nowhere else unless the file is unchanged since the plan (for
+    /// appends: the file is unchanged since the plan).
     Exact,
-    /// The planned lines were found elsewhere, uniquely (for appends: the
-    /// file changed, the text goes to its current end).
+    /// The planned lines with their whole context were found at exactly
+    /// one other place, as written or under the matcher's safe strategies
+    /// (for appends: the file changed, the text goes to its current end).
     Fuzz,
     /// Not applied; nothing changed. See [`RejectReason`].
     Rejected,
@@ -148,11 +150,11 @@ impl ContextMatch {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum RejectReason {
-    /// The planned lines are no longer in the file (edited, deleted, or
-    /// the file was truncated).
+    /// The planned lines and their context no longer stand together in
+    /// the file (edited, deleted, moved apart, or the file was truncated).
     ContentChanged,
-    /// The planned lines occur at several places and their context does
-    /// not single one out.
+    /// The planned lines with their context stand at several places
+    /// (shifted or not); every place is listed.
     AmbiguousMatch,
 }
 
@@ -171,13 +173,15 @@ impl RejectReason {
 pub enum LocatedBy {
     /// Same lines, same context, same line numbers.
     PlannedPosition,
-    /// The planned lines found by content (at another place, or at the
-    /// same place with changed context), singled out by their context.
+    /// The planned lines with their whole context found by content, at
+    /// exactly one place (another one, or the planned one with a changed
+    /// file edge).
     LinesAndContext,
     /// Appends: the current end of the file.
     EndOfFile,
-    /// Found, reformatted, by a safe strategy of the matcher at exactly one
-    /// place (`apply::relocate_with_safe_strategies`).
+    /// The planned lines with their whole context found, reformatted or
+    /// re-indented, by a safe strategy of the matcher at exactly one place
+    /// (`apply::relocate_with_safe_strategies`).
     SafeStrategy,
 }
 

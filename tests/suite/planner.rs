@@ -390,6 +390,73 @@ fn a_missing_final_newline_is_added_whatever_the_edit_touches() {
 }
 
 #[test]
+fn the_final_newline_is_added_in_the_files_ending_and_reported_by_the_apply() {
+    // Seed 001 §7.1: a missing final newline is added before writing, by
+    // every tool, in the file's own ending; §8: `normalized.*` says so.
+    let mut s = session();
+    let crlf = "a\r\nb\r\nc";
+    let p = s
+        .prepare_range_edit(range_opts(crlf, "1", "A"), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, crlf);
+    assert_eq!(r.content, "A\r\nb\r\nc\r\n");
+    assert_eq!(
+        r.yaml,
+        "status: ok
+mode: apply_file_modification
+path: 'a.txt'
+hunk_id: 't-1'
+action: replace
+context_match: exact
+applied_range:
+  start: 1
+  end: 1
+lines:
+  old: 1
+  new: 1
+  delta: 0
+normalized:
+  file_eof_has_newline: false
+  content_eof_has_newline: false
+  normalized_file_eof_newline_added: true
+  normalized_content_eof_newline_added: true
+apply_evidence:
+  planned_at_line: 1
+  applied_at_line: 1
+  line_shift: 0
+  located_by: planned_position
+  candidates_count: 1
+  context_matched: 4
+  context_total: 4
+  file_digest_before: 'fnv1a64:c3a4db87ca0c9d61'
+  file_digest_after: 'fnv1a64:d75faf71104406aa'
+  before_preview: []
+  after_preview: ['b', 'c']
+summary: 'Applied t-1 to a.txt (exact): replaced 1 line(s) with 1 at line 1. Write the returned content.'"
+    );
+    // An insert in the middle of a CRLF file, and a block replace in the
+    // middle of an LF file: the same rule.
+    let mut o = insert_opts(crlf, "a", "x\n");
+    o.match_mode = MatchMode::Equals;
+    let p = s.prepare_insert_after(o, T0).unwrap();
+    assert!(p.normalized.normalized_file_eof_newline_added);
+    assert!(!p.normalized.normalized_content_eof_newline_added);
+    let r = apply(&mut s, &p.hunk_id, crlf);
+    assert_eq!(r.content, "a\r\nx\r\nb\r\nc\r\n");
+    assert!(r.normalized.unwrap().normalized_file_eof_newline_added);
+    let lf = "<s>\nold\n<e>\ntail";
+    let p = s
+        .prepare_block_replace(block_opts(lf, "<s>", "<e>", "new"), T0)
+        .unwrap();
+    assert!(p.normalized.normalized_file_eof_newline_added);
+    let r = apply(&mut s, &p.hunk_id, lf);
+    assert_eq!(r.content, "<s>\nnew\n<e>\ntail\n");
+    assert!(r
+        .yaml
+        .contains("\n  normalized_file_eof_newline_added: true\n"));
+}
+
+#[test]
 fn crlf_bom_and_mixed_endings_are_preserved() {
     let mut s = session();
     let crlf = "\u{feff}one\r\ntwo\r\nthree";
@@ -1281,7 +1348,7 @@ apply_evidence:
   file_digest_after: 'fnv1a64:e72aab0b37f1b838'
   expected_preview: ['line 10', 'line 11', 'line 12']
   actual_preview: ['line 10', 'line eleven', 'line 12']
-summary: 'Rejected t-1: the planned lines (line 10 of the planned-on file) are no longer in a.txt. Nothing was changed.'
+summary: 'Rejected t-1: the planned lines and their context (line 10 of the planned-on file) no longer stand together in a.txt. Nothing was changed.'
 next: 'Re-read the file, then prepare the edit again (pass existing_hunk_id: \"t-1\" to revise this plan).'"
     );
     // The plan is kept: it can be revised against B and then applied.
@@ -1324,17 +1391,19 @@ fn race_duplicate_of_the_range_elsewhere() {
         r.yaml
     );
     assert!(r.summary.contains("occur at 2 places"));
-    // Duplicated below, planned place intact: exact.
+    // Duplicated below, planned place intact: still two places (SPEC §7:
+    // "shifted or not"), rejected with both listed.
     let b = format!("{a}{block}");
     let r = apply(&mut s, &p.hunk_id, &b);
-    assert_eq!(r.context_match, ContextMatch::Exact);
-    assert_eq!(r.evidence.candidates_count, 2);
     assert_eq!(
-        r.content,
-        format!(
-            "{}{block}",
-            a.replace("line 10\nline 11\nline 12\n", "new\n")
-        )
+        (r.context_match, r.reason),
+        (ContextMatch::Rejected, Some(RejectReason::AmbiguousMatch))
+    );
+    assert_eq!(r.content, b);
+    assert!(
+        r.yaml.contains("  candidates: ['10~12', '24~26']\n"),
+        "{}",
+        r.yaml
     );
 }
 
@@ -1429,8 +1498,47 @@ fn race_context_found_twice_is_rejected_with_both_places() {
     assert_eq!(r.context_match, ContextMatch::Rejected);
     assert_eq!(r.reason, Some(RejectReason::AmbiguousMatch));
     assert_eq!(r.content, twice);
+    assert!(!r.changed);
     let at: Vec<u32> = r.evidence.candidates.iter().map(|c| c.start_line).collect();
     assert_eq!(at, vec![5, 11]);
+    assert_eq!(
+        r.yaml,
+        "status: rejected
+mode: apply_file_modification
+path: 'a.txt'
+hunk_id: 't-1'
+action: replace
+context_match: rejected
+reason: AMBIGUOUS_MATCH
+apply_evidence:
+  planned_at_line: 4
+  candidates_count: 2
+  candidates: ['5~5', '11~11']
+  context_matched: 5
+  context_total: 6
+  file_digest_before: 'fnv1a64:227d164e3034afe9'
+  file_digest_after: 'fnv1a64:227d164e3034afe9'
+  expected_preview: ['    let z = 3;']
+  actual_preview: ['    let y = 2;']
+summary: 'Rejected t-1: the planned lines and their context occur at 2 places in a.txt (lines 5, 11); the plan cannot tell which it meant. Nothing was changed.'
+next: 'Re-read the file, then prepare the edit again (pass existing_hunk_id: \"t-1\" to revise this plan).'"
+    );
+}
+
+#[test]
+fn many_places_are_counted_and_the_first_ten_named_in_the_summary() {
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts("a\nb\nc\n", "2", "B"), T0)
+        .unwrap();
+    let many = "a\nb\nc\n".repeat(12);
+    let r = apply(&mut s, &p.hunk_id, &many);
+    assert_eq!(r.reason, Some(RejectReason::AmbiguousMatch));
+    assert_eq!(r.evidence.candidates_count, 12);
+    assert_eq!(
+        r.summary,
+        "Rejected t-1: the planned lines and their context occur at 12 places in a.txt (lines 2, 5, 8, 11, 14, 17, 20, 23, 26, 29, …); the plan cannot tell which it meant. Nothing was changed."
+    );
 }
 
 #[test]
@@ -1444,7 +1552,30 @@ fn race_span_line_left_only_in_an_unrelated_function_is_rejected() {
     let b = "fn g() {\n    let other = 5;\n    add(total);\n    other += 1;\n}\n";
     let r = apply(&mut s, &p.hunk_id, b);
     assert_eq!(r.context_match, ContextMatch::Rejected);
+    assert_eq!(r.reason, Some(RejectReason::ContentChanged));
     assert_eq!(r.content, b);
+    assert!(!r.changed);
+    assert_eq!(
+        r.yaml,
+        "status: rejected
+mode: apply_file_modification
+path: 'a.txt'
+hunk_id: 't-1'
+action: replace
+context_match: rejected
+reason: CONTENT_CHANGED
+apply_evidence:
+  planned_at_line: 3
+  candidates_count: 0
+  context_matched: 3
+  context_total: 6
+  file_digest_before: 'fnv1a64:191b50ea05050504'
+  file_digest_after: 'fnv1a64:191b50ea05050504'
+  expected_preview: ['    add(total);']
+  actual_preview: ['    add(total);']
+summary: 'Rejected t-1: the planned lines and their context (line 3 of the planned-on file) no longer stand together in a.txt. Nothing was changed.'
+next: 'Re-read the file, then prepare the edit again (pass existing_hunk_id: \"t-1\" to revise this plan).'"
+    );
 }
 
 #[test]
@@ -1461,6 +1592,158 @@ fn race_context_shifted_as_a_whole_is_followed() {
         r.content,
         "// new header\n// second\nfn f() {\n    let total = 0;\n    add(total + 1);\n    log(total);\n}\n"
     );
+}
+
+#[test]
+fn race_context_copied_onto_the_planned_place_is_rejected() {
+    // SPEC §7: "When the context occurs at several places, shifted or not,
+    // it is rejected with the candidates listed." A copy of lines 7–13
+    // pasted right above them: the planned place (line 10) now shows the
+    // copy, the original moved to line 17. Which one the plan meant is
+    // unknowable, so neither is edited.
+    let a = numbered(20);
+    let window: String = (7..=13).map(|i| format!("line {i}\n")).collect();
+    let b = a.replacen("line 7\n", &format!("{window}line 7\n"), 1);
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(&a, "10", "TEN"), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, &b);
+    assert_eq!(
+        (r.status, r.context_match, r.reason),
+        (
+            "rejected",
+            ContextMatch::Rejected,
+            Some(RejectReason::AmbiguousMatch)
+        )
+    );
+    assert_eq!(r.content, b);
+    assert!(!r.changed);
+    assert_eq!(
+        r.yaml,
+        "status: rejected
+mode: apply_file_modification
+path: 'a.txt'
+hunk_id: 't-1'
+action: replace
+context_match: rejected
+reason: AMBIGUOUS_MATCH
+apply_evidence:
+  planned_at_line: 10
+  candidates_count: 2
+  candidates: ['10~10', '17~17']
+  context_matched: 6
+  context_total: 6
+  file_digest_before: 'fnv1a64:31baf512d879789f'
+  file_digest_after: 'fnv1a64:31baf512d879789f'
+  expected_preview: ['line 10']
+  actual_preview: ['line 10']
+summary: 'Rejected t-1: the planned lines and their context occur at 2 places in a.txt (lines 10, 17); the plan cannot tell which it meant. Nothing was changed.'
+next: 'Re-read the file, then prepare the edit again (pass existing_hunk_id: \"t-1\" to revise this plan).'"
+    );
+    assert_eq!(s.pending(None, T0).len(), 1, "the plan is kept");
+}
+
+#[test]
+fn a_window_repeated_when_planned_applies_only_to_the_unchanged_file() {
+    // The window (3 lines, the span, 3 lines) already stood twice when the
+    // plan was made: on the very same file the plan's line numbers hold
+    // (exact); once the file changed, the two places cannot be told apart.
+    let block = "a\nb\nc\nd\ne\nf\ng\n";
+    let text = format!("{block}{block}");
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(&text, "11", "D"), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, &text);
+    assert_eq!(r.context_match, ContextMatch::Exact);
+    assert_eq!(r.content, format!("{block}a\nb\nc\nD\ne\nf\ng\n"));
+    let p = s
+        .prepare_range_edit(range_opts(&text, "11", "D"), T0)
+        .unwrap();
+    let changed = format!("{text}tail\n");
+    let r = apply(&mut s, &p.hunk_id, &changed);
+    assert_eq!(
+        (r.context_match, r.reason),
+        (ContextMatch::Rejected, Some(RejectReason::AmbiguousMatch))
+    );
+    assert_eq!(r.content, changed);
+    assert!(
+        r.yaml.contains("  candidates: ['4~4', '11~11']\n"),
+        "{}",
+        r.yaml
+    );
+}
+
+#[test]
+fn a_reindented_context_is_relocated_and_the_new_text_reindented() {
+    // SPEC §7: the context is found "after the safe strategies'
+    // normalisation"; a uniformly re-indented window is the plan's place,
+    // and the planned text moves in by the same indentation (SPEC §6.1).
+    let a = "fn f() {\n    let total = 0;\n    add(total);\n    log(total);\n}\n";
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(a, "3", "    add(total + 1);\n    done();"), T0)
+        .unwrap();
+    // Wrapped in a module: everything moved in by four spaces, one line
+    // added above.
+    let b = "mod m {\n    fn f() {\n        let total = 0;\n        add(total);\n        log(total);\n    }\n}\n";
+    let r = apply(&mut s, &p.hunk_id, b);
+    assert_eq!(
+        (r.status, r.context_match, r.evidence.located_by),
+        ("ok", ContextMatch::Fuzz, Some(LocatedBy::SafeStrategy))
+    );
+    assert_eq!(
+        r.content,
+        "mod m {\n    fn f() {\n        let total = 0;\n        add(total + 1);\n        done();\n        log(total);\n    }\n}\n"
+    );
+    assert_eq!(r.applied_range, Some(Span { start: 4, end: 4 }));
+    assert_eq!(
+        (r.evidence.applied_at_line, r.evidence.line_shift),
+        (Some(4), Some(1))
+    );
+    // Re-indented with tabs, CRLF endings: the file's indentation and
+    // endings are written.
+    let p = s
+        .prepare_range_edit(range_opts(a, "3", "    add(total + 1);"), T0)
+        .unwrap();
+    let b = "fn f() {\r\n\tlet total = 0;\r\n\tadd(total);\r\n\tlog(total);\r\n}\r\n";
+    let r = apply(&mut s, &p.hunk_id, b);
+    assert_eq!(r.context_match, ContextMatch::Fuzz);
+    assert_eq!(
+        r.content,
+        "fn f() {\r\n\tlet total = 0;\r\n\tadd(total + 1);\r\n\tlog(total);\r\n}\r\n"
+    );
+    // A window that starts with a blank line (the matcher leaves blank edge
+    // lines out of its match): the blank line is found next to it.
+    let c = "use x;\n\nfn f() {\n    a();\n    b();\n    c();\n}\n";
+    let p = s
+        .prepare_range_edit(range_opts(c, "5", "    B();"), T0)
+        .unwrap();
+    let d = "use x;\nmod m {\n\n    fn f() {\n        a();\n        b();\n        c();\n    }\n}\n";
+    let r = apply(&mut s, &p.hunk_id, d);
+    assert_eq!(
+        (r.context_match, r.applied_range),
+        (ContextMatch::Fuzz, Some(Span { start: 6, end: 6 }))
+    );
+    assert_eq!(
+        r.content,
+        "use x;\nmod m {\n\n    fn f() {\n        a();\n        B();\n        c();\n    }\n}\n"
+    );
+    // Re-indented, but the window now stands twice: rejected, both listed.
+    let p = s
+        .prepare_range_edit(range_opts(a, "3", "    add(total + 1);"), T0)
+        .unwrap();
+    let once = "fn f() {\n  let total = 0;\n  add(total);\n  log(total);\n}\n";
+    let twice = format!("{once}{once}");
+    let r = apply(&mut s, &p.hunk_id, &twice);
+    assert_eq!(
+        (r.context_match, r.reason),
+        (ContextMatch::Rejected, Some(RejectReason::AmbiguousMatch))
+    );
+    assert_eq!(r.content, twice);
+    let at: Vec<u32> = r.evidence.candidates.iter().map(|c| c.start_line).collect();
+    assert_eq!(at, vec![3, 8]);
 }
 
 #[test]
@@ -1888,6 +2171,49 @@ next: '请传 occurrence（从 1 开始，或 \"last\"）选定候选行之一�
     })
     .unwrap();
     assert!(v.text.ends_with("<空文件>"));
+    // Rejections, and an expired plan, in Chinese.
+    let zh_apply = |s: &mut FileEditSession, id: &str, content: &str, now: f64| {
+        s.apply(
+            ApplyOptions {
+                hunk_id: id.into(),
+                owner: OWNER.into(),
+                content: Some(content.into()),
+                lang: Lang::Zh,
+                ..Default::default()
+            },
+            now,
+        )
+    };
+    let p = s
+        .prepare_range_edit(range_opts(FIVE, "3", "C"), T0)
+        .unwrap();
+    let twice = format!("{FIVE}{FIVE}");
+    let r = zh_apply(&mut s, &p.hunk_id, &twice, T0).unwrap();
+    assert_eq!(
+        r.summary,
+        "已拒绝 t-2：规划的行连同其上下文在 a.txt 中出现于 2 处（第 3、8 行），无法确定规划指的是哪一处。未做任何修改。"
+    );
+    let r = zh_apply(&mut s, &p.hunk_id, "gamma\n", T0).unwrap();
+    assert_eq!(
+        r.summary,
+        "已拒绝 t-2：规划时第 3 行的内容连同其上下文已不再一起出现在 a.txt 中。未做任何修改。"
+    );
+    let e = zh_apply(&mut s, &p.hunk_id, FIVE, T0 + 3_600_000.0).unwrap_err();
+    assert_eq!(
+        (e.code, e.details.reason.as_deref()),
+        (ErrorCode::HunkNotFound, Some("expired"))
+    );
+    assert_eq!(
+        e.details.yaml.unwrap(),
+        "status: error
+mode: apply_file_modification
+path: 'a.txt'
+error: HUNK_NOT_FOUND
+hunk_id: 't-2'
+reason: expired
+summary: 'hunk t-2 已过期。'
+next: '请重新读取文件并重新 prepare（hunk_id 只能由 prepare 工具生成，不要自行编造）。'"
+    );
 }
 
 // ---------------------------------------------------------------------
@@ -2766,15 +3092,16 @@ fn a_reformatted_core_is_relocated_by_the_matchers_safe_strategies() {
         "// header\nfn a() {\n    let x = 10;\n    let y = 2;\n}\n"
     );
 
-    // A re-indented core is not relocated (the planned line would be written
-    // back at its old indentation): rejected, nothing changed.
+    // A re-indented window is relocated too, and the planned line written
+    // at the file's new indentation (4 → 2 spaces).
     let plan = s
         .prepare_range_edit(range_opts(v1, "2", "    let x = 10;"), 1_000.0)
         .unwrap();
     let v3 = "fn a() {\n  let x = 1;\n  let y = 2;\n}\n";
     let r = apply(&mut s, &plan.hunk_id, v3);
-    assert_eq!(r.context_match, ContextMatch::Rejected);
-    assert_eq!(r.content, v3);
+    assert_eq!(r.context_match, ContextMatch::Fuzz);
+    assert_eq!(r.evidence.located_by, Some(LocatedBy::SafeStrategy));
+    assert_eq!(r.content, "fn a() {\n  let x = 10;\n  let y = 2;\n}\n");
 }
 
 #[test]

@@ -91,8 +91,9 @@ fn real_source_spans_never_land_in_the_wrong_place() {
 
 /// The planner corpus (SPEC §7): a range edit planned on a real span and
 /// applied after the file changed under it is never applied in the wrong
-/// place. Unchanged and shifted files apply byte-exact; a duplicated or
-/// vanished context, or a vanished span, is rejected every time.
+/// place. Unchanged, shifted and shifted-and-reindented files apply
+/// byte-exact; a duplicated or vanished context, or a vanished span, is
+/// rejected every time.
 #[test]
 fn planned_edits_never_apply_where_their_context_is_not() {
     let sources = collect_sources(80);
@@ -102,7 +103,12 @@ fn planned_edits_never_apply_where_their_context_is_not() {
         let (n, right, _refused, wrong) = table.get(&kind).copied().unwrap_or_default();
         assert!(n > 0, "no cases of {kind:?}");
         assert_eq!(wrong, 0, "{kind:?}: {wrong} of {n} applied wrongly");
-        if kind.must_reject() || matches!(kind, PlannerKind::Unchanged | PlannerKind::Shifted) {
+        if kind.must_reject()
+            || matches!(
+                kind,
+                PlannerKind::Unchanged | PlannerKind::Shifted | PlannerKind::ShiftedReindented
+            )
+        {
             assert_eq!(right, n, "{kind:?}: {right} of {n} right");
         }
     }
