@@ -194,4 +194,15 @@ fn planner_table(sources: &[corpus::Source]) {
         "planner wrong applies:  {wrong}   target 0  {}",
         if wrong == 0 { "holds" } else { "MISSED" }
     );
+    if wrong > 0 {
+        let listed = cases.iter().filter(|c| {
+            corpus::run_planner_case(c, &sources[c.file].text) == corpus::Outcome::Wrong
+        });
+        for case in listed.take(10) {
+            println!(
+                "  WRONG planner {:?}: {} lines {}",
+                case.kind, sources[case.file].name, case.range
+            );
+        }
+    }
 }

@@ -120,17 +120,48 @@ impl IndentMap {
     }
 
     /// `indent` as the file would write it on a line next to the file line
-    /// indented `like`: the columns shift writes tabs only where that line
-    /// does; every other shape ignores `like`.
-    pub(crate) fn apply_like(&self, indent: &str, like: &str) -> Option<String> {
-        match self {
-            IndentMap::Columns { tab, delta, .. } => {
-                let cols = isize::try_from(columns(indent, *tab)).ok()? + delta;
-                let tabs = like.contains('\t');
-                Some(render_columns(usize::try_from(cols).ok()?, *tab, tabs))
+    /// indented `like`, among the file lines `region`: the columns shift
+    /// copies the characters of a region line at the same column (`like`'s
+    /// first), else continues the deepest shallower one (`like`'s first)
+    /// in its own style — tabs after a tab, spaces after a space — so a
+    /// block that mixes tabs and spaces stays consistent (Python refuses
+    /// one that mixes them differently from line to line). Every other
+    /// shape ignores `like` and `region`.
+    pub(crate) fn apply_like(&self, indent: &str, like: &str, region: &[&str]) -> Option<String> {
+        let IndentMap::Columns { tab, delta, .. } = self else {
+            return self.apply(indent);
+        };
+        let tab = *tab;
+        let cols = usize::try_from(isize::try_from(columns(indent, tab)).ok()? + delta).ok()?;
+        let indents = std::iter::once(like).chain(
+            region
+                .iter()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| &l[..l.len() - l.trim_start().len()]),
+        );
+        let mut base: Option<(&str, usize)> = None;
+        for i in indents {
+            let c = columns(i, tab);
+            if c == cols {
+                return Some(i.to_string());
             }
-            _ => self.apply(indent),
+            if c < cols && base.is_none_or(|(_, b)| c > b) {
+                base = Some((i, c));
+            }
         }
+        let (base, at) = base.unwrap_or(("", 0));
+        let tabs = match base.chars().last() {
+            Some(c) => c == '\t',
+            None => like.starts_with('\t'),
+        };
+        let extra = cols - at;
+        let mut out = base.to_string();
+        if tabs && at % tab == 0 {
+            out.push_str(&render_columns(extra, tab, true));
+        } else {
+            out.push_str(&" ".repeat(extra));
+        }
+        Some(out)
     }
 
     fn infer_units(pairs: &[(&str, &str)]) -> Option<IndentMap> {
@@ -266,10 +297,25 @@ mod tests {
         );
         let map = map.unwrap();
         assert_eq!(
-            map.apply_like("            ", "\t\t").as_deref(),
+            map.apply_like("            ", "\t\t", &[]).as_deref(),
             Some("\t\t\t")
         );
-        assert_eq!(map.apply_like("\t\t", "    ").as_deref(), Some("        "));
+        assert_eq!(
+            map.apply_like("\t\t", "    ", &[]).as_deref(),
+            Some("        ")
+        );
+        // A block that mixes a tab and spaces is continued in its own
+        // characters: the same column copies a line, a deeper one adds
+        // spaces after the spaces (`\t\t` would be a Python TabError).
+        let region = ["\tif x:", "\t    y = 1"];
+        assert_eq!(
+            map.apply_like("        ", "\t    ", &region).as_deref(),
+            Some("\t    ")
+        );
+        assert_eq!(
+            map.apply_like("            ", "\t    ", &region).as_deref(),
+            Some("\t        ")
+        );
         // A line moved in relative to the others is still not a shift.
         assert_eq!(IndentMap::infer(&[("\t", "    "), ("\t", "      ")]), None);
     }

@@ -18,7 +18,7 @@
 //! from the indentation of the file line each search line paired with.
 
 use super::content::Content;
-use super::fidelity::keep_file_bytes;
+use super::fidelity::{keep_file_bytes, lead_of};
 use super::indent::IndentMap;
 use super::normalize::{escape, for_each_key_char, indent_of, is_blank, key, unescape_once, Level};
 use super::strategies::{Candidate, FuzzyPlan, LinesPlan, Needle, Plan, Shift, TrimPlan};
@@ -103,7 +103,9 @@ fn unescape_replacement(r: &str, search: &str, search_kinds: u16) -> Result<Stri
         (escape::BACKTICK, '`'),
         (escape::BACKSLASH, '\\'),
     ] {
-        if u.kinds & kind != 0 && bare.contains(real) {
+        // Kinds the search showed escaped count too: a bare `"` in a
+        // replacement whose search wrote `\"` is not the same escaping.
+        if (u.kinds | search_kinds) & kind != 0 && bare.contains(real) {
             return Err(Unmappable::Escaping);
         }
     }
@@ -184,7 +186,13 @@ fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> Option<Str
             chars.next();
             match n {
                 'n' | 'r' | 't' if added.contains(&at) => {
-                    if let Some((_, from)) = open {
+                    // A quote that never closes later (`users' ids`,
+                    // `&'static`) opened no literal.
+                    let closes = |q: char| match escaped_quote(q) {
+                        true => r[at + 2..].contains(&format!("\\{q}")),
+                        false => r[at + 2..].contains(q),
+                    };
+                    if let Some((_, from)) = open.filter(|&(q, _)| closes(q)) {
                         return Some(
                             r[from..]
                                 .chars()
@@ -206,7 +214,8 @@ fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> Option<Str
         } else if (c == '"' || c == '\'') && !escaped_quote(c) {
             let apostrophe = c == '\''
                 && prev.is_some_and(char::is_alphanumeric)
-                && chars.peek().is_some_and(|(_, n)| n.is_alphanumeric());
+                && chars.peek().is_some_and(|(_, n)| n.is_alphanumeric())
+                && !after_string_prefix(&r[..at]);
             if !apostrophe {
                 open = toggle(open, c, at);
             }
@@ -214,6 +223,23 @@ fn escape_inside_literal(r: &str, search: &str, search_kinds: u16) -> Option<Str
         prev = Some(c);
     }
     None
+}
+
+/// Whether `before` ends in a string prefix standing alone (`f`, `r`,
+/// `b`, `u`, `rb`, `fr`, … as in Python's `f'…'`): the quote after it opens
+/// a literal, it is no apostrophe.
+fn after_string_prefix(before: &str) -> bool {
+    let word_len: usize = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .map(char::len_utf8)
+        .sum();
+    let word = before[before.len() - word_len..].to_ascii_lowercase();
+    matches!(
+        word.as_str(),
+        "f" | "r" | "b" | "u" | "rb" | "br" | "fr" | "rf"
+    )
 }
 
 /// Re-indents `line` by `map`; `None` when the map cannot express it.
@@ -420,9 +446,14 @@ fn restyle_quotes(
             for c in text.chars() {
                 let written = if c != ascii {
                     c
-                } else if prev
-                    .is_none_or(|p| p.is_whitespace() || "([{<=:,;".contains(p) || p == open)
-                {
+                } else if prev.is_none_or(|p| {
+                    // After a space, an opening bracket or punctuation, a
+                    // dash, or the other kind's opening quote (`“‘`); right
+                    // after its own opening quote it closes (`“”`).
+                    p.is_whitespace()
+                        || "([{<=:,;—–-/".contains(p)
+                        || (matches!(p, '\u{201c}' | '\u{2018}') && p != open)
+                }) {
                     open
                 } else {
                     close
@@ -434,6 +465,63 @@ fn restyle_quotes(
         }
         _ => apply_quote_style(text, ascii, style, n),
     }
+}
+
+/// Where a code comment starts on `line` (`#`, `//`, `/*`, `--`, `<!--`,
+/// or a leading `*` of a block comment), outside straight-quoted strings.
+fn comment_start(line: &str) -> Option<usize> {
+    let body = line.trim_start();
+    let lead = line.len() - body.len();
+    if body.starts_with('*') && !body.starts_with("*/") {
+        return Some(lead);
+    }
+    let mut quote: Option<char> = None;
+    let mut prev: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        match quote {
+            Some(q) => {
+                if c == '\\' {
+                    chars.next();
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => {
+                let spaced = prev.is_none_or(char::is_whitespace);
+                let apostrophe = c == '\''
+                    && prev.is_some_and(char::is_alphanumeric)
+                    && next.is_some_and(char::is_alphanumeric);
+                if (c == '"' || c == '\'' || c == '`') && !apostrophe {
+                    quote = Some(c);
+                } else if (c == '#' && spaced)
+                    || (c == '/' && matches!(next, Some('/' | '*')))
+                    || (c == '-' && spaced && next == Some('-'))
+                    || line[i..].starts_with("<!--")
+                {
+                    return Some(i);
+                }
+            }
+        }
+        prev = Some(c);
+    }
+    None
+}
+
+/// Whether every file line that has a curly quote has it only inside a
+/// code comment (and at least one line has one).
+fn styled_only_in_comments(f_lines: &[&str]) -> bool {
+    let curly = |c: char| matches!(c, '\u{201c}' | '\u{201d}' | '\u{2018}' | '\u{2019}');
+    let mut any = false;
+    for f in f_lines {
+        let Some(first) = f.find(curly) else { continue };
+        match comment_start(f) {
+            Some(c) if c < first => any = true,
+            _ => return false,
+        }
+    }
+    any
 }
 
 /// Replacement line `j` under a column shift (tabs and spaces converted
@@ -466,7 +554,7 @@ fn columns_line(
         .and_then(|i| f_lines.get(i))
         .map_or("", |f| indent_of(f));
     let indent = match near {
-        Some(_) => map.apply_like(indent_of(line), like)?,
+        Some(_) => map.apply_like(indent_of(line), like, f_lines)?,
         None => map.apply(indent_of(line))?,
     };
     Some(format!("{indent}{body}"))
@@ -489,6 +577,9 @@ fn lines(
         .copied()
         .zip(f_lines.iter().copied())
         .collect();
+    // Curly quotes that stand only in the comments of code lines are no
+    // sign that code wants them: new quotes are curled in comments only.
+    let comments_only = plan.folded && styled_only_in_comments(&f_lines);
     let styles = if plan.folded {
         [
             ('"', quote_style(&pairs, '"', '\u{201c}', '\u{201d}')),
@@ -577,7 +668,12 @@ fn lines(
         if let LineLink::Changed(i) = *link {
             let pair = s_lines.get(i).zip(f_lines.get(i));
             if let Some(pieces) = pair.and_then(|(s, f)| keep_file_bytes(s, f, line)) {
-                let mut written = indent_of(&shifted).to_string();
+                // Indentation the model kept is the file's lead, a
+                // zero-width character inside it included.
+                let kept_indent = pair
+                    .filter(|(s, _)| indent_of(s) == indent_of(line))
+                    .map(|(_, f)| lead_of(f));
+                let mut written = kept_indent.unwrap_or(indent_of(&shifted)).to_string();
                 for piece in pieces {
                     if piece.from_file {
                         written.push_str(&piece.text);
@@ -589,10 +685,21 @@ fn lines(
                             text = text.replace([open, close], ascii.encode_utf8(&mut [0; 4]));
                         }
                     }
+                    // Where quotes are curled in comments only, the part of
+                    // this piece before the line's comment stays as written.
+                    let from = match comments_only {
+                        false => 0,
+                        true => match comment_start(&format!("{written}{text}")) {
+                            Some(c) => c.saturating_sub(written.len()).min(text.len()),
+                            None => text.len(),
+                        },
+                    };
+                    let (code, mut tail) = (text[..from].to_string(), text[from..].to_string());
+                    written.push_str(&code);
                     for (ascii, style) in styles {
-                        text = restyle_quotes(written.chars().last(), &text, ascii, style, j + 1)?;
+                        tail = restyle_quotes(written.chars().last(), &tail, ascii, style, j + 1)?;
                     }
-                    written.push_str(&text);
+                    written.push_str(&tail);
                 }
                 out.push(written);
                 continue;
@@ -604,9 +711,15 @@ fn lines(
                 written = written.replace([open, close], ascii.encode_utf8(&mut [0; 4]));
             }
         }
+        let from = match comments_only {
+            false => 0,
+            true => comment_start(&written).unwrap_or(written.len()),
+        };
+        let mut tail = written.split_off(from);
         for (ascii, style) in styles {
-            written = apply_quote_style(&written, ascii, style, j + 1)?;
+            tail = apply_quote_style(&tail, ascii, style, j + 1)?;
         }
+        written.push_str(&tail);
         out.push(written);
     }
     Ok(out.join("\n"))
