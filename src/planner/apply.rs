@@ -22,7 +22,10 @@
 //!
 //! A core at the very start or end of the file has context on one side
 //! only; the window is then that context and the core, and the same rule
-//! holds for it.
+//! holds for it. A core with no context line on either side (the whole
+//! file) is confirmed by the file's edges alone: once the file changed it
+//! is taken only where it is still the whole file ([`locate_by_edges`]),
+//! else rejected (`CONTENT_CHANGED`) — never by its lines found elsewhere.
 //!
 //! Appends are exact when the file is byte-for-byte what the plan saw
 //! (length and FNV-1a digest, and existence), fuzz otherwise (the text goes
@@ -324,6 +327,12 @@ fn locate(lines: &[&str], e: &LinesEdit, new_text: &str, unchanged: bool) -> Loc
         // window was never unique.
         return exact();
     }
+    if e.before.is_empty() && e.after.is_empty() {
+        // No context line on either side (the span is the whole file):
+        // only the file's edges can confirm a place, and the core alone
+        // somewhere else is never taken.
+        return locate_by_edges(lines, e, new_text, &candidates, intact);
+    }
     let window: Vec<&str> = e
         .before
         .iter()
@@ -382,33 +391,117 @@ fn locate(lines: &[&str], e: &LinesEdit, new_text: &str, unchanged: bool) -> Loc
     }
 }
 
-/// Carries the session's other plans for the same file over an apply that
-/// turned `before` into `after` (one splice): a plan made on `before`
-/// whose planned lines lie outside the changed lines now sees `after` —
-/// its context lines are re-read there and its position moves by the
-/// splice — so plans made from one read apply one after the other even
-/// when one's context holds lines another changed. A plan whose planned
-/// lines the splice touched is left alone (it is rejected: the two
-/// conflict), and so is one made on other content.
-pub(crate) fn rebase<'h>(hunks: impl Iterator<Item = &'h mut Hunk>, before: &str, after: &str) {
+/// [`locate`] for a plan with no context line on either side: its window is
+/// the core and the file edges the plan recorded (the core started at the
+/// file's start, ended at its end). The core must stand there — as
+/// written (`exact`: the same lines, other bytes such as line endings),
+/// or under the matcher's safe strategies (`fuzz`) — or the plan is
+/// `rejected` (`CONTENT_CHANGED`), wherever else its lines stand. A plan
+/// that recorded no edge has nothing to confirm any place with.
+fn locate_by_edges(
+    lines: &[&str],
+    e: &LinesEdit,
+    new_text: &str,
+    candidates: &[usize],
+    intact: bool,
+) -> Located {
+    let total = e.context_total();
+    let anchored = |at: usize, len: usize| {
+        (e.bof || e.eof)
+            && (!e.bof || at == 0)
+            && (!e.eof || at.checked_add(len) == Some(lines.len()))
+    };
+    if intact && anchored(e.core_start, e.core.len()) {
+        return Located::At {
+            core_start: e.core_start,
+            by: LocatedBy::PlannedPosition,
+            context_matched: total,
+            candidates: candidates.len(),
+            new_text: None,
+        };
+    }
+    if let Relocated::At(found) = relocate_with_safe_strategies(lines, e, new_text) {
+        if anchored(found.core_start, found.core_len) {
+            return Located::At {
+                core_start: found.core_start,
+                by: LocatedBy::SafeStrategy,
+                context_matched: context_score(lines, found.core_start, e),
+                candidates: 1,
+                new_text: found.new_text,
+            };
+        }
+    }
+    Located::Rejected {
+        reason: RejectReason::ContentChanged,
+        candidates: Vec::new(),
+        context_matched: candidates
+            .iter()
+            .map(|&c| context_score(lines, c, e))
+            .max()
+            .unwrap_or(0),
+    }
+}
+
+/// Where an apply changed the file: lines `at..at + old` of the content it
+/// was given became lines `at..at + new` of the result (the splice's own
+/// range, not a diff of the two texts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SplicedRange {
+    pub at: usize,
+    pub old: usize,
+    pub new: usize,
+}
+
+impl SplicedRange {
+    fn of(s: &Spliced) -> Self {
+        SplicedRange {
+            at: s.at,
+            old: s.old_line_count,
+            new: s.new_line_count,
+        }
+    }
+}
+
+/// Carries plans over an apply that turned `before` into `after` by the
+/// one splice `change`. The caller passes the plans to carry: the same
+/// session's (the registry is per session), for the same file, by the
+/// owner whose apply it was — another owner never saw this change, so its
+/// plans keep their own context and relocate by the normal rule.
+///
+/// A plan made on `before` whose planned lines lie wholly outside the
+/// replaced lines now sees `after`: its position moves by the splice (kept
+/// above it, shifted by the splice's line delta below it) and its context
+/// lines are re-read there, so plans made from one read apply one after
+/// the other even when one's context holds lines another changed. The
+/// mapping comes from the splice's exact range, never from comparing the
+/// two texts (which misplaces plans among repeated lines). A plan whose
+/// planned lines the splice touched is left alone (it is rejected: the two
+/// conflict), and so is one made on other content; and when `after` is
+/// not `before` with that range spliced, no plan is moved at all.
+pub(crate) fn rebase<'h>(
+    hunks: impl Iterator<Item = &'h mut Hunk>,
+    before: &str,
+    after: &str,
+    change: SplicedRange,
+) {
     let digest = fnv1a64(before.as_bytes());
     let (old, new) = (Doc::new(before), Doc::new(after));
     let (old_lines, new_lines) = (old.texts(), new.texts());
-    let prefix = old_lines
-        .iter()
-        .zip(&new_lines)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let suffix = old_lines[prefix..]
-        .iter()
-        .rev()
-        .zip(new_lines[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let (changed_end, delta) = (
-        old_lines.len() - suffix,
-        new_lines.len() as isize - old_lines.len() as isize,
-    );
+    let SplicedRange {
+        at,
+        old: removed,
+        new: added,
+    } = change;
+    let old_end = at.saturating_add(removed);
+    let new_end = at.saturating_add(added);
+    let consistent = old_end <= old_lines.len()
+        && new_end <= new_lines.len()
+        && old_lines.len() - removed == new_lines.len() - added
+        && old_lines[..at] == new_lines[..at]
+        && old_lines[old_end..] == new_lines[new_end..];
+    if !consistent {
+        return;
+    }
     for hunk in hunks {
         if hunk.base.digest != digest || hunk.base.bytes != before.len() {
             continue;
@@ -416,23 +509,20 @@ pub(crate) fn rebase<'h>(hunks: impl Iterator<Item = &'h mut Hunk>, before: &str
         let moved = match &hunk.edit {
             PlannedEdit::Lines(e) => {
                 let end = e.core_start + e.core.len();
-                let start = if end <= prefix {
-                    Some(e.core_start)
-                } else if e.core_start >= changed_end {
-                    e.core_start.checked_add_signed(delta)
+                let start = if end <= at {
+                    e.core_start
+                } else if e.core_start >= old_end {
+                    e.core_start - removed + added
                 } else {
-                    None
+                    continue;
                 };
-                match start {
-                    Some(start) => PlannedEdit::Lines(super::prepare::lines_edit(
-                        &new_lines,
-                        start,
-                        e.core.len(),
-                        e.del_offset,
-                        e.del_count,
-                    )),
-                    None => continue,
-                }
+                PlannedEdit::Lines(super::prepare::lines_edit(
+                    &new_lines,
+                    start,
+                    e.core.len(),
+                    e.del_offset,
+                    e.del_count,
+                ))
             }
             PlannedEdit::Append { create } => PlannedEdit::Append { create: *create },
             PlannedEdit::EmptyFile => continue,
@@ -444,11 +534,13 @@ pub(crate) fn rebase<'h>(hunks: impl Iterator<Item = &'h mut Hunk>, before: &str
 
 /// Applies `hunk` to `current` (`None`: the file does not exist). `Err`
 /// only for refusals (`FILE_NOT_FOUND`); a rejection is an `Ok` result.
+/// With the result comes the range the splice replaced (`None` when
+/// rejected), for [`rebase`].
 pub(crate) fn apply_hunk(
     hunk: &Hunk,
     current: Option<&str>,
     lang: crate::Lang,
-) -> Result<ApplyResult> {
+) -> Result<(ApplyResult, Option<SplicedRange>)> {
     let ctx = Ctx {
         mode: APPLY_MODE,
         path: &hunk.path,
@@ -513,7 +605,7 @@ pub(crate) fn apply_hunk(
                     .saturating_add(to_u32(s.new_line_count))
                     .saturating_sub(1),
             });
-            Ok(finish(result, lang))
+            Ok((finish(result, lang), Some(SplicedRange::of(&s))))
         }
         PlannedEdit::EmptyFile => {
             let content = current.ok_or_else(missing)?;
@@ -527,9 +619,12 @@ pub(crate) fn apply_hunk(
                     0,
                     1,
                 );
-                return Ok(finish(
-                    rejected(hunk, content, RejectReason::ContentChanged, evidence),
-                    lang,
+                return Ok((
+                    finish(
+                        rejected(hunk, content, RejectReason::ContentChanged, evidence),
+                        lang,
+                    ),
+                    None,
                 ));
             }
             let s = splice(&doc, 0, 0, &hunk.new_text, &hunk.path);
@@ -550,7 +645,10 @@ pub(crate) fn apply_hunk(
                 actual_preview: Vec::new(),
             };
             let result = applied(hunk, content, &s, ContextMatch::Exact, evidence);
-            Ok(finish(with_lines_details(result, hunk, &s, 0), lang))
+            Ok((
+                finish(with_lines_details(result, hunk, &s, 0), lang),
+                Some(SplicedRange::of(&s)),
+            ))
         }
         PlannedEdit::Lines(e) => {
             let content = current.ok_or_else(missing)?;
@@ -583,7 +681,10 @@ pub(crate) fn apply_hunk(
                     evidence.actual_preview =
                         preview_block(&doc.slice(e.core_start, e.core_start + e.core.len()));
                     evidence.candidates_count = to_u32(candidates.len());
-                    Ok(finish(rejected(hunk, content, reason, evidence), lang))
+                    Ok((
+                        finish(rejected(hunk, content, reason, evidence), lang),
+                        None,
+                    ))
                 }
                 Located::At {
                     core_start,
@@ -622,9 +723,9 @@ pub(crate) fn apply_hunk(
                         actual_preview: Vec::new(),
                     };
                     let result = applied(hunk, content, &s, context_match, evidence);
-                    Ok(finish(
-                        with_lines_details(result, hunk, &s, core_start),
-                        lang,
+                    Ok((
+                        finish(with_lines_details(result, hunk, &s, core_start), lang),
+                        Some(SplicedRange::of(&s)),
                     ))
                 }
             }

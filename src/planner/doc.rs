@@ -4,15 +4,18 @@
 //! their own endings, so every byte outside an edited span is copied
 //! unchanged. [`splice`] replaces whole lines with new text; the new text's
 //! line endings become the file's (its dominant style, CRLF in a CRLF
-//! file; in a file that mixes both, each new line takes the ending of the
-//! line it replaces, an added line the ending of the line it follows), and
+//! file; in a file that mixes both, the new lines are aligned with the
+//! replaced ones and keep their endings, see [`with_own_endings`]), and
 //! it always ends with a line ending (seed 001 §7.1). Every line of the
 //! result ends with a newline: a missing final newline is added, in the
 //! file's ending, whatever part of the file the edit touched (seed 001's
-//! hard rule).
+//! hard rule), and the diff shows it (`\ No newline at end of file`).
 //!
 //! Cost: building a `Doc` is O(n); [`splice`] copies the text once and
-//! diffs only the window around the change (O(change + context)).
+//! diffs only the window around the change (O(change + context)), plus the
+//! file's last lines when it adds the final newline; in a mixed-ending
+//! file the alignment of the new lines is a Myers diff of the replaced
+//! lines and the new ones (positional past [`MAX_LINES_TO_ALIGN`]).
 
 use crate::text::{
     detect_line_ending, lines_with_endings, unified_diff_excerpt, Line, LineEnding,
@@ -155,9 +158,53 @@ pub(crate) fn normalize_new_text(raw: &str, ending: LineEnding) -> NewText {
     }
 }
 
+/// Above this many lines (replaced and new, once their common first and
+/// last lines are set aside) the lines in between are paired by position
+/// instead of by a Myers alignment, whose cost grows with the product of
+/// length and difference.
+const MAX_LINES_TO_ALIGN: usize = 4_000;
+
+/// For each of the `new` lines, the index of the `old` line it stands for
+/// (an unchanged line, or a changed one paired by position inside a run of
+/// replaced lines), `None` for an added line. Common first and last lines
+/// are paired as they are; the lines in between are aligned by
+/// [`crate::text::align_lines`].
+fn align_new_to_old(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
+    let mut out: Vec<Option<usize>> = (0..head).map(Some).collect();
+    if old_mid.len() + new_mid.len() <= MAX_LINES_TO_ALIGN {
+        use crate::text::LineLink;
+        out.extend(
+            crate::text::align_lines(old_mid, new_mid)
+                .into_iter()
+                .map(|link| match link {
+                    LineLink::Equal(i) | LineLink::Changed(i) => Some(head + i),
+                    LineLink::Inserted => None,
+                }),
+        );
+    } else {
+        out.extend((0..new_mid.len()).map(|j| (j < old_mid.len()).then_some(head + j)));
+    }
+    out.extend((0..tail).map(|k| Some(old.len() - tail + k)));
+    out
+}
+
 /// `text` (new lines, each ending in `ending`) with the endings of a file
-/// that mixes CRLF and LF: the i-th new line takes the ending of the i-th
-/// replaced line, a line beyond them the ending of the line before it.
+/// that mixes CRLF and LF, replacing lines `del_start..del_end`. The new
+/// lines are aligned with the replaced ones (as the matcher does, SPEC
+/// §6.8): a line kept unchanged keeps its own ending, a changed line the
+/// ending of the line it replaces; an added line takes the ending of the
+/// nearest such line before it in the new text, else after it, else the
+/// most common ending of the replaced lines, else that of the line before
+/// the edit, else of the line after it. Nothing is paired by index alone,
+/// so an added or removed line shifts no other line's ending.
 fn with_own_endings(
     doc: &Doc<'_>,
     del_start: usize,
@@ -166,22 +213,49 @@ fn with_own_endings(
     ending: LineEnding,
 ) -> String {
     let own = |i: usize| doc.lines.get(i).map(|l| l.ending).filter(|e| !e.is_empty());
-    let mut previous = del_start
-        .checked_sub(1)
-        .and_then(own)
-        .or_else(|| own(del_start))
+    let old: Vec<&str> = doc.lines[del_start..del_end]
+        .iter()
+        .map(|l| l.text)
+        .collect();
+    let new: Vec<&str> = lines_with_endings(text).map(|l| l.text).collect();
+    let kept: Vec<Option<&str>> = align_new_to_old(&old, &new)
+        .into_iter()
+        .map(|i| i.and_then(|i| own(del_start + i)))
+        .collect();
+    let (mut crlf, mut lf) = (0usize, 0usize);
+    for line in &doc.lines[del_start..del_end] {
+        match line.ending {
+            "\r\n" => crlf += 1,
+            "\n" => lf += 1,
+            _ => {}
+        }
+    }
+    let region = match (crlf, lf) {
+        (0, 0) => None,
+        _ if crlf == lf => own(del_start),
+        _ if crlf > lf => Some("\r\n"),
+        _ => Some("\n"),
+    };
+    let fallback = region
+        .or_else(|| del_start.checked_sub(1).and_then(own))
+        .or_else(|| own(del_end))
         .unwrap_or(ending.as_str());
-    let mut out = String::with_capacity(text.len() + 8);
-    for (i, line) in lines_with_endings(text).enumerate() {
-        let replaced = del_start + i;
-        let e = if replaced < del_end {
-            own(replaced).unwrap_or(previous)
-        } else {
-            previous
-        };
-        out.push_str(line.text);
+    // The nearest kept ending after each line (for added lines at the top).
+    let mut next: Vec<Option<&str>> = vec![None; kept.len()];
+    let mut seen = None;
+    for j in (0..kept.len()).rev() {
+        next[j] = seen;
+        seen = kept[j].or(seen);
+    }
+    let mut previous: Option<&str> = None;
+    let mut out = String::with_capacity(text.len() + new.len());
+    for (j, line) in new.iter().enumerate() {
+        let e = kept[j].or(previous).or(next[j]).unwrap_or(fallback);
+        out.push_str(line);
         out.push_str(e);
-        previous = e;
+        if kept[j].is_some() {
+            previous = kept[j];
+        }
     }
     out
 }
@@ -245,27 +319,56 @@ pub(crate) fn splice(
     }
 
     // The diff covers the change and CONTEXT_LINES lines around it; bytes
-    // before `a` and after `b` are the same in both texts.
+    // before `a` and after `b` are the same in both texts. A final newline
+    // added far below the change is a change of its own: the last line,
+    // shown in a hunk of its own (or in the change's hunk when the lines
+    // between are few enough for `diff -u` to join them).
     let window_start = del_start.saturating_sub(CONTEXT_LINES);
-    let window_end = del_end.saturating_add(CONTEXT_LINES).min(doc.len());
+    let mut window_end = del_end.saturating_add(CONTEXT_LINES).min(doc.len());
+    let last = doc.len().saturating_sub(1);
+    let eof_hunk = final_fix && window_end < doc.len();
+    if eof_hunk && last - del_end <= 2 * CONTEXT_LINES {
+        window_end = doc.len();
+    }
     let (old_from, old_to) = (doc.offset(window_start), doc.offset(window_end));
-    let mut new_to = old_to - b + a + eof_fix.len() + new.text.len();
+    // Where an old byte offset at or after `b` is in the new body.
+    let moved = |old_offset: usize| old_offset - b + a + eof_fix.len() + new.text.len();
+    let mut new_to = moved(old_to);
     if final_fix && window_end == doc.len() {
         new_to += ending.as_str().len();
     }
     let new_body = &content[body_start..];
     let old_name = format!("a/{path}");
     let new_name = format!("b/{path}");
-    let diff = unified_diff_excerpt(
+    let options = UnifiedDiffOptions {
+        old_name: &old_name,
+        new_name: &new_name,
+        context: CONTEXT_LINES,
+    };
+    let mut diff = unified_diff_excerpt(
         &doc.body[old_from..old_to],
         new_body.get(old_from..new_to).unwrap_or(""),
         window_start,
-        UnifiedDiffOptions {
-            old_name: &old_name,
-            new_name: &new_name,
-            context: CONTEXT_LINES,
-        },
+        options,
     );
+    if window_end < doc.len() && eof_hunk {
+        let tail_start = last - CONTEXT_LINES;
+        let new_tail_start = tail_start + new.line_count - (del_end - del_start);
+        let old_tail = &doc.body[doc.offset(tail_start)..];
+        let new_tail = new_body.get(moved(doc.offset(tail_start))..).unwrap_or("");
+        let tail = unified_diff_excerpt(old_tail, new_tail, 0, options);
+        let mut hunks = tail.split_inclusive('\n');
+        if !diff.is_empty() {
+            // The `---`/`+++` header is already there.
+            hunks.nth(1);
+        }
+        for line in hunks {
+            match renumber_hunk_header(line, tail_start, new_tail_start) {
+                Some(header) => diff.push_str(&header),
+                None => diff.push_str(line),
+            }
+        }
+    }
 
     Spliced {
         content,
@@ -280,6 +383,32 @@ pub(crate) fn splice(
         at: del_start,
         diff,
     }
+}
+
+/// An `@@ -a[,b] +c[,d] @@` header with `old_by` lines added to `a` and
+/// `new_by` to `c`; `None` for any other line (body lines start with ` `,
+/// `-`, `+` or `\\`).
+fn renumber_hunk_header(line: &str, old_by: usize, new_by: usize) -> Option<String> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (old_range, rest) = rest.split_once(" +")?;
+    let (new_range, tail) = rest.split_once(" @@")?;
+    let shift = |range: &str, by: usize| -> Option<String> {
+        let (start, len) = match range.split_once(',') {
+            Some((s, l)) => (s, Some(l)),
+            None => (range, None),
+        };
+        let start = start.parse::<usize>().ok()?.saturating_add(by);
+        Some(match len {
+            Some(len) => format!("{start},{len}"),
+            None => start.to_string(),
+        })
+    };
+    Some(format!(
+        "@@ -{} +{} @@{}",
+        shift(old_range, old_by)?,
+        shift(new_range, new_by)?,
+        tail
+    ))
 }
 
 /// Every start index of `needle` in `haystack` (KMP over lines: linear in

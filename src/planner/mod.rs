@@ -58,9 +58,13 @@
 //!   whose prefixes differ (the host passes `randomId()` or
 //!   [`id_prefix_from_now`]).
 //! - **Text fidelity.** BOM, each line's own ending and the bytes outside
-//!   the edit are kept. New text takes the file's dominant line ending (in
-//!   a file that mixes CRLF and LF: the ending of the line it replaces, or
-//!   of the line it follows) and always ends with one.
+//!   the edit are kept. New text takes the file's dominant line ending and
+//!   always ends with one. In a file that mixes CRLF and LF the new lines
+//!   are aligned with the lines they replace: a line kept as it was keeps
+//!   its own ending, a changed line the ending of the line it replaces, an
+//!   added line the ending of the nearest kept or changed line (else the
+//!   replaced lines' most common one, else the line before the edit's), so
+//!   an added or removed line shifts no other line's ending.
 //! - **Every line ends with a newline** (seed 001's hard rule, followed
 //!   since revision 2): a missing final newline is added, in the file's
 //!   ending, by every apply, wherever the edit is — not only when the edit
@@ -105,14 +109,21 @@
 //! never taken (SPEC §7, revision 2: a plan whose context moved, vanished
 //! or was copied is planned again, not guessed). At the start or the end
 //! of the file the window has context on one side only; that context is
-//! what must stand at exactly one place. A successful apply carries the
-//! session's other plans for the same file made on the same content over
-//! its change (`apply::rebase`): their context is re-read in the new
-//! content and their position moves with the splice, so edits planned
-//! from one read apply in turn even where one's context holds lines
-//! another changed; plans whose planned lines the change touched are left
-//! to be rejected. Appends are `exact` when the file is unchanged since
-//! the plan, `fuzz` otherwise.
+//! what must stand at exactly one place. A plan with no context line at
+//! all (its span is the whole file) has only the file's edges: once the
+//! file changed, it is taken only where its lines are still the whole
+//! file (as written, or under the safe strategies), else `rejected`
+//! (`CONTENT_CHANGED`). A successful apply carries the applying owner's
+//! other plans in this session for the same file, made on the same
+//! content, over its change (`apply::rebase`): their position moves by
+//! the splice's own line range (never by comparing the two texts, which
+//! misplaces plans among repeated lines) and their context is re-read in
+//! the new content, so edits planned from one read apply in turn even
+//! where one's context holds lines another changed; plans whose planned
+//! lines the change touched are left to be rejected. Other owners' plans
+//! are not carried: they never saw the change, and relocate by the rule
+//! above. Appends are `exact` when the file is unchanged since the plan,
+//! `fuzz` otherwise.
 //!
 //! # Decisions where the spec is silent
 //!
@@ -137,7 +148,9 @@
 //!   not only when the edit reaches the end. Reported as
 //!   `normalized.normalized_file_eof_newline_added: true` (with
 //!   `file_eof_has_newline: false`) in the plan's and the apply's YAML, as
-//!   seed 001 §7.1/§8 name them; new text lacking one is reported as
+//!   seed 001 §7.1/§8 name them, and shown in the diff (the last line,
+//!   `\ No newline at end of file` on the old side, in a hunk of its own
+//!   when the change is far from the end); new text lacking one is reported as
 //!   `normalized_content_eof_newline_added`. A result with no lines at
 //!   all stays empty.
 //! - Relocation when the window already stood at several places when the

@@ -156,7 +156,7 @@ impl FileEditSession {
             path: &path,
             lang,
         };
-        let result = (|| {
+        let (result, change) = (|| {
             check_now(lang, now_ms)?;
             self.registry.purge(now_ms);
             let hunk = self.lookup(&ctx, &options.hunk_id, &options.owner)?;
@@ -164,12 +164,15 @@ impl FileEditSession {
         })()
         .map_err(|e| ensure_yaml(e, &ctx))?;
         if result.context_match != ContextMatch::Rejected {
-            if let (true, Some(before)) = (result.changed, options.content.as_deref()) {
-                let others = self
-                    .registry
-                    .live_mut()
-                    .filter(|h| h.path == path && h.id != options.hunk_id);
-                rebase(others, before, &result.content);
+            if let (true, Some(before), Some(change)) =
+                (result.changed, options.content.as_deref(), change)
+            {
+                // The applying owner's other plans for this file (this
+                // session's registry): another owner never saw the change.
+                let others = self.registry.live_mut().filter(|h| {
+                    h.path == path && h.owner == options.owner && h.id != options.hunk_id
+                });
+                rebase(others, before, &result.content, change);
             }
             if options.defer_consume != Some(true) {
                 self.registry.consume(&options.hunk_id);

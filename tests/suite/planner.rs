@@ -3150,3 +3150,370 @@ fn plans_from_one_read_apply_in_turn_even_with_shared_context() {
     let b = apply(&mut s, &r2.hunk_id, &a.content);
     assert_eq!(b.context_match, ContextMatch::Rejected);
 }
+
+// ---------------------------------------------------------------------
+// Review fixes: rebase, context-less plans, mixed endings, EOF diff
+// ---------------------------------------------------------------------
+
+fn apply_as(s: &mut FileEditSession, owner: &str, id: &str, content: &str) -> ApplyResult {
+    s.apply(
+        ApplyOptions {
+            hunk_id: id.into(),
+            owner: owner.into(),
+            content: Some(content.into()),
+            ..Default::default()
+        },
+        T0 + 1.0,
+    )
+    .expect("apply")
+}
+
+#[test]
+fn an_apply_carries_over_only_its_owners_plans_for_the_same_file() {
+    let text = "1\n2\n3\n4\n5\n";
+    let mut s = session();
+    let mine = s
+        .prepare_range_edit(range_opts(text, "3", "three"), T0)
+        .unwrap();
+    let mine_too = s
+        .prepare_range_edit(range_opts(text, "4", "four"), T0)
+        .unwrap();
+    // Another owner planned line 4 on the same read: line 3, which the
+    // first apply changes, is part of its context, which it never saw.
+    let mut o = range_opts(text, "4", "FOUR");
+    o.owner = "agent-2".into();
+    let theirs = s.prepare_range_edit(o, T0).unwrap();
+    // The same owner's plan for another file with the same content.
+    let mut o = range_opts(text, "4", "vier");
+    o.path = "b.txt".into();
+    let other_file = s.prepare_range_edit(o, T0).unwrap();
+
+    let a = apply(&mut s, &mine.hunk_id, text);
+    assert_eq!(a.content, "1\n2\nthree\n4\n5\n");
+    let r = apply_as(&mut s, "agent-2", &theirs.hunk_id, &a.content);
+    assert_eq!(
+        (r.context_match, r.reason, r.content.as_str()),
+        (
+            ContextMatch::Rejected,
+            Some(RejectReason::ContentChanged),
+            "1\n2\nthree\n4\n5\n"
+        )
+    );
+    // The applying owner's own plan was carried over its change.
+    let b = apply(&mut s, &mine_too.hunk_id, &a.content);
+    assert_eq!(
+        (b.context_match, b.content.as_str()),
+        (ContextMatch::Exact, "1\n2\nthree\nfour\n5\n")
+    );
+    // The other file's plan still stands on that file's content.
+    let c = apply(&mut s, &other_file.hunk_id, text);
+    assert_eq!(
+        (c.context_match, c.content.as_str()),
+        (ContextMatch::Exact, "1\n2\n3\nvier\n5\n")
+    );
+}
+
+#[test]
+fn a_rebase_over_repeated_lines_follows_the_applied_splice() {
+    // p, q, p, q: the first plan turns line 1 into three lines that
+    // repeat the file's own; the second plan, on the second `p` (line 3),
+    // must land on that same `p`, now line 5 — never on line 3, which
+    // is the first plan's text.
+    let text = "p\nq\np\nq\n";
+    let mut s = session();
+    let grow = s
+        .prepare_range_edit(range_opts(text, "1", "p\nq\np"), T0)
+        .unwrap();
+    let second_p = s
+        .prepare_range_edit(range_opts(text, "3", "X"), T0)
+        .unwrap();
+    let a = apply(&mut s, &grow.hunk_id, text);
+    assert_eq!(a.content, "p\nq\np\nq\np\nq\n");
+    let b = apply(&mut s, &second_p.hunk_id, &a.content);
+    assert_ne!(b.content, "p\nq\nX\nq\np\nq\n", "the wrong `p`");
+    assert_eq!(
+        (b.context_match, b.content.as_str()),
+        (ContextMatch::Exact, "p\nq\np\nq\nX\nq\n")
+    );
+    assert_eq!(b.evidence.applied_at_line, Some(5));
+
+    // A deletion of lines 1~2 (p, q): the last `q` (line 4) is now line 2.
+    let mut s = session();
+    let cut = s
+        .prepare_range_edit(range_opts(text, "1~2", ""), T0)
+        .unwrap();
+    let last_q = s
+        .prepare_range_edit(range_opts(text, "4", "Q"), T0)
+        .unwrap();
+    let first_q = s
+        .prepare_range_edit(range_opts(text, "2", "Z"), T0)
+        .unwrap();
+    let a = apply(&mut s, &cut.hunk_id, text);
+    assert_eq!(a.content, "p\nq\n");
+    let b = apply(&mut s, &last_q.hunk_id, &a.content);
+    assert_eq!(
+        (b.context_match, b.content.as_str()),
+        (ContextMatch::Exact, "p\nQ\n")
+    );
+    // The deleted `q`'s plan conflicts with the deletion: rejected, not
+    // moved onto the `q` that remains.
+    let c = apply(&mut s, &first_q.hunk_id, &a.content);
+    assert_eq!(
+        (c.context_match, c.content.as_str()),
+        (ContextMatch::Rejected, "p\nq\n")
+    );
+}
+
+#[test]
+fn a_plan_without_context_lines_is_taken_only_where_its_file_edges_hold() {
+    // The whole file is the span: no context line on either side, only
+    // the file's start and end.
+    let text = "a\nb\n";
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(text, "1~2", "X"), T0)
+        .unwrap();
+    for changed in ["z\na\nb\n", "a\nb\nc\n", "a\nb\na\nb\n"] {
+        let r = apply(&mut s, &p.hunk_id, changed);
+        assert_eq!(
+            (r.context_match, r.reason, r.content.as_str()),
+            (
+                ContextMatch::Rejected,
+                Some(RejectReason::ContentChanged),
+                changed
+            ),
+            "{changed:?}"
+        );
+    }
+    // Same lines, other bytes (line endings): the edges hold.
+    let r = apply(&mut s, &p.hunk_id, "a\r\nb\r\n");
+    assert_eq!(
+        (r.context_match, r.content.as_str()),
+        (ContextMatch::Exact, "X\r\n")
+    );
+
+    // A one-line file; an insert next to its only line.
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts("only\n", "1", "ONLY"), T0)
+        .unwrap();
+    let i = s
+        .prepare_insert_after(insert_opts("only\n", "only", "after"), T0)
+        .unwrap();
+    for changed in ["only\nonly\n", "top\nonly\n"] {
+        for id in [&p.hunk_id, &i.hunk_id] {
+            let r = apply(&mut s, id, changed);
+            assert_eq!(
+                (r.context_match, r.reason, r.content.as_str()),
+                (
+                    ContextMatch::Rejected,
+                    Some(RejectReason::ContentChanged),
+                    changed
+                ),
+                "{id} on {changed:?}"
+            );
+        }
+    }
+
+    // Reformatted in place (the safe strategies), the edges still hold;
+    // reformatted and shifted, they do not.
+    let code = "fn a() {\n    x();\n}\n";
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(code, "1~3", "fn a() {\n    y();\n}"), T0)
+        .unwrap();
+    let shifted = "// top\nfn a() {   \n    x();\n}\n";
+    let r = apply(&mut s, &p.hunk_id, shifted);
+    assert_eq!(
+        (r.context_match, r.reason, r.content.as_str()),
+        (
+            ContextMatch::Rejected,
+            Some(RejectReason::ContentChanged),
+            shifted
+        )
+    );
+    let r = apply(&mut s, &p.hunk_id, "fn a() {   \n    x();\n}\n");
+    assert_eq!(
+        (r.context_match, r.evidence.located_by, r.content.as_str()),
+        (
+            ContextMatch::Fuzz,
+            Some(LocatedBy::SafeStrategy),
+            "fn a() {\n    y();\n}\n"
+        )
+    );
+
+    // At the file's start with context after it: the file start is an
+    // anchor, and the context after is found shifted as a whole.
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts("a\nb\nc\n", "1", "A"), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, "z\na\nb\nc\n");
+    assert_eq!(
+        (r.context_match, r.content.as_str()),
+        (ContextMatch::Fuzz, "z\nA\nb\nc\n")
+    );
+}
+
+#[test]
+fn mixed_endings_stay_with_their_lines_when_lines_are_inserted_or_deleted() {
+    let mixed = "h\r\na\nb\r\nc\nt\r\n";
+    let mut s = session();
+    // A line inserted at the top of the replaced range: `a`, `b`, `c`
+    // keep their own endings; the new line takes the nearest one.
+    let p = s
+        .prepare_range_edit(range_opts(mixed, "2~4", "new\na\nb\nc"), T0)
+        .unwrap();
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, mixed).content,
+        "h\r\nnew\na\nb\r\nc\nt\r\n"
+    );
+    // A line deleted in the middle: `c` keeps its LF.
+    let p = s
+        .prepare_range_edit(range_opts(mixed, "2~4", "a\nc"), T0)
+        .unwrap();
+    assert_eq!(apply(&mut s, &p.hunk_id, mixed).content, "h\r\na\nc\nt\r\n");
+    // A changed line keeps the ending of the line it replaces; an added
+    // line after it takes the ending of the line before it.
+    let p = s
+        .prepare_range_edit(range_opts(mixed, "2~4", "a\nB\nadded\nc"), T0)
+        .unwrap();
+    assert_eq!(
+        apply(&mut s, &p.hunk_id, mixed).content,
+        "h\r\na\nB\r\nadded\r\nc\nt\r\n"
+    );
+}
+
+#[test]
+fn the_diff_shows_the_final_newline_added_far_from_the_change() {
+    // Seed 001: every apply ends the file with a newline, wherever the
+    // edit is; the diff shows that byte too.
+    let text = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10";
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(text, "1", "one"), T0)
+        .unwrap();
+    let expected = "--- a/a.txt
++++ b/a.txt
+@@ -1,4 +1,4 @@
+-1
++one
+ 2
+ 3
+ 4
+@@ -7,4 +7,4 @@
+ 7
+ 8
+ 9
+-10
+\\ No newline at end of file
++10
+";
+    assert_eq!(p.diff, expected);
+    let r = apply(&mut s, &p.hunk_id, text);
+    assert_eq!(r.content, "one\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
+    assert_eq!(r.diff, expected);
+    assert!(
+        r.text.ends_with(&format!("```diff\n{expected}```")),
+        "{}",
+        r.text
+    );
+
+    // A range rewritten as it was: the final newline is the only change.
+    let p = s
+        .prepare_range_edit(range_opts(text, "2", "2"), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, text);
+    assert_eq!(r.content, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
+    assert!(r.changed);
+    assert_eq!(
+        r.diff,
+        "--- a/a.txt
++++ b/a.txt
+@@ -7,4 +7,4 @@
+ 7
+ 8
+ 9
+-10
+\\ No newline at end of file
++10
+"
+    );
+
+    // Close to the end (one hunk), with a line count change, in CRLF.
+    let crlf = "a\r\nb\r\nc\r\nd\r\ne\r\nf";
+    let p = s
+        .prepare_range_edit(range_opts(crlf, "1", "A\nA2"), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, crlf);
+    assert_eq!(r.content, "A\r\nA2\r\nb\r\nc\r\nd\r\ne\r\nf\r\n");
+    assert_eq!(
+        r.diff,
+        "--- a/a.txt
++++ b/a.txt
+@@ -1,6 +1,7 @@
+-a\r
++A\r
++A2\r
+ b\r
+ c\r
+ d\r
+ e\r
+-f
+\\ No newline at end of file
++f\r
+"
+    );
+    // Far from the end with the line count changed: the second hunk is
+    // numbered on each side.
+    let p = s
+        .prepare_range_edit(range_opts(text, "1~2", ""), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, text);
+    assert_eq!(r.content, "3\n4\n5\n6\n7\n8\n9\n10\n");
+    assert_eq!(
+        r.diff,
+        "--- a/a.txt
++++ b/a.txt
+@@ -1,5 +1,3 @@
+-1
+-2
+ 3
+ 4
+ 5
+@@ -7,4 +5,4 @@
+ 7
+ 8
+ 9
+-10
+\\ No newline at end of file
++10
+"
+    );
+    // Six unchanged lines between the two changes: one hunk, as `diff -u`
+    // joins them.
+    let p = s
+        .prepare_range_edit(range_opts(text, "2~3", ""), T0)
+        .unwrap();
+    let r = apply(&mut s, &p.hunk_id, text);
+    assert_eq!(r.content, "1\n4\n5\n6\n7\n8\n9\n10\n");
+    assert_eq!(
+        r.diff,
+        "--- a/a.txt
++++ b/a.txt
+@@ -1,10 +1,8 @@
+ 1
+-2
+-3
+ 4
+ 5
+ 6
+ 7
+ 8
+ 9
+-10
+\\ No newline at end of file
++10
+"
+    );
+}
