@@ -264,6 +264,10 @@ impl Error {
     }
 
     /// `INVALID_ARGUMENT` naming the argument, in the caller's language.
+    /// `expected` is a fill-in of the template, so it is written in `lang`
+    /// too: pass `lang.pick("a positive integer", "正整数")`, never an
+    /// English phrase alone (the Chinese message would read "应为 a
+    /// positive integer").
     pub fn invalid_argument(lang: Lang, name: &str, expected: &str) -> Self {
         let message = match lang {
             Lang::En => format!("Invalid argument `{name}`: expected {expected}."),

@@ -72,6 +72,11 @@ const MESSAGES = {
   },
 } satisfies Record<string, Texts>;
 
+/** `template` with `{0}`…`{9}` replaced by `args` (missing ones by nothing). */
+export function fillTemplate(template: string, args: string[]): string {
+  return template.replace(/\{(\d)\}/g, (_, i: string) => args[Number(i)] ?? '');
+}
+
 export function jsError(
   code: ErrorCode,
   key: keyof typeof MESSAGES,
@@ -80,8 +85,7 @@ export function jsError(
   extra: Partial<EditkitErrorData> = {},
   cause?: unknown,
 ): EditkitError {
-  const template = MESSAGES[key][lang] ?? MESSAGES[key].en;
-  const message = template.replace(/\{(\d)\}/g, (_, i: string) => args[Number(i)] ?? '');
+  const message = fillTemplate(MESSAGES[key][lang] ?? MESSAGES[key].en, args);
   return new EditkitError({ code, message, ...extra }, cause === undefined ? undefined : { cause });
 }
 

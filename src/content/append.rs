@@ -21,11 +21,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    checked_id, fetch_blocks, fetch_children, messages, require, ContentOptions, Placement,
+    checked_id, fetch_blocks, fetch_children, messages, refuse, require, ContentOptions, Placement,
+    Problem,
 };
 use crate::host::{Capability, InsertAnchor, SiyuanHost};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
-use crate::Error;
+use crate::{Error, Lang};
 
 /// What `target` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +90,7 @@ pub struct AppendSource {
 impl AppendSource {
     /// [`plan_append`], once the block's id is a block id
     /// (`INVALID_BLOCK_ID` otherwise).
-    pub fn plan(&self, lang: crate::Lang) -> Result<AppendPlan, Error> {
+    pub fn plan(&self, lang: Lang) -> Result<AppendPlan, Error> {
         checked_id(&self.block.id, "source.block.id", lang)?;
         Ok(plan_append(&self.block, &self.section))
     }
@@ -131,75 +132,120 @@ pub async fn append_content<H: SiyuanHost>(
 ) -> Result<AppendContentResult, Error> {
     let lang = options.lang;
     if args.markdown.trim().is_empty() {
-        return Err(messages::empty_markdown(lang));
+        return Err(refuse(lang, Problem::EmptyMarkdown));
     }
     let target = checked_id(&args.target, "target", lang)?.to_string();
-    let markdown = args.markdown.as_str();
-
     let (target_id, plan) = match args.target_type {
-        AppendTarget::Dailynote => {
-            require(
-                host,
-                &[Capability::CreateDailyNote, Capability::AppendBlock],
-                lang,
-            )?;
-            let doc = host
-                .create_daily_note(&target)
-                .await
-                .map_err(|e| super::host_error(lang, &e))?;
-            let doc = doc.trim().to_string();
-            if !crate::siyuan::is_block_id(&doc) {
-                return Err(messages::host_bad_id(
-                    lang,
-                    Capability::CreateDailyNote,
-                    &doc,
-                ));
-            }
-            (
-                doc.clone(),
-                AppendPlan {
-                    placement: Placement::LastChild,
-                    anchor_id: doc,
-                },
-            )
-        }
+        AppendTarget::Dailynote => plan_daily_note(host, &target, lang).await?,
         AppendTarget::Document | AppendTarget::Block => {
-            require(host, &[Capability::GetBlocks], lang)?;
-            let ids = [target.clone()];
-            let block = fetch_blocks(host, &ids, lang)
-                .await?
-                .into_iter()
-                .next()
-                .flatten()
-                .ok_or_else(|| messages::block_not_found(lang, &target))?;
-            let kind = block.kind();
-            if args.target_type == AppendTarget::Document && kind != BlockKind::Document {
-                return Err(messages::target_not_a_document(
-                    lang,
-                    &target,
-                    &block.type_,
-                    kind.label(lang),
-                ));
-            }
-            let section = if kind == BlockKind::Heading {
-                require(
-                    host,
-                    &[Capability::GetChildBlocks, Capability::InsertBlock],
-                    lang,
-                )?;
-                fetch_children(host, &ids, lang)
-                    .await?
-                    .into_iter()
-                    .next()
-                    .unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            (target, plan_append(&block, &section))
+            let only_documents = args.target_type == AppendTarget::Document;
+            let plan = plan_for_block(host, &target, only_documents, lang).await?;
+            (target, plan)
         }
     };
+    let new_block_ids = write_planned(host, &plan, &args.markdown, lang).await?;
+    Ok(AppendContentResult {
+        success: true,
+        summary: messages::appended(lang, &target_id, plan.placement, new_block_ids.len()),
+        target_id,
+        target_type: args.target_type,
+        placement: plan.placement,
+        new_block_ids,
+    })
+}
 
-    let new_block_ids = match plan.placement {
+/// `dailynote`: today's note of notebook `notebook` (created by the host
+/// if needed), and the plan to append as its last blocks.
+async fn plan_daily_note<H: SiyuanHost>(
+    host: &H,
+    notebook: &str,
+    lang: Lang,
+) -> Result<(String, AppendPlan), Error> {
+    require(
+        host,
+        &[Capability::CreateDailyNote, Capability::AppendBlock],
+        lang,
+    )?;
+    let doc = host
+        .create_daily_note(notebook)
+        .await
+        .map_err(|e| super::host_error(lang, &e))?;
+    let doc = doc.trim().to_string();
+    if !crate::siyuan::is_block_id(&doc) {
+        return Err(refuse(
+            lang,
+            Problem::HostBadId {
+                capability: Capability::CreateDailyNote,
+                got: doc,
+            },
+        ));
+    }
+    let plan = AppendPlan {
+        placement: Placement::LastChild,
+        anchor_id: doc.clone(),
+    };
+    Ok((doc, plan))
+}
+
+/// `document` or `block`: fetches the target (and a heading's section) and
+/// plans where the markdown goes; `only_documents` refuses any other block.
+async fn plan_for_block<H: SiyuanHost>(
+    host: &H,
+    target: &str,
+    only_documents: bool,
+    lang: Lang,
+) -> Result<AppendPlan, Error> {
+    require(host, &[Capability::GetBlocks], lang)?;
+    let ids = [target.to_string()];
+    let block = fetch_blocks(host, &ids, lang)
+        .await?
+        .into_iter()
+        .next()
+        .flatten()
+        .ok_or_else(|| {
+            refuse(
+                lang,
+                Problem::BlockNotFound {
+                    id: target.to_string(),
+                },
+            )
+        })?;
+    let kind = block.kind();
+    if only_documents && kind != BlockKind::Document {
+        return Err(refuse(
+            lang,
+            Problem::TargetNotADocument {
+                id: target.to_string(),
+                type_code: block.type_.clone(),
+            },
+        ));
+    }
+    let section = if kind == BlockKind::Heading {
+        require(
+            host,
+            &[Capability::GetChildBlocks, Capability::InsertBlock],
+            lang,
+        )?;
+        fetch_children(host, &ids, lang)
+            .await?
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    Ok(plan_append(&block, &section))
+}
+
+/// The one write: `appendBlock` for last children, `insertBlock` after the
+/// anchor otherwise. Returns the new blocks' ids.
+async fn write_planned<H: SiyuanHost>(
+    host: &H,
+    plan: &AppendPlan,
+    markdown: &str,
+    lang: Lang,
+) -> Result<Vec<String>, Error> {
+    match plan.placement {
         Placement::LastChild => {
             require(host, &[Capability::AppendBlock], lang)?;
             host.append_block(&plan.anchor_id, markdown).await
@@ -210,16 +256,7 @@ pub async fn append_content<H: SiyuanHost>(
                 .await
         }
     }
-    .map_err(|e| super::host_error(lang, &e))?;
-
-    Ok(AppendContentResult {
-        success: true,
-        summary: messages::appended(lang, &target_id, plan.placement, new_block_ids.len()),
-        target_id,
-        target_type: args.target_type,
-        placement: plan.placement,
-        new_block_ids,
-    })
+    .map_err(|e| super::host_error(lang, &e))
 }
 
 #[cfg(test)]

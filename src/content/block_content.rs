@@ -27,8 +27,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    checked_id, expansion, fetch_blocks, fetch_children, join_markdown, messages, require,
-    shown_list, to_u32, ContentOptions, Expansion,
+    checked_id, expansion, fetch_blocks, fetch_children, join_markdown, messages, refuse, require,
+    shown_list, to_u32, ContentOptions, Expansion, Problem,
 };
 use crate::host::{Capability, SiyuanHost};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
@@ -192,7 +192,7 @@ pub async fn get_block_content<H: SiyuanHost>(
         .into_iter()
         .next()
         .flatten()
-        .ok_or_else(|| messages::block_not_found(lang, &ids[0]))?;
+        .ok_or_else(|| refuse(lang, Problem::BlockNotFound { id: ids[0].clone() }))?;
     let children = if needs_children(&block, args) {
         require(host, &[Capability::GetChildBlocks], lang)?;
         fetch_children(host, &ids, lang)

@@ -24,8 +24,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    checked_id, fetch_blocks, fetch_children, messages, reading_text, require, to_u32, utf16_len,
-    ContentOptions,
+    checked_id, fetch_blocks, fetch_children, messages, reading_text, refuse, require, to_u32,
+    utf16_len, ContentOptions, Problem,
 };
 use crate::host::{Capability, SiyuanHost};
 use crate::siyuan::{heading_level_of_markdown, Block, BlockKind, BreadcrumbEntry, ChildBlock};
@@ -290,7 +290,7 @@ pub async fn get_block_info<H: SiyuanHost>(
     let lang = options.lang;
     let ids = args.ids.to_vec();
     if ids.is_empty() {
-        return Err(messages::no_ids(lang));
+        return Err(refuse(lang, Problem::NoIds));
     }
     for id in &ids {
         checked_id(id, "ids", lang)?;
@@ -313,74 +313,103 @@ pub async fn get_block_info<H: SiyuanHost>(
             None => not_found_ids.push(id.clone()),
         }
     }
-    if found.is_empty() {
-        return Ok(BlockInfoResult {
-            blocks: Vec::new(),
-            not_found_ids,
-        });
-    }
-
-    let with_children: Vec<String> = found
-        .iter()
-        .filter(|b| lists_children(b.kind()))
-        .map(|b| b.id.clone())
-        .collect();
-    let children = if with_children.is_empty() {
+    let blocks = if found.is_empty() {
         Vec::new()
     } else {
-        fetch_children(host, &with_children, lang).await?
+        Related::fetch(host, &found, lang).await?.infos(&found)
     };
-    let docs: Vec<String> = found
-        .iter()
-        .filter(|b| b.kind() == BlockKind::Document)
-        .map(|b| b.id.clone())
-        .collect();
-    let headings = if docs.is_empty() || !host.has(Capability::GetDocHeadings) {
-        None
-    } else {
-        let lists = host
-            .get_doc_headings(&docs)
-            .await
-            .map_err(|e| super::host_error(lang, &e))?;
-        Some(super::one_per_id(
-            lists,
-            docs.len(),
-            Capability::GetDocHeadings,
-            lang,
-        )?)
-    };
-    let found_ids: Vec<String> = found.iter().map(|b| b.id.clone()).collect();
-    let crumbs = host
-        .get_breadcrumb(&found_ids)
-        .await
-        .map_err(|e| super::host_error(lang, &e))?;
-    let crumbs = super::one_per_id(crumbs, found_ids.len(), Capability::GetBreadcrumb, lang)?;
-
-    let blocks = found
-        .iter()
-        .zip(&crumbs)
-        .map(|(block, crumb)| {
-            let kids = with_children
-                .iter()
-                .position(|id| *id == block.id)
-                .and_then(|i| children.get(i));
-            let heads = headings.as_ref().and_then(|lists| {
-                docs.iter()
-                    .position(|id| *id == block.id)
-                    .and_then(|i| lists.get(i))
-            });
-            build_block_info(
-                block,
-                kids.map(Vec::as_slice),
-                heads.map(Vec::as_slice),
-                Some(crumb),
-            )
-        })
-        .collect();
     Ok(BlockInfoResult {
         blocks,
         not_found_ids,
     })
+}
+
+/// What getBlockInfo reads about the found blocks besides their rows, one
+/// batched call each: child lists, documents' headings, breadcrumbs.
+struct Related {
+    /// The blocks that list children (documents, headings, containers),
+    /// and their child lists in the same order.
+    with_children: Vec<String>,
+    children: Vec<Vec<ChildBlock>>,
+    /// The documents, and their headings in the same order (`None` when
+    /// the host has no `getDocHeadings` or there is no document).
+    docs: Vec<String>,
+    headings: Option<Vec<Vec<Block>>>,
+    /// One breadcrumb per found block, in order.
+    crumbs: Vec<Vec<BreadcrumbEntry>>,
+}
+
+impl Related {
+    async fn fetch<H: SiyuanHost>(host: &H, found: &[Block], lang: Lang) -> Result<Self, Error> {
+        let ids_where = |keep: fn(BlockKind) -> bool| -> Vec<String> {
+            found
+                .iter()
+                .filter(|b| keep(b.kind()))
+                .map(|b| b.id.clone())
+                .collect()
+        };
+        let with_children = ids_where(lists_children);
+        let children = if with_children.is_empty() {
+            Vec::new()
+        } else {
+            fetch_children(host, &with_children, lang).await?
+        };
+        let docs = ids_where(|k| k == BlockKind::Document);
+        let headings = if docs.is_empty() || !host.has(Capability::GetDocHeadings) {
+            None
+        } else {
+            let lists = host
+                .get_doc_headings(&docs)
+                .await
+                .map_err(|e| super::host_error(lang, &e))?;
+            Some(super::one_per_id(
+                lists,
+                docs.len(),
+                Capability::GetDocHeadings,
+                lang,
+            )?)
+        };
+        let found_ids: Vec<String> = found.iter().map(|b| b.id.clone()).collect();
+        let crumbs = host
+            .get_breadcrumb(&found_ids)
+            .await
+            .map_err(|e| super::host_error(lang, &e))?;
+        let crumbs = super::one_per_id(crumbs, found_ids.len(), Capability::GetBreadcrumb, lang)?;
+        Ok(Related {
+            with_children,
+            children,
+            docs,
+            headings,
+            crumbs,
+        })
+    }
+
+    /// Every found block's info, from its row and what was read about it.
+    fn infos(&self, found: &[Block]) -> Vec<BlockInfo> {
+        found
+            .iter()
+            .zip(&self.crumbs)
+            .map(|(block, crumb)| {
+                let kids = self
+                    .with_children
+                    .iter()
+                    .position(|id| *id == block.id)
+                    .and_then(|i| self.children.get(i));
+                let heads = self.headings.as_ref().and_then(|lists| {
+                    self.docs
+                        .iter()
+                        .position(|id| *id == block.id)
+                        .and_then(|i| lists.get(i))
+                });
+                build_block_info(
+                    block,
+                    kids.map(Vec::as_slice),
+                    heads.map(Vec::as_slice),
+                    Some(crumb),
+                )
+            })
+            .collect()
+    }
 }
 
 /// The attributes section lists these row keys, in this order (the

@@ -1,164 +1,108 @@
 //! Every message and every piece of agent-facing text the content tools
-//! produce, in English and Chinese, one function per message.
+//! produce, in English and Chinese side by side: every refusal in
+//! [`render`], one arm per [`Problem`]; every other text one function each.
+//! Only formatting happens here; the data comes from `types` (a leaf), so
+//! no stage module is imported.
 //!
 //! Where the original plugin had a text (its Chinese errors, its
 //! getBlockInfo layout, its createNewDoc confirmation), the Chinese version
 //! starts with that exact wording; errors then add what to do next.
 
-use crate::host::Capability;
-use crate::siyuan::BLOCK_ID_EXAMPLE;
-use crate::{Error, ErrorCode, Lang};
+use crate::siyuan::{BlockKind, BLOCK_ID_EXAMPLE};
+use crate::Lang;
 
-use super::DocLocation;
+use super::types::{DocLocation, Placement, Problem};
 
-// ---- host ----------------------------------------------------------------
+// ---- refusals ------------------------------------------------------------------
 
-pub fn host_bad_id(lang: Lang, capability: Capability, got: &str) -> Error {
-    let name = capability.js_name();
-    Error::new(
-        ErrorCode::HostError,
-        match lang {
-            Lang::En => format!("The host callback `{name}` returned '{got}', which is not a block id; it must resolve to the new document's id."),
-            Lang::Zh => format!("宿主回调 `{name}` 返回了 '{got}'，不是块 ID；它必须返回新文档的 ID。"),
-        },
-    )
-    .with_name(name)
-}
-
-// ---- arguments -------------------------------------------------------------
-
-pub fn invalid_block_id(lang: Lang, name: &str, value: &str) -> Error {
-    Error::new(
-        ErrorCode::InvalidBlockId,
-        match lang {
+/// The message of a refusal, in `lang`. Only formats: what the refusal is
+/// and where come from `problem`; a block type's label is written in `lang`.
+///
+/// Long on purpose: one flat match, one arm per problem with both
+/// languages side by side, read as a table.
+pub fn render(problem: &Problem, lang: Lang) -> String {
+    use Problem::*;
+    match problem {
+        HostBadId { capability, got } => {
+            let name = capability.js_name();
+            match lang {
+                Lang::En => format!("The host callback `{name}` returned '{got}', which is not a block id; it must resolve to the new document's id."),
+                Lang::Zh => format!("宿主回调 `{name}` 返回了 '{got}'，不是块 ID；它必须返回新文档的 ID。"),
+            }
+        }
+        InvalidBlockId { value, .. } => match lang {
             Lang::En => format!("Invalid ID format: {value}. A block id is 14 digits, a dash and 7 lowercase letters or digits, e.g. {BLOCK_ID_EXAMPLE}."),
             Lang::Zh => format!("无效的ID格式: {value}。块 ID 由 14 位数字、一个短横线和 7 位小写字母或数字组成，例如 {BLOCK_ID_EXAMPLE}。"),
         },
-    )
-    .with_name(name)
-}
-
-pub fn no_ids(lang: Lang) -> Error {
-    Error::new(
-        ErrorCode::InvalidArgument,
-        lang.pick(
-            "Argument `ids` is empty: give one block id, or several separated by commas.",
-            "参数 `ids` 为空：请提供一个块 ID，或用逗号分隔的多个块 ID。",
-        ),
-    )
-    .with_name("ids")
-}
-
-pub fn empty_markdown(lang: Lang) -> Error {
-    Error::new(
-        ErrorCode::InvalidArgument,
-        lang.pick(
-            "Argument `markdown` is empty: there is nothing to append.",
-            "参数 `markdown` 为空：没有可追加的内容。",
-        ),
-    )
-    .with_name("markdown")
-}
-
-pub fn empty_title(lang: Lang) -> Error {
-    Error::new(
-        ErrorCode::InvalidArgument,
-        lang.pick(
-            "Argument `title` is empty: give the new document a title.",
-            "参数 `title` 为空：请为新文档提供标题。",
-        ),
-    )
-    .with_name("title")
-}
-
-pub fn malformed_path(lang: Lang, path: &str) -> Error {
-    Error::new(
-        ErrorCode::InvalidArgument,
-        match lang {
+        NoIds => lang
+            .pick(
+                "Argument `ids` is empty: give one block id, or several separated by commas.",
+                "参数 `ids` 为空：请提供一个块 ID，或用逗号分隔的多个块 ID。",
+            )
+            .to_string(),
+        EmptyMarkdown => lang
+            .pick(
+                "Argument `markdown` is empty: there is nothing to append.",
+                "参数 `markdown` 为空：没有可追加的内容。",
+            )
+            .to_string(),
+        EmptyTitle => lang
+            .pick(
+                "Argument `title` is empty: give the new document a title.",
+                "参数 `title` 为空：请为新文档提供标题。",
+            )
+            .to_string(),
+        MalformedPath { path } => match lang {
             Lang::En => format!("The anchor document's `path` '{path}' is not a SiYuan document path (/<id>/…/<id>.sy), so its parent cannot be determined."),
             Lang::Zh => format!("锚点文档的 `path` '{path}' 不是思源文档路径（/<ID>/…/<ID>.sy），无法确定其父文档。"),
         },
-    )
-    .with_name("anchorDoc.path")
-}
-
-// ---- not found / wrong type --------------------------------------------------
-
-pub fn block_not_found(lang: Lang, id: &str) -> Error {
-    Error::new(
-        ErrorCode::BlockNotFound,
-        match lang {
+        BlockNotFound { id } => match lang {
             Lang::En => {
                 format!("Block not found: {id}. Check the id; the block may have been deleted.")
             }
             Lang::Zh => format!("未找到块: {id}。请检查 ID；该块可能已被删除。"),
         },
-    )
-    .with_block_id(id)
-}
-
-pub fn anchor_doc_not_found(lang: Lang, id: &str) -> Error {
-    Error::new(
-        ErrorCode::BlockNotFound,
-        match lang {
+        AnchorDocNotFound { id } => match lang {
             Lang::En => format!("Anchor document not found: {id}. Check the id; the document may have been deleted."),
             Lang::Zh => format!("未找到锚点文档: {id}。请检查 ID；该文档可能已被删除。"),
         },
-    )
-    .with_block_id(id)
-}
-
-pub fn anchor_not_a_document(
-    lang: Lang,
-    id: &str,
-    type_code: &str,
-    label: &str,
-    root_id: &str,
-) -> Error {
-    let next = if root_id.is_empty() || root_id == id {
-        String::new()
-    } else {
-        match lang {
-            Lang::En => format!(" Its document is {root_id}: pass that id to place the new document relative to it."),
-            Lang::Zh => format!("它所在的文档是 {root_id}：如需相对该文档放置新文档，请传入这个 ID。"),
-        }
-    };
-    Error::new(
-        ErrorCode::NotADocument,
-        match lang {
-            Lang::En => format!(
-                "The anchor ID is not a document but a block of type {type_code} ({label}).{next}"
-            ),
-            Lang::Zh => {
-                format!("锚点 ID 不是文档类型，而是 {type_code} 类型的块（{label}）。{next}")
+        AnchorNotADocument {
+            id,
+            type_code,
+            root_id,
+        } => {
+            let label = BlockKind::from_code(type_code).label(lang);
+            let next = if root_id.is_empty() || root_id == id {
+                String::new()
+            } else {
+                match lang {
+                    Lang::En => format!(" Its document is {root_id}: pass that id to place the new document relative to it."),
+                    Lang::Zh => format!("它所在的文档是 {root_id}：如需相对该文档放置新文档，请传入这个 ID。"),
+                }
+            };
+            match lang {
+                Lang::En => format!(
+                    "The anchor ID is not a document but a block of type {type_code} ({label}).{next}"
+                ),
+                Lang::Zh => {
+                    format!("锚点 ID 不是文档类型，而是 {type_code} 类型的块（{label}）。{next}")
+                }
             }
-        },
-    )
-    .with_block_id(id)
-    .with_name(type_code)
-}
-
-pub fn target_not_a_document(lang: Lang, id: &str, type_code: &str, label: &str) -> Error {
-    Error::new(
-        ErrorCode::NotADocument,
-        match lang {
-            Lang::En => format!("Target {id} is not a document but a block of type {type_code} ({label}). Use targetType \"block\" to append relative to this block, or pass its document's id (root_id)."),
-            Lang::Zh => format!("目标 {id} 不是文档，而是 {type_code} 类型的块（{label}）。如需相对该块追加，请使用 targetType \"block\"；或传入它所在文档的 ID（root_id）。"),
-        },
-    )
-    .with_block_id(id)
-    .with_name(type_code)
-}
-
-pub fn no_parent_document(lang: Lang, id: &str) -> Error {
-    Error::new(
-        ErrorCode::NoParentDocument,
-        lang.pick(
-            "The anchor document is at the notebook root and has no parent document. To create a document at the notebook root, use location \"siblings\".",
-            "锚点文档位于笔记本根目录，没有父文档。如需在笔记本根目录创建文档，请使用 location \"siblings\"。",
-        ),
-    )
-    .with_block_id(id)
+        }
+        TargetNotADocument { id, type_code } => {
+            let label = BlockKind::from_code(type_code).label(lang);
+            match lang {
+                Lang::En => format!("Target {id} is not a document but a block of type {type_code} ({label}). Use targetType \"block\" to append relative to this block, or pass its document's id (root_id)."),
+                Lang::Zh => format!("目标 {id} 不是文档，而是 {type_code} 类型的块（{label}）。如需相对该块追加，请使用 targetType \"block\"；或传入它所在文档的 ID（root_id）。"),
+            }
+        }
+        NoParentDocument { .. } => lang
+            .pick(
+                "The anchor document is at the notebook root and has no parent document. To create a document at the notebook root, use location \"siblings\".",
+                "锚点文档位于笔记本根目录，没有父文档。如需在笔记本根目录创建文档，请使用 location \"siblings\"。",
+            )
+            .to_string(),
+    }
 }
 
 // ---- getBlockContent -----------------------------------------------------------
@@ -255,8 +199,8 @@ pub fn info_none_found(lang: Lang, ids: &str) -> String {
 
 // ---- appendContent / createNewDoc ------------------------------------------------
 
-pub fn appended(lang: Lang, target: &str, placement: super::Placement, count: usize) -> String {
-    use super::Placement::*;
+pub fn appended(lang: Lang, target: &str, placement: Placement, count: usize) -> String {
+    use Placement::*;
     match (lang, placement) {
         (Lang::En, LastChild) => {
             format!("Appended {count} block(s) as the last children of {target}.")
@@ -288,5 +232,20 @@ pub fn created_doc(lang: Lang, hpath: &str, doc_id: &str, location: DocLocation)
             format!("Created document [{hpath}](siyuan://blocks/{doc_id}) (location: {where_})")
         }
         Lang::Zh => format!("已成功创建文档 [{hpath}](siyuan://blocks/{doc_id}) (位置: {where_})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_label_is_written_in_the_message_language() {
+        let problem = Problem::TargetNotADocument {
+            id: "20240101000000-para111".into(),
+            type_code: "p".into(),
+        };
+        assert!(render(&problem, Lang::En).contains("(paragraph)"));
+        assert!(render(&problem, Lang::Zh).contains("（段落）"));
     }
 }

@@ -12,6 +12,11 @@
 //! | appendContent | [`plan_append`] | [`append_content`] | 2–3 (one write) |
 //! | createNewDoc | [`plan_new_doc_path`] | [`create_new_doc`] | `getBlocks` + `createDoc` |
 //!
+//! Refusals are data: each is a `Problem` (`types.rs`, a leaf module with
+//! the shared options and placements) carrying what was wrong and where;
+//! `messages::render` words it in both languages, and `refuse` builds the
+//! `Error` from it, the one place that does.
+//!
 //! Invariants: every host read is batched (one call for many ids); every
 //! callback an operation needs is checked before anything is written;
 //! nothing here panics on any input (ids are validated with the kernel's
@@ -38,8 +43,7 @@ mod block_content;
 mod block_info;
 mod messages;
 mod new_doc;
-
-use serde::{Deserialize, Serialize};
+mod types;
 
 pub use append::{
     append_content, plan_append, AppendContentArgs, AppendContentResult, AppendPlan, AppendSource,
@@ -58,41 +62,19 @@ pub use new_doc::{
     NewDocPlan,
 };
 
+pub use types::{ContentOptions, DocLocation, Placement};
+
 pub(crate) use crate::host::{fetch_blocks, fetch_children, host_error, one_per_id, require};
 use crate::siyuan::{Block, ChildBlock};
 use crate::{Error, Lang};
+use types::Problem;
 
-/// Options of every content tool.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct ContentOptions {
-    /// Language of messages, type labels and formatted text (default `en`).
-    pub lang: Lang,
-}
-
-/// Where createNewDoc puts the new document, relative to the anchor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DocLocation {
-    /// In the same folder as the anchor (its parent document, or the root).
-    Siblings,
-    /// Inside the anchor document.
-    Children,
-    /// Beside the anchor's parent document.
-    Parent,
-}
-
-/// Where appendContent put the new blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Placement {
-    /// Last children of a document or container (`appendBlock`).
-    LastChild,
-    /// After the last block of a heading's section (`insertBlock` with
-    /// `previousID`).
-    EndOfSection,
-    /// Right after a leaf block (`insertBlock` with `previousID`).
-    NextSibling,
+/// The one place a content tool's `Error` is made: the problem's code and
+/// details, and its message rendered in `lang`.
+fn refuse(lang: Lang, problem: Problem) -> Error {
+    let mut error = Error::new(problem.code(), messages::render(&problem, lang));
+    *error.details = problem.details();
+    error
 }
 
 /// Length of `s` in UTF-16 code units (what JavaScript's `length` says).
@@ -110,7 +92,13 @@ fn checked_id<'a>(id: &'a str, name: &str, lang: Lang) -> Result<&'a str, Error>
     if crate::siyuan::is_block_id(id) {
         Ok(id)
     } else {
-        Err(messages::invalid_block_id(lang, name, id))
+        Err(refuse(
+            lang,
+            Problem::InvalidBlockId {
+                name: name.to_string(),
+                value: id.to_string(),
+            },
+        ))
     }
 }
 

@@ -19,7 +19,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{checked_id, fetch_blocks, messages, require, ContentOptions, DocLocation};
+use super::{
+    checked_id, fetch_blocks, messages, refuse, require, ContentOptions, DocLocation, Problem,
+};
 use crate::host::{Capability, SiyuanHost};
 use crate::siyuan::{is_block_id, Block, BlockKind};
 use crate::{Error, Lang};
@@ -59,16 +61,17 @@ pub fn plan_new_doc_path(
     let lang = options.lang;
     let anchor = &args.anchor_doc;
     if args.title.trim().is_empty() {
-        return Err(messages::empty_title(lang));
+        return Err(refuse(lang, Problem::EmptyTitle));
     }
     let kind = anchor.kind();
     if kind != BlockKind::Document {
-        return Err(messages::anchor_not_a_document(
+        return Err(refuse(
             lang,
-            &anchor.id,
-            &anchor.type_,
-            kind.label(lang),
-            &anchor.root_id,
+            Problem::AnchorNotADocument {
+                id: anchor.id.clone(),
+                type_code: anchor.type_.clone(),
+                root_id: anchor.root_id.clone(),
+            },
         ));
     }
     let title = args.title.replace('/', "-");
@@ -83,7 +86,12 @@ pub fn plan_new_doc_path(
         if is_block_id(id) {
             Ok(id.to_string())
         } else {
-            Err(messages::malformed_path(lang, &anchor.path))
+            Err(refuse(
+                lang,
+                Problem::MalformedPath {
+                    path: anchor.path.clone(),
+                },
+            ))
         }
     };
     let under = |parts: &[&str]| -> String {
@@ -104,7 +112,12 @@ pub fn plan_new_doc_path(
         }
         DocLocation::Children => (under(&hpath_parts), anchor.id.clone()),
         DocLocation::Parent if path_parts.len() <= 1 => {
-            return Err(messages::no_parent_document(lang, &anchor.id))
+            return Err(refuse(
+                lang,
+                Problem::NoParentDocument {
+                    id: anchor.id.clone(),
+                },
+            ))
         }
         DocLocation::Parent if path_parts.len() == 2 => (format!("/{title}"), String::new()),
         DocLocation::Parent => {
@@ -159,7 +172,7 @@ pub async fn create_new_doc<H: SiyuanHost>(
 ) -> Result<CreateNewDocResult, Error> {
     let lang = options.lang;
     if args.title.trim().is_empty() {
-        return Err(messages::empty_title(lang));
+        return Err(refuse(lang, Problem::EmptyTitle));
     }
     let anchor_id = checked_id(&args.anchor_document_id, "anchorDocumentId", lang)?.to_string();
     require(host, &[Capability::GetBlocks, Capability::CreateDoc], lang)?;
@@ -169,7 +182,7 @@ pub async fn create_new_doc<H: SiyuanHost>(
         .into_iter()
         .next()
         .flatten()
-        .ok_or_else(|| messages::anchor_doc_not_found(lang, &ids[0]))?;
+        .ok_or_else(|| refuse(lang, Problem::AnchorDocNotFound { id: ids[0].clone() }))?;
     let plan = plan_new_doc_path(
         &NewDocPathArgs {
             anchor_doc: anchor,
@@ -184,7 +197,13 @@ pub async fn create_new_doc<H: SiyuanHost>(
         .map_err(|e| super::host_error(lang, &e))?;
     let doc_id = doc_id.trim().to_string();
     if !is_block_id(&doc_id) {
-        return Err(messages::host_bad_id(lang, Capability::CreateDoc, &doc_id));
+        return Err(refuse(
+            lang,
+            Problem::HostBadId {
+                capability: Capability::CreateDoc,
+                got: doc_id,
+            },
+        ));
     }
     Ok(created(lang, doc_id, plan, args.location))
 }

@@ -160,43 +160,9 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
             hit
         }
         None => {
-            let request = CorrectionRequest {
-                system: messages::corrector_system().to_string(),
-                user: messages::corrector_user(
-                    &options.instruction,
-                    search,
-                    replace,
-                    &original.message,
-                    content,
-                ),
-                instruction: options.instruction.clone(),
-                search: search.to_string(),
-                replace: replace.to_string(),
-                error: original.message.clone(),
-                content: content.to_string(),
-            };
-            let answer = match corrector.correct(&request).await {
-                Ok(a) => a,
-                Err(h) => {
-                    stats::update(|s| s.corrections.host_error += 1);
-                    return Err(Error::new(
-                        ErrorCode::HostError,
-                        messages::corrector_host_error(lang, &h.message),
-                    )
-                    .with_name(Capability::Corrector.js_name())
-                    .with_errors(vec![original]));
-                }
-            };
-            match parse_answer(&answer) {
-                Some(c) => {
-                    cache_put(key, c.clone());
-                    c
-                }
-                None => {
-                    stats::update(|s| s.corrections.invalid_answer += 1);
-                    return Err(original);
-                }
-            }
+            let fresh = ask(corrector, content, search, replace, options, &original).await?;
+            cache_put(key, fresh.clone());
+            fresh
         }
     };
     if correction.no_changes_required {
@@ -222,6 +188,51 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
             Err(original)
         }
     }
+}
+
+/// One request to `corrector` for an edit that failed with `original`:
+/// the parsed correction, or the error that ends the call (`HOST_ERROR`
+/// wrapping `original` when the callback fails, `original` itself when the
+/// answer holds no correction).
+async fn ask<C: Corrector + ?Sized>(
+    corrector: &C,
+    content: &str,
+    search: &str,
+    replace: &str,
+    options: &CorrectionOptions,
+    original: &Error,
+) -> Result<Correction, Error> {
+    let request = CorrectionRequest {
+        system: messages::corrector_system().to_string(),
+        user: messages::corrector_user(
+            &options.instruction,
+            search,
+            replace,
+            &original.message,
+            content,
+        ),
+        instruction: options.instruction.clone(),
+        search: search.to_string(),
+        replace: replace.to_string(),
+        error: original.message.clone(),
+        content: content.to_string(),
+    };
+    let answer = match corrector.correct(&request).await {
+        Ok(a) => a,
+        Err(h) => {
+            stats::update(|s| s.corrections.host_error += 1);
+            return Err(Error::new(
+                ErrorCode::HostError,
+                messages::corrector_host_error(options.replace.lang, &h.message),
+            )
+            .with_name(Capability::Corrector.js_name())
+            .with_errors(vec![original.clone()]));
+        }
+    };
+    parse_answer(&answer).ok_or_else(|| {
+        stats::update(|s| s.corrections.invalid_answer += 1);
+        original.clone()
+    })
 }
 
 /// The first JSON object in `answer` that looks like a correction.

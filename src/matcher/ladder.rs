@@ -38,7 +38,7 @@ impl Settings {
                 Some(_) => Err(Error::invalid_argument(
                     lang,
                     name,
-                    "a number between 0 and 1",
+                    lang.pick("a number between 0 and 1", "0 到 1 之间的数"),
                 )),
             }
         };
@@ -51,7 +51,7 @@ impl Settings {
                 return Err(Error::invalid_argument(
                     lang,
                     "sizeRatio",
-                    "a number between 1 and 10",
+                    lang.pick("a number between 1 and 10", "1 到 10 之间的数"),
                 ))
             }
         };
@@ -59,14 +59,17 @@ impl Settings {
             return Err(Error::invalid_argument(
                 lang,
                 "expectedReplacements",
-                "a positive integer",
+                lang.pick("a positive integer", "正整数"),
             ));
         }
         if o.replace_all && o.expected_replacements.is_some() {
             return Err(Error::invalid_argument(
                 lang,
                 "expectedReplacements",
-                "unset when replaceAll is true (use one or the other)",
+                lang.pick(
+                    "unset when replaceAll is true (use one or the other)",
+                    "留空（replaceAll 为 true 时，二者只能用其一）",
+                ),
             ));
         }
         Ok(Settings {
@@ -243,7 +246,7 @@ pub(crate) fn check_size(lang: Lang, content: &str) -> Result<(), Error> {
         return Err(Error::invalid_argument(
             lang,
             "content",
-            "at most 4 GiB of text",
+            lang.pick("at most 4 GiB of text", "不超过 4 GiB 的文本"),
         ));
     }
     Ok(())

@@ -1,7 +1,7 @@
 //! Every text of the matcher an agent or a person reads, in English and
 //! Chinese side by side, one function per message.
 
-use super::types::{Mode, Strategy};
+use super::types::{Mode, Strategy, Unmappable};
 use crate::lang::Lang;
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -128,45 +128,37 @@ pub(crate) fn already_applied(lang: Lang, at: (u32, u32)) -> String {
     }
 }
 
-/// Why a replacement line could not be written in the file's formatting.
-pub(crate) enum UnmappableWhy {
-    Indentation(usize),
-    Quotes(usize, char),
-    Escaping,
-    LiteralEscape(String),
-}
-
 pub(crate) fn unmappable(
     lang: Lang,
     strategy: Strategy,
     at: (u32, u32),
-    why: UnmappableWhy,
+    why: &Unmappable,
 ) -> String {
     let place = range(lang, at.0, at.1);
     match (lang, why) {
-        (Lang::En, UnmappableWhy::Indentation(n)) => format!(
+        (Lang::En, Unmappable::Indentation(n)) => format!(
             "The search matched {place} (strategy {strategy}) with a different indentation, but line {n} of the replacement cannot be re-indented the same way (it is less indented than the shift removes, or mixes tabs and spaces). Nothing was changed. Copy the indentation of {place} exactly into both search and replacement."
         ),
-        (Lang::Zh, UnmappableWhy::Indentation(n)) => format!(
+        (Lang::Zh, Unmappable::Indentation(n)) => format!(
             "搜索在{place}匹配（策略 {strategy}），但缩进不同；替换内容的第 {n} 行无法按同样的方式调整缩进（缩进少于要移除的部分，或混用了制表符与空格）。未做任何修改。请在搜索和替换中都照原样使用{place}的缩进。"
         ),
-        (Lang::En, UnmappableWhy::Quotes(n, q)) => format!(
+        (Lang::En, Unmappable::Quotes(n, q)) => format!(
             "The search matched {place} (strategy {strategy}) only after folding typographic quotes, and line {n} of the replacement uses {q} where the file writes that quote in more than one way. Nothing was changed. Write the quotes in the replacement exactly as the file does."
         ),
-        (Lang::Zh, UnmappableWhy::Quotes(n, q)) => format!(
+        (Lang::Zh, Unmappable::Quotes(n, q)) => format!(
             "搜索在{place}匹配（策略 {strategy}），但需要把弯引号视为直引号才能匹配；替换内容第 {n} 行使用了 {q}，而文件中这种引号有不止一种写法。未做任何修改。请在替换中按文件原样书写引号。"
         ),
-        (Lang::En, UnmappableWhy::Escaping) => format!(
+        (Lang::En, Unmappable::Escaping) => format!(
             "The search matched {place} only after undoing one level of escaping (strategy {strategy}), but the replacement mixes escaped and real characters (for example a literal \\n beside real line breaks), so it is unclear which to keep. Nothing was changed. Send search and replacement without extra escaping."
         ),
-        (Lang::En, UnmappableWhy::LiteralEscape(literal)) => format!(
+        (Lang::Zh, Unmappable::Escaping) => format!(
+            "搜索需要去掉一层转义才能在{place}匹配（策略 {strategy}），但替换内容同时含有转义字符和真实字符（例如字面的 \\n 与真实换行并存），无法判断应保留哪一种。未做任何修改。请发送不带多余转义的搜索和替换内容。"
+        ),
+        (Lang::En, Unmappable::LiteralEscape(literal)) => format!(
             "The search matched {place} only after undoing one level of escaping (strategy {strategy}), but the replacement adds an escape sequence inside the string literal `{literal}`: undoing the escaping there would turn the new code's own escape into a real character and break the literal. Nothing was changed. Send search and replacement without extra escaping."
         ),
-        (Lang::Zh, UnmappableWhy::LiteralEscape(literal)) => format!(
+        (Lang::Zh, Unmappable::LiteralEscape(literal)) => format!(
             "搜索需要去掉一层转义才能在{place}匹配（策略 {strategy}），但替换内容在字符串字面量 `{literal}` 中新增了转义序列：在那里去掉转义会把新代码自身的转义变成真实字符，破坏该字面量。未做任何修改。请发送不带多余转义的搜索和替换内容。"
-        ),
-        (Lang::Zh, UnmappableWhy::Escaping) => format!(
-            "搜索需要去掉一层转义才能在{place}匹配（策略 {strategy}），但替换内容同时含有转义字符和真实字符（例如字面的 \\n 与真实换行并存），无法判断应保留哪一种。未做任何修改。请发送不带多余转义的搜索和替换内容。"
         ),
     }
 }

@@ -122,10 +122,11 @@ pub use types::{
 
 use content::Content;
 use ladder::{Positions, Run, Settings, Verdict};
-use reexpress::Unmappable;
 use strategies::{Candidate, Needle, Plan};
+use types::Unmappable;
 
 use crate::error::{Error, ErrorCode, LineRange};
+use crate::lang::Lang;
 use crate::text::{split_bom, LineLink, BOM};
 
 /// Locates `search` in `content` (SPEC §11 `findMatch`).
@@ -237,64 +238,10 @@ pub fn replace_text(
         None => replace,
     };
     let bom_units = usize::from(bom);
-    let chosen = match (
-        run.strategy,
-        ladder::decide(&settings, run.candidates.clone()),
-    ) {
-        (Some(s), Verdict::Accept(c)) => (s, c),
-        (Some(s), Verdict::Ambiguous(c)) => {
-            stats::update(|st| st.ambiguous += 1);
-            let found = matches(body, bom_units, s, &c);
-            let list = ranges(&found);
-            return Err(
-                Error::new(ErrorCode::Ambiguous, messages::ambiguous(lang, s, &list))
-                    .with_candidates(&list)
-                    .with_line_of(&list),
-            );
-        }
-        (Some(s), Verdict::TooMany) => {
-            return Err(Error::new(
-                ErrorCode::TooManyMatches,
-                messages::too_many_matches(lang, s, strategies::MAX_CANDIDATES),
-            ));
-        }
-        (Some(s), Verdict::CountMismatch(c)) => {
-            let found = matches(body, bom_units, s, &c);
-            let list = ranges(&found);
-            let expected = settings.expected.unwrap_or(1);
-            return Err(Error::new(
-                ErrorCode::MatchCountMismatch,
-                messages::count_mismatch(lang, s, expected, &list),
-            )
-            .with_candidates(&list)
-            .with_line_of(&list));
-        }
-        _ => {
-            return Err(not_found_or_applied(
-                &content_ix,
-                &needle,
-                replace,
-                &settings,
-                &run,
-            ))
-        }
-    };
-    let (strategy, chosen) = chosen;
-    let new_body = apply(&content_ix, &needle, &chosen, replace).map_err(|(cand, why)| {
-        let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
-        let at = ranges(&m).first().map_or((1, 1), |&(a, b, _)| (a, b));
-        let why = match why {
-            Unmappable::Indentation(n) => messages::UnmappableWhy::Indentation(n),
-            Unmappable::Quotes(n, q) => messages::UnmappableWhy::Quotes(n, q),
-            Unmappable::Escaping => messages::UnmappableWhy::Escaping,
-            Unmappable::LiteralEscape(literal) => messages::UnmappableWhy::LiteralEscape(literal),
-        };
-        Error::new(
-            ErrorCode::ReplacementNotMappable,
-            messages::unmappable(lang, strategy, at, why),
-        )
-        .with_line(at.0)
-    })?;
+    let (strategy, chosen) =
+        chosen_or_refusal(&content_ix, bom_units, &needle, replace, &settings, &run)?;
+    let new_body = apply(&content_ix, &needle, &chosen, replace)
+        .map_err(|(cand, why)| unmappable(body, bom_units, strategy, cand, &why, lang))?;
     if new_body == body {
         return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang)));
     }
@@ -311,6 +258,74 @@ pub fn replace_text(
         occurrences: u32::try_from(found.len()).unwrap_or(u32::MAX),
         matches: found,
     })
+}
+
+/// The strategy and the candidates `replace_text` replaces, or the
+/// refusal the run's verdict is: `AMBIGUOUS`, `TOO_MANY_MATCHES`,
+/// `MATCH_COUNT_MISMATCH`, or (nothing found) `ALREADY_APPLIED` or
+/// `NOT_FOUND`.
+fn chosen_or_refusal(
+    content: &Content<'_>,
+    bom_units: usize,
+    needle: &Needle,
+    replace: &str,
+    settings: &Settings,
+    run: &Run,
+) -> Result<(Strategy, Vec<Candidate>), Error> {
+    let (lang, body) = (settings.lang, content.body);
+    match (
+        run.strategy,
+        ladder::decide(settings, run.candidates.clone()),
+    ) {
+        (Some(s), Verdict::Accept(c)) => Ok((s, c)),
+        (Some(s), Verdict::Ambiguous(c)) => {
+            stats::update(|st| st.ambiguous += 1);
+            let found = matches(body, bom_units, s, &c);
+            let list = ranges(&found);
+            Err(
+                Error::new(ErrorCode::Ambiguous, messages::ambiguous(lang, s, &list))
+                    .with_candidates(&list)
+                    .with_line_of(&list),
+            )
+        }
+        (Some(s), Verdict::TooMany) => Err(Error::new(
+            ErrorCode::TooManyMatches,
+            messages::too_many_matches(lang, s, strategies::MAX_CANDIDATES),
+        )),
+        (Some(s), Verdict::CountMismatch(c)) => {
+            let found = matches(body, bom_units, s, &c);
+            let list = ranges(&found);
+            let expected = settings.expected.unwrap_or(1);
+            Err(Error::new(
+                ErrorCode::MatchCountMismatch,
+                messages::count_mismatch(lang, s, expected, &list),
+            )
+            .with_candidates(&list)
+            .with_line_of(&list))
+        }
+        _ => Err(not_found_or_applied(
+            content, needle, replace, settings, run,
+        )),
+    }
+}
+
+/// `REPLACEMENT_NOT_MAPPABLE` for the candidate whose replacement could
+/// not be written in the file's formatting.
+fn unmappable(
+    body: &str,
+    bom_units: usize,
+    strategy: Strategy,
+    cand: &Candidate,
+    why: &Unmappable,
+    lang: Lang,
+) -> Error {
+    let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
+    let at = ranges(&m).first().map_or((1, 1), |&(a, b, _)| (a, b));
+    Error::new(
+        ErrorCode::ReplacementNotMappable,
+        messages::unmappable(lang, strategy, at, why),
+    )
+    .with_line(at.0)
 }
 
 /// A conversion of text to one Unicode normalisation form.

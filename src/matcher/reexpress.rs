@@ -18,29 +18,12 @@
 //! from the indentation of the file line each search line paired with.
 
 use super::content::Content;
-use super::fidelity::{keep_file_bytes, lead_of};
+use super::fidelity::{keep_file_bytes, lead_of, Piece};
 use super::indent::IndentMap;
 use super::normalize::{escape, for_each_key_char, indent_of, is_blank, key, unescape_once, Level};
 use super::strategies::{Candidate, FuzzyPlan, LinesPlan, Needle, Plan, Shift, TrimPlan};
+use super::types::Unmappable;
 use crate::text::{align_lines, LineLink};
-
-/// Why a replacement cannot be written in the file's formatting.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Unmappable {
-    /// Line `n` (1-based, in the replacement) cannot be re-indented by the
-    /// shift the match established.
-    Indentation(usize),
-    /// Line `n` uses a quote character the matched region writes in more
-    /// than one way (or an unpaired one where the region pairs them).
-    Quotes(usize, char),
-    /// The replacement mixes escaped and real characters, or escapes kinds
-    /// the search did not.
-    Escaping,
-    /// The replacement adds an escape sequence inside this string literal:
-    /// the new code's own escape, which undoing the search's over-escaping
-    /// would turn into a real character.
-    LiteralEscape(String),
-}
 
 /// The replacement for `candidate`, with LF line breaks (the caller turns
 /// them into the region's ending).
@@ -560,6 +543,9 @@ fn columns_line(
     Some(format!("{indent}{body}"))
 }
 
+/// The replacement for a line-by-line match ([`LinesPlan`]): lines equal to
+/// a search line are the file's own, the others re-indented and, after a
+/// folded match, written with the region's quotes.
 fn lines(
     content: &Content<'_>,
     needle: &Needle,
@@ -572,49 +558,42 @@ fn lines(
         .collect();
     let r_lines = replacement_lines(needle, r);
     let links = align_lines(&s_lines, &r_lines);
-    let pairs: Vec<(&str, &str)> = s_lines
-        .iter()
-        .copied()
-        .zip(f_lines.iter().copied())
-        .collect();
-    // Curly quotes that stand only in the comments of code lines are no
-    // sign that code wants them: new quotes are curled in comments only.
-    let comments_only = plan.folded && styled_only_in_comments(&f_lines);
-    let styles = if plan.folded {
-        [
-            ('"', quote_style(&pairs, '"', '\u{201c}', '\u{201d}')),
-            ('\'', quote_style(&pairs, '\'', '\u{2018}', '\u{2019}')),
-        ]
-    } else {
-        [('"', QuoteStyle::Straight), ('\'', QuoteStyle::Straight)]
-    };
-    let straighten = [
-        (
-            '"',
-            '\u{201c}',
-            '\u{201d}',
-            plan.folded && straightened(&pairs, '"', '\u{201c}', '\u{201d}'),
-        ),
-        (
-            '\'',
-            '\u{2018}',
-            '\u{2019}',
-            plan.folded && straightened(&pairs, '\'', '\u{2018}', '\u{2019}'),
-        ),
-    ];
     // Does the replacement's first line stand where the search's first
     // line stood (so a missing first-line indentation applies to it)?
     let first_is_partial = plan.partial_first.is_some()
         && !matches!(links.first(), Some(LineLink::Equal(i) | LineLink::Changed(i)) if *i > 0);
-    // With a search copied from its first non-blank character, the
-    // replacement may be written the same way (later lines in the file's
-    // columns) or dedented as a whole (every line relative to the first).
-    // Lines it repeats with only their indentation changed decide; without
-    // such evidence the search's way is assumed.
-    let dedented_by = plan.partial_first.as_deref().filter(|f0| {
+    let cx = LinesCx {
+        plan,
+        s_lines: &s_lines,
+        f_lines: &f_lines,
+        links: &links,
+        quotes: Quotes::of(plan.folded, &s_lines, &f_lines),
+        first_is_partial,
+        dedented_by: dedented_by(plan, &links, &s_lines, &r_lines),
+    };
+    let mut out: Vec<String> = Vec::with_capacity(r_lines.len());
+    for (j, (&line, &link)) in r_lines.iter().zip(&links).enumerate() {
+        out.push(cx.write_line(j, line, link)?);
+    }
+    Ok(out.join("\n"))
+}
+
+/// With a search copied from its first non-blank character, the
+/// replacement may be written the same way (later lines in the file's
+/// columns) or dedented as a whole (every line relative to the first).
+/// Lines it repeats with only their indentation changed decide; without
+/// such evidence the search's way is assumed. `Some(f0)`: dedented by the
+/// file's first-line indentation `f0`.
+fn dedented_by<'p>(
+    plan: &'p LinesPlan,
+    links: &[LineLink],
+    s_lines: &[&str],
+    r_lines: &[&str],
+) -> Option<&'p str> {
+    plan.partial_first.as_deref().filter(|f0| {
         let evidence: Vec<bool> = links
             .iter()
-            .zip(&r_lines)
+            .zip(r_lines)
             .skip(1)
             .filter_map(|(link, r)| match *link {
                 LineLink::Changed(i) if i > 0 => {
@@ -626,105 +605,202 @@ fn lines(
             })
             .collect();
         !evidence.is_empty() && evidence.iter().all(|&b| b)
-    });
-    let mut out: Vec<String> = Vec::with_capacity(r_lines.len());
-    for (j, (&line, link)) in r_lines.iter().zip(&links).enumerate() {
-        if let LineLink::Equal(i) = *link {
-            out.push(f_lines.get(i).copied().unwrap_or(line).to_string());
-            continue;
+    })
+}
+
+/// What [`lines`] knows about the match while it writes each replacement
+/// line: the search, file and replacement lines and how they pair, the
+/// quote rules, and how the first line was copied.
+struct LinesCx<'a> {
+    plan: &'a LinesPlan,
+    s_lines: &'a [&'a str],
+    f_lines: &'a [&'a str],
+    /// How each replacement line relates to the search's lines.
+    links: &'a [LineLink],
+    quotes: Quotes,
+    /// The replacement's first line inherits `plan.partial_first`.
+    first_is_partial: bool,
+    /// See [`dedented_by`].
+    dedented_by: Option<&'a str>,
+}
+
+impl LinesCx<'_> {
+    /// Replacement line `j` (0-based) in the file's formatting.
+    fn write_line(&self, j: usize, line: &str, link: LineLink) -> Result<String, Unmappable> {
+        if let LineLink::Equal(i) = link {
+            return Ok(self.f_lines.get(i).copied().unwrap_or(line).to_string());
         }
         if is_blank(line) {
-            out.push(if plan.indent == IndentMap::Identity {
+            return Ok(if self.plan.indent == IndentMap::Identity {
                 line.to_string()
             } else {
                 String::new()
             });
-            continue;
         }
-        let shifted = match (&plan.partial_first, j) {
-            (Some(f0), 0) if first_is_partial => {
-                let r0 = indent_of(line);
-                if r0 == f0 {
-                    line.to_string()
-                } else {
-                    format!("{f0}{line}")
-                }
-            }
-            _ if matches!(plan.indent, IndentMap::Columns { .. }) => {
-                columns_line(line, j, &links, &s_lines, &f_lines, &plan.indent)
-                    .ok_or(Unmappable::Indentation(j + 1))?
-            }
-            _ => {
-                let line = match dedented_by {
-                    Some(f0) => format!("{f0}{line}"),
-                    None => line.to_string(),
-                };
-                shift_line(&line, &plan.indent).ok_or(Unmappable::Indentation(j + 1))?
-            }
-        };
+        let shifted = self.reindent(j, line)?;
         // A changed line keeps the file's bytes wherever it keeps the
         // search's text (SPEC §6.8); only the model's own pieces are
         // re-styled.
-        if let LineLink::Changed(i) = *link {
-            let pair = s_lines.get(i).zip(f_lines.get(i));
+        if let LineLink::Changed(i) = link {
+            let pair = self.s_lines.get(i).zip(self.f_lines.get(i));
             if let Some(pieces) = pair.and_then(|(s, f)| keep_file_bytes(s, f, line)) {
                 // Indentation the model kept is the file's lead, a
                 // zero-width character inside it included.
                 let kept_indent = pair
                     .filter(|(s, _)| indent_of(s) == indent_of(line))
                     .map(|(_, f)| lead_of(f));
-                let mut written = kept_indent.unwrap_or(indent_of(&shifted)).to_string();
-                for piece in pieces {
-                    if piece.from_file {
-                        written.push_str(&piece.text);
-                        continue;
-                    }
-                    let mut text = piece.text;
-                    for (ascii, open, close, yes) in straighten {
-                        if yes {
-                            text = text.replace([open, close], ascii.encode_utf8(&mut [0; 4]));
-                        }
-                    }
-                    // Where quotes are curled in comments only, the part of
-                    // this piece before the line's comment stays as written.
-                    let from = match comments_only {
-                        false => 0,
-                        true => match comment_start(&format!("{written}{text}")) {
-                            Some(c) => c.saturating_sub(written.len()).min(text.len()),
-                            None => text.len(),
-                        },
-                    };
-                    let (code, mut tail) = (text[..from].to_string(), text[from..].to_string());
-                    written.push_str(&code);
-                    for (ascii, style) in styles {
-                        tail = restyle_quotes(written.chars().last(), &tail, ascii, style, j + 1)?;
-                    }
-                    written.push_str(&tail);
-                }
-                out.push(written);
+                let indent = kept_indent.unwrap_or(indent_of(&shifted));
+                return self.quotes.write_pieces(indent, pieces, j + 1);
+            }
+        }
+        self.quotes.restyle_line(shifted, j + 1)
+    }
+
+    /// Line `j`'s indentation in the file's columns.
+    fn reindent(&self, j: usize, line: &str) -> Result<String, Unmappable> {
+        let plan = self.plan;
+        match (&plan.partial_first, j) {
+            (Some(f0), 0) if self.first_is_partial => {
+                let r0 = indent_of(line);
+                Ok(if r0 == f0 {
+                    line.to_string()
+                } else {
+                    format!("{f0}{line}")
+                })
+            }
+            _ if matches!(plan.indent, IndentMap::Columns { .. }) => columns_line(
+                line,
+                j,
+                self.links,
+                self.s_lines,
+                self.f_lines,
+                &plan.indent,
+            )
+            .ok_or(Unmappable::Indentation(j + 1)),
+            _ => {
+                let line = match self.dedented_by {
+                    Some(f0) => format!("{f0}{line}"),
+                    None => line.to_string(),
+                };
+                shift_line(&line, &plan.indent).ok_or(Unmappable::Indentation(j + 1))
+            }
+        }
+    }
+}
+
+/// How the replacement's own quotes are written in a matched region.
+#[derive(Clone, Copy)]
+struct Quotes {
+    /// Curly quotes stand only in the comments of code lines (no sign that
+    /// code wants them): new quotes are curled in comments only.
+    comments_only: bool,
+    /// The region's style of each straight quote.
+    styles: [(char, QuoteStyle); 2],
+    /// `(ascii, open, close, yes)`: the search wrote curly quotes where the
+    /// region is straight, so curly ones the model typed become straight.
+    straighten: [(char, char, char, bool); 2],
+}
+
+impl Quotes {
+    /// The rules for a match; only a folded one (strategy 7) restyles.
+    fn of(folded: bool, s_lines: &[&str], f_lines: &[&str]) -> Quotes {
+        let pairs: Vec<(&str, &str)> = s_lines
+            .iter()
+            .copied()
+            .zip(f_lines.iter().copied())
+            .collect();
+        let styles = if folded {
+            [
+                ('"', quote_style(&pairs, '"', '\u{201c}', '\u{201d}')),
+                ('\'', quote_style(&pairs, '\'', '\u{2018}', '\u{2019}')),
+            ]
+        } else {
+            [('"', QuoteStyle::Straight), ('\'', QuoteStyle::Straight)]
+        };
+        let straighten = [
+            (
+                '"',
+                '\u{201c}',
+                '\u{201d}',
+                folded && straightened(&pairs, '"', '\u{201c}', '\u{201d}'),
+            ),
+            (
+                '\'',
+                '\u{2018}',
+                '\u{2019}',
+                folded && straightened(&pairs, '\'', '\u{2018}', '\u{2019}'),
+            ),
+        ];
+        Quotes {
+            comments_only: folded && styled_only_in_comments(f_lines),
+            styles,
+            straighten,
+        }
+    }
+
+    fn straighten(&self, mut text: String) -> String {
+        for (ascii, open, close, yes) in self.straighten {
+            if yes {
+                text = text.replace([open, close], ascii.encode_utf8(&mut [0; 4]));
+            }
+        }
+        text
+    }
+
+    /// A changed line from its pieces: the file's pieces as they are, the
+    /// model's with their quotes in the region's style (`n`: the line's
+    /// 1-based number, for a refusal).
+    fn write_pieces(
+        &self,
+        indent: &str,
+        pieces: Vec<Piece>,
+        n: usize,
+    ) -> Result<String, Unmappable> {
+        let mut written = indent.to_string();
+        for piece in pieces {
+            if piece.from_file {
+                written.push_str(&piece.text);
                 continue;
             }
-        }
-        let mut written = shifted;
-        for (ascii, open, close, yes) in straighten {
-            if yes {
-                written = written.replace([open, close], ascii.encode_utf8(&mut [0; 4]));
+            let text = self.straighten(piece.text);
+            // Where quotes are curled in comments only, the part of this
+            // piece before the line's comment stays as written.
+            let from = match self.comments_only {
+                false => 0,
+                true => match comment_start(&format!("{written}{text}")) {
+                    Some(c) => c.saturating_sub(written.len()).min(text.len()),
+                    None => text.len(),
+                },
+            };
+            let (code, mut tail) = (text[..from].to_string(), text[from..].to_string());
+            written.push_str(&code);
+            for (ascii, style) in self.styles {
+                tail = restyle_quotes(written.chars().last(), &tail, ascii, style, n)?;
             }
+            written.push_str(&tail);
         }
-        let from = match comments_only {
+        Ok(written)
+    }
+
+    /// A new or rewritten line with its quotes in the region's style.
+    fn restyle_line(&self, line: String, n: usize) -> Result<String, Unmappable> {
+        let mut written = self.straighten(line);
+        let from = match self.comments_only {
             false => 0,
             true => comment_start(&written).unwrap_or(written.len()),
         };
         let mut tail = written.split_off(from);
-        for (ascii, style) in styles {
-            tail = apply_quote_style(&tail, ascii, style, j + 1)?;
+        for (ascii, style) in self.styles {
+            tail = apply_quote_style(&tail, ascii, style, n)?;
         }
         written.push_str(&tail);
-        out.push(written);
+        Ok(written)
     }
-    Ok(out.join("\n"))
 }
 
+/// The replacement for a fuzzy match: a line equal to a search line is the
+/// file line that search line stands for; any other is re-indented by the
+/// shift of its own pair, else of the nearest paired line.
 fn fuzzy(
     content: &Content<'_>,
     needle: &Needle,
@@ -743,36 +819,10 @@ fn fuzzy(
     let mid_line =
         candidate.replace_start(content) > content.lines().get(plan.first).map_or(0, |l| l.start());
 
-    // Which file line each search line stands for: by position when the
-    // counts agree, else by alignment of the fold keys.
-    let mut file_of: Vec<Option<usize>> = vec![None; s_lines.len()];
     let s_refs: Vec<&str> = s_keys.iter().map(String::as_str).collect();
     let f_refs: Vec<&str> = f_keys.iter().map(String::as_str).collect();
-    if s_lines.len() == f_lines.len() {
-        for (i, slot) in file_of.iter_mut().enumerate() {
-            *slot = Some(i);
-        }
-    } else {
-        for (p, link) in align_lines(&s_refs, &f_refs).into_iter().enumerate() {
-            if let LineLink::Equal(i) | LineLink::Changed(i) = link {
-                if let Some(slot) = file_of.get_mut(i) {
-                    *slot = Some(p);
-                }
-            }
-        }
-    }
-    // The shift each paired search line implies.
-    let shifts: Vec<Option<IndentMap>> = s_lines
-        .iter()
-        .zip(&file_of)
-        .map(|(s, f)| {
-            let f = f.and_then(|p| f_lines.get(p))?;
-            if is_blank(s) || is_blank(f) {
-                return None;
-            }
-            IndentMap::infer(&[(indent_of(s), indent_of(f))])
-        })
-        .collect();
+    let file_of = file_line_of(&s_refs, &f_refs);
+    let shifts = implied_shifts(&s_lines, &f_lines, &file_of);
 
     let r_lines = replacement_lines(needle, r);
     let r_keys: Vec<String> = r_lines.iter().map(|l| key(l, Level::Fold)).collect();
@@ -828,4 +878,42 @@ fn fuzzy(
         out.push(shifted);
     }
     Ok(out.join("\n"))
+}
+
+/// Which file line (0-based, in the window) each search line stands for,
+/// given their fold keys: by position when the counts agree, else by
+/// alignment.
+fn file_line_of(s_keys: &[&str], f_keys: &[&str]) -> Vec<Option<usize>> {
+    if s_keys.len() == f_keys.len() {
+        return (0..s_keys.len()).map(Some).collect();
+    }
+    let mut file_of: Vec<Option<usize>> = vec![None; s_keys.len()];
+    for (p, link) in align_lines(s_keys, f_keys).into_iter().enumerate() {
+        if let LineLink::Equal(i) | LineLink::Changed(i) = link {
+            if let Some(slot) = file_of.get_mut(i) {
+                *slot = Some(p);
+            }
+        }
+    }
+    file_of
+}
+
+/// The indentation shift each search line implies with the file line it
+/// stands for (`None` for a blank or unpaired line).
+fn implied_shifts(
+    s_lines: &[&str],
+    f_lines: &[&str],
+    file_of: &[Option<usize>],
+) -> Vec<Option<IndentMap>> {
+    s_lines
+        .iter()
+        .zip(file_of)
+        .map(|(s, f)| {
+            let f = f.and_then(|p| f_lines.get(p))?;
+            if is_blank(s) || is_blank(f) {
+                return None;
+            }
+            IndentMap::infer(&[(indent_of(s), indent_of(f))])
+        })
+        .collect()
 }

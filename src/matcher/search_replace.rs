@@ -236,137 +236,145 @@ fn join(lines: &[(&str, &str)]) -> String {
 /// `MISSING_DELIMITER`, each with its line), or `EMPTY_DIFF` when there is
 /// no block at all.
 pub fn parse_search_replace(text: &str, lang: Lang) -> Result<Vec<SearchReplaceBlock>, Error> {
-    enum State<'t> {
-        Outside,
-        Search {
-            line: u32,
-            body: Vec<(&'t str, &'t str)>,
-        },
-        Replace {
-            line: u32,
-            search: String,
-            body: Vec<(&'t str, &'t str)>,
-        },
-    }
-    let mut blocks = Vec::new();
-    let mut problems: Vec<(FormatProblem, u32)> = Vec::new();
-    let mut state = State::Outside;
-    for (i, l) in crate::text::lines_with_endings(text).enumerate() {
-        let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        let text = l.text;
-        let body_line = (escaped_marker(text).unwrap_or(text), l.ending);
-        match (marker(text), state) {
-            (Some(Marker::Search), State::Outside) => {
-                state = State::Search {
-                    line: no,
-                    body: Vec::new(),
-                }
-            }
-            (Some(Marker::Search), State::Search { .. }) => {
-                problems.push((FormatProblem::NestedSearch, no));
-                state = State::Search {
-                    line: no,
-                    body: Vec::new(),
-                };
-            }
-            (Some(Marker::Search), State::Replace { line, .. }) => {
-                problems.push((FormatProblem::UnclosedSearch, line));
-                state = State::Search {
-                    line: no,
-                    body: Vec::new(),
-                };
-            }
-            (Some(Marker::Divider), State::Search { line, body }) => {
-                state = State::Replace {
-                    line,
-                    search: join(&body),
-                    body: Vec::new(),
-                };
-            }
-            (Some(Marker::Divider), s) => {
-                problems.push((FormatProblem::MisplacedDelimiter, no));
-                state = s;
-            }
-            (Some(Marker::Replace), State::Replace { line, search, body }) => {
-                blocks.push(SearchReplaceBlock {
-                    search,
-                    replace: join(&body),
-                    line,
-                });
-                state = State::Outside;
-            }
-            (Some(Marker::Replace), State::Outside) => {
-                problems.push((FormatProblem::UnmatchedReplace, no));
-                state = State::Outside;
-            }
-            (Some(Marker::Replace), State::Search { .. }) => {
-                problems.push((FormatProblem::MissingDelimiter, no));
-                state = State::Outside;
-            }
-            (None, State::Outside) => state = State::Outside,
-            (None, State::Search { line, mut body }) => {
-                body.push(body_line);
-                state = State::Search { line, body };
-            }
-            (
-                None,
-                State::Replace {
-                    line,
-                    search,
-                    mut body,
-                },
-            ) => {
-                body.push(body_line);
-                state = State::Replace { line, search, body };
-            }
-        }
-    }
-    match state {
-        State::Outside => {}
-        State::Search { line, .. } | State::Replace { line, .. } => {
-            problems.push((FormatProblem::UnclosedSearch, line))
-        }
-    }
+    let (blocks, problems) = scan(text);
     if !problems.is_empty() {
-        let mut keyed: Vec<(u32, usize, FormatProblem)> = problems
-            .iter()
-            .enumerate()
-            .map(|(i, &(p, line))| (line, i, p))
-            .collect();
-        keyed.sort_unstable_by_key(|&(line, i, _)| (line, i));
-        let problems: Vec<(FormatProblem, u32)> =
-            keyed.into_iter().map(|(line, _, p)| (p, line)).collect();
-        let errors: Vec<Error> = problems
-            .iter()
-            .map(|&(p, line)| {
-                let (message, suggestions) = messages::format_problem(lang, p, line);
-                let code = match p {
-                    FormatProblem::NestedSearch => ErrorCode::NestedSearch,
-                    FormatProblem::UnclosedSearch => ErrorCode::UnclosedSearch,
-                    FormatProblem::UnmatchedReplace => ErrorCode::UnmatchedReplace,
-                    FormatProblem::MisplacedDelimiter => ErrorCode::MisplacedDelimiter,
-                    FormatProblem::MissingDelimiter => ErrorCode::MissingDelimiter,
-                    FormatProblem::NoBlocks => ErrorCode::EmptyDiff,
-                };
-                Error::new(code, message)
-                    .with_line(line)
-                    .with_suggestions(suggestions)
-            })
-            .collect();
-        let listed: Vec<String> = errors.iter().map(|e| e.message.clone()).collect();
-        let first_line = problems.first().map_or(1, |&(_, l)| l);
-        return Err(Error::new(
-            ErrorCode::InvalidDiffFormat,
-            messages::format_invalid(lang, &listed),
-        )
-        .with_line(first_line)
-        .with_errors(errors));
+        return Err(format_error(lang, problems));
     }
     if blocks.is_empty() {
         let (message, suggestions) = messages::format_problem(lang, FormatProblem::NoBlocks, 1);
         return Err(Error::new(ErrorCode::EmptyDiff, message).with_suggestions(suggestions));
     }
     Ok(blocks)
+}
+
+/// Where [`scan`] is: outside any block, in a block's SEARCH section, or in
+/// its REPLACE section; `line` is the block's SEARCH marker line.
+enum Section<'t> {
+    Outside,
+    Search {
+        line: u32,
+        body: Vec<(&'t str, &'t str)>,
+    },
+    Replace {
+        line: u32,
+        search: String,
+        body: Vec<(&'t str, &'t str)>,
+    },
+}
+
+/// The blocks of a text and its format problems (each with its line), in
+/// one pass: a state machine whose match lists every (marker, section)
+/// pair once, with the problem it reports.
+fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
+    let mut blocks = Vec::new();
+    let mut problems: Vec<(FormatProblem, u32)> = Vec::new();
+    let mut state = Section::Outside;
+    for (i, l) in crate::text::lines_with_endings(text).enumerate() {
+        let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let text = l.text;
+        let body_line = (escaped_marker(text).unwrap_or(text), l.ending);
+        let open_at = |line: u32| Section::Search {
+            line,
+            body: Vec::new(),
+        };
+        state = match (marker(text), state) {
+            (Some(Marker::Search), Section::Outside) => open_at(no),
+            (Some(Marker::Search), Section::Search { .. }) => {
+                problems.push((FormatProblem::NestedSearch, no));
+                open_at(no)
+            }
+            (Some(Marker::Search), Section::Replace { line, .. }) => {
+                problems.push((FormatProblem::UnclosedSearch, line));
+                open_at(no)
+            }
+            (Some(Marker::Divider), Section::Search { line, body }) => Section::Replace {
+                line,
+                search: join(&body),
+                body: Vec::new(),
+            },
+            (Some(Marker::Divider), s) => {
+                problems.push((FormatProblem::MisplacedDelimiter, no));
+                s
+            }
+            (Some(Marker::Replace), Section::Replace { line, search, body }) => {
+                blocks.push(SearchReplaceBlock {
+                    search,
+                    replace: join(&body),
+                    line,
+                });
+                Section::Outside
+            }
+            (Some(Marker::Replace), Section::Outside) => {
+                problems.push((FormatProblem::UnmatchedReplace, no));
+                Section::Outside
+            }
+            (Some(Marker::Replace), Section::Search { .. }) => {
+                problems.push((FormatProblem::MissingDelimiter, no));
+                Section::Outside
+            }
+            (None, Section::Outside) => Section::Outside,
+            (None, Section::Search { line, mut body }) => {
+                body.push(body_line);
+                Section::Search { line, body }
+            }
+            (
+                None,
+                Section::Replace {
+                    line,
+                    search,
+                    mut body,
+                },
+            ) => {
+                body.push(body_line);
+                Section::Replace { line, search, body }
+            }
+        };
+    }
+    match state {
+        Section::Outside => {}
+        Section::Search { line, .. } | Section::Replace { line, .. } => {
+            problems.push((FormatProblem::UnclosedSearch, line))
+        }
+    }
+    (blocks, problems)
+}
+
+/// `INVALID_DIFF_FORMAT` wrapping one error per problem, in line order
+/// (problems on one line in the order they were found).
+fn format_error(lang: Lang, problems: Vec<(FormatProblem, u32)>) -> Error {
+    let mut keyed: Vec<(u32, usize, FormatProblem)> = problems
+        .iter()
+        .enumerate()
+        .map(|(i, &(p, line))| (line, i, p))
+        .collect();
+    keyed.sort_unstable_by_key(|&(line, i, _)| (line, i));
+    let problems: Vec<(FormatProblem, u32)> =
+        keyed.into_iter().map(|(line, _, p)| (p, line)).collect();
+    let errors: Vec<Error> = problems
+        .iter()
+        .map(|&(p, line)| {
+            let (message, suggestions) = messages::format_problem(lang, p, line);
+            let code = match p {
+                FormatProblem::NestedSearch => ErrorCode::NestedSearch,
+                FormatProblem::UnclosedSearch => ErrorCode::UnclosedSearch,
+                FormatProblem::UnmatchedReplace => ErrorCode::UnmatchedReplace,
+                FormatProblem::MisplacedDelimiter => ErrorCode::MisplacedDelimiter,
+                FormatProblem::MissingDelimiter => ErrorCode::MissingDelimiter,
+                FormatProblem::NoBlocks => ErrorCode::EmptyDiff,
+            };
+            Error::new(code, message)
+                .with_line(line)
+                .with_suggestions(suggestions)
+        })
+        .collect();
+    let listed: Vec<String> = errors.iter().map(|e| e.message.clone()).collect();
+    let first_line = problems.first().map_or(1, |&(_, l)| l);
+    Error::new(
+        ErrorCode::InvalidDiffFormat,
+        messages::format_invalid(lang, &listed),
+    )
+    .with_line(first_line)
+    .with_errors(errors)
 }
 
 /// Applies every block of a SEARCH/REPLACE text in order, each against the
@@ -400,7 +408,9 @@ pub fn apply_edits(
         return Err(Error::invalid_argument(
             options.lang,
             "edits",
-            "a non-empty list of edits",
+            options
+                .lang
+                .pick("a non-empty list of edits", "非空的编辑列表"),
         ));
     }
     let edits: Vec<(String, String, bool, Option<u32>)> = edits
@@ -417,12 +427,14 @@ pub fn apply_edits(
     run_edits(content, &edits, options)
 }
 
+/// Applies each `(search, replace, replaceAll, line)` edit to the result of
+/// the ones before; a failed edit is recorded and skipped, an invalid
+/// option ends the run.
 fn run_edits(
     content: &str,
     edits: &[(String, String, bool, Option<u32>)],
     options: &SearchReplaceOptions,
 ) -> Result<SearchReplaceReport, Error> {
-    let lang = options.lang;
     let mut current = content.to_string();
     let mut results = Vec::with_capacity(edits.len());
     for (i, (search, replace, all, line)) in edits.iter().enumerate() {
@@ -452,6 +464,19 @@ fn run_edits(
             }),
         }
     }
+    Ok(report(content, current, results, options))
+}
+
+/// The report of a run: `current` (every edit that applied, applied) is
+/// the new content unless an edit failed and the run is atomic, or none
+/// applied; the summary lists every failure.
+fn report(
+    content: &str,
+    current: String,
+    results: Vec<BlockResult>,
+    options: &SearchReplaceOptions,
+) -> SearchReplaceReport {
+    let lang = options.lang;
     let n = results.len();
     let applied = results.iter().filter(|r| r.ok).count();
     let failed = n - applied;
@@ -491,14 +516,14 @@ fn run_edits(
     } else {
         applied
     };
-    Ok(SearchReplaceReport {
+    SearchReplaceReport {
         content,
         ok: failed == 0,
         applied: u32::try_from(applied_now).unwrap_or(u32::MAX),
         failed: u32::try_from(failed).unwrap_or(u32::MAX),
         results,
         summary,
-    })
+    }
 }
 
 #[cfg(test)]

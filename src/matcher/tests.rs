@@ -942,6 +942,67 @@ fn options_out_of_range_are_invalid_arguments() {
     }
 }
 
+#[test]
+fn invalid_argument_fill_ins_follow_the_language() {
+    let zh = |o: FindOptions| FindOptions {
+        lang: Lang::Zh,
+        ..o
+    };
+    let cases = [
+        (
+            "fuzzyThreshold",
+            zh(FindOptions {
+                fuzzy_threshold: Some(2.0),
+                ..FindOptions::default()
+            }),
+        ),
+        (
+            "sizeRatio",
+            zh(FindOptions {
+                size_ratio: Some(0.5),
+                ..FindOptions::default()
+            }),
+        ),
+        (
+            "expectedReplacements",
+            zh(FindOptions {
+                expected_replacements: Some(0),
+                ..FindOptions::default()
+            }),
+        ),
+        (
+            "expectedReplacements",
+            zh(FindOptions {
+                replace_all: true,
+                expected_replacements: Some(2),
+                ..FindOptions::default()
+            }),
+        ),
+    ];
+    for (name, opts) in cases {
+        let message = find_match("a", "a", &opts).unwrap_err().message;
+        // Only identifiers stay in ASCII: the argument, an option, a value.
+        let rest = message
+            .replace(&format!("`{name}`"), "")
+            .replace("replaceAll", "")
+            .replace("true", "");
+        assert!(!rest.chars().any(|c| c.is_ascii_alphabetic()), "{message}");
+    }
+    let edits = apply_edits(
+        "a",
+        &[],
+        &SearchReplaceOptions {
+            lang: Lang::Zh,
+            ..SearchReplaceOptions::default()
+        },
+    );
+    let message = edits.unwrap_err().message.replace("`edits`", "");
+    assert!(
+        !message.chars().any(|c| c.is_ascii_alphabetic()),
+        "{message}"
+    );
+}
+
 // ---- failure report ---------------------------------------------------------
 
 #[test]

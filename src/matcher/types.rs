@@ -1,4 +1,6 @@
-//! Options, results and the published constants of the matcher.
+//! Options, results and the published constants of the matcher, and
+//! [`Unmappable`], which `reexpress` finds and `messages` words (a leaf:
+//! it imports no other module of the matcher).
 
 use serde::{Deserialize, Serialize};
 
@@ -265,4 +267,23 @@ pub struct ReplaceResult {
     pub occurrences: u32,
     /// The replaced spans, as offsets into the *original* content.
     pub matches: Vec<Match>,
+}
+
+/// Why a replacement cannot be written in the file's formatting
+/// (`REPLACEMENT_NOT_MAPPABLE`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Unmappable {
+    /// Line `n` (1-based, in the replacement) cannot be re-indented by the
+    /// shift the match established.
+    Indentation(usize),
+    /// Line `n` uses a quote character the matched region writes in more
+    /// than one way (or an unpaired one where the region pairs them).
+    Quotes(usize, char),
+    /// The replacement mixes escaped and real characters, or escapes kinds
+    /// the search did not.
+    Escaping,
+    /// The replacement adds an escape sequence inside this string literal:
+    /// the new code's own escape, which undoing the search's over-escaping
+    /// would turn into a real character.
+    LiteralEscape(String),
 }

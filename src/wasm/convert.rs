@@ -43,7 +43,7 @@ pub fn required<T: DeserializeOwned>(value: JsValue, name: &str, lang: Lang) -> 
         return Err(error_to_js(&Error::invalid_argument(
             lang,
             name,
-            "an object",
+            lang.pick("an object", "一个对象"),
         )));
     }
     parse(&value, name, lang)
@@ -54,11 +54,18 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
         return Err(error_to_js(&Error::invalid_argument(
             lang,
             name,
-            "JSON text (the TS layer encodes objects)",
+            lang.pick(
+                "JSON text (the TS layer encodes objects)",
+                "JSON 文本（由 TS 层编码对象）",
+            ),
         )));
     };
     serde_json::from_str(&text).map_err(|e| {
-        let mut err = Error::invalid_argument(lang, name, "an object of the documented shape");
+        let expected = lang.pick(
+            "an object of the documented shape",
+            "符合文档所述结构的对象",
+        );
+        let mut err = Error::invalid_argument(lang, name, expected);
         err.message.push_str(&format!(" ({e})"));
         error_to_js(&err)
     })
@@ -66,9 +73,10 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
 
 /// A required string argument.
 pub fn string_arg(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsValue> {
-    value
-        .as_string()
-        .ok_or_else(|| error_to_js(&Error::invalid_argument(lang, name, "a string")))
+    value.as_string().ok_or_else(|| {
+        let expected = lang.pick("a string", "字符串");
+        error_to_js(&Error::invalid_argument(lang, name, expected))
+    })
 }
 
 /// The `lang` of an options object's JSON text, for errors raised before

@@ -118,7 +118,10 @@ pub async fn replace_text_with_correction(
         return Err(error_to_js(&Error::invalid_argument(
             lang,
             "corrector",
-            "a function (request) => Promise<string>",
+            lang.pick(
+                "a function (request) => Promise<string>",
+                "函数 (request) => Promise<string>",
+            ),
         )));
     };
     result(

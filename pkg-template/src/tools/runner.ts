@@ -22,6 +22,7 @@ import {
 import { applySearchReplace } from '../matcher.js';
 import type { ApplyReport, Lang, SiyuanHost } from '../types.js';
 import { readLang, toolDefinitions } from './definitions.js';
+import { listOf, say } from './messages.js';
 import type { ToolDefinitions, ToolDefinitionsOptions, ToolFormat } from './definitions.js';
 
 /** File I/O for the file tools. */
@@ -351,11 +352,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           } catch (e) {
             // A failed write may still have landed (a timeout after the
             // write): the agent checks before applying again.
-            const next =
-              lang === 'zh'
-                ? `写入 ${pending.path} 失败，文件可能未改变；hunk ${hunkId} 仍然有效：先读取文件，若改动不在其中再次应用。`
-                : `The write to ${pending.path} failed and may not have happened; hunk ${hunkId} is still live: read the file, and apply it again only if the change is not there.`;
-            return `${errorText(e, lang)}\n${next}`;
+            return `${errorText(e, lang)}\n${say('writeFailed', lang, pending.path, hunkId)}`;
           }
         }
         if (r.contextMatch !== 'rejected') plans().consume(hunkId);
@@ -489,10 +486,7 @@ function capabilityMissing(callback: string, lang: Lang): EditkitError {
   return new EditkitError({
     code: 'HOST_CAPABILITY_MISSING',
     subject: callback,
-    message:
-      lang === 'zh'
-        ? `运行环境提供的文件访问缺少 ${callback} 回调，本工具不可用。`
-        : `the files host has no ${callback} callback, which this tool needs.`,
+    message: say('callbackMissing', lang, callback),
   });
 }
 
@@ -520,13 +514,12 @@ function missing(which: 'files' | 'siyuan'): MissingHost {
 
 function errorText(e: unknown, lang: Lang): string {
   if (e instanceof MissingHost) {
-    return lang === 'zh'
-      ? `错误 [HOST_CAPABILITY_MISSING]：运行环境没有提供${e.which === 'files' ? '文件' : '思源'}访问，本工具不可用。`
-      : `Error [HOST_CAPABILITY_MISSING]: this environment provides no ${e.which === 'files' ? 'file' : 'SiYuan'} access, so this tool is unavailable.`;
+    const why = say(e.which === 'files' ? 'filesHostMissing' : 'siyuanHostMissing', lang);
+    return say('errorLine', lang, 'HOST_CAPABILITY_MISSING', why);
   }
   if (isEditkitError(e)) {
     if (e.yaml) return e.yaml;
-    const lines = [`${lang === 'zh' ? '错误' : 'Error'} [${e.code}]: ${e.message}`];
+    const lines = [say('errorLine', lang, e.code, e.message)];
     for (const inner of e.errors ?? [])
       lines.push(
         `- ${inner.message}${inner.suggestions?.length ? `\n  → ${inner.suggestions.join('\n  → ')}` : ''}`,
@@ -535,20 +528,17 @@ function errorText(e: unknown, lang: Lang): string {
     return lines.join('\n');
   }
   const message = e instanceof Error ? e.message : String(e);
-  return `${lang === 'zh' ? '错误' : 'Error'} [HOST_ERROR]: ${message}`;
+  return say('errorLine', lang, 'HOST_ERROR', message);
 }
 
 // Lists the tools this runner implements (toolDefinitions names the same set; tools.test.mjs checks).
 function unknownTool(name: string, implemented: string[], lang: Lang): string {
-  return lang === 'zh'
-    ? `错误 [INVALID_ARGUMENT]：没有名为 "${name}" 的工具。可用工具：${implemented.join('、')}。`
-    : `Error [INVALID_ARGUMENT]: there is no tool named "${name}". Available tools: ${implemented.join(', ')}.`;
+  const why = say('unknownTool', lang, name, listOf(implemented, lang));
+  return say('errorLine', lang, 'INVALID_ARGUMENT', why);
 }
 
 function fileMissing(path: string, lang: Lang): string {
-  return lang === 'zh'
-    ? `status: error\nerror: FILE_NOT_FOUND\npath: '${path}'\nsummary: 文件不存在。新建文件请用 create_new_file 或 prepare_file_append(create=true)。`
-    : `status: error\nerror: FILE_NOT_FOUND\npath: '${path}'\nsummary: The file does not exist. To create it use create_new_file or prepare_file_append(create=true).`;
+  return say('fileMissing', lang, path);
 }
 
 /** The text an agent reads after applyBlockDiff. */
@@ -581,7 +571,6 @@ function formatReport(report: ApplyReport, lang: Lang): string {
       subject: 'report',
     });
   }
-  const zh = lang === 'zh';
   const out: string[] = [(report.ok ? '✅ ' : '❌ ') + report.summary];
   for (const r of report.results) {
     if (r.error) {
@@ -593,7 +582,7 @@ function formatReport(report: ApplyReport, lang: Lang): string {
     for (const p of report.plan) {
       out.push(
         '',
-        `${zh ? '计划' : 'Plan'} #${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId}${p.strategy ? ` (${p.strategy})` : ''}`,
+        `${say('planHeading', lang)} #${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId}${p.strategy ? ` (${p.strategy})` : ''}`,
         '```diff',
         p.diff.trimEnd(),
         '```',
@@ -602,18 +591,9 @@ function formatReport(report: ApplyReport, lang: Lang): string {
   } else {
     const created = report.results.filter((r) => r.newBlockIds.length > 0);
     for (const r of created)
-      out.push(`${zh ? '新块' : 'New blocks'} (hunk #${r.hunkIndex}): ${r.newBlockIds.join(', ')}`);
+      out.push(`${say('newBlocks', lang)} (hunk #${r.hunkIndex}): ${r.newBlockIds.join(', ')}`);
   }
   for (const w of report.warnings) out.push(`⚠ ${w.code}: ${w.message}`);
-  if (report.undo)
-    out.push(
-      '',
-      zh
-        ? '撤销用的 diff（需要时原样传给 applyBlockDiff）：'
-        : 'Undo diff (pass it to applyBlockDiff to revert):',
-      '```',
-      report.undo,
-      '```',
-    );
+  if (report.undo) out.push('', say('undoHeading', lang), '```', report.undo, '```');
   return out.join('\n');
 }

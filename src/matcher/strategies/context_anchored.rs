@@ -43,22 +43,16 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     };
     let n = hashes.len();
     let slack = cx.limits.line_slack(k);
-    let middle = &search_hashes[1..k - 1];
-    let mut sorted_middle = middle.to_vec();
-    sorted_middle.sort_unstable();
-    // in_middle[l] = lines before `l` whose hash is one of the search's
-    // middle lines: an O(1) upper bound of the middle LCS of any window.
     if !cx.budget.spend(n) {
         return Outcome::Exhausted;
     }
-    let mut in_middle = Vec::with_capacity(n + 1);
-    in_middle.push(0u32);
-    for h in hashes {
-        let last = in_middle.last().copied().unwrap_or(0);
-        in_middle.push(last + u32::from(sorted_middle.binary_search(h).is_ok()));
-    }
-    let search_text = folded_search(&needle.lines);
-    let floor = cx.limits.threshold - cx.limits.margin;
+    let middle_hashes = &search_hashes[1..k - 1];
+    let middle = Middle {
+        hashes: middle_hashes,
+        seen_before: seen_before(hashes, middle_hashes),
+        text: folded_search(&needle.lines),
+        floor: cx.limits.threshold - cx.limits.margin,
+    };
     let mut scored: Vec<(Window, f64)> = Vec::new();
     // Anchor keys are compared in a reused buffer (no allocation per line).
     let mut buf = Vec::new();
@@ -76,49 +70,99 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             if hashes.get(j) != Some(&h_last) || !same_key(content.line(j), &last_key) {
                 continue;
             }
-            // Middle lines compared by their cached fold-key hashes; the
-            // shared multiset bounds the LCS before it is computed.
-            let file_middle = hashes.get(i + 1..j).unwrap_or(&[]);
-            let longest = middle.len().max(file_middle.len());
-            let present = in_middle
-                .get(j)
-                .zip(in_middle.get(i + 1))
-                .map_or(0, |(a, b)| a - b) as usize;
-            let shared = present.min(middle.len());
-            if longest > 0 && (shared as f64) < CONTEXT_MIDDLE_MIN * longest as f64 {
-                continue;
+            match score_between(cx, hashes, i, j, &middle) {
+                Pair::Scored(window, score) => scored.push((window, score)),
+                Pair::Rejected => {}
+                Pair::Exhausted => return Outcome::Exhausted,
             }
-            if !cx
-                .budget
-                .spend(middle.len().saturating_mul(file_middle.len()) + 1)
-            {
-                return Outcome::Exhausted;
-            }
-            let middle_equal = lcs_len(middle, file_middle);
-            let ratio = if longest == 0 {
-                1.0
-            } else {
-                middle_equal as f64 / longest as f64
-            };
-            if ratio < CONTEXT_MIDDLE_MIN {
-                continue;
-            }
-            let window_text = folded_text(cx, i, j + 1 - i);
-            let Some(score) = similarity(cx, &search_text, &window_text, floor) else {
-                return Outcome::Exhausted;
-            };
-            scored.push((
-                Window {
-                    first: i,
-                    count: j + 1 - i,
-                    dice: 0.0,
-                    equal_lines: middle_equal + 2,
-                },
-                score,
-            ));
         }
     }
     decide(cx, k, scored)
+}
+
+/// The search's middle lines (between the anchors), as [`score_between`]
+/// compares them.
+struct Middle<'n> {
+    /// Their fold-key hashes.
+    hashes: &'n [u64],
+    /// See [`seen_before`].
+    seen_before: Vec<u32>,
+    /// The whole search under the fold key.
+    text: String,
+    /// Scores below this cannot be accepted (threshold − margin).
+    floor: f64,
+}
+
+/// `out[l]` = content lines before `l` whose hash is one of the middle
+/// lines' hashes: an O(1) upper bound of the middle LCS of any window.
+fn seen_before(hashes: &[u64], middle: &[u64]) -> Vec<u32> {
+    let mut sorted_middle = middle.to_vec();
+    sorted_middle.sort_unstable();
+    let mut out = Vec::with_capacity(hashes.len() + 1);
+    out.push(0u32);
+    for h in hashes {
+        let last = out.last().copied().unwrap_or(0);
+        out.push(last + u32::from(sorted_middle.binary_search(h).is_ok()));
+    }
+    out
+}
+
+/// What one anchor pair gives.
+enum Pair {
+    /// Too few middle lines equal (fewer than [`CONTEXT_MIDDLE_MIN`]).
+    Rejected,
+    Scored(Window, f64),
+    Exhausted,
+}
+
+/// The window from anchor line `i` to anchor line `j` (inclusive): its
+/// middle lines compared by their cached fold-key hashes (the shared
+/// multiset bounds the LCS before it is computed), then the whole window
+/// scored.
+fn score_between(
+    cx: &mut Cx<'_, '_>,
+    hashes: &[u64],
+    i: usize,
+    j: usize,
+    middle: &Middle<'_>,
+) -> Pair {
+    let file_middle = hashes.get(i + 1..j).unwrap_or(&[]);
+    let longest = middle.hashes.len().max(file_middle.len());
+    let present = middle
+        .seen_before
+        .get(j)
+        .zip(middle.seen_before.get(i + 1))
+        .map_or(0, |(a, b)| a - b) as usize;
+    let shared = present.min(middle.hashes.len());
+    if longest > 0 && (shared as f64) < CONTEXT_MIDDLE_MIN * longest as f64 {
+        return Pair::Rejected;
+    }
+    if !cx
+        .budget
+        .spend(middle.hashes.len().saturating_mul(file_middle.len()) + 1)
+    {
+        return Pair::Exhausted;
+    }
+    let middle_equal = lcs_len(middle.hashes, file_middle);
+    let ratio = if longest == 0 {
+        1.0
+    } else {
+        middle_equal as f64 / longest as f64
+    };
+    if ratio < CONTEXT_MIDDLE_MIN {
+        return Pair::Rejected;
+    }
+    let window_text = folded_text(cx, i, j + 1 - i);
+    let Some(score) = similarity(cx, &middle.text, &window_text, middle.floor) else {
+        return Pair::Exhausted;
+    };
+    let window = Window {
+        first: i,
+        count: j + 1 - i,
+        dice: 0.0,
+        equal_lines: middle_equal + 2,
+    };
+    Pair::Scored(window, score)
 }
 
 /// Length of the longest common subsequence of two sequences.

@@ -13,6 +13,7 @@
 //! windows. Only those few ever reach a sequence similarity.
 
 use super::{Cx, Needle};
+use crate::matcher::content::Content;
 use crate::matcher::normalize::{
     for_each_token, for_each_word, hash_span, key, token_hash, tokens, Level,
 };
@@ -106,35 +107,101 @@ pub(crate) fn best_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<W
 
 fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<Vec<Window>> {
     let size = search_lines.len();
-    let mut hashes: Vec<u64> = Vec::new();
-    for line in search_lines {
-        for_each_token(line, |s, e, word| {
-            if word {
-                hashes.push(nonzero(token_hash(&line[s..e])));
-            }
-        });
-    }
-    let search_total = hashes.len() as u32;
-    let mut distinct = hashes.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let table = SlotTable::new(&distinct);
-    let mut need = vec![0u32; distinct.len()];
-    for &h in &hashes {
-        if let Some(s) = table.get(h) {
-            need[s as usize] += 1;
-        }
-    }
+    let bag = SearchBag::new(search_lines);
     let content = cx.content;
     let n = content.lines().len();
-    if search_total == 0 || size == 0 || size > n {
+    if bag.total == 0 || size == 0 || size > n {
         return Some(Vec::new());
     }
     if !cx.budget.spend(content.body.len().saturating_mul(2)) {
         return None;
     }
-    // Every content word, as its slot in the search's table (`u32::MAX`
-    // for words the search does not have), with each line's range.
+    let (slots, per_line) = content_slots(content, &bag.table);
+    let mut have = vec![0u32; bag.need.len()];
+    let (mut overlap, mut total) = (0u32, 0u32);
+    let mut kept: Vec<Window> = Vec::with_capacity(KEEP + 1);
+    for l in 0..n {
+        let (a, b) = per_line[l];
+        for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
+            total += 1;
+            if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
+                if *h < w {
+                    overlap += 1;
+                }
+                *h += 1;
+            }
+        }
+        if l >= size {
+            let (a, b) = per_line[l - size];
+            for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
+                total -= 1;
+                if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
+                    *h -= 1;
+                    if *h < w {
+                        overlap -= 1;
+                    }
+                }
+            }
+        }
+        if l + 1 >= size && overlap > 0 {
+            let dice = 2.0 * f64::from(overlap) / f64::from(bag.total + total);
+            keep_best(
+                &mut kept,
+                Window {
+                    first: l + 1 - size,
+                    count: size,
+                    dice,
+                    equal_lines: 0,
+                },
+            );
+        }
+    }
+    kept.sort_unstable_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
+    Some(kept)
+}
+
+/// The search's word tokens as a bag: a slot per distinct token, and how
+/// many times each occurs.
+struct SearchBag {
+    table: SlotTable,
+    /// Occurrences per slot.
+    need: Vec<u32>,
+    /// Word tokens in all.
+    total: u32,
+}
+
+impl SearchBag {
+    fn new(search_lines: &[String]) -> SearchBag {
+        let mut hashes: Vec<u64> = Vec::new();
+        for line in search_lines {
+            for_each_token(line, |s, e, word| {
+                if word {
+                    hashes.push(nonzero(token_hash(&line[s..e])));
+                }
+            });
+        }
+        let mut distinct = hashes.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let table = SlotTable::new(&distinct);
+        let mut need = vec![0u32; distinct.len()];
+        for &h in &hashes {
+            if let Some(s) = table.get(h) {
+                need[s as usize] += 1;
+            }
+        }
+        SearchBag {
+            table,
+            need,
+            total: hashes.len() as u32,
+        }
+    }
+}
+
+/// Every content word as its slot in the search's table (`u32::MAX` for
+/// words the search does not have), and each line's range in that list.
+fn content_slots(content: &Content<'_>, table: &SlotTable) -> (Vec<u32>, Vec<(u32, u32)>) {
+    let n = content.lines().len();
     let mut slots: Vec<u32> = Vec::with_capacity(content.body.len() / 8);
     let mut per_line: Vec<(u32, u32)> = Vec::with_capacity(n);
     for i in 0..n {
@@ -150,47 +217,7 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
         });
         per_line.push((first, slots.len() as u32));
     }
-    let mut have = vec![0u32; distinct.len()];
-    let (mut overlap, mut total) = (0u32, 0u32);
-    let mut kept: Vec<Window> = Vec::with_capacity(KEEP + 1);
-    for l in 0..n {
-        let (a, b) = per_line[l];
-        for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
-            total += 1;
-            if let (Some(h), Some(&w)) = (have.get_mut(s as usize), need.get(s as usize)) {
-                if *h < w {
-                    overlap += 1;
-                }
-                *h += 1;
-            }
-        }
-        if l >= size {
-            let (a, b) = per_line[l - size];
-            for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
-                total -= 1;
-                if let (Some(h), Some(&w)) = (have.get_mut(s as usize), need.get(s as usize)) {
-                    *h -= 1;
-                    if *h < w {
-                        overlap -= 1;
-                    }
-                }
-            }
-        }
-        if l + 1 >= size && overlap > 0 {
-            let dice = 2.0 * f64::from(overlap) / f64::from(search_total + total);
-            keep_best(
-                &mut kept,
-                Window {
-                    first: l + 1 - size,
-                    count: size,
-                    dice,
-                    equal_lines: 0,
-                },
-            );
-        }
-    }
-    kept.sort_unstable_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
-    Some(kept)
+    (slots, per_line)
 }
 
 /// Keeps at most [`KEEP`] windows in distinct places, the best ones.
