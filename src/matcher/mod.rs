@@ -96,6 +96,13 @@ mod indent;
 mod ladder;
 mod messages;
 mod normalize;
+
+/// The line's fold key, the matcher's loosest safe normalisation
+/// (indentation, inner spacing, typographic characters, zero-width
+/// characters): two lines with the same key are one line reformatted.
+pub(crate) fn fold_key(line: &str) -> String {
+    normalize::key(line, normalize::Level::Fold)
+}
 pub mod reexpress;
 mod report;
 mod scan;

@@ -84,6 +84,11 @@ pub(crate) fn relocate_with_safe_strategies(
 ) -> Relocated {
     use crate::error::ErrorCode as Code;
     use crate::matcher::{find_match, FindOptions, Mode, Strategy};
+    if edit.twin_when_folded {
+        // Reformatted, the window stood at two places of the planned-on
+        // file: a reformatted one found now may be the other.
+        return Relocated::Nowhere;
+    }
     let window: Vec<&str> = edit
         .before
         .iter()
@@ -348,6 +353,15 @@ fn locate(lines: &[&str], e: &LinesEdit, new_text: &str, unchanged: bool) -> Loc
         // `intact` puts the window at the planned position, so the one
         // place is that one.
         [_] if intact => return exact(),
+        // The window stood at two places of the planned-on file: the one
+        // left may be the other.
+        [_] if e.twin_as_written => {
+            return Located::Rejected {
+                reason: RejectReason::ContentChanged,
+                context_matched: e.before.len() + e.after.len(),
+                candidates: Vec::new(),
+            }
+        }
         [at] => {
             return Located::At {
                 core_start: *at,

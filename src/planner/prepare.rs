@@ -4,8 +4,8 @@
 
 use super::anchor::{self, find_blocks, line_candidates, Matcher};
 use super::doc::{
-    fnv1a64, leading_blank_count, new_text_lines, splice, trailing_blank_count, Doc, Spliced,
-    CONTEXT_LINES,
+    find_all, fnv1a64, leading_blank_count, new_text_lines, splice, trailing_blank_count, Doc,
+    Spliced, CONTEXT_LINES,
 };
 use super::messages as msg;
 use super::range::{self, ResolvedRange};
@@ -102,6 +102,13 @@ pub(crate) fn lines_edit(
     let before_start = core_start.saturating_sub(CONTEXT_LINES);
     let after_end = core_end.saturating_add(CONTEXT_LINES).min(texts.len());
     let core: Vec<&str> = texts[core_start.min(core_end)..core_end].to_vec();
+    let window = &texts[before_start..after_end];
+    let twin_as_written = find_all(texts, window).len() > 1;
+    let twin_when_folded = twin_as_written || {
+        let folded: Vec<String> = texts.iter().map(|t| crate::matcher::fold_key(t)).collect();
+        let folded: Vec<&str> = folded.iter().map(String::as_str).collect();
+        find_all(&folded, &folded[before_start..after_end]).len() > 1
+    };
     LinesEdit {
         core_start,
         core: core.iter().map(|s| s.to_string()).collect(),
@@ -117,6 +124,8 @@ pub(crate) fn lines_edit(
         eof: core_end.saturating_add(CONTEXT_LINES) > texts.len(),
         del_offset,
         del_count,
+        twin_as_written,
+        twin_when_folded,
     }
 }
 

@@ -44,6 +44,15 @@ pub(crate) struct LinesEdit {
     pub eof: bool,
     pub del_offset: usize,
     pub del_count: usize,
+    /// The window (context before, core, context after) also stood at
+    /// another place of the planned-on file, as written: once the file
+    /// changed, one place left of the two may be the other one, so the
+    /// window found at one other place is not taken.
+    pub twin_as_written: bool,
+    /// The same under the matcher's loosest safe normalisation (fold keys:
+    /// indentation, inner spacing, typographic characters): a window found
+    /// reformatted is not taken.
+    pub twin_when_folded: bool,
 }
 
 impl LinesEdit {

@@ -3517,3 +3517,64 @@ fn the_diff_shows_the_final_newline_added_far_from_the_change() {
 "
     );
 }
+
+#[test]
+fn a_window_that_stood_at_two_places_is_not_taken_from_the_one_left() {
+    // The plan's window (context and core) stood twice in the planned-on
+    // file; the planned copy was then deleted. The one left is the other
+    // copy, not the plan's place: rejected, the file untouched.
+    let block = "fn parse() {\n    let a = 1;\n    let x = 2;\n    run(x);\n    let c = 3;\n    done(c);\n}\n";
+    let planned = format!("// one\n{block}// two\n{block}// end\n");
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(&planned, "5", "    run(x + 1);"), T0)
+        .unwrap();
+    let other_copy_only = format!("// one\n// two\n{block}// end\n");
+    let r = apply(&mut s, &p.hunk_id, &other_copy_only);
+    assert_eq!(
+        (r.context_match, r.reason, r.content.as_str()),
+        (
+            ContextMatch::Rejected,
+            Some(RejectReason::ContentChanged),
+            other_copy_only.as_str()
+        )
+    );
+    // Lines added above, both copies kept: two places, ambiguous.
+    let shifted = format!("// new\n{planned}");
+    let r = apply(&mut s, &p.hunk_id, &shifted);
+    assert_eq!(
+        (r.context_match, r.reason),
+        (ContextMatch::Rejected, Some(RejectReason::AmbiguousMatch))
+    );
+
+    // The copy re-indented (a nested twin, as in syn's parse.rs): deleting
+    // the planned copy leaves only the re-indented one, which the safe
+    // strategies would find. It is the other copy, so it is not taken.
+    let nested: String = block.lines().map(|l| format!("    {l}\n")).collect();
+    let planned = format!("{block}mod inner {{\n{nested}}}\n");
+    let mut s = session();
+    let p = s
+        .prepare_range_edit(range_opts(&planned, "4", "    run(x + 1);"), T0)
+        .unwrap();
+    let nested_only = format!("mod inner {{\n{nested}}}\n");
+    let r = apply(&mut s, &p.hunk_id, &nested_only);
+    assert_eq!(
+        (r.context_match, r.reason, r.content.as_str()),
+        (
+            ContextMatch::Rejected,
+            Some(RejectReason::ContentChanged),
+            nested_only.as_str()
+        )
+    );
+    // The planned copy shifted as written, the twin kept: the as-written
+    // window is unique and taken.
+    let shifted = format!("// new\n{planned}");
+    let r = apply(&mut s, &p.hunk_id, &shifted);
+    assert_eq!(
+        (r.context_match, r.content),
+        (
+            ContextMatch::Fuzz,
+            shifted.replacen("    run(x);\n", "    run(x + 1);\n", 1)
+        )
+    );
+}
