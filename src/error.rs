@@ -269,11 +269,20 @@ impl Error {
     /// English phrase alone (the Chinese message would read "应为 a
     /// positive integer").
     pub fn invalid_argument(lang: Lang, name: &str, expected: &str) -> Self {
-        let message = match lang {
-            Lang::En => format!("Invalid argument `{name}`: expected {expected}."),
-            Lang::Zh => format!("参数 `{name}` 无效：应为 {expected}。"),
-        };
-        Error::new(ErrorCode::InvalidArgument, message).with_name(name)
+        Error::new(
+            ErrorCode::InvalidArgument,
+            invalid_argument_message(lang, name, expected),
+        )
+        .with_name(name)
+    }
+}
+
+/// The message of [`Error::invalid_argument`], for a capability that
+/// renders its own problems (`expected` in `lang`).
+pub(crate) fn invalid_argument_message(lang: Lang, name: &str, expected: &str) -> String {
+    match lang {
+        Lang::En => format!("Invalid argument `{name}`: expected {expected}."),
+        Lang::Zh => format!("参数 `{name}` 无效：应为 {expected}。"),
     }
 }
 

@@ -18,9 +18,10 @@
 
 use regex_lite::{Regex, RegexBuilder};
 
-use super::messages as msg;
+use super::problem::Problem;
+use super::render::plain;
 use super::types::{MatchMode, Occurrence};
-use crate::error::{Error, ErrorCode, LineRange, Result};
+use crate::error::{LineRange, Result};
 use crate::lang::Lang;
 
 /// Compiled-size cap for anchor regexes (regex-lite counts bytes of its
@@ -44,17 +45,20 @@ impl Matcher {
             .map(|a| a.strip_suffix('\r').unwrap_or(a))
             .unwrap_or(anchor);
         if anchor.is_empty() {
-            return Err(
-                Error::new(ErrorCode::InvalidArgument, msg::anchor_empty(lang, name))
-                    .with_name(name),
-            );
+            return Err(plain(
+                lang,
+                &Problem::AnchorEmpty {
+                    name: name.to_string(),
+                },
+            ));
         }
         if anchor.contains(['\n', '\r']) {
-            return Err(Error::new(
-                ErrorCode::InvalidArgument,
-                msg::anchor_multiline(lang, name),
-            )
-            .with_name(name));
+            return Err(plain(
+                lang,
+                &Problem::AnchorMultiline {
+                    name: name.to_string(),
+                },
+            ));
         }
         Ok(match mode {
             MatchMode::Contains => Matcher::Contains(anchor.to_string()),
@@ -64,11 +68,14 @@ impl Matcher {
                     .size_limit(REGEX_SIZE_LIMIT)
                     .build()
                     .map_err(|e| {
-                        Error::new(
-                            ErrorCode::InvalidRegex,
-                            msg::invalid_regex(lang, name, anchor, &e.to_string()),
+                        plain(
+                            lang,
+                            &Problem::InvalidRegex {
+                                name: name.to_string(),
+                                pattern: anchor.to_string(),
+                                error: e.to_string(),
+                            },
                         )
-                        .with_name(name)
                     })?;
                 Matcher::Regex(regex)
             }
@@ -187,6 +194,7 @@ pub(crate) fn find_blocks(lines: &[&str], start: &Matcher, end: &Matcher) -> Blo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorCode;
 
     fn m(anchor: &str, mode: MatchMode) -> Matcher {
         Matcher::new(anchor, mode, "anchor", Lang::En).unwrap()

@@ -34,11 +34,12 @@
 use super::doc::{digest_string, find_all, fnv1a64, new_text_lines, splice, Doc, Spliced};
 use super::messages as msg;
 use super::prepare::{counts, previews, tail_after};
+use super::problem::{Problem, WhileDoing};
 use super::registry::{Hunk, HunkInfo, LinesEdit, PlannedEdit};
-use super::render::{self, refusal, Ctx};
+use super::render::{self, refuse, Ctx};
 use super::types::*;
 use super::yaml::preview_block;
-use crate::error::{ErrorCode, LineRange, Result};
+use crate::error::{LineRange, Result};
 
 /// Lines shown before/after the change in apply evidence.
 const PREVIEW_CONTEXT: usize = 2;
@@ -561,11 +562,12 @@ pub(crate) fn apply_hunk(
         lang,
     };
     let missing = || {
-        refusal(
+        refuse(
             &ctx,
-            ErrorCode::FileNotFound,
-            msg::file_not_found(lang, &hunk.path),
-            msg::next_apply_file_missing(lang),
+            Problem::FileNotFound {
+                path: hunk.path.clone(),
+                doing: WhileDoing::Applying,
+            },
             |y| {
                 y.str("hunk_id", &hunk.id);
             },

@@ -26,37 +26,14 @@
 
 use super::doc::{normalize_new_text, Doc};
 use super::messages as msg;
-use super::render::{ensure_yaml, refusal, Ctx};
+pub(crate) use super::problem::PatchKind;
+use super::problem::{Expected, Problem};
+use super::render::{ensure_yaml, plain, refuse, Ctx};
 use super::types::*;
 use super::yaml::{agent_text, Yaml};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::Result;
 use crate::siyuan::is_block_id;
 use crate::text::{detect_line_ending, lines_with_endings, LineEnding, BOM};
-
-/// A kind of diff/patch text, see the module docs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PatchKind {
-    UnifiedDiff,
-    ApplyPatch,
-    SearchReplace,
-    BlockDiff,
-}
-
-impl PatchKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PatchKind::UnifiedDiff => "unified_diff",
-            PatchKind::ApplyPatch => "apply_patch",
-            PatchKind::SearchReplace => "search_replace",
-            PatchKind::BlockDiff => "block_diff",
-        }
-    }
-
-    /// editkit's own edit formats.
-    fn is_editkit_format(self) -> bool {
-        matches!(self, PatchKind::SearchReplace | PatchKind::BlockDiff)
-    }
-}
 
 /// Every patch kind `text` shows, in [`PatchKind`] order. Linear.
 pub fn detect_patch_kinds(text: &str) -> Vec<PatchKind> {
@@ -193,27 +170,23 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
         } else {
             "knownOldTotalBytes"
         };
-        return Err(Error::invalid_argument(
+        return Err(plain(
             lang,
-            name,
-            &msg::snapshot_expected(lang),
+            &Problem::InvalidArgument {
+                name,
+                expected: Expected::Snapshot,
+            },
         ));
     };
     let old_lines = total_lines(&o.content);
     let old_bytes = o.content.len();
     if known_lines != old_lines as u64 || known_bytes != old_bytes as u64 {
-        return Err(refusal(
-            ctx,
-            ErrorCode::SnapshotMismatch,
-            msg::snapshot_mismatch(lang),
-            msg::next_snapshot(lang),
-            |y| {
-                y.raw("known_old_total_lines", known_lines)
-                    .raw("known_old_total_bytes", known_bytes)
-                    .raw("actual_old_total_lines", old_lines)
-                    .raw("actual_old_total_bytes", old_bytes);
-            },
-        ));
+        return Err(refuse(ctx, Problem::SnapshotMismatch, |y| {
+            y.raw("known_old_total_lines", known_lines)
+                .raw("known_old_total_bytes", known_bytes)
+                .raw("actual_old_total_lines", old_lines)
+                .raw("actual_old_total_bytes", old_bytes);
+        }));
     }
     let format = o.content_format.as_deref();
     let refused: Vec<PatchKind> = detect_patch_kinds(&o.new_content)
@@ -222,16 +195,10 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
         .collect();
     if let Some(first) = refused.first() {
         let kinds: Vec<&str> = refused.iter().map(|k| k.as_str()).collect();
-        return Err(refusal(
-            ctx,
-            ErrorCode::SuspiciousDiff,
-            msg::suspicious_diff(lang, first.as_str()),
-            msg::next_suspicious_diff(lang, *first),
-            |y| {
-                y.str("content_format", format.unwrap_or(""))
-                    .list("detected", &kinds);
-            },
-        ));
+        return Err(refuse(ctx, Problem::SuspiciousDiff { kind: *first }, |y| {
+            y.str("content_format", format.unwrap_or(""))
+                .list("detected", &kinds);
+        }));
     }
 
     let old = Doc::new(&o.content);
@@ -323,22 +290,10 @@ pub fn check_new_file(options: NewFileOptions) -> Result<NewFileCheck> {
     };
     let exists = options.exists.unwrap_or(false);
     if exists && options.is_file == Some(false) {
-        return Err(refusal(
-            &ctx,
-            ErrorCode::NotAFile,
-            msg::not_a_file(lang),
-            msg::next_not_a_file(lang),
-            |_| {},
-        ));
+        return Err(refuse(&ctx, Problem::NotAFile, |_| {}));
     }
     if exists {
-        return Err(refusal(
-            &ctx,
-            ErrorCode::FileExists,
-            msg::file_exists(lang),
-            msg::next_file_exists(lang),
-            |_| {},
-        ));
+        return Err(refuse(&ctx, Problem::FileExists, |_| {}));
     }
     let text = &options.new_content;
     let added = !text.is_empty() && !text.ends_with('\n');

@@ -171,6 +171,7 @@ mod guards;
 mod lenient;
 mod messages;
 mod prepare;
+mod problem;
 mod range;
 mod registry;
 mod render;
@@ -179,7 +180,8 @@ mod types;
 mod view;
 mod yaml;
 
-pub use guards::{check_new_file, check_overwrite, detect_patch_kinds, PatchKind};
+pub use guards::{check_new_file, check_overwrite, detect_patch_kinds};
+pub use problem::PatchKind;
 pub use range::{parse_line_range, LineRangeSpec, ResolvedRange};
 pub use registry::id_prefix_from_now;
 pub use session::FileEditSession;

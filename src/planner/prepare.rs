@@ -8,12 +8,13 @@ use super::doc::{
     Spliced, CONTEXT_LINES,
 };
 use super::messages as msg;
+use super::problem::{Problem, WhileDoing};
 use super::range::{self, ResolvedRange};
 use super::registry::{Base, HunkInfo, LinesEdit, PlannedEdit};
-use super::render::{refusal, Ctx};
+use super::render::{refuse, Ctx};
 use super::types::*;
 use super::yaml::{preview_block, preview_line};
-use crate::error::{ErrorCode, LineRange, Result};
+use crate::error::{LineRange, Result};
 
 /// Lines shown before/after a change in previews.
 const PREVIEW_CONTEXT: usize = 2;
@@ -131,11 +132,12 @@ pub(crate) fn lines_edit(
 
 fn require_content<'c>(ctx: &Ctx<'_>, content: Option<&'c str>) -> Result<&'c str> {
     content.ok_or_else(|| {
-        refusal(
+        refuse(
             ctx,
-            ErrorCode::FileNotFound,
-            msg::file_not_found(ctx.lang, ctx.path),
-            msg::next_file_not_found(ctx.lang),
+            Problem::FileNotFound {
+                path: ctx.path.to_string(),
+                doing: WhileDoing::Preparing,
+            },
             |_| {},
         )
     })
@@ -143,11 +145,11 @@ fn require_content<'c>(ctx: &Ctx<'_>, content: Option<&'c str>) -> Result<&'c st
 
 fn require_new_text(ctx: &Ctx<'_>, new_text: &str) -> Result<()> {
     if new_text.is_empty() {
-        return Err(refusal(
+        return Err(refuse(
             ctx,
-            ErrorCode::ContentRequired,
-            msg::content_required(ctx.lang, ctx.mode),
-            msg::next_content_required(ctx.lang, ctx.mode),
+            Problem::ContentRequired {
+                mode: ctx.mode.to_string(),
+            },
             |_| {},
         ));
     }
@@ -241,11 +243,12 @@ pub(crate) fn plan_append(ctx: &Ctx<'_>, opts: &AppendOptions) -> Result<Plan> {
         Some(c) => (c, true),
         None if create => ("", false),
         None => {
-            return Err(refusal(
+            return Err(refuse(
                 ctx,
-                ErrorCode::FileNotFound,
-                msg::file_not_found(ctx.lang, ctx.path),
-                msg::next_append_create(ctx.lang),
+                Problem::FileNotFound {
+                    path: ctx.path.to_string(),
+                    doing: WhileDoing::Appending,
+                },
                 |y| {
                     y.raw("create", false);
                 },
@@ -318,11 +321,14 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
             .raw("match", opts.match_mode.as_str());
     };
     if candidates.is_empty() {
-        return Err(refusal(
+        return Err(refuse(
             ctx,
-            ErrorCode::AnchorNotFound,
-            msg::anchor_not_found(lang, "anchor", &opts.anchor, opts.match_mode),
-            msg::next_anchor_not_found(lang),
+            Problem::AnchorNotFound {
+                name: "anchor".into(),
+                anchor: opts.anchor.clone(),
+                mode: opts.match_mode,
+                of_block: false,
+            },
             |y| {
                 anchor_fields(y);
                 y.raw("candidates_count", 0);
@@ -331,11 +337,12 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
     }
     let index = match opts.occurrence {
         None if candidates.len() > 1 => {
-            let mut e = refusal(
+            let mut e = refuse(
                 ctx,
-                ErrorCode::AnchorAmbiguous,
-                msg::anchor_ambiguous(lang, &opts.anchor, candidates.len()),
-                msg::next_anchor_ambiguous(lang),
+                Problem::AnchorAmbiguous {
+                    anchor: opts.anchor.clone(),
+                    count: candidates.len(),
+                },
                 |y| {
                     anchor_fields(y);
                     y.raw("candidates_count", candidates.len());
@@ -414,11 +421,12 @@ fn occurrence_out_of_range(
     count: usize,
     fields: impl FnOnce(&mut super::yaml::Yaml),
 ) -> crate::Error {
-    refusal(
+    refuse(
         ctx,
-        ErrorCode::OccurrenceOutOfRange,
-        msg::occurrence_out_of_range(ctx.lang, &anchor::occurrence_text(occurrence), count),
-        msg::next_occurrence(ctx.lang, count),
+        Problem::OccurrenceOutOfRange {
+            occurrence: anchor::occurrence_text(occurrence),
+            count,
+        },
         |y| {
             fields(y);
             y.str("occurrence", &anchor::occurrence_text(occurrence))
@@ -455,18 +463,19 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         } else {
             ("startAnchor", &opts.start_anchor)
         };
-        let mut e = refusal(
+        return Err(refuse(
             ctx,
-            ErrorCode::AnchorNotFound,
-            msg::anchor_not_found(lang, name, anchor, opts.match_mode),
-            msg::next_block_anchor_not_found(lang),
+            Problem::AnchorNotFound {
+                name: name.into(),
+                anchor: anchor.clone(),
+                mode: opts.match_mode,
+                of_block: true,
+            },
             |y| {
                 anchor_fields(y);
                 y.raw("candidates_count", 0);
             },
-        );
-        e.details.name = Some(name.to_string());
-        return Err(e);
+        ));
     }
     let block_ranges = || -> Vec<LineRange> {
         blocks
@@ -481,11 +490,11 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
                 .iter()
                 .map(|r| format!("{}~{}", r.start_line, r.end_line))
                 .collect();
-            let mut e = refusal(
+            let mut e = refuse(
                 ctx,
-                ErrorCode::AnchorAmbiguous,
-                msg::blocks_ambiguous(lang, blocks.len()),
-                msg::next_blocks_ambiguous(lang),
+                Problem::BlocksAmbiguous {
+                    count: blocks.len(),
+                },
                 |y| {
                     anchor_fields(y);
                     y.raw("candidates_count", blocks.len());
@@ -502,11 +511,13 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
     };
     let block = blocks[index];
     if let Some(nested) = block.nested {
-        let mut e = refusal(
+        let mut e = refuse(
             ctx,
-            ErrorCode::NestedAnchors,
-            msg::nested_anchors(lang, block.start + 1, block.end + 1, nested + 1),
-            msg::next_nested_anchors(lang),
+            Problem::NestedAnchors {
+                start: block.start + 1,
+                end: block.end + 1,
+                nested: nested + 1,
+            },
             |y| {
                 anchor_fields(y);
                 y.open("block_range")

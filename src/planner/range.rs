@@ -16,8 +16,10 @@
 //! - an end beyond `total` is `RANGE_OUT_OF_BOUNDS`; `N~M` with `N > M`
 //!   and malformed text are `INVALID_RANGE`.
 
-use super::messages as msg;
-use crate::error::{Error, ErrorCode, Result};
+use super::problem::Problem;
+pub(crate) use super::problem::RangeProblem;
+use super::render::plain;
+use crate::error::{Error, Result};
 use crate::lang::Lang;
 
 /// A parsed, not yet resolved range.
@@ -42,16 +44,6 @@ pub enum ResolvedRange {
     Lines { start: u32, end: u32 },
     /// The position after the last line (`N~` with N = last + 1).
     Append { at: u32 },
-}
-
-/// Why a range was refused (rendered by [`range_error`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RangeProblem {
-    Empty,
-    Syntax,
-    Zero,
-    Reversed,
-    OutOfBounds { total: usize },
 }
 
 /// Parses `input` (see the module docs for the grammar).
@@ -141,24 +133,20 @@ pub(crate) fn resolve(
     }
 }
 
-pub(crate) fn range_error(problem: RangeProblem, input: &str, lang: Lang) -> Error {
-    match problem {
-        RangeProblem::OutOfBounds { total } => Error::new(
-            ErrorCode::RangeOutOfBounds,
-            msg::range_out_of_bounds(lang, input, total),
-        )
-        .with_name("range"),
-        other => Error::new(
-            ErrorCode::InvalidRange,
-            msg::invalid_range(lang, input, other),
-        )
-        .with_name("range"),
-    }
+pub(crate) fn range_error(why: RangeProblem, input: &str, lang: Lang) -> Error {
+    plain(
+        lang,
+        &Problem::InvalidRange {
+            input: input.to_string(),
+            why,
+        },
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorCode;
 
     #[test]
     fn every_form_parses() {

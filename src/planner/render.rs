@@ -5,9 +5,10 @@
 //! enum words are plain, every string is quoted (see [`super::yaml`]).
 
 use super::messages as msg;
+use super::problem::Problem;
 use super::types::*;
 use super::yaml::{number, Yaml};
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::lang::Lang;
 
 /// Where a refusal happened: the YAML `mode` and `path`, and the language.
@@ -17,47 +18,41 @@ pub(crate) struct Ctx<'a> {
     pub lang: Lang,
 }
 
-/// A refusal with its agent YAML (`status: error`) in `details.yaml` and
-/// the next step in `details.suggestions`. `fields` adds the facts
-/// between `error:` and `summary:`.
-pub(crate) fn refusal(
-    ctx: &Ctx<'_>,
-    code: ErrorCode,
-    message: String,
-    next: String,
-    fields: impl FnOnce(&mut Yaml),
-) -> Error {
-    let mut y = Yaml::new();
-    y.raw("status", "error").raw("mode", ctx.mode);
-    if !ctx.path.is_empty() {
-        y.str("path", ctx.path);
+/// The planner's refusal of `problem`: the message and next step rendered
+/// in `ctx.lang`, the problem's details, and the agent YAML (`status:
+/// error`) in `details.yaml`. `fields` adds the facts between `error:` and
+/// `summary:`.
+pub(crate) fn refuse(ctx: &Ctx<'_>, problem: Problem, fields: impl FnOnce(&mut Yaml)) -> Error {
+    let e = plain(ctx.lang, &problem);
+    with_yaml(e, ctx, fields)
+}
+
+/// The refusal without its YAML, for the public functions that have no
+/// tool context (`parse_line_range`, the anchor matcher): the tool that
+/// calls them adds the YAML with [`ensure_yaml`].
+pub(crate) fn plain(lang: Lang, problem: &Problem) -> Error {
+    let said = msg::render(problem, lang);
+    let mut e = Error::new(problem.code(), said.message);
+    *e.details = problem.details();
+    if !said.next.is_empty() {
+        e.details.suggestions = vec![said.next];
     }
-    y.raw("error", code.as_str());
-    fields(&mut y);
-    y.str("summary", &message);
-    if !next.is_empty() {
-        y.str("next", &next);
-    }
-    let mut e = Error::new(code, message);
-    if !next.is_empty() {
-        e.details.suggestions = vec![next];
-    }
-    e.details.yaml = Some(y.finish());
     e
 }
 
-/// Gives an error made without YAML (argument checks shared with other
-/// modules) its agent YAML, so every planner refusal carries one.
-pub(crate) fn ensure_yaml(mut e: Error, ctx: &Ctx<'_>) -> Error {
+/// Gives an error made without YAML (by [`plain`], or an argument check
+/// shared with other modules) its agent YAML, so every planner refusal
+/// carries one.
+pub(crate) fn ensure_yaml(e: Error, ctx: &Ctx<'_>) -> Error {
     if e.details.yaml.is_some() {
         return e;
     }
-    if e.details.suggestions.is_empty() {
-        let next = msg::default_next(ctx.lang, e.code);
-        if !next.is_empty() {
-            e.details.suggestions.push(next);
-        }
-    }
+    with_yaml(e, ctx, |_| {})
+}
+
+/// The one place the refusal YAML is written: header, the argument's name,
+/// the stage's `fields`, summary and next step.
+fn with_yaml(mut e: Error, ctx: &Ctx<'_>, fields: impl FnOnce(&mut Yaml)) -> Error {
     let mut y = Yaml::new();
     y.raw("status", "error").raw("mode", ctx.mode);
     if !ctx.path.is_empty() {
@@ -67,6 +62,7 @@ pub(crate) fn ensure_yaml(mut e: Error, ctx: &Ctx<'_>) -> Error {
     if let Some(name) = &e.details.name {
         y.str("argument", name);
     }
+    fields(&mut y);
     y.str("summary", &e.message);
     if let Some(next) = e.details.suggestions.first() {
         y.str("next", next);

@@ -3,11 +3,12 @@
 use super::apply::{apply_hunk, rebase};
 use super::messages as msg;
 use super::prepare::{self, Plan};
+use super::problem::{Expected, Problem};
 use super::registry::{Hunk, LookupError, Registry, Retired};
-use super::render::{self, ensure_yaml, refusal, Ctx};
+use super::render::{self, ensure_yaml, plain, refuse, Ctx};
 use super::types::*;
 use super::yaml::agent_text;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::Result;
 use crate::lang::Lang;
 
 /// One per agent process: plans edits, remembers them for `ttlMs`, applies
@@ -242,42 +243,30 @@ impl FileEditSession {
     }
 
     fn lookup(&self, ctx: &Ctx<'_>, id: &str, owner: &str) -> Result<&Hunk> {
-        let lang = ctx.lang;
         self.registry.lookup(id, owner).map_err(|why| match why {
             LookupError::NotFound {
                 retired: Some(Retired::Expired),
             } => {
                 // Seed 001: an expired plan is not found, with the reason.
-                let mut e = refusal(
-                    ctx,
-                    ErrorCode::HunkNotFound,
-                    msg::hunk_expired(lang, id),
-                    msg::next_replan(lang),
-                    |y| {
-                        y.str("hunk_id", id).raw("reason", "expired");
-                    },
-                );
-                e.details.reason = Some("expired".into());
-                e
+                refuse(ctx, Problem::HunkExpired { id: id.to_string() }, |y| {
+                    y.str("hunk_id", id).raw("reason", "expired");
+                })
             }
-            LookupError::NotFound { retired } => refusal(
+            LookupError::NotFound { retired } => refuse(
                 ctx,
-                ErrorCode::HunkNotFound,
-                msg::hunk_not_found(lang, id, retired == Some(Retired::Applied)),
-                msg::next_replan(lang),
+                Problem::HunkNotFound {
+                    id: id.to_string(),
+                    applied: retired == Some(Retired::Applied),
+                },
                 |y| {
                     y.str("hunk_id", id);
                 },
             ),
-            LookupError::WrongOwner => refusal(
-                ctx,
-                ErrorCode::WrongOwner,
-                msg::wrong_owner(lang, id),
-                msg::next_wrong_owner(lang),
-                |y| {
+            LookupError::WrongOwner => {
+                refuse(ctx, Problem::WrongOwner { id: id.to_string() }, |y| {
                     y.str("hunk_id", id).str("owner", owner);
-                },
-            ),
+                })
+            }
         })
     }
 
@@ -306,10 +295,12 @@ impl FileEditSession {
         let lang = ctx.lang;
         check_now(lang, now_ms)?;
         if ctx.path.is_empty() {
-            return Err(Error::invalid_argument(
+            return Err(plain(
                 lang,
-                "path",
-                lang.pick("a non-empty file path", "非空的文件路径"),
+                &Problem::InvalidArgument {
+                    name: "path",
+                    expected: Expected::FilePath,
+                },
             ));
         }
         self.registry.purge(now_ms);
@@ -319,22 +310,25 @@ impl FileEditSession {
             Some(id) => {
                 let old = self.lookup(ctx, id, owner)?;
                 if old.mode != mode {
-                    return Err(refusal(
+                    return Err(refuse(
                         ctx,
-                        ErrorCode::HunkKindMismatch,
-                        msg::hunk_kind_mismatch(lang, id, old.mode.as_str(), mode.as_str()),
-                        msg::next_kind_mismatch(lang, old.mode.as_str()),
+                        Problem::HunkKindMismatch {
+                            id: id.to_string(),
+                            old_mode: old.mode.as_str().to_string(),
+                            new_mode: mode.as_str().to_string(),
+                        },
                         |y| {
                             y.str("hunk_id", id).raw("hunk_mode", old.mode.as_str());
                         },
                     ));
                 }
                 if old.path != ctx.path {
-                    return Err(refusal(
+                    return Err(refuse(
                         ctx,
-                        ErrorCode::HunkPathMismatch,
-                        msg::hunk_path_mismatch(lang, id, &old.path),
-                        msg::next_path_mismatch(lang),
+                        Problem::HunkPathMismatch {
+                            id: id.to_string(),
+                            old_path: old.path.clone(),
+                        },
                         |y| {
                             y.str("hunk_id", id).str("hunk_path", &old.path);
                         },
@@ -400,10 +394,12 @@ fn check_now(lang: Lang, now_ms: f64) -> Result<()> {
     if now_ms.is_finite() {
         Ok(())
     } else {
-        Err(Error::invalid_argument(
+        Err(plain(
             lang,
-            "now",
-            lang.pick("a finite number of milliseconds", "有限的毫秒数"),
+            &Problem::InvalidArgument {
+                name: "now",
+                expected: Expected::FiniteNow,
+            },
         ))
     }
 }

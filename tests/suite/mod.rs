@@ -11,6 +11,7 @@ mod fuzz_regressions;
 pub mod kernel_host;
 mod matcher;
 mod planner;
+mod planner_refusals;
 mod quality;
 /// The match-quality corpus, shared with `cargo bench --bench quality`.
 #[path = "../../benches/quality/corpus.rs"]
