@@ -511,8 +511,29 @@ fn list(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
     (node, j)
 }
 
+/// A list item starting at line `i`: its marker line, then every line
+/// indented to its content column, blank lines and lazy paragraph
+/// continuations.
 fn list_item(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
     let line = lines[i];
+    let (content_width, first_line, col) = item_marker_line(line);
+    let mut item = Node::new(BlockKind::ListItem, line.idx, line.idx, col);
+    item.content_column = first_line.col;
+    let first_line = take_inline_ial(&mut item, first_line, line.idx);
+    let task = task_marker(first_line.text);
+    item.detail = Detail::Item { task };
+    let (content, j) = item_content(lines, i, first_line, content_width);
+    item.last = content.last().map_or(line.idx, |l| l.idx);
+    item.children = parse_lines(&content);
+    if let Some(last_child) = item.children.last() {
+        item.last = item.last.max(last_child.last_with_ial());
+    }
+    (item, j)
+}
+
+/// The item's content column (its continuation lines' indentation), the
+/// text after its marker, and the marker's column.
+fn item_marker_line(line: VLine<'_>) -> (usize, VLine<'_>, usize) {
     let (indent, body, col) = line.indented();
     let marker = list_marker(body).unwrap_or(Marker {
         ordered: false,
@@ -527,34 +548,46 @@ fn list_item(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
     } else {
         indent + marker.width + spaces
     };
-    let mut first_line = if rest.is_empty() {
+    let first_line = if rest.is_empty() {
         after_marker.skip(after_marker.text.len())
     } else if spaces > 4 {
         after_marker.dedent(1)
     } else {
         after_marker.dedent(spaces)
     };
-    let mut item = Node::new(BlockKind::ListItem, line.idx, line.idx, col);
-    item.content_column = first_line.col;
-    // Kramdown writes an item's IAL right after its marker.
-    if first_line.text.starts_with("{:") {
-        if let Some(close) = first_line.text.find('}') {
-            let start = first_line.col;
-            let end = start + close + 1;
-            item.ial = Some((
-                parse_ial(&first_line.text[..=close]),
-                IalPlace::Inline {
-                    line: line.idx,
-                    start,
-                    end,
-                },
-            ));
-            first_line = first_line.skip(close + 1);
-        }
-    }
-    let task = task_marker(first_line.text);
-    item.detail = Detail::Item { task };
+    (content_width, first_line, col)
+}
 
+/// Kramdown writes an item's IAL right after its marker: it becomes the
+/// item's IAL, and the rest of the line its first line.
+fn take_inline_ial<'a>(item: &mut Node, first_line: VLine<'a>, line_idx: usize) -> VLine<'a> {
+    if !first_line.text.starts_with("{:") {
+        return first_line;
+    }
+    let Some(close) = first_line.text.find('}') else {
+        return first_line;
+    };
+    let start = first_line.col;
+    let end = start + close + 1;
+    item.ial = Some((
+        parse_ial(&first_line.text[..=close]),
+        IalPlace::Inline {
+            line: line_idx,
+            start,
+            end,
+        },
+    ));
+    first_line.skip(close + 1)
+}
+
+/// The item's lines after its first one (dedented to its content column),
+/// trailing blank lines left out, and the index of the line after it.
+fn item_content<'a>(
+    lines: &[VLine<'a>],
+    i: usize,
+    first_line: VLine<'a>,
+    content_width: usize,
+) -> (Vec<VLine<'a>>, usize) {
     let mut content = vec![first_line];
     let mut j = i + 1;
     let mut saw_blank = false;
@@ -588,12 +621,7 @@ fn list_item(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
         content.pop();
         j -= 1;
     }
-    item.last = content.last().map_or(line.idx, |l| l.idx);
-    item.children = parse_lines(&content);
-    if let Some(last_child) = item.children.last() {
-        item.last = item.last.max(last_child.last_with_ial());
-    }
-    (item, j)
+    (content, j)
 }
 
 /// `[ ]`, `[x]` or `[X]` at the start of an item's text, followed by a

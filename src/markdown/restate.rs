@@ -339,70 +339,91 @@ struct Sides<'a> {
     new_texts: &'a [String],
 }
 
-/// Pairs the blocks of one gap between anchors.
+/// Pairs the blocks of one gap between anchors and records the gap's
+/// steps: pairs in the new order, the unpaired old blocks lost, the
+/// unpaired new blocks new.
 fn flush_gap(
     steps: &mut Vec<Step>,
     gap_old: &mut Vec<usize>,
     gap_new: &mut Vec<usize>,
     sides: &Sides<'_>,
 ) {
-    let Sides {
-        old,
-        new,
-        old_texts,
-        new_texts,
-    } = *sides;
     if gap_old.is_empty() && gap_new.is_empty() {
         return;
     }
-    let mut paired: Vec<(usize, usize)> = Vec::new();
-    if gap_old.len() == gap_new.len() {
-        for (&o, &n) in gap_old.iter().zip(gap_new.iter()) {
-            if compatible(&old[o], &new[n]) {
-                paired.push((o, n));
-            }
-        }
+    let paired = if gap_old.len() == gap_new.len() {
+        pair_in_place(gap_old, gap_new, sides)
     } else {
-        // In-order matching that maximises total similarity (≥ 0.5 each).
-        let (a, b) = (gap_old.len(), gap_new.len());
-        let mut best = vec![vec![0.0f64; b + 1]; a + 1];
-        let mut sims = vec![vec![0.0f64; b]; a];
-        for x in 0..a {
-            for y in 0..b {
-                let (o, n) = (gap_old[x], gap_new[y]);
-                sims[x][y] = if compatible(&old[o], &new[n]) {
-                    similarity(&old_texts[o], &new_texts[n])
-                } else {
-                    0.0
-                };
-            }
-        }
-        for x in (0..a).rev() {
-            for y in (0..b).rev() {
-                let take = if sims[x][y] >= 0.5 {
-                    sims[x][y] + best[x + 1][y + 1]
-                } else {
-                    f64::MIN
-                };
-                best[x][y] = take.max(best[x + 1][y]).max(best[x][y + 1]);
-            }
-        }
-        let (mut x, mut y) = (0, 0);
-        while x < a && y < b {
-            if sims[x][y] >= 0.5 && best[x][y] == sims[x][y] + best[x + 1][y + 1] {
-                paired.push((gap_old[x], gap_new[y]));
-                x += 1;
-                y += 1;
-            } else if best[x][y] == best[x + 1][y] {
-                x += 1;
+        pair_by_similarity(gap_old, gap_new, sides)
+    };
+    steps.extend(gap_steps(gap_old, gap_new, &paired));
+    gap_old.clear();
+    gap_new.clear();
+}
+
+/// As many blocks on both sides: each pairs with the one at its position,
+/// where the two are compatible.
+fn pair_in_place(gap_old: &[usize], gap_new: &[usize], sides: &Sides<'_>) -> Vec<(usize, usize)> {
+    gap_old
+        .iter()
+        .zip(gap_new)
+        .filter(|(&o, &n)| compatible(&sides.old[o], &sides.new[n]))
+        .map(|(&o, &n)| (o, n))
+        .collect()
+}
+
+/// In-order matching that maximises total similarity (≥ 0.5 each): a
+/// longest-common-subsequence table weighted by similarity.
+fn pair_by_similarity(
+    gap_old: &[usize],
+    gap_new: &[usize],
+    sides: &Sides<'_>,
+) -> Vec<(usize, usize)> {
+    let (a, b) = (gap_old.len(), gap_new.len());
+    let mut sims = vec![vec![0.0f64; b]; a];
+    for x in 0..a {
+        for y in 0..b {
+            let (o, n) = (gap_old[x], gap_new[y]);
+            sims[x][y] = if compatible(&sides.old[o], &sides.new[n]) {
+                similarity(&sides.old_texts[o], &sides.new_texts[n])
             } else {
-                y += 1;
-            }
+                0.0
+            };
         }
     }
+    let mut best = vec![vec![0.0f64; b + 1]; a + 1];
+    for x in (0..a).rev() {
+        for y in (0..b).rev() {
+            let take = if sims[x][y] >= 0.5 {
+                sims[x][y] + best[x + 1][y + 1]
+            } else {
+                f64::MIN
+            };
+            best[x][y] = take.max(best[x + 1][y]).max(best[x][y + 1]);
+        }
+    }
+    let mut paired = Vec::new();
+    let (mut x, mut y) = (0, 0);
+    while x < a && y < b {
+        if sims[x][y] >= 0.5 && best[x][y] == sims[x][y] + best[x + 1][y + 1] {
+            paired.push((gap_old[x], gap_new[y]));
+            x += 1;
+            y += 1;
+        } else if best[x][y] == best[x + 1][y] {
+            x += 1;
+        } else {
+            y += 1;
+        }
+    }
+    paired
+}
+
+/// The gap's steps in the new list's order; lost blocks last. A lost old
+/// block is `Replaced` when some new block is unpaired, else `Removed`.
+fn gap_steps(gap_old: &[usize], gap_new: &[usize], paired: &[(usize, usize)]) -> Vec<Step> {
     let new_unpaired = gap_new.len() > paired.len();
     let mut events: Vec<(usize, Step)> = Vec::new();
-    for &o in gap_old.iter() {
+    for &o in gap_old {
         match paired.iter().find(|p| p.0 == o) {
             Some(&(o, n)) => events.push((n, Step::Pair(o, n))),
             None => {
@@ -415,15 +436,13 @@ fn flush_gap(
             }
         }
     }
-    for &n in gap_new.iter() {
+    for &n in gap_new {
         if !paired.iter().any(|p| p.1 == n) {
             events.push((n, Step::New(n)));
         }
     }
     events.sort_by_key(|e| e.0);
-    steps.extend(events.into_iter().map(|(_, s)| s));
-    gap_old.clear();
-    gap_new.clear();
+    events.into_iter().map(|(_, s)| s).collect()
 }
 
 /// A block's text for comparison: its lines without IALs, container

@@ -74,8 +74,8 @@ fn plugin_writes(case: &serde_json::Value) -> Vec<Call> {
     out
 }
 
-/// What editkit does with each recorded case.
-#[allow(dead_code)] // the reasons are documentation, read by people
+/// What editkit does with each recorded case. A difference carries its
+/// reason, which a failing assertion prints.
 enum Expect {
     /// Exactly the plugin's kernel writes.
     SameWrites,
@@ -258,12 +258,19 @@ fn plugin_cases_match_or_differ_deliberately() {
                 assert!(report.ok, "{title}: {}", report.summary);
                 assert_eq!(writes, plugin_writes(case), "{title}");
             }
-            Expect::SameRefusal(codes) | Expect::DiffersRefusal(_, codes) => {
+            Expect::SameRefusal(codes) => {
                 assert_eq!(refusal_codes(&outcome), codes, "{title}");
                 assert!(writes.is_empty(), "{title}: wrote {writes:?}");
                 assert!(outcome.as_ref().map_or(true, |r| !r.ok), "{title}");
             }
-            Expect::DiffersWrites(_, expected) => {
+            Expect::DiffersRefusal(why, codes) => {
+                let title = format!("{title} (a deliberate difference: {why})");
+                assert_eq!(refusal_codes(&outcome), codes, "{title}");
+                assert!(writes.is_empty(), "{title}: wrote {writes:?}");
+                assert!(outcome.as_ref().map_or(true, |r| !r.ok), "{title}");
+            }
+            Expect::DiffersWrites(why, expected) => {
+                let title = format!("{title} (a deliberate difference: {why})");
                 let report = outcome.unwrap_or_else(|e| panic!("{title}: {e}"));
                 assert!(
                     report.ok,

@@ -51,7 +51,8 @@ fn plugin_calls(case: &serde_json::Value) -> Vec<&'static str> {
 
 // ---- getBlockContent --------------------------------------------------------
 
-#[allow(dead_code)] // the reasons are documentation, read by people
+/// What editkit does with each recorded plugin render. A difference
+/// carries its reason, which a failing assertion prints.
 enum ContentExpect {
     /// The plugin's text and its kernel calls, in this language (the
     /// plugin printed Chinese labels and English slice messages).
@@ -113,8 +114,9 @@ fn get_block_content_reproduces_every_plugin_render() {
                 );
                 assert_eq!(call_names(&host), plugin_calls(case), "{label}");
             }
-            ContentExpect::Differs(_reason, text, calls) => {
+            ContentExpect::Differs(why, text, calls) => {
                 differences += 1;
+                let label = format!("{label} (a deliberate difference: {why})");
                 let host = KernelHost::new();
                 let out = block_on(get_block_content(&args, &host, &ZH)).unwrap();
                 assert_eq!(out.text, text, "{label}");
