@@ -14,7 +14,7 @@ use super::types::{
     FindOptions, Mode, Strategy, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO,
     DEFAULT_WORK_BUDGET,
 };
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::lang::Lang;
 
 /// Options checked and defaults filled in.
@@ -250,9 +250,4 @@ pub(crate) fn check_size(lang: Lang, content: &str) -> Result<(), Error> {
         ));
     }
     Ok(())
-}
-
-/// The refusal of an empty search (`EMPTY_SEARCH`).
-pub(crate) fn empty_search(lang: Lang) -> Error {
-    Error::new(ErrorCode::EmptySearch, super::messages::empty_search(lang))
 }

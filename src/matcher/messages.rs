@@ -1,7 +1,12 @@
 //! Every text of the matcher an agent or a person reads, in English and
-//! Chinese side by side, one function per message.
+//! Chinese side by side: the refusals rendered from a [`Problem`] by
+//! [`render`] (and their next steps by [`next_steps`]), the summaries and
+//! the corrector's prompts one function each. A leaf: it imports only
+//! `types`.
 
-use super::types::{Mode, Strategy, Unmappable};
+use super::types::{
+    FormatProblem, Hint, Invisible, Mode, NotFound, Place, Problem, Strategy, Unmappable,
+};
 use crate::lang::Lang;
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -25,10 +30,6 @@ fn percent(x: f64) -> u32 {
     (x * 100.0).round().clamp(0.0, 100.0) as u32
 }
 
-/// A candidate place: first and last line, and the start column where
-/// several places start on one line.
-pub(crate) type Place = (u32, u32, Option<u32>);
-
 fn ranges(lang: Lang, list: &[Place]) -> String {
     let shown: Vec<String> = list
         .iter()
@@ -51,7 +52,38 @@ fn ranges(lang: Lang, list: &[Place]) -> String {
     s
 }
 
-pub(crate) fn empty_search(lang: Lang) -> String {
+/// Words `problem` in `lang`. Only formats: the problem carries every
+/// fact.
+pub(crate) fn render(problem: &Problem, lang: Lang) -> String {
+    match problem {
+        Problem::EmptySearch => empty_search(lang),
+        Problem::NoChange => no_change(lang),
+        Problem::Ambiguous { strategy, places } => ambiguous(lang, *strategy, places),
+        Problem::TooManyMatches { strategy, cap } => too_many_matches(lang, *strategy, *cap),
+        Problem::CountMismatch {
+            strategy,
+            expected,
+            places,
+        } => count_mismatch(lang, *strategy, *expected, places),
+        Problem::AlreadyApplied { places } => {
+            let at = places.first().map_or((1, 1), |&(a, b, _)| (a, b));
+            already_applied(lang, at)
+        }
+        Problem::Unmappable { strategy, at, why } => unmappable(lang, *strategy, *at, why),
+        Problem::NotFound(report) => not_found(lang, report, &advice(lang, report.mode)),
+    }
+}
+
+/// What to do next, as a list (`details.suggestions`): the failure
+/// report's advice; the other messages say it themselves.
+pub(crate) fn next_steps(problem: &Problem, lang: Lang) -> Vec<String> {
+    match problem {
+        Problem::NotFound(report) => advice(lang, report.mode),
+        _ => Vec::new(),
+    }
+}
+
+fn empty_search(lang: Lang) -> String {
     lang.pick(
         "The search text is empty, so it cannot locate anything. Put the exact lines to change in the search; to add text, search for a neighbouring line and repeat it in the replacement with the new lines.",
         "搜索文本为空，无法定位。请在搜索中给出要修改的原文；若要新增内容，请搜索相邻的一行，并在替换中保留这一行再加上新内容。",
@@ -59,7 +91,7 @@ pub(crate) fn empty_search(lang: Lang) -> String {
     .to_string()
 }
 
-pub(crate) fn no_change(lang: Lang) -> String {
+fn no_change(lang: Lang) -> String {
     lang.pick(
         "The search and the replacement are identical (or the replacement leaves the text unchanged), so this edit would change nothing. Check that the replacement holds the new text.",
         "搜索与替换内容相同（或替换后文本不变），此编辑不会产生任何改动。请确认替换部分是新的内容。",
@@ -67,7 +99,7 @@ pub(crate) fn no_change(lang: Lang) -> String {
     .to_string()
 }
 
-pub(crate) fn ambiguous(lang: Lang, strategy: Strategy, found: &[Place]) -> String {
+fn ambiguous(lang: Lang, strategy: Strategy, found: &[Place]) -> String {
     match lang {
         Lang::En => format!(
             "The search text matches {n} places (strategy {s}): {list}. An edit needs exactly one. Add a few unchanged neighbouring lines to the search so it matches one place only, or set replaceAll to change every place.",
@@ -84,12 +116,7 @@ pub(crate) fn ambiguous(lang: Lang, strategy: Strategy, found: &[Place]) -> Stri
     }
 }
 
-pub(crate) fn count_mismatch(
-    lang: Lang,
-    strategy: Strategy,
-    expected: u32,
-    found: &[Place],
-) -> String {
+fn count_mismatch(lang: Lang, strategy: Strategy, expected: u32, found: &[Place]) -> String {
     match lang {
         Lang::En => format!(
             "Expected {expected} matches but strategy {strategy} found {n}: {list}. Nothing was changed. Adjust expectedReplacements, or make the search more specific.",
@@ -104,7 +131,7 @@ pub(crate) fn count_mismatch(
     }
 }
 
-pub(crate) fn too_many_matches(lang: Lang, strategy: Strategy, cap: usize) -> String {
+fn too_many_matches(lang: Lang, strategy: Strategy, cap: usize) -> String {
     match lang {
         Lang::En => format!(
             "Strategy {strategy} found more than {cap} locations, the most one call replaces. Nothing was changed (an edit cut short at the cap would leave the rest). Split the content, or make the search more specific."
@@ -115,7 +142,7 @@ pub(crate) fn too_many_matches(lang: Lang, strategy: Strategy, cap: usize) -> St
     }
 }
 
-pub(crate) fn already_applied(lang: Lang, at: (u32, u32)) -> String {
+fn already_applied(lang: Lang, at: (u32, u32)) -> String {
     match lang {
         Lang::En => format!(
             "The search text is not in the content, but the replacement already is, once, at {}. The edit looks already applied; nothing was changed. Re-read the content before editing again.",
@@ -128,12 +155,7 @@ pub(crate) fn already_applied(lang: Lang, at: (u32, u32)) -> String {
     }
 }
 
-pub(crate) fn unmappable(
-    lang: Lang,
-    strategy: Strategy,
-    at: (u32, u32),
-    why: &Unmappable,
-) -> String {
+fn unmappable(lang: Lang, strategy: Strategy, at: (u32, u32), why: &Unmappable) -> String {
     let place = range(lang, at.0, at.1);
     match (lang, why) {
         (Lang::En, Unmappable::Indentation(n)) => format!(
@@ -161,50 +183,6 @@ pub(crate) fn unmappable(
             "搜索需要去掉一层转义才能在{place}匹配（策略 {strategy}），但替换内容在字符串字面量 `{literal}` 中新增了转义序列：在那里去掉转义会把新代码自身的转义变成真实字符，破坏该字面量。未做任何修改。请发送不带多余转义的搜索和替换内容。"
         ),
     }
-}
-
-/// What the failure report says about the closest region.
-pub(crate) struct ClosestNote {
-    pub start_line: u32,
-    pub end_line: u32,
-    pub similarity: f64,
-    pub diff: String,
-}
-
-/// A near miss explained in one sentence.
-pub(crate) enum Hint {
-    Indentation {
-        start_line: u32,
-        end_line: u32,
-    },
-    Weak {
-        start_line: u32,
-        end_line: u32,
-        score: f64,
-        threshold: f64,
-    },
-    TooClose {
-        start_line: u32,
-        end_line: u32,
-        score: f64,
-        runner_up: f64,
-    },
-    /// The closest region differs from the search only by characters a
-    /// reader cannot see.
-    Invisible {
-        start_line: u32,
-        end_line: u32,
-        kinds: Vec<Invisible>,
-    },
-}
-
-/// Differences a reader cannot see.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Invisible {
-    Nbsp,
-    ZeroWidth,
-    NormalForm,
-    CarriageReturn,
 }
 
 fn invisible_name(lang: Lang, k: Invisible) -> &'static str {
@@ -285,7 +263,7 @@ fn capitalise(s: &str) -> String {
 }
 
 /// The general advice of seed 004, in order.
-pub(crate) fn advice(lang: Lang, mode: Mode) -> Vec<String> {
+fn advice(lang: Lang, mode: Mode) -> Vec<String> {
     let mut v: Vec<String> = match lang {
         Lang::En => vec![
             "Read the content again (it may have changed) and copy the text to replace exactly."
@@ -314,15 +292,16 @@ pub(crate) fn advice(lang: Lang, mode: Mode) -> Vec<String> {
     v
 }
 
-pub(crate) fn not_found(
-    lang: Lang,
-    mode: Mode,
-    tried: &[Strategy],
-    closest: Option<&ClosestNote>,
-    hints: &[Hint],
-    exhausted: bool,
-    advice_list: &[String],
-) -> String {
+fn not_found(lang: Lang, report: &NotFound, advice_list: &[String]) -> String {
+    let NotFound {
+        mode,
+        tried,
+        exhausted,
+        hints,
+        closest,
+        ..
+    } = report;
+    let (mode, exhausted) = (*mode, *exhausted);
     let tried: Vec<&str> = tried.iter().map(|s| s.as_str()).collect();
     let mut out = match lang {
         Lang::En => format!(
@@ -415,23 +394,6 @@ pub(crate) fn block_failure(lang: Lang, index: usize, line: Option<u32>, message
         (Lang::Zh, Some(l)) => format!("第 {index} 块（第 {l} 行）：{message}"),
         (Lang::Zh, None) => format!("第 {index} 项编辑：{message}"),
     }
-}
-
-/// Which marker a format problem is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FormatProblem {
-    /// A SEARCH marker inside a SEARCH section.
-    NestedSearch,
-    /// A SEARCH section that is never closed.
-    UnclosedSearch,
-    /// A REPLACE marker with no open block.
-    UnmatchedReplace,
-    /// A `=======` outside a block, or a second one in a block.
-    MisplacedDelimiter,
-    /// A REPLACE marker before the `=======`.
-    MissingDelimiter,
-    /// No block at all.
-    NoBlocks,
 }
 
 pub(crate) fn format_problem(

@@ -130,9 +130,9 @@ pub use types::{
 use content::Content;
 use ladder::{Positions, Run, Settings, Verdict};
 use strategies::{Candidate, Needle, Plan};
-use types::Unmappable;
+use types::{Place, Problem, Unmappable};
 
-use crate::error::{Error, ErrorCode, LineRange};
+use crate::error::Error;
 use crate::lang::Lang;
 use crate::text::{split_bom, LineLink, BOM};
 
@@ -146,7 +146,7 @@ pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<
     let settings = Settings::new(options)?;
     let search = search.strip_prefix(BOM).unwrap_or(search);
     if search.is_empty() {
-        return Err(ladder::empty_search(settings.lang));
+        return Err(refuse(settings.lang, Problem::EmptySearch));
     }
     ladder::check_size(settings.lang, content)?;
     let (bom, body) = split_bom(content);
@@ -174,34 +174,37 @@ pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<
         (Some(s), Verdict::Ambiguous(cands)) => {
             stats::update(|st| st.ambiguous += 1);
             result.matches = matches(body, bom_units, s, &cands);
-            result.code = Some(ErrorCode::Ambiguous);
-            result.message = Some(messages::ambiguous(lang, s, &ranges(&result.matches)));
-        }
-        (Some(s), Verdict::TooMany) => {
-            result.code = Some(ErrorCode::TooManyMatches);
-            result.message = Some(messages::too_many_matches(
+            result.note(
                 lang,
-                s,
-                strategies::MAX_CANDIDATES,
-            ));
+                Problem::Ambiguous {
+                    strategy: s,
+                    places: ranges(&result.matches),
+                },
+            );
         }
+        (Some(s), Verdict::TooMany) => result.note(
+            lang,
+            Problem::TooManyMatches {
+                strategy: s,
+                cap: strategies::MAX_CANDIDATES,
+            },
+        ),
         (Some(s), Verdict::CountMismatch(cands)) => {
             result.matches = matches(body, bom_units, s, &cands);
-            result.code = Some(ErrorCode::MatchCountMismatch);
-            let expected = settings.expected.unwrap_or(1);
-            result.message = Some(messages::count_mismatch(
+            result.note(
                 lang,
-                s,
-                expected,
-                &ranges(&result.matches),
-            ));
+                Problem::CountMismatch {
+                    strategy: s,
+                    expected: settings.expected.unwrap_or(1),
+                    places: ranges(&result.matches),
+                },
+            );
         }
         _ => {
             stats::update(|st| st.not_found += 1);
-            let (message, _, closest) = report::not_found(&content_ix, &needle, &settings, &run);
-            result.code = Some(ErrorCode::NotFound);
-            result.message = Some(message);
-            result.closest = closest;
+            let report = report::not_found(&content_ix, &needle, &settings, &run);
+            result.closest = report.closest.clone();
+            result.note(lang, Problem::NotFound(Box::new(report)));
         }
     }
     Ok(result)
@@ -225,10 +228,10 @@ pub fn replace_text(
     let search = search.strip_prefix(BOM).unwrap_or(search);
     let replace = replace.strip_prefix(BOM).unwrap_or(replace);
     if search.is_empty() {
-        return Err(ladder::empty_search(lang));
+        return Err(refuse(lang, Problem::EmptySearch));
     }
     if search == replace {
-        return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang)));
+        return Err(refuse(lang, Problem::NoChange));
     }
     ladder::check_size(lang, content)?;
     let (bom, body) = split_bom(content);
@@ -250,7 +253,7 @@ pub fn replace_text(
     let new_body = apply(&content_ix, &needle, &chosen, replace)
         .map_err(|(cand, why)| unmappable(body, bom_units, strategy, cand, &why, lang))?;
     if new_body == body {
-        return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang)));
+        return Err(refuse(lang, Problem::NoChange));
     }
     stats::count_strategy(strategy);
     let found = matches(body, bom_units, strategy, &chosen);
@@ -287,28 +290,32 @@ fn chosen_or_refusal(
         (Some(s), Verdict::Accept(c)) => Ok((s, c)),
         (Some(s), Verdict::Ambiguous(c)) => {
             stats::update(|st| st.ambiguous += 1);
-            let found = matches(body, bom_units, s, &c);
-            let list = ranges(&found);
-            Err(
-                Error::new(ErrorCode::Ambiguous, messages::ambiguous(lang, s, &list))
-                    .with_candidates(&list)
-                    .with_line_of(&list),
-            )
+            let places = ranges(&matches(body, bom_units, s, &c));
+            Err(refuse(
+                lang,
+                Problem::Ambiguous {
+                    strategy: s,
+                    places,
+                },
+            ))
         }
-        (Some(s), Verdict::TooMany) => Err(Error::new(
-            ErrorCode::TooManyMatches,
-            messages::too_many_matches(lang, s, strategies::MAX_CANDIDATES),
+        (Some(s), Verdict::TooMany) => Err(refuse(
+            lang,
+            Problem::TooManyMatches {
+                strategy: s,
+                cap: strategies::MAX_CANDIDATES,
+            },
         )),
         (Some(s), Verdict::CountMismatch(c)) => {
-            let found = matches(body, bom_units, s, &c);
-            let list = ranges(&found);
-            let expected = settings.expected.unwrap_or(1);
-            Err(Error::new(
-                ErrorCode::MatchCountMismatch,
-                messages::count_mismatch(lang, s, expected, &list),
-            )
-            .with_candidates(&list)
-            .with_line_of(&list))
+            let places = ranges(&matches(body, bom_units, s, &c));
+            Err(refuse(
+                lang,
+                Problem::CountMismatch {
+                    strategy: s,
+                    expected: settings.expected.unwrap_or(1),
+                    places,
+                },
+            ))
         }
         _ => Err(not_found_or_applied(
             content, needle, replace, settings, run,
@@ -328,11 +335,14 @@ fn unmappable(
 ) -> Error {
     let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
     let at = ranges(&m).first().map_or((1, 1), |&(a, b, _)| (a, b));
-    Error::new(
-        ErrorCode::ReplacementNotMappable,
-        messages::unmappable(lang, strategy, at, why),
+    refuse(
+        lang,
+        Problem::Unmappable {
+            strategy,
+            at,
+            why: why.clone(),
+        },
     )
-    .with_line(at.0)
 }
 
 /// A conversion of text to one Unicode normalisation form.
@@ -457,22 +467,16 @@ fn not_found_or_applied(
         if let (Some(s), Verdict::Accept(c)) =
             (again.strategy, ladder::decide(&single, again.candidates))
         {
-            let found = matches(content.body, 0, s, &c);
-            let list = ranges(&found);
-            if let Some(&(first, last, _)) = list.first() {
-                let at = (first, last);
+            let places = ranges(&matches(content.body, 0, s, &c));
+            if !places.is_empty() {
                 stats::update(|st| st.already_applied += 1);
-                return Error::new(
-                    ErrorCode::AlreadyApplied,
-                    messages::already_applied(settings.lang, at),
-                )
-                .with_candidates(&list)
-                .with_line(at.0);
+                return refuse(settings.lang, Problem::AlreadyApplied { places });
             }
         }
     }
     stats::update(|st| st.not_found += 1);
-    report::not_found_error(content, needle, settings, run)
+    let report = report::not_found(content, needle, settings, run);
+    refuse(settings.lang, Problem::NotFound(Box::new(report)))
 }
 
 /// The new body with every chosen candidate replaced, or the candidate
@@ -698,7 +702,7 @@ fn matches(body: &str, bom_units: usize, strategy: Strategy, cands: &[Candidate]
 
 /// The places of `found` for messages and details: lines, and the column
 /// where another place starts on the same line.
-fn ranges(found: &[Match]) -> Vec<messages::Place> {
+fn ranges(found: &[Match]) -> Vec<Place> {
     found
         .iter()
         .map(|m| {
@@ -712,29 +716,20 @@ fn ranges(found: &[Match]) -> Vec<messages::Place> {
         .collect()
 }
 
-trait ErrorExt {
-    fn with_candidates(self, list: &[messages::Place]) -> Self;
-    fn with_line_of(self, list: &[messages::Place]) -> Self;
+/// The matcher's refusal of `problem`: the message and next steps in
+/// `lang`, the problem's details. Every matcher error is built here.
+pub(crate) fn refuse(lang: Lang, problem: Problem) -> Error {
+    let mut error = Error::new(problem.code(), messages::render(&problem, lang));
+    *error.details = problem.details();
+    error.details.suggestions = messages::next_steps(&problem, lang);
+    error
 }
 
-impl ErrorExt for Error {
-    fn with_candidates(mut self, list: &[messages::Place]) -> Self {
-        self.details.candidates = list
-            .iter()
-            .map(|&(start_line, end_line, start_column)| LineRange {
-                start_line,
-                end_line,
-                start_column,
-            })
-            .collect();
-        self
-    }
-
-    fn with_line_of(self, list: &[messages::Place]) -> Self {
-        match list.first() {
-            Some(&(line, _, _)) => self.with_line(line),
-            None => self,
-        }
+impl FindResult {
+    /// Records why `found` is false: the problem's code and its words.
+    fn note(&mut self, lang: Lang, problem: Problem) {
+        self.code = Some(problem.code());
+        self.message = Some(messages::render(&problem, lang));
     }
 }
 

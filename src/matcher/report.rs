@@ -5,13 +5,11 @@
 use super::budget::Budget;
 use super::content::Content;
 use super::ladder::{Run, Settings};
-use super::messages::{self, ClosestNote, Hint, Invisible};
 use super::normalize::is_zero_width;
 use super::strategies::windows::{best_windows, token_similarity};
 use super::strategies::{Cx, NearMiss, Needle};
-use super::types::Closest;
+use super::types::{Closest, Hint, Invisible, NotFound};
 use super::unicode_forms;
-use crate::error::{Error, ErrorCode};
 use crate::text::{unified_diff, UnifiedDiffOptions};
 
 /// Budget of the closest-region search, apart from the ladder's (which may
@@ -160,13 +158,14 @@ fn hints(run: &Run, settings: &Settings) -> Vec<Hint> {
     out
 }
 
-/// The failure report as a message, the advice list and the closest region.
+/// The failure report's facts: the strategies tried, the near misses and
+/// the closest region.
 pub(crate) fn not_found(
     content: &Content<'_>,
     needle: &Needle,
     settings: &Settings,
     run: &Run,
-) -> (String, Vec<String>, Option<Closest>) {
+) -> NotFound {
     let closest = closest(content, needle, settings);
     let mut hints = hints(run, settings);
     if let Some(c) = &closest {
@@ -182,40 +181,12 @@ pub(crate) fn not_found(
             );
         }
     }
-    let note = closest.as_ref().map(|c| ClosestNote {
-        start_line: c.start_line,
-        end_line: c.end_line,
-        similarity: c.similarity,
-        diff: c.diff.clone(),
-    });
-    let advice = messages::advice(settings.lang, settings.mode);
-    let message = messages::not_found(
-        settings.lang,
-        settings.mode,
-        &run.tried,
-        note.as_ref(),
-        &hints,
-        run.exhausted,
-        &advice,
-    );
-    (message, advice, closest)
-}
-
-/// `NOT_FOUND` with the report in its message and details.
-pub(crate) fn not_found_error(
-    content: &Content<'_>,
-    needle: &Needle,
-    settings: &Settings,
-    run: &Run,
-) -> Error {
-    let (message, advice, closest) = not_found(content, needle, settings, run);
-    let mut e = Error::new(ErrorCode::NotFound, message).with_suggestions(advice);
-    e.details.expected = Some(needle.exact.clone());
-    if let Some(c) = closest {
-        e.details.line = Some(c.start_line);
-        e.details.similarity = Some(c.similarity);
-        e.details.actual = Some(c.text);
-        e.details.diff = Some(c.diff);
+    NotFound {
+        search: needle.exact.clone(),
+        mode: settings.mode,
+        tried: run.tried.clone(),
+        exhausted: run.exhausted,
+        hints,
+        closest,
     }
-    e
 }

@@ -30,7 +30,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::messages::{self, FormatProblem};
+use super::messages;
+use super::types::FormatProblem;
 use super::types::{Match, Mode, ReplaceOptions, Strategy};
 use super::{replace_text, Error};
 use crate::error::ErrorCode;

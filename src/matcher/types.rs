@@ -1,10 +1,11 @@
-//! Options, results and the published constants of the matcher, and
-//! [`Unmappable`], which `reexpress` finds and `messages` words (a leaf:
-//! it imports no other module of the matcher).
+//! Options, results and the published constants of the matcher, and what
+//! can go wrong ([`Problem`], with [`Unmappable`], which `reexpress` finds,
+//! and the failure report's [`Hint`]s), which `messages` words. A leaf: it
+//! imports no other module of the matcher.
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ErrorCode;
+use crate::error::{Details, ErrorCode, LineRange};
 use crate::lang::Lang;
 
 /// How much a match may forgive. Each mode runs a prefix of the ladder.
@@ -286,4 +287,169 @@ pub(crate) enum Unmappable {
     /// the new code's own escape, which undoing the search's over-escaping
     /// would turn into a real character.
     LiteralEscape(String),
+}
+
+/// A candidate place: first and last line, and the start column where
+/// several places start on one line.
+pub(crate) type Place = (u32, u32, Option<u32>);
+
+/// A near miss explained in one sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Hint {
+    Indentation {
+        start_line: u32,
+        end_line: u32,
+    },
+    Weak {
+        start_line: u32,
+        end_line: u32,
+        score: f64,
+        threshold: f64,
+    },
+    TooClose {
+        start_line: u32,
+        end_line: u32,
+        score: f64,
+        runner_up: f64,
+    },
+    /// The closest region differs from the search only by characters a
+    /// reader cannot see.
+    Invisible {
+        start_line: u32,
+        end_line: u32,
+        kinds: Vec<Invisible>,
+    },
+}
+
+/// Differences a reader cannot see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Invisible {
+    Nbsp,
+    ZeroWidth,
+    NormalForm,
+    CarriageReturn,
+}
+
+/// Which marker a format problem is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FormatProblem {
+    /// A SEARCH marker inside a SEARCH section.
+    NestedSearch,
+    /// A SEARCH section that is never closed.
+    UnclosedSearch,
+    /// A REPLACE marker with no open block.
+    UnmatchedReplace,
+    /// A `=======` outside a block, or a second one in a block.
+    MisplacedDelimiter,
+    /// A REPLACE marker before the `=======`.
+    MissingDelimiter,
+    /// No block at all.
+    NoBlocks,
+}
+
+/// Why the matcher refused (or, for `find_match`, why `found` is false),
+/// with what was wrong and where. `messages::render` words it; the error
+/// is built from it in one place (`matcher::refuse`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Problem {
+    /// The search is empty.
+    EmptySearch,
+    /// The replacement leaves the text unchanged.
+    NoChange,
+    /// `strategy` found several `places` where one was required.
+    Ambiguous {
+        strategy: Strategy,
+        places: Vec<Place>,
+    },
+    /// `strategy` found more than `cap` places.
+    TooManyMatches { strategy: Strategy, cap: usize },
+    /// `strategy` found `places`, not the `expected` count.
+    CountMismatch {
+        strategy: Strategy,
+        expected: u32,
+        places: Vec<Place>,
+    },
+    /// The search is not there, but the replacement is, once, at `places`.
+    AlreadyApplied { places: Vec<Place> },
+    /// The match at lines `at` (by `strategy`) cannot take the replacement
+    /// in the file's formatting, for `why`.
+    Unmappable {
+        strategy: Strategy,
+        at: (u32, u32),
+        why: Unmappable,
+    },
+    /// Nothing matched: the failure report's facts.
+    NotFound(Box<NotFound>),
+}
+
+/// The facts of a failure report (SPEC §6.3).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct NotFound {
+    /// The search as given.
+    pub search: String,
+    pub mode: Mode,
+    /// Strategies run, in order.
+    pub tried: Vec<Strategy>,
+    /// The work budget ran out.
+    pub exhausted: bool,
+    /// Near misses, each explained in one sentence.
+    pub hints: Vec<Hint>,
+    /// The region most like the search.
+    pub closest: Option<Closest>,
+}
+
+impl Problem {
+    /// The stable code the host sees.
+    pub(crate) fn code(&self) -> ErrorCode {
+        match self {
+            Problem::EmptySearch => ErrorCode::EmptySearch,
+            Problem::NoChange => ErrorCode::NoChange,
+            Problem::Ambiguous { .. } => ErrorCode::Ambiguous,
+            Problem::TooManyMatches { .. } => ErrorCode::TooManyMatches,
+            Problem::CountMismatch { .. } => ErrorCode::MatchCountMismatch,
+            Problem::AlreadyApplied { .. } => ErrorCode::AlreadyApplied,
+            Problem::Unmappable { .. } => ErrorCode::ReplacementNotMappable,
+            Problem::NotFound(_) => ErrorCode::NotFound,
+        }
+    }
+
+    /// The structured details a host reads without parsing the message:
+    /// every candidate place and the first one's line; for a failure
+    /// report, the search and the closest region.
+    pub(crate) fn details(&self) -> Details {
+        let mut details = Details::default();
+        match self {
+            Problem::Ambiguous { places, .. } | Problem::CountMismatch { places, .. } => {
+                details.candidates = line_ranges(places);
+                details.line = places.first().map(|p| p.0);
+            }
+            Problem::AlreadyApplied { places } => {
+                details.candidates = line_ranges(places);
+                details.line = places.first().map(|p| p.0);
+            }
+            Problem::Unmappable { at, .. } => details.line = Some(at.0),
+            Problem::NotFound(report) => {
+                details.expected = Some(report.search.clone());
+                if let Some(c) = &report.closest {
+                    details.line = Some(c.start_line);
+                    details.similarity = Some(c.similarity);
+                    details.actual = Some(c.text.clone());
+                    details.diff = Some(c.diff.clone());
+                }
+            }
+            Problem::EmptySearch | Problem::NoChange | Problem::TooManyMatches { .. } => {}
+        }
+        details
+    }
+}
+
+fn line_ranges(places: &[Place]) -> Vec<LineRange> {
+    places
+        .iter()
+        .map(|&(start_line, end_line, start_column)| LineRange {
+            start_line,
+            end_line,
+            start_column,
+        })
+        .collect()
 }
