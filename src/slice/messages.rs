@@ -1,30 +1,28 @@
-//! Every message the slice evaluator shows, in English and Chinese, one
-//! function per message.
+//! Every message the slice evaluator shows, in English and Chinese side
+//! by side: the refusals rendered from a [`Problem`] by [`render`], the
+//! other texts one function each. A leaf: it imports only `types`.
 //!
 //! The English texts of the two errors and of the empty result start with
 //! the original plugin's exact wording (agents and tests that know those
 //! strings keep working); the sentence after it says what to do next.
 
-use crate::{Error, ErrorCode, Lang};
+use super::types::{Problem, SyntaxProblem};
+use crate::Lang;
 
 /// The accepted forms, listed by every syntax error.
 const ACCEPTED_EN: &str = "Accepted: idA:idB, id:+N, id:-N, a:b (Python indices, negatives allowed, either end may be empty), BEGIN:id, id:END, n (same as n:), or a single id.";
 const ACCEPTED_ZH: &str = "可用写法：idA:idB、id:+N、id:-N、a:b（Python 索引，可为负数，两端均可省略）、BEGIN:id、id:END、n（等同 n:），或单个 ID。";
 
-/// Why a part of a slice was not understood.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SyntaxProblem<'a> {
-    /// More than one `:`.
-    TooManyParts,
-    /// A part that is neither an id, an integer, `BEGIN` nor `END`.
-    UnknownPart(&'a str),
-    /// `END` as the start or `BEGIN` as the end of a range.
-    MisplacedKeyword(&'a str),
-    /// A bare word that is not an id or an integer (e.g. `BEGIN` alone).
-    NotASingle(&'a str),
+/// Words `problem` in `lang`. Only formats: the problem carries every
+/// fact.
+pub(crate) fn render(problem: &Problem<'_>, lang: Lang) -> String {
+    match problem {
+        Problem::InvalidSlice { slice, why } => invalid_slice(lang, slice, *why),
+        Problem::AnchorNotFound { id } => anchor_not_found(lang, id),
+    }
 }
 
-pub fn invalid_slice(lang: Lang, slice: &str, problem: SyntaxProblem<'_>) -> Error {
+fn invalid_slice(lang: Lang, slice: &str, problem: SyntaxProblem<'_>) -> String {
     let reason = match (lang, problem) {
         (Lang::En, SyntaxProblem::TooManyParts) => "A slice has at most one ':'.".to_string(),
         (Lang::Zh, SyntaxProblem::TooManyParts) => "切片中最多只能有一个 ':'。".to_string(),
@@ -47,25 +45,23 @@ pub fn invalid_slice(lang: Lang, slice: &str, problem: SyntaxProblem<'_>) -> Err
             format!("单独的 '{p}' 无法选择任何块：单个部分必须是块 ID 或整数。")
         }
     };
-    let message = match lang {
+    match lang {
         Lang::En => format!(
             "Slice Syntax Error: Invalid format '{slice}'. Expected 'start:end' or 'id:+N'. {reason} {ACCEPTED_EN}"
         ),
         Lang::Zh => format!("切片语法错误：无效的格式 '{slice}'。应为 'start:end' 或 'id:+N'。{reason}{ACCEPTED_ZH}"),
-    };
-    Error::new(ErrorCode::InvalidSlice, message).with_name("slice")
+    }
 }
 
-pub fn anchor_not_found(lang: Lang, id: &str) -> Error {
-    let message = match lang {
+fn anchor_not_found(lang: Lang, id: &str) -> String {
+    match lang {
         Lang::En => format!(
             "Slice Error: Anchor ID '{id}' not found in children list. Use an id from the current child list (read it with showId: true first), or an index range such as 0:20."
         ),
         Lang::Zh => format!(
             "切片错误：在子块列表中找不到锚点 ID '{id}'。请使用当前子块列表中的 ID（可先用 showId: true 读取），或改用索引范围，如 0:20。"
         ),
-    };
-    Error::new(ErrorCode::SliceAnchorNotFound, message).with_block_id(id)
+    }
 }
 
 /// The text shown when a slice selects nothing from a non-empty list

@@ -67,6 +67,7 @@
 //! - The error messages add what to do next after the plugin's wording.
 
 mod messages;
+mod types;
 
 use std::ops::Range;
 
@@ -74,6 +75,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::siyuan::{Block, ChildBlock};
 use crate::{Error, Lang};
+use types::{Problem, SyntaxProblem};
 
 pub use messages::header as slice_header;
 
@@ -196,12 +198,19 @@ enum Spec<'a> {
     Range(Bound<'a>, Bound<'a>),
 }
 
+/// The slice's refusal of `problem`, built in one place.
+fn refuse(lang: Lang, problem: Problem<'_>) -> Error {
+    let mut error = Error::new(problem.code(), messages::render(&problem, lang));
+    *error.details = problem.details();
+    error
+}
+
 fn parse(slice: &str, lang: Lang) -> Result<Spec<'_>, Error> {
     let text = slice.trim();
     if text.is_empty() {
         return Ok(Spec::All);
     }
-    let invalid = |problem| messages::invalid_slice(lang, slice, problem);
+    let invalid = |why| refuse(lang, Problem::InvalidSlice { slice, why });
     let mut parts = text.split([':', '：']);
     let left = parts.next().unwrap_or("").trim();
     let Some(right) = parts.next() else {
@@ -210,13 +219,13 @@ fn parse(slice: &str, lang: Lang) -> Result<Spec<'_>, Error> {
         } else if let Some(n) = parse_int(left) {
             Ok(Spec::From(n))
         } else if is_keyword(left, "BEGIN") || is_keyword(left, "END") {
-            Err(invalid(messages::SyntaxProblem::NotASingle(left)))
+            Err(invalid(SyntaxProblem::NotASingle(left)))
         } else {
-            Err(invalid(messages::SyntaxProblem::UnknownPart(left)))
+            Err(invalid(SyntaxProblem::UnknownPart(left)))
         };
     };
     if parts.next().is_some() {
-        return Err(invalid(messages::SyntaxProblem::TooManyParts));
+        return Err(invalid(SyntaxProblem::TooManyParts));
     }
     let right = right.trim();
     if looks_like_id(left) {
@@ -230,16 +239,16 @@ fn parse(slice: &str, lang: Lang) -> Result<Spec<'_>, Error> {
     let start = if left.is_empty() || is_keyword(left, "BEGIN") {
         Bound::Open
     } else if is_keyword(left, "END") {
-        return Err(invalid(messages::SyntaxProblem::MisplacedKeyword(left)));
+        return Err(invalid(SyntaxProblem::MisplacedKeyword(left)));
     } else {
-        bound(left).ok_or_else(|| invalid(messages::SyntaxProblem::UnknownPart(left)))?
+        bound(left).ok_or_else(|| invalid(SyntaxProblem::UnknownPart(left)))?
     };
     let end = if right.is_empty() || is_keyword(right, "END") {
         Bound::Open
     } else if is_keyword(right, "BEGIN") {
-        return Err(invalid(messages::SyntaxProblem::MisplacedKeyword(right)));
+        return Err(invalid(SyntaxProblem::MisplacedKeyword(right)));
     } else {
-        bound(right).ok_or_else(|| invalid(messages::SyntaxProblem::UnknownPart(right)))?
+        bound(right).ok_or_else(|| invalid(SyntaxProblem::UnknownPart(right)))?
     };
     Ok(Spec::Range(start, end))
 }
@@ -302,7 +311,7 @@ fn resolve<T: SliceItem>(
         children
             .iter()
             .position(|c| c.slice_id() == id)
-            .ok_or_else(|| messages::anchor_not_found(lang, id))
+            .ok_or_else(|| refuse(lang, Problem::AnchorNotFound { id }))
     };
     let range = match *spec {
         Spec::All => 0..len,
