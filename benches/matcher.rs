@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use editkit::matcher::{find_match, FindOptions, FindResult, Mode};
+use editkit::matcher::{find_match, FindResult, MatchOptions, Mode};
 
 /// xorshift64*: deterministic inputs without a dependency.
 struct Rng(u64);
@@ -247,9 +247,9 @@ fn main() {
         }
         let idx = (which.bytes().next().unwrap_or(b'a') - b'a') as usize;
         let case = cases(&lines).into_iter().nth(idx).expect("case a-f");
-        let opts = FindOptions {
+        let opts = MatchOptions {
             mode: case.mode,
-            ..FindOptions::default()
+            ..MatchOptions::default()
         };
         for _ in 0..200 {
             black_box(find_match(&content, &case.search, &opts).ok());
@@ -275,9 +275,9 @@ fn main() {
         );
         let mut row = Vec::new();
         for case in cases(&lines) {
-            let opts = FindOptions {
+            let opts = MatchOptions {
                 mode: case.mode,
-                ..FindOptions::default()
+                ..MatchOptions::default()
             };
             let result = find_match(&content, &case.search, &opts).expect("valid input");
             // The baseline again, just before the case, so both see the

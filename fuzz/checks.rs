@@ -34,8 +34,8 @@ use editkit::block_diff::{
     parse_block_diff, split_blocks, validate_block_diff_format, FormatOptions,
 };
 use editkit::matcher::{
-    apply_search_replace, find_match, parse_search_replace, replace_text, FindOptions, Mode,
-    ReplaceOptions, SearchReplaceOptions,
+    apply_search_replace, find_match, parse_search_replace, replace_text, MatchOptions, Mode,
+    SearchReplaceOptions,
 };
 use editkit::planner::{parse_line_range, ResolvedRange};
 use editkit::slice::{evaluate_slice, SliceOptions};
@@ -182,9 +182,9 @@ pub fn matcher(data: &[u8]) {
     if let Ok(r) = find_match(
         content,
         search,
-        &FindOptions {
+        &MatchOptions {
             mode,
-            ..FindOptions::default()
+            ..MatchOptions::default()
         },
     ) {
         for m in &r.matches {
@@ -198,9 +198,9 @@ pub fn matcher(data: &[u8]) {
         content,
         search,
         replace,
-        &ReplaceOptions {
+        &MatchOptions {
             mode,
-            ..ReplaceOptions::default()
+            ..MatchOptions::default()
         },
     ) {
         let lines: Vec<&str> = content.split_inclusive('\n').collect();

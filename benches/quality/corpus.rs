@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use editkit::matcher::{replace_text, Mode, ReplaceOptions};
+use editkit::matcher::{replace_text, MatchOptions, Mode};
 use editkit::ErrorCode;
 
 #[path = "sources.rs"]
@@ -800,9 +800,9 @@ fn misremember_line(line: &str) -> String {
 /// Runs one case in one mode and classifies the outcome; the error code
 /// comes with a refusal.
 pub fn run_case(case: &Case, source: &str, mode: Mode) -> (Outcome, Option<ErrorCode>) {
-    let options = ReplaceOptions {
+    let options = MatchOptions {
         mode,
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     };
     let source = case.file_text(source);
     match replace_text(source, &case.search, &case.replace, &options) {

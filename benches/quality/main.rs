@@ -131,7 +131,7 @@ fn main() {
             line_of(case.region.1).saturating_sub(1)
         );
         if std::env::var_os("QUALITY_VERBOSE").is_some() {
-            let options = editkit::matcher::ReplaceOptions {
+            let options = editkit::matcher::MatchOptions {
                 mode,
                 ..Default::default()
             };

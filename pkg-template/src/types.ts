@@ -844,7 +844,8 @@ export interface CreateNewDocResult {
 /** `exact`: byte for byte; `safe` (default): formatting slips forgiven; `fuzzy`: small content drift too. */
 export type MatchMode = 'exact' | 'safe' | 'fuzzy';
 
-export interface FindOptions {
+/** Options of `findMatch` and `replaceText` (Rust: `matcher::MatchOptions`). */
+export interface MatchOptions {
   mode?: MatchMode;
   /** Exactly this many places must match (one strategy). */
   expectedReplacements?: number;
@@ -861,7 +862,10 @@ export interface FindOptions {
   lang?: Lang;
 }
 
-export type ReplaceOptions = FindOptions;
+/** `findMatch`'s options: {@link MatchOptions}. */
+export type FindOptions = MatchOptions;
+/** `replaceText`'s options: {@link MatchOptions}. */
+export type ReplaceOptions = MatchOptions;
 
 /** One matched place. Offsets are UTF-16 code units; lines are 1-based. */
 export interface Match {

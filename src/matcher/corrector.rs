@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::messages;
 use super::normalize::Fnv;
 use super::stats;
-use super::types::{Mode, ReplaceOptions, ReplaceResult};
+use super::types::{MatchOptions, Mode, ReplaceResult};
 use super::{replace_text, Error};
 use crate::error::ErrorCode;
 use crate::host::{Capability, HostError};
@@ -67,7 +67,7 @@ pub struct CorrectionOptions {
     /// find the intended place.
     pub instruction: String,
     #[serde(flatten)]
-    pub replace: ReplaceOptions,
+    pub replace: MatchOptions,
 }
 
 /// A parsed corrector answer.
@@ -173,7 +173,7 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
         )
         .with_errors(vec![original]));
     }
-    let retry = ReplaceOptions {
+    let retry = MatchOptions {
         mode: options.replace.mode.min(Mode::Safe),
         ..options.replace.clone()
     };

@@ -11,8 +11,8 @@ use super::budget::Budget;
 use super::content::Content;
 use super::strategies::{self, Candidate, Cx, Limits, NearMiss, Needle, Outcome};
 use super::types::{
-    FindOptions, Mode, Strategy, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO,
-    DEFAULT_WORK_BUDGET,
+    MatchOptions, Mode, Strategy, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD,
+    DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET,
 };
 use crate::error::Error;
 use crate::lang::Lang;
@@ -29,7 +29,7 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
-    pub(crate) fn new(o: &FindOptions) -> Result<Settings, Error> {
+    pub(crate) fn new(o: &MatchOptions) -> Result<Settings, Error> {
         let lang = o.lang;
         let unit = |name: &str, v: Option<f64>, default: f64| -> Result<f64, Error> {
             match v {

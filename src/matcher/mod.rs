@@ -3,11 +3,11 @@
 //! editing the wrong place.
 //!
 //! ```
-//! use editkit::matcher::{replace_text, ReplaceOptions};
+//! use editkit::matcher::{replace_text, MatchOptions};
 //!
 //! let file = "fn main() {\r\n    let x = 1;\r\n}\r\n";
 //! // The model dropped the indentation and used LF line breaks.
-//! let r = replace_text(file, "let x = 1;\n", "let x = 2;\n", &ReplaceOptions::default()).unwrap();
+//! let r = replace_text(file, "let x = 1;\n", "let x = 2;\n", &MatchOptions::default()).unwrap();
 //! assert_eq!(r.content, "fn main() {\r\n    let x = 2;\r\n}\r\n");
 //! ```
 //!
@@ -122,9 +122,9 @@ pub use search_replace::{
 };
 pub use stats::{reset_stats, stats, CorrectionCounts, Stats, StrategyCounts};
 pub use types::{
-    Closest, FindOptions, FindResult, Match, Mode, ReplaceOptions, ReplaceResult, Strategy,
-    CONTEXT_MIDDLE_MIN, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO,
-    DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES,
+    Closest, FindOptions, FindResult, Match, MatchOptions, Mode, ReplaceOptions, ReplaceResult,
+    Strategy, CONTEXT_MIDDLE_MIN, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD,
+    DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES,
 };
 
 use content::Content;
@@ -142,7 +142,11 @@ use crate::text::{split_bom, LineLink, BOM};
 /// `found: false` with `code` and the failure report in `message`. Errors
 /// only for invalid input: an empty `search` (`EMPTY_SEARCH`) or
 /// out-of-range options (`INVALID_ARGUMENT`).
-pub fn find_match(content: &str, search: &str, options: &FindOptions) -> Result<FindResult, Error> {
+pub fn find_match(
+    content: &str,
+    search: &str,
+    options: &MatchOptions,
+) -> Result<FindResult, Error> {
     let settings = Settings::new(options)?;
     let search = search.strip_prefix(BOM).unwrap_or(search);
     if search.is_empty() {
@@ -221,9 +225,9 @@ pub fn replace_text(
     content: &str,
     search: &str,
     replace: &str,
-    options: &ReplaceOptions,
+    options: &MatchOptions,
 ) -> Result<ReplaceResult, Error> {
-    let settings = Settings::new(&FindOptions::from(options))?;
+    let settings = Settings::new(options)?;
     let lang = settings.lang;
     let search = search.strip_prefix(BOM).unwrap_or(search);
     let replace = replace.strip_prefix(BOM).unwrap_or(replace);

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::messages;
 use super::types::FormatProblem;
-use super::types::{Match, Mode, ReplaceOptions, Strategy};
+use super::types::{Match, MatchOptions, Mode, Strategy};
 use super::{replace_text, Error};
 use crate::error::ErrorCode;
 use crate::lang::Lang;
@@ -79,8 +79,8 @@ impl Default for SearchReplaceOptions {
 }
 
 impl SearchReplaceOptions {
-    fn replace_options(&self, replace_all: bool) -> ReplaceOptions {
-        ReplaceOptions {
+    fn replace_options(&self, replace_all: bool) -> MatchOptions {
+        MatchOptions {
             mode: self.mode,
             replace_all,
             fuzzy_threshold: self.fuzzy_threshold,
@@ -88,7 +88,7 @@ impl SearchReplaceOptions {
             size_ratio: self.size_ratio,
             work_budget: self.work_budget,
             lang: self.lang,
-            ..ReplaceOptions::default()
+            ..MatchOptions::default()
         }
     }
 }

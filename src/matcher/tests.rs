@@ -6,30 +6,25 @@ use super::*;
 use crate::error::ErrorCode;
 use crate::lang::Lang;
 
-fn safe() -> ReplaceOptions {
-    ReplaceOptions::default()
+fn safe() -> MatchOptions {
+    MatchOptions::default()
 }
 
-fn fuzzy() -> ReplaceOptions {
-    ReplaceOptions {
+fn fuzzy() -> MatchOptions {
+    MatchOptions {
         mode: Mode::Fuzzy,
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     }
 }
 
-fn replaced(
-    content: &str,
-    search: &str,
-    replace: &str,
-    opts: &ReplaceOptions,
-) -> (String, Strategy) {
+fn replaced(content: &str, search: &str, replace: &str, opts: &MatchOptions) -> (String, Strategy) {
     match replace_text(content, search, replace, opts) {
         Ok(r) => (r.content, r.strategy),
         Err(e) => panic!("expected an edit, got {e}"),
     }
 }
 
-fn refused(content: &str, search: &str, replace: &str, opts: &ReplaceOptions) -> Error {
+fn refused(content: &str, search: &str, replace: &str, opts: &MatchOptions) -> Error {
     match replace_text(content, search, replace, opts) {
         Ok(r) => panic!("expected a refusal, got {:?} via {}", r.content, r.strategy),
         Err(e) => e,
@@ -41,7 +36,7 @@ fn refused(content: &str, search: &str, replace: &str, opts: &ReplaceOptions) ->
 #[test]
 fn exact_reports_utf16_offsets_lines_and_text() {
     let content = "a😀\n中文 x = 1;\n";
-    let r = find_match(content, "x = 1;", &FindOptions::default()).unwrap();
+    let r = find_match(content, "x = 1;", &MatchOptions::default()).unwrap();
     assert!(r.found);
     assert_eq!(r.strategy, Some(Strategy::Exact));
     assert_eq!(r.tried, vec![Strategy::Exact]);
@@ -57,9 +52,9 @@ fn exact_mode_runs_only_exact() {
     let r = find_match(
         "a\r\nb",
         "a\nb",
-        &FindOptions {
+        &MatchOptions {
             mode: Mode::Exact,
-            ..FindOptions::default()
+            ..MatchOptions::default()
         },
     )
     .unwrap();
@@ -76,7 +71,7 @@ fn line_endings_keep_the_files_crlf_and_bom() {
     let (out, s) = replaced(content, "one\ntwo\n", "uno\ndos\nextra\n", &safe());
     assert_eq!(s, Strategy::LineEndings);
     assert_eq!(out, "\u{feff}uno\r\ndos\r\nextra\r\nthree\r\n");
-    let r = find_match(content, "two\nthree", &FindOptions::default()).unwrap();
+    let r = find_match(content, "two\nthree", &MatchOptions::default()).unwrap();
     // The BOM is one UTF-16 code unit before "one\r\n".
     assert_eq!((r.matches[0].start, r.matches[0].start_line), (6, 2));
 }
@@ -451,11 +446,11 @@ fn two_equally_similar_blocks_are_ambiguous() {
 
 // ---- fuzzy limits: size, margin, the 70 % middle rule, overrides --------------
 
-fn find_fuzzy(content: &str, search: &str, opts: FindOptions) -> FindResult {
+fn find_fuzzy(content: &str, search: &str, opts: MatchOptions) -> FindResult {
     find_match(
         content,
         search,
-        &FindOptions {
+        &MatchOptions {
             mode: Mode::Fuzzy,
             ..opts
         },
@@ -502,7 +497,7 @@ fn a_fuzzy_window_much_larger_than_the_search_is_refused() {
     let search = target_block(&TARGET_MIDDLE);
     let mut one_more = TARGET_MIDDLE.to_vec();
     one_more.insert(2, "    log();");
-    let r = find_fuzzy(&target_file(&one_more), &search, FindOptions::default());
+    let r = find_fuzzy(&target_file(&one_more), &search, MatchOptions::default());
     assert_eq!(
         outcome(&r),
         (Some(Strategy::ContextAnchored), None, vec![(2, 9)])
@@ -527,7 +522,7 @@ fn a_fuzzy_window_much_larger_than_the_search_is_refused() {
     two_more.insert(4, "    log();");
     let file = target_file(&two_more);
     assert_eq!(
-        outcome(&find_fuzzy(&file, &search, FindOptions::default())),
+        outcome(&find_fuzzy(&file, &search, MatchOptions::default())),
         (None, Some(ErrorCode::NotFound), vec![])
     );
     assert_eq!(
@@ -535,9 +530,9 @@ fn a_fuzzy_window_much_larger_than_the_search_is_refused() {
         ErrorCode::NotFound
     );
     // Only the size rule refused it: a per-call sizeRatio of 1.5 (slack 3) accepts it.
-    let wider = FindOptions {
+    let wider = MatchOptions {
         size_ratio: Some(1.5),
-        ..FindOptions::default()
+        ..MatchOptions::default()
     };
     assert_eq!(
         outcome(&find_fuzzy(&file, &search, wider)),
@@ -567,18 +562,18 @@ fn a_fuzzy_window_much_smaller_than_the_search_is_refused() {
     // 7 lines fewer (23 for 30): found. 21 of 28 middle lines equal.
     let mut seven_fewer = long.clone();
     seven_fewer.insert(3, "    x();".to_string());
-    let r = find_fuzzy(&file(&seven_fewer), &search, FindOptions::default());
+    let r = find_fuzzy(&file(&seven_fewer), &search, MatchOptions::default());
     assert_eq!(
         outcome(&r),
         (Some(Strategy::ContextAnchored), None, vec![(2, 24)])
     );
     // 8 lines fewer (22 for 30): refused, although 20 of 28 middle lines
     // (71 %) are equal and every long line is there.
-    let r = find_fuzzy(&file(&long), &search, FindOptions::default());
+    let r = find_fuzzy(&file(&long), &search, MatchOptions::default());
     assert_eq!(outcome(&r), (None, Some(ErrorCode::NotFound), vec![]));
-    let wider = FindOptions {
+    let wider = MatchOptions {
         size_ratio: Some(1.5),
-        ..FindOptions::default()
+        ..MatchOptions::default()
     };
     assert_eq!(
         outcome(&find_fuzzy(&file(&long), &search, wider)),
@@ -613,7 +608,7 @@ fn a_runner_up_within_the_margin_makes_the_match_ambiguous() {
         process_block(&[3], ADJUSTED),
         process_block(&[2, 6], ADJUSTED)
     );
-    let r = find_fuzzy(&content, &search, FindOptions::default());
+    let r = find_fuzzy(&content, &search, MatchOptions::default());
     assert_eq!(
         outcome(&r),
         (
@@ -642,9 +637,9 @@ fn a_runner_up_within_the_margin_makes_the_match_ambiguous() {
     assert_eq!(places, vec![(1, 12), (14, 25)]);
 
     // A per-call margin smaller than the gap picks the better place…
-    let narrow = FindOptions {
+    let narrow = MatchOptions {
         fuzzy_margin: Some(0.01),
-        ..FindOptions::default()
+        ..MatchOptions::default()
     };
     let r = find_fuzzy(&content, &search, narrow.clone());
     assert_eq!(
@@ -655,10 +650,10 @@ fn a_runner_up_within_the_margin_makes_the_match_ambiguous() {
         &content,
         &search,
         "fn process() {}\n",
-        &ReplaceOptions::from(&FindOptions {
+        &MatchOptions {
             mode: Mode::Fuzzy,
             ..narrow
-        }),
+        },
     );
     assert_eq!(
         out,
@@ -666,9 +661,9 @@ fn a_runner_up_within_the_margin_makes_the_match_ambiguous() {
     );
     // …and a per-call threshold above the runner-up leaves a weak runner-up
     // within the margin: a near miss, refused rather than guessed.
-    let strict = FindOptions {
+    let strict = MatchOptions {
         fuzzy_threshold: Some(0.95),
-        ..FindOptions::default()
+        ..MatchOptions::default()
     };
     assert!(runner_up < 0.95 && best >= 0.95);
     assert_eq!(
@@ -682,7 +677,7 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
     let file = process_block(&[], "");
     // 7 of 10 middle lines equal (exactly 70 %): context_anchored.
     let search = process_block(&[1, 4, 7], " + x");
-    let r = find_fuzzy(&file, &search, FindOptions::default());
+    let r = find_fuzzy(&file, &search, MatchOptions::default());
     assert_eq!(
         outcome(&r),
         (Some(Strategy::ContextAnchored), None, vec![(1, 12)])
@@ -698,13 +693,13 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
     // block_similarity: 4 of 12 search lines without an equal line is more
     // than its one line in four.
     let search = process_block(&[1, 4, 7, 8], " + x");
-    let r = find_fuzzy(&file, &search, FindOptions::default());
+    let r = find_fuzzy(&file, &search, MatchOptions::default());
     assert_eq!(outcome(&r), (None, Some(ErrorCode::NotFound), vec![]));
     assert_eq!(r.tried, Strategy::ALL.to_vec());
     // A changed anchor line is never forgiven by context_anchored, even
     // with every middle line equal.
     let search = process_block(&[], "").replace("fn process(items", "fn process_all(items");
-    let r = find_fuzzy(&file, &search, FindOptions::default());
+    let r = find_fuzzy(&file, &search, MatchOptions::default());
     assert_eq!(
         outcome(&r),
         (Some(Strategy::BlockSimilarity), None, vec![(1, 12)])
@@ -715,16 +710,16 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
 fn a_per_call_threshold_turns_a_weak_match_into_a_refusal() {
     let file = process_block(&[], "");
     let search = process_block(&[1, 4, 7], ADJUSTED);
-    let r = find_fuzzy(&file, &search, FindOptions::default());
+    let r = find_fuzzy(&file, &search, MatchOptions::default());
     assert_eq!(
         outcome(&r),
         (Some(Strategy::ContextAnchored), None, vec![(1, 12)])
     );
     let score = r.matches[0].score;
     assert!((DEFAULT_FUZZY_THRESHOLD..0.95).contains(&score), "{score}");
-    let strict = FindOptions {
+    let strict = MatchOptions {
         fuzzy_threshold: Some(0.95),
-        ..FindOptions::default()
+        ..MatchOptions::default()
     };
     let r = find_fuzzy(&file, &search, strict);
     assert_eq!(outcome(&r), (None, Some(ErrorCode::NotFound), vec![]));
@@ -745,7 +740,7 @@ fn a_line_at_two_indents_is_ambiguous_not_the_second() {
         .map(|c| (c.start_line, c.end_line))
         .collect();
     assert_eq!(lines, vec![(1, 1), (2, 2)]);
-    let r = find_match("  foo()\n    foo()\n", "foo()", &FindOptions::default()).unwrap();
+    let r = find_match("  foo()\n    foo()\n", "foo()", &MatchOptions::default()).unwrap();
     assert!(!r.found);
     assert_eq!(r.code, Some(ErrorCode::Ambiguous));
     assert_eq!(r.matches.len(), 2);
@@ -757,7 +752,7 @@ fn overlapping_locations_are_ambiguous() {
         refused("aaa", "aa", "b", &safe()).code,
         ErrorCode::Ambiguous
     );
-    let all = ReplaceOptions {
+    let all = MatchOptions {
         replace_all: true,
         ..safe()
     };
@@ -773,7 +768,7 @@ fn dollar_patterns_are_literal() {
         &safe(),
     );
     assert_eq!(out, "log(\"$& ok $1 $$ $'\");\n");
-    let all = ReplaceOptions {
+    let all = MatchOptions {
         replace_all: true,
         ..safe()
     };
@@ -782,13 +777,13 @@ fn dollar_patterns_are_literal() {
 
 #[test]
 fn expected_replacements_must_be_met_by_one_strategy() {
-    let opts = ReplaceOptions {
+    let opts = MatchOptions {
         expected_replacements: Some(3),
         ..safe()
     };
     let r = replace_text("foo foo foo", "foo", "bar", &opts).unwrap();
     assert_eq!((r.content.as_str(), r.occurrences), ("bar bar bar", 3));
-    let opts = ReplaceOptions {
+    let opts = MatchOptions {
         expected_replacements: Some(2),
         ..safe()
     };
@@ -799,12 +794,12 @@ fn expected_replacements_must_be_met_by_one_strategy() {
 
 #[test]
 fn replace_all_uses_safe_strategies_only() {
-    let opts = ReplaceOptions {
+    let opts = MatchOptions {
         replace_all: true,
         mode: Mode::Fuzzy,
         ..safe()
     };
-    let r = find_match("x", "y", &FindOptions::from(&opts)).unwrap();
+    let r = find_match("x", "y", &opts).unwrap();
     assert_eq!(r.tried.len(), 8);
     let (out, _) = replaced(
         "  match1\n  match2\n  match1\n  match2\n",
@@ -822,7 +817,7 @@ fn empty_search_and_no_change_are_errors() {
         ErrorCode::EmptySearch
     );
     assert_eq!(
-        find_match("abc", "", &FindOptions::default())
+        find_match("abc", "", &MatchOptions::default())
             .unwrap_err()
             .code,
         ErrorCode::EmptySearch
@@ -904,9 +899,9 @@ fn cjk_and_emoji_are_never_split() {
         let _ = find_match(
             content,
             search,
-            &FindOptions {
+            &MatchOptions {
                 mode: Mode::Fuzzy,
-                ..FindOptions::default()
+                ..MatchOptions::default()
             },
         );
     }
@@ -917,22 +912,22 @@ fn cjk_and_emoji_are_never_split() {
 #[test]
 fn options_out_of_range_are_invalid_arguments() {
     for opts in [
-        FindOptions {
+        MatchOptions {
             expected_replacements: Some(0),
-            ..FindOptions::default()
+            ..MatchOptions::default()
         },
-        FindOptions {
+        MatchOptions {
             fuzzy_threshold: Some(1.5),
-            ..FindOptions::default()
+            ..MatchOptions::default()
         },
-        FindOptions {
+        MatchOptions {
             fuzzy_margin: Some(f64::NAN),
-            ..FindOptions::default()
+            ..MatchOptions::default()
         },
-        FindOptions {
+        MatchOptions {
             replace_all: true,
             expected_replacements: Some(2),
-            ..FindOptions::default()
+            ..MatchOptions::default()
         },
     ] {
         assert_eq!(
@@ -944,38 +939,38 @@ fn options_out_of_range_are_invalid_arguments() {
 
 #[test]
 fn invalid_argument_fill_ins_follow_the_language() {
-    let zh = |o: FindOptions| FindOptions {
+    let zh = |o: MatchOptions| MatchOptions {
         lang: Lang::Zh,
         ..o
     };
     let cases = [
         (
             "fuzzyThreshold",
-            zh(FindOptions {
+            zh(MatchOptions {
                 fuzzy_threshold: Some(2.0),
-                ..FindOptions::default()
+                ..MatchOptions::default()
             }),
         ),
         (
             "sizeRatio",
-            zh(FindOptions {
+            zh(MatchOptions {
                 size_ratio: Some(0.5),
-                ..FindOptions::default()
+                ..MatchOptions::default()
             }),
         ),
         (
             "expectedReplacements",
-            zh(FindOptions {
+            zh(MatchOptions {
                 expected_replacements: Some(0),
-                ..FindOptions::default()
+                ..MatchOptions::default()
             }),
         ),
         (
             "expectedReplacements",
-            zh(FindOptions {
+            zh(MatchOptions {
                 replace_all: true,
                 expected_replacements: Some(2),
-                ..FindOptions::default()
+                ..MatchOptions::default()
             }),
         ),
     ];
@@ -1011,7 +1006,7 @@ fn not_found_reports_tried_strategies_closest_region_and_advice() {
     let r = find_match(
         content,
         "fn a() {\n    let x = 1;\n    let y = 3;\n}",
-        &FindOptions::default(),
+        &MatchOptions::default(),
     )
     .unwrap();
     assert!(!r.found);
@@ -1030,7 +1025,7 @@ fn not_found_reports_tried_strategies_closest_region_and_advice() {
         content,
         "nothing like it",
         "x",
-        &ReplaceOptions {
+        &MatchOptions {
             lang: Lang::Zh,
             ..safe()
         },
@@ -1047,9 +1042,9 @@ fn not_found_reports_tried_strategies_closest_region_and_advice() {
 #[test]
 fn an_exhausted_budget_is_not_found_never_a_guess() {
     let content = "line\n".repeat(10_000);
-    let opts = FindOptions {
+    let opts = MatchOptions {
         work_budget: Some(100),
-        ..FindOptions::default()
+        ..MatchOptions::default()
     };
     let r = find_match(&content, "other\nline", &opts).unwrap();
     assert!(!r.found);
@@ -1338,9 +1333,9 @@ fn a_wordy_boundary_line_may_be_misremembered_a_brace_may_not() {
 
 #[test]
 fn replace_all_over_the_cap_is_refused_not_cut_short() {
-    let all = ReplaceOptions {
+    let all = MatchOptions {
         replace_all: true,
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     };
     let cap = strategies::MAX_CANDIDATES;
     let at_cap = "a\n".repeat(cap);
@@ -1355,9 +1350,9 @@ fn replace_all_over_the_cap_is_refused_not_cut_short() {
         e.message
     );
     // expectedReplacements over the cap is refused the same way.
-    let counted = ReplaceOptions {
+    let counted = MatchOptions {
         expected_replacements: Some(u32::try_from(cap).unwrap() + 1),
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     };
     assert_eq!(
         refused(&over, "a", "b", &counted).code,
@@ -1387,9 +1382,9 @@ fn an_edit_without_new_string_is_refused_with_the_accepted_fields() {
 
 #[test]
 fn a_near_miss_names_the_invisible_differences() {
-    let exact = ReplaceOptions {
+    let exact = MatchOptions {
         mode: Mode::Exact,
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     };
     let e = refused(
         "x = 1\nlet a\u{a0}b = \u{200b}2;\r\n",

@@ -90,17 +90,19 @@ pub const MIN_FUZZY_LINES: usize = 3;
 /// second natively.
 pub const DEFAULT_WORK_BUDGET: u32 = 100_000_000;
 
-/// Options of [`find_match`](super::find_match).
+/// Options of [`find_match`](super::find_match) and
+/// [`replace_text`](super::replace_text): what to find, how much to
+/// forgive, and the language of messages.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct FindOptions {
+pub struct MatchOptions {
     /// Default `safe`.
     pub mode: Mode,
     /// Exactly this many locations are required (one strategy must find
-    /// exactly n). Default: one.
+    /// exactly n), and replaced. Default: one.
     pub expected_replacements: Option<u32>,
-    /// Every location the first finding strategy sees (exact and safe
-    /// strategies only). Default `false`.
+    /// Every location the first finding strategy sees, all replaced
+    /// (exact and safe strategies only). Default `false`.
     pub replace_all: bool,
     /// Default [`DEFAULT_FUZZY_THRESHOLD`].
     pub fuzzy_threshold: Option<f64>,
@@ -114,9 +116,14 @@ pub struct FindOptions {
     pub lang: Lang,
 }
 
-impl Default for FindOptions {
+/// The former name of [`MatchOptions`] for `find_match`.
+pub type FindOptions = MatchOptions;
+/// The former name of [`MatchOptions`] for `replace_text`.
+pub type ReplaceOptions = MatchOptions;
+
+impl Default for MatchOptions {
     fn default() -> Self {
-        FindOptions {
+        MatchOptions {
             mode: Mode::Safe,
             expected_replacements: None,
             replace_all: false,
@@ -125,65 +132,6 @@ impl Default for FindOptions {
             size_ratio: None,
             work_budget: None,
             lang: Lang::En,
-        }
-    }
-}
-
-/// Options of [`replace_text`](super::replace_text): the same knobs as
-/// [`FindOptions`].
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct ReplaceOptions {
-    /// Default `safe`.
-    pub mode: Mode,
-    /// Replace exactly this many locations. Default: one.
-    pub expected_replacements: Option<u32>,
-    /// Replace every location (exact and safe strategies only).
-    pub replace_all: bool,
-    /// Default [`DEFAULT_FUZZY_THRESHOLD`].
-    pub fuzzy_threshold: Option<f64>,
-    /// Default [`DEFAULT_FUZZY_MARGIN`].
-    pub fuzzy_margin: Option<f64>,
-    /// Default [`DEFAULT_SIZE_RATIO`].
-    pub size_ratio: Option<f64>,
-    /// Default [`DEFAULT_WORK_BUDGET`].
-    pub work_budget: Option<u32>,
-    /// Language of messages. Default `en`.
-    pub lang: Lang,
-}
-
-impl Default for ReplaceOptions {
-    fn default() -> Self {
-        ReplaceOptions::from(&FindOptions::default())
-    }
-}
-
-impl From<&FindOptions> for ReplaceOptions {
-    fn from(o: &FindOptions) -> Self {
-        ReplaceOptions {
-            mode: o.mode,
-            expected_replacements: o.expected_replacements,
-            replace_all: o.replace_all,
-            fuzzy_threshold: o.fuzzy_threshold,
-            fuzzy_margin: o.fuzzy_margin,
-            size_ratio: o.size_ratio,
-            work_budget: o.work_budget,
-            lang: o.lang,
-        }
-    }
-}
-
-impl From<&ReplaceOptions> for FindOptions {
-    fn from(o: &ReplaceOptions) -> Self {
-        FindOptions {
-            mode: o.mode,
-            expected_replacements: o.expected_replacements,
-            replace_all: o.replace_all,
-            fuzzy_threshold: o.fuzzy_threshold,
-            fuzzy_margin: o.fuzzy_margin,
-            size_ratio: o.size_ratio,
-            work_budget: o.work_budget,
-            lang: o.lang,
         }
     }
 }

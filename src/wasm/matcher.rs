@@ -11,7 +11,7 @@ use super::convert::{
 };
 use crate::host::{Capability, HostError};
 use crate::matcher::{
-    self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, FindOptions, ReplaceOptions,
+    self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, MatchOptions,
     SearchReplaceOptions,
 };
 use crate::Error;
@@ -21,7 +21,7 @@ pub fn find_match(content: JsValue, search: JsValue, options: JsValue) -> Result
     let lang = lang_of(&options);
     let content = string_arg(&content, "content", lang)?;
     let search = string_arg(&search, "search", lang)?;
-    let options: FindOptions = from_js(options, "options", lang)?;
+    let options: MatchOptions = from_js(options, "options", lang)?;
     result(matcher::find_match(&content, &search, &options))
 }
 
@@ -36,7 +36,7 @@ pub fn replace_text(
     let content = string_arg(&content, "content", lang)?;
     let search = string_arg(&search, "search", lang)?;
     let replace = string_arg(&replace, "replace", lang)?;
-    let options: ReplaceOptions = from_js(options, "options", lang)?;
+    let options: MatchOptions = from_js(options, "options", lang)?;
     result(matcher::replace_text(&content, &search, &replace, &options))
 }
 

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use editkit::matcher::{
     apply_edits, apply_search_replace, find_match, parse_search_replace, replace_text, EditSpec,
-    FindOptions, Mode, ReplaceOptions, SearchReplaceOptions, SearchReplaceReport,
+    MatchOptions, Mode, SearchReplaceOptions, SearchReplaceReport,
 };
 use editkit::{Error, ErrorCode, Lang};
 use serde_json::Value;
@@ -151,11 +151,11 @@ fn rebuild(id: &str, field: &str, v: &Value) -> Option<String> {
     Some(built)
 }
 
-fn opts(mode: Mode, replace_all: bool) -> ReplaceOptions {
-    ReplaceOptions {
+fn opts(mode: Mode, replace_all: bool) -> MatchOptions {
+    MatchOptions {
         mode,
         replace_all,
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     }
 }
 
@@ -163,7 +163,7 @@ fn replace(
     content: &str,
     search: &str,
     replacement: &str,
-    o: &ReplaceOptions,
+    o: &MatchOptions,
 ) -> Result<String, Error> {
     replace_text(content, search, replacement, o).map(|r| r.content)
 }
@@ -208,10 +208,10 @@ fn opencode_gemini(case: &Value) -> Class {
             .get("expected_occurrences")
             .and_then(Value::as_u64)
             .unwrap_or(0);
-        let o = FindOptions {
+        let o = MatchOptions {
             mode: Mode::Exact,
             replace_all: true,
-            ..FindOptions::default()
+            ..MatchOptions::default()
         };
         let got = match find_match(&content, old, &o) {
             Ok(r) if r.found => r.matches.len() as u64,
@@ -455,10 +455,10 @@ fn continue_case(case: &Value) -> Class {
                 }
                 _ => Vec::new(),
             };
-            let o = FindOptions {
+            let o = MatchOptions {
                 mode: if all { Mode::Safe } else { Mode::Fuzzy },
                 replace_all: all,
-                ..FindOptions::default()
+                ..MatchOptions::default()
             };
             let ours = find_match(&content, &search, &o);
             if search.trim().is_empty() && !peer.is_empty() {
@@ -558,7 +558,10 @@ fn codex(case: &Value) -> Class {
             let peer = observed_or_expected(case).and_then(Value::as_u64);
             let content = lines.join("\n");
             let search = pattern.join("\n");
-            match (peer, find_match(&content, &search, &FindOptions::default())) {
+            match (
+                peer,
+                find_match(&content, &search, &MatchOptions::default()),
+            ) {
                 (None, Ok(r)) if !r.found => Class::Agree,
                 (None, Err(_)) => Class::Agree,
                 (None, Ok(r)) => Class::Differ(format!(

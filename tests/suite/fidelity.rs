@@ -3,7 +3,7 @@
 //! (and the strategy that found it) or the refusal's code. The same table
 //! runs through the built package in `tests/node/fidelity.test.mjs`.
 
-use editkit::matcher::{replace_text, ReplaceOptions};
+use editkit::matcher::{replace_text, MatchOptions};
 use serde_json::Value;
 
 fn cases() -> Vec<Value> {
@@ -23,7 +23,7 @@ fn every_fidelity_case_gives_its_exact_result() {
     assert!(all.len() >= 14, "the table lost cases");
     for case in &all {
         let name = case["name"].as_str().unwrap();
-        let options: ReplaceOptions =
+        let options: MatchOptions =
             serde_json::from_value(case.get("options").cloned().unwrap_or(Value::Null))
                 .or_else(|_| serde_json::from_str("{}"))
                 .unwrap();
@@ -62,7 +62,7 @@ fn every_fidelity_case_gives_its_exact_result() {
 }
 
 mod properties {
-    use editkit::matcher::{replace_text, ReplaceOptions};
+    use editkit::matcher::{replace_text, MatchOptions};
     use proptest::prelude::*;
 
     /// How the file writes the space between two words, and what a model
@@ -140,7 +140,7 @@ mod properties {
                 .collect::<Vec<_>>()
                 .join("\n");
             // Every such slip is a formatting slip: the safe mode places it.
-            let r = replace_text(&file, &search, &replace, &ReplaceOptions::default());
+            let r = replace_text(&file, &search, &replace, &MatchOptions::default());
             prop_assert!(r.is_ok(), "refused: {:?}\nfile {:?}\nsearch {:?}", r.err(), file, search);
             let r = r.unwrap();
             prop_assert_eq!(r.content, file.replace(&word, "CHANGED"), "via {:?}", r.strategy);

@@ -7,8 +7,8 @@
 //! and nothing panics.
 
 use editkit::matcher::{
-    apply_search_replace, find_match, replace_text, FindOptions, Mode, ReplaceOptions,
-    SearchReplaceOptions, Strategy as Step,
+    apply_search_replace, find_match, replace_text, MatchOptions, Mode, SearchReplaceOptions,
+    Strategy as Step,
 };
 use editkit::ErrorCode;
 use proptest::prelude::*;
@@ -27,7 +27,7 @@ fn byte_of(s: &str, units: u32) -> usize {
 
 #[test]
 fn results_and_options_have_the_documented_wire_shape() {
-    let r = find_match("a\nb = 1\n", "b = 1", &FindOptions::default()).unwrap();
+    let r = find_match("a\nb = 1\n", "b = 1", &MatchOptions::default()).unwrap();
     let v = serde_json::to_value(&r).unwrap();
     assert_eq!(v["found"], true);
     assert_eq!(v["strategy"], "exact");
@@ -37,7 +37,7 @@ fn results_and_options_have_the_documented_wire_shape() {
     assert_eq!(v["budgetExhausted"], false);
     assert!(v.get("closest").is_none());
 
-    let opts: ReplaceOptions =
+    let opts: MatchOptions =
         serde_json::from_value(serde_json::json!({"mode": "fuzzy", "replaceAll": true, "lang": "zh", "fuzzyThreshold": 0.9}))
             .unwrap();
     assert_eq!(opts.mode, Mode::Fuzzy);
@@ -46,7 +46,7 @@ fn results_and_options_have_the_documented_wire_shape() {
     let defaults: SearchReplaceOptions = serde_json::from_value(serde_json::json!({})).unwrap();
     assert!(defaults.atomic);
 
-    let e = replace_text("x\nx\n", "x", "y", &ReplaceOptions::default()).unwrap_err();
+    let e = replace_text("x\nx\n", "x", "y", &MatchOptions::default()).unwrap_err();
     let v = serde_json::to_value(&e).unwrap();
     assert_eq!(v["code"], "AMBIGUOUS");
     assert_eq!(
@@ -59,9 +59,9 @@ fn results_and_options_have_the_documented_wire_shape() {
 fn a_single_block_markdown_edit_in_safe_mode() {
     // What the SiYuan content check does with one block's markdown.
     let block = "今天的**计划**：\n- 写代码\n- 测试“匹配器”";
-    let opts = ReplaceOptions {
+    let opts = MatchOptions {
         mode: Mode::Safe,
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     };
     let r = replace_text(block, "- 测试\"匹配器\"", "- 测试\"匹配器\"\n- 提交", &opts).unwrap();
     assert_eq!(r.strategy, Step::UnicodeNormalized);
@@ -150,10 +150,10 @@ proptest! {
         let search = &content[start..end];
         prop_assume!(!search.is_empty() && !search.starts_with('\u{feff}'));
         let first = content.find(search).unwrap();
-        let all = find_match(&content, search, &FindOptions { mode: Mode::Exact, replace_all: true, ..FindOptions::default() }).unwrap();
+        let all = find_match(&content, search, &MatchOptions { mode: Mode::Exact, replace_all: true, ..MatchOptions::default() }).unwrap();
         prop_assert!(all.found);
         prop_assert_eq!(byte_of(&content, all.matches[0].start), first);
-        let one = find_match(&content, search, &FindOptions { mode: Mode::Exact, ..FindOptions::default() }).unwrap();
+        let one = find_match(&content, search, &MatchOptions { mode: Mode::Exact, ..MatchOptions::default() }).unwrap();
         let overlapping = content.match_indices(search).count() > 1
             || content[first + content[first..].chars().next().map_or(1, char::len_utf8)..].contains(search);
         if one.found {
@@ -171,7 +171,7 @@ proptest! {
     /// safe modes, nothing outside the span itself).
     #[test]
     fn text_outside_the_span_is_never_changed(content in text(60), search in text(12), replace in text(12), mode in mode()) {
-        let opts = ReplaceOptions { mode, ..ReplaceOptions::default() };
+        let opts = MatchOptions { mode, ..MatchOptions::default() };
         if let Ok(r) = replace_text(&content, &search, &replace, &opts) {
             let m = &r.matches[0];
             let (a, b) = (byte_of(&content, m.start), byte_of(&content, m.end));
@@ -272,7 +272,7 @@ proptest! {
         let base = search_lines.iter().find(|l| !l.trim().is_empty()).map_or("", |l| &l[..indent_of(l)]);
         let replace: String = (0..new_lines).map(|k| format!("{base}NEW{k}\n")).collect();
 
-        let opts = ReplaceOptions { mode, ..ReplaceOptions::default() };
+        let opts = MatchOptions { mode, ..MatchOptions::default() };
         let result = replace_text(&content, &search, &replace, &opts);
         let has_unique = unique[first..last].iter().any(|&u| u);
         let r = match result {
@@ -339,7 +339,7 @@ proptest! {
         let content = format!("\u{feff}{}\r\n", lines.join("\r\n"));
         let target = &lines[pick % lines.len()];
         prop_assume!(content.matches(target.as_str()).count() == 1 && !target.trim().is_empty());
-        if let Ok(r) = replace_text(&content, target, &replace, &ReplaceOptions::default()) {
+        if let Ok(r) = replace_text(&content, target, &replace, &MatchOptions::default()) {
             let bom = r.content.starts_with('\u{feff}');
             prop_assert!(bom);
             let bare_lf = r.content.as_bytes().windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r')
@@ -351,7 +351,7 @@ proptest! {
     /// No input panics, and every reported position is inside the content.
     #[test]
     fn nothing_panics_and_positions_are_in_range(content in text(80), search in text(16), mode in mode(), all in any::<bool>()) {
-        let opts = FindOptions { mode, replace_all: all, ..FindOptions::default() };
+        let opts = MatchOptions { mode, replace_all: all, ..MatchOptions::default() };
         if let Ok(r) = find_match(&content, &search, &opts) {
             let units: u32 = content.chars().map(|c| c.len_utf16() as u32).sum();
             let lines = content.matches('\n').count() as u32 + 1;
@@ -360,7 +360,7 @@ proptest! {
                 prop_assert!(1 <= m.start_line && m.start_line <= m.end_line && m.end_line <= lines);
             }
         }
-        let _ = replace_text(&content, &search, "x\ny", &ReplaceOptions::from(&opts));
+        let _ = replace_text(&content, &search, "x\ny", &opts);
         let _ = apply_search_replace(&content, &search, &SearchReplaceOptions::default());
     }
 }
