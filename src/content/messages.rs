@@ -18,7 +18,7 @@ use super::types::{DocLocation, Placement, Problem};
 /// The message of a refusal, in `lang`. Only formats: what the refusal is
 /// and where come from `problem`; a block type's label is written in `lang`.
 ///
-/// Long on purpose: one flat match, one arm per problem with both
+/// One piece on purpose: one flat match, one arm per problem with both
 /// languages side by side, read as a table.
 pub fn render(problem: &Problem, lang: Lang) -> String {
     use Problem::*;

@@ -84,7 +84,7 @@ pub(crate) fn relocate_with_safe_strategies(
     new_text: &str,
 ) -> Relocated {
     use crate::error::ErrorCode as Code;
-    use crate::matcher::{find_match, FindOptions, Mode, Strategy};
+    use crate::matcher::{find_match, FindOptions, Mode};
     if edit.twin_when_folded {
         // Reformatted, the window stood at two places of the planned-on
         // file: a reformatted one found now may be the other.
@@ -112,12 +112,6 @@ pub(crate) fn relocate_with_safe_strategies(
     ) else {
         return Relocated::Nowhere;
     };
-    // 0-based first line and line count of a match.
-    let span_of = |m: &crate::matcher::Match| -> Option<(usize, usize)> {
-        let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
-        let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
-        Some((start, len))
-    };
     if found.code == Some(Code::Ambiguous) {
         return Relocated::Several(
             found
@@ -131,9 +125,31 @@ pub(crate) fn relocate_with_safe_strategies(
                 .collect(),
         );
     }
-    let [m] = found.matches.as_slice() else {
-        return Relocated::Nowhere;
-    };
+    match found.matches.as_slice() {
+        [m] if found.found => accept_safe_match(lines, m, &window, edit, new_text)
+            .map_or(Relocated::Nowhere, Relocated::At),
+        _ => Relocated::Nowhere,
+    }
+}
+
+/// 0-based first line and line count of a match.
+fn span_of(m: &crate::matcher::Match) -> Option<(usize, usize)> {
+    let start = usize::try_from(m.start_line).ok()?.checked_sub(1)?;
+    let len = usize::try_from(m.end_line.checked_sub(m.start_line)?).ok()? + 1;
+    Some((start, len))
+}
+
+/// The one safe match `m` of the window, taken when its strategy keeps the
+/// lines whole (or re-indents them all alike, the new text re-indented the
+/// same way) and it covers whole lines.
+fn accept_safe_match(
+    lines: &[&str],
+    m: &crate::matcher::Match,
+    window: &[&str],
+    edit: &LinesEdit,
+    new_text: &str,
+) -> Option<SafeMatch> {
+    use crate::matcher::Strategy;
     let keeps_indentation = matches!(
         m.strategy,
         Strategy::LineEndings
@@ -142,27 +158,24 @@ pub(crate) fn relocate_with_safe_strategies(
             | Strategy::UnicodeNormalized
     );
     let reindented = m.strategy == Strategy::Indentation;
-    let accept = || -> Option<SafeMatch> {
-        let (start, len) = span_of(m)?;
-        let matched = lines.get(start..start.checked_add(len)?)?;
-        let whole_lines = matched.join("\n").trim() == m.text.trim();
-        if !(found.found && (keeps_indentation || reindented) && whole_lines) {
-            return None;
-        }
-        let at = window_start(lines, start, len, &window)?;
-        let region = lines.get(at..at.checked_add(window.len())?)?;
-        let new_text = if reindented {
-            Some(reindented_new_text(region, &window, edit, new_text)?)
-        } else {
-            None
-        };
-        Some(SafeMatch {
-            core_start: at + edit.before.len(),
-            core_len: edit.core.len(),
-            new_text,
-        })
+    let (start, len) = span_of(m)?;
+    let matched = lines.get(start..start.checked_add(len)?)?;
+    let whole_lines = matched.join("\n").trim() == m.text.trim();
+    if !((keeps_indentation || reindented) && whole_lines) {
+        return None;
+    }
+    let at = window_start(lines, start, len, window)?;
+    let region = lines.get(at..at.checked_add(window.len())?)?;
+    let new_text = if reindented {
+        Some(reindented_new_text(region, window, edit, new_text)?)
+    } else {
+        None
     };
-    accept().map_or(Relocated::Nowhere, Relocated::At)
+    Some(SafeMatch {
+        core_start: at + edit.before.len(),
+        core_len: edit.core.len(),
+        new_text,
+    })
 }
 
 /// The 0-based first line of the plan's whole `window` around a match the
@@ -381,6 +394,18 @@ fn locate(lines: &[&str], e: &LinesEdit, new_text: &str, unchanged: bool) -> Loc
             }
         }
     }
+    located_by_safe_strategies(lines, e, new_text, &candidates)
+}
+
+/// Step 2 of [`locate`] for a window not found as written: under the
+/// matcher's safe strategies, at exactly one place, or rejected.
+/// `candidates` are the places of the core alone, for the evidence.
+fn located_by_safe_strategies(
+    lines: &[&str],
+    e: &LinesEdit,
+    new_text: &str,
+    candidates: &[usize],
+) -> Located {
     match relocate_with_safe_strategies(lines, e, new_text) {
         Relocated::At(found) => Located::At {
             core_start: found.core_start,
@@ -547,15 +572,15 @@ pub(crate) fn rebase<'h>(
     }
 }
 
+/// What an apply returns: the result, and the range the splice replaced
+/// (`None` when rejected), for [`rebase`].
+type Applied = (ApplyResult, Option<SplicedRange>);
+
 /// Applies `hunk` to `current` (`None`: the file does not exist). `Err`
 /// only for refusals (`FILE_NOT_FOUND`); a rejection is an `Ok` result.
 /// With the result comes the range the splice replaced (`None` when
 /// rejected), for [`rebase`].
-pub(crate) fn apply_hunk(
-    hunk: &Hunk,
-    current: Option<&str>,
-    lang: crate::Lang,
-) -> Result<(ApplyResult, Option<SplicedRange>)> {
+pub(crate) fn apply_hunk(hunk: &Hunk, current: Option<&str>, lang: crate::Lang) -> Result<Applied> {
     let ctx = Ctx {
         mode: APPLY_MODE,
         path: &hunk.path,
@@ -580,173 +605,214 @@ pub(crate) fn apply_hunk(
                 None if *create => ("", false),
                 None => return Err(missing()),
             };
-            let unchanged = exists == hunk.base.existed
-                && content.len() == hunk.base.bytes
-                && fnv1a64(content.as_bytes()) == hunk.base.digest;
-            let doc = Doc::new(content);
-            let s = splice(&doc, doc.len(), 0, &hunk.new_text, &hunk.path);
-            let (matched, context_match) = if unchanged {
-                (1, ContextMatch::Exact)
-            } else {
-                (0, ContextMatch::Fuzz)
-            };
-            let texts = doc.texts();
-            let new_lines = new_text_lines(&hunk.new_text);
-            let evidence = ApplyEvidence {
-                planned_at_line: to_u32(hunk.base.line_count + 1),
-                applied_at_line: Some(to_u32(doc.len() + 1)),
-                line_shift: Some(delta(doc.len(), hunk.base.line_count)),
-                located_by: Some(LocatedBy::EndOfFile),
-                candidates_count: 0,
-                candidates: Vec::new(),
-                context_matched: matched,
-                context_total: 1,
-                file_digest_before: digest_string(content),
-                file_digest_after: digest_string(&s.content),
-                before_preview: previews(
-                    &doc,
-                    doc.len().saturating_sub(PREVIEW_CONTEXT),
-                    doc.len(),
-                ),
-                after_preview: tail_after(&texts, &new_lines),
-                expected_preview: Vec::new(),
-                actual_preview: Vec::new(),
-            };
-            let mut result = applied(hunk, content, &s, context_match, evidence);
-            result.creates_file = !exists;
-            let start = to_u32(doc.len() + 1);
-            result.append_range = Some(Span {
-                start,
-                end: start
-                    .saturating_add(to_u32(s.new_line_count))
-                    .saturating_sub(1),
-            });
-            Ok((finish(result, lang), Some(SplicedRange::of(&s))))
+            Ok(apply_append(hunk, content, exists, lang))
         }
         PlannedEdit::EmptyFile => {
             let content = current.ok_or_else(missing)?;
-            let doc = Doc::new(content);
-            if content.len() != hunk.base.bytes || fnv1a64(content.as_bytes()) != hunk.base.digest {
-                let evidence = rejected_evidence(
-                    content,
-                    1,
-                    Vec::new(),
-                    previews(&doc, 0, PREVIEW_CONTEXT),
-                    0,
-                    1,
-                );
-                return Ok((
-                    finish(
-                        rejected(hunk, content, RejectReason::ContentChanged, evidence),
-                        lang,
-                    ),
-                    None,
-                ));
-            }
-            let s = splice(&doc, 0, 0, &hunk.new_text, &hunk.path);
-            let evidence = ApplyEvidence {
-                planned_at_line: 1,
-                applied_at_line: Some(1),
-                line_shift: Some(0),
-                located_by: Some(LocatedBy::PlannedPosition),
-                candidates_count: 1,
-                candidates: Vec::new(),
-                context_matched: 1,
-                context_total: 1,
-                file_digest_before: digest_string(content),
-                file_digest_after: digest_string(&s.content),
-                before_preview: Vec::new(),
-                after_preview: Vec::new(),
-                expected_preview: Vec::new(),
-                actual_preview: Vec::new(),
-            };
-            let result = applied(hunk, content, &s, ContextMatch::Exact, evidence);
-            Ok((
-                finish(with_lines_details(result, hunk, &s, 0), lang),
-                Some(SplicedRange::of(&s)),
-            ))
+            Ok(apply_to_empty_file(hunk, content, lang))
         }
         PlannedEdit::Lines(e) => {
             let content = current.ok_or_else(missing)?;
-            let doc = Doc::new(content);
-            let lines = doc.texts();
-            let planned_at = e.core_start + e.del_offset;
-            let unchanged = hunk.base.existed
-                && content.len() == hunk.base.bytes
-                && fnv1a64(content.as_bytes()) == hunk.base.digest;
-            match locate(&lines, e, &hunk.new_text, unchanged) {
-                Located::Rejected {
-                    reason,
-                    candidates,
-                    context_matched,
-                } => {
-                    let ranges: Vec<LineRange> = candidates
-                        .iter()
-                        .take(super::anchor::MAX_LISTED_CANDIDATES)
-                        .map(|&c| LineRange::new(to_u32(c + 1), to_u32(c + e.core.len())))
-                        .collect();
-                    let mut evidence = rejected_evidence(
-                        content,
-                        planned_at + 1,
-                        ranges,
-                        previews(&doc, e.core_start, e.core_start + e.core.len()),
-                        context_matched,
-                        e.context_total(),
-                    );
-                    evidence.expected_preview = preview_block(&e.core);
-                    evidence.actual_preview =
-                        preview_block(&doc.slice(e.core_start, e.core_start + e.core.len()));
-                    evidence.candidates_count = to_u32(candidates.len());
-                    Ok((
-                        finish(rejected(hunk, content, reason, evidence), lang),
-                        None,
-                    ))
-                }
-                Located::At {
-                    core_start,
-                    by,
-                    context_matched,
-                    candidates,
-                    new_text,
-                } => {
-                    let del_start = core_start + e.del_offset;
-                    let new_text = new_text.as_deref().unwrap_or(&hunk.new_text);
-                    let s = splice(&doc, del_start, e.del_count, new_text, &hunk.path);
-                    let context_match = if by == LocatedBy::PlannedPosition {
-                        ContextMatch::Exact
-                    } else {
-                        ContextMatch::Fuzz
-                    };
-                    let del_end = del_start + s.old_line_count;
-                    let evidence = ApplyEvidence {
-                        planned_at_line: to_u32(planned_at + 1),
-                        applied_at_line: Some(to_u32(del_start + 1)),
-                        line_shift: Some(delta(del_start, planned_at)),
-                        located_by: Some(by),
-                        candidates_count: to_u32(candidates),
-                        candidates: Vec::new(),
-                        context_matched: to_u32(context_matched),
-                        context_total: to_u32(e.context_total()),
-                        file_digest_before: digest_string(content),
-                        file_digest_after: digest_string(&s.content),
-                        before_preview: previews(
-                            &doc,
-                            del_start.saturating_sub(PREVIEW_CONTEXT),
-                            del_start,
-                        ),
-                        after_preview: previews(&doc, del_end, del_end + PREVIEW_CONTEXT),
-                        expected_preview: Vec::new(),
-                        actual_preview: Vec::new(),
-                    };
-                    let result = applied(hunk, content, &s, context_match, evidence);
-                    Ok((
-                        finish(with_lines_details(result, hunk, &s, core_start), lang),
-                        Some(SplicedRange::of(&s)),
-                    ))
-                }
-            }
+            Ok(apply_lines(hunk, e, content, lang))
         }
     }
+}
+
+/// An append lands at the end of the file as it is now (`exact` when the
+/// file is the planned-on one, else `fuzz`); `exists: false` creates it.
+fn apply_append(hunk: &Hunk, content: &str, exists: bool, lang: crate::Lang) -> Applied {
+    let unchanged = exists == hunk.base.existed
+        && content.len() == hunk.base.bytes
+        && fnv1a64(content.as_bytes()) == hunk.base.digest;
+    let doc = Doc::new(content);
+    let s = splice(&doc, doc.len(), 0, &hunk.new_text, &hunk.path);
+    let (matched, context_match) = if unchanged {
+        (1, ContextMatch::Exact)
+    } else {
+        (0, ContextMatch::Fuzz)
+    };
+    let texts = doc.texts();
+    let new_lines = new_text_lines(&hunk.new_text);
+    let evidence = ApplyEvidence {
+        planned_at_line: to_u32(hunk.base.line_count + 1),
+        applied_at_line: Some(to_u32(doc.len() + 1)),
+        line_shift: Some(delta(doc.len(), hunk.base.line_count)),
+        located_by: Some(LocatedBy::EndOfFile),
+        candidates_count: 0,
+        candidates: Vec::new(),
+        context_matched: matched,
+        context_total: 1,
+        file_digest_before: digest_string(content),
+        file_digest_after: digest_string(&s.content),
+        before_preview: previews(&doc, doc.len().saturating_sub(PREVIEW_CONTEXT), doc.len()),
+        after_preview: tail_after(&texts, &new_lines),
+        expected_preview: Vec::new(),
+        actual_preview: Vec::new(),
+    };
+    let mut result = applied(hunk, content, &s, context_match, evidence);
+    result.creates_file = !exists;
+    let start = to_u32(doc.len() + 1);
+    result.append_range = Some(Span {
+        start,
+        end: start
+            .saturating_add(to_u32(s.new_line_count))
+            .saturating_sub(1),
+    });
+    (finish(result, lang), Some(SplicedRange::of(&s)))
+}
+
+/// A plan made on an empty file applies only while the file is still the
+/// planned-on one: an empty file has no context to relocate by.
+fn apply_to_empty_file(hunk: &Hunk, content: &str, lang: crate::Lang) -> Applied {
+    let doc = Doc::new(content);
+    if content.len() != hunk.base.bytes || fnv1a64(content.as_bytes()) != hunk.base.digest {
+        let evidence = rejected_evidence(
+            content,
+            1,
+            Vec::new(),
+            previews(&doc, 0, PREVIEW_CONTEXT),
+            0,
+            1,
+        );
+        let result = rejected(hunk, content, RejectReason::ContentChanged, evidence);
+        return (finish(result, lang), None);
+    }
+    let s = splice(&doc, 0, 0, &hunk.new_text, &hunk.path);
+    let evidence = ApplyEvidence {
+        planned_at_line: 1,
+        applied_at_line: Some(1),
+        line_shift: Some(0),
+        located_by: Some(LocatedBy::PlannedPosition),
+        candidates_count: 1,
+        candidates: Vec::new(),
+        context_matched: 1,
+        context_total: 1,
+        file_digest_before: digest_string(content),
+        file_digest_after: digest_string(&s.content),
+        before_preview: Vec::new(),
+        after_preview: Vec::new(),
+        expected_preview: Vec::new(),
+        actual_preview: Vec::new(),
+    };
+    let result = applied(hunk, content, &s, ContextMatch::Exact, evidence);
+    (
+        finish(with_lines_details(result, hunk, &s, 0), lang),
+        Some(SplicedRange::of(&s)),
+    )
+}
+
+/// A lines plan: located by its window ([`locate`]), then spliced there
+/// or rejected with the evidence.
+fn apply_lines(hunk: &Hunk, e: &LinesEdit, content: &str, lang: crate::Lang) -> Applied {
+    let doc = Doc::new(content);
+    let lines = doc.texts();
+    let unchanged = hunk.base.existed
+        && content.len() == hunk.base.bytes
+        && fnv1a64(content.as_bytes()) == hunk.base.digest;
+    match locate(&lines, e, &hunk.new_text, unchanged) {
+        Located::Rejected {
+            reason,
+            candidates,
+            context_matched,
+        } => {
+            let evidence = lines_rejected_evidence(&doc, e, content, &candidates, context_matched);
+            (
+                finish(rejected(hunk, content, reason, evidence), lang),
+                None,
+            )
+        }
+        Located::At {
+            core_start,
+            by,
+            context_matched,
+            candidates,
+            new_text,
+        } => {
+            let del_start = core_start + e.del_offset;
+            let new_text = new_text.as_deref().unwrap_or(&hunk.new_text);
+            let s = splice(&doc, del_start, e.del_count, new_text, &hunk.path);
+            let context_match = if by == LocatedBy::PlannedPosition {
+                ContextMatch::Exact
+            } else {
+                ContextMatch::Fuzz
+            };
+            let found = Found {
+                del_start,
+                by,
+                context_matched,
+                candidates,
+            };
+            let evidence = lines_applied_evidence(&doc, e, content, &s, &found);
+            let result = applied(hunk, content, &s, context_match, evidence);
+            (
+                finish(with_lines_details(result, hunk, &s, core_start), lang),
+                Some(SplicedRange::of(&s)),
+            )
+        }
+    }
+}
+
+/// Where [`locate`] put a lines plan, for its evidence.
+struct Found {
+    del_start: usize,
+    by: LocatedBy,
+    context_matched: usize,
+    candidates: usize,
+}
+
+fn lines_applied_evidence(
+    doc: &Doc<'_>,
+    e: &LinesEdit,
+    content: &str,
+    s: &Spliced,
+    found: &Found,
+) -> ApplyEvidence {
+    let planned_at = e.core_start + e.del_offset;
+    let del_start = found.del_start;
+    let del_end = del_start + s.old_line_count;
+    ApplyEvidence {
+        planned_at_line: to_u32(planned_at + 1),
+        applied_at_line: Some(to_u32(del_start + 1)),
+        line_shift: Some(delta(del_start, planned_at)),
+        located_by: Some(found.by),
+        candidates_count: to_u32(found.candidates),
+        candidates: Vec::new(),
+        context_matched: to_u32(found.context_matched),
+        context_total: to_u32(e.context_total()),
+        file_digest_before: digest_string(content),
+        file_digest_after: digest_string(&s.content),
+        before_preview: previews(doc, del_start.saturating_sub(PREVIEW_CONTEXT), del_start),
+        after_preview: previews(doc, del_end, del_end + PREVIEW_CONTEXT),
+        expected_preview: Vec::new(),
+        actual_preview: Vec::new(),
+    }
+}
+
+fn lines_rejected_evidence(
+    doc: &Doc<'_>,
+    e: &LinesEdit,
+    content: &str,
+    candidates: &[usize],
+    context_matched: usize,
+) -> ApplyEvidence {
+    let planned_at = e.core_start + e.del_offset;
+    let ranges: Vec<LineRange> = candidates
+        .iter()
+        .take(super::anchor::MAX_LISTED_CANDIDATES)
+        .map(|&c| LineRange::new(to_u32(c + 1), to_u32(c + e.core.len())))
+        .collect();
+    let mut evidence = rejected_evidence(
+        content,
+        planned_at + 1,
+        ranges,
+        previews(doc, e.core_start, e.core_start + e.core.len()),
+        context_matched,
+        e.context_total(),
+    );
+    evidence.expected_preview = preview_block(&e.core);
+    evidence.actual_preview = preview_block(&doc.slice(e.core_start, e.core_start + e.core.len()));
+    evidence.candidates_count = to_u32(candidates.len());
+    evidence
 }
 
 fn rejected_evidence(

@@ -318,6 +318,55 @@ pub(crate) fn splice(
         content.push_str(ending.as_str());
     }
 
+    let cut = Cut {
+        del_start,
+        del_end,
+        a,
+        b,
+        inserted: eof_fix.len() + new.text.len(),
+        new_line_count: new.line_count,
+        final_newline: final_fix.then_some(ending.as_str()),
+    };
+    let diff = splice_diff(doc, &cut, &content[body_start..], path);
+    Spliced {
+        content,
+        normalized: Normalized {
+            file_eof_has_newline: doc.has_final_newline(),
+            content_eof_has_newline: raw_new.is_empty() || raw_new.ends_with('\n'),
+            normalized_file_eof_newline_added: fix_eof || final_fix,
+            normalized_content_eof_newline_added: new.eof_added,
+        },
+        new_line_count: new.line_count,
+        old_line_count: del_end - del_start,
+        at: del_start,
+        diff,
+    }
+}
+
+/// Where a splice cut the old body: lines `del_start..del_end`, bytes
+/// `a..b`, replaced by `inserted` bytes (`new_line_count` lines); and the
+/// final newline the splice added, if any.
+struct Cut {
+    del_start: usize,
+    del_end: usize,
+    a: usize,
+    b: usize,
+    inserted: usize,
+    new_line_count: usize,
+    final_newline: Option<&'static str>,
+}
+
+/// The splice's unified diff: the change with [`CONTEXT_LINES`] lines
+/// around it, and a final newline added far below it as a hunk of its own.
+fn splice_diff(doc: &Doc<'_>, cut: &Cut, new_body: &str, path: &str) -> String {
+    let Cut {
+        del_start,
+        del_end,
+        a,
+        b,
+        ..
+    } = *cut;
+    let final_fix = cut.final_newline.is_some();
     // The diff covers the change and CONTEXT_LINES lines around it; bytes
     // before `a` and after `b` are the same in both texts. A final newline
     // added far below the change is a change of its own: the last line,
@@ -332,12 +381,11 @@ pub(crate) fn splice(
     }
     let (old_from, old_to) = (doc.offset(window_start), doc.offset(window_end));
     // Where an old byte offset at or after `b` is in the new body.
-    let moved = |old_offset: usize| old_offset - b + a + eof_fix.len() + new.text.len();
+    let moved = |old_offset: usize| old_offset - b + a + cut.inserted;
     let mut new_to = moved(old_to);
-    if final_fix && window_end == doc.len() {
-        new_to += ending.as_str().len();
+    if let (Some(ending), true) = (cut.final_newline, window_end == doc.len()) {
+        new_to += ending.len();
     }
-    let new_body = &content[body_start..];
     let old_name = format!("a/{path}");
     let new_name = format!("b/{path}");
     let options = UnifiedDiffOptions {
@@ -353,7 +401,7 @@ pub(crate) fn splice(
     );
     if window_end < doc.len() && eof_hunk {
         let tail_start = last - CONTEXT_LINES;
-        let new_tail_start = tail_start + new.line_count - (del_end - del_start);
+        let new_tail_start = tail_start + cut.new_line_count - (del_end - del_start);
         let old_tail = &doc.body[doc.offset(tail_start)..];
         let new_tail = new_body.get(moved(doc.offset(tail_start))..).unwrap_or("");
         let tail = unified_diff_excerpt(old_tail, new_tail, 0, options);
@@ -370,19 +418,7 @@ pub(crate) fn splice(
         }
     }
 
-    Spliced {
-        content,
-        normalized: Normalized {
-            file_eof_has_newline: doc.has_final_newline(),
-            content_eof_has_newline: raw_new.is_empty() || raw_new.ends_with('\n'),
-            normalized_file_eof_newline_added: fix_eof || final_fix,
-            normalized_content_eof_newline_added: new.eof_added,
-        },
-        new_line_count: new.line_count,
-        old_line_count: del_end - del_start,
-        at: del_start,
-        diff,
-    }
+    diff
 }
 
 /// An `@@ -a[,b] +c[,d] @@` header with `old_by` lines added to `a` and

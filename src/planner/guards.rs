@@ -201,31 +201,12 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
         }));
     }
 
-    let old = Doc::new(&o.content);
-    let (new_bom, new_body) = crate::text::split_bom(&o.new_content);
-    let own = new_body
-        .contains('\n')
-        .then(|| detect_line_ending(new_body));
-    let target = old.ending().or(own).unwrap_or(LineEnding::Lf);
-    let uniform = uniform_ending(new_body);
-    let convert = matches!(uniform, Some(e) if e != target);
-    let (body, added) = if convert {
-        let n = normalize_new_text(new_body, target);
-        (n.text, n.eof_added)
-    } else if !new_body.is_empty() && !new_body.ends_with('\n') {
-        (
-            format!("{new_body}{}", own.unwrap_or(target).as_str()),
-            true,
-        )
-    } else {
-        (new_body.to_string(), false)
-    };
-    let bom_kept = old.bom && !new_bom;
-    let mut content = String::with_capacity(body.len() + 3);
-    if old.bom || new_bom {
-        content.push_str(BOM);
-    }
-    content.push_str(&body);
+    let Rewritten {
+        content,
+        added,
+        convert,
+        bom_kept,
+    } = rewritten(&o.content, &o.new_content);
     let new_lines = total_lines(&content);
     let summary = msg::overwrite_summary(lang, &o.path, new_lines, content.len());
     let mut y = Yaml::new();
@@ -257,6 +238,53 @@ fn check_overwrite_inner(ctx: &Ctx<'_>, o: &OverwriteOptions) -> Result<Overwrit
         yaml,
         content,
     })
+}
+
+/// The new content as it is written over `old`: in the old file's line
+/// ending where the new text uses one ending throughout, ending with a
+/// newline, with the old file's BOM.
+struct Rewritten {
+    content: String,
+    /// A final newline was added.
+    added: bool,
+    /// The line endings were converted to the old file's.
+    convert: bool,
+    /// The old file's BOM was kept (the new text had none).
+    bom_kept: bool,
+}
+
+fn rewritten(old_content: &str, new_content: &str) -> Rewritten {
+    let old = Doc::new(old_content);
+    let (new_bom, new_body) = crate::text::split_bom(new_content);
+    let own = new_body
+        .contains('\n')
+        .then(|| detect_line_ending(new_body));
+    let target = old.ending().or(own).unwrap_or(LineEnding::Lf);
+    let uniform = uniform_ending(new_body);
+    let convert = matches!(uniform, Some(e) if e != target);
+    let (body, added) = if convert {
+        let n = normalize_new_text(new_body, target);
+        (n.text, n.eof_added)
+    } else if !new_body.is_empty() && !new_body.ends_with('\n') {
+        (
+            format!("{new_body}{}", own.unwrap_or(target).as_str()),
+            true,
+        )
+    } else {
+        (new_body.to_string(), false)
+    };
+    let bom_kept = old.bom && !new_bom;
+    let mut content = String::with_capacity(body.len() + 3);
+    if old.bom || new_bom {
+        content.push_str(BOM);
+    }
+    content.push_str(&body);
+    Rewritten {
+        content,
+        added,
+        convert,
+        bom_kept,
+    }
 }
 
 /// `Some(ending)` when every line ending of `text` is that one.

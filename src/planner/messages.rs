@@ -31,6 +31,8 @@ pub(crate) fn render(problem: &Problem, lang: Lang) -> Said {
     }
 }
 
+// One piece on purpose: one arm per problem, both languages side by
+// side, read as a table.
 fn message(problem: &Problem, lang: Lang) -> String {
     use Problem::*;
     match problem {
@@ -201,6 +203,8 @@ fn range_message(lang: Lang, input: &str, why: RangeProblem) -> String {
     }
 }
 
+// One piece on purpose: one arm per problem, both languages side by
+// side, read as a table.
 fn next_step(problem: &Problem, lang: Lang) -> String {
     use Problem::*;
     match problem {
@@ -318,11 +322,13 @@ fn next_step(problem: &Problem, lang: Lang) -> String {
 
 // ---- plan and apply summaries ------------------------------------------
 
-pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
-    let id = &p.hunk_id;
+/// What a plan does, in a few words (the summary's middle).
+// One piece on purpose: one arm per kind of plan, both languages side by
+// side, read as a table.
+fn plan_what(lang: Lang, p: &PlanResult) -> String {
     let path = &p.path;
     let (old, new) = (p.lines.old, p.lines.new);
-    let what = match (p.action, &p.range, &p.append, &p.insert, &p.block_replace) {
+    match (p.action, &p.range, &p.append, &p.insert, &p.block_replace) {
         (Action::Append, Some(r), ..) => pick(
             lang,
             format!(
@@ -388,7 +394,12 @@ pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
             )
         }
         _ => String::new(),
-    };
+    }
+}
+
+pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
+    let id = &p.hunk_id;
+    let what = plan_what(lang, p);
     let minutes = (ttl_ms / 60_000.0).round().max(1.0);
     let head = if p.revised {
         pick(

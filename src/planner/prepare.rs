@@ -309,55 +309,13 @@ pub(crate) fn tail_after(old: &[&str], new_lines: &[&str]) -> Vec<String> {
 // ---------------------------------------------------------------------
 
 pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Position) -> Result<Plan> {
-    let lang = ctx.lang;
     require_new_text(ctx, &opts.new_text)?;
-    let matcher = Matcher::new(&opts.anchor, opts.match_mode, "anchor", lang)?;
+    let matcher = Matcher::new(&opts.anchor, opts.match_mode, "anchor", ctx.lang)?;
     let content = require_content(ctx, opts.content.as_deref())?;
     let doc = Doc::new(content);
     let texts = doc.texts();
     let candidates = matcher.find(&texts);
-    let anchor_fields = |y: &mut super::yaml::Yaml| {
-        y.str("anchor", &opts.anchor)
-            .raw("match", opts.match_mode.as_str());
-    };
-    if candidates.is_empty() {
-        return Err(refuse(
-            ctx,
-            Problem::AnchorNotFound {
-                name: "anchor".into(),
-                anchor: opts.anchor.clone(),
-                mode: opts.match_mode,
-                of_block: false,
-            },
-            |y| {
-                anchor_fields(y);
-                y.raw("candidates_count", 0);
-            },
-        ));
-    }
-    let index = match opts.occurrence {
-        None if candidates.len() > 1 => {
-            let mut e = refuse(
-                ctx,
-                Problem::AnchorAmbiguous {
-                    anchor: opts.anchor.clone(),
-                    count: candidates.len(),
-                },
-                |y| {
-                    anchor_fields(y);
-                    y.raw("candidates_count", candidates.len());
-                    y.numbers("candidate_lines", &line_numbers(&candidates));
-                },
-            );
-            e.details.candidates = line_candidates(&candidates);
-            return Err(e);
-        }
-        None => 0,
-        Some(occurrence) => anchor::pick(occurrence, candidates.len()).ok_or_else(|| {
-            occurrence_out_of_range(ctx, occurrence, candidates.len(), |y| anchor_fields(y))
-        })?,
-    };
-    let anchor_index = candidates[index];
+    let anchor_index = choose_anchor_line(ctx, opts, &candidates)?;
     let (del_start, del_offset) = match position {
         Position::After => (anchor_index + 1, 1),
         Position::Before => (anchor_index, 0),
@@ -388,7 +346,7 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
         || (style.content_trailing_blank_line_count > 0
             && style.file_after_leading_blank_line_count > 0)
     {
-        plan.style_warning = msg::style_warning_insert(lang);
+        plan.style_warning = msg::style_warning_insert(ctx.lang);
     }
     plan.insert = Some(InsertPlan {
         position,
@@ -405,6 +363,54 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
         after_preview: previews(&doc, del_start, del_start + PREVIEW_CONTEXT),
     });
     Ok(plan)
+}
+
+/// The anchor line (0-based) among the lines that match: the one there is,
+/// or the `occurrence` chosen; refused when none matches, or several and
+/// no occurrence chooses.
+fn choose_anchor_line(ctx: &Ctx<'_>, opts: &InsertOptions, candidates: &[usize]) -> Result<usize> {
+    let anchor_fields = |y: &mut super::yaml::Yaml| {
+        y.str("anchor", &opts.anchor)
+            .raw("match", opts.match_mode.as_str());
+    };
+    if candidates.is_empty() {
+        return Err(refuse(
+            ctx,
+            Problem::AnchorNotFound {
+                name: "anchor".into(),
+                anchor: opts.anchor.clone(),
+                mode: opts.match_mode,
+                of_block: false,
+            },
+            |y| {
+                anchor_fields(y);
+                y.raw("candidates_count", 0);
+            },
+        ));
+    }
+    let index = match opts.occurrence {
+        None if candidates.len() > 1 => {
+            let mut e = refuse(
+                ctx,
+                Problem::AnchorAmbiguous {
+                    anchor: opts.anchor.clone(),
+                    count: candidates.len(),
+                },
+                |y| {
+                    anchor_fields(y);
+                    y.raw("candidates_count", candidates.len());
+                    y.numbers("candidate_lines", &line_numbers(candidates));
+                },
+            );
+            e.details.candidates = line_candidates(candidates);
+            return Err(e);
+        }
+        None => 0,
+        Some(occurrence) => anchor::pick(occurrence, candidates.len()).ok_or_else(|| {
+            occurrence_out_of_range(ctx, occurrence, candidates.len(), |y| anchor_fields(y))
+        })?,
+    };
+    Ok(candidates[index])
 }
 
 fn line_numbers(indices: &[usize]) -> Vec<usize> {
@@ -445,95 +451,11 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
     let start = Matcher::new(&opts.start_anchor, opts.match_mode, "startAnchor", lang)?;
     let end = Matcher::new(&opts.end_anchor, opts.match_mode, "endAnchor", lang)?;
     let include_anchors = opts.include_anchors.unwrap_or(true);
-    let require_unique = opts.require_unique.unwrap_or(true);
-    let strict = opts.strict.unwrap_or(true);
     let content = require_content(ctx, opts.content.as_deref())?;
     let doc = Doc::new(content);
     let texts = doc.texts();
     let found = find_blocks(&texts, &start, &end);
-    let anchor_fields = |y: &mut super::yaml::Yaml| {
-        y.str("start_anchor", &opts.start_anchor)
-            .str("end_anchor", &opts.end_anchor)
-            .raw("match", opts.match_mode.as_str());
-    };
-    let blocks = &found.blocks;
-    if blocks.is_empty() {
-        let (name, anchor) = if found.start_found {
-            ("endAnchor", &opts.end_anchor)
-        } else {
-            ("startAnchor", &opts.start_anchor)
-        };
-        return Err(refuse(
-            ctx,
-            Problem::AnchorNotFound {
-                name: name.into(),
-                anchor: anchor.clone(),
-                mode: opts.match_mode,
-                of_block: true,
-            },
-            |y| {
-                anchor_fields(y);
-                y.raw("candidates_count", 0);
-            },
-        ));
-    }
-    let block_ranges = || -> Vec<LineRange> {
-        blocks
-            .iter()
-            .take(anchor::MAX_LISTED_CANDIDATES)
-            .map(|b| LineRange::new(to_u32(b.start + 1), to_u32(b.end + 1)))
-            .collect()
-    };
-    let index = match opts.occurrence {
-        None if blocks.len() > 1 && require_unique && strict => {
-            let labels: Vec<String> = block_ranges()
-                .iter()
-                .map(|r| format!("{}~{}", r.start_line, r.end_line))
-                .collect();
-            let mut e = refuse(
-                ctx,
-                Problem::BlocksAmbiguous {
-                    count: blocks.len(),
-                },
-                |y| {
-                    anchor_fields(y);
-                    y.raw("candidates_count", blocks.len());
-                    y.list("candidate_blocks", &labels);
-                },
-            );
-            e.details.candidates = block_ranges();
-            return Err(e);
-        }
-        None => 0,
-        Some(occurrence) => anchor::pick(occurrence, blocks.len()).ok_or_else(|| {
-            occurrence_out_of_range(ctx, occurrence, blocks.len(), |y| anchor_fields(y))
-        })?,
-    };
-    let block = blocks[index];
-    if let Some(nested) = block.nested {
-        let mut e = refuse(
-            ctx,
-            Problem::NestedAnchors {
-                start: block.start + 1,
-                end: block.end + 1,
-                nested: nested + 1,
-            },
-            |y| {
-                anchor_fields(y);
-                y.open("block_range")
-                    .raw("start_line", block.start + 1)
-                    .raw("end_line", block.end + 1)
-                    .close();
-                y.raw("nested_start_line", nested + 1);
-            },
-        );
-        e.details.line = Some(to_u32(nested + 1));
-        e.details.candidates = vec![LineRange::new(
-            to_u32(block.start + 1),
-            to_u32(block.end + 1),
-        )];
-        return Err(e);
-    }
+    let block = choose_block(ctx, opts, &found)?;
     let core_len = block.end - block.start + 1;
     let (del_start, del_offset, del_count) = if include_anchors {
         (block.start + 1, 1, core_len - 2)
@@ -562,10 +484,10 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         end_anchor: opts.end_anchor.clone(),
         match_mode: opts.match_mode,
         include_anchors,
-        require_unique,
-        strict,
-        candidates_count: to_u32(blocks.len()),
-        occurrence_resolved: anchor::occurrence_label(opts.occurrence, blocks.len()),
+        require_unique: opts.require_unique.unwrap_or(true),
+        strict: opts.strict.unwrap_or(true),
+        candidates_count: to_u32(found.blocks.len()),
+        occurrence_resolved: anchor::occurrence_label(opts.occurrence, found.blocks.len()),
         block_range: Span {
             start: to_u32(block.start + 1),
             end: to_u32(block.end + 1),
@@ -584,4 +506,109 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         ),
     });
     Ok(plan)
+}
+
+/// The block the anchors delimit: the one there is, or the `occurrence`
+/// chosen; refused when there is none, several without an occurrence
+/// (`requireUnique` and `strict`), or it holds another start anchor.
+fn choose_block(
+    ctx: &Ctx<'_>,
+    opts: &BlockReplaceOptions,
+    found: &anchor::Blocks,
+) -> Result<anchor::Block> {
+    let anchor_fields = |y: &mut super::yaml::Yaml| {
+        y.str("start_anchor", &opts.start_anchor)
+            .str("end_anchor", &opts.end_anchor)
+            .raw("match", opts.match_mode.as_str());
+    };
+    let blocks = &found.blocks;
+    if blocks.is_empty() {
+        let (name, anchor) = if found.start_found {
+            ("endAnchor", &opts.end_anchor)
+        } else {
+            ("startAnchor", &opts.start_anchor)
+        };
+        return Err(refuse(
+            ctx,
+            Problem::AnchorNotFound {
+                name: name.into(),
+                anchor: anchor.clone(),
+                mode: opts.match_mode,
+                of_block: true,
+            },
+            |y| {
+                anchor_fields(y);
+                y.raw("candidates_count", 0);
+            },
+        ));
+    }
+    let require_unique = opts.require_unique.unwrap_or(true);
+    let strict = opts.strict.unwrap_or(true);
+    let index = match opts.occurrence {
+        None if blocks.len() > 1 && require_unique && strict => {
+            let ranges: Vec<LineRange> = blocks
+                .iter()
+                .take(anchor::MAX_LISTED_CANDIDATES)
+                .map(|b| LineRange::new(to_u32(b.start + 1), to_u32(b.end + 1)))
+                .collect();
+            let labels: Vec<String> = ranges
+                .iter()
+                .map(|r| format!("{}~{}", r.start_line, r.end_line))
+                .collect();
+            let mut e = refuse(
+                ctx,
+                Problem::BlocksAmbiguous {
+                    count: blocks.len(),
+                },
+                |y| {
+                    anchor_fields(y);
+                    y.raw("candidates_count", blocks.len());
+                    y.list("candidate_blocks", &labels);
+                },
+            );
+            e.details.candidates = ranges;
+            return Err(e);
+        }
+        None => 0,
+        Some(occurrence) => anchor::pick(occurrence, blocks.len()).ok_or_else(|| {
+            occurrence_out_of_range(ctx, occurrence, blocks.len(), |y| anchor_fields(y))
+        })?,
+    };
+    let block = blocks[index];
+    match block.nested {
+        None => Ok(block),
+        Some(nested) => Err(nested_anchors(ctx, block, nested, anchor_fields)),
+    }
+}
+
+/// `NESTED_ANCHORS`: the chosen block holds another start anchor at line
+/// `nested` (0-based).
+fn nested_anchors(
+    ctx: &Ctx<'_>,
+    block: anchor::Block,
+    nested: usize,
+    anchor_fields: impl Fn(&mut super::yaml::Yaml),
+) -> crate::Error {
+    let mut e = refuse(
+        ctx,
+        Problem::NestedAnchors {
+            start: block.start + 1,
+            end: block.end + 1,
+            nested: nested + 1,
+        },
+        |y| {
+            anchor_fields(y);
+            y.open("block_range")
+                .raw("start_line", block.start + 1)
+                .raw("end_line", block.end + 1)
+                .close();
+            y.raw("nested_start_line", nested + 1);
+        },
+    );
+    e.details.line = Some(to_u32(nested + 1));
+    e.details.candidates = vec![LineRange::new(
+        to_u32(block.start + 1),
+        to_u32(block.end + 1),
+    )];
+    e
 }

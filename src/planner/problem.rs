@@ -207,6 +207,7 @@ impl Problem {
 mod tests {
     use super::*;
 
+    // One piece on purpose: a list, one entry per variant.
     /// One problem of each kind. The `match` has no wildcard, so a new
     /// variant does not compile until it is added here.
     fn one_of_each() -> Vec<Problem> {

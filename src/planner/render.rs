@@ -111,108 +111,164 @@ pub(crate) fn plan_yaml(p: &PlanResult) -> String {
     y.raw("expires_at_ms", number(p.expires_at_ms))
         .raw("action", p.action.as_str());
     if let Some(r) = &p.range {
-        y.open("range")
-            .str("input", &r.input)
-            .open("resolved")
-            .raw("start", r.resolved.start)
-            .raw("end", r.resolved.end);
-        y.close().close();
-        lines(&mut y, &p.lines);
-        normalized(&mut y, &p.normalized);
-        y.open("evidence")
-            .list("before", &r.evidence_before)
-            .list("range", &r.evidence_range)
-            .list("after", &r.evidence_after);
-        y.close();
+        range_plan_fields(&mut y, p, r);
     }
     if let Some(a) = &p.append {
-        y.raw("create", a.create)
-            .raw("file_line_count_before", a.file_line_count_before)
-            .raw("file_line_count_after", a.file_line_count_after)
-            .raw("appended_line_count", a.appended_line_count);
-        normalized(&mut y, &p.normalized);
-        y.open("blankline_style")
-            .raw(
-                "file_trailing_blank_line_count",
-                a.blankline_style.file_trailing_blank_line_count,
-            )
-            .raw(
-                "content_leading_blank_line_count",
-                a.blankline_style.content_leading_blank_line_count,
-            )
-            .close();
-        y.str("style_warning", &p.style_warning);
-        y.open("evidence_preview")
-            .list("before_tail", &a.before_tail)
-            .list("append_preview", &a.append_preview)
-            .list("after_tail", &a.after_tail)
-            .close();
+        append_plan_fields(&mut y, p, a);
     }
     if let Some(i) = &p.insert {
-        y.raw("position", i.position.as_str())
-            .str("anchor", &i.anchor)
-            .raw("match", i.match_mode.as_str())
-            .raw("candidates_count", i.candidates_count)
-            .str("occurrence_resolved", &i.occurrence_resolved)
-            .raw("anchor_line", i.anchor_line)
-            .raw("inserted_at_line", i.inserted_at_line)
-            .raw("inserted_line_count", i.inserted_line_count);
-        lines(&mut y, &p.lines);
-        normalized(&mut y, &p.normalized);
-        let b = &i.blankline_style;
-        y.open("blankline_style")
-            .raw(
-                "file_before_trailing_blank_line_count",
-                b.file_before_trailing_blank_line_count,
-            )
-            .raw(
-                "file_after_leading_blank_line_count",
-                b.file_after_leading_blank_line_count,
-            )
-            .raw(
-                "content_leading_blank_line_count",
-                b.content_leading_blank_line_count,
-            )
-            .raw(
-                "content_trailing_blank_line_count",
-                b.content_trailing_blank_line_count,
-            )
-            .close();
-        y.str("style_warning", &p.style_warning);
-        y.open("evidence_preview")
-            .list("before_preview", &i.before_preview)
-            .list("insert_preview", &i.insert_preview)
-            .list("after_preview", &i.after_preview)
-            .close();
+        insert_plan_fields(&mut y, p, i);
     }
     if let Some(b) = &p.block_replace {
-        y.str("start_anchor", &b.start_anchor)
-            .str("end_anchor", &b.end_anchor)
-            .raw("match", b.match_mode.as_str())
-            .raw("include_anchors", b.include_anchors)
-            .raw("require_unique", b.require_unique)
-            .raw("strict", b.strict)
-            .raw("candidates_count", b.candidates_count)
-            .str("occurrence_resolved", &b.occurrence_resolved);
-        y.open("block_range")
-            .raw("start_line", b.block_range.start)
-            .raw("end_line", b.block_range.end)
-            .close();
-        y.open("replace_slice")
-            .raw("start_line", b.replace_slice.start_line)
-            .raw("delete_count", b.replace_slice.delete_count)
-            .close();
-        lines(&mut y, &p.lines);
-        normalized(&mut y, &p.normalized);
-        y.open("evidence_preview")
-            .list("before_preview", &b.before_preview)
-            .list("old_preview", &b.old_preview)
-            .list("new_preview", &b.new_preview)
-            .list("after_preview", &b.after_preview)
-            .close();
+        block_replace_plan_fields(&mut y, p, b);
     }
     y.str("summary", &p.summary);
     y.finish()
+}
+
+fn range_plan_fields(y: &mut Yaml, p: &PlanResult, r: &RangePlan) {
+    y.open("range")
+        .str("input", &r.input)
+        .open("resolved")
+        .raw("start", r.resolved.start)
+        .raw("end", r.resolved.end);
+    y.close().close();
+    lines(y, &p.lines);
+    normalized(y, &p.normalized);
+    y.open("evidence")
+        .list("before", &r.evidence_before)
+        .list("range", &r.evidence_range)
+        .list("after", &r.evidence_after);
+    y.close();
+}
+
+fn append_plan_fields(y: &mut Yaml, p: &PlanResult, a: &AppendPlan) {
+    y.raw("create", a.create)
+        .raw("file_line_count_before", a.file_line_count_before)
+        .raw("file_line_count_after", a.file_line_count_after)
+        .raw("appended_line_count", a.appended_line_count);
+    normalized(y, &p.normalized);
+    y.open("blankline_style")
+        .raw(
+            "file_trailing_blank_line_count",
+            a.blankline_style.file_trailing_blank_line_count,
+        )
+        .raw(
+            "content_leading_blank_line_count",
+            a.blankline_style.content_leading_blank_line_count,
+        )
+        .close();
+    y.str("style_warning", &p.style_warning);
+    y.open("evidence_preview")
+        .list("before_tail", &a.before_tail)
+        .list("append_preview", &a.append_preview)
+        .list("after_tail", &a.after_tail)
+        .close();
+}
+
+fn insert_plan_fields(y: &mut Yaml, p: &PlanResult, i: &InsertPlan) {
+    y.raw("position", i.position.as_str())
+        .str("anchor", &i.anchor)
+        .raw("match", i.match_mode.as_str())
+        .raw("candidates_count", i.candidates_count)
+        .str("occurrence_resolved", &i.occurrence_resolved)
+        .raw("anchor_line", i.anchor_line)
+        .raw("inserted_at_line", i.inserted_at_line)
+        .raw("inserted_line_count", i.inserted_line_count);
+    lines(y, &p.lines);
+    normalized(y, &p.normalized);
+    let b = &i.blankline_style;
+    y.open("blankline_style")
+        .raw(
+            "file_before_trailing_blank_line_count",
+            b.file_before_trailing_blank_line_count,
+        )
+        .raw(
+            "file_after_leading_blank_line_count",
+            b.file_after_leading_blank_line_count,
+        )
+        .raw(
+            "content_leading_blank_line_count",
+            b.content_leading_blank_line_count,
+        )
+        .raw(
+            "content_trailing_blank_line_count",
+            b.content_trailing_blank_line_count,
+        )
+        .close();
+    y.str("style_warning", &p.style_warning);
+    y.open("evidence_preview")
+        .list("before_preview", &i.before_preview)
+        .list("insert_preview", &i.insert_preview)
+        .list("after_preview", &i.after_preview)
+        .close();
+}
+
+fn block_replace_plan_fields(y: &mut Yaml, p: &PlanResult, b: &BlockReplacePlan) {
+    y.str("start_anchor", &b.start_anchor)
+        .str("end_anchor", &b.end_anchor)
+        .raw("match", b.match_mode.as_str())
+        .raw("include_anchors", b.include_anchors)
+        .raw("require_unique", b.require_unique)
+        .raw("strict", b.strict)
+        .raw("candidates_count", b.candidates_count)
+        .str("occurrence_resolved", &b.occurrence_resolved);
+    y.open("block_range")
+        .raw("start_line", b.block_range.start)
+        .raw("end_line", b.block_range.end)
+        .close();
+    y.open("replace_slice")
+        .raw("start_line", b.replace_slice.start_line)
+        .raw("delete_count", b.replace_slice.delete_count)
+        .close();
+    lines(y, &p.lines);
+    normalized(y, &p.normalized);
+    y.open("evidence_preview")
+        .list("before_preview", &b.before_preview)
+        .list("old_preview", &b.old_preview)
+        .list("new_preview", &b.new_preview)
+        .list("after_preview", &b.after_preview)
+        .close();
+}
+
+/// The `apply_evidence` map of an apply.
+fn apply_evidence_fields(y: &mut Yaml, r: &ApplyResult) {
+    let e = &r.evidence;
+    y.open("apply_evidence")
+        .raw("planned_at_line", e.planned_at_line);
+    if let Some(line) = e.applied_at_line {
+        y.raw("applied_at_line", line);
+    }
+    if let Some(shift) = e.line_shift {
+        y.raw("line_shift", shift);
+    }
+    if let Some(by) = e.located_by {
+        y.raw("located_by", by.as_str());
+    }
+    y.raw("candidates_count", e.candidates_count);
+    if !e.candidates.is_empty() {
+        let labels: Vec<String> = e
+            .candidates
+            .iter()
+            .map(|c| format!("{}~{}", c.start_line, c.end_line))
+            .collect();
+        y.list("candidates", &labels);
+    }
+    y.raw("context_matched", e.context_matched)
+        .raw("context_total", e.context_total);
+    y.str("file_digest_before", &e.file_digest_before)
+        .str("file_digest_after", &e.file_digest_after);
+    if r.context_match == ContextMatch::Rejected {
+        y.list("expected_preview", &e.expected_preview)
+            .list("actual_preview", &e.actual_preview);
+    } else if r.action == Action::Append {
+        y.list("before_tail", &e.before_preview)
+            .list("after_tail", &e.after_preview);
+    } else {
+        y.list("before_preview", &e.before_preview)
+            .list("after_preview", &e.after_preview);
+    }
+    y.close();
 }
 
 /// The YAML of an apply (applied or rejected).
@@ -257,42 +313,7 @@ pub(crate) fn apply_yaml(r: &ApplyResult, lang: Lang) -> String {
     if let Some(n) = &r.normalized {
         normalized(&mut y, n);
     }
-    let e = &r.evidence;
-    y.open("apply_evidence")
-        .raw("planned_at_line", e.planned_at_line);
-    if let Some(line) = e.applied_at_line {
-        y.raw("applied_at_line", line);
-    }
-    if let Some(shift) = e.line_shift {
-        y.raw("line_shift", shift);
-    }
-    if let Some(by) = e.located_by {
-        y.raw("located_by", by.as_str());
-    }
-    y.raw("candidates_count", e.candidates_count);
-    if !e.candidates.is_empty() {
-        let labels: Vec<String> = e
-            .candidates
-            .iter()
-            .map(|c| format!("{}~{}", c.start_line, c.end_line))
-            .collect();
-        y.list("candidates", &labels);
-    }
-    y.raw("context_matched", e.context_matched)
-        .raw("context_total", e.context_total);
-    y.str("file_digest_before", &e.file_digest_before)
-        .str("file_digest_after", &e.file_digest_after);
-    if r.context_match == ContextMatch::Rejected {
-        y.list("expected_preview", &e.expected_preview)
-            .list("actual_preview", &e.actual_preview);
-    } else if r.action == Action::Append {
-        y.list("before_tail", &e.before_preview)
-            .list("after_tail", &e.after_preview);
-    } else {
-        y.list("before_preview", &e.before_preview)
-            .list("after_preview", &e.after_preview);
-    }
-    y.close();
+    apply_evidence_fields(&mut y, r);
     y.str("summary", &r.summary);
     if r.context_match == ContextMatch::Rejected {
         y.str("next", &msg::next_rejected(lang, &r.hunk_id));

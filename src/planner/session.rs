@@ -41,39 +41,17 @@ impl FileEditSession {
         options: RangeEditOptions,
         now_ms: f64,
     ) -> Result<PlanResult> {
-        let mode = PlanMode::PrepareFileRangeEdit;
-        let ctx = Ctx {
-            mode: mode.as_str(),
-            path: &options.path,
-            lang: options.lang,
-        };
-        self.prepare(
-            &ctx,
-            mode,
-            &options.owner,
-            options.existing_hunk_id.as_deref(),
-            now_ms,
-            || prepare::plan_range(&ctx, &options),
-        )
+        self.prepare(PlanMode::PrepareFileRangeEdit, &options, now_ms, |ctx| {
+            prepare::plan_range(ctx, &options)
+        })
     }
 
     /// Plans an append to the end of the file (`create: true` allows a
     /// missing file).
     pub fn prepare_append(&mut self, options: AppendOptions, now_ms: f64) -> Result<PlanResult> {
-        let mode = PlanMode::PrepareFileAppend;
-        let ctx = Ctx {
-            mode: mode.as_str(),
-            path: &options.path,
-            lang: options.lang,
-        };
-        self.prepare(
-            &ctx,
-            mode,
-            &options.owner,
-            options.existing_hunk_id.as_deref(),
-            now_ms,
-            || prepare::plan_append(&ctx, &options),
-        )
+        self.prepare(PlanMode::PrepareFileAppend, &options, now_ms, |ctx| {
+            prepare::plan_append(ctx, &options)
+        })
     }
 
     /// Plans an insert after an anchor line.
@@ -82,7 +60,9 @@ impl FileEditSession {
         options: InsertOptions,
         now_ms: f64,
     ) -> Result<PlanResult> {
-        self.prepare_insert(options, Position::After, now_ms)
+        self.prepare(PlanMode::PrepareFileInsertAfter, &options, now_ms, |ctx| {
+            prepare::plan_insert(ctx, &options, Position::After)
+        })
     }
 
     /// Plans an insert before an anchor line.
@@ -91,32 +71,9 @@ impl FileEditSession {
         options: InsertOptions,
         now_ms: f64,
     ) -> Result<PlanResult> {
-        self.prepare_insert(options, Position::Before, now_ms)
-    }
-
-    fn prepare_insert(
-        &mut self,
-        options: InsertOptions,
-        position: Position,
-        now_ms: f64,
-    ) -> Result<PlanResult> {
-        let mode = match position {
-            Position::After => PlanMode::PrepareFileInsertAfter,
-            Position::Before => PlanMode::PrepareFileInsertBefore,
-        };
-        let ctx = Ctx {
-            mode: mode.as_str(),
-            path: &options.path,
-            lang: options.lang,
-        };
-        self.prepare(
-            &ctx,
-            mode,
-            &options.owner,
-            options.existing_hunk_id.as_deref(),
-            now_ms,
-            || prepare::plan_insert(&ctx, &options, position),
-        )
+        self.prepare(PlanMode::PrepareFileInsertBefore, &options, now_ms, |ctx| {
+            prepare::plan_insert(ctx, &options, Position::Before)
+        })
     }
 
     /// Plans the replacement of a start/end anchor block.
@@ -125,20 +82,9 @@ impl FileEditSession {
         options: BlockReplaceOptions,
         now_ms: f64,
     ) -> Result<PlanResult> {
-        let mode = PlanMode::PrepareFileBlockReplace;
-        let ctx = Ctx {
-            mode: mode.as_str(),
-            path: &options.path,
-            lang: options.lang,
-        };
-        self.prepare(
-            &ctx,
-            mode,
-            &options.owner,
-            options.existing_hunk_id.as_deref(),
-            now_ms,
-            || prepare::plan_block_replace(&ctx, &options),
-        )
+        self.prepare(PlanMode::PrepareFileBlockReplace, &options, now_ms, |ctx| {
+            prepare::plan_block_replace(ctx, &options)
+        })
     }
 
     /// Applies plan `hunkId` to the file's current `content`. A successful
@@ -270,17 +216,62 @@ impl FileEditSession {
         })
     }
 
-    fn prepare(
+    /// Every prepare tool: the tool's context from its options, the plan
+    /// `plan` makes in it registered (or refused, with its YAML).
+    fn prepare<O: PlanRequest>(
         &mut self,
+        mode: PlanMode,
+        options: &O,
+        now_ms: f64,
+        plan: impl FnOnce(&Ctx<'_>) -> Result<Plan>,
+    ) -> Result<PlanResult> {
+        let (path, lang, owner, existing) = options.request();
+        let ctx = Ctx {
+            mode: mode.as_str(),
+            path,
+            lang,
+        };
+        self.prepare_inner(&ctx, mode, owner, existing, now_ms, || plan(&ctx))
+            .map_err(|e| ensure_yaml(e, &ctx))
+    }
+
+    /// The id, sequence number and creation time a revision keeps: the
+    /// hunk `id` must be the owner's, made by the same tool (`mode`) for
+    /// the same file.
+    fn revisable(
+        &self,
         ctx: &Ctx<'_>,
         mode: PlanMode,
+        id: &str,
         owner: &str,
-        existing: Option<&str>,
-        now_ms: f64,
-        plan: impl FnOnce() -> Result<Plan>,
-    ) -> Result<PlanResult> {
-        self.prepare_inner(ctx, mode, owner, existing, now_ms, plan)
-            .map_err(|e| ensure_yaml(e, ctx))
+    ) -> Result<(String, u64, f64)> {
+        let old = self.lookup(ctx, id, owner)?;
+        if old.mode != mode {
+            return Err(refuse(
+                ctx,
+                Problem::HunkKindMismatch {
+                    id: id.to_string(),
+                    old_mode: old.mode.as_str().to_string(),
+                    new_mode: mode.as_str().to_string(),
+                },
+                |y| {
+                    y.str("hunk_id", id).raw("hunk_mode", old.mode.as_str());
+                },
+            ));
+        }
+        if old.path != ctx.path {
+            return Err(refuse(
+                ctx,
+                Problem::HunkPathMismatch {
+                    id: id.to_string(),
+                    old_path: old.path.clone(),
+                },
+                |y| {
+                    y.str("hunk_id", id).str("hunk_path", &old.path);
+                },
+            ));
+        }
+        Ok((old.id.clone(), old.seq, old.created_at_ms))
     }
 
     fn prepare_inner(
@@ -307,35 +298,7 @@ impl FileEditSession {
         // Revision: same owner, same tool, same file.
         let revised = match existing {
             None => None,
-            Some(id) => {
-                let old = self.lookup(ctx, id, owner)?;
-                if old.mode != mode {
-                    return Err(refuse(
-                        ctx,
-                        Problem::HunkKindMismatch {
-                            id: id.to_string(),
-                            old_mode: old.mode.as_str().to_string(),
-                            new_mode: mode.as_str().to_string(),
-                        },
-                        |y| {
-                            y.str("hunk_id", id).raw("hunk_mode", old.mode.as_str());
-                        },
-                    ));
-                }
-                if old.path != ctx.path {
-                    return Err(refuse(
-                        ctx,
-                        Problem::HunkPathMismatch {
-                            id: id.to_string(),
-                            old_path: old.path.clone(),
-                        },
-                        |y| {
-                            y.str("hunk_id", id).str("hunk_path", &old.path);
-                        },
-                    ));
-                }
-                Some((old.id.clone(), old.seq, old.created_at_ms))
-            }
+            Some(id) => Some(self.revisable(ctx, mode, id, owner)?),
         };
         let plan = plan()?;
         let (id, seq, created_at_ms) = match &revised {
@@ -403,3 +366,26 @@ fn check_now(lang: Lang, now_ms: f64) -> Result<()> {
         ))
     }
 }
+
+/// What every prepare tool's options say besides the edit: the file's
+/// path, the language, the owner and the hunk to revise.
+trait PlanRequest {
+    fn request(&self) -> (&str, Lang, &str, Option<&str>);
+}
+
+macro_rules! plan_request {
+    ($($options:ty),*) => {$(
+        impl PlanRequest for $options {
+            fn request(&self) -> (&str, Lang, &str, Option<&str>) {
+                (&self.path, self.lang, &self.owner, self.existing_hunk_id.as_deref())
+            }
+        }
+    )*};
+}
+
+plan_request!(
+    RangeEditOptions,
+    AppendOptions,
+    InsertOptions,
+    BlockReplaceOptions
+);
