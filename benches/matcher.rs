@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use editkit::matcher::{find_match, FindResult, MatchOptions, Mode};
+use editkit::matcher::{find_match, FindResult, MatchMode, MatchOptions};
 
 /// xorshift64*: deterministic inputs without a dependency.
 struct Rng(u64);
@@ -125,7 +125,7 @@ fn block_at(lines: &[String], from: usize) -> usize {
 struct Case {
     name: &'static str,
     search: String,
-    mode: Mode,
+    mode: MatchMode,
 }
 
 fn cases(lines: &[String]) -> Vec<Case> {
@@ -168,32 +168,32 @@ fn cases(lines: &[String]) -> Vec<Case> {
         Case {
             name: "a. exact 20-line match near the end",
             search: exact,
-            mode: Mode::Safe,
+            mode: MatchMode::Safe,
         },
         Case {
             name: "b. same, indentation changed",
             search: reindented.join("\n"),
-            mode: Mode::Safe,
+            mode: MatchMode::Safe,
         },
         Case {
             name: "c. no match (every strategy runs)",
             search: absent.join("\n"),
-            mode: Mode::Fuzzy,
+            mode: MatchMode::Fuzzy,
         },
         Case {
             name: "d. near-miss block, middle drifted",
             search: near.join("\n"),
-            mode: Mode::Fuzzy,
+            mode: MatchMode::Fuzzy,
         },
         Case {
             name: "e. short search, no match",
             search: format!("{short:.176}"),
-            mode: Mode::Fuzzy,
+            mode: MatchMode::Fuzzy,
         },
         Case {
             name: "f. first/last lines are `}`",
             search: braces.join("\n"),
-            mode: Mode::Fuzzy,
+            mode: MatchMode::Fuzzy,
         },
     ]
 }

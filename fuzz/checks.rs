@@ -34,7 +34,7 @@ use editkit::block_diff::{
     parse_block_diff, split_blocks, validate_block_diff_format, FormatOptions,
 };
 use editkit::matcher::{
-    apply_search_replace, find_match, parse_search_replace, replace_text, MatchOptions, Mode,
+    apply_search_replace, find_match, parse_search_replace, replace_text, MatchMode, MatchOptions,
     SearchReplaceOptions,
 };
 use editkit::planner::{parse_line_range, ResolvedRange};
@@ -172,9 +172,9 @@ pub fn matcher(data: &[u8]) {
         .split_first()
         .map_or((0, &[][..]), |(m, rest)| (*m, rest));
     let mode = match m % 3 {
-        0 => Mode::Exact,
-        1 => Mode::Safe,
-        _ => Mode::Fuzzy,
+        0 => MatchMode::Exact,
+        1 => MatchMode::Safe,
+        _ => MatchMode::Fuzzy,
     };
     let [content, search, replace] = parts::<3>(rest);
     let (content, search, replace) = (content.as_ref(), search.as_ref(), replace.as_ref());

@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use editkit::matcher::{replace_text, MatchOptions, Mode};
+use editkit::matcher::{replace_text, MatchMode, MatchOptions};
 use editkit::ErrorCode;
 
 #[path = "sources.rs"]
@@ -799,7 +799,7 @@ fn misremember_line(line: &str) -> String {
 
 /// Runs one case in one mode and classifies the outcome; the error code
 /// comes with a refusal.
-pub fn run_case(case: &Case, source: &str, mode: Mode) -> (Outcome, Option<ErrorCode>) {
+pub fn run_case(case: &Case, source: &str, mode: MatchMode) -> (Outcome, Option<ErrorCode>) {
     let options = MatchOptions {
         mode,
         ..MatchOptions::default()
@@ -840,7 +840,7 @@ pub fn run_case(case: &Case, source: &str, mode: Mode) -> (Outcome, Option<Error
 }
 
 /// Tallies per perturbation kind and mode.
-pub type Tallies = HashMap<(Kind, Mode), Tally>;
+pub type Tallies = HashMap<(Kind, MatchMode), Tally>;
 
 /// Counts per (kind, mode).
 #[derive(Default, Clone, Copy)]
@@ -886,11 +886,11 @@ impl Tally {
     }
 }
 
-pub const MODES: [Mode; 3] = [Mode::Exact, Mode::Safe, Mode::Fuzzy];
+pub const MODES: [MatchMode; 3] = [MatchMode::Exact, MatchMode::Safe, MatchMode::Fuzzy];
 
 /// Runs every case in every mode: tallies per kind and mode, plus the
 /// cases that went wrong (for the report).
-pub fn evaluate(sources: &[Source], cases: &[Case]) -> (Tallies, Vec<(usize, Mode)>) {
+pub fn evaluate(sources: &[Source], cases: &[Case]) -> (Tallies, Vec<(usize, MatchMode)>) {
     let mut tallies = Tallies::new();
     let mut wrong = Vec::new();
     for (i, case) in cases.iter().enumerate() {
@@ -909,7 +909,7 @@ pub fn evaluate(sources: &[Source], cases: &[Case]) -> (Tallies, Vec<(usize, Mod
 }
 
 /// The tally of a whole group of kinds in one mode.
-pub fn group_tally(tallies: &Tallies, group: Group, mode: Mode) -> Tally {
+pub fn group_tally(tallies: &Tallies, group: Group, mode: MatchMode) -> Tally {
     let mut total = Tally::default();
     for kind in Kind::ALL.into_iter().filter(|k| k.group() == group) {
         if let Some(t) = tallies.get(&(kind, mode)) {
@@ -1082,8 +1082,10 @@ fn planner_case(
 
 /// Plans the case on the source and applies it to the changed file.
 pub fn run_planner_case(case: &PlannerCase, source: &str) -> Outcome {
-    use editkit::planner::{ApplyOptions, FileEditSession, RangeEditOptions, SessionOptions};
-    let mut session = FileEditSession::new(SessionOptions::default());
+    use editkit::planner::{
+        FileApplyOptions, FileEditSession, FileEditSessionOptions, RangeEditOptions,
+    };
+    let mut session = FileEditSession::new(FileEditSessionOptions::default());
     let plan = session.prepare_range_edit(
         RangeEditOptions {
             path: "a.txt".into(),
@@ -1099,11 +1101,11 @@ pub fn run_planner_case(case: &PlannerCase, source: &str) -> Outcome {
         return Outcome::Refused;
     };
     let applied = session.apply(
-        ApplyOptions {
+        FileApplyOptions {
             hunk_id: plan.hunk_id,
             owner: "bench".into(),
             content: Some(case.applied_on.clone()),
-            ..ApplyOptions::default()
+            ..FileApplyOptions::default()
         },
         1.0,
     );

@@ -21,7 +21,7 @@ use corpus::{
     build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,
     group_tally, Group, Kind, PlannerKind, Tally, MODES,
 };
-use editkit::matcher::Mode;
+use editkit::matcher::MatchMode;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -68,8 +68,12 @@ fn main() {
         "fuzzy: ok/ref/wrong"
     );
     for kind in Kind::ALL {
-        let get = |m: Mode| tallies.get(&(kind, m)).copied().unwrap_or_default();
-        let (e, s, f) = (get(Mode::Exact), get(Mode::Safe), get(Mode::Fuzzy));
+        let get = |m: MatchMode| tallies.get(&(kind, m)).copied().unwrap_or_default();
+        let (e, s, f) = (
+            get(MatchMode::Exact),
+            get(MatchMode::Safe),
+            get(MatchMode::Fuzzy),
+        );
         let cell = |t: &Tally| format!("{}/{}/{}", t.exact + t.placed, t.refused, t.wrong);
         println!(
             "{:<24} {:>6} | {:>7} {:>7} {:>7} | {:>18} | {:>18}",
@@ -84,10 +88,10 @@ fn main() {
     }
 
     println!();
-    let formatting_safe = group_tally(&tallies, Group::Formatting, Mode::Safe);
-    let formatting_exact = group_tally(&tallies, Group::Formatting, Mode::Exact);
-    let content_fuzzy = group_tally(&tallies, Group::Content, Mode::Fuzzy);
-    let content_safe = group_tally(&tallies, Group::Content, Mode::Safe);
+    let formatting_safe = group_tally(&tallies, Group::Formatting, MatchMode::Safe);
+    let formatting_exact = group_tally(&tallies, Group::Formatting, MatchMode::Exact);
+    let content_fuzzy = group_tally(&tallies, Group::Content, MatchMode::Fuzzy);
+    let content_safe = group_tally(&tallies, Group::Content, MatchMode::Safe);
     let verdict = |ok: bool| if ok { "holds" } else { "MISSED" };
     println!(
         "formatting, safe mode:  recall {} (byte-exact {}/{})   target ≥ 97.0%  {}   [exact-mode baseline {}]",

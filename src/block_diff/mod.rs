@@ -178,7 +178,7 @@ pub fn parse_block_diff(text: &str, options: &FormatOptions) -> Result<ParseRepo
 /// How SEARCH text may differ from the block and still match: the
 /// matcher's modes (`exact`; `safe`, the default, which forgives formatting
 /// only; `fuzzy`).
-pub use crate::matcher::Mode as MatchMode;
+pub use crate::matcher::MatchMode;
 
 /// Options of [`apply_block_diff`].
 #[derive(Clone, Debug, Deserialize)]

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::messages;
 use super::normalize::Fnv;
 use super::stats;
-use super::types::{MatchOptions, Mode, ReplaceResult};
+use super::types::{MatchMode, MatchOptions, ReplaceResult};
 use super::{replace_text, Error};
 use crate::error::ErrorCode;
 use crate::host::{Capability, HostError};
@@ -174,7 +174,7 @@ pub async fn replace_text_with_correction<C: Corrector + ?Sized>(
         .with_errors(vec![original]));
     }
     let retry = MatchOptions {
-        mode: options.replace.mode.min(Mode::Safe),
+        mode: options.replace.mode.min(MatchMode::Safe),
         ..options.replace.clone()
     };
     let new_replace = correction.replace.as_deref().unwrap_or(replace);

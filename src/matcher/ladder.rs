@@ -11,7 +11,7 @@ use super::budget::Budget;
 use super::content::Content;
 use super::strategies::{self, Candidate, Cx, Limits, NearMiss, Needle, Outcome};
 use super::types::{
-    MatchOptions, Mode, Strategy, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD,
+    MatchMode, MatchOptions, Strategy, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD,
     DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET,
 };
 use crate::error::Error;
@@ -20,7 +20,7 @@ use crate::lang::Lang;
 /// Options checked and defaults filled in.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Settings {
-    pub mode: Mode,
+    pub mode: MatchMode,
     pub expected: Option<u32>,
     pub replace_all: bool,
     pub limits: Limits,
@@ -90,7 +90,7 @@ impl Settings {
     pub(crate) fn ladder(&self) -> &'static [Strategy] {
         let multi = self.replace_all || self.expected.is_some_and(|n| n > 1);
         let mode = if multi {
-            self.mode.min(Mode::Safe)
+            self.mode.min(MatchMode::Safe)
         } else {
             self.mode
         };

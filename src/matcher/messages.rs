@@ -5,15 +5,15 @@
 //! `types`.
 
 use super::types::{
-    FormatProblem, Hint, Invisible, Mode, NotFound, Place, Problem, Strategy, Unmappable,
+    FormatProblem, Hint, Invisible, MatchMode, NotFound, Place, Problem, Strategy, Unmappable,
 };
 use crate::lang::Lang;
 
-fn mode_name(mode: Mode) -> &'static str {
+fn mode_name(mode: MatchMode) -> &'static str {
     match mode {
-        Mode::Exact => "exact",
-        Mode::Safe => "safe",
-        Mode::Fuzzy => "fuzzy",
+        MatchMode::Exact => "exact",
+        MatchMode::Safe => "safe",
+        MatchMode::Fuzzy => "fuzzy",
     }
 }
 
@@ -263,7 +263,7 @@ fn capitalise(s: &str) -> String {
 }
 
 /// The general advice of seed 004, in order.
-fn advice(lang: Lang, mode: Mode) -> Vec<String> {
+fn advice(lang: Lang, mode: MatchMode) -> Vec<String> {
     let mut v: Vec<String> = match lang {
         Lang::En => vec![
             "Read the content again (it may have changed) and copy the text to replace exactly."
@@ -280,7 +280,7 @@ fn advice(lang: Lang, mode: Mode) -> Vec<String> {
             "检查搜索开头或结尾是否有多余的空行或空格。".into(),
         ],
     };
-    if mode != Mode::Fuzzy {
+    if mode != MatchMode::Fuzzy {
         v.push(
             lang.pick(
                 "If only a few words differ in a block of three or more lines, mode \"fuzzy\" can match it under a similarity threshold.",

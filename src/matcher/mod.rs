@@ -122,8 +122,8 @@ pub use search_replace::{
 };
 pub use stats::{reset_stats, stats, CorrectionCounts, Stats, StrategyCounts};
 pub use types::{
-    Closest, FindOptions, FindResult, Match, MatchOptions, Mode, ReplaceOptions, ReplaceResult,
-    Strategy, CONTEXT_MIDDLE_MIN, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD,
+    Closest, FindOptions, FindResult, Match, MatchMode, MatchOptions, ReplaceOptions,
+    ReplaceResult, Strategy, CONTEXT_MIDDLE_MIN, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD,
     DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES,
 };
 
@@ -364,11 +364,11 @@ fn locate(
 ) -> (Needle, Run, Option<ToForm>) {
     let ladder = settings.ladder();
     let needle = Needle::new(search);
-    if settings.mode == Mode::Exact || !unicode_forms::has_forms(search) {
+    if settings.mode == MatchMode::Exact || !unicode_forms::has_forms(search) {
         let run = ladder::run(content, &needle, settings, ladder);
         return (needle, run, None);
     }
-    let safe_len = ladder.len().min(Strategy::ladder(Mode::Safe).len());
+    let safe_len = ladder.len().min(Strategy::ladder(MatchMode::Safe).len());
     let (safe, fuzzy) = ladder.split_at(safe_len);
     let mut run = ladder::run(content, &needle, settings, safe);
     if run.strategy.is_some() || run.exhausted {
@@ -466,7 +466,7 @@ fn not_found_or_applied(
             content,
             &probe,
             &single,
-            Strategy::ladder(settings.mode.min(Mode::Safe)),
+            Strategy::ladder(settings.mode.min(MatchMode::Safe)),
         );
         if let (Some(s), Verdict::Accept(c)) =
             (again.strategy, ladder::decide(&single, again.candidates))

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::messages;
 use super::types::FormatProblem;
-use super::types::{Match, MatchOptions, Mode, Strategy};
+use super::types::{Match, MatchMode, MatchOptions, Strategy};
 use super::{replace_text, Error};
 use crate::error::ErrorCode;
 use crate::lang::Lang;
@@ -56,7 +56,7 @@ pub struct SearchReplaceOptions {
     /// (seed 003's behaviour).
     pub atomic: bool,
     /// Default `safe`.
-    pub mode: Mode,
+    pub mode: MatchMode,
     pub lang: Lang,
     pub fuzzy_threshold: Option<f64>,
     pub fuzzy_margin: Option<f64>,
@@ -68,7 +68,7 @@ impl Default for SearchReplaceOptions {
     fn default() -> Self {
         SearchReplaceOptions {
             atomic: true,
-            mode: Mode::Safe,
+            mode: MatchMode::Safe,
             lang: Lang::En,
             fuzzy_threshold: None,
             fuzzy_margin: None,

@@ -12,7 +12,7 @@ fn safe() -> MatchOptions {
 
 fn fuzzy() -> MatchOptions {
     MatchOptions {
-        mode: Mode::Fuzzy,
+        mode: MatchMode::Fuzzy,
         ..MatchOptions::default()
     }
 }
@@ -53,7 +53,7 @@ fn exact_mode_runs_only_exact() {
         "a\r\nb",
         "a\nb",
         &MatchOptions {
-            mode: Mode::Exact,
+            mode: MatchMode::Exact,
             ..MatchOptions::default()
         },
     )
@@ -451,7 +451,7 @@ fn find_fuzzy(content: &str, search: &str, opts: MatchOptions) -> FindResult {
         content,
         search,
         &MatchOptions {
-            mode: Mode::Fuzzy,
+            mode: MatchMode::Fuzzy,
             ..opts
         },
     )
@@ -651,7 +651,7 @@ fn a_runner_up_within_the_margin_makes_the_match_ambiguous() {
         &search,
         "fn process() {}\n",
         &MatchOptions {
-            mode: Mode::Fuzzy,
+            mode: MatchMode::Fuzzy,
             ..narrow
         },
     );
@@ -796,7 +796,7 @@ fn expected_replacements_must_be_met_by_one_strategy() {
 fn replace_all_uses_safe_strategies_only() {
     let opts = MatchOptions {
         replace_all: true,
-        mode: Mode::Fuzzy,
+        mode: MatchMode::Fuzzy,
         ..safe()
     };
     let r = find_match("x", "y", &opts).unwrap();
@@ -900,7 +900,7 @@ fn cjk_and_emoji_are_never_split() {
             content,
             search,
             &MatchOptions {
-                mode: Mode::Fuzzy,
+                mode: MatchMode::Fuzzy,
                 ..MatchOptions::default()
             },
         );
@@ -1383,7 +1383,7 @@ fn an_edit_without_new_string_is_refused_with_the_accepted_fields() {
 #[test]
 fn a_near_miss_names_the_invisible_differences() {
     let exact = MatchOptions {
-        mode: Mode::Exact,
+        mode: MatchMode::Exact,
         ..MatchOptions::default()
     };
     let e = refused(

@@ -13,7 +13,7 @@ use crate::lang::Lang;
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
-pub enum Mode {
+pub enum MatchMode {
     /// Strategy 1 only: the search must occur byte for byte.
     Exact,
     /// Strategies 1–8: formatting differences are forgiven, content never.
@@ -55,11 +55,11 @@ impl Strategy {
     }
 
     /// The strategies a mode runs, in order.
-    pub fn ladder(mode: Mode) -> &'static [Strategy] {
+    pub fn ladder(mode: MatchMode) -> &'static [Strategy] {
         match mode {
-            Mode::Exact => &Self::ALL[..1],
-            Mode::Safe => &Self::ALL[..8],
-            Mode::Fuzzy => Self::ALL,
+            MatchMode::Exact => &Self::ALL[..1],
+            MatchMode::Safe => &Self::ALL[..8],
+            MatchMode::Fuzzy => Self::ALL,
         }
     }
 }
@@ -97,7 +97,7 @@ pub const DEFAULT_WORK_BUDGET: u32 = 100_000_000;
 #[serde(rename_all = "camelCase", default)]
 pub struct MatchOptions {
     /// Default `safe`.
-    pub mode: Mode,
+    pub mode: MatchMode,
     /// Exactly this many locations are required (one strategy must find
     /// exactly n), and replaced. Default: one.
     pub expected_replacements: Option<u32>,
@@ -124,7 +124,7 @@ pub type ReplaceOptions = MatchOptions;
 impl Default for MatchOptions {
     fn default() -> Self {
         MatchOptions {
-            mode: Mode::Safe,
+            mode: MatchMode::Safe,
             expected_replacements: None,
             replace_all: false,
             fuzzy_threshold: None,
@@ -335,7 +335,7 @@ pub(crate) enum Problem {
 pub(crate) struct NotFound {
     /// The search as given.
     pub search: String,
-    pub mode: Mode,
+    pub mode: MatchMode,
     /// Strategies run, in order.
     pub tried: Vec<Strategy>,
     /// The work budget ran out.

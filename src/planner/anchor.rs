@@ -1,7 +1,7 @@
 //! Anchor lines: which lines of a file an anchor designates.
 //!
 //! An anchor is one line of text compared with each line of the file
-//! (without its line ending) by a [`MatchMode`]:
+//! (without its line ending) by an [`AnchorMatch`]:
 //! - `contains`: the line contains the anchor;
 //! - `equals`: the line equals the anchor once trailing whitespace is
 //!   removed from both (leading indentation counts);
@@ -20,7 +20,7 @@ use regex_lite::{Regex, RegexBuilder};
 
 use super::problem::Problem;
 use super::render::plain;
-use super::types::{MatchMode, Occurrence};
+use super::types::{AnchorMatch, Occurrence};
 use crate::error::{LineRange, Result};
 use crate::lang::Lang;
 
@@ -39,7 +39,7 @@ pub(crate) enum Matcher {
 
 impl Matcher {
     /// Builds the matcher for argument `name` (`anchor`, `startAnchor`, …).
-    pub fn new(anchor: &str, mode: MatchMode, name: &str, lang: Lang) -> Result<Matcher> {
+    pub fn new(anchor: &str, mode: AnchorMatch, name: &str, lang: Lang) -> Result<Matcher> {
         let anchor = anchor
             .strip_suffix('\n')
             .map(|a| a.strip_suffix('\r').unwrap_or(a))
@@ -61,9 +61,9 @@ impl Matcher {
             ));
         }
         Ok(match mode {
-            MatchMode::Contains => Matcher::Contains(anchor.to_string()),
-            MatchMode::Equals => Matcher::Equals(anchor.trim_end().to_string()),
-            MatchMode::Regex => {
+            AnchorMatch::Contains => Matcher::Contains(anchor.to_string()),
+            AnchorMatch::Equals => Matcher::Equals(anchor.trim_end().to_string()),
+            AnchorMatch::Regex => {
                 let regex = RegexBuilder::new(anchor)
                     .size_limit(REGEX_SIZE_LIMIT)
                     .build()
@@ -196,31 +196,31 @@ mod tests {
     use super::*;
     use crate::ErrorCode;
 
-    fn m(anchor: &str, mode: MatchMode) -> Matcher {
+    fn m(anchor: &str, mode: AnchorMatch) -> Matcher {
         Matcher::new(anchor, mode, "anchor", Lang::En).unwrap()
     }
 
     #[test]
     fn match_modes() {
         let lines = ["fn main() {", "  }  ", "}", "// main"];
-        assert_eq!(m("main", MatchMode::Contains).find(&lines), vec![0, 3]);
-        assert_eq!(m("}", MatchMode::Equals).find(&lines), vec![2]);
-        assert_eq!(m("  }", MatchMode::Equals).find(&lines), vec![1]);
-        assert_eq!(m(r"^fn \w+", MatchMode::Regex).find(&lines), vec![0]);
-        assert_eq!(m("main\n", MatchMode::Contains).find(&lines), vec![0, 3]);
+        assert_eq!(m("main", AnchorMatch::Contains).find(&lines), vec![0, 3]);
+        assert_eq!(m("}", AnchorMatch::Equals).find(&lines), vec![2]);
+        assert_eq!(m("  }", AnchorMatch::Equals).find(&lines), vec![1]);
+        assert_eq!(m(r"^fn \w+", AnchorMatch::Regex).find(&lines), vec![0]);
+        assert_eq!(m("main\n", AnchorMatch::Contains).find(&lines), vec![0, 3]);
     }
 
     #[test]
     fn bad_anchors_are_refused() {
-        let e = Matcher::new("", MatchMode::Contains, "anchor", Lang::En)
+        let e = Matcher::new("", AnchorMatch::Contains, "anchor", Lang::En)
             .err()
             .unwrap();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
-        let e = Matcher::new("a\nb", MatchMode::Contains, "anchor", Lang::En)
+        let e = Matcher::new("a\nb", AnchorMatch::Contains, "anchor", Lang::En)
             .err()
             .unwrap();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
-        let e = Matcher::new("(", MatchMode::Regex, "anchor", Lang::Zh)
+        let e = Matcher::new("(", AnchorMatch::Regex, "anchor", Lang::Zh)
             .err()
             .unwrap();
         assert_eq!(e.code, ErrorCode::InvalidRegex);
@@ -229,7 +229,7 @@ mod tests {
     #[test]
     fn blocks_pair_and_detect_nesting() {
         let lines = ["---", "a", "---", "b", "---", "c", "---"];
-        let dash = m("---", MatchMode::Equals);
+        let dash = m("---", AnchorMatch::Equals);
         let b = find_blocks(&lines, &dash, &dash);
         assert_eq!(
             b.blocks,
@@ -249,8 +249,8 @@ mod tests {
         let lines = ["<a>", "<a>", "</a>", "</a>", "<a>"];
         let b = find_blocks(
             &lines,
-            &m("<a>", MatchMode::Equals),
-            &m("</a>", MatchMode::Equals),
+            &m("<a>", AnchorMatch::Equals),
+            &m("</a>", AnchorMatch::Equals),
         );
         assert_eq!(
             b.blocks,

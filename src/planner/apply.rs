@@ -84,7 +84,7 @@ pub(crate) fn relocate_with_safe_strategies(
     new_text: &str,
 ) -> Relocated {
     use crate::error::ErrorCode as Code;
-    use crate::matcher::{find_match, FindOptions, Mode};
+    use crate::matcher::{find_match, FindOptions, MatchMode};
     if edit.twin_when_folded {
         // Reformatted, the window stood at two places of the planned-on
         // file: a reformatted one found now may be the other.
@@ -106,7 +106,7 @@ pub(crate) fn relocate_with_safe_strategies(
         &content,
         &search,
         &FindOptions {
-            mode: Mode::Safe,
+            mode: MatchMode::Safe,
             ..FindOptions::default()
         },
     ) else {
@@ -216,7 +216,7 @@ fn reindented_new_text(
     new_text: &str,
 ) -> Option<String> {
     use crate::error::ErrorCode as Code;
-    use crate::matcher::{replace_text, Mode, ReplaceOptions, Strategy};
+    use crate::matcher::{replace_text, MatchMode, ReplaceOptions, Strategy};
     let cut = edit.before.len() + edit.del_offset;
     let cut_end = cut.checked_add(edit.del_count)?;
     let new_lines = new_text_lines(new_text);
@@ -232,7 +232,7 @@ fn reindented_new_text(
         &window.join("\n"),
         &planned.join("\n"),
         &ReplaceOptions {
-            mode: Mode::Safe,
+            mode: MatchMode::Safe,
             ..ReplaceOptions::default()
         },
     ) {
@@ -574,7 +574,7 @@ pub(crate) fn rebase<'h>(
 
 /// What an apply returns: the result, and the range the splice replaced
 /// (`None` when rejected), for [`rebase`].
-type Applied = (ApplyResult, Option<SplicedRange>);
+type Applied = (FileApplyResult, Option<SplicedRange>);
 
 /// Applies `hunk` to `current` (`None`: the file does not exist). `Err`
 /// only for refusals (`FILE_NOT_FOUND`); a rejection is an `Ok` result.
@@ -842,8 +842,8 @@ fn rejected_evidence(
     }
 }
 
-fn base_result(hunk: &Hunk, content: String, evidence: ApplyEvidence) -> ApplyResult {
-    ApplyResult {
+fn base_result(hunk: &Hunk, content: String, evidence: ApplyEvidence) -> FileApplyResult {
+    FileApplyResult {
         status: "ok",
         mode: APPLY_MODE,
         path: hunk.path.clone(),
@@ -873,7 +873,7 @@ fn rejected(
     content: &str,
     reason: RejectReason,
     evidence: ApplyEvidence,
-) -> ApplyResult {
+) -> FileApplyResult {
     let mut r = base_result(hunk, content.to_string(), evidence);
     r.status = "rejected";
     r.context_match = ContextMatch::Rejected;
@@ -887,7 +887,7 @@ fn applied(
     s: &Spliced,
     context_match: ContextMatch,
     evidence: ApplyEvidence,
-) -> ApplyResult {
+) -> FileApplyResult {
     let mut r = base_result(hunk, s.content.clone(), evidence);
     r.context_match = context_match;
     r.changed = s.content != before;
@@ -899,11 +899,11 @@ fn applied(
 
 /// Fills the per-action location fields of a located-lines apply.
 fn with_lines_details(
-    mut r: ApplyResult,
+    mut r: FileApplyResult,
     hunk: &Hunk,
     s: &Spliced,
     core_start: usize,
-) -> ApplyResult {
+) -> FileApplyResult {
     let at = to_u32(s.at + 1);
     match &hunk.info {
         HunkInfo::Range | HunkInfo::Append => {
@@ -944,7 +944,7 @@ fn with_lines_details(
 }
 
 /// Summary, YAML and agent text.
-fn finish(mut r: ApplyResult, lang: crate::Lang) -> ApplyResult {
+fn finish(mut r: FileApplyResult, lang: crate::Lang) -> FileApplyResult {
     r.summary = msg::apply_summary(lang, &r);
     r.yaml = render::apply_yaml(&r, lang);
     r.text = super::yaml::agent_text(&r.yaml, &r.diff);

@@ -12,7 +12,7 @@
 
 use serde::de::{self, Deserializer, Visitor};
 
-use super::types::{MatchMode, Occurrence};
+use super::types::{AnchorMatch, Occurrence};
 use crate::lang::Lang;
 
 /// Any JSON-like scalar.
@@ -181,13 +181,13 @@ pub fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>,
 }
 
 /// `contains` | `equals` | `regex`; `null` and `""` → `contains`.
-pub fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<MatchMode, D::Error> {
+pub fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> {
     match scalar(d)? {
-        Scalar::Null => Ok(MatchMode::Contains),
+        Scalar::Null => Ok(AnchorMatch::Contains),
         Scalar::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "" | "contains" => Ok(MatchMode::Contains),
-            "equals" => Ok(MatchMode::Equals),
-            "regex" => Ok(MatchMode::Regex),
+            "" | "contains" => Ok(AnchorMatch::Contains),
+            "equals" => Ok(AnchorMatch::Equals),
+            "regex" => Ok(AnchorMatch::Regex),
             _ => Err(de::Error::custom(
                 "expected \"contains\", \"equals\" or \"regex\"",
             )),

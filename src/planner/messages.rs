@@ -417,7 +417,7 @@ pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
     )
 }
 
-pub(crate) fn apply_summary(lang: Lang, r: &ApplyResult) -> String {
+pub(crate) fn apply_summary(lang: Lang, r: &FileApplyResult) -> String {
     let (id, path, e) = (&r.hunk_id, &r.path, &r.evidence);
     let at = e.applied_at_line.unwrap_or(0);
     let (new, old) = r.lines.map_or((0, 0), |l| (l.new, l.old));

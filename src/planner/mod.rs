@@ -2,9 +2,9 @@
 //! edit, review its diff, apply it once.
 //!
 //! ```
-//! use editkit::planner::{ApplyOptions, ContextMatch, FileEditSession, RangeEditOptions, SessionOptions};
+//! use editkit::planner::{FileApplyOptions, ContextMatch, FileEditSession, RangeEditOptions, FileEditSessionOptions};
 //!
-//! let mut session = FileEditSession::new(SessionOptions { id_prefix: "s1".into(), ..Default::default() });
+//! let mut session = FileEditSession::new(FileEditSessionOptions { id_prefix: "s1".into(), ..Default::default() });
 //! let plan = session
 //!     .prepare_range_edit(
 //!         RangeEditOptions {
@@ -22,7 +22,7 @@
 //! // … the file changed meanwhile: a line was added at the top.
 //! let applied = session
 //!     .apply(
-//!         ApplyOptions {
+//!         FileApplyOptions {
 //!             hunk_id: plan.hunk_id.clone(),
 //!             owner: "agent".into(),
 //!             content: Some("zero\none\ntwo\nthree\n".into()),

@@ -31,7 +31,7 @@ pub(crate) struct Plan {
     pub normalized: Normalized,
     pub diff: String,
     pub range: Option<RangePlan>,
-    pub append: Option<AppendPlan>,
+    pub append: Option<FileAppendPlan>,
     pub insert: Option<InsertPlan>,
     pub block_replace: Option<BlockReplacePlan>,
     pub style_warning: String,
@@ -274,7 +274,7 @@ pub(crate) fn plan_append(ctx: &Ctx<'_>, opts: &AppendOptions) -> Result<Plan> {
     if style.file_trailing_blank_line_count > 0 && style.content_leading_blank_line_count > 0 {
         plan.style_warning = msg::style_warning_append(ctx.lang);
     }
-    plan.append = Some(AppendPlan {
+    plan.append = Some(FileAppendPlan {
         create,
         file_line_count_before: to_u32(doc.len()),
         file_line_count_after: to_u32(doc.len() + s.new_line_count),

@@ -6,7 +6,7 @@
 //! turns it into words (both languages side by side); `render::refuse`
 //! builds the one `Error` from it, with the agent YAML.
 
-use super::types::MatchMode;
+use super::types::AnchorMatch;
 use crate::error::{Details, ErrorCode};
 
 /// A kind of diff/patch text found in new file content (see
@@ -106,7 +106,7 @@ pub(crate) enum Problem {
     AnchorNotFound {
         name: String,
         anchor: String,
-        mode: MatchMode,
+        mode: AnchorMatch,
         of_block: bool,
     },
     /// The anchor matches `count` lines.
@@ -233,7 +233,7 @@ mod tests {
             AnchorNotFound {
                 name: s(),
                 anchor: s(),
-                mode: MatchMode::Contains,
+                mode: AnchorMatch::Contains,
                 of_block: false,
             },
             AnchorAmbiguous {

@@ -142,7 +142,7 @@ fn range_plan_fields(y: &mut Yaml, p: &PlanResult, r: &RangePlan) {
     y.close();
 }
 
-fn append_plan_fields(y: &mut Yaml, p: &PlanResult, a: &AppendPlan) {
+fn append_plan_fields(y: &mut Yaml, p: &PlanResult, a: &FileAppendPlan) {
     y.raw("create", a.create)
         .raw("file_line_count_before", a.file_line_count_before)
         .raw("file_line_count_after", a.file_line_count_after)
@@ -232,7 +232,7 @@ fn block_replace_plan_fields(y: &mut Yaml, p: &PlanResult, b: &BlockReplacePlan)
 }
 
 /// The `apply_evidence` map of an apply.
-fn apply_evidence_fields(y: &mut Yaml, r: &ApplyResult) {
+fn apply_evidence_fields(y: &mut Yaml, r: &FileApplyResult) {
     let e = &r.evidence;
     y.open("apply_evidence")
         .raw("planned_at_line", e.planned_at_line);
@@ -272,7 +272,7 @@ fn apply_evidence_fields(y: &mut Yaml, r: &ApplyResult) {
 }
 
 /// The YAML of an apply (applied or rejected).
-pub(crate) fn apply_yaml(r: &ApplyResult, lang: Lang) -> String {
+pub(crate) fn apply_yaml(r: &FileApplyResult, lang: Lang) -> String {
     let mut y = Yaml::new();
     y.raw("status", r.status)
         .raw("mode", r.mode)

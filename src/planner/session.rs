@@ -20,7 +20,7 @@ pub struct FileEditSession {
 impl FileEditSession {
     /// A session whose hunk ids start with `options.id_prefix` and whose
     /// plans live `options.ttl_ms` (default 1 h).
-    pub fn new(options: SessionOptions) -> Self {
+    pub fn new(options: FileEditSessionOptions) -> Self {
         let ttl = options
             .ttl_ms
             .filter(|t| t.is_finite() && *t > 0.0)
@@ -91,7 +91,7 @@ impl FileEditSession {
     /// (exact or fuzz) apply consumes the plan (with `defer_consume`, only
     /// [`consume`](Self::consume) does); a rejection and a refusal
     /// leave it in place (revise it with `existingHunkId` or plan anew).
-    pub fn apply(&mut self, options: ApplyOptions, now_ms: f64) -> Result<ApplyResult> {
+    pub fn apply(&mut self, options: FileApplyOptions, now_ms: f64) -> Result<FileApplyResult> {
         let lang = options.lang;
         let path = self
             .registry

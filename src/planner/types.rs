@@ -24,7 +24,7 @@ pub const DEFAULT_TTL_MS: f64 = 3_600_000.0;
 /// How an anchor is compared with each line of the file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum MatchMode {
+pub enum AnchorMatch {
     /// The line contains the anchor text (default).
     #[default]
     Contains,
@@ -35,12 +35,12 @@ pub enum MatchMode {
     Regex,
 }
 
-impl MatchMode {
+impl AnchorMatch {
     pub fn as_str(self) -> &'static str {
         match self {
-            MatchMode::Contains => "contains",
-            MatchMode::Equals => "equals",
-            MatchMode::Regex => "regex",
+            AnchorMatch::Contains => "contains",
+            AnchorMatch::Equals => "equals",
+            AnchorMatch::Regex => "regex",
         }
     }
 }
@@ -203,7 +203,7 @@ impl LocatedBy {
 /// Construction options of a [`super::FileEditSession`].
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct SessionOptions {
+pub struct FileEditSessionOptions {
     /// Time to live of a plan in milliseconds. Default 3,600,000 (1 h);
     /// `0`, `""`, negative or non-finite values mean the default.
     #[serde(deserialize_with = "lenient::opt_millis")]
@@ -279,7 +279,7 @@ pub struct InsertOptions {
     pub anchor: String,
     /// `contains` (default, also for `""`), `equals` or `regex`.
     #[serde(rename = "match", deserialize_with = "lenient::match_mode")]
-    pub match_mode: MatchMode,
+    pub match_mode: AnchorMatch,
     /// Which matching line (1-based or `"last"`); required when several
     /// lines match (`ANCHOR_AMBIGUOUS`). `0`/`""` = unset.
     #[serde(deserialize_with = "lenient::occurrence")]
@@ -308,7 +308,7 @@ pub struct BlockReplaceOptions {
     #[serde(deserialize_with = "lenient::string")]
     pub end_anchor: String,
     #[serde(rename = "match", deserialize_with = "lenient::match_mode")]
-    pub match_mode: MatchMode,
+    pub match_mode: AnchorMatch,
     /// Default true: keep both anchor lines, replace only the lines
     /// between them. false: the anchor lines are replaced too.
     #[serde(deserialize_with = "lenient::opt_bool")]
@@ -337,7 +337,7 @@ pub struct BlockReplaceOptions {
 /// `apply`: carry out a plan on the file's current content.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct ApplyOptions {
+pub struct FileApplyOptions {
     #[serde(deserialize_with = "lenient::string")]
     pub hunk_id: String,
     #[serde(deserialize_with = "lenient::string")]
@@ -506,7 +506,7 @@ pub struct RangePlan {
 /// Plan details of `prepareAppend` (and of a range append).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AppendPlan {
+pub struct FileAppendPlan {
     pub create: bool,
     pub file_line_count_before: u32,
     pub file_line_count_after: u32,
@@ -524,7 +524,7 @@ pub struct InsertPlan {
     pub position: Position,
     pub anchor: String,
     #[serde(rename = "match")]
-    pub match_mode: MatchMode,
+    pub match_mode: AnchorMatch,
     pub candidates_count: u32,
     /// `"1"`, `"3"` or `"last"`.
     pub occurrence_resolved: String,
@@ -546,7 +546,7 @@ pub struct BlockReplacePlan {
     pub start_anchor: String,
     pub end_anchor: String,
     #[serde(rename = "match")]
-    pub match_mode: MatchMode,
+    pub match_mode: AnchorMatch,
     pub include_anchors: bool,
     pub require_unique: bool,
     pub strict: bool,
@@ -584,7 +584,7 @@ pub struct PlanResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<RangePlan>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub append: Option<AppendPlan>,
+    pub append: Option<FileAppendPlan>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub insert: Option<InsertPlan>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -654,7 +654,7 @@ pub struct ApplyBlock {
 /// "rejected"`, `changed: false`, `content` = the given content).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ApplyResult {
+pub struct FileApplyResult {
     /// `"ok"` or `"rejected"`.
     pub status: &'static str,
     /// `"apply_file_modification"`.

@@ -17,7 +17,7 @@ impl FileEditSessionCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<FileEditSessionCore, JsValue> {
         let lang = lang_of(&options);
-        let options: planner::SessionOptions = from_js(options, "options", lang)?;
+        let options: planner::FileEditSessionOptions = from_js(options, "options", lang)?;
         Ok(FileEditSessionCore {
             inner: FileEditSession::new(options),
         })

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use editkit::matcher::{
     apply_edits, apply_search_replace, find_match, parse_search_replace, replace_text, EditSpec,
-    MatchOptions, Mode, SearchReplaceOptions, SearchReplaceReport,
+    MatchMode, MatchOptions, SearchReplaceOptions, SearchReplaceReport,
 };
 use editkit::{Error, ErrorCode, Lang};
 use serde_json::Value;
@@ -151,7 +151,7 @@ fn rebuild(id: &str, field: &str, v: &Value) -> Option<String> {
     Some(built)
 }
 
-fn opts(mode: Mode, replace_all: bool) -> MatchOptions {
+fn opts(mode: MatchMode, replace_all: bool) -> MatchOptions {
     MatchOptions {
         mode,
         replace_all,
@@ -209,7 +209,7 @@ fn opencode_gemini(case: &Value) -> Class {
             .and_then(Value::as_u64)
             .unwrap_or(0);
         let o = MatchOptions {
-            mode: Mode::Exact,
+            mode: MatchMode::Exact,
             replace_all: true,
             ..MatchOptions::default()
         };
@@ -228,7 +228,7 @@ fn opencode_gemini(case: &Value) -> Class {
     if id == "gemini-calc-complexity" {
         let content = vec!["a".repeat(2000); 200].join("\n");
         let old = format!("{}c", "a".repeat(2000));
-        let ours = replace(&content, &old, new, &opts(Mode::Fuzzy, false));
+        let ours = replace(&content, &old, new, &opts(MatchMode::Fuzzy, false));
         return classify_edit(&content, &Edit::Refused, &ours, Some(&old));
     }
     let Some(content) = content else {
@@ -246,12 +246,16 @@ fn opencode_gemini(case: &Value) -> Class {
             (Some(o), Some(n)) if occurrences == 1 => Edit::Content(content.replacen(o, n, 1)),
             _ => Edit::Refused,
         };
-        let ours = replace(&content, old, new, &opts(Mode::Fuzzy, false));
+        let ours = replace(&content, old, new, &opts(MatchMode::Fuzzy, false));
         return classify_edit(&content, &peer, &ours, Some(old));
     }
     let literal =
         function.starts_with("applyReplacement") || function.starts_with("safeLiteralReplace");
-    let mode = if literal { Mode::Exact } else { Mode::Fuzzy };
+    let mode = if literal {
+        MatchMode::Exact
+    } else {
+        MatchMode::Fuzzy
+    };
     let mut o = opts(mode, replace_all);
     if let Some(n) = case.get("expected_replacements").and_then(Value::as_u64) {
         o.expected_replacements = u32::try_from(n).ok();
@@ -338,9 +342,9 @@ fn roo(case: &Value) -> Class {
         .and_then(Value::as_f64)
         .unwrap_or(1.0);
     let mode = if threshold < 1.0 {
-        Mode::Fuzzy
+        MatchMode::Fuzzy
     } else {
-        Mode::Safe
+        MatchMode::Safe
     };
     let observed = case.get("observed");
     let peer = match observed
@@ -407,7 +411,7 @@ fn cline(case: &Value) -> Class {
     // forgive content (block anchors): fuzzy.
     let o = SearchReplaceOptions {
         atomic: true,
-        mode: Mode::Fuzzy,
+        mode: MatchMode::Fuzzy,
         ..SearchReplaceOptions::default()
     };
     let ours = report_edit(apply_search_replace(content, diff, &o));
@@ -456,7 +460,11 @@ fn continue_case(case: &Value) -> Class {
                 _ => Vec::new(),
             };
             let o = MatchOptions {
-                mode: if all { Mode::Safe } else { Mode::Fuzzy },
+                mode: if all {
+                    MatchMode::Safe
+                } else {
+                    MatchMode::Fuzzy
+                },
                 replace_all: all,
                 ..MatchOptions::default()
             };
@@ -527,7 +535,7 @@ fn continue_case(case: &Value) -> Class {
                 }
                 _ => Edit::Refused,
             };
-            let ours = replace(&content, &search, replacement, &opts(Mode::Fuzzy, all));
+            let ours = replace(&content, &search, replacement, &opts(MatchMode::Fuzzy, all));
             classify_edit(&content, &peer, &ours, Some(&search))
         }
         _ => Class::NotApplicable("unknown Continue operation"),
@@ -710,7 +718,7 @@ fn aider(case: &Value) -> Class {
                 );
             }
             let peer = peer_text(observed_or_expected(case));
-            let ours = replace(content, search, replacement, &opts(Mode::Safe, false));
+            let ours = replace(content, search, replacement, &opts(MatchMode::Safe, false));
             classify_edit(content, &peer, &ours, Some(search))
         }
         "EditBlockCoder end-to-end" => {

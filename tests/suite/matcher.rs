@@ -7,7 +7,7 @@
 //! and nothing panics.
 
 use editkit::matcher::{
-    apply_search_replace, find_match, replace_text, MatchOptions, Mode, SearchReplaceOptions,
+    apply_search_replace, find_match, replace_text, MatchMode, MatchOptions, SearchReplaceOptions,
     Strategy as Step,
 };
 use editkit::ErrorCode;
@@ -40,7 +40,7 @@ fn results_and_options_have_the_documented_wire_shape() {
     let opts: MatchOptions =
         serde_json::from_value(serde_json::json!({"mode": "fuzzy", "replaceAll": true, "lang": "zh", "fuzzyThreshold": 0.9}))
             .unwrap();
-    assert_eq!(opts.mode, Mode::Fuzzy);
+    assert_eq!(opts.mode, MatchMode::Fuzzy);
     assert!(opts.replace_all);
     assert_eq!(opts.fuzzy_threshold, Some(0.9));
     let defaults: SearchReplaceOptions = serde_json::from_value(serde_json::json!({})).unwrap();
@@ -60,7 +60,7 @@ fn a_single_block_markdown_edit_in_safe_mode() {
     // What the SiYuan content check does with one block's markdown.
     let block = "今天的**计划**：\n- 写代码\n- 测试“匹配器”";
     let opts = MatchOptions {
-        mode: Mode::Safe,
+        mode: MatchMode::Safe,
         ..MatchOptions::default()
     };
     let r = replace_text(block, "- 测试\"匹配器\"", "- 测试\"匹配器\"\n- 提交", &opts).unwrap();
@@ -105,8 +105,12 @@ fn text(max: usize) -> impl Strategy<Value = String> {
     proptest::collection::vec(pieces, 0..max).prop_map(|v| v.concat())
 }
 
-fn mode() -> impl Strategy<Value = Mode> {
-    prop_oneof![Just(Mode::Exact), Just(Mode::Safe), Just(Mode::Fuzzy)]
+fn mode() -> impl Strategy<Value = MatchMode> {
+    prop_oneof![
+        Just(MatchMode::Exact),
+        Just(MatchMode::Safe),
+        Just(MatchMode::Fuzzy)
+    ]
 }
 
 /// One generated line of code: its number makes it unique unless it is a
@@ -150,10 +154,10 @@ proptest! {
         let search = &content[start..end];
         prop_assume!(!search.is_empty() && !search.starts_with('\u{feff}'));
         let first = content.find(search).unwrap();
-        let all = find_match(&content, search, &MatchOptions { mode: Mode::Exact, replace_all: true, ..MatchOptions::default() }).unwrap();
+        let all = find_match(&content, search, &MatchOptions { mode: MatchMode::Exact, replace_all: true, ..MatchOptions::default() }).unwrap();
         prop_assert!(all.found);
         prop_assert_eq!(byte_of(&content, all.matches[0].start), first);
-        let one = find_match(&content, search, &MatchOptions { mode: Mode::Exact, ..MatchOptions::default() }).unwrap();
+        let one = find_match(&content, search, &MatchOptions { mode: MatchMode::Exact, ..MatchOptions::default() }).unwrap();
         let overlapping = content.match_indices(search).count() > 1
             || content[first + content[first..].chars().next().map_or(1, char::len_utf8)..].contains(search);
         if one.found {
@@ -176,7 +180,7 @@ proptest! {
             let m = &r.matches[0];
             let (a, b) = (byte_of(&content, m.start), byte_of(&content, m.end));
             prop_assert_eq!(&m.text, &content[a..b]);
-            let strict = mode != Mode::Fuzzy && !replace.trim_start_matches('\u{feff}').is_empty() && r.matches.len() == 1;
+            let strict = mode != MatchMode::Fuzzy && !replace.trim_start_matches('\u{feff}').is_empty() && r.matches.len() == 1;
             let (mut keep_a, mut keep_b) = (a, b);
             if !strict {
                 // The line start before the span, one line break more on
@@ -209,7 +213,7 @@ proptest! {
         toggle_trailing in any::<u32>(),
         (search_crlf, search_final, pad) in (any::<bool>(), any::<bool>(), 0u8..4),
         new_lines in 0usize..3,
-        mode in prop_oneof![Just(Mode::Safe), Just(Mode::Fuzzy)],
+        mode in prop_oneof![Just(MatchMode::Safe), Just(MatchMode::Fuzzy)],
     ) {
         let unit = if tabs { "\t" } else { "    " };
         let mut lines = Vec::new();

@@ -10,7 +10,7 @@ const OWNER: &str = "agent-1";
 const T0: f64 = 1_000.0;
 
 fn session() -> FileEditSession {
-    FileEditSession::new(SessionOptions {
+    FileEditSession::new(FileEditSessionOptions {
         id_prefix: "t".into(),
         ..Default::default()
     })
@@ -65,9 +65,9 @@ fn apply_to(
     id: &str,
     content: Option<&str>,
     now: f64,
-) -> Result<ApplyResult, Error> {
+) -> Result<FileApplyResult, Error> {
     s.apply(
-        ApplyOptions {
+        FileApplyOptions {
             hunk_id: id.into(),
             owner: OWNER.into(),
             content: content.map(str::to_string),
@@ -77,7 +77,7 @@ fn apply_to(
     )
 }
 
-fn apply(s: &mut FileEditSession, id: &str, content: &str) -> ApplyResult {
+fn apply(s: &mut FileEditSession, id: &str, content: &str) -> FileApplyResult {
     apply_to(s, id, Some(content), T0 + 1.0).expect("apply")
 }
 
@@ -437,7 +437,7 @@ summary: 'Applied t-1 to a.txt (exact): replaced 1 line(s) with 1 at line 1. Wri
     // An insert in the middle of a CRLF file, and a block replace in the
     // middle of an LF file: the same rule.
     let mut o = insert_opts(crlf, "a", "x\n");
-    o.match_mode = MatchMode::Equals;
+    o.match_mode = AnchorMatch::Equals;
     let p = s.prepare_insert_after(o, T0).unwrap();
     assert!(p.normalized.normalized_file_eof_newline_added);
     assert!(!p.normalized.normalized_content_eof_newline_added);
@@ -809,18 +809,18 @@ fn insert_match_modes() {
     let mut s = session();
     let text = "fn main() {\n    }\n}\n";
     let mut o = insert_opts(text, "}", "// end");
-    o.match_mode = MatchMode::Equals;
+    o.match_mode = AnchorMatch::Equals;
     let p = s.prepare_insert_after(o, T0).unwrap();
     assert_eq!(p.insert.as_ref().unwrap().anchor_line, 3);
     let mut o = insert_opts(text, r"^fn \w+\(", "// doc");
-    o.match_mode = MatchMode::Regex;
+    o.match_mode = AnchorMatch::Regex;
     let p = s.prepare_insert_before(o, T0).unwrap();
     assert_eq!(
         apply(&mut s, &p.hunk_id, text).content,
         "// doc\nfn main() {\n    }\n}\n"
     );
     let mut o = insert_opts(text, "(", "x");
-    o.match_mode = MatchMode::Regex;
+    o.match_mode = AnchorMatch::Regex;
     assert_eq!(code(s.prepare_insert_after(o, T0)), ErrorCode::InvalidRegex);
 }
 
@@ -918,7 +918,7 @@ fn block_replace_without_anchors_and_same_anchor_pairs() {
     // `---` front matter: one line matches both anchors and pairs cleanly.
     let fm = "---\ntitle: x\n---\nbody\n---\nmore\n---\n";
     let mut o = block_opts(fm, "---", "---", "title: y");
-    o.match_mode = MatchMode::Equals;
+    o.match_mode = AnchorMatch::Equals;
     o.occurrence = Some(Occurrence::Nth(1));
     let p = s.prepare_block_replace(o, T0).unwrap();
     assert_eq!(p.block_replace.as_ref().unwrap().candidates_count, 2);
@@ -997,7 +997,7 @@ fn block_replace_errors() {
         ErrorCode::ContentRequired
     );
     let mut o = block_opts(BLOCKS, "[", "]", "y");
-    o.match_mode = MatchMode::Regex;
+    o.match_mode = AnchorMatch::Regex;
     assert_eq!(
         code(s.prepare_block_replace(o, T0)),
         ErrorCode::InvalidRegex
@@ -1034,7 +1034,7 @@ fn a_hunk_applies_once() {
 fn a_deferred_apply_keeps_the_plan_until_the_host_consumes_it() {
     let mut s = session();
     let p = s.prepare_append(append_opts(Some("a\n"), "b"), T0).unwrap();
-    let deferred = |content: &str| ApplyOptions {
+    let deferred = |content: &str| FileApplyOptions {
         hunk_id: p.hunk_id.clone(),
         owner: OWNER.into(),
         content: Some(content.into()),
@@ -1065,7 +1065,7 @@ fn ownership_is_checked_on_apply_and_revision() {
     let p = s
         .prepare_range_edit(range_opts(FIVE, "1", "A"), T0)
         .unwrap();
-    let other = ApplyOptions {
+    let other = FileApplyOptions {
         hunk_id: p.hunk_id.clone(),
         owner: "agent-2".into(),
         content: Some(FIVE.into()),
@@ -1086,7 +1086,7 @@ fn ownership_is_checked_on_apply_and_revision() {
 
 #[test]
 fn expiry_follows_the_injected_clock() {
-    let mut s = FileEditSession::new(SessionOptions {
+    let mut s = FileEditSession::new(FileEditSessionOptions {
         id_prefix: "t".into(),
         ttl_ms: Some(500.0),
     });
@@ -1117,7 +1117,7 @@ fn expiry_follows_the_injected_clock() {
         ErrorCode::HunkNotFound
     );
     // Default TTL is one hour; 0 means the default.
-    let d = FileEditSession::new(SessionOptions {
+    let d = FileEditSession::new(FileEditSessionOptions {
         ttl_ms: Some(0.0),
         ..Default::default()
     });
@@ -1187,11 +1187,11 @@ fn revision_keeps_the_id_and_replaces_the_plan() {
 
 #[test]
 fn ids_are_short_and_distinct_across_sessions() {
-    let mut a = FileEditSession::new(SessionOptions {
+    let mut a = FileEditSession::new(FileEditSessionOptions {
         id_prefix: id_prefix_from_now(1_767_225_600_000.0),
         ..Default::default()
     });
-    let mut b = FileEditSession::new(SessionOptions {
+    let mut b = FileEditSession::new(FileEditSessionOptions {
         id_prefix: id_prefix_from_now(1_767_225_600_001.0),
         ..Default::default()
     });
@@ -1435,7 +1435,7 @@ fn race_repeated_anchor_is_singled_out_by_context() {
     let mut s = session();
     let mut o = insert_opts(a, "}", "// after b");
     o.occurrence = Some(Occurrence::Nth(2));
-    o.match_mode = MatchMode::Equals;
+    o.match_mode = AnchorMatch::Equals;
     let p = s.prepare_insert_after(o, T0).unwrap();
     let b = format!("use x;\n\n{a}");
     let r = apply(&mut s, &p.hunk_id, &b);
@@ -2057,11 +2057,11 @@ fn options_accept_empty_string_and_zero_as_unset() {
             o.existing_hunk_id.as_deref(),
             o.lang
         ),
-        (MatchMode::Contains, None, None, Lang::En)
+        (AnchorMatch::Contains, None, None, Lang::En)
     );
     let o: InsertOptions =
         serde_json::from_value(serde_json::json!({"occurrence": "", "match": "regex"})).unwrap();
-    assert_eq!((o.occurrence, o.match_mode), (None, MatchMode::Regex));
+    assert_eq!((o.occurrence, o.match_mode), (None, AnchorMatch::Regex));
     let o: InsertOptions =
         serde_json::from_value(serde_json::json!({"occurrence": "last", "lang": "zh-CN"})).unwrap();
     assert_eq!((o.occurrence, o.lang), (Some(Occurrence::Last), Lang::Zh));
@@ -2110,7 +2110,7 @@ fn options_accept_empty_string_and_zero_as_unset() {
     assert_eq!(o.content, None, "null content: the file does not exist");
     let o: RangeEditOptions = serde_json::from_value(serde_json::json!({"content": ""})).unwrap();
     assert_eq!(o.content.as_deref(), Some(""), "an empty file exists");
-    let o: SessionOptions =
+    let o: FileEditSessionOptions =
         serde_json::from_value(serde_json::json!({"ttlMs": 0, "idPrefix": "abc"})).unwrap();
     assert_eq!((o.ttl_ms, o.id_prefix.as_str()), (None, "abc"));
 }
@@ -2149,7 +2149,7 @@ next: '请传 occurrence（从 1 开始，或 \"last\"）选定候选行之一�
     );
     let a = s
         .apply(
-            ApplyOptions {
+            FileApplyOptions {
                 hunk_id: p.hunk_id,
                 owner: OWNER.into(),
                 content: Some(FIVE.into()),
@@ -2174,7 +2174,7 @@ next: '请传 occurrence（从 1 开始，或 \"last\"）选定候选行之一�
     // Rejections, and an expired plan, in Chinese.
     let zh_apply = |s: &mut FileEditSession, id: &str, content: &str, now: f64| {
         s.apply(
-            ApplyOptions {
+            FileApplyOptions {
                 hunk_id: id.into(),
                 owner: OWNER.into(),
                 content: Some(content.into()),
@@ -2492,7 +2492,7 @@ proptest! {
         later in prop::option::of("(\\PC|\r|\n){0,40}"),
     ) {
         let mut s = session();
-        let match_mode = [MatchMode::Contains, MatchMode::Equals, MatchMode::Regex][mode as usize];
+        let match_mode = [AnchorMatch::Contains, AnchorMatch::Equals, AnchorMatch::Regex][mode as usize];
         let occurrence = occurrence.map(|n| if n == 0 { Occurrence::Last } else { Occurrence::Nth(n) });
         let mut ids = Vec::new();
         let mut o = range_opts("", &range, &text);
@@ -2604,9 +2604,9 @@ fn plans_from_one_read_apply_in_turn_even_with_shared_context() {
 // Review fixes: rebase, context-less plans, mixed endings, EOF diff
 // ---------------------------------------------------------------------
 
-fn apply_as(s: &mut FileEditSession, owner: &str, id: &str, content: &str) -> ApplyResult {
+fn apply_as(s: &mut FileEditSession, owner: &str, id: &str, content: &str) -> FileApplyResult {
     s.apply(
-        ApplyOptions {
+        FileApplyOptions {
             hunk_id: id.into(),
             owner: owner.into(),
             content: Some(content.into()),

@@ -113,7 +113,7 @@ fn call(
 
 /// The YAML of the last call's refusal (every earlier call succeeding).
 fn refusal_yaml(case: &Case) -> Result<Error, String> {
-    let mut session = FileEditSession::new(SessionOptions {
+    let mut session = FileEditSession::new(FileEditSessionOptions {
         id_prefix: "t".into(),
         ..Default::default()
     });

@@ -8,7 +8,7 @@
 
 use std::io::Write;
 
-use editkit::matcher::Mode;
+use editkit::matcher::MatchMode;
 
 use super::quality_corpus::{
     build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,
@@ -51,25 +51,25 @@ fn real_source_spans_never_land_in_the_wrong_place() {
     // Every kind produced cases, so no part of the ladder goes unexercised.
     for kind in Kind::ALL {
         let t = tallies
-            .get(&(kind, Mode::Safe))
+            .get(&(kind, MatchMode::Safe))
             .copied()
             .unwrap_or_default();
         assert!(t.cases > 0, "no cases of {kind:?}");
     }
-    let formatting = group_tally(&tallies, Group::Formatting, Mode::Safe);
+    let formatting = group_tally(&tallies, Group::Formatting, MatchMode::Safe);
     assert!(
         formatting.recall() >= 0.97,
         "safe-mode recall on formatting slips {:.3}",
         formatting.recall()
     );
-    let content = group_tally(&tallies, Group::Content, Mode::Fuzzy);
+    let content = group_tally(&tallies, Group::Content, MatchMode::Fuzzy);
     assert!(
         content.recall() >= 0.90,
         "fuzzy-mode recall on content slips {:.3}",
         content.recall()
     );
     // Content slips never land in safe mode: it forgives formatting only.
-    let content_safe = group_tally(&tallies, Group::Content, Mode::Safe);
+    let content_safe = group_tally(&tallies, Group::Content, MatchMode::Safe);
     assert_eq!(
         content_safe.exact + content_safe.placed,
         0,
@@ -79,8 +79,14 @@ fn real_source_spans_never_land_in_the_wrong_place() {
     // as AMBIGUOUS wherever the mode sees both places: every mode for a
     // verbatim duplicate, the safe and fuzzy modes for a reindented one.
     for (kind, modes) in [
-        (Kind::Duplicate, &[Mode::Exact, Mode::Safe, Mode::Fuzzy][..]),
-        (Kind::DuplicateReindented, &[Mode::Safe, Mode::Fuzzy][..]),
+        (
+            Kind::Duplicate,
+            &[MatchMode::Exact, MatchMode::Safe, MatchMode::Fuzzy][..],
+        ),
+        (
+            Kind::DuplicateReindented,
+            &[MatchMode::Safe, MatchMode::Fuzzy][..],
+        ),
     ] {
         for &mode in modes {
             let t = tallies.get(&(kind, mode)).copied().unwrap_or_default();
