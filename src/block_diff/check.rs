@@ -28,10 +28,13 @@ use std::collections::{HashMap, HashSet};
 
 use super::messages as msg;
 use super::plan::{is_empty_markdown, Draft};
+use super::refuse;
+use super::types::{EditAt, Mismatch, Problem};
 use super::{BlockEdit, EditKind, EditResult, EditStatus, MatchMode, Warning, WarningCode};
 use crate::matcher::{self, ReplaceOptions};
 use crate::siyuan::{Block, BlockKind};
 use crate::text::trim_blank_lines;
+use crate::text::{unified_diff, UnifiedDiffOptions};
 use crate::{Error, ErrorCode, Lang};
 
 pub struct CheckOutcome {
@@ -111,7 +114,7 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
             let outcome = match &e.search {
                 None => Ok((replacement, "replace_command")),
                 Some(search) => apply_pair(&current, search, &replacement, input.mode, lang)
-                    .map_err(|failure| msg::pair_failure(lang, e, block, &current, failure)),
+                    .map_err(|failure| pair_refusal(lang, e, block, &current, failure)),
             };
             match outcome {
                 Ok((next, strategy)) => {
@@ -187,7 +190,13 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         {
             fail(
                 &mut results[i],
-                msg::conflicting_anchor(lang, edit, &hunk_list(deleting.iter().copied())),
+                refuse(
+                    lang,
+                    Problem::ConflictingAnchor {
+                        at: EditAt::of(edit),
+                        deleting: hunk_list(deleting.iter().copied()),
+                    },
+                ),
             );
             continue;
         }
@@ -218,7 +227,15 @@ fn target_rules(input: &CheckInput<'_>, results: &mut [EditResult]) {
     let lang = input.lang;
     for (i, edit) in input.edits.iter().enumerate() {
         let Some(Some(block)) = input.blocks.get(&edit.block_id) else {
-            fail(&mut results[i], msg::block_not_found(lang, edit));
+            fail(
+                &mut results[i],
+                refuse(
+                    lang,
+                    Problem::BlockNotFound {
+                        at: EditAt::of(edit),
+                    },
+                ),
+            );
             continue;
         };
         let kind = block.kind();
@@ -228,13 +245,26 @@ fn target_rules(input: &CheckInput<'_>, results: &mut [EditResult]) {
             {
                 fail(
                     &mut results[i],
-                    msg::not_a_container(lang, edit, &block.type_),
+                    refuse(
+                        lang,
+                        Problem::NotAContainer {
+                            at: EditAt::of(edit),
+                            prepend: edit.kind == EditKind::Prepend,
+                            block_type: block.type_.clone(),
+                        },
+                    ),
                 );
             }
             EditKind::Prepend | EditKind::Append => {}
-            _ if kind == BlockKind::Document => {
-                fail(&mut results[i], msg::document_target(lang, edit))
-            }
+            _ if kind == BlockKind::Document => fail(
+                &mut results[i],
+                refuse(
+                    lang,
+                    Problem::DocumentTarget {
+                        at: EditAt::of(edit),
+                    },
+                ),
+            ),
             _ => {}
         }
     }
@@ -266,7 +296,13 @@ fn same_block_conflicts(edits: &[BlockEdit], lang: Lang, results: &mut [EditResu
                 );
                 fail_if_ok(
                     &mut results[i],
-                    msg::conflicting_delete(lang, &edits[i], &others),
+                    refuse(
+                        lang,
+                        Problem::ConflictingDelete {
+                            at: EditAt::of(&edits[i]),
+                            others: others.clone(),
+                        },
+                    ),
                 );
             }
         } else if replaces.len() > 1 {
@@ -279,7 +315,13 @@ fn same_block_conflicts(edits: &[BlockEdit], lang: Lang, results: &mut [EditResu
                 );
                 fail_if_ok(
                     &mut results[i],
-                    msg::conflicting_replace(lang, &edits[i], &others),
+                    refuse(
+                        lang,
+                        Problem::ConflictingReplace {
+                            at: EditAt::of(&edits[i]),
+                            others: others.clone(),
+                        },
+                    ),
                 );
             }
         }
@@ -307,12 +349,26 @@ fn nested_conflicts(input: &CheckInput<'_>, results: &mut [EditResult]) {
             }
             fail_if_ok(
                 &mut results[i],
-                msg::nested_edit(input.lang, edit, container, edits[outer].hunk_index),
+                refuse(
+                    input.lang,
+                    Problem::NestedEdit {
+                        at: EditAt::of(edit),
+                        container: container.to_string(),
+                        outer: edits[outer].hunk_index,
+                    },
+                ),
             );
             let inner = edit.hunk_index;
             fail_if_ok(
                 &mut results[outer],
-                msg::nested_edit_outer(input.lang, &edits[outer], &edit.block_id, inner),
+                refuse(
+                    input.lang,
+                    Problem::NestedEditOuter {
+                        at: EditAt::of(&edits[outer]),
+                        inner_block: edit.block_id.clone(),
+                        inner,
+                    },
+                ),
             );
         }
     }
@@ -342,6 +398,47 @@ pub fn normalize_eol(text: &str) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// The refusal of an edit whose SEARCH did not land: a matcher refusal,
+/// the places it occurs at, or the content-mismatch report's facts (the
+/// SEARCH and the block trimmed, the diff between them).
+fn pair_refusal(
+    lang: Lang,
+    edit: &BlockEdit,
+    block: &Block,
+    current: &str,
+    failure: PairFailure,
+) -> Error {
+    let at = EditAt::of(edit);
+    let problem = match failure {
+        PairFailure::Refused(error) => Problem::PairRefused { at, error },
+        PairFailure::Ambiguous(lines) => Problem::PairAmbiguous { at, lines },
+        PairFailure::Mismatch(similarity) => {
+            let actual = trim_blank_lines(current);
+            let expected = trim_blank_lines(edit.search.as_deref().unwrap_or(""));
+            let diff = unified_diff(
+                &format!("{expected}\n"),
+                &format!("{actual}\n"),
+                UnifiedDiffOptions {
+                    old_name: "SEARCH",
+                    new_name: "block",
+                    context: 2,
+                },
+            );
+            Problem::ContentMismatch {
+                at,
+                mismatch: Mismatch {
+                    similarity,
+                    expected: expected.to_string(),
+                    actual: actual.to_string(),
+                    diff,
+                    heading_section: block.kind() == BlockKind::Heading && expected.contains('\n'),
+                },
+            }
+        }
+    };
+    refuse(lang, problem)
 }
 
 /// Why a SEARCH did not land.

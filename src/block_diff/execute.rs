@@ -26,6 +26,8 @@ use super::check::{check, normalize_eol, CheckInput};
 use super::messages as msg;
 use super::parser::analyze;
 use super::plan::{ial_ids, seed_of, IdMaker, PlanData, PlanEntry, Planner};
+use super::refuse;
+use super::types::Problem;
 use super::undo::{build_undo, DeleteGroup, Done, UndoPosition};
 use super::verify::check_written;
 use super::{
@@ -50,7 +52,12 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     let lang = options.lang;
     let analysis = analyze(text, lang);
     if !analysis.errors.is_empty() {
-        return Err(msg::invalid_format(lang, analysis.errors));
+        return Err(refuse(
+            lang,
+            Problem::InvalidFormat {
+                errors: analysis.errors,
+            },
+        ));
     }
     let edits = analysis.edits;
     let mut warnings = analysis.warnings;
@@ -192,7 +199,13 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     for (i, edit) in edits.iter().enumerate() {
         if changing.contains(&edit.block_id) && results[i].status != EditStatus::Failed {
             results[i].status = EditStatus::Failed;
-            results[i].error = Some(msg::stale_block(lang, &edit.block_id, edit.hunk_index));
+            results[i].error = Some(refuse(
+                lang,
+                Problem::StaleBlock {
+                    id: edit.block_id.clone(),
+                    hunk: edit.hunk_index,
+                },
+            ));
         }
     }
     let drafts: Vec<_> = outcome
@@ -514,7 +527,17 @@ impl<H: SiyuanHost> Run<'_, H> {
             if changed || collides {
                 stale.insert(k);
                 for &i in &entry.edits {
-                    self.fail(i, msg::stale_block(lang, id, self.results[i].hunk_index));
+                    let hunk = self.results[i].hunk_index;
+                    self.fail(
+                        i,
+                        refuse(
+                            lang,
+                            Problem::StaleBlock {
+                                id: id.clone(),
+                                hunk,
+                            },
+                        ),
+                    );
                 }
             }
         }
@@ -686,7 +709,14 @@ impl<H: SiyuanHost> Run<'_, H> {
                     let hunk = self.results[i].hunk_index;
                     self.fail(
                         i,
-                        msg::write_verify_failed(lang, &problem.id, hunk, &problem.actual),
+                        refuse(
+                            lang,
+                            Problem::WriteVerifyFailed {
+                                id: problem.id.clone(),
+                                hunk,
+                                actual: problem.actual.clone(),
+                            },
+                        ),
                     );
                 }
             }

@@ -16,42 +16,12 @@
 //! before the next marker are structural. Blank lines around a command body
 //! are trimmed.
 
-use serde::Serialize;
-
 use super::lexer::{tokenize, Command, Token, TokenKind};
 use super::messages as msg;
-use super::{BlockEdit, EditKind, Warning, WarningCode};
+use super::refuse;
+use super::types::Problem;
+use super::types::{BlockEdit, EditKind, ParsedHunk, SearchReplacePair, Warning, WarningCode};
 use crate::{Error, Lang};
-
-/// One SEARCH/REPLACE pair of a search hunk.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchReplacePair {
-    pub search: String,
-    pub replace: String,
-    /// Line of the `<<<<<<< SEARCH` marker.
-    pub line: u32,
-}
-
-/// A hunk as written in the diff.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ParsedHunk {
-    /// 1-based position in the diff.
-    pub index: u32,
-    /// Line of the header.
-    pub line: u32,
-    /// `SEARCH` for `@@id@@`, else the command name.
-    pub command: &'static str,
-    pub block_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub type_label: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub pairs: Vec<SearchReplacePair>,
-    /// The body of a command hunk (trimmed of blank lines).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
-}
 
 /// Everything one pass over a diff finds.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -107,7 +77,7 @@ pub fn analyze(text: &str, lang: Lang) -> Analysis {
     }
     pass.finish_hunk(pass.tokens.len());
     if pass.out.hunks.is_empty() && pass.out.errors.is_empty() {
-        pass.out.errors.push(msg::empty_diff(lang));
+        pass.out.errors.push(refuse(lang, Problem::EmptyDiff));
     }
     if !pass.out.errors.is_empty() {
         pass.out.edits.clear();
@@ -130,8 +100,14 @@ impl<'a> Pass<'a> {
         let blank = self.tokens[i].is_blank();
         match (&self.state, &self.tokens[i].kind) {
             (_, TokenKind::Malformed { fix }) => {
-                let error =
-                    msg::malformed_header(self.lang, line, self.tokens[i].text, fix.as_deref());
+                let error = refuse(
+                    self.lang,
+                    Problem::MalformedHeader {
+                        line,
+                        text: self.tokens[i].text.to_string(),
+                        fix: fix.clone(),
+                    },
+                );
                 self.error(error);
             }
             (_, TokenKind::Header(_)) => {
@@ -158,12 +134,12 @@ impl<'a> Pass<'a> {
                 }
             }
             (State::Outside, TokenKind::Search) => {
-                self.error(msg::search_without_block_id(self.lang, line));
+                self.error(refuse(self.lang, Problem::SearchWithoutBlockId { line }));
                 self.state = State::InSearch { start: i };
             }
             (State::AwaitSearch, TokenKind::Search) => self.state = State::InSearch { start: i },
             (State::InSearch { .. } | State::InReplace { .. }, TokenKind::Search) => {
-                self.error(msg::nested_search(self.lang, line));
+                self.error(refuse(self.lang, Problem::NestedSearch { line }));
             }
             (State::InSearch { start }, TokenKind::Divider) => {
                 self.state = State::InReplace {
@@ -172,13 +148,25 @@ impl<'a> Pass<'a> {
                 };
             }
             (State::InReplace { .. }, TokenKind::Divider) => {
-                self.error(msg::misplaced_delimiter(self.lang, line, true));
+                self.error(refuse(
+                    self.lang,
+                    Problem::MisplacedDelimiter {
+                        line,
+                        extra_in_replace: true,
+                    },
+                ));
             }
             (State::Outside | State::AwaitSearch, TokenKind::Divider) => {
-                self.error(msg::misplaced_delimiter(self.lang, line, false));
+                self.error(refuse(
+                    self.lang,
+                    Problem::MisplacedDelimiter {
+                        line,
+                        extra_in_replace: false,
+                    },
+                ));
             }
             (State::InSearch { .. }, TokenKind::Replace) => {
-                self.error(msg::missing_delimiter(self.lang, line));
+                self.error(refuse(self.lang, Problem::MissingDelimiter { line }));
                 self.state = self.after_pair_state();
             }
             (State::InReplace { start, divider }, TokenKind::Replace) => {
@@ -187,7 +175,7 @@ impl<'a> Pass<'a> {
                 self.state = self.after_pair_state();
             }
             (State::Outside | State::AwaitSearch, TokenKind::Replace) => {
-                self.error(msg::unmatched_replace(self.lang, line));
+                self.error(refuse(self.lang, Problem::UnmatchedReplace { line }));
             }
             (State::InSearch { .. } | State::InReplace { .. }, TokenKind::Text) => {}
         }
@@ -210,11 +198,25 @@ impl<'a> Pass<'a> {
         let index = u32::try_from(self.out.hunks.len() + 1).unwrap_or(u32::MAX);
         let mut valid = true;
         if let Some(word) = header.unknown_command {
-            self.error(msg::unknown_command(self.lang, line, word).with_hunk_index(index));
+            self.error(refuse(
+                self.lang,
+                Problem::UnknownCommand {
+                    line,
+                    word: word.to_string(),
+                    hunk: index,
+                },
+            ));
             valid = false;
         }
         if !header.id_valid {
-            self.error(msg::invalid_block_id(self.lang, line, header.id).with_hunk_index(index));
+            self.error(refuse(
+                self.lang,
+                Problem::InvalidBlockId {
+                    line,
+                    id: header.id.to_string(),
+                    hunk: index,
+                },
+            ));
             valid = false;
         }
         let command = header.command.unwrap_or(Command::Replace);
@@ -245,7 +247,7 @@ impl<'a> Pass<'a> {
         match std::mem::replace(&mut self.state, State::Outside) {
             State::InSearch { start } | State::InReplace { start, .. } => {
                 let line = self.tokens[start].line;
-                self.error(msg::unclosed_search(self.lang, line));
+                self.error(refuse(self.lang, Problem::UnclosedSearch { line }));
             }
             State::CommandBody { start } => self.close_command(start, end),
             State::AwaitSearch => {}
@@ -258,7 +260,14 @@ impl<'a> Pass<'a> {
                 && !self.has_error_in(hunk.line, end)
             {
                 let (line, index, id) = (hunk.line, hunk.index, hunk.block_id.clone());
-                self.error(msg::missing_search(self.lang, line, &id).with_hunk_index(index));
+                self.error(refuse(
+                    self.lang,
+                    Problem::MissingSearch {
+                        line,
+                        id: id.clone(),
+                        hunk: index,
+                    },
+                ));
             } else if hunk.command == "SEARCH" && !hunk.pairs.is_empty() {
                 if let Some(stray) = self.stray_text_line {
                     self.warn(
@@ -291,10 +300,14 @@ impl<'a> Pass<'a> {
         let replace = join_body(&self.tokens[divider + 1..end]);
         if search.trim().is_empty() {
             let index = self.out.hunks[h].index;
-            self.error(
-                msg::empty_search(self.lang, line, &self.out.hunks[h].block_id)
-                    .with_hunk_index(index),
-            );
+            self.error(refuse(
+                self.lang,
+                Problem::EmptySearch {
+                    line,
+                    id: self.out.hunks[h].block_id.clone(),
+                    hunk: index,
+                },
+            ));
         }
         let hunk = &mut self.out.hunks[h];
         if self.hunk_valid {
@@ -339,10 +352,15 @@ impl<'a> Pass<'a> {
                 );
             }
         } else if body.is_empty() {
-            self.error(
-                msg::empty_insert(self.lang, line, hunk_command_name(kind), &id)
-                    .with_hunk_index(index),
-            );
+            self.error(refuse(
+                self.lang,
+                Problem::EmptyInsert {
+                    line,
+                    command: hunk_command_name(kind),
+                    id: id.clone(),
+                    hunk: index,
+                },
+            ));
             return;
         }
         if self.hunk_valid {

@@ -24,6 +24,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::ial::carried_attrs;
 use super::messages as msg;
+use super::refuse;
+use super::types::Problem;
 use super::{EditKind, HostOp, PlannedEdit, Warning, WarningCode};
 use crate::markdown::{
     ial_id, parse, parse_ial, restate_children, set_root_ial, source_lines, ChildFate, IalPlace,
@@ -277,9 +279,11 @@ impl Planner<'_> {
         let old = draft.old_markdown.clone().unwrap_or_default();
         let new = draft.new_markdown.clone().unwrap_or_default();
         let Some(block) = self.block(&id).cloned() else {
-            return Err(msg::internal(
+            return Err(refuse(
                 lang,
-                "planned an update of a block that was not fetched",
+                Problem::Internal {
+                    what: "planned an update of a block that was not fetched",
+                },
             ));
         };
         let kind = block.kind();
@@ -320,13 +324,15 @@ impl Planner<'_> {
                             }
                         }
                         if !refused.is_empty() && !self.data.allow_child_reassign {
-                            return Err(msg::children_would_be_reassigned(
+                            return Err(refuse(
                                 lang,
-                                &id,
-                                draft.hunk_indexes[0],
-                                draft.line,
-                                &refused,
-                                self.data.referenced.is_none(),
+                                Problem::ChildrenWouldBeReassigned {
+                                    id: id.clone(),
+                                    hunk: draft.hunk_indexes[0],
+                                    line: draft.line,
+                                    ids: refused,
+                                    refs_unknown: self.data.referenced.is_none(),
+                                },
                             ));
                         }
                         restated.kramdown

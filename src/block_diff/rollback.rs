@@ -18,6 +18,8 @@ use std::collections::{HashMap, HashSet};
 use super::execute::{delete_groups, Run};
 use super::messages as msg;
 use super::plan::ial_ids;
+use super::refuse;
+use super::types::Problem;
 use super::undo::{Done, UndoPosition};
 use super::verify::same_text;
 use super::{IdMapping, RollbackReport};
@@ -69,7 +71,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                         self.host.delete_block(id).await
                     }
                     Some(_) => {
-                        errors.push(msg::rollback_conflict(lang, id));
+                        errors.push(refuse(lang, Problem::RollbackConflict { id: id.clone() }));
                         continue;
                     }
                 },
@@ -86,7 +88,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                         self.host.update_block(id, &restore).await
                     }
                     _ => {
-                        errors.push(msg::rollback_conflict(lang, id));
+                        errors.push(refuse(lang, Problem::RollbackConflict { id: id.clone() }));
                         continue;
                     }
                 },

@@ -12,6 +12,8 @@ use std::collections::HashMap;
 use super::execute::Run;
 use super::messages as msg;
 use super::plan::PlanEntry;
+use super::refuse;
+use super::types::Problem;
 use super::undo::Done;
 use super::verify::same_text;
 use super::{EditKind, HostOp, Warning, WarningCode};
@@ -47,7 +49,15 @@ impl<H: SiyuanHost> Run<'_, H> {
         // (later inserts at the same anchor go after this entry's blocks).
         let mut chain: Option<(String, bool)> = None;
         for op in &entry.planned.operations {
-            let failed = |e: &HostError| msg::write_failed(lang, e, hunk);
+            let failed = |e: &HostError| {
+                refuse(
+                    lang,
+                    Problem::WriteFailed {
+                        error: e.clone(),
+                        hunk,
+                    },
+                )
+            };
             match op {
                 HostOp::Update { id, markdown } => {
                     let step = Done::Updated {
@@ -96,7 +106,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                         InsertAnchor::Parent(parent.clone())
                     } else if *after_previous_insert {
                         let Some(prev) = last_created.clone() else {
-                            return Err(msg::chain_broken(lang, hunk));
+                            return Err(refuse(lang, Problem::ChainBroken { hunk }));
                         };
                         InsertAnchor::After(prev)
                     } else if let Some(next) = next_id {
@@ -112,7 +122,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                         chain = Some((key, owns));
                         InsertAnchor::After(resolved)
                     } else {
-                        return Err(msg::chain_broken(lang, hunk));
+                        return Err(refuse(lang, Problem::ChainBroken { hunk }));
                     };
                     let answer = self.host.insert_block(markdown, &anchor).await;
                     let id = self
@@ -214,10 +224,12 @@ impl<H: SiyuanHost> Run<'_, H> {
                     (Some(first), _) => first.clone(),
                     (None, Some(ours)) => ours.clone(),
                     (None, None) => {
-                        return Err(msg::write_failed(
+                        return Err(refuse(
                             self.lang,
-                            &HostError::new(capability, "returned no block id"),
-                            hunk,
+                            Problem::WriteFailed {
+                                error: HostError::new(capability, "returned no block id"),
+                                hunk,
+                            },
                         ))
                     }
                 };
@@ -234,7 +246,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                     let landed = self.landed(ours, |row| row.is_some()).await;
                     self.settle(landed, step(ours), done);
                 }
-                Err(msg::write_failed(self.lang, &e, hunk))
+                Err(refuse(self.lang, Problem::WriteFailed { error: e, hunk }))
             }
         }
     }

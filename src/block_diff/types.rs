@@ -1,0 +1,609 @@
+//! The block-diff engine's vocabulary: edits, options, results, warnings,
+//! and what can go wrong ([`Problem`]). A leaf: it imports no stage module
+//! and no `messages`, so every stage and the messages import it.
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::matcher::MatchMode;
+use crate::{Details, Error, ErrorCode, Lang, LineRange};
+
+/// What an edit does to its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum EditKind {
+    Update,
+    Delete,
+    InsertBefore,
+    InsertAfter,
+    Prepend,
+    Append,
+}
+
+/// One edit of one block, as written in the diff. A `@@id@@` hunk with
+/// several SEARCH/REPLACE pairs gives one edit per pair.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockEdit {
+    pub kind: EditKind,
+    pub block_id: String,
+    /// The SEARCH text (content-checked edits only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<String>,
+    /// The new markdown (`""` in a SEARCH/REPLACE pair means remove).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
+    pub hunk_index: u32,
+    /// Line of the hunk header (command hunks) or SEARCH marker.
+    pub line: u32,
+}
+
+crate::wire::wire_enum! {
+/// Non-fatal observations (declared once, like every wire vocabulary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarningCode {
+    /// Text outside any hunk or between SEARCH/REPLACE pairs was ignored.
+    TextOutsideHunk = "TEXT_OUTSIDE_HUNK",
+    /// A marker line inside a command body was kept as text.
+    MarkerInBody = "MARKER_IN_BODY",
+    /// Text after `@@DELETE:id@@` was ignored.
+    DeleteBodyIgnored = "DELETE_BODY_IGNORED",
+    /// The edit would not change the block; it was not applied.
+    UnchangedBlock = "UNCHANGED_BLOCK",
+    /// Some children of a rewritten container get new ids (their text was
+    /// replaced beyond recognition; `allowChildReassign`, or nothing refers
+    /// to them and they carry no attributes).
+    ChildrenReassigned = "CHILDREN_REASSIGNED",
+    /// An id written in the new markdown belongs to another block already;
+    /// it was left out (the kernel would keep it and make a duplicate).
+    IdInUse = "ID_IN_USE",
+    /// A write's outcome was unknown (the callback threw or timed out) and
+    /// re-reading the block settled it.
+    WriteOutcomeResolved = "WRITE_OUTCOME_RESOLVED",
+    /// The kernel created a block of its own (the empty paragraph an emptied
+    /// list item keeps); the undo removes it again.
+    KernelCreatedBlock = "KERNEL_CREATED_BLOCK",
+    /// Part of the undo could not be expressed as a checked hunk.
+    UndoUnchecked = "UNDO_UNCHECKED",
+    /// A deleted block's position could not be determined exactly; its undo
+    /// re-inserts it at the start of its parent.
+    UndoPositionApproximate = "UNDO_POSITION_APPROXIMATE",
+}
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Warning {
+    pub code: WarningCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hunk_index: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_id: Option<String>,
+}
+
+/// Options of [`validate_block_diff_format`] and [`parse_block_diff`].
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct FormatOptions {
+    /// Message language (default `en`).
+    pub lang: Lang,
+}
+
+/// Every format problem of a diff, for live editor feedback.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormatReport {
+    pub valid: bool,
+    pub errors: Vec<Error>,
+    pub warnings: Vec<Warning>,
+}
+
+/// A parsed diff.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParseReport {
+    pub hunks: Vec<ParsedHunk>,
+    pub edits: Vec<BlockEdit>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Options of [`apply_block_diff`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ApplyOptions {
+    /// Parse and check only; return the plan; write nothing (default false).
+    pub dry_run: bool,
+    /// All or nothing (default true): any failed check ⇒ nothing written;
+    /// a failed write ⇒ the writes already done are rolled back.
+    pub atomic: bool,
+    /// Message language (default `en`).
+    pub lang: Lang,
+    /// Matching tolerance for SEARCH text (default `safe`).
+    pub match_mode: MatchMode,
+    /// Rewrite a container even when a referenced or attributed child would
+    /// get a new id (default false: `CHILDREN_WOULD_BE_REASSIGNED`).
+    pub allow_child_reassign: bool,
+    /// The time part (`YYYYMMDDHHMMSS`, local time) of the ids editkit gives
+    /// the blocks it inserts. The JS layer fills it from the clock; without
+    /// it the newest `updated` stamp of the blocks read is used.
+    pub id_stamp: Option<String>,
+}
+
+impl Default for ApplyOptions {
+    fn default() -> Self {
+        ApplyOptions {
+            dry_run: false,
+            atomic: true,
+            lang: Lang::En,
+            match_mode: MatchMode::Safe,
+            allow_child_reassign: false,
+            id_stamp: None,
+        }
+    }
+}
+
+/// What happened to one edit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EditStatus {
+    /// Checked; would be written (dry run, or an atomic run stopped by
+    /// another edit's failure).
+    Planned,
+    Applied,
+    Failed,
+    /// Would change nothing; not written.
+    Unchanged,
+    /// Written, then undone by the automatic rollback.
+    RolledBack,
+}
+
+/// The outcome of one edit of the diff.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditResult {
+    pub hunk_index: u32,
+    pub line: u32,
+    pub kind: EditKind,
+    pub block_id: String,
+    pub status: EditStatus,
+    /// Ids of blocks this edit created (inserts, extra blocks of a split).
+    pub new_block_ids: Vec<String>,
+    /// How the SEARCH text was located (`whole_block`, `substring`,
+    /// `whitespace_normalized`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+}
+
+/// A host write, as planned (the shape a host callback receives).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "op", rename_all = "camelCase")]
+pub enum HostOp {
+    #[serde(rename = "updateBlock")]
+    Update { id: String, markdown: String },
+    #[serde(rename = "deleteBlock")]
+    Delete { id: String },
+    #[serde(rename = "insertBlock", rename_all = "camelCase")]
+    Insert {
+        markdown: String,
+        /// Insert right after this block; `None` with `after_previous_insert`
+        /// means after the block the previous write of this edit created.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        previous_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        next_id: Option<String>,
+        /// Insert as the first child of this container.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parent_id: Option<String>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        after_previous_insert: bool,
+        /// The id the new block is written with (its IAL).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_id: Option<String>,
+    },
+    #[serde(rename = "prependBlock", rename_all = "camelCase")]
+    Prepend {
+        parent_id: String,
+        markdown: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_id: Option<String>,
+    },
+    #[serde(rename = "appendBlock", rename_all = "camelCase")]
+    Append {
+        parent_id: String,
+        markdown: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_id: Option<String>,
+    },
+}
+
+/// The checked plan for one block (several edits of one block compose into
+/// one update) or one insert.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedEdit {
+    pub kind: EditKind,
+    pub block_id: String,
+    pub hunk_indexes: Vec<u32>,
+    /// The block's markdown before (updates and deletes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_markdown: Option<String>,
+    /// What will be written (updates and inserts), without carried
+    /// attributes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_markdown: Option<String>,
+    /// Unified diff from old to new markdown.
+    pub diff: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    /// The IAL appended to the update so attributes survive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried_attributes: Option<String>,
+    /// Some children of this container will get new ids
+    /// (`reassignedChildren`).
+    pub children_reassigned: bool,
+    /// Children whose IAL the rewrite restates: they keep id and attributes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_children: Vec<String>,
+    /// Children that will get new ids.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reassigned_children: Vec<String>,
+    /// The host writes, in order.
+    pub operations: Vec<HostOp>,
+}
+
+/// What the automatic rollback did after a failed write (atomic mode).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollbackReport {
+    /// Every completed write was reverted.
+    pub ok: bool,
+    /// Number of writes reverted.
+    pub reverted: u32,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<Error>,
+}
+
+/// An id that changed when a block was re-inserted (the kernel did not
+/// accept the original id from the IAL).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdMapping {
+    pub old_id: String,
+    pub new_id: String,
+}
+
+/// The result of [`apply_block_diff`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyReport {
+    /// Every edit was applied (or, in a dry run, passed the check).
+    pub ok: bool,
+    pub dry_run: bool,
+    /// One line an agent can read.
+    pub summary: String,
+    pub results: Vec<EditResult>,
+    pub plan: Vec<PlannedEdit>,
+    /// A block diff that restores what this apply changed (absent when
+    /// nothing was written or everything was rolled back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undo: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rollback: Option<RollbackReport>,
+    pub warnings: Vec<Warning>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub id_map: Vec<IdMapping>,
+}
+
+/// One SEARCH/REPLACE pair of a search hunk.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchReplacePair {
+    pub search: String,
+    pub replace: String,
+    /// Line of the `<<<<<<< SEARCH` marker.
+    pub line: u32,
+}
+
+/// A hunk as written in the diff.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedHunk {
+    /// 1-based position in the diff.
+    pub index: u32,
+    /// Line of the header.
+    pub line: u32,
+    /// `SEARCH` for `@@id@@`, else the command name.
+    pub command: &'static str,
+    pub block_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_label: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pairs: Vec<SearchReplacePair>,
+    /// The body of a command hunk (trimmed of blank lines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+/// Where an edit is: its block, its hunk's 1-based index in the diff, the
+/// diff line of its header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EditAt {
+    pub block_id: String,
+    pub hunk_index: u32,
+    pub line: u32,
+}
+
+impl EditAt {
+    pub(crate) fn of(edit: &BlockEdit) -> Self {
+        EditAt {
+            block_id: edit.block_id.clone(),
+            hunk_index: edit.hunk_index,
+            line: edit.line,
+        }
+    }
+}
+
+/// A SEARCH that matched nothing: the facts the content-mismatch report
+/// shows (computed by the check, only worded by the messages).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Mismatch {
+    /// Similarity of SEARCH and the block, in [0, 1].
+    pub similarity: f64,
+    /// The SEARCH text, blank lines at its edges trimmed.
+    pub expected: String,
+    /// The block's markdown, blank lines at its edges trimmed.
+    pub actual: String,
+    /// A unified diff from SEARCH to the block.
+    pub diff: String,
+    /// The block is a heading and SEARCH has several lines: the reader
+    /// probably copied the heading's section, not its own line.
+    pub heading_section: bool,
+}
+
+/// Why the block-diff engine refused (a whole diff, or one edit), with
+/// what was wrong and where. `messages::render` words it; the error is
+/// built from it in one place (`block_diff::refuse`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Problem {
+    // ---- format (line numbers are the diff's) ----
+    /// The diff has no hunk.
+    EmptyDiff,
+    /// A SEARCH marker before any header.
+    SearchWithoutBlockId { line: u32 },
+    /// A SEARCH marker inside an open SEARCH/REPLACE block.
+    NestedSearch { line: u32 },
+    /// A divider outside a block, or a second one (`extra_in_replace`).
+    MisplacedDelimiter { line: u32, extra_in_replace: bool },
+    /// A REPLACE marker closes a block without a divider.
+    MissingDelimiter { line: u32 },
+    /// A REPLACE marker without a SEARCH.
+    UnmatchedReplace { line: u32 },
+    /// A SEARCH block never closed.
+    UnclosedSearch { line: u32 },
+    /// Hunk `hunk`'s header names `id`, which is not a block id.
+    InvalidBlockId { line: u32, id: String, hunk: u32 },
+    /// Hunk `hunk`'s header has the unknown command `word`.
+    UnknownCommand { line: u32, word: String, hunk: u32 },
+    /// A line that looks like a header and is not one; `fix` is the
+    /// header it was probably meant to be.
+    MalformedHeader {
+        line: u32,
+        text: String,
+        fix: Option<String>,
+    },
+    /// An insert command with no content.
+    EmptyInsert {
+        line: u32,
+        command: &'static str,
+        id: String,
+        hunk: u32,
+    },
+    /// An empty SEARCH part.
+    EmptySearch { line: u32, id: String, hunk: u32 },
+    /// A `@@id@@` hunk with no SEARCH/REPLACE block.
+    MissingSearch { line: u32, id: String, hunk: u32 },
+    /// The diff's format problems, every one.
+    InvalidFormat { errors: Vec<Error> },
+    // ---- check ----
+    /// The edit's block does not exist.
+    BlockNotFound { at: EditAt },
+    /// PREPEND/APPEND (`prepend`) on a block of `block_type`, which holds
+    /// no children.
+    NotAContainer {
+        at: EditAt,
+        prepend: bool,
+        block_type: String,
+    },
+    /// An update, delete or sibling insert aimed at a document.
+    DocumentTarget { at: EditAt },
+    /// The block is deleted and also edited by hunks `others`.
+    ConflictingDelete { at: EditAt, others: String },
+    /// The block is replaced by several hunks (also `others`).
+    ConflictingReplace { at: EditAt, others: String },
+    /// An insert next to a block hunks `deleting` delete.
+    ConflictingAnchor { at: EditAt, deleting: String },
+    /// The edit is inside `container`, which hunk `outer` rewrites.
+    NestedEdit {
+        at: EditAt,
+        container: String,
+        outer: u32,
+    },
+    /// The edit rewrites a container hunk `inner` edits inside
+    /// (`inner_block`).
+    NestedEditOuter {
+        at: EditAt,
+        inner_block: String,
+        inner: u32,
+    },
+    /// The matcher found the SEARCH but refused the edit (`error`).
+    PairRefused { at: EditAt, error: Error },
+    /// The SEARCH occurs at these lines of the block.
+    PairAmbiguous { at: EditAt, lines: Vec<u32> },
+    /// The SEARCH matches nothing in the block.
+    ContentMismatch { at: EditAt, mismatch: Mismatch },
+    /// Rewriting container `id` would re-id children `ids` that are
+    /// referenced or carry attributes (or, `refs_unknown`, might be).
+    ChildrenWouldBeReassigned {
+        id: String,
+        hunk: u32,
+        line: u32,
+        ids: Vec<String>,
+        refs_unknown: bool,
+    },
+    /// A broken invariant of editkit itself.
+    Internal { what: &'static str },
+    // ---- execution ----
+    /// Block `id` changed between the check and the write.
+    StaleBlock { id: String, hunk: u32 },
+    /// A write failed (or timed out).
+    WriteFailed {
+        error: crate::host::HostError,
+        hunk: u32,
+    },
+    /// An insert had no anchor.
+    ChainBroken { hunk: u32 },
+    /// Block `id` does not read back as planned.
+    WriteVerifyFailed {
+        id: String,
+        hunk: u32,
+        actual: String,
+    },
+    /// The rollback left block `id` alone: someone else changed it.
+    RollbackConflict { id: String },
+}
+
+impl Problem {
+    /// The stable code the host sees.
+    pub(crate) fn code(&self) -> ErrorCode {
+        use Problem::*;
+        match self {
+            EmptyDiff => ErrorCode::EmptyDiff,
+            SearchWithoutBlockId { .. } => ErrorCode::SearchWithoutBlockId,
+            NestedSearch { .. } => ErrorCode::NestedSearch,
+            MisplacedDelimiter { .. } => ErrorCode::MisplacedDelimiter,
+            MissingDelimiter { .. } => ErrorCode::MissingDelimiter,
+            UnmatchedReplace { .. } => ErrorCode::UnmatchedReplace,
+            UnclosedSearch { .. } => ErrorCode::UnclosedSearch,
+            InvalidBlockId { .. } => ErrorCode::InvalidBlockId,
+            UnknownCommand { .. } => ErrorCode::UnknownCommand,
+            MalformedHeader { .. } => ErrorCode::MalformedHeader,
+            EmptyInsert { .. } => ErrorCode::EmptyInsert,
+            EmptySearch { .. } => ErrorCode::EmptySearch,
+            MissingSearch { .. } => ErrorCode::MissingSearch,
+            InvalidFormat { .. } => ErrorCode::InvalidDiffFormat,
+            BlockNotFound { .. } => ErrorCode::BlockNotFound,
+            NotAContainer { .. } => ErrorCode::NotAContainer,
+            DocumentTarget { .. } => ErrorCode::DocumentTarget,
+            ConflictingDelete { .. }
+            | ConflictingReplace { .. }
+            | ConflictingAnchor { .. }
+            | NestedEdit { .. }
+            | NestedEditOuter { .. } => ErrorCode::ConflictingEdits,
+            PairRefused { error, .. } => error.code,
+            PairAmbiguous { .. } => ErrorCode::AmbiguousMatch,
+            ContentMismatch { .. } => ErrorCode::ContentMismatch,
+            ChildrenWouldBeReassigned { .. } => ErrorCode::ChildrenWouldBeReassigned,
+            Internal { .. } | ChainBroken { .. } => ErrorCode::InternalError,
+            StaleBlock { .. } | RollbackConflict { .. } => ErrorCode::StaleBlock,
+            WriteFailed { error, .. } if error.timeout => ErrorCode::HostTimeout,
+            WriteFailed { .. } => ErrorCode::WriteFailed,
+            WriteVerifyFailed { .. } => ErrorCode::WriteVerifyFailed,
+        }
+    }
+
+    /// The structured details a host reads without parsing the message:
+    /// line, block id, hunk index, the callback's name, the data of a
+    /// mismatch. (The next steps are added by `refuse`.)
+    pub(crate) fn details(&self) -> Details {
+        use Problem::*;
+        let mut d = Details::default();
+        let at = |d: &mut Details, at: &EditAt| {
+            d.block_id = Some(at.block_id.clone());
+            d.hunk_index = Some(at.hunk_index);
+            d.line = Some(at.line);
+        };
+        match self {
+            EmptyDiff => {}
+            SearchWithoutBlockId { line }
+            | NestedSearch { line }
+            | MisplacedDelimiter { line, .. }
+            | MissingDelimiter { line }
+            | UnmatchedReplace { line }
+            | UnclosedSearch { line }
+            | MalformedHeader { line, .. } => d.line = Some(*line),
+            InvalidBlockId { line, hunk, .. } => {
+                d.line = Some(*line);
+                d.hunk_index = Some(*hunk);
+            }
+            UnknownCommand { line, word, hunk } => {
+                d.line = Some(*line);
+                d.name = Some(word.clone());
+                d.hunk_index = Some(*hunk);
+            }
+            EmptyInsert { line, id, hunk, .. }
+            | EmptySearch { line, id, hunk }
+            | MissingSearch { line, id, hunk } => {
+                d.line = Some(*line);
+                d.block_id = Some(id.clone());
+                d.hunk_index = Some(*hunk);
+            }
+            InvalidFormat { errors } => d.errors = errors.clone(),
+            BlockNotFound { at: a }
+            | NotAContainer { at: a, .. }
+            | DocumentTarget { at: a }
+            | ConflictingDelete { at: a, .. }
+            | ConflictingReplace { at: a, .. }
+            | ConflictingAnchor { at: a, .. }
+            | NestedEdit { at: a, .. }
+            | NestedEditOuter { at: a, .. } => at(&mut d, a),
+            PairRefused { at: a, error } => {
+                d = (*error.details).clone();
+                at(&mut d, a);
+            }
+            PairAmbiguous { at: a, lines } => {
+                at(&mut d, a);
+                d.candidates = lines.iter().map(|&l| LineRange::new(l, l)).collect();
+            }
+            ContentMismatch { at: a, mismatch } => {
+                at(&mut d, a);
+                d.similarity = Some((mismatch.similarity * 1000.0).round() / 1000.0);
+                d.expected = Some(mismatch.expected.clone());
+                d.actual = Some(mismatch.actual.clone());
+                d.diff = Some(mismatch.diff.clone());
+            }
+            ChildrenWouldBeReassigned {
+                id,
+                hunk,
+                line,
+                ids,
+                ..
+            } => {
+                d.block_id = Some(id.clone());
+                d.hunk_index = Some(*hunk);
+                d.line = Some(*line);
+                d.block_ids = ids.clone();
+            }
+            Internal { .. } => {}
+            StaleBlock { id, hunk } => {
+                d.block_id = Some(id.clone());
+                d.hunk_index = Some(*hunk);
+            }
+            WriteFailed { error, hunk } => {
+                d.hunk_index = Some(*hunk);
+                d.name = Some(error.capability.js_name().to_string());
+            }
+            ChainBroken { hunk } => d.hunk_index = Some(*hunk),
+            WriteVerifyFailed { id, hunk, actual } => {
+                d.block_id = Some(id.clone());
+                d.hunk_index = Some(*hunk);
+                d.actual = Some(actual.clone());
+            }
+            RollbackConflict { id } => d.block_id = Some(id.clone()),
+        }
+        d
+    }
+}
