@@ -25,14 +25,14 @@ use std::collections::{HashMap, HashSet};
 use super::check::{check, normalize_eol, CheckInput};
 use super::messages as msg;
 use super::parser::analyze;
-use super::plan::{ial_ids, seed_of, IdMaker, PlanData, PlanEntry, Planner};
+use super::plan::{ial_ids, seed_of, Draft, IdMaker, PlanData, PlanEntry, Planner};
 use super::refuse;
 use super::types::Problem;
 use super::undo::{build_undo, DeleteGroup, Done, UndoPosition};
 use super::verify::check_written;
 use super::{
-    ApplyOptions, ApplyReport, EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport,
-    Warning, WarningCode,
+    ApplyOptions, ApplyReport, BlockEdit, EditKind, EditResult, EditStatus, HostOp, IdMapping,
+    RollbackReport, Warning, WarningCode,
 };
 use crate::host::{fetch_children, host_error, one_per_id, require, Capability, SiyuanHost};
 use crate::markdown::{ial_id, parse, Node};
@@ -62,23 +62,125 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     let edits = analysis.edits;
     let mut warnings = analysis.warnings;
     require(host, &[Capability::GetBlocks], lang)?;
+    let reads = read_targets(host, &edits, lang).await?;
+    let children = read_child_lists(host, &edits, &reads.blocks, options.dry_run, lang).await?;
+    let outcome = check(&CheckInput {
+        edits: &edits,
+        blocks: &reads.blocks,
+        descendants: &reads.descendants,
+        lang,
+        mode: options.match_mode,
+    });
+    warnings.extend(outcome.warnings);
+    let mut results = outcome.results;
+    fail_changing(&edits, &reads.changing, &mut results, lang);
+    let drafts: Vec<Draft> = outcome
+        .drafts
+        .into_iter()
+        .filter(|d| !reads.changing.contains(&d.block_id))
+        .collect();
+    let referenced = read_references(host, &drafts, &reads.descendants, lang).await?;
+    let splits = read_splits(host, &drafts, lang).await?;
+    let data = PlanData {
+        blocks: &reads.blocks,
+        kramdown: &reads.kramdown,
+        children: &children,
+        referenced: referenced.as_ref(),
+        existing: &reads.existing,
+        descendants: &reads.descendants,
+        splits: &splits,
+        allow_child_reassign: options.allow_child_reassign,
+        lang,
+    };
+    let plan = plan_writes(text, options, data, &drafts, &mut results, &mut warnings);
+    let any_failed = results.iter().any(|r| r.status == EditStatus::Failed);
+    if options.dry_run || (any_failed && options.atomic) || plan.is_empty() {
+        return Ok(not_executed_report(options, plan, results, warnings));
+    }
+    require(host, &needed_capabilities(&plan), lang)?;
+    let mut run = Run {
+        host,
+        lang,
+        atomic: options.atomic,
+        results: &mut results,
+        blocks: &reads.blocks,
+        children: &children,
+        warnings: Vec::new(),
+    };
+    let executed = run.execute(&plan, reads.kramdown).await?;
+    warnings.append(&mut run.warnings);
+    Ok(executed_report(
+        lang,
+        &reads.blocks,
+        &children,
+        plan,
+        results,
+        executed,
+        warnings,
+    ))
+}
 
-    // Validation reads, fresh.
+/// A block being edited right now (its row and tree disagree) fails its
+/// edits as stale.
+fn fail_changing(
+    edits: &[BlockEdit],
+    changing: &HashSet<String>,
+    results: &mut [EditResult],
+    lang: Lang,
+) {
+    for (i, edit) in edits.iter().enumerate() {
+        if changing.contains(&edit.block_id) && results[i].status != EditStatus::Failed {
+            results[i].status = EditStatus::Failed;
+            results[i].error = Some(refuse(
+                lang,
+                Problem::StaleBlock {
+                    id: edit.block_id.clone(),
+                    hunk: edit.hunk_index,
+                },
+            ));
+        }
+    }
+}
+
+/// What the validation reads found about the targets.
+struct Reads {
+    /// Each target's row (`None`: no such block).
+    blocks: HashMap<String, Option<Block>>,
+    /// Ids the new bodies write that a block already has.
+    existing: HashSet<String>,
+    /// Each target's kramdown, read from the tree (documents excepted).
+    kramdown: HashMap<String, String>,
+    /// Targets whose row and tree disagree: being edited right now.
+    changing: HashSet<String>,
+    /// The ids inside each container target.
+    descendants: HashMap<String, HashSet<String>>,
+}
+
+/// The validation reads, fresh (after a flush): the targets' rows and the
+/// ids the bodies write, one batch; the targets' kramdown, one batch. The
+/// kramdown is the baseline of the re-check before writing, the children
+/// of containers (nested edits, restated IALs, references) and the undo's
+/// text. (Documents are only ever anchors: their kramdown is the whole
+/// note.)
+async fn read_targets<H: SiyuanHost>(
+    host: &H,
+    edits: &[BlockEdit],
+    lang: Lang,
+) -> Result<Reads, Error> {
     flush(host, lang).await?;
     let mut ids = UniqueIds::default();
-    for edit in &edits {
+    for edit in edits {
         ids.push(&edit.block_id);
     }
     let targets = ids.list.len();
     let mut body_ids: HashSet<String> = HashSet::new();
-    for edit in &edits {
+    for edit in edits {
         for id in ial_ids(edit.replacement.as_deref().unwrap_or("")) {
             ids.push(&id);
             body_ids.insert(id);
         }
     }
     let rows = crate::host::fetch_blocks(host, &ids.list, lang).await?;
-    // Ids the bodies write that a block has (a target included).
     let existing: HashSet<String> = ids
         .list
         .iter()
@@ -91,12 +193,6 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         .cloned()
         .zip(rows.into_iter().take(targets))
         .collect();
-
-    // Kramdown of every target, read from the tree: the baseline of the
-    // re-check before writing, the children of containers (nested edits,
-    // restated IALs, references), the undo's text. A block whose row (read
-    // after the flush) and tree disagree is being edited right now.
-    // (Documents are only ever anchors: their kramdown is the whole note.)
     let present: Vec<String> = ids.list[..targets]
         .iter()
         .filter(|id| {
@@ -112,12 +208,31 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         require(host, &[Capability::GetKramdown], lang)?;
         kramdown = fetch_kramdown(host, &present, lang).await?;
     }
+    let changing = changing_now(edits, &present, &blocks, &kramdown);
+    let descendants = container_descendants(&blocks, &kramdown);
+    Ok(Reads {
+        blocks,
+        existing,
+        kramdown,
+        changing,
+        descendants,
+    })
+}
+
+/// The targets an update or delete rewrites whose row (read after the
+/// flush) and tree disagree: someone is editing them right now.
+fn changing_now(
+    edits: &[BlockEdit],
+    present: &[String],
+    blocks: &HashMap<String, Option<Block>>,
+    kramdown: &HashMap<String, String>,
+) -> HashSet<String> {
     let rewritten_ids: HashSet<&str> = edits
         .iter()
         .filter(|e| matches!(e.kind, EditKind::Update | EditKind::Delete))
         .map(|e| e.block_id.as_str())
         .collect();
-    let changing: HashSet<String> = present
+    present
         .iter()
         .filter(|id| rewritten_ids.contains(id.as_str()))
         .filter(|id| {
@@ -132,8 +247,16 @@ pub async fn apply_block_diff<H: SiyuanHost>(
             }
         })
         .cloned()
-        .collect();
-    let descendants: HashMap<String, HashSet<String>> = kramdown
+        .collect()
+}
+
+/// The ids inside each container target (documents excepted), from its
+/// kramdown.
+fn container_descendants(
+    blocks: &HashMap<String, Option<Block>>,
+    kramdown: &HashMap<String, String>,
+) -> HashMap<String, HashSet<String>> {
+    kramdown
         .iter()
         .filter(|(id, _)| {
             blocks
@@ -149,108 +272,109 @@ pub async fn apply_block_diff<H: SiyuanHost>(
             inside.remove(id);
             (id.clone(), inside)
         })
-        .collect();
+        .collect()
+}
 
-    // One child-list batch: sections of headings that get an APPEND, task
-    // items that get a PREPEND, and, when writing, the parents of blocks
-    // that may be deleted (undo positions, emptied list items).
+/// One child-list batch: sections of headings that get an APPEND, and,
+/// when writing, the parents of blocks that may be deleted (undo
+/// positions, emptied list items).
+async fn read_child_lists<H: SiyuanHost>(
+    host: &H,
+    edits: &[BlockEdit],
+    blocks: &HashMap<String, Option<Block>>,
+    dry_run: bool,
+    lang: Lang,
+) -> Result<HashMap<String, Vec<ChildBlock>>, Error> {
     let mut child_ids = UniqueIds::default();
-    for edit in &edits {
+    for edit in edits {
         let Some(Some(block)) = blocks.get(&edit.block_id) else {
             continue;
         };
-        let kind = block.kind();
-        let may_delete = edit.kind == EditKind::Delete
-            || (edit.kind == EditKind::Update
-                && edit.search.is_some()
-                && edit
-                    .replacement
-                    .as_deref()
-                    .is_some_and(super::plan::is_empty_markdown))
-            || (edit.kind == EditKind::Update
-                && edit
-                    .replacement
-                    .as_deref()
-                    .is_some_and(super::plan::is_empty_markdown));
-        if edit.kind == EditKind::Append && kind == BlockKind::Heading {
+        let empties = edit
+            .replacement
+            .as_deref()
+            .is_some_and(super::plan::is_empty_markdown);
+        let may_delete =
+            edit.kind == EditKind::Delete || (edit.kind == EditKind::Update && empties);
+        if edit.kind == EditKind::Append && block.kind() == BlockKind::Heading {
             child_ids.push(&block.id);
         }
-        if may_delete && !options.dry_run && !block.parent_id.is_empty() {
+        if may_delete && !dry_run && !block.parent_id.is_empty() {
             child_ids.push(&block.parent_id);
         }
     }
-    let children: HashMap<String, Vec<ChildBlock>> = if child_ids.list.is_empty() {
-        HashMap::new()
-    } else {
-        require(host, &[Capability::GetChildBlocks], lang)?;
-        let lists = fetch_children(host, &child_ids.list, lang).await?;
-        child_ids.list.into_iter().zip(lists).collect()
-    };
-
-    let outcome = check(&CheckInput {
-        edits: &edits,
-        blocks: &blocks,
-        descendants: &descendants,
-        lang,
-        mode: options.match_mode,
-    });
-    warnings.extend(outcome.warnings);
-    let mut results = outcome.results;
-    for (i, edit) in edits.iter().enumerate() {
-        if changing.contains(&edit.block_id) && results[i].status != EditStatus::Failed {
-            results[i].status = EditStatus::Failed;
-            results[i].error = Some(refuse(
-                lang,
-                Problem::StaleBlock {
-                    id: edit.block_id.clone(),
-                    hunk: edit.hunk_index,
-                },
-            ));
-        }
+    if child_ids.list.is_empty() {
+        return Ok(HashMap::new());
     }
-    let drafts: Vec<_> = outcome
-        .drafts
-        .into_iter()
-        .filter(|d| !changing.contains(&d.block_id))
-        .collect();
+    require(host, &[Capability::GetChildBlocks], lang)?;
+    let lists = fetch_children(host, &child_ids.list, lang).await?;
+    Ok(child_ids.list.into_iter().zip(lists).collect())
+}
 
-    // References to the children a container rewrite may re-ID.
+/// References to the children a container rewrite may re-ID: `None` when
+/// the host cannot tell (no `getReferencedIds`).
+async fn read_references<H: SiyuanHost>(
+    host: &H,
+    drafts: &[Draft],
+    descendants: &HashMap<String, HashSet<String>>,
+    lang: Lang,
+) -> Result<Option<HashSet<String>>, Error> {
     let rewritten_children: Vec<String> = drafts
         .iter()
         .filter(|d| d.kind == EditKind::Update)
         .filter_map(|d| descendants.get(&d.block_id))
         .flat_map(|set| set.iter().cloned())
         .collect();
-    let referenced: Option<HashSet<String>> = if rewritten_children.is_empty() {
-        Some(HashSet::new())
-    } else if host.has(Capability::GetReferencedIds) {
-        let ids = host
-            .get_referenced_ids(&rewritten_children)
-            .await
-            .map_err(|e| host_error(lang, &e))?;
-        Some(ids.into_iter().collect())
-    } else {
-        None
-    };
+    if rewritten_children.is_empty() {
+        return Ok(Some(HashSet::new()));
+    }
+    if !host.has(Capability::GetReferencedIds) {
+        return Ok(None);
+    }
+    let ids = host
+        .get_referenced_ids(&rewritten_children)
+        .await
+        .map_err(|e| host_error(lang, &e))?;
+    Ok(Some(ids.into_iter().collect()))
+}
 
-    // Lute's own split, where the host has it.
+/// Lute's own split of each new markdown, where the host has it.
+async fn read_splits<H: SiyuanHost>(
+    host: &H,
+    drafts: &[Draft],
+    lang: Lang,
+) -> Result<HashMap<String, Vec<String>>, Error> {
     let mut splits: HashMap<String, Vec<String>> = HashMap::new();
-    if host.has(Capability::SplitMarkdown) {
-        for draft in &drafts {
-            if let Some(text) = &draft.new_markdown {
-                if !splits.contains_key(text) {
-                    let parts = host
-                        .split_markdown(text)
-                        .await
-                        .map_err(|e| host_error(lang, &e))?;
-                    splits.insert(text.clone(), parts);
-                }
+    if !host.has(Capability::SplitMarkdown) {
+        return Ok(splits);
+    }
+    for draft in drafts {
+        if let Some(text) = &draft.new_markdown {
+            if !splits.contains_key(text) {
+                let parts = host
+                    .split_markdown(text)
+                    .await
+                    .map_err(|e| host_error(lang, &e))?;
+                splits.insert(text.clone(), parts);
             }
         }
     }
+    Ok(splits)
+}
 
-    // Plan the writes.
-    let stamp = id_stamp(options.id_stamp.as_deref(), &blocks);
+/// The writes of every draft; a draft that cannot be planned fails its
+/// edits. New ids are drawn from a seed of the diff and the targets, so
+/// one diff on one state plans the same ids.
+fn plan_writes(
+    text: &str,
+    options: &ApplyOptions,
+    data: PlanData<'_>,
+    drafts: &[Draft],
+    results: &mut [EditResult],
+    warnings: &mut Vec<Warning>,
+) -> Vec<PlanEntry> {
+    let blocks = data.blocks;
+    let stamp = id_stamp(options.id_stamp.as_deref(), blocks);
     let seed = seed_of(
         std::iter::once(text).chain(
             blocks
@@ -261,26 +385,16 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         ),
     );
     let mut taken: HashSet<String> = blocks.keys().cloned().collect();
-    taken.extend(existing.iter().cloned());
-    taken.extend(descendants.values().flatten().cloned());
+    taken.extend(data.existing.iter().cloned());
+    taken.extend(data.descendants.values().flatten().cloned());
     let mut planner = Planner {
-        data: PlanData {
-            blocks: &blocks,
-            kramdown: &kramdown,
-            children: &children,
-            referenced: referenced.as_ref(),
-            existing: &existing,
-            descendants: &descendants,
-            splits: &splits,
-            allow_child_reassign: options.allow_child_reassign,
-            lang,
-        },
+        data,
         ids: IdMaker::new(&stamp, seed, taken),
         warnings: Vec::new(),
         renamed: Vec::new(),
     };
     let mut plan: Vec<PlanEntry> = Vec::new();
-    for draft in &drafts {
+    for draft in drafts {
         match planner.plan(draft) {
             Ok(entry) => plan.push(entry),
             Err(error) => {
@@ -292,27 +406,14 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         }
     }
     warnings.append(&mut planner.warnings);
-    let any_failed = results.iter().any(|r| r.status == EditStatus::Failed);
+    plan
+}
 
-    if options.dry_run || (any_failed && options.atomic) || plan.is_empty() {
-        let summary = msg::summary_not_executed(lang, &results, options.dry_run);
-        return Ok(ApplyReport {
-            ok: !any_failed,
-            dry_run: options.dry_run,
-            summary,
-            results,
-            plan: plan.into_iter().map(|e| e.planned).collect(),
-            undo: None,
-            rollback: None,
-            warnings,
-            id_map: Vec::new(),
-        });
-    }
-
-    // Every callback the writes, the verify, the rollback and the undo
-    // need, before anything is written.
+/// Every callback the writes, the verify, the rollback and the undo need,
+/// asked for before anything is written.
+fn needed_capabilities(plan: &[PlanEntry]) -> Vec<Capability> {
     let mut needed = vec![Capability::GetKramdown];
-    for entry in &plan {
+    for entry in plan {
         for op in &entry.planned.operations {
             needed.push(match op {
                 HostOp::Update { .. } => Capability::UpdateBlock,
@@ -332,39 +433,61 @@ pub async fn apply_block_diff<H: SiyuanHost>(
             needed.push(Capability::PrependBlock);
         }
     }
-    require(host, &needed, lang)?;
+    needed
+}
 
-    let mut run = Run {
-        host,
-        lang,
-        atomic: options.atomic,
-        results: &mut results,
-        blocks: &blocks,
-        children: &children,
-        warnings: Vec::new(),
-    };
-    let executed = run.execute(&plan, kramdown).await?;
-    warnings.append(&mut run.warnings);
+/// The report of a diff checked and not written: a dry run, a failed
+/// check in atomic mode, or nothing to write.
+fn not_executed_report(
+    options: &ApplyOptions,
+    plan: Vec<PlanEntry>,
+    results: Vec<EditResult>,
+    warnings: Vec<Warning>,
+) -> ApplyReport {
+    let ok = !results.iter().any(|r| r.status == EditStatus::Failed);
+    let summary = msg::summary_not_executed(options.lang, &results, options.dry_run);
+    ApplyReport {
+        ok,
+        dry_run: options.dry_run,
+        summary,
+        results,
+        plan: plan.into_iter().map(|e| e.planned).collect(),
+        undo: None,
+        rollback: None,
+        warnings,
+        id_map: Vec::new(),
+    }
+}
+
+/// The report of an executed diff, with the undo of what stayed written.
+fn executed_report(
+    lang: Lang,
+    blocks: &HashMap<String, Option<Block>>,
+    children: &HashMap<String, Vec<ChildBlock>>,
+    plan: Vec<PlanEntry>,
+    results: Vec<EditResult>,
+    executed: Executed,
+    mut warnings: Vec<Warning>,
+) -> ApplyReport {
     let Executed {
         done,
         rollback,
         id_map,
     } = executed;
-
-    let (undo, undo_warnings) = if rollback.as_ref().is_some_and(|r| r.ok) || done.is_empty() {
-        (None, Vec::new())
+    let undo = if rollback.as_ref().is_some_and(|r| r.ok) || done.is_empty() {
+        None
     } else {
-        let (groups, mut w) = delete_groups(&blocks, &children, &done, lang);
-        let (text, w2) = build_undo(&done, &groups, lang);
-        w.extend(w2);
-        (Some(text), w)
+        let (groups, w) = delete_groups(blocks, children, &done, lang);
+        warnings.extend(w);
+        let (text, w) = build_undo(&done, &groups, lang);
+        warnings.extend(w);
+        Some(text)
     };
-    warnings.extend(undo_warnings);
     let ok = results
         .iter()
         .all(|r| matches!(r.status, EditStatus::Applied | EditStatus::Unchanged));
     let summary = msg::summary_executed(lang, &results, rollback.as_ref());
-    Ok(ApplyReport {
+    ApplyReport {
         ok,
         dry_run: false,
         summary,
@@ -374,7 +497,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         rollback,
         warnings,
         id_map,
-    })
+    }
 }
 
 /// `flushTransaction`, whose failure means reads could be stale.
@@ -459,6 +582,14 @@ pub(super) struct Run<'a, H> {
     pub(super) warnings: Vec<Warning>,
 }
 
+/// What the writes did: the steps done, the entry whose failure stopped
+/// them (atomic mode), the ids the kernel did not keep.
+struct Writes {
+    done: Vec<Done>,
+    failed_at: Option<usize>,
+    renamed: Vec<IdMapping>,
+}
+
 struct Executed {
     done: Vec<Done>,
     rollback: Option<RollbackReport>,
@@ -471,11 +602,54 @@ impl<H: SiyuanHost> Run<'_, H> {
         plan: &[PlanEntry],
         kramdown: HashMap<String, String>,
     ) -> Result<Executed, Error> {
+        let stale = self.recheck(plan, &kramdown).await?;
+        if !stale.is_empty() && self.atomic {
+            return Ok(Executed {
+                done: Vec::new(),
+                rollback: None,
+                id_map: Vec::new(),
+            });
+        }
+        let Writes {
+            mut done,
+            mut failed_at,
+            renamed,
+        } = self.write_all(plan, &stale, &kramdown).await;
+        // Verify (unless a write already failed in atomic mode: the rollback
+        // reads the blocks itself).
+        let mut id_map = renamed;
+        if failed_at.is_none() {
+            let failures = self.verify(plan, &mut done, &mut id_map).await;
+            if !failures.is_empty() && self.atomic {
+                failed_at = failures.first().copied();
+            }
+        }
+        let rollback = match failed_at {
+            Some(_) => {
+                let (report, map) = self.roll_back(&mut done).await;
+                id_map.extend(map);
+                self.mark_rolled_back(plan, &done);
+                Some(report)
+            }
+            None => None,
+        };
+        Ok(Executed {
+            done,
+            rollback,
+            id_map,
+        })
+    }
+
+    /// Re-check right before writing, against the tree: a block whose
+    /// kramdown (text and attributes) changed since the check is
+    /// STALE_BLOCK and nothing of its edits is written. The ids chosen for
+    /// new blocks must still be free. Returns the stale plan entries.
+    async fn recheck(
+        &mut self,
+        plan: &[PlanEntry],
+        kramdown: &HashMap<String, String>,
+    ) -> Result<HashSet<usize>, Error> {
         let lang = self.lang;
-        // Re-check right before writing, against the tree: a block whose
-        // kramdown (text and attributes) changed since the check is
-        // STALE_BLOCK and nothing of its edits is written. The ids chosen
-        // for new blocks must still be free.
         let mut check_ids = UniqueIds::default();
         for entry in plan {
             if kramdown.contains_key(&entry.planned.block_id) {
@@ -528,31 +702,29 @@ impl<H: SiyuanHost> Run<'_, H> {
                 stale.insert(k);
                 for &i in &entry.edits {
                     let hunk = self.results[i].hunk_index;
-                    self.fail(
-                        i,
-                        refuse(
-                            lang,
-                            Problem::StaleBlock {
-                                id: id.clone(),
-                                hunk,
-                            },
-                        ),
-                    );
+                    let problem = Problem::StaleBlock {
+                        id: id.clone(),
+                        hunk,
+                    };
+                    self.fail(i, refuse(lang, problem));
                 }
             }
         }
-        if !stale.is_empty() && self.atomic {
-            return Ok(Executed {
-                done: Vec::new(),
-                rollback: None,
-                id_map: Vec::new(),
-            });
-        }
+        Ok(stale)
+    }
 
-        // The writes, in diff order.
+    /// The writes, in diff order, skipping stale entries. In atomic mode
+    /// the first failure stops them (`failed_at`); otherwise the partial
+    /// writes of a failed entry stay in `done` (the undo covers them) and
+    /// the rest go on.
+    async fn write_all(
+        &mut self,
+        plan: &[PlanEntry],
+        stale: &HashSet<usize>,
+        kramdown: &HashMap<String, String>,
+    ) -> Writes {
         let mut done: Vec<Done> = Vec::new();
         let mut tails: HashMap<String, String> = HashMap::new();
-        let mut failed_at: Option<usize> = None;
         let mut renamed: Vec<IdMapping> = Vec::new();
         for (k, entry) in plan.iter().enumerate() {
             if stale.contains(&k) {
@@ -560,78 +732,69 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
             let done_before = done.len();
             match self
-                .write_entry(k, entry, &kramdown, &mut tails, &mut done)
+                .write_entry(k, entry, kramdown, &mut tails, &mut done)
                 .await
             {
-                Ok(()) => {
-                    let created: Vec<String> = done[done_before..]
-                        .iter()
-                        .filter_map(|d| match d {
-                            Done::Inserted { id, .. } => Some(id.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    for (n, &i) in entry.edits.iter().enumerate() {
-                        self.results[i].status = EditStatus::Applied;
-                        if n == 0 {
-                            self.results[i].new_block_ids = created.clone();
-                        }
-                    }
-                    for (old, new) in &entry.renamed {
-                        if created.contains(new) {
-                            renamed.push(IdMapping {
-                                old_id: old.clone(),
-                                new_id: new.clone(),
-                            });
-                        }
-                    }
-                }
+                Ok(()) => self.mark_applied(entry, &done[done_before..], &mut renamed),
                 Err(error) => {
                     for &i in &entry.edits {
                         self.fail(i, error.clone());
                     }
                     if self.atomic {
-                        failed_at = Some(k);
-                        break;
+                        return Writes {
+                            done,
+                            failed_at: Some(k),
+                            renamed,
+                        };
                     }
-                    // Non-atomic: the partial writes of this entry stay in
-                    // `done` (the undo covers them); go on with the rest.
                 }
             }
         }
-
-        // Verify (unless a write already failed in atomic mode: the rollback
-        // reads the blocks itself).
-        let mut id_map = renamed;
-        if failed_at.is_none() {
-            let failures = self.verify(plan, &mut done, &mut id_map).await;
-            if !failures.is_empty() && self.atomic {
-                failed_at = failures.first().copied();
-            }
-        }
-        let rollback = match failed_at {
-            Some(_) => {
-                let (report, map) = self.roll_back(&mut done).await;
-                id_map.extend(map);
-                // An edit stays Applied while any of its writes is still in
-                // `done` (a rollback that failed part-way).
-                for (j, entry) in plan.iter().enumerate() {
-                    let still_written = done.iter().any(|s| s.entry() == j);
-                    for &i in &entry.edits {
-                        if self.results[i].status == EditStatus::Applied && !still_written {
-                            self.results[i].status = EditStatus::RolledBack;
-                        }
-                    }
-                }
-                Some(report)
-            }
-            None => None,
-        };
-        Ok(Executed {
+        Writes {
             done,
-            rollback,
-            id_map,
-        })
+            failed_at: None,
+            renamed,
+        }
+    }
+
+    /// An entry written: its edits are applied, the first lists the blocks
+    /// it created, and the ids the kernel did not keep are mapped.
+    fn mark_applied(&mut self, entry: &PlanEntry, written: &[Done], renamed: &mut Vec<IdMapping>) {
+        let created: Vec<String> = written
+            .iter()
+            .filter_map(|d| match d {
+                Done::Inserted { id, .. } => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        for (n, &i) in entry.edits.iter().enumerate() {
+            self.results[i].status = EditStatus::Applied;
+            if n == 0 {
+                self.results[i].new_block_ids = created.clone();
+            }
+        }
+        for (old, new) in &entry.renamed {
+            if created.contains(new) {
+                renamed.push(IdMapping {
+                    old_id: old.clone(),
+                    new_id: new.clone(),
+                });
+            }
+        }
+    }
+
+    /// After a rollback: an edit stays Applied while any of its writes is
+    /// still in `done` (a rollback that failed part-way), else it is
+    /// rolled back.
+    fn mark_rolled_back(&mut self, plan: &[PlanEntry], done: &[Done]) {
+        for (j, entry) in plan.iter().enumerate() {
+            let still_written = done.iter().any(|s| s.entry() == j);
+            for &i in &entry.edits {
+                if self.results[i].status == EditStatus::Applied && !still_written {
+                    self.results[i].status = EditStatus::RolledBack;
+                }
+            }
+        }
     }
 
     pub(super) fn fail(&mut self, i: usize, error: Error) {
@@ -654,18 +817,8 @@ impl<H: SiyuanHost> Run<'_, H> {
             return Vec::new();
         }
         let _ = self.host.flush_transaction().await;
-        let mut ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
-        let written = ids.len();
-        let written_entries: HashSet<usize> = done.iter().map(Done::entry).collect();
-        let mut kept: Vec<(usize, String)> = Vec::new();
-        for (k, entry) in plan.iter().enumerate() {
-            if written_entries.contains(&k) {
-                for child in &entry.planned.kept_children {
-                    kept.push((k, child.clone()));
-                    ids.push(child.clone());
-                }
-            }
-        }
+        let (ids, kept) = read_back_ids(plan, done);
+        let written = done.len();
         let rows = match self.host.get_blocks(&ids).await {
             Ok(rows) if rows.len() == ids.len() => rows,
             _ => {
@@ -679,16 +832,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 return Vec::new();
             }
         };
-        for step in done.iter() {
-            if let Done::Inserted { id, markdown, .. } = step {
-                if let Some(old) = first_ial_id(markdown).filter(|old| old != id) {
-                    id_map.push(IdMapping {
-                        old_id: old,
-                        new_id: id.clone(),
-                    });
-                }
-            }
-        }
+        id_map.extend(inserted_under_new_ids(done));
         let mut problems = check_written(done, &rows[..written]);
         for ((k, child), row) in kept.iter().zip(&rows[written..]) {
             if row.is_none() {
@@ -770,6 +914,38 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
         }
     }
+}
+
+/// The ids the verify reads: every written block, then the children each
+/// written container rewrite kept (with their plan entry).
+fn read_back_ids(plan: &[PlanEntry], done: &[Done]) -> (Vec<String>, Vec<(usize, String)>) {
+    let mut ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
+    let written_entries: HashSet<usize> = done.iter().map(Done::entry).collect();
+    let mut kept: Vec<(usize, String)> = Vec::new();
+    for (k, entry) in plan.iter().enumerate() {
+        if written_entries.contains(&k) {
+            for child in &entry.planned.kept_children {
+                kept.push((k, child.clone()));
+                ids.push(child.clone());
+            }
+        }
+    }
+    (ids, kept)
+}
+
+/// Inserted blocks whose markdown named another id than the kernel gave.
+fn inserted_under_new_ids(done: &[Done]) -> Vec<IdMapping> {
+    done.iter()
+        .filter_map(|step| match step {
+            Done::Inserted { id, markdown, .. } => first_ial_id(markdown)
+                .filter(|old| old != id)
+                .map(|old| IdMapping {
+                    old_id: old,
+                    new_id: id.clone(),
+                }),
+            _ => None,
+        })
+        .collect()
 }
 
 fn new_id_of(op: &HostOp) -> Option<&str> {

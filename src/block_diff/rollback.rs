@@ -27,40 +27,72 @@ use crate::host::{host_error, HostError, InsertAnchor, SiyuanHost};
 use crate::markdown::strip_ial;
 use crate::siyuan::{Block, BlockKind};
 
+/// What the rollback got done so far.
+#[derive(Default)]
+struct Tally {
+    reverted: u32,
+    errors: Vec<crate::Error>,
+    id_map: Vec<IdMapping>,
+}
+
+impl Tally {
+    fn report(self) -> (RollbackReport, Vec<IdMapping>) {
+        (
+            RollbackReport {
+                ok: self.errors.is_empty(),
+                reverted: self.reverted,
+                errors: self.errors,
+            },
+            self.id_map,
+        )
+    }
+}
+
+/// What every touched block reads now.
+type Rows = HashMap<String, Option<Block>>;
+
 impl<H: SiyuanHost> Run<'_, H> {
+    /// Reverts what `done` lists, judged against what the blocks read now
+    /// (see the module docs); reverted steps leave `done`.
     pub(super) async fn roll_back(
         &mut self,
         done: &mut Vec<Done>,
     ) -> (RollbackReport, Vec<IdMapping>) {
-        let lang = self.lang;
-        let mut reverted = 0u32;
-        let mut errors = Vec::new();
-        let mut id_map = Vec::new();
-        let failed = |errors: Vec<crate::Error>, reverted: u32, id_map| {
-            (
-                RollbackReport {
-                    ok: false,
-                    reverted,
-                    errors,
-                },
-                id_map,
-            )
-        };
-
-        // What every touched block reads now.
+        let mut tally = Tally::default();
         let _ = self.host.flush_transaction().await;
         let ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
-        let rows: HashMap<String, Option<Block>> = match self.host.get_blocks(&ids).await {
+        let rows: Rows = match self.host.get_blocks(&ids).await {
             Ok(rows) if rows.len() == ids.len() => ids.iter().cloned().zip(rows).collect(),
             Ok(_) => {
                 let e = HostError::new(crate::host::Capability::GetBlocks, "wrong number of rows");
-                return failed(vec![host_error(lang, &e)], 0, id_map);
+                tally.errors.push(host_error(self.lang, &e));
+                return tally.report();
             }
-            Err(e) => return failed(vec![host_error(lang, &e)], 0, id_map),
+            Err(e) => {
+                tally.errors.push(host_error(self.lang, &e));
+                return tally.report();
+            }
         };
-        let row = |id: &str| rows.get(id).and_then(Option::as_ref);
+        if !self.revert_writes(done, &rows, &mut tally).await {
+            return tally.report();
+        }
+        self.restore_deleted(done, &rows, &mut tally).await;
+        if tally.errors.is_empty() {
+            self.delete_kernel_blocks(done, &mut tally).await;
+        }
+        tally.report()
+    }
 
-        // Updates and inserts, last write first.
+    /// Updates and inserts, last write first. `false` when a host write
+    /// failed (the rollback stops there).
+    async fn revert_writes(
+        &mut self,
+        done: &mut Vec<Done>,
+        rows: &Rows,
+        tally: &mut Tally,
+    ) -> bool {
+        let lang = self.lang;
+        let row = |id: &str| rows.get(id).and_then(Option::as_ref);
         let mut k = done.len();
         while k > 0 {
             k -= 1;
@@ -71,7 +103,8 @@ impl<H: SiyuanHost> Run<'_, H> {
                         self.host.delete_block(id).await
                     }
                     Some(_) => {
-                        errors.push(refuse(lang, Problem::RollbackConflict { id: id.clone() }));
+                        let problem = Problem::RollbackConflict { id: id.clone() };
+                        tally.errors.push(refuse(lang, problem));
                         continue;
                     }
                 },
@@ -88,7 +121,8 @@ impl<H: SiyuanHost> Run<'_, H> {
                         self.host.update_block(id, &restore).await
                     }
                     _ => {
-                        errors.push(refuse(lang, Problem::RollbackConflict { id: id.clone() }));
+                        let problem = Problem::RollbackConflict { id: id.clone() };
+                        tally.errors.push(refuse(lang, problem));
                         continue;
                     }
                 },
@@ -97,17 +131,22 @@ impl<H: SiyuanHost> Run<'_, H> {
             match outcome {
                 Ok(()) => {
                     done.remove(k);
-                    reverted += 1;
+                    tally.reverted += 1;
                 }
                 Err(e) => {
-                    errors.push(host_error(lang, &e));
-                    return failed(errors, reverted, id_map);
+                    tally.errors.push(host_error(lang, &e));
+                    return false;
                 }
             }
         }
+        true
+    }
 
-        // Deleted blocks go back where they were, group by group.
-        let (groups, _) = delete_groups(self.blocks, self.children, done, lang);
+    /// Deleted blocks go back where they were, group by group; a block
+    /// that still reads as before was never deleted.
+    async fn restore_deleted(&mut self, done: &mut Vec<Done>, rows: &Rows, tally: &mut Tally) {
+        let row = |id: &str| rows.get(id).and_then(Option::as_ref);
+        let (groups, _) = delete_groups(self.blocks, self.children, done, self.lang);
         let mut restored: Vec<usize> = Vec::new();
         let taken: HashSet<String> = self.taken_ids(done).await;
         'groups: for group in &groups {
@@ -120,88 +159,97 @@ impl<H: SiyuanHost> Run<'_, H> {
                     }
                     _ => false,
                 };
-                if still_there {
-                    // Never deleted (the write did not land).
-                    restored.push(step);
-                    reverted += 1;
-                    continue;
-                }
-                let Some(mut body) = done[step].restore_body() else {
-                    continue;
-                };
-                if taken.contains(&id) {
-                    body = body.replace(&format!("id=\"{id}\""), "");
-                    self.warnings.push(super::Warning {
-                        code: super::WarningCode::IdInUse,
-                        message: msg::id_taken_on_restore(lang, &id),
-                        line: None,
-                        hunk_index: None,
-                        block_id: Some(id.clone()),
-                    });
-                }
-                let result = match (&previous, &group.position) {
-                    (Some(prev), _) => {
-                        self.host
-                            .insert_block(&body, &InsertAnchor::After(prev.clone()))
-                            .await
-                    }
-                    (None, UndoPosition::After(anchor)) => {
-                        self.host
-                            .insert_block(&body, &InsertAnchor::After(anchor.clone()))
-                            .await
-                    }
-                    (None, UndoPosition::Prepend(parent)) => {
-                        self.prepend_or_after_heading(parent, &body).await
-                    }
-                };
-                match result {
-                    Ok(ids) => {
-                        previous = ids.into_iter().find(|id| !id.is_empty());
-                        if let Some(new_id) = previous.as_ref().filter(|new_id| **new_id != id) {
-                            id_map.push(IdMapping {
-                                old_id: id.clone(),
-                                new_id: new_id.clone(),
-                            });
+                if !still_there {
+                    let Some(body) = done[step].restore_body() else {
+                        continue;
+                    };
+                    let body = self.without_taken_id(body, &id, &taken);
+                    match self
+                        .reinsert(&body, previous.as_deref(), &group.position)
+                        .await
+                    {
+                        Ok(ids) => {
+                            previous = ids.into_iter().find(|id| !id.is_empty());
+                            if let Some(new_id) = previous.as_ref().filter(|new_id| **new_id != id)
+                            {
+                                tally.id_map.push(IdMapping {
+                                    old_id: id.clone(),
+                                    new_id: new_id.clone(),
+                                });
+                            }
                         }
-                    }
-                    Err(e) => {
-                        errors.push(host_error(lang, &e));
-                        break 'groups;
+                        Err(e) => {
+                            tally.errors.push(host_error(self.lang, &e));
+                            break 'groups;
+                        }
                     }
                 }
                 restored.push(step);
-                reverted += 1;
+                tally.reverted += 1;
             }
         }
         restored.sort_unstable();
         for step in restored.into_iter().rev() {
             done.remove(step);
         }
+    }
 
-        // Blocks the kernel made on its own, once what they replaced is back.
-        if errors.is_empty() {
-            let mut k = done.len();
-            while k > 0 {
-                k -= 1;
-                if let Done::KernelCreated { id, .. } = &done[k] {
-                    let id = id.clone();
-                    match self.host.delete_block(&id).await {
-                        Ok(()) => {
-                            done.remove(k);
-                        }
-                        Err(e) => errors.push(host_error(lang, &e)),
+    /// A restored block's kramdown without its id when another block has
+    /// that id now (the kernel would refuse a duplicate), with a warning.
+    fn without_taken_id(&mut self, body: String, id: &str, taken: &HashSet<String>) -> String {
+        if !taken.contains(id) {
+            return body;
+        }
+        self.warnings.push(super::Warning {
+            code: super::WarningCode::IdInUse,
+            message: msg::id_taken_on_restore(self.lang, id),
+            line: None,
+            hunk_index: None,
+            block_id: Some(id.to_string()),
+        });
+        body.replace(&format!("id=\"{id}\""), "")
+    }
+
+    /// Re-inserts a deleted block after the one restored before it, or at
+    /// its group's position.
+    async fn reinsert(
+        &self,
+        body: &str,
+        previous: Option<&str>,
+        position: &UndoPosition,
+    ) -> Result<Vec<String>, HostError> {
+        match (previous, position) {
+            (Some(prev), _) => {
+                self.host
+                    .insert_block(body, &InsertAnchor::After(prev.to_string()))
+                    .await
+            }
+            (None, UndoPosition::After(anchor)) => {
+                self.host
+                    .insert_block(body, &InsertAnchor::After(anchor.clone()))
+                    .await
+            }
+            (None, UndoPosition::Prepend(parent)) => {
+                self.prepend_or_after_heading(parent, body).await
+            }
+        }
+    }
+
+    /// Blocks the kernel made on its own, once what they replaced is back.
+    async fn delete_kernel_blocks(&mut self, done: &mut Vec<Done>, tally: &mut Tally) {
+        let mut k = done.len();
+        while k > 0 {
+            k -= 1;
+            if let Done::KernelCreated { id, .. } = &done[k] {
+                let id = id.clone();
+                match self.host.delete_block(&id).await {
+                    Ok(()) => {
+                        done.remove(k);
                     }
+                    Err(e) => tally.errors.push(host_error(self.lang, &e)),
                 }
             }
         }
-        (
-            RollbackReport {
-                ok: errors.is_empty(),
-                reverted,
-                errors,
-            },
-            id_map,
-        )
     }
 
     /// Ids among the deleted blocks' kramdown that another block has now.
