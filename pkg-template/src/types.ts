@@ -1,13 +1,13 @@
 // The public data shapes of editkit. They mirror the Rust core's serialised
 // structs (serde, camelCase); tests/node checks real values against them.
 
-import type { ErrorCode, Strategy, WarningCode } from './wire.generated.js';
+import type { BlockStrategy, ErrorCode, Strategy, WarningCode } from './wire.generated.js';
 
 /** Message language. */
 export type Lang = 'en' | 'zh';
 
 /** The wire vocabularies, generated from the Rust declarations (see `wire.generated.ts`). */
-export type { ErrorCode, Strategy, WarningCode };
+export type { BlockStrategy, ErrorCode, Strategy, WarningCode };
 
 /** A 1-based, inclusive line range. */
 export interface LineRange {
@@ -299,7 +299,8 @@ export interface EditResult {
   blockId: string;
   status: EditStatus;
   newBlockIds: string[];
-  strategy?: string;
+  /** How the edit found its place: a block rule or a matcher strategy (Rust: `EditStrategy`). */
+  strategy?: BlockStrategy | Strategy;
   error?: EditkitErrorData;
 }
 

@@ -91,3 +91,10 @@ export type WarningCode =
   | 'KERNEL_CREATED_BLOCK'
   | 'UNDO_UNCHECKED'
   | 'UNDO_POSITION_APPROXIMATE';
+
+/** How a block edit found its place without the matcher (Rust: `block_diff::BlockStrategy`). */
+export type BlockStrategy =
+  | 'whole_block'
+  | 'substring'
+  | 'replace_command'
+  | 'unchanged';

@@ -29,7 +29,7 @@ use std::collections::{HashMap, HashSet};
 use super::messages as msg;
 use super::plan::{is_empty_markdown, Draft};
 use super::refuse;
-use super::types::{EditAt, Mismatch, Problem};
+use super::types::{BlockStrategy, EditAt, EditStrategy, Mismatch, Problem};
 use super::{BlockEdit, EditKind, EditResult, EditStatus, MatchMode, Warning, WarningCode};
 use crate::matcher::{self, ReplaceOptions};
 use crate::siyuan::{Block, BlockKind};
@@ -79,8 +79,29 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
     same_block_conflicts(edits, lang, &mut results);
     nested_conflicts(input, &mut results);
 
-    // Updates: compose every update edit of a block, in diff order (the
-    // groups are built in one pass: diffs of thousands of hunks stay linear).
+    let deleted_by_update = compose_updates(input, &mut results, &mut warnings, &mut drafts);
+    other_drafts(input, &deleted_by_update, &mut results, &mut drafts);
+
+    // Drafts in diff order of their first edit (an edit is in one draft).
+    drafts.sort_unstable_by_key(|d| d.edits.first().copied().unwrap_or(usize::MAX));
+    CheckOutcome {
+        results,
+        drafts,
+        warnings,
+    }
+}
+
+/// Updates: every update edit of a block composed, in diff order, into one
+/// draft (the groups are built in one pass: diffs of thousands of hunks
+/// stay linear). Returns the blocks an update empties (a delete), with
+/// the hunks that empty them.
+fn compose_updates(
+    input: &CheckInput<'_>,
+    results: &mut [EditResult],
+    warnings: &mut Vec<Warning>,
+    drafts: &mut Vec<Draft>,
+) -> HashMap<String, Vec<u32>> {
+    let edits = input.edits;
     let mut deleted_by_update: HashMap<String, Vec<u32>> = HashMap::new();
     let mut update_groups: Vec<Vec<usize>> = Vec::new();
     let mut group_of: HashMap<&str, usize> = HashMap::new();
@@ -96,75 +117,108 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
         update_groups[g].push(i);
     }
     for group in &update_groups {
-        let edit = &edits[group[0]];
-        let Some(Some(block)) = input.blocks.get(&edit.block_id) else {
-            continue;
-        };
-        let original = normalize_eol(&block.markdown);
-        let mut current = original.clone();
-        let mut applied: Vec<usize> = Vec::new();
-        let mut strategies: Vec<&'static str> = Vec::new();
-        for &j in group {
-            if results[j].status == EditStatus::Failed {
-                continue;
-            }
-            let e = &edits[j];
-            let replacement =
-                normalize_eol(trim_blank_lines(e.replacement.as_deref().unwrap_or("")));
-            let outcome = match &e.search {
-                None => Ok((replacement, "replace_command")),
-                Some(search) => apply_pair(&current, search, &replacement, input.mode, lang)
-                    .map_err(|failure| pair_refusal(lang, e, block, &current, failure)),
-            };
-            match outcome {
-                Ok((next, strategy)) => {
-                    current = next;
-                    results[j].strategy = Some(strategy.to_string());
-                    strategies.push(strategy);
-                    applied.push(j);
-                }
-                Err(error) => fail(&mut results[j], error),
-            }
-        }
-        if applied.is_empty() {
-            continue;
-        }
-        let hunk_indexes: Vec<u32> = applied.iter().map(|&j| edits[j].hunk_index).collect();
-        let strategy = Some(strategies.join("+"));
-        if current == original {
-            for &j in &applied {
-                results[j].status = EditStatus::Unchanged;
-            }
-            warnings.push(Warning {
-                code: WarningCode::UnchangedBlock,
-                message: msg::unchanged_block(lang, &edit.block_id),
-                line: Some(edits[applied[0]].line),
-                hunk_index: Some(edits[applied[0]].hunk_index),
-                block_id: Some(edit.block_id.clone()),
-            });
-            continue;
-        }
-        let empty = is_empty_markdown(&current);
-        if empty {
-            deleted_by_update.insert(edit.block_id.clone(), hunk_indexes.clone());
-        }
-        drafts.push(Draft {
-            kind: if empty {
-                EditKind::Delete
-            } else {
-                EditKind::Update
-            },
-            block_id: edit.block_id.clone(),
-            line: edits[applied[0]].line,
-            hunk_indexes,
-            old_markdown: Some(original),
-            new_markdown: (!empty).then_some(current),
-            strategy,
-            edits: applied,
-        });
+        compose_group(
+            input,
+            group,
+            results,
+            warnings,
+            drafts,
+            &mut deleted_by_update,
+        );
     }
+    deleted_by_update
+}
 
-    // Deletes, inserts.
+/// One block's update edits applied in order to its markdown: the draft
+/// of the result, or (nothing changed) a warning.
+fn compose_group(
+    input: &CheckInput<'_>,
+    group: &[usize],
+    results: &mut [EditResult],
+    warnings: &mut Vec<Warning>,
+    drafts: &mut Vec<Draft>,
+    deleted_by_update: &mut HashMap<String, Vec<u32>>,
+) {
+    let (edits, lang) = (input.edits, input.lang);
+    let edit = &edits[group[0]];
+    let Some(Some(block)) = input.blocks.get(&edit.block_id) else {
+        return;
+    };
+    let original = normalize_eol(&block.markdown);
+    let mut current = original.clone();
+    let mut applied: Vec<usize> = Vec::new();
+    let mut strategies: Vec<&'static str> = Vec::new();
+    for &j in group {
+        if results[j].status == EditStatus::Failed {
+            continue;
+        }
+        let e = &edits[j];
+        let replacement = normalize_eol(trim_blank_lines(e.replacement.as_deref().unwrap_or("")));
+        let outcome = match &e.search {
+            None => Ok((
+                replacement,
+                EditStrategy::Block(BlockStrategy::ReplaceCommand),
+            )),
+            Some(search) => apply_pair(&current, search, &replacement, input.mode, lang)
+                .map_err(|failure| pair_refusal(lang, e, block, &current, failure)),
+        };
+        match outcome {
+            Ok((next, strategy)) => {
+                current = next;
+                results[j].strategy = Some(strategy);
+                strategies.push(strategy.as_str());
+                applied.push(j);
+            }
+            Err(error) => fail(&mut results[j], error),
+        }
+    }
+    if applied.is_empty() {
+        return;
+    }
+    let hunk_indexes: Vec<u32> = applied.iter().map(|&j| edits[j].hunk_index).collect();
+    let strategy = Some(strategies.join("+"));
+    if current == original {
+        for &j in &applied {
+            results[j].status = EditStatus::Unchanged;
+        }
+        warnings.push(Warning {
+            code: WarningCode::UnchangedBlock,
+            message: msg::unchanged_block(lang, &edit.block_id),
+            line: Some(edits[applied[0]].line),
+            hunk_index: Some(edits[applied[0]].hunk_index),
+            block_id: Some(edit.block_id.clone()),
+        });
+        return;
+    }
+    let empty = is_empty_markdown(&current);
+    if empty {
+        deleted_by_update.insert(edit.block_id.clone(), hunk_indexes.clone());
+    }
+    drafts.push(Draft {
+        kind: if empty {
+            EditKind::Delete
+        } else {
+            EditKind::Update
+        },
+        block_id: edit.block_id.clone(),
+        line: edits[applied[0]].line,
+        hunk_indexes,
+        old_markdown: Some(original),
+        new_markdown: (!empty).then_some(current),
+        strategy,
+        edits: applied,
+    });
+}
+
+/// Deletes and inserts: a draft each, unless failed, or an insert beside a
+/// block an update empties.
+fn other_drafts(
+    input: &CheckInput<'_>,
+    deleted_by_update: &HashMap<String, Vec<u32>>,
+    results: &mut [EditResult],
+    drafts: &mut Vec<Draft>,
+) {
+    let (edits, lang) = (input.edits, input.lang);
     for (i, edit) in edits.iter().enumerate() {
         if results[i].status == EditStatus::Failed || edit.kind == EditKind::Update {
             continue;
@@ -211,14 +265,6 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
             new_markdown: Some(markdown),
             strategy: None,
         });
-    }
-
-    // Drafts in diff order of their first edit (an edit is in one draft).
-    drafts.sort_unstable_by_key(|d| d.edits.first().copied().unwrap_or(usize::MAX));
-    CheckOutcome {
-        results,
-        drafts,
-        warnings,
     }
 }
 
@@ -460,11 +506,14 @@ pub fn apply_pair(
     replacement: &str,
     mode: MatchMode,
     lang: Lang,
-) -> Result<(String, &'static str), PairFailure> {
+) -> Result<(String, EditStrategy), PairFailure> {
     let search = normalize_eol(trim_blank_lines(search));
     let block = trim_blank_lines(current);
     if block == search {
-        return Ok((replacement.to_string(), "whole_block"));
+        return Ok((
+            replacement.to_string(),
+            EditStrategy::Block(BlockStrategy::WholeBlock),
+        ));
     }
     let starts = occurrences(current, &search);
     match starts.len() {
@@ -474,7 +523,7 @@ pub fn apply_pair(
             next.push_str(&current[..start]);
             next.push_str(replacement);
             next.push_str(&current[start + search.len()..]);
-            return Ok((next, "substring"));
+            return Ok((next, EditStrategy::Block(BlockStrategy::Substring)));
         }
         0 => {}
         _ => {
@@ -493,13 +542,18 @@ pub fn apply_pair(
         ..ReplaceOptions::default()
     };
     match matcher::replace_text(current, &search, replacement, &options) {
-        Ok(r) => Ok((r.content, r.strategy.as_str())),
+        Ok(r) => Ok((r.content, EditStrategy::Matcher(r.strategy))),
         Err(e) => Err(match e.code {
             ErrorCode::NotFound => mismatch(),
             ErrorCode::Ambiguous => {
                 PairFailure::Ambiguous(e.details.candidates.iter().map(|c| c.start_line).collect())
             }
-            ErrorCode::NoChange => return Ok((current.to_string(), "unchanged")),
+            ErrorCode::NoChange => {
+                return Ok((
+                    current.to_string(),
+                    EditStrategy::Block(BlockStrategy::Unchanged),
+                ))
+            }
             _ => PairFailure::Refused(e),
         }),
     }
@@ -551,7 +605,7 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert_eq!((new.as_str(), s), ("x", "whole_block"));
+        assert_eq!((new.as_str(), s.as_str()), ("x", "whole_block"));
         let (new, s) = apply_pair(
             block,
             "本周主要完成了插件",
@@ -561,13 +615,13 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert_eq!(s, "substring");
+        assert_eq!(s.as_str(), "substring");
         assert_eq!(new, "本周 **diff 编辑** 功能的重构，并修复了若干问题。");
         let spaced = format!("   {block}   ");
         let (new, s) = apply_pair(block, &spaced, "新内容", MatchMode::Safe, Lang::En)
             .ok()
             .unwrap();
-        assert_eq!((new.as_str(), s), ("新内容", "trimmed_boundaries"));
+        assert_eq!((new.as_str(), s.as_str()), ("新内容", "trimmed_boundaries"));
         assert!(matches!(
             apply_pair(block, &spaced, "x", MatchMode::Exact, Lang::En),
             Err(PairFailure::Mismatch(_))

@@ -46,9 +46,9 @@ pub use execute::apply_block_diff;
 pub use ial::carried_ial;
 
 pub use types::{
-    ApplyOptions, ApplyReport, BlockEdit, EditKind, EditResult, EditStatus, FormatOptions,
-    FormatReport, HostOp, IdMapping, MatchMode, ParseReport, ParsedHunk, PlannedEdit,
-    RollbackReport, SearchReplacePair, Warning, WarningCode,
+    ApplyOptions, ApplyReport, BlockEdit, BlockStrategy, EditKind, EditResult, EditStatus,
+    EditStrategy, FormatOptions, FormatReport, HostOp, IdMapping, MatchMode, ParseReport,
+    ParsedHunk, PlannedEdit, RollbackReport, SearchReplacePair, Warning, WarningCode,
 };
 
 use crate::{Error, Lang};

@@ -170,10 +170,10 @@ pub struct EditResult {
     pub status: EditStatus,
     /// Ids of blocks this edit created (inserts, extra blocks of a split).
     pub new_block_ids: Vec<String>,
-    /// How the SEARCH text was located (`whole_block`, `substring`,
-    /// `whitespace_normalized`, …).
+    /// How the edit found its place in the block (`whole_block`,
+    /// `substring`, a matcher strategy such as `whitespace_normalized`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub strategy: Option<String>,
+    pub strategy: Option<EditStrategy>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Error>,
 }
@@ -326,6 +326,54 @@ pub struct ParsedHunk {
     /// The body of a command hunk (trimmed of blank lines).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
+}
+
+crate::wire::wire_enum! {
+    /// How a block edit found its place before (or without) the matcher's
+    /// ladder.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum BlockStrategy {
+        /// The SEARCH is the whole block.
+        WholeBlock = "whole_block",
+        /// The SEARCH is a unique part of the block.
+        Substring = "substring",
+        /// `@@REPLACE:id@@`: no SEARCH to locate.
+        ReplaceCommand = "replace_command",
+        /// The replacement equals what it replaces.
+        Unchanged = "unchanged",
+    }
+}
+
+/// How one edit of a block found its place: a block-level rule, or one of
+/// the matcher's strategies. On the wire, its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EditStrategy {
+    /// A block-level rule.
+    Block(BlockStrategy),
+    /// A strategy of the matcher's ladder.
+    Matcher(crate::matcher::Strategy),
+}
+
+impl EditStrategy {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EditStrategy::Block(s) => s.as_str(),
+            EditStrategy::Matcher(s) => s.as_str(),
+        }
+    }
+}
+
+impl std::fmt::Display for EditStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for EditStrategy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 /// Where an edit is: its block, its hunk's 1-based index in the diff, the

@@ -974,7 +974,7 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
     let host = KernelHost::new();
     let report = run(&host, &diff).unwrap();
     assert!(report.ok, "{:#?}", report.results);
-    let strategy = report.results[0].strategy.clone().unwrap();
+    let strategy = report.results[0].strategy.unwrap();
     assert!(
         ["indentation", "unicode_normalized"].contains(&strategy.as_str()),
         "{strategy}"

@@ -3,7 +3,7 @@
 //! from those declarations. This test fails when that file is out of date;
 //! `WIRE_WRITE=1 cargo test --test all wire` rewrites it.
 
-use editkit::block_diff::WarningCode;
+use editkit::block_diff::{BlockStrategy, WarningCode};
 use editkit::matcher::Strategy;
 use editkit::ErrorCode;
 
@@ -37,6 +37,11 @@ fn generated() -> String {
             "Warnings of a block diff (Rust: `block_diff::WarningCode`).",
             "WarningCode",
             WarningCode::ALL.iter().map(|w| w.as_str()),
+        ),
+        union(
+            "How a block edit found its place without the matcher (Rust: `block_diff::BlockStrategy`).",
+            "BlockStrategy",
+            BlockStrategy::ALL.iter().map(|s| s.as_str()),
         ),
     ]
     .join("\n")
