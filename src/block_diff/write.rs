@@ -41,102 +41,34 @@ impl<H: SiyuanHost> Run<'_, H> {
         tails: &mut HashMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), Error> {
-        let lang = self.lang;
         let hunk = entry.planned.hunk_indexes.first().copied().unwrap_or(0);
-        let is_update = entry.planned.kind == EditKind::Update;
-        let mut last_created: Option<String> = None;
-        // The anchor chain this entry extends, and whether it owns the tail
-        // (later inserts at the same anchor go after this entry's blocks).
-        let mut chain: Option<(String, bool)> = None;
+        let mut links = Links {
+            is_update: entry.planned.kind == EditKind::Update,
+            last_created: None,
+            chain: None,
+        };
         for op in &entry.planned.operations {
-            let failed = |e: &HostError| {
-                refuse(
-                    lang,
-                    Problem::WriteFailed {
-                        error: e.clone(),
-                        hunk,
-                    },
-                )
-            };
-            match op {
+            let (answer, markdown, new_id, capability) = match op {
                 HostOp::Update { id, markdown } => {
-                    let step = Done::Updated {
-                        entry: k,
-                        id: id.clone(),
-                        old_kramdown: kramdown.get(id).cloned(),
-                        old_markdown: entry.planned.old_markdown.clone().unwrap_or_default(),
-                        written: markdown.clone(),
-                        current: None,
-                    };
-                    if let Err(e) = self.host.update_block(id, markdown).await {
-                        let landed = self
-                            .landed(id, |row| {
-                                row.is_some_and(|b| same_text(&b.markdown, &strip_ial(markdown)))
-                            })
-                            .await;
-                        self.settle(landed, step, done);
-                        return Err(failed(&e));
-                    }
-                    done.push(step);
+                    self.write_update(k, entry, id, markdown, kramdown, done)
+                        .await
+                        .map_err(|e| self.write_failed(e, hunk))?;
+                    continue;
                 }
                 HostOp::Delete { id } => {
-                    let step = Done::Deleted {
-                        entry: k,
-                        id: id.clone(),
-                        old_kramdown: kramdown.get(id).cloned(),
-                        old_markdown: entry.planned.old_markdown.clone().unwrap_or_default(),
-                    };
-                    if let Err(e) = self.host.delete_block(id).await {
-                        let landed = self.landed(id, |row| row.is_none()).await;
-                        self.settle(landed, step, done);
-                        return Err(failed(&e));
-                    }
-                    done.push(step);
+                    self.write_delete(k, entry, id, kramdown, done)
+                        .await
+                        .map_err(|e| self.write_failed(e, hunk))?;
+                    continue;
                 }
                 HostOp::Insert {
-                    markdown,
-                    previous_id,
-                    next_id,
-                    parent_id,
-                    after_previous_insert,
-                    new_id,
+                    markdown, new_id, ..
                 } => {
-                    let anchor = if let (Some(parent), false) = (parent_id, *after_previous_insert)
-                    {
-                        InsertAnchor::Parent(parent.clone())
-                    } else if *after_previous_insert {
-                        let Some(prev) = last_created.clone() else {
-                            return Err(refuse(lang, Problem::ChainBroken { hunk }));
-                        };
-                        InsertAnchor::After(prev)
-                    } else if let Some(next) = next_id {
-                        InsertAnchor::Before(next.clone())
-                    } else if let Some(prev) = previous_id {
-                        let key = format!("after:{prev}");
-                        let owns = !is_update || !tails.contains_key(&key);
-                        let resolved = if is_update {
-                            prev.clone()
-                        } else {
-                            tails.get(&key).cloned().unwrap_or_else(|| prev.clone())
-                        };
-                        chain = Some((key, owns));
-                        InsertAnchor::After(resolved)
-                    } else {
-                        return Err(refuse(lang, Problem::ChainBroken { hunk }));
+                    let Some(anchor) = links.insert_anchor(op, tails) else {
+                        return Err(refuse(self.lang, Problem::ChainBroken { hunk }));
                     };
                     let answer = self.host.insert_block(markdown, &anchor).await;
-                    let id = self
-                        .inserted(
-                            k,
-                            answer,
-                            new_id,
-                            markdown,
-                            Capability::InsertBlock,
-                            hunk,
-                            done,
-                        )
-                        .await?;
-                    note_created(&id, &mut chain, tails, &mut last_created);
+                    (answer, markdown, new_id, Capability::InsertBlock)
                 }
                 HostOp::Prepend {
                     parent_id,
@@ -152,19 +84,8 @@ impl<H: SiyuanHost> Run<'_, H> {
                         }
                         None => self.host.prepend_block(parent_id, markdown).await,
                     };
-                    chain = Some((key, true));
-                    let id = self
-                        .inserted(
-                            k,
-                            answer,
-                            new_id,
-                            markdown,
-                            Capability::PrependBlock,
-                            hunk,
-                            done,
-                        )
-                        .await?;
-                    note_created(&id, &mut chain, tails, &mut last_created);
+                    links.chain = Some((key, true));
+                    (answer, markdown, new_id, Capability::PrependBlock)
                 }
                 HostOp::Append {
                     parent_id,
@@ -172,21 +93,75 @@ impl<H: SiyuanHost> Run<'_, H> {
                     new_id,
                 } => {
                     let answer = self.host.append_block(parent_id, markdown).await;
-                    let id = self
-                        .inserted(
-                            k,
-                            answer,
-                            new_id,
-                            markdown,
-                            Capability::AppendBlock,
-                            hunk,
-                            done,
-                        )
-                        .await?;
-                    note_created(&id, &mut chain, tails, &mut last_created);
+                    (answer, markdown, new_id, Capability::AppendBlock)
                 }
-            }
+            };
+            let id = self
+                .inserted(k, answer, new_id, markdown, capability, hunk, done)
+                .await?;
+            note_created(&id, &mut links.chain, tails, &mut links.last_created);
         }
+        Ok(())
+    }
+
+    fn write_failed(&self, error: HostError, hunk: u32) -> Error {
+        refuse(self.lang, Problem::WriteFailed { error, hunk })
+    }
+
+    /// One `updateBlock`; a failed call is settled by reading whether the
+    /// text landed anyway.
+    async fn write_update(
+        &mut self,
+        k: usize,
+        entry: &PlanEntry,
+        id: &str,
+        markdown: &str,
+        kramdown: &HashMap<String, String>,
+        done: &mut Vec<Done>,
+    ) -> Result<(), HostError> {
+        let step = Done::Updated {
+            entry: k,
+            id: id.to_string(),
+            old_kramdown: kramdown.get(id).cloned(),
+            old_markdown: entry.planned.old_markdown.clone().unwrap_or_default(),
+            written: markdown.to_string(),
+            current: None,
+        };
+        if let Err(e) = self.host.update_block(id, markdown).await {
+            let landed = self
+                .landed(id, |row| {
+                    row.is_some_and(|b| same_text(&b.markdown, &strip_ial(markdown)))
+                })
+                .await;
+            self.settle(landed, step, done);
+            return Err(e);
+        }
+        done.push(step);
+        Ok(())
+    }
+
+    /// One `deleteBlock`; a failed call is settled by reading whether the
+    /// block is gone anyway.
+    async fn write_delete(
+        &mut self,
+        k: usize,
+        entry: &PlanEntry,
+        id: &str,
+        kramdown: &HashMap<String, String>,
+        done: &mut Vec<Done>,
+    ) -> Result<(), HostError> {
+        let step = Done::Deleted {
+            entry: k,
+            id: id.to_string(),
+            old_kramdown: kramdown.get(id).cloned(),
+            old_markdown: entry.planned.old_markdown.clone().unwrap_or_default(),
+        };
+        if let Err(e) = self.host.delete_block(id).await {
+            let landed = self.landed(id, |row| row.is_none()).await;
+            self.settle(landed, step, done);
+            return Err(e);
+        }
+        done.push(step);
         Ok(())
     }
 
@@ -300,5 +275,56 @@ fn note_created(
     *last_created = Some(id.to_string());
     if let Some((key, true)) = chain {
         tails.insert(key.clone(), id.to_string());
+    }
+}
+
+/// How one plan entry's inserts link up: the block it created last, and
+/// the anchor chain it extends with whether it owns the chain's tail
+/// (later inserts at the same anchor go after this entry's blocks).
+struct Links {
+    is_update: bool,
+    last_created: Option<String>,
+    chain: Option<(String, bool)>,
+}
+
+impl Links {
+    /// Where an insert goes: into its parent, after the entry's previous
+    /// insert, before its next sibling, or after its previous sibling (or
+    /// after the blocks an earlier entry inserted there). `None` when it
+    /// should follow an insert that made no block (a broken chain).
+    fn insert_anchor(
+        &mut self,
+        op: &HostOp,
+        tails: &HashMap<String, String>,
+    ) -> Option<InsertAnchor> {
+        let HostOp::Insert {
+            previous_id,
+            next_id,
+            parent_id,
+            after_previous_insert,
+            ..
+        } = op
+        else {
+            return None;
+        };
+        if let (Some(parent), false) = (parent_id, *after_previous_insert) {
+            return Some(InsertAnchor::Parent(parent.clone()));
+        }
+        if *after_previous_insert {
+            return self.last_created.clone().map(InsertAnchor::After);
+        }
+        if let Some(next) = next_id {
+            return Some(InsertAnchor::Before(next.clone()));
+        }
+        let prev = previous_id.as_ref()?;
+        let key = format!("after:{prev}");
+        let owns = !self.is_update || !tails.contains_key(&key);
+        let resolved = if self.is_update {
+            prev.clone()
+        } else {
+            tails.get(&key).cloned().unwrap_or_else(|| prev.clone())
+        };
+        self.chain = Some((key, owns));
+        Some(InsertAnchor::After(resolved))
     }
 }
