@@ -95,6 +95,9 @@ pub fn analyze(text: &str, lang: Lang) -> Analysis {
 }
 
 impl<'a> Pass<'a> {
+    /// Token `i` moves the parser's state.
+    // One piece on purpose: the state machine's transition table, one arm
+    // per (state, token) pair.
     fn step(&mut self, i: usize) {
         let line = self.tokens[i].line;
         let blank = self.tokens[i].is_blank();

@@ -28,8 +28,8 @@ use super::refuse;
 use super::types::Problem;
 use super::{EditKind, HostOp, PlannedEdit, Warning, WarningCode};
 use crate::markdown::{
-    ial_id, parse, parse_ial, restate_children, set_root_ial, source_lines, ChildFate, IalPlace,
-    Node,
+    ial_id, parse, parse_ial, restate_children, set_root_ial, source_lines, Attrs, ChildFate,
+    IalPlace, Node,
 };
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::text::{unified_diff, UnifiedDiffOptions};
@@ -286,9 +286,8 @@ impl Planner<'_> {
                 },
             ));
         };
-        let kind = block.kind();
         let carried = carried_attrs(&block.ial);
-        let is_item = kind == BlockKind::ListItem;
+        let is_item = block.kind() == BlockKind::ListItem;
         let blocks = if is_item {
             item_blocks(&new, &block.subtype, |t| self.split(t))
         } else {
@@ -300,48 +299,11 @@ impl Planner<'_> {
         };
         let first = self.without_taken_ids(&first, &id, draft.line, draft.hunk_indexes[0]);
 
-        let mut kept_children = Vec::new();
-        let mut reassigned_children = Vec::new();
-        let written = match self.data.kramdown.get(&id) {
-            Some(kramdown) if kind.is_container() => {
-                match restate_children(kramdown, &first, &carried, is_item) {
-                    Some(restated) => {
-                        let mut refused = Vec::new();
-                        for d in &restated.descendants {
-                            match d.fate {
-                                ChildFate::Kept => kept_children.push(d.id.clone()),
-                                ChildFate::Replaced => {
-                                    reassigned_children.push(d.id.clone());
-                                    let attributed =
-                                        d.attrs.iter().any(|(k, _)| k != "id" && k != "updated");
-                                    let referenced =
-                                        self.data.referenced.is_none_or(|r| r.contains(&d.id));
-                                    if attributed || referenced {
-                                        refused.push(d.id.clone());
-                                    }
-                                }
-                                ChildFate::Removed => {}
-                            }
-                        }
-                        if !refused.is_empty() && !self.data.allow_child_reassign {
-                            return Err(refuse(
-                                lang,
-                                Problem::ChildrenWouldBeReassigned {
-                                    id: id.clone(),
-                                    hunk: draft.hunk_indexes[0],
-                                    line: draft.line,
-                                    ids: refused,
-                                    refs_unknown: self.data.referenced.is_none(),
-                                },
-                            ));
-                        }
-                        restated.kramdown
-                    }
-                    None => set_root_ial(&first, &carried, is_item),
-                }
-            }
-            _ => set_root_ial(&first, &carried, is_item),
-        };
+        let Rewrite {
+            written,
+            kept_children,
+            reassigned_children,
+        } = self.rewrite(draft, &block, &first, &carried)?;
         let children_reassigned = !reassigned_children.is_empty();
         if children_reassigned {
             self.warnings.push(Warning {
@@ -386,6 +348,65 @@ impl Planner<'_> {
         Ok(self.entry(draft, planned))
     }
 
+    /// The markdown an update writes over `block`: a container's kramdown
+    /// with every kept child's IAL restated (refused when a child that is
+    /// referenced or attributed would get a new id), else the first block
+    /// with the block's own IAL.
+    fn rewrite(
+        &self,
+        draft: &Draft,
+        block: &Block,
+        first: &str,
+        carried: &Attrs,
+    ) -> Result<Rewrite, Error> {
+        let id = &draft.block_id;
+        let is_item = block.kind() == BlockKind::ListItem;
+        let mut out = Rewrite {
+            written: String::new(),
+            kept_children: Vec::new(),
+            reassigned_children: Vec::new(),
+        };
+        let restated = match self.data.kramdown.get(id) {
+            Some(kramdown) if block.kind().is_container() => {
+                restate_children(kramdown, first, carried, is_item)
+            }
+            _ => None,
+        };
+        let Some(restated) = restated else {
+            out.written = set_root_ial(first, carried, is_item);
+            return Ok(out);
+        };
+        let mut refused = Vec::new();
+        for d in &restated.descendants {
+            match d.fate {
+                ChildFate::Kept => out.kept_children.push(d.id.clone()),
+                ChildFate::Replaced => {
+                    out.reassigned_children.push(d.id.clone());
+                    let attributed = d.attrs.iter().any(|(k, _)| k != "id" && k != "updated");
+                    let referenced = self.data.referenced.is_none_or(|r| r.contains(&d.id));
+                    if attributed || referenced {
+                        refused.push(d.id.clone());
+                    }
+                }
+                ChildFate::Removed => {}
+            }
+        }
+        if !refused.is_empty() && !self.data.allow_child_reassign {
+            return Err(refuse(
+                self.data.lang,
+                Problem::ChildrenWouldBeReassigned {
+                    id: id.clone(),
+                    hunk: draft.hunk_indexes[0],
+                    line: draft.line,
+                    ids: refused,
+                    refs_unknown: self.data.referenced.is_none(),
+                },
+            ));
+        }
+        out.written = restated.kramdown;
+        Ok(out)
+    }
+
     fn plan_insert(&mut self, draft: &Draft) -> PlanEntry {
         let id = draft.block_id.clone();
         let body = draft.new_markdown.clone().unwrap_or_default();
@@ -412,65 +433,12 @@ impl Planner<'_> {
         for (k, md) in blocks.iter().enumerate() {
             let (markdown, new_id) =
                 self.with_new_id(md, items, &id, draft.line, draft.hunk_indexes[0]);
-            let new_id = Some(new_id);
-            let chained = HostOp::Insert {
-                markdown: markdown.clone(),
-                previous_id: None,
-                next_id: None,
-                parent_id: None,
-                after_previous_insert: true,
-                new_id: new_id.clone(),
+            let place = Place {
+                k,
+                heading,
+                task_item,
             };
-            let after = |prev: String| HostOp::Insert {
-                markdown: markdown.clone(),
-                previous_id: Some(prev),
-                next_id: None,
-                parent_id: None,
-                after_previous_insert: false,
-                new_id: new_id.clone(),
-            };
-            let op = match draft.kind {
-                _ if k > 0 && draft.kind != EditKind::Append => chained,
-                EditKind::InsertBefore => HostOp::Insert {
-                    markdown,
-                    previous_id: None,
-                    next_id: Some(id.clone()),
-                    parent_id: None,
-                    after_previous_insert: false,
-                    new_id,
-                },
-                EditKind::InsertAfter => after(id.clone()),
-                EditKind::Prepend if heading => after(id.clone()),
-                EditKind::Prepend if task_item => HostOp::Insert {
-                    markdown,
-                    previous_id: None,
-                    next_id: None,
-                    parent_id: Some(id.clone()),
-                    after_previous_insert: false,
-                    new_id,
-                },
-                EditKind::Prepend => HostOp::Prepend {
-                    parent_id: id.clone(),
-                    markdown,
-                    new_id,
-                },
-                EditKind::Append if heading && k == 0 => {
-                    let last = self
-                        .data
-                        .children
-                        .get(&id)
-                        .and_then(|list| list.last())
-                        .map_or(id.clone(), |c| c.id.clone());
-                    after(last)
-                }
-                EditKind::Append if heading => chained,
-                EditKind::Append => HostOp::Append {
-                    parent_id: id.clone(),
-                    markdown,
-                    new_id,
-                },
-                _ => chained,
-            };
+            let op = self.insert_op(draft, &place, markdown, Some(new_id));
             ops.push(op);
         }
         let planned = PlannedEdit {
@@ -488,6 +456,82 @@ impl Planner<'_> {
             operations: ops,
         };
         self.entry(draft, planned)
+    }
+
+    /// The host call of the `k`-th block of an insert: beside its anchor,
+    /// first or last into it (on a heading: into its section; into a task
+    /// item: after its checkbox), or chained after the block before it.
+    fn insert_op(
+        &self,
+        draft: &Draft,
+        place: &Place,
+        markdown: String,
+        new_id: Option<String>,
+    ) -> HostOp {
+        let id = &draft.block_id;
+        let Place {
+            k,
+            heading,
+            task_item,
+        } = *place;
+        let chained = HostOp::Insert {
+            markdown: markdown.clone(),
+            previous_id: None,
+            next_id: None,
+            parent_id: None,
+            after_previous_insert: true,
+            new_id: new_id.clone(),
+        };
+        let after = |prev: String| HostOp::Insert {
+            markdown: markdown.clone(),
+            previous_id: Some(prev),
+            next_id: None,
+            parent_id: None,
+            after_previous_insert: false,
+            new_id: new_id.clone(),
+        };
+        match draft.kind {
+            _ if k > 0 && draft.kind != EditKind::Append => chained,
+            EditKind::InsertBefore => HostOp::Insert {
+                markdown,
+                previous_id: None,
+                next_id: Some(id.clone()),
+                parent_id: None,
+                after_previous_insert: false,
+                new_id,
+            },
+            EditKind::InsertAfter => after(id.clone()),
+            EditKind::Prepend if heading => after(id.clone()),
+            EditKind::Prepend if task_item => HostOp::Insert {
+                markdown,
+                previous_id: None,
+                next_id: None,
+                parent_id: Some(id.clone()),
+                after_previous_insert: false,
+                new_id,
+            },
+            EditKind::Prepend => HostOp::Prepend {
+                parent_id: id.clone(),
+                markdown,
+                new_id,
+            },
+            EditKind::Append if heading && k == 0 => {
+                let last = self
+                    .data
+                    .children
+                    .get(id)
+                    .and_then(|list| list.last())
+                    .map_or(id.clone(), |c| c.id.clone());
+                after(last)
+            }
+            EditKind::Append if heading => chained,
+            EditKind::Append => HostOp::Append {
+                parent_id: id.clone(),
+                markdown,
+                new_id,
+            },
+            _ => chained,
+        }
     }
 
     /// A block to insert, with the id it will have: the author's own id when
@@ -647,6 +691,21 @@ pub fn as_list_item(markdown: &str, list_subtype: &str) -> String {
         out.push_str(line);
     }
     out
+}
+
+/// What an update writes over its block, and what happens to the
+/// container's children.
+struct Rewrite {
+    written: String,
+    kept_children: Vec<String>,
+    reassigned_children: Vec<String>,
+}
+
+/// Where the `k`-th block of an insert goes, and what its anchor is.
+struct Place {
+    k: usize,
+    heading: bool,
+    task_item: bool,
 }
 
 #[cfg(test)]

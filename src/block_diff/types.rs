@@ -566,6 +566,7 @@ impl Problem {
     /// The structured details a host reads without parsing the message:
     /// line, block id, hunk index, the callback's name, the data of a
     /// mismatch. (The next steps are added by `refuse`.)
+    // One piece on purpose: one arm per problem, read as a table.
     pub(crate) fn details(&self) -> Details {
         use Problem::*;
         let mut d = Details::default();

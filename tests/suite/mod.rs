@@ -17,5 +17,6 @@ mod quality;
 #[path = "../../benches/quality/corpus.rs"]
 mod quality_corpus;
 mod scenarios;
+mod shape;
 mod slice;
 mod wire;
