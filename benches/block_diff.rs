@@ -11,10 +11,10 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use editkit::block_diff::{apply_block_diff, ApplyOptions};
-use editkit::host::{Capability, HostResult, SiyuanHost};
-use editkit::siyuan::Block;
-use editkit::slice::{evaluate_slice, SliceOptions};
+use editkit::Block;
+use editkit::{apply_block_diff, ApplyOptions};
+use editkit::{evaluate_slice, SliceOptions};
+use editkit::{Capability, HostResult, SiyuanHost};
 
 fn block_on<F: Future>(f: F) -> F::Output {
     let mut f = pin!(f);
@@ -81,8 +81,7 @@ fn main() {
         dry_run: true,
         ..ApplyOptions::default()
     };
-    let parse =
-        time(|| editkit::block_diff::validate_block_diff_format(&diff, &Default::default()).valid);
+    let parse = time(|| editkit::validate_block_diff_format(&diff, &Default::default()).valid);
     println!(
         "  parse + format validation alone: {:.3} ms",
         parse.as_secs_f64() * 1e3
@@ -90,7 +89,7 @@ fn main() {
     let diffs = time(|| {
         (0..1000)
             .map(|i| {
-                editkit::text::unified_diff(
+                editkit::unified_diff(
                     &format!("Paragraph {i}: some text that an agent edits\n"),
                     &format!("Paragraph {i}: edited text that an agent edits\n"),
                     Default::default(),

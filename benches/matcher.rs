@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use editkit::matcher::{find_match, FindResult, MatchMode, MatchOptions};
+use editkit::{find_match, FindResult, MatchMode, MatchOptions};
 
 /// xorshift64*: deterministic inputs without a dependency.
 struct Rng(u64);

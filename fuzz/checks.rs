@@ -30,16 +30,14 @@
 
 use std::borrow::Cow;
 
-use editkit::block_diff::{
-    parse_block_diff, split_blocks, validate_block_diff_format, FormatOptions,
-};
-use editkit::matcher::{
+use editkit::Lang;
+use editkit::{
     apply_search_replace, find_match, parse_search_replace, replace_text, MatchMode, MatchOptions,
     SearchReplaceOptions,
 };
-use editkit::planner::{parse_line_range, ResolvedRange};
-use editkit::slice::{evaluate_slice, SliceOptions};
-use editkit::Lang;
+use editkit::{evaluate_slice, SliceOptions};
+use editkit::{parse_block_diff, split_blocks, validate_block_diff_format, FormatOptions};
+use editkit::{parse_line_range, ResolvedRange};
 
 /// Text from bytes, lossily.
 fn text(bytes: &[u8]) -> Cow<'_, str> {

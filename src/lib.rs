@@ -4,38 +4,50 @@
 //! WebAssembly binding exposes to JavaScript.
 //!
 //! The core parses, validates, matches, plans and diffs; the host performs
-//! I/O through callbacks it supplies ([`host::SiyuanHost`]). Nothing here
+//! I/O through callbacks it supplies ([`SiyuanHost`]). Nothing here
 //! touches the network, the file system or a clock, so every behaviour is
 //! testable natively with `cargo test` and behaves identically in wasm.
 //!
-//! | module | capability |
+//! Everything is at the crate root; the modules are private, one per
+//! capability:
+//!
+//! | capability | entry points |
 //! |---|---|
-//! | [`text`] | lines with their endings, BOM, UTF-16 offsets, diffs and similarity |
-//! | [`siyuan`] | block rows, ids, block types |
-//! | [`markdown`] | markdown blocks as the kernel's Lute reads them; IALs; container rewrites that keep children's ids |
-//! | [`host`] | the I/O callbacks a host supplies |
-//! | [`error`] | stable error codes with en/zh messages |
-//! | [`block_diff`] | SiYuan block diffs: validate, check, apply, undo |
-//! | [`slice`](mod@slice) | evaluateSlice: paging over a child list |
-//! | [`content`] | getBlockContent, getBlockInfo, appendContent, createNewDoc |
-//! | [`planner`] | file edits: prepare → apply with a hunk registry, overwrite/new-file guards, file views |
-//! | [`matcher`] | find/replace that survives formatting slips, multi-block SEARCH/REPLACE, self-correction |
+//! | SiYuan block diffs: validate, check, apply, undo | [`apply_block_diff`], [`validate_block_diff_format`], [`parse_block_diff`] |
+//! | paging over a child list | [`evaluate_slice`] |
+//! | reading and adding SiYuan content | [`get_block_content`], [`get_block_info`], [`append_content`], [`create_new_doc`] |
+//! | file edits: prepare → apply, overwrite/new-file guards, file views | [`FileEditSession`], [`check_overwrite`], [`check_new_file`], [`format_file_view`] |
+//! | find/replace that survives formatting slips, SEARCH/REPLACE, self-correction | [`find_match`], [`replace_text`], [`apply_search_replace`], [`apply_edits`], [`replace_text_with_correction`] |
+//! | the I/O a host supplies | [`SiyuanHost`] |
+//! | stable error codes with en/zh messages | [`Error`], [`ErrorCode`] |
 
-pub mod block_diff;
-pub mod content;
-pub mod error;
-pub mod host;
-pub mod lang;
-pub mod markdown;
-pub mod matcher;
-pub mod planner;
-pub mod siyuan;
-pub mod slice;
-pub mod text;
+
+mod block_diff;
+mod content;
+mod error;
+mod host;
+mod lang;
+mod markdown;
+mod matcher;
+mod planner;
+mod siyuan;
+mod slice;
+mod text;
 mod wire;
 
+// Each capability's surface is the explicit `pub use` list of its module.
+pub use block_diff::*;
+pub use content::*;
+pub use matcher::*;
+pub use planner::*;
+pub use slice::*;
+
 pub use error::{Details, Error, ErrorCode, LineRange, Result};
+pub use host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
 pub use lang::Lang;
+pub use markdown::render_ial;
+pub use siyuan::{is_block_id, Block, BlockKind, BreadcrumbEntry, ChildBlock};
+pub use text::{unified_diff, UnifiedDiffOptions};
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

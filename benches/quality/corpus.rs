@@ -26,8 +26,8 @@
 
 use std::collections::HashMap;
 
-use editkit::matcher::{replace_text, MatchMode, MatchOptions};
 use editkit::ErrorCode;
+use editkit::{replace_text, MatchMode, MatchOptions};
 
 #[path = "sources.rs"]
 pub mod sources;
@@ -1082,9 +1082,7 @@ fn planner_case(
 
 /// Plans the case on the source and applies it to the changed file.
 pub fn run_planner_case(case: &PlannerCase, source: &str) -> Outcome {
-    use editkit::planner::{
-        FileApplyOptions, FileEditSession, FileEditSessionOptions, RangeEditOptions,
-    };
+    use editkit::{FileApplyOptions, FileEditSession, FileEditSessionOptions, RangeEditOptions};
     let mut session = FileEditSession::new(FileEditSessionOptions::default());
     let plan = session.prepare_range_edit(
         RangeEditOptions {

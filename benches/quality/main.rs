@@ -21,7 +21,7 @@ use corpus::{
     build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,
     group_tally, Group, Kind, PlannerKind, Tally, MODES,
 };
-use editkit::matcher::MatchMode;
+use editkit::MatchMode;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -135,11 +135,11 @@ fn main() {
             line_of(case.region.1).saturating_sub(1)
         );
         if std::env::var_os("QUALITY_VERBOSE").is_some() {
-            let options = editkit::matcher::MatchOptions {
+            let options = editkit::MatchOptions {
                 mode,
                 ..Default::default()
             };
-            match editkit::matcher::replace_text(
+            match editkit::replace_text(
                 case.file_text(&source.text),
                 &case.search,
                 &case.replace,

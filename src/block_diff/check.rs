@@ -31,7 +31,7 @@ use super::plan::{is_empty_markdown, Draft};
 use super::refuse;
 use super::types::{BlockStrategy, EditAt, EditStrategy, Mismatch, Problem};
 use super::{BlockEdit, EditKind, EditResult, EditStatus, MatchMode, Warning, WarningCode};
-use crate::matcher::{self, ReplaceOptions};
+use crate::matcher::{self, MatchOptions};
 use crate::siyuan::{Block, BlockKind};
 use crate::text::trim_blank_lines;
 use crate::text::{unified_diff, UnifiedDiffOptions};
@@ -536,10 +536,10 @@ pub fn apply_pair(
         return Err(mismatch());
     }
     // The matcher's ladder, restricted to this block.
-    let options = ReplaceOptions {
+    let options = MatchOptions {
         mode,
         lang,
-        ..ReplaceOptions::default()
+        ..MatchOptions::default()
     };
     match matcher::replace_text(current, &search, replacement, &options) {
         Ok(r) => Ok((r.content, EditStrategy::Matcher(r.strategy))),

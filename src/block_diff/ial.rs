@@ -16,7 +16,7 @@ pub fn carried_attrs(ial: &str) -> Attrs {
         .collect()
 }
 
-/// [`carried_attrs`] as an IAL line, or `None`.
+/// `carried_attrs` as an IAL line, or `None`.
 pub fn carried_ial(ial: &str) -> Option<String> {
     render_ial(&carried_attrs(ial))
 }

@@ -83,7 +83,7 @@ pub struct Warning {
     pub block_id: Option<String>,
 }
 
-/// Options of [`validate_block_diff_format`] and [`parse_block_diff`].
+/// Options of [`validate_block_diff_format`](crate::validate_block_diff_format) and [`parse_block_diff`](crate::parse_block_diff).
 #[derive(Clone, Copy, Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct FormatOptions {
@@ -109,7 +109,7 @@ pub struct ParseReport {
     pub warnings: Vec<Warning>,
 }
 
-/// Options of [`apply_block_diff`].
+/// Options of [`apply_block_diff`](crate::apply_block_diff).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ApplyOptions {
@@ -276,7 +276,7 @@ pub struct IdMapping {
     pub new_id: String,
 }
 
-/// The result of [`apply_block_diff`].
+/// The result of [`apply_block_diff`](crate::apply_block_diff).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApplyReport {

@@ -21,8 +21,6 @@ mod ial;
 mod restate;
 
 pub(crate) use blocks::{list_marker, source_lines};
-pub use blocks::{parse, split_blocks, Detail, IalPlace, Node};
-pub use ial::{
-    ial_id, is_ial_line, parse_ial, render_ial, strip_ial, strip_inline_item_ial, Attrs,
-};
-pub use restate::{restate_children, set_root_ial, ChildFate, Descendant, Restated};
+pub use blocks::{parse, split_blocks, IalPlace, Node};
+pub use ial::{ial_id, is_ial_line, parse_ial, render_ial, strip_ial, Attrs};
+pub use restate::{restate_children, set_root_ial, ChildFate};

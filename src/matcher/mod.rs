@@ -3,7 +3,7 @@
 //! editing the wrong place.
 //!
 //! ```
-//! use editkit::matcher::{replace_text, MatchOptions};
+//! use editkit::{replace_text, MatchOptions};
 //!
 //! let file = "fn main() {\r\n    let x = 1;\r\n}\r\n";
 //! // The model dropped the indentation and used LF line breaks.
@@ -103,12 +103,12 @@ mod normalize;
 pub(crate) fn fold_key(line: &str) -> String {
     normalize::key(line, normalize::Level::Fold)
 }
-pub mod reexpress;
+mod reexpress;
 mod report;
 mod scan;
 mod search_replace;
 mod stats;
-pub mod strategies;
+mod strategies;
 mod types;
 mod unicode_forms;
 
@@ -122,9 +122,9 @@ pub use search_replace::{
 };
 pub use stats::{reset_stats, stats, CorrectionCounts, Stats, StrategyCounts};
 pub use types::{
-    Closest, FindOptions, FindResult, Match, MatchMode, MatchOptions, ReplaceOptions,
-    ReplaceResult, Strategy, CONTEXT_MIDDLE_MIN, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD,
-    DEFAULT_SIZE_RATIO, DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES,
+    Closest, FindResult, Match, MatchMode, MatchOptions, ReplaceResult, Strategy,
+    CONTEXT_MIDDLE_MIN, DEFAULT_FUZZY_MARGIN, DEFAULT_FUZZY_THRESHOLD, DEFAULT_SIZE_RATIO,
+    DEFAULT_WORK_BUDGET, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES,
 };
 
 use content::Content;

@@ -116,11 +116,6 @@ pub struct MatchOptions {
     pub lang: Lang,
 }
 
-/// The former name of [`MatchOptions`] for `find_match`.
-pub type FindOptions = MatchOptions;
-/// The former name of [`MatchOptions`] for `replace_text`.
-pub type ReplaceOptions = MatchOptions;
-
 impl Default for MatchOptions {
     fn default() -> Self {
         MatchOptions {

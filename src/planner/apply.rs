@@ -84,7 +84,7 @@ pub(crate) fn relocate_with_safe_strategies(
     new_text: &str,
 ) -> Relocated {
     use crate::error::ErrorCode as Code;
-    use crate::matcher::{find_match, FindOptions, MatchMode};
+    use crate::matcher::{find_match, MatchMode, MatchOptions};
     if edit.twin_when_folded {
         // Reformatted, the window stood at two places of the planned-on
         // file: a reformatted one found now may be the other.
@@ -105,9 +105,9 @@ pub(crate) fn relocate_with_safe_strategies(
     let Ok(found) = find_match(
         &content,
         &search,
-        &FindOptions {
+        &MatchOptions {
             mode: MatchMode::Safe,
-            ..FindOptions::default()
+            ..MatchOptions::default()
         },
     ) else {
         return Relocated::Nowhere;
@@ -216,7 +216,7 @@ fn reindented_new_text(
     new_text: &str,
 ) -> Option<String> {
     use crate::error::ErrorCode as Code;
-    use crate::matcher::{replace_text, MatchMode, ReplaceOptions, Strategy};
+    use crate::matcher::{replace_text, MatchMode, MatchOptions, Strategy};
     let cut = edit.before.len() + edit.del_offset;
     let cut_end = cut.checked_add(edit.del_count)?;
     let new_lines = new_text_lines(new_text);
@@ -231,9 +231,9 @@ fn reindented_new_text(
         &format!("{}\n", region.join("\n")),
         &window.join("\n"),
         &planned.join("\n"),
-        &ReplaceOptions {
+        &MatchOptions {
             mode: MatchMode::Safe,
-            ..ReplaceOptions::default()
+            ..MatchOptions::default()
         },
     ) {
         Ok(r) if r.strategy == Strategy::Indentation && r.occurrences == 1 => {

@@ -2,7 +2,9 @@
 //! edit, review its diff, apply it once.
 //!
 //! ```
-//! use editkit::planner::{FileApplyOptions, ContextMatch, FileEditSession, RangeEditOptions, FileEditSessionOptions};
+//! use editkit::{
+//!     ContextMatch, FileApplyOptions, FileEditSession, FileEditSessionOptions, RangeEditOptions,
+//! };
 //!
 //! let mut session = FileEditSession::new(FileEditSessionOptions { id_prefix: "s1".into(), ..Default::default() });
 //! let plan = session
@@ -185,5 +187,13 @@ pub use problem::PatchKind;
 pub use range::{parse_line_range, LineRangeSpec, ResolvedRange};
 pub use registry::id_prefix_from_now;
 pub use session::FileEditSession;
-pub use types::*;
+pub use types::{
+    Action, AnchorMatch, AppendBlanklineStyle, AppendOptions, ApplyBlock, ApplyEvidence,
+    ApplyInsert, BlockReplaceOptions, BlockReplacePlan, ContextMatch, FileAppendPlan,
+    FileApplyOptions, FileApplyResult, FileEditSessionOptions, FileView, FileViewOptions,
+    InsertBlanklineStyle, InsertOptions, InsertPlan, LineCounts, LocatedBy, NewFileCheck,
+    NewFileOptions, Normalized, Occurrence, OverwriteCheck, OverwriteOptions, PendingHunk,
+    PlanMode, PlanResult, Position, RangeEditOptions, RangePlan, RejectReason, ReplaceSlice, Span,
+    APPLY_MODE, DEFAULT_TTL_MS,
+};
 pub use view::{format_file_view, DEFAULT_MAX_LINES};

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::lang::Lang;
 
 /// One per agent process: plans edits, remembers them for `ttlMs`, applies
-/// them once. See the module docs of [`crate::planner`].
+/// them once: plan with a `prepare_*` tool, review the diff, apply.
 pub struct FileEditSession {
     registry: Registry,
 }

@@ -4,8 +4,8 @@
 //!
 //! Invariants: every function here is total (no panics on any `&str`) and
 //! never slices a string except at a `char` boundary. Positions inside the
-//! core are UTF-8 byte offsets; only the binding layer exposes UTF-16
-//! offsets, through [`Utf16Index`].
+//! core are UTF-8 byte offsets; results expose UTF-16 offsets (what JS
+//! string indices count), counted with [`utf16_len`].
 
 mod diff;
 mod lines;
@@ -19,4 +19,4 @@ pub use lines::{
     detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line,
     LineEnding, BOM,
 };
-pub use offsets::{floor_char_boundary, utf16_len, Utf16Index};
+pub use offsets::{floor_char_boundary, utf16_len};

@@ -1,11 +1,11 @@
 //! applyBlockDiff against the fixture documents: the original plugin's 34
 //! recorded cases, undo, failures midway, host-call counts and hostile input.
 
-use editkit::block_diff::{
+use editkit::Capability;
+use editkit::{
     apply_block_diff, parse_block_diff, validate_block_diff_format, ApplyOptions, ApplyReport,
     EditStatus, FormatOptions,
 };
-use editkit::host::Capability;
 use editkit::{Error, ErrorCode, Lang};
 
 use super::kernel_host::{Call, KernelHost};
@@ -197,12 +197,11 @@ fn without_ids(markdown: &str) -> String {
                 break;
             };
             out.push_str(&rest[..open]);
-            let kept: Vec<(String, String)> =
-                editkit::markdown::parse_ial(&rest[open..=open + close])
-                    .into_iter()
-                    .filter(|(k, _)| k != "id" && k != "updated")
-                    .collect();
-            if let Some(ial) = editkit::markdown::render_ial(&kept) {
+            let kept: Vec<(String, String)> = editkit::parse_ial(&rest[open..=open + close])
+                .into_iter()
+                .filter(|(k, _)| k != "id" && k != "updated")
+                .collect();
+            if let Some(ial) = editkit::render_ial(&kept) {
                 out.push_str(&ial);
             }
             rest = &rest[open + close + 1..];
@@ -336,7 +335,7 @@ fn plugin_parse_results_agree_where_the_plugin_parsed_correctly() {
                 theirs["blockId"].as_str().unwrap(),
                 "{title}"
             );
-            let trim = |s: &str| editkit::text::trim_blank_lines(s).trim().to_string();
+            let trim = |s: &str| s.trim().to_string();
             if let Some(old) = theirs["oldContent"].as_str() {
                 assert_eq!(trim(ours.search.as_deref().unwrap()), old, "{title}");
             }
@@ -990,7 +989,7 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
         &host,
         &diff,
         ApplyOptions {
-            match_mode: editkit::block_diff::MatchMode::Exact,
+            match_mode: editkit::MatchMode::Exact,
             ..ApplyOptions::default()
         },
     )
@@ -1006,7 +1005,7 @@ fn the_matchers_safe_strategies_forgive_formatting_and_say_so() {
 const BQ: &str = "20240614083420-bq9klmn";
 const P06: &str = "20240614083310-p06wert";
 
-fn codes_of(warnings: &[editkit::block_diff::Warning]) -> Vec<String> {
+fn codes_of(warnings: &[editkit::Warning]) -> Vec<String> {
     warnings
         .iter()
         .map(|w| {
@@ -1112,7 +1111,7 @@ fn editing_a_container_keeps_its_childrens_ids_and_attributes() {
 
 #[test]
 fn a_late_undo_refuses_to_clobber_a_newer_edit_and_writes_nothing() {
-    use editkit::host::SiyuanHost;
+    use editkit::SiyuanHost;
     let host = KernelHost::new();
     let diff = format!(
         "@@{P}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE\n\n@@AFTER:{P06}@@\n补充说明"
@@ -1200,7 +1199,7 @@ fn an_undo_whose_deleted_blocks_id_is_taken_re_inserts_it_without_and_maps_the_i
     assert_ne!(fresh, P06);
     assert_eq!(
         undone.id_map,
-        vec![editkit::block_diff::IdMapping {
+        vec![editkit::IdMapping {
             old_id: P06.to_string(),
             new_id: fresh.clone()
         }]
@@ -1208,7 +1207,7 @@ fn an_undo_whose_deleted_blocks_id_is_taken_re_inserts_it_without_and_maps_the_i
     assert!(undone
         .warnings
         .iter()
-        .any(|w| w.code == editkit::block_diff::WarningCode::IdInUse));
+        .any(|w| w.code == editkit::WarningCode::IdInUse));
     assert_eq!(
         host.block(&fresh).unwrap().parent_id,
         "20240614083300-h3bk2nd"
@@ -1279,7 +1278,7 @@ fn a_rollback_that_fails_too_reports_both_failures_and_an_undo_of_what_is_still_
     let report = run(&host, &diff).unwrap();
     assert!(!report.ok);
     let inserted = report.plan[1].operations.iter().find_map(|op| match op {
-        editkit::block_diff::HostOp::Insert { new_id, .. } => new_id.clone(),
+        editkit::HostOp::Insert { new_id, .. } => new_id.clone(),
         _ => None,
     });
     let inserted = inserted.unwrap();

@@ -2,9 +2,7 @@
 //! apply then undo is the identity on the document; an atomic diff with one
 //! bad hunk writes nothing; any prefix of a diff validates without panic.
 
-use editkit::block_diff::{
-    apply_block_diff, validate_block_diff_format, ApplyOptions, FormatOptions,
-};
+use editkit::{apply_block_diff, validate_block_diff_format, ApplyOptions, FormatOptions};
 use proptest::prelude::*;
 
 use super::kernel_host::KernelHost;

@@ -27,7 +27,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use editkit::matcher::{
+use editkit::{
     apply_edits, apply_search_replace, find_match, parse_search_replace, replace_text, EditSpec,
     MatchMode, MatchOptions, SearchReplaceOptions, SearchReplaceReport,
 };

@@ -5,15 +5,15 @@
 //!
 //! Each deliberate difference from the plugin is asserted with its reason.
 
-use editkit::block_diff::{apply_block_diff, ApplyOptions};
-use editkit::content::{
+use editkit::{
     append_content, build_block_info, create_new_doc, format_block_info, get_block_content,
     get_block_info, plan_new_doc_path, render_block_content, AppendContentArgs, AppendTarget,
     BlockContentSource, BlockIds, ContentOptions, CreateNewDocArgs, DocLocation,
     GetBlockContentArgs, GetBlockInfoArgs, NewDocPathArgs, Placement,
 };
-use editkit::host::{Capability, SiyuanHost};
-use editkit::siyuan::{Block, ChildBlock};
+use editkit::{apply_block_diff, ApplyOptions};
+use editkit::{Block, ChildBlock};
+use editkit::{Capability, SiyuanHost};
 use editkit::{Error, ErrorCode, Lang};
 
 use super::kernel_host::{KernelHost, DAILY_NOTE, FIXTURE_DOCS, NOTEBOOK};
@@ -441,7 +441,7 @@ fn outline_is_in_document_order_not_sort_order() {
     let doc = "20240620211500-rdlst7q";
     let new_ids = block_on(host.insert_block(
         "## Preface",
-        &editkit::host::InsertAnchor::Before("20240620211500-q0intro".into()),
+        &editkit::InsertAnchor::Before("20240620211500-q0intro".into()),
     ))
     .unwrap();
     let info = block_on(get_block_info(
@@ -511,17 +511,17 @@ fn block_info_builds_from_plain_data_and_round_trips_through_json() {
     assert_eq!((info.content_length, info.markdown_length), (5, 19));
     assert_eq!(info.markdown_preview, "😀😀😀😀😀");
     assert_eq!(info.child_block_count, None);
-    let result = editkit::content::BlockInfoResult {
+    let result = editkit::BlockInfoResult {
         blocks: vec![info],
         not_found_ids: vec![],
     };
     let json = serde_json::to_value(&result).unwrap();
-    let back: editkit::content::BlockInfoResult = serde_json::from_value(json).unwrap();
+    let back: editkit::BlockInfoResult = serde_json::from_value(json).unwrap();
     assert_eq!(back, result);
     let text = format_block_info(&back, &EN);
     assert!(text.contains("(preview: \"😀😀😀😀😀...\")"), "{text}");
     assert_eq!(
-        format_block_info(&editkit::content::BlockInfoResult::default(), &EN),
+        format_block_info(&editkit::BlockInfoResult::default(), &EN),
         "No block found: "
     );
 }
@@ -551,7 +551,7 @@ fn create_new_doc_reproduces_every_plugin_path() {
             let data = &result["data"];
             // The plugin's recording numbered new documents `…-docNNNN`;
             // the kernel (and its double) make ids of the same form.
-            assert!(editkit::siyuan::is_block_id(&out.doc_id), "{label}");
+            assert!(editkit::is_block_id(&out.doc_id), "{label}");
             let recorded = data["docId"].as_str().unwrap();
             assert_eq!(out.hpath, data["hpath"].as_str().unwrap(), "{label}");
             assert_eq!(
@@ -886,7 +886,7 @@ fn append_to_containers_and_a_heading_with_an_empty_section() {
     let doc = "20240620211500-rdlst7q";
     let new = block_on(host.insert_block(
         "## Empty",
-        &editkit::host::InsertAnchor::Before("20240620211550-q5hdr02".into()),
+        &editkit::InsertAnchor::Before("20240620211550-q5hdr02".into()),
     ))
     .unwrap();
     let out = run(&new[0], "under empty");
@@ -908,7 +908,7 @@ fn parse_rendered(text: &str) -> Vec<(String, String, String, String)> {
         let header = line
             .strip_prefix("@@")
             .and_then(|r| r.split_once("@@"))
-            .filter(|(id, _)| editkit::siyuan::is_block_id(id));
+            .filter(|(id, _)| editkit::is_block_id(id));
         match header {
             Some((id, label)) => {
                 if let Some(last) = out.last_mut() {
@@ -965,7 +965,7 @@ fn show_id_output_round_trips_through_apply_block_diff() {
             before.text,
             "{file}: the rendering parses back"
         );
-        let paragraph = editkit::siyuan::BlockKind::Paragraph.label(lang);
+        let paragraph = editkit::BlockKind::Paragraph.label(lang);
         let mut diff = String::new();
         let mut rewritten = 0;
         for (header, id, label, md) in &mut blocks {
@@ -1109,8 +1109,8 @@ fn arbitrary_arguments_never_panic() {
 
 #[test]
 fn every_type_label_is_accepted_back_as_a_hunk_header() {
-    use editkit::block_diff::{validate_block_diff_format, FormatOptions};
-    use editkit::siyuan::BlockKind;
+    use editkit::BlockKind;
+    use editkit::{validate_block_diff_format, FormatOptions};
     let codes = [
         "d",
         "h",

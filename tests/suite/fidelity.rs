@@ -3,7 +3,7 @@
 //! (and the strategy that found it) or the refusal's code. The same table
 //! runs through the built package in `tests/node/fidelity.test.mjs`.
 
-use editkit::matcher::{replace_text, MatchOptions};
+use editkit::{replace_text, MatchOptions};
 use serde_json::Value;
 
 fn cases() -> Vec<Value> {
@@ -62,7 +62,7 @@ fn every_fidelity_case_gives_its_exact_result() {
 }
 
 mod properties {
-    use editkit::matcher::{replace_text, MatchOptions};
+    use editkit::{replace_text, MatchOptions};
     use proptest::prelude::*;
 
     /// How the file writes the space between two words, and what a model

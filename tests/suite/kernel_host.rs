@@ -20,8 +20,8 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
-use editkit::host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
-use editkit::siyuan::{Block, BreadcrumbEntry, ChildBlock};
+use editkit::{Block, BreadcrumbEntry, ChildBlock};
+use editkit::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
 use serde_json::{json, Value};
 
 use super::support::shared_dir;

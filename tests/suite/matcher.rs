@@ -6,11 +6,11 @@
 //! a refused edit leaves the content byte for byte, CRLF and BOM survive,
 //! and nothing panics.
 
-use editkit::matcher::{
+use editkit::ErrorCode;
+use editkit::{
     apply_search_replace, find_match, replace_text, MatchMode, MatchOptions, SearchReplaceOptions,
     Strategy as Step,
 };
-use editkit::ErrorCode;
 use proptest::prelude::*;
 
 /// Byte offset of a UTF-16 offset into `s`.

@@ -2,9 +2,10 @@
 //! race cases, expiry/ownership/revision/ordering, text fidelity, large
 //! files, and property tests.
 
-use editkit::planner::*;
+use editkit::*;
 use editkit::{Error, ErrorCode, Lang};
 use proptest::prelude::*;
+use proptest::strategy::Strategy;
 
 const OWNER: &str = "agent-1";
 const T0: f64 = 1_000.0;

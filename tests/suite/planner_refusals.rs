@@ -13,8 +13,8 @@
 //! rewrites the YAML of every case from what the planner says (review the
 //! diff before committing it).
 
-use editkit::planner::*;
 use editkit::Error;
+use editkit::*;
 use serde_json::{Map, Value};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/planner-refusals");

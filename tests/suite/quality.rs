@@ -8,7 +8,7 @@
 
 use std::io::Write;
 
-use editkit::matcher::MatchMode;
+use editkit::MatchMode;
 
 use super::quality_corpus::{
     build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,

@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use editkit::block_diff::{apply_block_diff, ApplyOptions};
-use editkit::host::SiyuanHost;
-use editkit::markdown::parse_ial;
+use editkit::parse_ial;
+use editkit::SiyuanHost;
+use editkit::{apply_block_diff, ApplyOptions};
 use serde_json::{json, Value};
 
 use super::kernel_host::KernelHost;

@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use editkit::slice::{evaluate_slice, slice_range, SliceItem, SliceOptions};
+use editkit::{evaluate_slice, slice_range, SliceItem, SliceOptions};
 use editkit::{ErrorCode, Lang};
 use proptest::prelude::*;
 

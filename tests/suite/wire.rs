@@ -3,9 +3,9 @@
 //! from those declarations. This test fails when that file is out of date;
 //! `WIRE_WRITE=1 cargo test --test all wire` rewrites it.
 
-use editkit::block_diff::{BlockStrategy, WarningCode};
-use editkit::matcher::Strategy;
 use editkit::ErrorCode;
+use editkit::Strategy;
+use editkit::{BlockStrategy, WarningCode};
 
 fn union(doc: &str, name: &str, values: impl Iterator<Item = &'static str>) -> String {
     let mut out = format!("/** {doc} */\nexport type {name} =\n");
