@@ -40,14 +40,24 @@ pub enum ErrorCode {
     /// A host callback did not settle within `timeoutMs`.
     HostTimeout = "HOST_TIMEOUT",
     // ---- block diff: format (SPEC §3.2) -------------------------------
+    /// A SEARCH marker inside a SEARCH/REPLACE block that is still open.
     NestedSearch = "NESTED_SEARCH",
+    /// A SEARCH block never closed by `>>>>>>> REPLACE`.
     UnclosedSearch = "UNCLOSED_SEARCH",
+    /// A `>>>>>>> REPLACE` marker with no SEARCH before it.
     UnmatchedReplace = "UNMATCHED_REPLACE",
+    /// A `=======` divider outside a block, or a second one in a block.
     MisplacedDelimiter = "MISPLACED_DELIMITER",
+    /// A block closed without the `=======` divider.
     MissingDelimiter = "MISSING_DELIMITER",
+    /// A SEARCH block before any `@@<block id>@@` header.
     SearchWithoutBlockId = "SEARCH_WITHOUT_BLOCK_ID",
+    /// A header names something that is not a SiYuan block id.
     InvalidBlockId = "INVALID_BLOCK_ID",
+    /// A header has a command other than REPLACE, DELETE, BEFORE, AFTER, PREPEND
+    /// or APPEND.
     UnknownCommand = "UNKNOWN_COMMAND",
+    /// An insert command (BEFORE, AFTER, PREPEND, APPEND) with no content.
     EmptyInsert = "EMPTY_INSERT",
     /// A SEARCH section with nothing in it (the block is not located by
     /// an empty text; use `@@REPLACE:id@@`).
@@ -62,14 +72,23 @@ pub enum ErrorCode {
     /// A diff-level format failure that wraps the list of format problems.
     InvalidDiffFormat = "INVALID_DIFF_FORMAT",
     // ---- block diff: content check and execution (SPEC §3.4–3.6) --------
+    /// No block has the id.
     BlockNotFound = "BLOCK_NOT_FOUND",
+    /// SEARCH does not match the block (details carry both texts and a diff).
     ContentMismatch = "CONTENT_MISMATCH",
     /// SEARCH occurs more than once inside the block.
     AmbiguousMatch = "AMBIGUOUS_MATCH",
+    /// PREPEND/APPEND into a block that cannot hold children.
     NotAContainer = "NOT_A_CONTAINER",
+    /// Hunks of one diff contradict each other (delete and edit one block,
+    /// rewrite a container and edit inside it, …).
     ConflictingEdits = "CONFLICTING_EDITS",
+    /// An update, delete or sibling insert aimed at a document.
     DocumentTarget = "DOCUMENT_TARGET",
+    /// The block changed between the check and the write (or the rollback
+    /// found it changed by someone else); nothing of the edit was written.
     StaleBlock = "STALE_BLOCK",
+    /// After writing, the block does not read back as planned.
     WriteVerifyFailed = "WRITE_VERIFY_FAILED",
     /// One or more edits failed the content check (wraps per-edit errors).
     ValidationFailed = "VALIDATION_FAILED",
@@ -79,7 +98,9 @@ pub enum ErrorCode {
     /// new id (`allowChildReassign` to accept).
     ChildrenWouldBeReassigned = "CHILDREN_WOULD_BE_REASSIGNED",
     // ---- slice (SPEC §4) ------------------------------------------------
+    /// A slice names an anchor id that is not among the children.
     SliceAnchorNotFound = "SLICE_ANCHOR_NOT_FOUND",
+    /// A slice that is none of the accepted forms.
     InvalidSlice = "INVALID_SLICE",
     // ---- content tools (SPEC §5) ----------------------------------------
     /// A block given where a document is required (createNewDoc's anchor,
@@ -108,16 +129,26 @@ pub enum ErrorCode {
     /// matcher collects (`MAX_CANDIDATES`): refused rather than cut short.
     TooManyMatches = "TOO_MANY_MATCHES",
     // ---- file-edit planner (SPEC §7) -----------------------------------
+    /// The file to plan on (or to apply to) does not exist.
     FileNotFound = "FILE_NOT_FOUND",
+    /// A prepare tool that writes text was given none.
     ContentRequired = "CONTENT_REQUIRED",
+    /// No line matches the anchor.
     AnchorNotFound = "ANCHOR_NOT_FOUND",
+    /// The anchor matches several lines (or the anchors delimit several blocks)
+    /// and no `occurrence` chooses one.
     AnchorAmbiguous = "ANCHOR_AMBIGUOUS",
+    /// `occurrence` names none of the candidates.
     OccurrenceOutOfRange = "OCCURRENCE_OUT_OF_RANGE",
+    /// No live plan has the hunk id (never issued, applied already, or expired:
+    /// `details.reason`).
     HunkNotFound = "HUNK_NOT_FOUND",
+    /// The hunk was planned by another owner.
     WrongOwner = "WRONG_OWNER",
+    /// `existingHunkId` names a plan made by another tool.
     HunkKindMismatch = "HUNK_KIND_MISMATCH",
+    /// A line range beyond the end of the file.
     RangeOutOfBounds = "RANGE_OUT_OF_BOUNDS",
-    /// The hunk existed but its time to live has passed (re-plan it).
     /// `existingHunkId` names a plan for another file.
     HunkPathMismatch = "HUNK_PATH_MISMATCH",
     /// A line range that is not `N`, `N~M`, `N~`, `~N` or `~`, or is reversed.
@@ -142,7 +173,9 @@ pub enum ErrorCode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LineRange {
+    /// First line, 1-based.
     pub start_line: u32,
+    /// Last line, 1-based, inclusive.
     pub end_line: u32,
     /// 1-based UTF-16 column of the start, given where several candidates
     /// start on one line.
@@ -218,13 +251,17 @@ pub struct Details {
 /// An editkit refusal: `code` for programs, `message` for people and agents.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Error {
+    /// What went wrong, as a stable code.
     pub code: ErrorCode,
+    /// What went wrong, where, and what to do next, in the caller's language.
     pub message: String,
+    /// Structured facts a host reads without parsing the message.
     #[serde(flatten)]
     pub details: Box<Details>,
 }
 
 impl Error {
+    /// An error with this code and message and no details.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Error {
             code,
@@ -233,31 +270,37 @@ impl Error {
         }
     }
 
+    /// Adds the 1-based line the error is about.
     pub fn with_line(mut self, line: u32) -> Self {
         self.details.line = Some(line);
         self
     }
 
+    /// Adds the block the error is about.
     pub fn with_block_id(mut self, id: impl Into<String>) -> Self {
         self.details.block_id = Some(id.into());
         self
     }
 
+    /// Adds the 1-based index of the hunk the error is about.
     pub fn with_hunk_index(mut self, index: u32) -> Self {
         self.details.hunk_index = Some(index);
         self
     }
 
+    /// Adds the name of the argument or callback the error is about.
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
         self.details.name = Some(name.into());
         self
     }
 
+    /// Adds the next steps, in the message's language.
     pub fn with_suggestions(mut self, suggestions: Vec<String>) -> Self {
         self.details.suggestions = suggestions;
         self
     }
 
+    /// Adds the errors this one gathers (every format problem of a diff).
     pub fn with_errors(mut self, errors: Vec<Error>) -> Self {
         self.details.errors = errors;
         self
@@ -294,6 +337,7 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A result whose error is editkit's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]

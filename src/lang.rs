@@ -6,8 +6,10 @@ use serde::Deserialize;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
+    /// English (the default).
     #[default]
     En,
+    /// Simplified Chinese.
     Zh,
 }
 

@@ -21,7 +21,6 @@
 //! | the I/O a host supplies | [`SiyuanHost`] |
 //! | stable error codes with en/zh messages | [`Error`], [`ErrorCode`] |
 
-
 mod block_diff;
 mod content;
 mod error;

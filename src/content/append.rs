@@ -46,6 +46,7 @@ pub enum AppendTarget {
 pub struct AppendContentArgs {
     /// The markdown to add (one or more blocks).
     pub markdown: String,
+    /// What `target` names: today's daily note of a notebook, a document, or a block.
     pub target_type: AppendTarget,
     /// A notebook id (`dailynote`) or a block id.
     pub target: String,
@@ -60,7 +61,9 @@ pub struct AppendContentResult {
     /// The block the content was added to or after (for `dailynote`, the
     /// daily note's document id).
     pub target_id: String,
+    /// What the target was, as asked.
     pub target_type: AppendTarget,
+    /// Where the new blocks went relative to the target.
     pub placement: Placement,
     /// Ids of the blocks created, as the host reported them.
     pub new_block_ids: Vec<String>,
@@ -72,6 +75,7 @@ pub struct AppendContentResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AppendPlan {
+    /// Where the new blocks go relative to the target.
     pub placement: Placement,
     /// `LastChild`: the container; otherwise the block to insert after.
     pub anchor_id: String,
@@ -83,7 +87,9 @@ pub struct AppendPlan {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct AppendSource {
+    /// The target block's row.
     pub block: Block,
+    /// For a heading, its section as `getChildBlocks` lists it (else empty).
     pub section: Vec<ChildBlock>,
 }
 

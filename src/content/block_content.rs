@@ -39,6 +39,7 @@ use crate::Error;
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct GetBlockContentArgs {
+    /// The block to read (a document, heading, container or leaf).
     pub block_id: String,
     /// Print `@@id@@label` before each block (default: `showSubStructure`;
     /// forced on by a slice).
@@ -54,7 +55,9 @@ pub struct GetBlockContentArgs {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ViewFlags {
+    /// Print `@@id@@label` before each block.
     pub show_id: bool,
+    /// List a container's children instead of the container.
     pub show_sub_structure: bool,
     /// The slice, when one is in force (non-blank).
     pub slice: Option<String>,
@@ -79,7 +82,9 @@ pub fn resolve_view(args: &GetBlockContentArgs) -> ViewFlags {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct BlockContentSource {
+    /// The block's row.
     pub block: Block,
+    /// Its `getChildBlocks` list, when the view lists children (else empty).
     pub children: Vec<ChildBlock>,
 }
 
@@ -89,12 +94,16 @@ pub struct BlockContentSource {
 pub struct BlockContent {
     /// What the agent reads.
     pub text: String,
+    /// The block that was read.
     pub block_id: String,
     /// The block's type code (`d`, `h`, `p`, …).
     #[serde(rename = "type")]
     pub block_type: String,
+    /// Whether the text prints `@@id@@label` before each block.
     pub show_id: bool,
+    /// Whether the text lists the block's children rather than the block.
     pub show_sub_structure: bool,
+    /// The slice in force, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slice: Option<String>,
     /// Ids of the blocks the text shows, in order.

@@ -39,7 +39,9 @@ pub const PREVIEW_UNITS: usize = 10;
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
 pub enum BlockIds {
+    /// A list of ids (each may itself hold comma-separated ids).
     List(Vec<String>),
+    /// Comma-separated ids in one string.
     Text(String),
 }
 
@@ -70,6 +72,7 @@ impl BlockIds {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct GetBlockInfoArgs {
+    /// The blocks to describe.
     pub ids: BlockIds,
 }
 
@@ -77,11 +80,13 @@ pub struct GetBlockInfoArgs {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct TocNode {
+    /// The heading block's id.
     pub block_id: String,
     /// The heading's text.
     pub content: String,
     /// 1–6.
     pub level: u8,
+    /// The headings below it, down to the next heading of its level or higher.
     pub children: Vec<TocNode>,
 }
 
@@ -89,11 +94,13 @@ pub struct TocNode {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct BreadcrumbItem {
+    /// The block (or document) at this level.
     pub id: String,
     /// The type code (`d`, `h`, `i`, …); the kernel's node name when it is
     /// one this version does not know.
     #[serde(rename = "type")]
     pub type_: String,
+    /// The subtype code (`h1`…`h6`, `o`/`u`/`t` for lists), or empty.
     pub sub_type: String,
     /// What the kernel calls it: `notebook/hpath` for a document, the text
     /// for other levels, empty for the block itself.
@@ -104,7 +111,9 @@ pub struct BreadcrumbItem {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct BlockInfo {
+    /// The block's id.
     pub id: String,
+    /// The type code (`d`, `h`, `p`, …).
     #[serde(rename = "type")]
     pub type_: String,
     /// The row as the host gave it.
@@ -122,6 +131,7 @@ pub struct BlockInfo {
     /// Documents.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub toc: Option<Vec<TocNode>>,
+    /// Where it sits, document first (when the host has `getBlockBreadcrumb`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breadcrumb: Option<Vec<BreadcrumbItem>>,
 }
@@ -131,7 +141,9 @@ pub struct BlockInfo {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct BlockInfoResult {
+    /// The blocks found, in the order asked.
     pub blocks: Vec<BlockInfo>,
+    /// The ids no block has.
     pub not_found_ids: Vec<String>,
 }
 
@@ -146,9 +158,13 @@ fn lists_children(kind: BlockKind) -> bool {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct BlockInfoSource {
+    /// The block's row.
     pub block: Block,
+    /// Its child list (documents, headings, containers).
     pub children: Option<Vec<ChildBlock>>,
+    /// A document's headings, in document order (for the outline).
     pub headings: Option<Vec<Block>>,
+    /// Its breadcrumb as `getBlockBreadcrumb` answers it.
     pub breadcrumb: Option<Vec<BreadcrumbEntry>>,
 }
 

@@ -32,7 +32,9 @@ use crate::{Error, Lang};
 pub struct NewDocPathArgs {
     /// The anchor's row (`type`, `box`, `path`, `hpath` are used).
     pub anchor_doc: Block,
+    /// The new document's title.
     pub title: String,
+    /// Where the new document goes relative to the anchor.
     pub location: DocLocation,
 }
 
@@ -137,8 +139,11 @@ pub fn plan_new_doc_path(
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateNewDocArgs {
+    /// The new document's title (its last path segment).
     pub title: String,
+    /// The document the new one is placed relative to.
     pub anchor_document_id: String,
+    /// Where the new document goes relative to the anchor.
     pub location: DocLocation,
     /// The new document's body (default empty).
     #[serde(default)]
@@ -151,10 +156,15 @@ pub struct CreateNewDocArgs {
 pub struct CreateNewDocResult {
     /// Always true in a result (failures are errors).
     pub success: bool,
+    /// The new document's id.
     pub doc_id: String,
+    /// Its human-readable path (`/Parent/Title`).
     pub hpath: String,
+    /// Where it was placed relative to the anchor, as asked.
     pub location: DocLocation,
+    /// The notebook it is in.
     pub notebook: String,
+    /// Its parent document's id, or the notebook id at the root.
     #[serde(rename = "parentID")]
     pub parent_id: String,
     /// One line an agent can read (seed 000's confirmation).

@@ -40,6 +40,8 @@ pub const CORRECTION_CACHE_SIZE: usize = 50;
 /// The host's LLM: answers a correction request with text that should hold
 /// one JSON object `{search, replace, noChangesRequired, explanation}`.
 pub trait Corrector {
+    /// Asks the model to correct a failed edit; answers its raw reply (the
+    /// JSON object above, possibly wrapped in prose), or the host's failure.
     async fn correct(&self, request: &CorrectionRequest) -> Result<String, HostError>;
 }
 
@@ -48,13 +50,20 @@ pub trait Corrector {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CorrectionRequest {
+    /// The system prompt: what a correction is and the reply's format.
     pub system: String,
+    /// The user prompt: the instruction, the failed edit, the failure report
+    /// and the content.
     pub user: String,
+    /// What the edit was meant to do, as the caller said it.
     pub instruction: String,
+    /// The search that failed.
     pub search: String,
+    /// Its replacement.
     pub replace: String,
     /// The failure report of the first attempt.
     pub error: String,
+    /// The content the search failed on.
     pub content: String,
 }
 
@@ -66,6 +75,7 @@ pub struct CorrectionOptions {
     /// Why the edit is made (seed 002's `instruction`); helps the corrector
     /// find the intended place.
     pub instruction: String,
+    /// How the corrected edit (and the first try) is matched.
     #[serde(flatten)]
     pub replace: MatchOptions,
 }

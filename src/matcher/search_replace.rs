@@ -41,7 +41,9 @@ use crate::lang::Lang;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchReplaceBlock {
+    /// The SEARCH text, markers and escapes removed.
     pub search: String,
+    /// The REPLACE text, markers and escapes removed.
     pub replace: String,
     /// 1-based line of the block's SEARCH marker in the text.
     pub line: u32,
@@ -57,10 +59,17 @@ pub struct SearchReplaceOptions {
     pub atomic: bool,
     /// Default `safe`.
     pub mode: MatchMode,
+    /// Language of messages (default `en`).
     pub lang: Lang,
+    /// Fuzzy mode's minimum score (default [`DEFAULT_FUZZY_THRESHOLD`]).
     pub fuzzy_threshold: Option<f64>,
+    /// Fuzzy mode's required lead over the runner-up (default
+    /// [`DEFAULT_FUZZY_MARGIN`]).
     pub fuzzy_margin: Option<f64>,
+    /// How much larger or smaller than the search a fuzzy match may be (default
+    /// [`DEFAULT_SIZE_RATIO`]).
     pub size_ratio: Option<f64>,
+    /// Operation budget of each block (default [`DEFAULT_WORK_BUDGET`]).
     pub work_budget: Option<u32>,
 }
 
@@ -100,8 +109,11 @@ impl SearchReplaceOptions {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EditSpec {
+    /// The text to find.
     pub old_string: String,
+    /// The text to put in its place.
     pub new_string: String,
+    /// Replace every place it occurs (default: exactly one place).
     #[serde(default)]
     pub replace_all: bool,
 }
@@ -150,13 +162,17 @@ pub struct BlockResult {
     /// Line of the block's SEARCH marker (absent for [`apply_edits`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// The block applied.
     pub ok: bool,
+    /// The strategy that located it, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<Strategy>,
+    /// How many places it replaced.
     pub occurrences: u32,
     /// Spans replaced, as offsets into the content this block was applied
     /// to (the result of the blocks before it).
     pub matches: Vec<Match>,
+    /// Why it did not apply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Error>,
 }
@@ -169,8 +185,11 @@ pub struct SearchReplaceReport {
     pub content: String,
     /// Every block applied.
     pub ok: bool,
+    /// Blocks applied.
     pub applied: u32,
+    /// Blocks that did not apply.
     pub failed: u32,
+    /// One result per block, in order.
     pub results: Vec<BlockResult>,
     /// Seed 003's summary line(s), in the requested language.
     pub summary: String,

@@ -11,16 +11,27 @@ use super::types::Strategy;
 /// Successful locations per strategy (the names are the strategy names).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct StrategyCounts {
+    /// Finds by `exact`.
     pub exact: u32,
+    /// Finds by `line_endings`.
     pub line_endings: u32,
+    /// Finds by `trimmed_boundaries`.
     pub trimmed_boundaries: u32,
+    /// Finds by `trailing_whitespace`.
     pub trailing_whitespace: u32,
+    /// Finds by `indentation`.
     pub indentation: u32,
+    /// Finds by `whitespace_normalized`.
     pub whitespace_normalized: u32,
+    /// Finds by `unicode_normalized`.
     pub unicode_normalized: u32,
+    /// Finds by `escape_normalized`.
     pub escape_normalized: u32,
+    /// Finds by `token_flexible`.
     pub token_flexible: u32,
+    /// Finds by `context_anchored`.
     pub context_anchored: u32,
+    /// Finds by `block_similarity`.
     pub block_similarity: u32,
 }
 
@@ -46,10 +57,15 @@ pub struct CorrectionCounts {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
+    /// Finds per strategy.
     pub strategies: StrategyCounts,
+    /// Searches no strategy located.
     pub not_found: u32,
+    /// Searches located at several places.
     pub ambiguous: u32,
+    /// Edits refused as already applied.
     pub already_applied: u32,
+    /// What self-correction did.
     pub corrections: CorrectionCounts,
 }
 

@@ -31,16 +31,31 @@ crate::wire::wire_enum! {
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Strategy {
+    /// Byte for byte.
     Exact = "exact",
+    /// CRLF and LF treated as one.
     LineEndings = "line_endings",
+    /// Whitespace at the start and end of the search ignored.
     TrimmedBoundaries = "trimmed_boundaries",
+    /// Spaces and tabs at line ends ignored.
     TrailingWhitespace = "trailing_whitespace",
+    /// Every line's indentation changed by the same amount (re-indented).
     Indentation = "indentation",
+    /// Runs of spaces and tabs inside a line count as one space.
     WhitespaceNormalized = "whitespace_normalized",
+    /// Typographic quotes, dashes, NBSP, zero-width characters and NFC/NFD
+    /// forms folded.
     UnicodeNormalized = "unicode_normalized",
+    /// One level of over-escaping (`\\n`, `\\"`) undone.
     EscapeNormalized = "escape_normalized",
+    /// The same tokens in the same order, any whitespace between them
+    /// (fuzzy mode).
     TokenFlexible = "token_flexible",
+    /// First and last lines as anchors, the lines between mostly equal
+    /// (fuzzy mode).
     ContextAnchored = "context_anchored",
+    /// The window of whole lines most similar to the search, above the
+    /// threshold and ahead of the runner-up (fuzzy mode).
     BlockSimilarity = "block_similarity",
 }
 }
@@ -161,7 +176,9 @@ pub struct Match {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Closest {
+    /// First line of the region, 1-based.
     pub start_line: u32,
+    /// Last line of the region, 1-based, inclusive.
     pub end_line: u32,
     /// Sequence similarity in [0, 1] between the search and `text`.
     pub similarity: f64,
@@ -206,6 +223,7 @@ pub struct FindResult {
 pub struct ReplaceResult {
     /// The new content (BOM, line endings and final-newline state kept).
     pub content: String,
+    /// The strategy that located the search.
     pub strategy: Strategy,
     /// Number of locations replaced.
     pub occurrences: u32,

@@ -41,9 +41,17 @@ pub enum LineRangeSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResolvedRange {
     /// Lines `start..=end` (1-based).
-    Lines { start: u32, end: u32 },
+    Lines {
+        /// First line.
+        start: u32,
+        /// Last line, inclusive.
+        end: u32,
+    },
     /// The position after the last line (`N~` with N = last + 1).
-    Append { at: u32 },
+    Append {
+        /// The number the first appended line gets: the line count + 1.
+        at: u32,
+    },
 }
 
 /// Parses `input` (see the module docs for the grammar).

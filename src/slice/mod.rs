@@ -81,6 +81,7 @@ pub use messages::header as slice_header;
 
 /// Anything with a block id can be sliced.
 pub trait SliceItem {
+    /// The item's block id (what an id bound of a slice matches).
     fn slice_id(&self) -> &str;
 }
 

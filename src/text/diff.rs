@@ -102,7 +102,9 @@ pub fn sequence_ratio(old: &[&str], new: &[&str]) -> f64 {
 /// Options of [`unified_diff`].
 #[derive(Clone, Copy, Debug)]
 pub struct UnifiedDiffOptions<'a> {
+    /// The `---` header's name (default `a`).
     pub old_name: &'a str,
+    /// The `+++` header's name (default `b`).
     pub new_name: &'a str,
     /// Lines of unchanged context around each change (3, like `diff -u`).
     pub context: usize,
