@@ -845,7 +845,7 @@ export interface CreateNewDocResult {
 /** `exact`: byte for byte; `safe` (default): formatting slips forgiven; `fuzzy`: small content drift too. */
 export type MatchMode = 'exact' | 'safe' | 'fuzzy';
 
-/** Options of `findMatch` and `replaceText` (Rust: `matcher::MatchOptions`). */
+/** Options of `findMatch` and `replaceText` (Rust: `MatchOptions`). */
 export interface MatchOptions {
   mode?: MatchMode;
   /** Exactly this many places must match (one strategy). */

@@ -65,7 +65,7 @@ export type ErrorCode =
   | 'FILE_EXISTS'
   | 'NOT_A_FILE';
 
-/** The matcher's strategies, most exact first (Rust: `matcher::Strategy`). */
+/** The matcher's strategies, most exact first (Rust: `Strategy`). */
 export type Strategy =
   | 'exact'
   | 'line_endings'
@@ -79,7 +79,7 @@ export type Strategy =
   | 'context_anchored'
   | 'block_similarity';
 
-/** Warnings of a block diff (Rust: `block_diff::WarningCode`). */
+/** Warnings of a block diff (Rust: `WarningCode`). */
 export type WarningCode =
   | 'TEXT_OUTSIDE_HUNK'
   | 'MARKER_IN_BODY'
@@ -92,7 +92,7 @@ export type WarningCode =
   | 'UNDO_UNCHECKED'
   | 'UNDO_POSITION_APPROXIMATE';
 
-/** How a block edit found its place without the matcher (Rust: `block_diff::BlockStrategy`). */
+/** How a block edit found its place without the matcher (Rust: `BlockStrategy`). */
 export type BlockStrategy =
   | 'whole_block'
   | 'substring'

@@ -29,17 +29,17 @@ fn generated() -> String {
             ErrorCode::ALL.iter().map(|c| c.as_str()),
         ),
         union(
-            "The matcher's strategies, most exact first (Rust: `matcher::Strategy`).",
+            "The matcher's strategies, most exact first (Rust: `Strategy`).",
             "Strategy",
             Strategy::ALL.iter().map(|s| s.as_str()),
         ),
         union(
-            "Warnings of a block diff (Rust: `block_diff::WarningCode`).",
+            "Warnings of a block diff (Rust: `WarningCode`).",
             "WarningCode",
             WarningCode::ALL.iter().map(|w| w.as_str()),
         ),
         union(
-            "How a block edit found its place without the matcher (Rust: `block_diff::BlockStrategy`).",
+            "How a block edit found its place without the matcher (Rust: `BlockStrategy`).",
             "BlockStrategy",
             BlockStrategy::ALL.iter().map(|s| s.as_str()),
         ),
