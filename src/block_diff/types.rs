@@ -11,11 +11,19 @@ use crate::{Details, Error, ErrorCode, Lang, LineRange};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum EditKind {
+    /// Rewrite the block (`@@id@@` with SEARCH/REPLACE, or `@@REPLACE:id@@`).
     Update,
+    /// Delete the block (`@@DELETE:id@@`).
     Delete,
+    /// Insert before the block, as its sibling (`@@BEFORE:id@@`).
     InsertBefore,
+    /// Insert after the block, as its sibling (`@@AFTER:id@@`).
     InsertAfter,
+    /// Insert as the block's first child (`@@PREPEND:id@@`; on a heading,
+    /// right under it).
     Prepend,
+    /// Insert as the block's last child (`@@APPEND:id@@`; on a heading, at
+    /// the end of its section).
     Append,
 }
 
@@ -24,7 +32,9 @@ pub enum EditKind {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BlockEdit {
+    /// What the edit does.
     pub kind: EditKind,
+    /// The block the hunk header names.
     pub block_id: String,
     /// The SEARCH text (content-checked edits only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -32,6 +42,7 @@ pub struct BlockEdit {
     /// The new markdown (`""` in a SEARCH/REPLACE pair means remove).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replacement: Option<String>,
+    /// 1-based position of its hunk in the diff.
     pub hunk_index: u32,
     /// Line of the hunk header (command hunks) or SEARCH marker.
     pub line: u32,
@@ -70,15 +81,21 @@ pub enum WarningCode {
 }
 }
 
+/// Something the diff's author should know that did not stop it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Warning {
+    /// What kind of warning.
     pub code: WarningCode,
+    /// The warning in words, in the caller's language.
     pub message: String,
+    /// The diff line it is about, 1-based.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// The hunk it is about, 1-based.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hunk_index: Option<u32>,
+    /// The block it is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_id: Option<String>,
 }
@@ -95,8 +112,11 @@ pub struct FormatOptions {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FormatReport {
+    /// No format problem (`errors` is empty).
     pub valid: bool,
+    /// Every format problem, in diff order, each with its line.
     pub errors: Vec<Error>,
+    /// Text that is ignored or kept as it is.
     pub warnings: Vec<Warning>,
 }
 
@@ -104,8 +124,11 @@ pub struct FormatReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ParseReport {
+    /// The hunks as written.
     pub hunks: Vec<ParsedHunk>,
+    /// The edits they make, in diff order (one per SEARCH/REPLACE pair).
     pub edits: Vec<BlockEdit>,
+    /// Text that is ignored or kept as it is.
     pub warnings: Vec<Warning>,
 }
 
@@ -151,7 +174,9 @@ pub enum EditStatus {
     /// Checked; would be written (dry run, or an atomic run stopped by
     /// another edit's failure).
     Planned,
+    /// Written, and read back as planned.
     Applied,
+    /// Refused by the check, or its write failed (see `error`).
     Failed,
     /// Would change nothing; not written.
     Unchanged,
@@ -163,10 +188,15 @@ pub enum EditStatus {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EditResult {
+    /// 1-based position of its hunk in the diff.
     pub hunk_index: u32,
+    /// The diff line of its header or SEARCH marker.
     pub line: u32,
+    /// What the edit does.
     pub kind: EditKind,
+    /// The block the hunk header names.
     pub block_id: String,
+    /// What happened to it.
     pub status: EditStatus,
     /// Ids of blocks this edit created (inserts, extra blocks of a split).
     pub new_block_ids: Vec<String>,
@@ -174,6 +204,7 @@ pub struct EditResult {
     /// `substring`, a matcher strategy such as `whitespace_normalized`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<EditStrategy>,
+    /// Why it failed (status `failed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Error>,
 }
@@ -182,39 +213,61 @@ pub struct EditResult {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "op", rename_all = "camelCase")]
 pub enum HostOp {
+    /// `updateBlock`: the block's new markdown.
     #[serde(rename = "updateBlock")]
-    Update { id: String, markdown: String },
+    Update {
+        /// The block rewritten.
+        id: String,
+        /// Its new kramdown (IALs restated).
+        markdown: String,
+    },
+    /// `deleteBlock`.
     #[serde(rename = "deleteBlock")]
-    Delete { id: String },
+    Delete {
+        /// The block deleted (with its children).
+        id: String,
+    },
+    /// `insertBlock`: a new sibling, or a first child given only a parent.
     #[serde(rename = "insertBlock", rename_all = "camelCase")]
     Insert {
+        /// The kramdown of the new block.
         markdown: String,
         /// Insert right after this block; `None` with `after_previous_insert`
         /// means after the block the previous write of this edit created.
         #[serde(skip_serializing_if = "Option::is_none")]
         previous_id: Option<String>,
+        /// Insert right before this block.
         #[serde(skip_serializing_if = "Option::is_none")]
         next_id: Option<String>,
         /// Insert as the first child of this container.
         #[serde(skip_serializing_if = "Option::is_none")]
         parent_id: Option<String>,
+        /// Insert after the block the previous write of this edit created.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         after_previous_insert: bool,
         /// The id the new block is written with (its IAL).
         #[serde(skip_serializing_if = "Option::is_none")]
         new_id: Option<String>,
     },
+    /// `prependBlock`: a new first child.
     #[serde(rename = "prependBlock", rename_all = "camelCase")]
     Prepend {
+        /// The container the block goes into.
         parent_id: String,
+        /// The kramdown of the new block.
         markdown: String,
+        /// The id the new block is written with (its IAL).
         #[serde(skip_serializing_if = "Option::is_none")]
         new_id: Option<String>,
     },
+    /// `appendBlock`: a new last child.
     #[serde(rename = "appendBlock", rename_all = "camelCase")]
     Append {
+        /// The container the block goes into.
         parent_id: String,
+        /// The kramdown of the new block.
         markdown: String,
+        /// The id the new block is written with (its IAL).
         #[serde(skip_serializing_if = "Option::is_none")]
         new_id: Option<String>,
     },
@@ -225,8 +278,12 @@ pub enum HostOp {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedEdit {
+    /// What the plan does to the block (an update that empties a block
+    /// deletes it).
     pub kind: EditKind,
+    /// The block rewritten, deleted, or inserted next to or into.
     pub block_id: String,
+    /// The hunks composed into this plan, 1-based.
     pub hunk_indexes: Vec<u32>,
     /// The block's markdown before (updates and deletes).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -237,6 +294,7 @@ pub struct PlannedEdit {
     pub new_markdown: Option<String>,
     /// Unified diff from old to new markdown.
     pub diff: String,
+    /// How each SEARCH found its place, joined with `+` in diff order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strategy: Option<String>,
     /// The IAL appended to the update so attributes survive.
@@ -263,6 +321,7 @@ pub struct RollbackReport {
     pub ok: bool,
     /// Number of writes reverted.
     pub reverted: u32,
+    /// What the rollback could not revert, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<Error>,
 }
@@ -272,7 +331,9 @@ pub struct RollbackReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IdMapping {
+    /// The id the block had (or was written with).
     pub old_id: String,
+    /// The id it has now.
     pub new_id: String,
 }
 
@@ -282,18 +343,24 @@ pub struct IdMapping {
 pub struct ApplyReport {
     /// Every edit was applied (or, in a dry run, passed the check).
     pub ok: bool,
+    /// Nothing was written: the options asked for a dry run.
     pub dry_run: bool,
     /// One line an agent can read.
     pub summary: String,
+    /// One result per edit, in diff order.
     pub results: Vec<EditResult>,
+    /// The checked plans, with the host writes each makes.
     pub plan: Vec<PlannedEdit>,
     /// A block diff that restores what this apply changed (absent when
     /// nothing was written or everything was rolled back).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undo: Option<String>,
+    /// What the automatic rollback did, when a write failed (atomic mode).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rollback: Option<RollbackReport>,
+    /// Everything the author should know that did not stop the apply.
     pub warnings: Vec<Warning>,
+    /// Blocks that have another id than the one they were written with.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub id_map: Vec<IdMapping>,
 }
@@ -302,7 +369,10 @@ pub struct ApplyReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchReplacePair {
+    /// The text to find in the block.
     pub search: String,
+    /// The text to put in its place (empty: remove; all of it: delete the
+    /// block).
     pub replace: String,
     /// Line of the `<<<<<<< SEARCH` marker.
     pub line: u32,
@@ -318,9 +388,13 @@ pub struct ParsedHunk {
     pub line: u32,
     /// `SEARCH` for `@@id@@`, else the command name.
     pub command: &'static str,
+    /// The block the header names.
     pub block_id: String,
+    /// The reading view's type label after the header (`段落`, `Heading`, …),
+    /// when written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_label: Option<String>,
+    /// The SEARCH/REPLACE pairs of a `@@id@@` hunk.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pairs: Vec<SearchReplacePair>,
     /// The body of a command hunk (trimmed of blank lines).

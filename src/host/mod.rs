@@ -22,18 +22,32 @@ use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 /// `HOST_CAPABILITY_MISSING` errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Capability {
+    /// `getBlocks`: block rows by id.
     GetBlocks,
+    /// `getChildBlocks`: child lists by id.
     GetChildBlocks,
+    /// `getKramdown`: blocks' kramdown (markdown with IALs) by id.
     GetKramdown,
+    /// `updateBlock`.
     UpdateBlock,
+    /// `deleteBlock`.
     DeleteBlock,
+    /// `insertBlock`.
     InsertBlock,
+    /// `prependBlock`.
     PrependBlock,
+    /// `appendBlock`.
     AppendBlock,
+    /// `flushTransaction`: wait until queued writes reach the tree and the
+    /// index.
     FlushTransaction,
+    /// `getBreadcrumb`: where blocks sit.
     GetBreadcrumb,
+    /// `createDoc`: a new document from markdown.
     CreateDoc,
+    /// `createDailyNote`: today's daily note of a notebook.
     CreateDailyNote,
+    /// `getDocHeadings`: a document's headings, in order.
     GetDocHeadings,
     /// Which of some ids other blocks reference (`refs.def_block_id`).
     GetReferencedIds,
@@ -73,7 +87,10 @@ impl Capability {
 /// something that is not the documented shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostError {
+    /// The callback that failed.
     pub capability: Capability,
+    /// What it said (its exception's message, or what was wrong with its
+    /// answer).
     pub message: String,
     /// True when the callback does not exist on the host.
     pub missing: bool,
@@ -83,6 +100,7 @@ pub struct HostError {
 }
 
 impl HostError {
+    /// The callback failed with this message.
     pub fn new(capability: Capability, message: impl Into<String>) -> Self {
         HostError {
             capability,
@@ -100,6 +118,7 @@ impl HostError {
         }
     }
 
+    /// The host has no such callback.
     pub fn missing(capability: Capability) -> Self {
         HostError {
             capability,
@@ -110,6 +129,7 @@ impl HostError {
     }
 }
 
+/// What a host callback answers.
 pub type HostResult<T> = Result<T, HostError>;
 
 /// Where `insertBlock` puts new blocks (the kernel's `previousID`,
@@ -120,7 +140,8 @@ pub enum InsertAnchor {
     After(String),
     /// Right before this block.
     Before(String),
-    /// As the last child of this container.
+    /// As the first child of this container (the kernel's `parentID` alone;
+    /// in a task item, after its checkbox).
     Parent(String),
 }
 
@@ -152,26 +173,34 @@ pub trait SiyuanHost {
         Err(HostError::missing(Capability::GetKramdown))
     }
 
+    /// `/api/block/updateBlock`: rewrites the block with this markdown.
     async fn update_block(&self, id: &str, markdown: &str) -> HostResult<()> {
         let _ = (id, markdown);
         Err(HostError::missing(Capability::UpdateBlock))
     }
 
+    /// `/api/block/deleteBlock`: deletes the block (with its children).
     async fn delete_block(&self, id: &str) -> HostResult<()> {
         let _ = id;
         Err(HostError::missing(Capability::DeleteBlock))
     }
 
+    /// `/api/block/insertBlock`: the markdown's blocks at `anchor`; answers
+    /// their ids.
     async fn insert_block(&self, markdown: &str, anchor: &InsertAnchor) -> HostResult<NewIds> {
         let _ = (markdown, anchor);
         Err(HostError::missing(Capability::InsertBlock))
     }
 
+    /// `/api/block/prependBlock`: the markdown's blocks as the container's
+    /// first children; answers their ids.
     async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
         let _ = (parent_id, markdown);
         Err(HostError::missing(Capability::PrependBlock))
     }
 
+    /// `/api/block/appendBlock`: the markdown's blocks as the container's last
+    /// children; answers their ids.
     async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
         let _ = (parent_id, markdown);
         Err(HostError::missing(Capability::AppendBlock))

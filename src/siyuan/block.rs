@@ -12,32 +12,54 @@ use super::BlockKind;
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Block {
+    /// The block's id (`20240614083000-a1b2c3d`).
     pub id: String,
+    /// Its parent block's id (empty for a document).
     pub parent_id: String,
+    /// Its document's id.
     pub root_id: String,
+    /// Its notebook's id (`box`).
     #[serde(rename = "box")]
     pub box_id: String,
+    /// Its document's storage path (`/id1/id2.sy`).
     pub path: String,
+    /// Its document's human-readable path (`/Parent/Title`).
     pub hpath: String,
+    /// The `name` attribute.
     pub name: String,
+    /// The `alias` attribute.
     pub alias: String,
+    /// The `memo` attribute.
     pub memo: String,
+    /// Its tags, as the index lists them.
     pub tag: String,
+    /// Its plain text.
     pub content: String,
+    /// The plain text of a container's first child.
     pub fcontent: String,
+    /// Its markdown, without IALs (as the index holds it).
     pub markdown: String,
+    /// Length of `content`, as the kernel counts it.
     pub length: i64,
+    /// The type code (`d`, `h`, `p`, `l`, `i`, …; see [`BlockKind`]).
     #[serde(rename = "type")]
     pub type_: String,
+    /// The subtype (`h1`…`h6`; `o`, `u`, `t` for lists and items), or empty.
     pub subtype: String,
+    /// Its attributes as an inline attribute list (`{: id="…" …}`).
     pub ial: String,
+    /// The kernel's sort weight of its type.
     pub sort: i64,
+    /// Creation time, `YYYYMMDDHHMMSS`.
     pub created: String,
+    /// Last update time, `YYYYMMDDHHMMSS`.
     pub updated: String,
+    /// The kernel's hash of its content.
     pub hash: String,
 }
 
 impl Block {
+    /// The block's type.
     pub fn kind(&self) -> BlockKind {
         BlockKind::from_code(&self.type_)
     }
@@ -72,18 +94,24 @@ pub fn heading_level_of_markdown(markdown: &str) -> u8 {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ChildBlock {
+    /// The child's id.
     pub id: String,
+    /// Its type code (`p`, `h`, `l`, …).
     #[serde(rename = "type")]
     pub type_: String,
+    /// Its subtype (`h1`…`h6`, `o`/`u`/`t`), or empty.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub sub_type: String,
+    /// Its plain text, when the kernel sends it.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub content: String,
+    /// Its markdown, when the kernel sends it.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub markdown: String,
 }
 
 impl ChildBlock {
+    /// The child's type.
     pub fn kind(&self) -> BlockKind {
         BlockKind::from_code(&self.type_)
     }
@@ -96,14 +124,20 @@ impl ChildBlock {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct BreadcrumbEntry {
+    /// The block at this level.
     pub id: String,
+    /// Its name: `notebook/hpath` for a document, its text for other levels,
+    /// empty for the block itself.
     pub name: String,
+    /// The AST node name (`NodeDocument`, `NodeHeading`, …).
     #[serde(rename = "type")]
     pub type_: String,
+    /// Its subtype (`h1`…`h6`, `o`/`u`/`t`), or empty.
     pub sub_type: String,
 }
 
 impl BreadcrumbEntry {
+    /// The level's block type, from its node name.
     pub fn kind(&self) -> BlockKind {
         BlockKind::from_node_type(&self.type_)
     }

@@ -6,30 +6,51 @@ use crate::Lang;
 /// A block's type (`blocks.type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BlockKind {
+    /// `d`: a document.
     Document,
+    /// `h`: a heading (its section is the blocks under it, not its children).
     Heading,
+    /// `p`: a paragraph.
     Paragraph,
+    /// `l`: a list (its children are list items).
     List,
+    /// `i`: a list item.
     ListItem,
+    /// `b`: a blockquote.
     Blockquote,
+    /// `s`: a superblock (a layout of blocks).
     Superblock,
+    /// `callout`: a callout.
     Callout,
+    /// `c`: a code block.
     Code,
+    /// `t`: a table.
     Table,
+    /// `m`: a math block.
     Math,
+    /// `tb`: a thematic break (`---`).
     ThematicBreak,
+    /// `html`: an HTML block.
     Html,
+    /// `query_embed`: an embedded query.
     Embed,
+    /// `av`: a database view.
     AttributeView,
+    /// `video`.
     Video,
+    /// `audio`.
     Audio,
+    /// `iframe`.
     Iframe,
+    /// `widget`.
     Widget,
     /// A code this version does not know; handled as a leaf.
     Other,
 }
 
 impl BlockKind {
+    /// The kind of a type code (`blocks.type`); `Other` for a code this
+    /// version does not know.
     pub fn from_code(code: &str) -> BlockKind {
         use BlockKind::*;
         match code {
