@@ -21,6 +21,8 @@
 //! | the I/O a host supplies | [`SiyuanHost`] |
 //! | stable error codes with en/zh messages | [`Error`], [`ErrorCode`] |
 
+#![warn(missing_docs)]
+
 mod block_diff;
 mod content;
 mod error;

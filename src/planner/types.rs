@@ -36,6 +36,7 @@ pub enum AnchorMatch {
 }
 
 impl AnchorMatch {
+    /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
             AnchorMatch::Contains => "contains",
@@ -50,6 +51,7 @@ impl AnchorMatch {
 pub enum Occurrence {
     /// 1-based.
     Nth(u32),
+    /// The last candidate.
     Last,
 }
 
@@ -58,14 +60,20 @@ pub enum Occurrence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlanMode {
+    /// `prepare_file_range_edit`: replace, delete or append by line range.
     PrepareFileRangeEdit,
+    /// `prepare_file_append`: add text at the end of the file.
     PrepareFileAppend,
+    /// `prepare_file_insert_after`: insert after an anchor line.
     PrepareFileInsertAfter,
+    /// `prepare_file_insert_before`: insert before an anchor line.
     PrepareFileInsertBefore,
+    /// `prepare_file_block_replace`: replace a start/end anchor block.
     PrepareFileBlockReplace,
 }
 
 impl PlanMode {
+    /// The tool's name (the YAML `mode`).
     pub fn as_str(self) -> &'static str {
         match self {
             PlanMode::PrepareFileRangeEdit => "prepare_file_range_edit",
@@ -84,14 +92,20 @@ pub const APPLY_MODE: &str = "apply_file_modification";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
+    /// Lines replaced by other lines.
     Replace,
+    /// Lines deleted.
     Delete,
+    /// Lines added at the end of the file.
     Append,
+    /// Lines inserted beside an anchor line.
     Insert,
+    /// The inside (or all) of an anchor-delimited block replaced.
     BlockReplace,
 }
 
 impl Action {
+    /// The wire name (the YAML `action`).
     pub fn as_str(self) -> &'static str {
         match self {
             Action::Replace => "replace",
@@ -107,11 +121,14 @@ impl Action {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Position {
+    /// Before the anchor line.
     Before,
+    /// After the anchor line.
     After,
 }
 
 impl Position {
+    /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
             Position::Before => "before",
@@ -137,6 +154,7 @@ pub enum ContextMatch {
 }
 
 impl ContextMatch {
+    /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
             ContextMatch::Exact => "exact",
@@ -159,6 +177,7 @@ pub enum RejectReason {
 }
 
 impl RejectReason {
+    /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
             RejectReason::ContentChanged => "CONTENT_CHANGED",
@@ -186,6 +205,7 @@ pub enum LocatedBy {
 }
 
 impl LocatedBy {
+    /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
             LocatedBy::PlannedPosition => "planned_position",
@@ -240,6 +260,7 @@ pub struct RangeEditOptions {
     /// of making a new one. `""` = unset.
     #[serde(deserialize_with = "lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -248,6 +269,7 @@ pub struct RangeEditOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AppendOptions {
+    /// The file's path, as the host names it (shown in the YAML).
     #[serde(deserialize_with = "lenient::string")]
     pub path: String,
     /// `None` = the file does not exist (allowed with `create: true`).
@@ -258,10 +280,13 @@ pub struct AppendOptions {
     /// Create the file when it does not exist (default false).
     #[serde(deserialize_with = "lenient::opt_bool")]
     pub create: Option<bool>,
+    /// Who plans (an agent id): only the same owner applies or revises a plan.
     #[serde(deserialize_with = "lenient::string")]
     pub owner: String,
+    /// A plan of this owner, tool and file to revise (it keeps its id).
     #[serde(deserialize_with = "lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -271,8 +296,10 @@ pub struct AppendOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct InsertOptions {
+    /// The file's path, as the host names it (shown in the YAML).
     #[serde(deserialize_with = "lenient::string")]
     pub path: String,
+    /// The file's current text; absent when the file does not exist.
     pub content: Option<String>,
     /// One line of text (a trailing newline is ignored) or a regex.
     #[serde(deserialize_with = "lenient::string")]
@@ -287,10 +314,13 @@ pub struct InsertOptions {
     /// Text to insert (required).
     #[serde(deserialize_with = "lenient::string")]
     pub new_text: String,
+    /// Who plans (an agent id): only the same owner applies or revises a plan.
     #[serde(deserialize_with = "lenient::string")]
     pub owner: String,
+    /// A plan of this owner, tool and file to revise (it keeps its id).
     #[serde(deserialize_with = "lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -300,13 +330,18 @@ pub struct InsertOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct BlockReplaceOptions {
+    /// The file's path, as the host names it (shown in the YAML).
     #[serde(deserialize_with = "lenient::string")]
     pub path: String,
+    /// The file's current text; absent when the file does not exist.
     pub content: Option<String>,
+    /// The line that starts the block.
     #[serde(deserialize_with = "lenient::string")]
     pub start_anchor: String,
+    /// The line that ends it (the first match after the start).
     #[serde(deserialize_with = "lenient::string")]
     pub end_anchor: String,
+    /// How anchor lines are matched (default `contains`).
     #[serde(rename = "match", deserialize_with = "lenient::match_mode")]
     pub match_mode: AnchorMatch,
     /// Default true: keep both anchor lines, replace only the lines
@@ -321,15 +356,19 @@ pub struct BlockReplaceOptions {
     /// `requireUnique: false`) the first block (or `occurrence`) is used.
     #[serde(deserialize_with = "lenient::opt_bool")]
     pub strict: Option<bool>,
+    /// Which block when the anchors delimit several (1-based, or `last`).
     #[serde(deserialize_with = "lenient::occurrence")]
     pub occurrence: Option<Occurrence>,
     /// New block text (required).
     #[serde(deserialize_with = "lenient::string")]
     pub new_text: String,
+    /// Who plans (an agent id): only the same owner applies or revises a plan.
     #[serde(deserialize_with = "lenient::string")]
     pub owner: String,
+    /// A plan of this owner, tool and file to revise (it keeps its id).
     #[serde(deserialize_with = "lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -338,8 +377,10 @@ pub struct BlockReplaceOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FileApplyOptions {
+    /// The plan to apply, as a prepare tool issued it.
     #[serde(deserialize_with = "lenient::string")]
     pub hunk_id: String,
+    /// Who applies: the owner that prepared the plan.
     #[serde(deserialize_with = "lenient::string")]
     pub owner: String,
     /// The file's current content; `None` = the file does not exist
@@ -352,6 +393,7 @@ pub struct FileApplyOptions {
     /// Default `false` (the apply consumes it).
     #[serde(deserialize_with = "lenient::opt_bool")]
     pub defer_consume: Option<bool>,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -360,6 +402,7 @@ pub struct FileApplyOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct OverwriteOptions {
+    /// The file's path (shown in the YAML).
     #[serde(deserialize_with = "lenient::string")]
     pub path: String,
     /// The file's current content.
@@ -381,6 +424,7 @@ pub struct OverwriteOptions {
     /// else, or unset, refuses diff-looking content (`SUSPICIOUS_DIFF`).
     #[serde(deserialize_with = "lenient::opt_string")]
     pub content_format: Option<String>,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -389,6 +433,7 @@ pub struct OverwriteOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct NewFileOptions {
+    /// The path to create (shown in the YAML).
     #[serde(deserialize_with = "lenient::string")]
     pub path: String,
     /// Whether anything exists at the path.
@@ -397,8 +442,10 @@ pub struct NewFileOptions {
     /// Whether what exists is a regular file.
     #[serde(deserialize_with = "lenient::opt_bool")]
     pub is_file: Option<bool>,
+    /// The new file's text.
     #[serde(deserialize_with = "lenient::string")]
     pub new_content: String,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -407,8 +454,10 @@ pub struct NewFileOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FileViewOptions {
+    /// The file's path (shown in the YAML; may be empty).
     #[serde(deserialize_with = "lenient::string")]
     pub path: String,
+    /// The file's text.
     #[serde(deserialize_with = "lenient::string")]
     pub content: String,
     /// A line range (`N~M`, …); `""` = the whole file. An end beyond the
@@ -421,6 +470,7 @@ pub struct FileViewOptions {
     /// Prefix each line with its number (default true).
     #[serde(deserialize_with = "lenient::opt_bool")]
     pub show_line_numbers: Option<bool>,
+    /// Language of messages (default `en`).
     #[serde(deserialize_with = "lenient::lang")]
     pub lang: Lang,
 }
@@ -433,8 +483,11 @@ pub struct FileViewOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LineCounts {
+    /// Lines the change removes.
     pub old: u32,
+    /// Lines it writes.
     pub new: u32,
+    /// `new - old`.
     pub delta: i32,
 }
 
@@ -458,7 +511,9 @@ pub struct Normalized {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Span {
+    /// First line.
     pub start: u32,
+    /// Last line.
     pub end: u32,
 }
 
@@ -466,7 +521,9 @@ pub struct Span {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplaceSlice {
+    /// First line replaced, 1-based.
     pub start_line: u32,
+    /// Lines replaced.
     pub delete_count: u32,
 }
 
@@ -474,7 +531,9 @@ pub struct ReplaceSlice {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AppendBlanklineStyle {
+    /// Blank lines at the end of the file.
     pub file_trailing_blank_line_count: u32,
+    /// Blank lines at the start of the appended text.
     pub content_leading_blank_line_count: u32,
 }
 
@@ -482,9 +541,13 @@ pub struct AppendBlanklineStyle {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InsertBlanklineStyle {
+    /// Blank lines in the file right before the insertion point.
     pub file_before_trailing_blank_line_count: u32,
+    /// Blank lines in the file right after it.
     pub file_after_leading_blank_line_count: u32,
+    /// Blank lines at the start of the inserted text.
     pub content_leading_blank_line_count: u32,
+    /// Blank lines at its end.
     pub content_trailing_blank_line_count: u32,
 }
 
@@ -499,7 +562,9 @@ pub struct RangePlan {
     pub resolved: Span,
     /// Up to 2 lines before, the selected lines (head/tail), up to 2 after.
     pub evidence_before: Vec<String>,
+    /// The selected lines (head and tail of a long range).
     pub evidence_range: Vec<String>,
+    /// Up to 2 lines after them.
     pub evidence_after: Vec<String>,
 }
 
@@ -507,13 +572,21 @@ pub struct RangePlan {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileAppendPlan {
+    /// The append creates the file.
     pub create: bool,
+    /// Lines of the file before.
     pub file_line_count_before: u32,
+    /// Lines after.
     pub file_line_count_after: u32,
+    /// Lines appended.
     pub appended_line_count: u32,
+    /// Blank lines where file and text meet.
     pub blankline_style: AppendBlanklineStyle,
+    /// The file's last lines (up to 2).
     pub before_tail: Vec<String>,
+    /// The appended lines (the first and last three of a long text).
     pub append_preview: Vec<String>,
+    /// The file's last lines after the append (up to 2).
     pub after_tail: Vec<String>,
 }
 
@@ -521,10 +594,14 @@ pub struct FileAppendPlan {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InsertPlan {
+    /// Before or after the anchor line.
     pub position: Position,
+    /// The anchor as given.
     pub anchor: String,
+    /// How anchor lines are matched (default `contains`).
     #[serde(rename = "match")]
     pub match_mode: AnchorMatch,
+    /// Lines the anchor matches.
     pub candidates_count: u32,
     /// `"1"`, `"3"` or `"last"`.
     pub occurrence_resolved: String,
@@ -532,10 +609,15 @@ pub struct InsertPlan {
     pub anchor_line: u32,
     /// First inserted line in the new file.
     pub inserted_at_line: u32,
+    /// Lines inserted.
     pub inserted_line_count: u32,
+    /// Blank lines where file and text meet.
     pub blankline_style: InsertBlanklineStyle,
+    /// Up to 2 lines before the change (long lines cut).
     pub before_preview: Vec<String>,
+    /// The inserted lines (the first and last three of a long text).
     pub insert_preview: Vec<String>,
+    /// Up to 2 lines after the change (long lines cut).
     pub after_preview: Vec<String>,
 }
 
@@ -543,21 +625,34 @@ pub struct InsertPlan {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BlockReplacePlan {
+    /// The start anchor as given.
     pub start_anchor: String,
+    /// The end anchor as given.
     pub end_anchor: String,
+    /// How anchor lines are matched (default `contains`).
     #[serde(rename = "match")]
     pub match_mode: AnchorMatch,
+    /// The anchor lines stay (only the lines between them are replaced).
     pub include_anchors: bool,
+    /// Several blocks without an `occurrence` are refused.
     pub require_unique: bool,
+    /// With `require_unique`: refuse rather than take the first block.
     pub strict: bool,
+    /// Blocks the anchors delimit.
     pub candidates_count: u32,
+    /// Which block was taken (`1`, `2`, …, `last`).
     pub occurrence_resolved: String,
     /// The start anchor line to the end anchor line.
     pub block_range: Span,
+    /// The lines replaced.
     pub replace_slice: ReplaceSlice,
+    /// Up to 2 lines before the change (long lines cut).
     pub before_preview: Vec<String>,
+    /// The lines replaced (the first and last three of many).
     pub old_preview: Vec<String>,
+    /// The new lines (the first and last three of many).
     pub new_preview: Vec<String>,
+    /// Up to 2 lines after the change (long lines cut).
     pub after_preview: Vec<String>,
 }
 
@@ -567,33 +662,49 @@ pub struct BlockReplacePlan {
 pub struct PlanResult {
     /// Always `"ok"` (refusals are errors).
     pub status: &'static str,
+    /// The tool that made the plan.
     pub mode: PlanMode,
+    /// The file planned on.
     pub path: String,
+    /// The plan's id (`<prefix>-<n>`).
     pub hunk_id: String,
     /// Creation order within the session (apply in this order).
     pub seq: f64,
+    /// When the plan was made (host ms; a revision keeps the first time).
     pub created_at_ms: f64,
+    /// When the plan stops being applicable (host ms).
     pub expires_at_ms: f64,
     /// True when `existingHunkId` revised an earlier plan.
     pub revised: bool,
+    /// What the plan does.
     pub action: Action,
     /// FNV-1a 64 digest (`fnv1a64:<16 hex>`) of the content planned on.
     pub file_digest: String,
+    /// Lines removed and written.
     pub lines: LineCounts,
+    /// Final newlines added to the file or the text.
     pub normalized: Normalized,
+    /// Details of a range edit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<RangePlan>,
+    /// Details of an append.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub append: Option<FileAppendPlan>,
+    /// Details of an insert.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub insert: Option<InsertPlan>,
+    /// Details of a block replace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_replace: Option<BlockReplacePlan>,
     /// Blank-line style warning (appends and inserts); `""` when none.
     pub style_warning: String,
+    /// One line an agent can read.
     pub summary: String,
+    /// The agent YAML (seed 001).
     pub yaml: String,
+    /// A unified diff of the change, with its context lines.
     pub diff: String,
+    /// What the agent reads: the YAML, and the diff where there is one.
     pub text: String,
 }
 
@@ -606,8 +717,10 @@ pub struct ApplyEvidence {
     /// First line of the change in the applied-on file (not for rejects).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub applied_at_line: Option<u32>,
+    /// Applied line minus planned line (absent when rejected).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_shift: Option<i32>,
+    /// How the plan's place was found (absent when rejected).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub located_by: Option<LocatedBy>,
     /// How many places hold the planned lines now (0 for appends).
@@ -619,15 +732,20 @@ pub struct ApplyEvidence {
     /// that the plan recorded. Appends: 1/1 when the file is unchanged
     /// since the plan, 0/1 otherwise.
     pub context_matched: u32,
+    /// Context elements the plan recorded: lines around it and file edges.
     pub context_total: u32,
+    /// Digest of the file given (`fnv1a64:…`).
     pub file_digest_before: String,
+    /// Digest of the content returned.
     pub file_digest_after: String,
     /// Lines just before and after the change (tails for appends).
     pub before_preview: Vec<String>,
+    /// Up to 2 lines after the change (an append: the new last lines).
     pub after_preview: Vec<String>,
     /// For rejections: the planned lines and what is at their place now.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expected_preview: Vec<String>,
+    /// What the file has at the planned lines now (rejected only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub actual_preview: Vec<String>,
 }
@@ -636,9 +754,13 @@ pub struct ApplyEvidence {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApplyInsert {
+    /// Before or after the anchor line.
     pub position: Position,
+    /// The anchor as planned.
     pub anchor: String,
+    /// First inserted line, 1-based, in the new content.
     pub inserted_at_line: u32,
+    /// Lines inserted.
     pub inserted_line_count: u32,
 }
 
@@ -646,7 +768,9 @@ pub struct ApplyInsert {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApplyBlock {
+    /// The block's lines, anchors included, where it was applied.
     pub block_range: Span,
+    /// The lines replaced.
     pub replace_slice: ReplaceSlice,
 }
 
@@ -659,10 +783,15 @@ pub struct FileApplyResult {
     pub status: &'static str,
     /// `"apply_file_modification"`.
     pub mode: &'static str,
+    /// The file of the plan.
     pub path: String,
+    /// The plan's id (`<prefix>-<n>`).
     pub hunk_id: String,
+    /// What the plan does.
     pub action: Action,
+    /// Where the plan landed: as planned, relocated, or rejected.
     pub context_match: ContextMatch,
+    /// Why it was rejected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<RejectReason>,
     /// Whether `content` differs from the content given (write it when
@@ -673,8 +802,10 @@ pub struct FileApplyResult {
     pub content: String,
     /// The file did not exist and the host should create it.
     pub creates_file: bool,
+    /// Lines removed and written (absent when rejected).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<LineCounts>,
+    /// Final newlines added (absent when rejected).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub normalized: Option<Normalized>,
     /// Replace/delete: the replaced lines in the applied-on file.
@@ -683,14 +814,21 @@ pub struct FileApplyResult {
     /// Append: where the appended lines are in the new file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub append_range: Option<Span>,
+    /// Details of an insert.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub insert: Option<ApplyInsert>,
+    /// Details of a block replace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_replace: Option<ApplyBlock>,
+    /// How the plan's place was checked.
     pub evidence: ApplyEvidence,
+    /// One line an agent can read.
     pub summary: String,
+    /// The agent YAML (seed 001).
     pub yaml: String,
+    /// A unified diff of the change, with its context lines.
     pub diff: String,
+    /// What the agent reads: the YAML, and the diff where there is one.
     pub text: String,
 }
 
@@ -698,13 +836,21 @@ pub struct FileApplyResult {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingHunk {
+    /// The plan's id (`<prefix>-<n>`).
     pub hunk_id: String,
+    /// Creation order within the session (apply in this order).
     pub seq: f64,
+    /// The file of the plan.
     pub path: String,
+    /// Who planned it.
     pub owner: String,
+    /// The tool that made it.
     pub mode: PlanMode,
+    /// What it does.
     pub action: Action,
+    /// When the plan was made (host ms; a revision keeps the first time).
     pub created_at_ms: f64,
+    /// When the plan stops being applicable (host ms).
     pub expires_at_ms: f64,
 }
 
@@ -712,22 +858,32 @@ pub struct PendingHunk {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OverwriteCheck {
+    /// The file's path, as the host names it (shown in the YAML).
     pub path: String,
     /// What to write: the new content with a final line ending, in the
     /// file's line-ending style, with the file's BOM.
     pub content: String,
+    /// Lines of the current file.
     pub old_total_lines: u32,
+    /// Bytes of the current file.
     pub old_total_bytes: u32,
+    /// Lines of the content to write.
     pub new_total_lines: u32,
+    /// Bytes of the content to write.
     pub new_total_bytes: u32,
+    /// A final newline was added to the content.
     pub normalized_trailing_newline_added: bool,
     /// The new content's line endings were converted to the file's.
     pub line_endings_converted: bool,
     /// The file's BOM was kept.
     pub bom_kept: bool,
+    /// The `contentFormat` given (empty when none).
     pub content_format: String,
+    /// One line an agent can read.
     pub summary: String,
+    /// The agent YAML (seed 001).
     pub yaml: String,
+    /// What the agent reads: the YAML, and the diff where there is one.
     pub text: String,
 }
 
@@ -735,15 +891,22 @@ pub struct OverwriteCheck {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewFileCheck {
+    /// The path to create.
     pub path: String,
     /// What to write: the content with a final line ending added when it
     /// was missing (an empty content stays empty).
     pub content: String,
+    /// Lines of the content to write.
     pub new_total_lines: u32,
+    /// Bytes of the content to write.
     pub new_total_bytes: u32,
+    /// A final newline was added to the content.
     pub normalized_trailing_newline_added: bool,
+    /// One line an agent can read.
     pub summary: String,
+    /// The agent YAML (seed 001).
     pub yaml: String,
+    /// What the agent reads: the YAML, and the diff where there is one.
     pub text: String,
 }
 
@@ -751,26 +914,35 @@ pub struct NewFileCheck {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileView {
+    /// The file's path as given.
     pub path: String,
     /// Lines as `checkOverwrite` counts them (`""` has 0, `"a\n"` has 1).
     pub total_lines: u32,
     /// UTF-8 bytes, BOM included.
     pub size_bytes: u32,
+    /// Lines shown.
     pub shown_lines: u32,
     /// First and last line shown (0 and 0 when none is).
     pub start_line: u32,
+    /// Last line shown, 1-based (0 when none is).
     pub end_line: u32,
+    /// More lines were asked for than `maxLines` allows.
     pub truncated_by_max_lines: bool,
+    /// The shown text reached the character limit.
     pub truncated_by_char_limit: bool,
     /// The range to read next when truncated (`"501~1000"`), else `""`.
     pub next_range: String,
     /// `lf`, `crlf`, `mixed` or `none`.
     pub line_ending: &'static str,
+    /// The file starts with a byte order mark.
     pub has_bom: bool,
+    /// One line an agent can read.
     pub summary: String,
+    /// The agent YAML (seed 001).
     pub yaml: String,
     /// The shown lines (numbered when asked), one per line.
     pub body: String,
+    /// What the agent reads: the YAML, and the diff where there is one.
     pub text: String,
 }
 
