@@ -61,15 +61,15 @@ pub struct SearchReplaceOptions {
     pub mode: MatchMode,
     /// Language of messages (default `en`).
     pub lang: Lang,
-    /// Fuzzy mode's minimum score (default [`DEFAULT_FUZZY_THRESHOLD`]).
+    /// Fuzzy mode's minimum score (default [`DEFAULT_FUZZY_THRESHOLD`](crate::DEFAULT_FUZZY_THRESHOLD)).
     pub fuzzy_threshold: Option<f64>,
     /// Fuzzy mode's required lead over the runner-up (default
     /// [`DEFAULT_FUZZY_MARGIN`]).
     pub fuzzy_margin: Option<f64>,
     /// How much larger or smaller than the search a fuzzy match may be (default
-    /// [`DEFAULT_SIZE_RATIO`]).
+    /// [`DEFAULT_SIZE_RATIO`](crate::DEFAULT_SIZE_RATIO)).
     pub size_ratio: Option<f64>,
-    /// Operation budget of each block (default [`DEFAULT_WORK_BUDGET`]).
+    /// Operation budget of each block (default [`DEFAULT_WORK_BUDGET`](crate::DEFAULT_WORK_BUDGET)).
     pub work_budget: Option<u32>,
 }
 
