@@ -64,7 +64,7 @@ pub struct SearchReplaceOptions {
     /// Fuzzy mode's minimum score (default [`DEFAULT_FUZZY_THRESHOLD`](crate::DEFAULT_FUZZY_THRESHOLD)).
     pub fuzzy_threshold: Option<f64>,
     /// Fuzzy mode's required lead over the runner-up (default
-    /// [`DEFAULT_FUZZY_MARGIN`]).
+    /// [`DEFAULT_FUZZY_MARGIN`](crate::DEFAULT_FUZZY_MARGIN)).
     pub fuzzy_margin: Option<f64>,
     /// How much larger or smaller than the search a fuzzy match may be (default
     /// [`DEFAULT_SIZE_RATIO`](crate::DEFAULT_SIZE_RATIO)).
