@@ -1,16 +1,15 @@
 //! The language of every message a person or an agent reads.
 
-use serde::Deserialize;
-
+crate::wire::wire_enum! {
 /// `en` (default) or `zh`. Every message editkit renders exists in both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lang {
     /// English (the default).
     #[default]
-    En,
+    En = "en",
     /// Simplified Chinese.
-    Zh,
+    Zh = "zh",
+}
 }
 
 impl Lang {

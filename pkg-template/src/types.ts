@@ -1,13 +1,48 @@
 // The public data shapes of editkit. They mirror the Rust core's serialised
 // structs (serde, camelCase); tests/node checks real values against them.
 
-import type { BlockStrategy, ErrorCode, Strategy, WarningCode } from './wire.generated.js';
-
-/** Message language. */
-export type Lang = 'en' | 'zh';
+import type {
+  AnchorMatch,
+  AppendTarget,
+  BlockStrategy,
+  ContextMatch,
+  DocLocation,
+  EditKind,
+  EditStatus,
+  ErrorCode,
+  Lang,
+  LocatedBy,
+  MatchMode,
+  PlanAction,
+  PlanMode,
+  Placement,
+  Position,
+  RejectReason,
+  Strategy,
+  WarningCode,
+} from './wire.generated.js';
 
 /** The wire vocabularies, generated from the Rust declarations (see `wire.generated.ts`). */
-export type { BlockStrategy, ErrorCode, Strategy, WarningCode };
+export type {
+  AnchorMatch,
+  AppendTarget,
+  BlockStrategy,
+  ContextMatch,
+  DocLocation,
+  EditKind,
+  EditStatus,
+  ErrorCode,
+  Lang,
+  LocatedBy,
+  MatchMode,
+  PlanAction,
+  PlanMode,
+  Placement,
+  Position,
+  RejectReason,
+  Strategy,
+  WarningCode,
+};
 
 /** A 1-based, inclusive line range. */
 export interface LineRange {
@@ -218,9 +253,6 @@ export interface SiyuanKernelHost extends Required<Omit<SiyuanHost, 'splitMarkdo
 // ---------------------------------------------------------------------------
 // Block diff
 
-export type EditKind =
-  'UPDATE' | 'DELETE' | 'INSERT_BEFORE' | 'INSERT_AFTER' | 'PREPEND' | 'APPEND';
-
 /** One edit of one block, as written in the diff. */
 export interface BlockEdit {
   kind: EditKind;
@@ -289,8 +321,6 @@ export interface ApplyOptions {
   /** Milliseconds each host callback may take before `HOST_TIMEOUT` (default 30,000). */
   timeoutMs?: number;
 }
-
-export type EditStatus = 'planned' | 'applied' | 'failed' | 'unchanged' | 'rolled_back';
 
 export interface EditResult {
   hunkIndex: number;
@@ -364,16 +394,6 @@ export interface ApplyReport {
 
 // ---------------------------------------------------------------------------
 // File-edit planner (prepare → review → apply)
-
-export type AnchorMatch = 'contains' | 'equals' | 'regex';
-export type PlanMode =
-  | 'prepare_file_range_edit'
-  | 'prepare_file_append'
-  | 'prepare_file_insert_after'
-  | 'prepare_file_insert_before'
-  | 'prepare_file_block_replace';
-export type PlanAction = 'replace' | 'delete' | 'append' | 'insert' | 'block_replace';
-export type ContextMatch = 'exact' | 'fuzz' | 'rejected';
 
 export interface FileEditSessionOptions {
   /** Time to live of plans in ms (default 3 600 000 = 1 h). */
@@ -491,7 +511,7 @@ export interface PlanResult {
     afterTail: string[];
   };
   insert?: {
-    position: 'before' | 'after';
+    position: Position;
     anchor: string;
     match: AnchorMatch;
     candidatesCount: number;
@@ -539,7 +559,7 @@ export interface ApplyEvidence {
   plannedAtLine: number;
   appliedAtLine?: number;
   lineShift?: number;
-  locatedBy?: 'planned_position' | 'lines_and_context' | 'end_of_file' | 'safe_strategy';
+  locatedBy?: LocatedBy;
   candidatesCount: number;
   candidates?: LineRange[];
   contextMatched: number;
@@ -559,7 +579,7 @@ export interface FileApplyResult {
   hunkId: string;
   action: PlanAction;
   contextMatch: ContextMatch;
-  reason?: 'CONTENT_CHANGED' | 'AMBIGUOUS_MATCH';
+  reason?: RejectReason;
   /** Whether `content` differs from the input. */
   changed: boolean;
   /** The new file text to write (the input, unchanged, when rejected). */
@@ -570,7 +590,7 @@ export interface FileApplyResult {
   appliedRange?: Span;
   appendRange?: Span;
   insert?: {
-    position: 'before' | 'after';
+    position: Position;
     anchor: string;
     insertedAtLine: number;
     insertedLineCount: number;
@@ -774,8 +794,6 @@ export interface BlockInfoResult {
   notFoundIds: string[];
 }
 
-export type AppendTarget = 'dailynote' | 'document' | 'block';
-
 export interface AppendContentArgs {
   markdown: string;
   targetType: AppendTarget;
@@ -787,7 +805,7 @@ export interface AppendContentResult {
   success: boolean;
   targetId: string;
   targetType: AppendTarget;
-  placement: 'lastChild' | 'endOfSection' | 'nextSibling';
+  placement: Placement;
   newBlockIds: string[];
   summary: string;
 }
@@ -802,11 +820,9 @@ export interface AppendSource {
 /** Where appendContent writes: `lastChild` (appendBlock into `anchorId`),
  * `endOfSection` / `nextSibling` (insertBlock after `anchorId`). */
 export interface AppendPlan {
-  placement: 'lastChild' | 'endOfSection' | 'nextSibling';
+  placement: Placement;
   anchorId: string;
 }
-
-export type DocLocation = 'siblings' | 'children' | 'parent';
 
 export interface NewDocPathArgs {
   /** The anchor document's row (`box`, `path`, `hpath`, `type`). */
@@ -841,9 +857,6 @@ export interface CreateNewDocResult {
 
 // ---------------------------------------------------------------------------
 // Matcher
-
-/** `exact`: byte for byte; `safe` (default): formatting slips forgiven; `fuzzy`: small content drift too. */
-export type MatchMode = 'exact' | 'safe' | 'fuzzy';
 
 /** Options of `findMatch` and `replaceText` (Rust: `MatchOptions`). */
 export interface MatchOptions {

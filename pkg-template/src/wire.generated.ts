@@ -98,3 +98,94 @@ export type BlockStrategy =
   | 'substring'
   | 'replace_command'
   | 'unchanged';
+
+/** Message language (Rust: `Lang`). */
+export type Lang =
+  | 'en'
+  | 'zh';
+
+/** What a block-diff edit does (Rust: `EditKind`). */
+export type EditKind =
+  | 'UPDATE'
+  | 'DELETE'
+  | 'INSERT_BEFORE'
+  | 'INSERT_AFTER'
+  | 'PREPEND'
+  | 'APPEND';
+
+/** What happened to one block-diff edit (Rust: `EditStatus`). */
+export type EditStatus =
+  | 'planned'
+  | 'applied'
+  | 'failed'
+  | 'unchanged'
+  | 'rolled_back';
+
+/** How much a match may forgive (Rust: `MatchMode`). */
+export type MatchMode =
+  | 'exact'
+  | 'safe'
+  | 'fuzzy';
+
+/** How an anchor is compared with each line (Rust: `AnchorMatch`). */
+export type AnchorMatch =
+  | 'contains'
+  | 'equals'
+  | 'regex';
+
+/** The prepare tool that made a plan (Rust: `PlanMode`). */
+export type PlanMode =
+  | 'prepare_file_range_edit'
+  | 'prepare_file_append'
+  | 'prepare_file_insert_after'
+  | 'prepare_file_insert_before'
+  | 'prepare_file_block_replace';
+
+/** What a plan does to the file (Rust: `PlanAction`). */
+export type PlanAction =
+  | 'replace'
+  | 'delete'
+  | 'append'
+  | 'insert'
+  | 'block_replace';
+
+/** Where an insert goes relative to its anchor line (Rust: `Position`). */
+export type Position =
+  | 'before'
+  | 'after';
+
+/** How an apply found the planned place (Rust: `ContextMatch`). */
+export type ContextMatch =
+  | 'exact'
+  | 'fuzz'
+  | 'rejected';
+
+/** Why an apply was rejected (Rust: `RejectReason`). */
+export type RejectReason =
+  | 'CONTENT_CHANGED'
+  | 'AMBIGUOUS_MATCH';
+
+/** How an apply located the change (Rust: `LocatedBy`). */
+export type LocatedBy =
+  | 'planned_position'
+  | 'lines_and_context'
+  | 'end_of_file'
+  | 'safe_strategy';
+
+/** What appendContent's `target` names (Rust: `AppendTarget`). */
+export type AppendTarget =
+  | 'dailynote'
+  | 'document'
+  | 'block';
+
+/** Where appendContent put the new blocks (Rust: `Placement`). */
+export type Placement =
+  | 'lastChild'
+  | 'endOfSection'
+  | 'nextSibling';
+
+/** Where createNewDoc puts the new document (Rust: `DocLocation`). */
+export type DocLocation =
+  | 'siblings'
+  | 'children'
+  | 'parent';

@@ -7,24 +7,25 @@ use serde::{Deserialize, Serialize};
 pub use crate::matcher::MatchMode;
 use crate::{Details, Error, ErrorCode, Lang, LineRange};
 
+crate::wire::wire_enum! {
 /// What an edit does to its block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EditKind {
     /// Rewrite the block (`@@id@@` with SEARCH/REPLACE, or `@@REPLACE:id@@`).
-    Update,
+    Update = "UPDATE",
     /// Delete the block (`@@DELETE:id@@`).
-    Delete,
+    Delete = "DELETE",
     /// Insert before the block, as its sibling (`@@BEFORE:id@@`).
-    InsertBefore,
+    InsertBefore = "INSERT_BEFORE",
     /// Insert after the block, as its sibling (`@@AFTER:id@@`).
-    InsertAfter,
+    InsertAfter = "INSERT_AFTER",
     /// Insert as the block's first child (`@@PREPEND:id@@`; on a heading,
     /// right under it).
-    Prepend,
+    Prepend = "PREPEND",
     /// Insert as the block's last child (`@@APPEND:id@@`; on a heading, at
     /// the end of its section).
-    Append,
+    Append = "APPEND",
+}
 }
 
 /// One edit of one block, as written in the diff. A `@@id@@` hunk with
@@ -167,21 +168,22 @@ impl Default for ApplyOptions {
     }
 }
 
+crate::wire::wire_enum! {
 /// What happened to one edit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EditStatus {
     /// Checked; would be written (dry run, or an atomic run stopped by
     /// another edit's failure).
-    Planned,
+    Planned = "planned",
     /// Written, and read back as planned.
-    Applied,
+    Applied = "applied",
     /// Refused by the check, or its write failed (see `error`).
-    Failed,
+    Failed = "failed",
     /// Would change nothing; not written.
-    Unchanged,
+    Unchanged = "unchanged",
     /// Written, then undone by the automatic rollback.
-    RolledBack,
+    RolledBack = "rolled_back",
+}
 }
 
 /// The outcome of one edit of the diff.

@@ -28,16 +28,17 @@ use crate::host::{Capability, InsertAnchor, SiyuanHost};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::{Error, Lang};
 
+crate::wire::wire_enum! {
 /// What `target` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AppendTarget {
     /// A notebook id: append to today's daily note in it.
-    Dailynote,
+    Dailynote = "dailynote",
     /// A document id.
-    Document,
+    Document = "document",
     /// Any block id.
-    Block,
+    Block = "block",
+}
 }
 
 /// Arguments of appendContent.

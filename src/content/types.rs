@@ -2,7 +2,7 @@
 //! what can go wrong. A leaf: it imports no stage module and no
 //! `messages`, so every stage and the messages can import it.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::host::Capability;
 use crate::{Details, ErrorCode, Lang};
@@ -15,29 +15,31 @@ pub struct ContentOptions {
     pub lang: Lang,
 }
 
+crate::wire::wire_enum! {
 /// Where createNewDoc puts the new document, relative to the anchor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DocLocation {
     /// In the same folder as the anchor (its parent document, or the root).
-    Siblings,
+    Siblings = "siblings",
     /// Inside the anchor document.
-    Children,
+    Children = "children",
     /// Beside the anchor's parent document.
-    Parent,
+    Parent = "parent",
+}
 }
 
+crate::wire::wire_enum! {
 /// Where appendContent put the new blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placement {
     /// Last children of a document or container (`appendBlock`).
-    LastChild,
+    LastChild = "lastChild",
     /// After the last block of a heading's section (`insertBlock` with
     /// `previousID`).
-    EndOfSection,
+    EndOfSection = "endOfSection",
     /// Right after a leaf block (`insertBlock` with `previousID`).
-    NextSibling,
+    NextSibling = "nextSibling",
+}
 }
 
 /// Why a content tool refused, with what was wrong and where. The message

@@ -8,20 +8,19 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Details, ErrorCode, LineRange};
 use crate::lang::Lang;
 
+crate::wire::wire_enum! {
 /// How much a match may forgive. Each mode runs a prefix of the ladder.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MatchMode {
     /// Strategy 1 only: the search must occur byte for byte.
-    Exact,
+    Exact = "exact",
     /// Strategies 1–8: formatting differences are forgiven, content never.
     #[default]
-    Safe,
+    Safe = "safe",
     /// Strategies 1–11: also small content differences, under a score
     /// threshold, a margin over the runner-up and a size limit.
-    Fuzzy,
+    Fuzzy = "fuzzy",
+}
 }
 
 crate::wire::wire_enum! {

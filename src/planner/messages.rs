@@ -329,7 +329,7 @@ fn plan_what(lang: Lang, p: &PlanResult) -> String {
     let path = &p.path;
     let (old, new) = (p.lines.old, p.lines.new);
     match (p.action, &p.range, &p.append, &p.insert, &p.block_replace) {
-        (Action::Append, Some(r), ..) => pick(
+        (PlanAction::Append, Some(r), ..) => pick(
             lang,
             format!(
                 "append {new} line(s) after line {} of {path}",
@@ -340,7 +340,7 @@ fn plan_what(lang: Lang, p: &PlanResult) -> String {
                 r.resolved.start.saturating_sub(1)
             ),
         ),
-        (Action::Delete, Some(r), ..) => pick(
+        (PlanAction::Delete, Some(r), ..) => pick(
             lang,
             format!(
                 "delete lines {}–{} of {path} ({old} line(s))",
@@ -422,22 +422,22 @@ pub(crate) fn apply_summary(lang: Lang, r: &FileApplyResult) -> String {
     let at = e.applied_at_line.unwrap_or(0);
     let (new, old) = r.lines.map_or((0, 0), |l| (l.new, l.old));
     let change = match r.action {
-        Action::Append => pick(
+        PlanAction::Append => pick(
             lang,
             format!("appended {new} line(s) at line {at}"),
             format!("在第 {at} 行起追加了 {new} 行"),
         ),
-        Action::Insert => pick(
+        PlanAction::Insert => pick(
             lang,
             format!("inserted {new} line(s) at line {at}"),
             format!("在第 {at} 行起插入了 {new} 行"),
         ),
-        Action::Delete => pick(
+        PlanAction::Delete => pick(
             lang,
             format!("deleted {old} line(s) at line {at}"),
             format!("删除了第 {at} 行起的 {old} 行"),
         ),
-        Action::Replace | Action::BlockReplace => pick(
+        PlanAction::Replace | PlanAction::BlockReplace => pick(
             lang,
             format!("replaced {old} line(s) with {new} at line {at}"),
             format!("将第 {at} 行起的 {old} 行替换为 {new} 行"),
@@ -449,7 +449,7 @@ pub(crate) fn apply_summary(lang: Lang, r: &FileApplyResult) -> String {
             format!("Applied {id} to {path} (exact): {change}. Write the returned content."),
             format!("已将 {id} 应用于 {path}（exact）：{change}。请写入返回的 content。"),
         ),
-        (ContextMatch::Fuzz, _) if r.action == Action::Append => pick(
+        (ContextMatch::Fuzz, _) if r.action == PlanAction::Append => pick(
             lang,
             format!("Applied {id} to {path} (fuzz: the file changed since the plan; the text went to its current end): {change}. Review the diff, then write the returned content."),
             format!("已将 {id} 应用于 {path}（fuzz：规划后文件有变化，内容追加到当前末尾）：{change}。请审阅 diff 后写入返回的 content。"),

@@ -188,12 +188,12 @@ pub use range::{parse_line_range, LineRangeSpec, ResolvedRange};
 pub use registry::id_prefix_from_now;
 pub use session::FileEditSession;
 pub use types::{
-    Action, AnchorMatch, AppendBlanklineStyle, AppendOptions, ApplyBlock, ApplyEvidence,
-    ApplyInsert, BlockReplaceOptions, BlockReplacePlan, ContextMatch, FileAppendPlan,
-    FileApplyOptions, FileApplyResult, FileEditSessionOptions, FileView, FileViewOptions,
-    InsertBlanklineStyle, InsertOptions, InsertPlan, LineCounts, LocatedBy, NewFileCheck,
-    NewFileOptions, Normalized, Occurrence, OverwriteCheck, OverwriteOptions, PendingHunk,
-    PlanMode, PlanResult, Position, RangeEditOptions, RangePlan, RejectReason, ReplaceSlice, Span,
-    APPLY_MODE, DEFAULT_TTL_MS,
+    AnchorMatch, AppendBlanklineStyle, AppendOptions, ApplyBlock, ApplyEvidence, ApplyInsert,
+    BlockReplaceOptions, BlockReplacePlan, ContextMatch, FileAppendPlan, FileApplyOptions,
+    FileApplyResult, FileEditSessionOptions, FileView, FileViewOptions, InsertBlanklineStyle,
+    InsertOptions, InsertPlan, LineCounts, LocatedBy, NewFileCheck, NewFileOptions, Normalized,
+    Occurrence, OverwriteCheck, OverwriteOptions, PendingHunk, PlanAction, PlanMode, PlanResult,
+    Position, RangeEditOptions, RangePlan, RejectReason, ReplaceSlice, Span, APPLY_MODE,
+    DEFAULT_TTL_MS,
 };
 pub use view::{format_file_view, DEFAULT_MAX_LINES};

@@ -21,7 +21,7 @@ const PREVIEW_CONTEXT: usize = 2;
 
 /// A computed plan, before it gets an id.
 pub(crate) struct Plan {
-    pub action: Action,
+    pub action: PlanAction,
     pub edit: PlannedEdit,
     pub info: HunkInfo,
     pub new_text: String,
@@ -39,7 +39,7 @@ pub(crate) struct Plan {
 
 impl Plan {
     fn new(
-        action: Action,
+        action: PlanAction,
         edit: PlannedEdit,
         info: HunkInfo,
         new_text: &str,
@@ -173,7 +173,7 @@ pub(crate) fn plan_range(ctx: &Ctx<'_>, opts: &RangeEditOptions) -> Result<Plan>
             require_new_text(ctx, &opts.new_text)?;
             let s = splice(&doc, doc.len(), 0, &opts.new_text, ctx.path);
             let mut plan = Plan::new(
-                Action::Append,
+                PlanAction::Append,
                 PlannedEdit::Append { create: false },
                 HunkInfo::Range,
                 &opts.new_text,
@@ -195,9 +195,9 @@ pub(crate) fn plan_range(ctx: &Ctx<'_>, opts: &RangeEditOptions) -> Result<Plan>
         }
         ResolvedRange::Lines { start, end } => {
             let action = if opts.new_text.is_empty() {
-                Action::Delete
+                PlanAction::Delete
             } else {
-                Action::Replace
+                PlanAction::Replace
             };
             let (first, last) = ((start as usize).saturating_sub(1), end as usize);
             let (edit, s) = if doc.len() == 0 {
@@ -258,7 +258,7 @@ pub(crate) fn plan_append(ctx: &Ctx<'_>, opts: &AppendOptions) -> Result<Plan> {
     let doc = Doc::new(content);
     let s = splice(&doc, doc.len(), 0, &opts.new_text, ctx.path);
     let mut plan = Plan::new(
-        Action::Append,
+        PlanAction::Append,
         PlannedEdit::Append { create },
         HunkInfo::Append,
         &opts.new_text,
@@ -327,7 +327,7 @@ pub(crate) fn plan_insert(ctx: &Ctx<'_>, opts: &InsertOptions, position: Positio
         anchor: opts.anchor.clone(),
     };
     let mut plan = Plan::new(
-        Action::Insert,
+        PlanAction::Insert,
         edit,
         info,
         &opts.new_text,
@@ -471,7 +471,7 @@ pub(crate) fn plan_block_replace(ctx: &Ctx<'_>, opts: &BlockReplaceOptions) -> R
         del_count,
     ));
     let mut plan = Plan::new(
-        Action::BlockReplace,
+        PlanAction::BlockReplace,
         edit,
         HunkInfo::Block,
         &opts.new_text,

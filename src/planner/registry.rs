@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::types::{Action, PlanMode};
+use super::types::{PlanAction, PlanMode};
 
 /// How many retired ids are remembered for better error messages.
 const MAX_RETIRED: usize = 1024;
@@ -93,7 +93,7 @@ pub(crate) struct Hunk {
     pub owner: String,
     pub path: String,
     pub mode: PlanMode,
-    pub action: Action,
+    pub action: PlanAction,
     pub created_at_ms: f64,
     pub expires_at_ms: f64,
     pub new_text: String,

@@ -261,7 +261,7 @@ fn apply_evidence_fields(y: &mut Yaml, r: &FileApplyResult) {
     if r.context_match == ContextMatch::Rejected {
         y.list("expected_preview", &e.expected_preview)
             .list("actual_preview", &e.actual_preview);
-    } else if r.action == Action::Append {
+    } else if r.action == PlanAction::Append {
         y.list("before_tail", &e.before_preview)
             .list("after_tail", &e.after_preview);
     } else {
@@ -305,7 +305,7 @@ pub(crate) fn apply_yaml(r: &FileApplyResult, lang: Lang) -> String {
             .raw("delete_count", b.replace_slice.delete_count)
             .close();
     }
-    if r.action != Action::Append {
+    if r.action != PlanAction::Append {
         if let Some(l) = &r.lines {
             lines(&mut y, l);
         }

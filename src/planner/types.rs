@@ -21,29 +21,19 @@ pub const DEFAULT_TTL_MS: f64 = 3_600_000.0;
 // Small enums
 // ---------------------------------------------------------------------
 
+crate::wire::wire_enum! {
 /// How an anchor is compared with each line of the file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AnchorMatch {
     /// The line contains the anchor text (default).
     #[default]
-    Contains,
+    Contains = "contains",
     /// The line equals the anchor, ignoring trailing whitespace on both.
-    Equals,
+    Equals = "equals",
     /// The anchor is a regular expression (regex-lite) matched against
     /// each line without its line ending.
-    Regex,
+    Regex = "regex",
 }
-
-impl AnchorMatch {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AnchorMatch::Contains => "contains",
-            AnchorMatch::Equals => "equals",
-            AnchorMatch::Regex => "regex",
-        }
-    }
 }
 
 /// Which of several matching anchors (or anchor blocks) to use.
@@ -55,165 +45,102 @@ pub enum Occurrence {
     Last,
 }
 
+crate::wire::wire_enum! {
 /// The prepare tool that made a plan; a plan can only be revised by the
 /// same tool (`HUNK_KIND_MISMATCH`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlanMode {
     /// `prepare_file_range_edit`: replace, delete or append by line range.
-    PrepareFileRangeEdit,
+    PrepareFileRangeEdit = "prepare_file_range_edit",
     /// `prepare_file_append`: add text at the end of the file.
-    PrepareFileAppend,
+    PrepareFileAppend = "prepare_file_append",
     /// `prepare_file_insert_after`: insert after an anchor line.
-    PrepareFileInsertAfter,
+    PrepareFileInsertAfter = "prepare_file_insert_after",
     /// `prepare_file_insert_before`: insert before an anchor line.
-    PrepareFileInsertBefore,
+    PrepareFileInsertBefore = "prepare_file_insert_before",
     /// `prepare_file_block_replace`: replace a start/end anchor block.
-    PrepareFileBlockReplace,
+    PrepareFileBlockReplace = "prepare_file_block_replace",
 }
-
-impl PlanMode {
-    /// The tool's name (the YAML `mode`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PlanMode::PrepareFileRangeEdit => "prepare_file_range_edit",
-            PlanMode::PrepareFileAppend => "prepare_file_append",
-            PlanMode::PrepareFileInsertAfter => "prepare_file_insert_after",
-            PlanMode::PrepareFileInsertBefore => "prepare_file_insert_before",
-            PlanMode::PrepareFileBlockReplace => "prepare_file_block_replace",
-        }
-    }
 }
 
 /// The mode name of `apply` in YAML.
 pub const APPLY_MODE: &str = "apply_file_modification";
 
+crate::wire::wire_enum! {
 /// What a plan does to the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanAction {
     /// Lines replaced by other lines.
-    Replace,
+    Replace = "replace",
     /// Lines deleted.
-    Delete,
+    Delete = "delete",
     /// Lines added at the end of the file.
-    Append,
+    Append = "append",
     /// Lines inserted beside an anchor line.
-    Insert,
+    Insert = "insert",
     /// The inside (or all) of an anchor-delimited block replaced.
-    BlockReplace,
+    BlockReplace = "block_replace",
+}
 }
 
-impl Action {
-    /// The wire name (the YAML `action`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::Replace => "replace",
-            Action::Delete => "delete",
-            Action::Append => "append",
-            Action::Insert => "insert",
-            Action::BlockReplace => "block_replace",
-        }
-    }
-}
-
+crate::wire::wire_enum! {
 /// Where an insert goes relative to its anchor line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Position {
     /// Before the anchor line.
-    Before,
+    Before = "before",
     /// After the anchor line.
-    After,
+    After = "after",
+}
 }
 
-impl Position {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Position::Before => "before",
-            Position::After => "after",
-        }
-    }
-}
-
+crate::wire::wire_enum! {
 /// How `apply` found the planned place (SPEC §7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ContextMatch {
     /// The planned lines and their context are where the plan saw them,
     /// and nowhere else unless the file is unchanged since the plan (for
     /// appends: the file is unchanged since the plan).
-    Exact,
+    Exact = "exact",
     /// The planned lines with their whole context were found at exactly
     /// one other place, as written or under the matcher's safe strategies
     /// (for appends: the file changed, the text goes to its current end).
-    Fuzz,
+    Fuzz = "fuzz",
     /// Not applied; nothing changed. See [`RejectReason`].
-    Rejected,
+    Rejected = "rejected",
+}
 }
 
-impl ContextMatch {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ContextMatch::Exact => "exact",
-            ContextMatch::Fuzz => "fuzz",
-            ContextMatch::Rejected => "rejected",
-        }
-    }
-}
-
+crate::wire::wire_enum! {
 /// Why an apply was rejected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RejectReason {
     /// The planned lines and their context no longer stand together in
     /// the file (edited, deleted, moved apart, or the file was truncated).
-    ContentChanged,
+    ContentChanged = "CONTENT_CHANGED",
     /// The planned lines with their context stand at several places
     /// (shifted or not); every place is listed.
-    AmbiguousMatch,
+    AmbiguousMatch = "AMBIGUOUS_MATCH",
+}
 }
 
-impl RejectReason {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RejectReason::ContentChanged => "CONTENT_CHANGED",
-            RejectReason::AmbiguousMatch => "AMBIGUOUS_MATCH",
-        }
-    }
-}
-
+crate::wire::wire_enum! {
 /// How `apply` located the change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LocatedBy {
     /// Same lines, same context, same line numbers.
-    PlannedPosition,
+    PlannedPosition = "planned_position",
     /// The planned lines with their whole context found by content, at
     /// exactly one place (another one, or the planned one with a changed
     /// file edge).
-    LinesAndContext,
+    LinesAndContext = "lines_and_context",
     /// Appends: the current end of the file.
-    EndOfFile,
+    EndOfFile = "end_of_file",
     /// The planned lines with their whole context found, reformatted or
     /// re-indented, by a safe strategy of the matcher at exactly one place
     /// (`apply::relocate_with_safe_strategies`).
-    SafeStrategy,
+    SafeStrategy = "safe_strategy",
 }
-
-impl LocatedBy {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LocatedBy::PlannedPosition => "planned_position",
-            LocatedBy::LinesAndContext => "lines_and_context",
-            LocatedBy::EndOfFile => "end_of_file",
-            LocatedBy::SafeStrategy => "safe_strategy",
-        }
-    }
 }
 
 // ---------------------------------------------------------------------
@@ -677,7 +604,7 @@ pub struct PlanResult {
     /// True when `existingHunkId` revised an earlier plan.
     pub revised: bool,
     /// What the plan does.
-    pub action: Action,
+    pub action: PlanAction,
     /// FNV-1a 64 digest (`fnv1a64:<16 hex>`) of the content planned on.
     pub file_digest: String,
     /// Lines removed and written.
@@ -788,7 +715,7 @@ pub struct FileApplyResult {
     /// The plan's id (`<prefix>-<n>`).
     pub hunk_id: String,
     /// What the plan does.
-    pub action: Action,
+    pub action: PlanAction,
     /// Where the plan landed: as planned, relocated, or rejected.
     pub context_match: ContextMatch,
     /// Why it was rejected.
@@ -847,7 +774,7 @@ pub struct PendingHunk {
     /// The tool that made it.
     pub mode: PlanMode,
     /// What it does.
-    pub action: Action,
+    pub action: PlanAction,
     /// When the plan was made (host ms; a revision keeps the first time).
     pub created_at_ms: f64,
     /// When the plan stops being applicable (host ms).

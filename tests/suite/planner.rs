@@ -186,7 +186,7 @@ summary: 'Plan t-1: replace lines 2–3 of a.txt (2 → 1 line(s)). Review the d
         format!("```yaml\n{}\n```\n\n```diff\n{}```", p.yaml, p.diff)
     );
     assert_eq!(p.mode, PlanMode::PrepareFileRangeEdit);
-    assert_eq!(p.action, Action::Replace);
+    assert_eq!(p.action, PlanAction::Replace);
     assert_eq!(
         p.lines,
         LineCounts {
@@ -250,7 +250,7 @@ fn range_delete_and_append_forms() {
     let p = s
         .prepare_range_edit(range_opts(FIVE, "4~", ""), T0)
         .unwrap();
-    assert_eq!(p.action, Action::Delete);
+    assert_eq!(p.action, PlanAction::Delete);
     assert_eq!(
         apply(&mut s, &p.hunk_id, FIVE).content,
         "alpha\nbeta\ngamma\n"
@@ -259,7 +259,7 @@ fn range_delete_and_append_forms() {
     let p = s
         .prepare_range_edit(range_opts(FIVE, "6~", "zeta\neta\n"), T0)
         .unwrap();
-    assert_eq!(p.action, Action::Append);
+    assert_eq!(p.action, PlanAction::Append);
     assert_eq!(
         p.range.as_ref().unwrap().resolved,
         Span { start: 6, end: 6 }
@@ -329,7 +329,7 @@ fn empty_file_is_one_empty_line() {
     let p = s
         .prepare_range_edit(range_opts("", "1", "first"), T0)
         .unwrap();
-    assert_eq!(p.action, Action::Replace);
+    assert_eq!(p.action, PlanAction::Replace);
     assert_eq!(
         p.lines,
         LineCounts {
@@ -355,7 +355,7 @@ fn empty_file_is_one_empty_line() {
     );
     assert_eq!(a.content, "meanwhile\n");
     let p = s.prepare_range_edit(range_opts("", "2~", "x"), T0).unwrap();
-    assert_eq!(p.action, Action::Append);
+    assert_eq!(p.action, PlanAction::Append);
     assert_eq!(apply(&mut s, &p.hunk_id, "").content, "x\n");
 }
 

@@ -3,9 +3,11 @@
 //! from those declarations. This test fails when that file is out of date;
 //! `WIRE_WRITE=1 cargo test --test all wire` rewrites it.
 
-use editkit::ErrorCode;
-use editkit::Strategy;
-use editkit::{BlockStrategy, WarningCode};
+use editkit::{
+    AnchorMatch, AppendTarget, BlockStrategy, ContextMatch, DocLocation, EditKind, EditStatus,
+    ErrorCode, Lang, LocatedBy, MatchMode, PlanAction, PlanMode, Placement, Position, RejectReason,
+    Strategy, WarningCode,
+};
 
 fn union(doc: &str, name: &str, values: impl Iterator<Item = &'static str>) -> String {
     let mut out = format!("/** {doc} */\nexport type {name} =\n");
@@ -42,6 +44,76 @@ fn generated() -> String {
             "How a block edit found its place without the matcher (Rust: `BlockStrategy`).",
             "BlockStrategy",
             BlockStrategy::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "Message language (Rust: `Lang`).",
+            "Lang",
+            Lang::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "What a block-diff edit does (Rust: `EditKind`).",
+            "EditKind",
+            EditKind::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "What happened to one block-diff edit (Rust: `EditStatus`).",
+            "EditStatus",
+            EditStatus::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "How much a match may forgive (Rust: `MatchMode`).",
+            "MatchMode",
+            MatchMode::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "How an anchor is compared with each line (Rust: `AnchorMatch`).",
+            "AnchorMatch",
+            AnchorMatch::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "The prepare tool that made a plan (Rust: `PlanMode`).",
+            "PlanMode",
+            PlanMode::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "What a plan does to the file (Rust: `PlanAction`).",
+            "PlanAction",
+            PlanAction::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "Where an insert goes relative to its anchor line (Rust: `Position`).",
+            "Position",
+            Position::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "How an apply found the planned place (Rust: `ContextMatch`).",
+            "ContextMatch",
+            ContextMatch::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "Why an apply was rejected (Rust: `RejectReason`).",
+            "RejectReason",
+            RejectReason::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "How an apply located the change (Rust: `LocatedBy`).",
+            "LocatedBy",
+            LocatedBy::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "What appendContent's `target` names (Rust: `AppendTarget`).",
+            "AppendTarget",
+            AppendTarget::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "Where appendContent put the new blocks (Rust: `Placement`).",
+            "Placement",
+            Placement::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "Where createNewDoc puts the new document (Rust: `DocLocation`).",
+            "DocLocation",
+            DocLocation::ALL.iter().map(|s| s.as_str()),
         ),
     ]
     .join("\n")
