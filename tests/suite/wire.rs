@@ -5,7 +5,7 @@
 
 use editkit::{
     AnchorMatch, AppendTarget, BlockStrategy, ContextMatch, DocLocation, EditKind, EditStatus,
-    ErrorCode, Lang, LocatedBy, MatchMode, PlanAction, PlanMode, Placement, Position, RejectReason,
+    ErrorCode, Lang, LocatedBy, MatchMode, Placement, PlanAction, PlanMode, Position, RejectReason,
     Strategy, WarningCode,
 };
 
