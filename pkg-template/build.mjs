@@ -102,6 +102,17 @@ await build({
   // `new URL(…, import.meta.url)` path is only used by the web build.
   logOverride: { 'empty-import-meta': 'silent' },
 });
+// The MCP bin imports the Node entry next to it instead of bundling a
+// second copy of the library.
+await build({
+  ...common,
+  entryPoints: [join(template, 'src/mcp-bin.ts')],
+  outfile: join(dist, 'mcp.js'),
+  format: 'esm',
+  platform: 'node',
+  external: ['./node.js'],
+  banner: { js: '#!/usr/bin/env node' },
+});
 await build({
   ...common,
   entryPoints: [join(template, 'src/testing/index.ts')],

@@ -167,6 +167,13 @@ pub enum ErrorCode {
     FileExists = "FILE_EXISTS",
     /// `checkNewFile`: the path exists and is not a regular file.
     NotAFile = "NOT_A_FILE",
+    // ---- hosts of the TypeScript layer (SPEC §9.1) ----------------------
+    /// `createNodeFileHost`: the path leads outside the host's root (`..`,
+    /// an absolute path elsewhere, a symlink pointing out, a NUL).
+    PathOutsideRoot = "PATH_OUTSIDE_ROOT",
+    /// `createNodeFileHost`: the file is not text the host can write back
+    /// byte for byte (not UTF-8, and no UTF-16 byte order mark).
+    NotText = "NOT_TEXT",
 }}
 
 /// A 1-based, inclusive line range (a candidate location, a hunk's span).

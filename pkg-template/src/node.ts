@@ -23,6 +23,10 @@ initSyncGlue({ module: readFileSync(join(here(), 'editkit_bg.wasm')) });
 markLoaded();
 
 export * from './index.js';
+export { createNodeFileHost } from './node-files.js';
+export type { NodeFileHost, NodeFileHostOptions } from './node-files.js';
+export { serveMcp, MCP_PROTOCOL_VERSIONS } from './mcp/server.js';
+export type { McpServerOptions } from './mcp/server.js';
 
 /** Present for symmetry with the web build; the Node build is ready at import. */
 export default async function init(): Promise<void> {}

@@ -63,7 +63,9 @@ export type ErrorCode =
   | 'SNAPSHOT_MISMATCH'
   | 'SUSPICIOUS_DIFF'
   | 'FILE_EXISTS'
-  | 'NOT_A_FILE';
+  | 'NOT_A_FILE'
+  | 'PATH_OUTSIDE_ROOT'
+  | 'NOT_TEXT';
 
 /** The matcher's strategies, most exact first (Rust: `Strategy`). */
 export type Strategy =

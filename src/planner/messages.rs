@@ -43,8 +43,8 @@ fn message(problem: &Problem, lang: Lang) -> String {
         ),
         ContentRequired { mode } => pick(
             lang,
-            format!("{mode} needs non-empty new text (newText)."),
-            format!("{mode} 需要非空的新内容（newText）。"),
+            format!("{mode} needs non-empty new text."),
+            format!("{mode} 需要非空的新内容。"),
         ),
         InvalidArgument { name, expected } => {
             crate::error::invalid_argument_message(lang, name, &expected_text(lang, *expected))
@@ -225,13 +225,13 @@ fn next_step(problem: &Problem, lang: Lang) -> String {
         ),
         ContentRequired { mode } if mode == PlanMode::PrepareFileRangeEdit.as_str() => pick(
             lang,
-            "An append needs text. To delete lines, give a range of existing lines with empty newText.".into(),
-            "追加需要内容。若要删除行，请指定已有行的范围并让 newText 为空。".into(),
+            "An append needs text. To delete lines, give a range of existing lines and empty new text.".into(),
+            "追加需要内容。若要删除行，请指定已有行的范围并让新内容为空。".into(),
         ),
         ContentRequired { .. } => pick(
             lang,
-            "Provide the text to write. To delete lines, use prepare_file_range_edit with empty newText.".into(),
-            "请提供要写入的内容。若要删除行，请用 prepare_file_range_edit 并让 newText 为空。".into(),
+            "Provide the text to write. To delete lines, use prepare_file_range_edit with empty new text.".into(),
+            "请提供要写入的内容。若要删除行，请用 prepare_file_range_edit 并让新内容为空。".into(),
         ),
         InvalidArgument { .. } | AnchorEmpty { .. } | AnchorMultiline { .. } => String::new(),
         InvalidRegex { .. } => pick(
@@ -446,21 +446,21 @@ pub(crate) fn apply_summary(lang: Lang, r: &FileApplyResult) -> String {
     match (r.context_match, r.reason) {
         (ContextMatch::Exact, _) => pick(
             lang,
-            format!("Applied {id} to {path} (exact): {change}. Write the returned content."),
-            format!("已将 {id} 应用于 {path}（exact）：{change}。请写入返回的 content。"),
+            format!("Applied {id} to {path} (exact): {change}."),
+            format!("已将 {id} 应用于 {path}（exact）：{change}。"),
         ),
         (ContextMatch::Fuzz, _) if r.action == PlanAction::Append => pick(
             lang,
-            format!("Applied {id} to {path} (fuzz: the file changed since the plan; the text went to its current end): {change}. Review the diff, then write the returned content."),
-            format!("已将 {id} 应用于 {path}（fuzz：规划后文件有变化，内容追加到当前末尾）：{change}。请审阅 diff 后写入返回的 content。"),
+            format!("Applied {id} to {path} (fuzz: the file changed since the plan; the text went to its current end): {change}. Review the diff."),
+            format!("已将 {id} 应用于 {path}（fuzz：规划后文件有变化，内容追加到当前末尾）：{change}。请审阅 diff。"),
         ),
         (ContextMatch::Fuzz, _) => {
             let (planned, shift) = (e.planned_at_line, e.line_shift.unwrap_or(0));
             let (m, t) = (e.context_matched, e.context_total);
             pick(
                 lang,
-                format!("Applied {id} to {path} (fuzz: planned at line {planned}, found at line {at}, shift {shift:+}; context {m}/{t}): {change}. Review the diff, then write the returned content."),
-                format!("已将 {id} 应用于 {path}（fuzz：规划于第 {planned} 行，实际定位到第 {at} 行，偏移 {shift:+}；上下文匹配 {m}/{t}）：{change}。请审阅 diff 后写入返回的 content。"),
+                format!("Applied {id} to {path} (fuzz: planned at line {planned}, found at line {at}, shift {shift:+}; context {m}/{t}): {change}. Review the diff."),
+                format!("已将 {id} 应用于 {path}（fuzz：规划于第 {planned} 行，实际定位到第 {at} 行，偏移 {shift:+}；上下文匹配 {m}/{t}）：{change}。请审阅 diff。"),
             )
         }
         (_, Some(RejectReason::AmbiguousMatch)) => {
@@ -525,16 +525,16 @@ pub fn style_warning_insert(lang: Lang) -> String {
 pub fn overwrite_summary(lang: Lang, path: &str, lines: usize, bytes: usize) -> String {
     pick(
         lang,
-        format!("Overwrite of {path} checked: write the returned content ({lines} lines, {bytes} bytes)."),
-        format!("{path} 的覆盖写入已通过检查：请写入返回的 content（{lines} 行，{bytes} 字节）。"),
+        format!("Overwrite of {path} accepted ({lines} lines, {bytes} bytes)."),
+        format!("{path} 的覆盖写入已通过检查（{lines} 行，{bytes} 字节）。"),
     )
 }
 
 pub fn new_file_summary(lang: Lang, path: &str, lines: usize, bytes: usize) -> String {
     pick(
         lang,
-        format!("Creation of {path} checked: write the returned content ({lines} lines, {bytes} bytes)."),
-        format!("{path} 的创建已通过检查：请写入返回的 content（{lines} 行，{bytes} 字节）。"),
+        format!("Creation of {path} accepted ({lines} lines, {bytes} bytes)."),
+        format!("{path} 的创建已通过检查（{lines} 行，{bytes} 字节）。"),
     )
 }
 

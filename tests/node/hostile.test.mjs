@@ -4,6 +4,8 @@
 // either works or throws an EditkitError, and the module keeps working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { PassThrough, Readable } from 'node:stream';
 import { ek, fixtureHost } from './support.mjs';
 
 const P = '20240614083000-a1b2c3d';
@@ -133,6 +135,10 @@ function validArgs(host) {
     toolDefinitions: [{}],
     createToolRunner: [{}],
     runTool: ['read_file', { path: 'x' }, {}],
+    createNodeFileHost: [{ root: tmpdir() }],
+    serveMcp: [
+      { runner: ek.createToolRunner({}), input: Readable.from([]), output: new PassThrough() },
+    ],
     formatApplyReport: [{ ok: true, summary: 's', results: [], plan: [], warnings: [] }, 'en'],
     createSiyuanHost: [{ request: async () => ({ code: 0, msg: '', data: [] }) }],
     kernelRequest: [

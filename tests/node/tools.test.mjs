@@ -211,16 +211,18 @@ test('toolDefinitions accepts a bare language string and the options object, wit
 test('toolDefinitions names exactly the tools the runner implements', async () => {
   const defined = ek.toolDefinitions().tools.map((t) => t.name);
   assert.equal(new Set(defined).size, defined.length, 'no duplicate names');
-  assert.equal(defined.length, 15);
+  assert.equal(defined.length, 17);
   assert.deepEqual(new Set(ek.TOOL_NAMES), new Set(defined));
   // The unknown-tool reply lists what the runner implements.
   const reply = await ek.createToolRunner({}).run('noSuchTool', {});
   const implemented = /Available tools: (.*)\.$/.exec(reply)[1].split(', ');
   assert.deepEqual(new Set(implemented), new Set(defined));
   assert.equal(implemented.length, defined.length);
-  // And every defined name is dispatched (it fails on the missing host, not as an unknown tool).
-  for (const name of defined) {
-    const text = await ek.createToolRunner({}).run(name, {});
+  // And every defined name is dispatched: with arguments its schema accepts,
+  // it fails on the missing host, not as an unknown tool.
+  for (const tool of ek.toolDefinitions().tools) {
+    const name = tool.name;
+    const text = await ek.createToolRunner({}).run(name, minimalArgs(tool.parameters));
     assert.doesNotMatch(text, /no tool named/, name);
     // apply_file_modification looks the (empty) hunk id up before it needs the files host.
     assert.match(
@@ -667,3 +669,23 @@ test('the runner ends a host callback that never settles with HOST_TIMEOUT (SPEC
   const info = await runner.run('getBlockInfo', { ids: '20240614083000-a1b2c3d' });
   assert.match(info, /HOST_TIMEOUT/);
 });
+
+/** The least arguments `schema` accepts: each required field with a plain value of its type. */
+function minimalArgs(schema) {
+  const value = (s) =>
+    s.type === 'array'
+      ? [minimalArgs(s.items)]
+      : s.type === 'integer'
+        ? 1
+        : s.type === 'boolean'
+          ? false
+          : s.enum
+            ? s.enum.find((v) => v !== '')
+            : s.pattern
+              ? '20240614083000-a1b2c3d'
+              : 'x';
+  // `path` may be given as `uri` (edit_file_search_replace), so it is not
+  // in `required`, but one of the two is.
+  const names = [...schema.required, ...('uri' in schema.properties ? ['path'] : [])];
+  return Object.fromEntries(names.map((n) => [n, value(schema.properties[n])]));
+}

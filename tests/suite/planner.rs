@@ -433,7 +433,7 @@ apply_evidence:
   file_digest_after: 'fnv1a64:d75faf71104406aa'
   before_preview: []
   after_preview: ['b', 'c']
-summary: 'Applied t-1 to a.txt (exact): replaced 1 line(s) with 1 at line 1. Write the returned content.'"
+summary: 'Applied t-1 to a.txt (exact): replaced 1 line(s) with 1 at line 1.'"
     );
     // An insert in the middle of a CRLF file, and a block replace in the
     // middle of an LF file: the same rule.
@@ -726,7 +726,7 @@ apply_evidence:
   file_digest_after: 'fnv1a64:de4a8fa126fddaf6'
   before_preview: ['gamma', 'delta']
   after_preview: ['epsilon']
-summary: 'Applied t-1 to a.txt (exact): inserted 2 line(s) at line 5. Write the returned content.'"
+summary: 'Applied t-1 to a.txt (exact): inserted 2 line(s) at line 5.'"
     );
     assert_eq!(a.content, "alpha\nbeta\ngamma\ndelta\n\nnew\nepsilon\n");
 }
@@ -1809,7 +1809,7 @@ normalized_trailing_newline_added: true
 line_endings_converted: false
 bom_kept: false
 content_format: ''
-summary: 'Overwrite of a.md checked: write the returned content (2 lines, 4 bytes).'"
+summary: 'Overwrite of a.md accepted (2 lines, 4 bytes).'"
     );
     let e = overwrite("a\nb\n", "x\n", 3, 4, None).unwrap_err();
     assert_eq!(e.code, ErrorCode::SnapshotMismatch);
@@ -1917,7 +1917,7 @@ path: 'n.txt'
 new_total_lines: 1
 new_total_bytes: 6
 normalized_trailing_newline_added: true
-summary: 'Creation of n.txt checked: write the returned content (1 lines, 6 bytes).'"
+summary: 'Creation of n.txt accepted (1 lines, 6 bytes).'"
     );
     let c = n(false, false, "").unwrap();
     assert_eq!(

@@ -6,8 +6,12 @@
 import { jsError, readOptions } from '../errors.js';
 import type { Lang } from '../types.js';
 
-/** A JSON Schema (the subset tool calling uses). */
-export interface JsonSchema {
+/**
+ * A JSON Schema (the subset tool calling uses). A type alias, not an
+ * interface, so it is assignable to the SDKs' `{ [key: string]: unknown }`
+ * parameter types.
+ */
+export type JsonSchema = {
   type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
   description?: string;
   properties?: Record<string, JsonSchema>;
@@ -15,30 +19,73 @@ export interface JsonSchema {
   additionalProperties?: boolean;
   enum?: (string | number | boolean)[];
   items?: JsonSchema;
+  minItems?: number;
   anyOf?: JsonSchema[];
   minimum?: number;
   pattern?: string;
   default?: string | number | boolean;
-}
+};
 
-export type ToolFormat = 'openai' | 'anthropic' | 'json-schema';
+/** A tool's parameters: always an object schema (what every SDK requires). */
+export type ObjectSchema = JsonSchema & {
+  type: 'object';
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  additionalProperties: false;
+};
+
+/**
+ * `openai`: Chat Completions tools; `openai-responses`: the Responses API's
+ * function tools; `anthropic`: Messages API tools; `mcp`: MCP `Tool`s;
+ * `json-schema`: `{ name, description, parameters }`.
+ */
+export type ToolFormat = 'openai' | 'openai-responses' | 'anthropic' | 'mcp' | 'json-schema';
 export type Toolset = 'siyuan' | 'files';
 
-export interface JsonSchemaTool {
+export type JsonSchemaTool = {
   name: string;
   description: string;
-  parameters: JsonSchema;
-}
-export interface OpenAITool {
+  parameters: ObjectSchema;
+};
+/** Assignable to the `openai` SDK's `ChatCompletionTool`. */
+export type OpenAITool = {
   type: 'function';
-  function: { name: string; description: string; parameters: JsonSchema };
-}
-export interface AnthropicTool {
+  function: { name: string; description: string; parameters: ObjectSchema };
+};
+/** Assignable to the `openai` SDK's Responses API `FunctionTool`. */
+export type OpenAIResponsesTool = {
+  type: 'function';
   name: string;
   description: string;
-  input_schema: JsonSchema;
-}
-export type ToolDefinition = JsonSchemaTool | OpenAITool | AnthropicTool;
+  parameters: ObjectSchema;
+  /** Strict mode needs every field required; editkit's tools have optional fields. */
+  strict: false;
+};
+/** Assignable to `@anthropic-ai/sdk`'s `Tool`. */
+export type AnthropicTool = {
+  name: string;
+  description: string;
+  input_schema: ObjectSchema;
+};
+/** Assignable to the MCP SDK's `Tool`. */
+export type McpTool = {
+  name: string;
+  description: string;
+  inputSchema: ObjectSchema;
+};
+export type ToolDefinition =
+  JsonSchemaTool | OpenAITool | OpenAIResponsesTool | AnthropicTool | McpTool;
+
+/** The tool shape of `format`. */
+export type ToolOf<F extends ToolFormat> = F extends 'openai'
+  ? OpenAITool
+  : F extends 'openai-responses'
+    ? OpenAIResponsesTool
+    : F extends 'anthropic'
+      ? AnthropicTool
+      : F extends 'mcp'
+        ? McpTool
+        : JsonSchemaTool;
 
 export interface ToolDefinitionsOptions<F extends ToolFormat = ToolFormat> {
   lang?: Lang;
@@ -56,11 +103,21 @@ export interface ToolDefinitions<T extends ToolDefinition = ToolDefinition> {
 
 type I18n = Record<Lang, string>;
 
-interface Spec {
+/** One parameter of a tool. */
+export interface ParamSpec {
+  schema: JsonSchema;
+  description: I18n;
+  required?: boolean;
+  /** Another name for the parameter `aliasOf` (seed 003's `uri` for `path`). */
+  aliasOf?: string;
+}
+
+/** One tool: its name, toolset, description and parameters (the schema is built from these). */
+export interface Spec {
   name: string;
   toolset: Toolset;
   description: I18n;
-  params: Record<string, { schema: JsonSchema; description: I18n; required?: boolean }>;
+  params: Record<string, ParamSpec>;
 }
 
 const ID = '^\\d{14}-[0-9a-z]{7}$';
@@ -103,8 +160,8 @@ const SPECS: Spec[] = [
       showId: {
         schema: bool(),
         description: {
-          en: 'Print `@@id@@type` before each block (default false).',
-          zh: '在每个块前输出 `@@id@@类型`（默认 false）。',
+          en: 'Print `@@id@@type` before each block (default: the value of showSubStructure).',
+          zh: '在每个块前输出 `@@id@@类型`（默认与 showSubStructure 相同）。',
         },
       },
       showSubStructure: {
@@ -487,6 +544,14 @@ const SPECS: Spec[] = [
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      uri: {
+        schema: str(),
+        aliasOf: 'path',
+        description: {
+          en: 'Another name for path (give one of the two).',
+          zh: 'path 的别名（二者给一个即可）。',
+        },
+      },
       search_replace: {
         schema: str(),
         required: true,
@@ -498,16 +563,106 @@ const SPECS: Spec[] = [
       },
     },
   },
+  {
+    name: 'edit',
+    toolset: 'files',
+    description: {
+      en: 'Replace one piece of a file: old_string (copied from the file, with a few unchanged lines around it so it matches one place) becomes new_string. Formatting slips in old_string (indentation, trailing spaces, line endings, quotes) are forgiven; content differences and ambiguous matches are refused with the closest region. The result names the strategy that matched. An empty old_string creates a missing file with new_string.',
+      zh: '替换文件中的一处：old_string（从文件中复制，并带上几行不变的上下文，使其只匹配一处）替换为 new_string。old_string 中的格式偏差（缩进、行尾空格、换行符、引号）可被容忍；内容不同或匹配不唯一时拒绝，并给出最接近的位置。结果会注明匹配所用的策略。old_string 为空时，用 new_string 创建不存在的文件。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      old_string: {
+        schema: str(),
+        required: true,
+        description: { en: 'The text to replace.', zh: '要替换的文本。' },
+      },
+      new_string: {
+        schema: str(),
+        required: true,
+        description: { en: 'The text to put in its place.', zh: '替换后的文本。' },
+      },
+      replace_all: {
+        schema: bool(),
+        description: {
+          en: 'Replace every place old_string matches (default false).',
+          zh: '替换 old_string 匹配到的全部位置（默认 false）。',
+        },
+      },
+      expected_replacements: {
+        schema: { type: 'integer', minimum: 0 },
+        description: {
+          en: 'Exactly this many places must match, else nothing changes (0 = unset: one place).',
+          zh: '必须恰好匹配这么多处，否则不做修改（0 表示未指定：一处）。',
+        },
+      },
+      mode: {
+        schema: str({ enum: ['', 'exact', 'safe', 'fuzzy'] }),
+        description: {
+          en: 'How much the match may forgive: exact, safe (formatting slips; the default, ""), or fuzzy (also near-identical text, when unambiguous).',
+          zh: '匹配可容忍的程度：exact、safe（格式偏差；默认，""）或 fuzzy（在不歧义时也接受几乎相同的文本）。',
+        },
+      },
+      instruction: {
+        schema: str(),
+        description: {
+          en: 'What the edit is meant to do, in a sentence; used to correct old_string when it does not match ("" = none).',
+          zh: '用一句话说明本次修改的目的；old_string 不匹配时用于修正（"" 表示不提供）。',
+        },
+      },
+    },
+  },
+  {
+    name: 'multi_edit',
+    toolset: 'files',
+    description: {
+      en: 'Several edits to one file, applied in order (each to the result of the one before) and all or nothing: if one edit fails, the file is unchanged and every failure is reported. Each edit is { old_string, new_string, replace_all? } as in the edit tool.',
+      zh: '对同一文件按顺序应用多处修改（每一处作用于前一处的结果），全部成功才写入：任一处失败则文件不变，并报告所有失败。每处修改为 { old_string, new_string, replace_all? }，与 edit 工具相同。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      edits: {
+        schema: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            properties: {
+              old_string: { type: 'string', description: 'The text to replace.' },
+              new_string: { type: 'string', description: 'The text to put in its place.' },
+              replace_all: {
+                type: 'boolean',
+                description: 'Replace every place (default false).',
+              },
+            },
+            required: ['old_string', 'new_string'],
+            additionalProperties: false,
+          },
+        },
+        required: true,
+        description: { en: 'The edits, in order.', zh: '按顺序排列的修改。' },
+      },
+      mode: {
+        schema: str({ enum: ['', 'exact', 'safe', 'fuzzy'] }),
+        description: {
+          en: 'How much the match may forgive: exact, safe (formatting slips; the default, ""), or fuzzy (also near-identical text, when unambiguous).',
+          zh: '匹配可容忍的程度：exact、safe（格式偏差；默认，""）或 fuzzy（在不歧义时也接受几乎相同的文本）。',
+        },
+      },
+    },
+  },
 ];
 
 export const TOOL_NAMES = SPECS.map((s) => s.name);
 
-function schemaOf(spec: Spec, lang: Lang): JsonSchema {
+/** The tool's parameters as a JSON Schema; a parameter with an alias is not `required` (either name may be given). */
+export function schemaOf(spec: Spec, lang: Lang): ObjectSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
+  const aliased = new Set(Object.values(spec.params).map((p) => p.aliasOf));
   for (const [name, p] of Object.entries(spec.params)) {
     properties[name] = { ...p.schema, description: p.description[lang] };
-    if (p.required) required.push(name);
+    if (p.required && !aliased.has(name)) required.push(name);
   }
   return { type: 'object', properties, required, additionalProperties: false };
 }
@@ -531,38 +686,59 @@ export function readLang(value: string): Lang {
 export { GUIDES } from './guides.js';
 import { GUIDES } from './guides.js';
 
-/** Tool definitions for an LLM API, plus the toolset guide for the system prompt. */
-export function toolDefinitions(
-  opts: ToolDefinitionsOptions<'openai'>,
-): ToolDefinitions<OpenAITool>;
-export function toolDefinitions(
-  opts: ToolDefinitionsOptions<'anthropic'>,
-): ToolDefinitions<AnthropicTool>;
-export function toolDefinitions(
-  opts?: ToolDefinitionsOptions<'json-schema'>,
-): ToolDefinitions<JsonSchemaTool>;
-/** Shorthand: `toolDefinitions('zh')` is `toolDefinitions({ lang: 'zh' })` (json-schema format, both toolsets). */
-export function toolDefinitions(lang: Lang): ToolDefinitions<JsonSchemaTool>;
-export function toolDefinitions(defOptions: ToolDefinitionsOptions | Lang = {}): ToolDefinitions {
+const FORMATS: readonly ToolFormat[] = [
+  'openai',
+  'openai-responses',
+  'anthropic',
+  'mcp',
+  'json-schema',
+];
+
+/**
+ * Tool definitions for an LLM API, plus the toolset guide for the system
+ * prompt. `toolDefinitions('zh')` is short for `toolDefinitions({ lang: 'zh' })`.
+ */
+export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
+  defOptions: ToolDefinitionsOptions<F> | Lang = {},
+): ToolDefinitions<ToolOf<F>> {
   // A bare language string is the short form: toolDefinitions('zh').
   const opts =
     typeof defOptions === 'string'
       ? { lang: readLang(defOptions), format: undefined, toolsets: undefined }
       : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options');
   const lang: Lang = opts.lang === 'zh' ? 'zh' : 'en';
-  const format =
-    opts.format === 'openai' || opts.format === 'anthropic' ? opts.format : 'json-schema';
+  if (opts.format !== undefined && !FORMATS.includes(opts.format as ToolFormat)) {
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      [
+        'format',
+        `expected one of ${FORMATS.map((f) => JSON.stringify(f)).join(', ')}, got ${JSON.stringify(opts.format)}`,
+      ],
+      { subject: 'format' },
+    );
+  }
+  const format = (opts.format ?? 'json-schema') as ToolFormat;
   const toolsets: Toolset[] = Array.isArray(opts.toolsets)
     ? opts.toolsets.filter((t): t is Toolset => t === 'siyuan' || t === 'files')
     : ['siyuan', 'files'];
   const tools = SPECS.filter((s) => toolsets.includes(s.toolset)).map((s): ToolDefinition => {
     const description = s.description[lang];
     const parameters = schemaOf(s, lang);
-    if (format === 'openai')
-      return { type: 'function', function: { name: s.name, description, parameters } };
-    if (format === 'anthropic') return { name: s.name, description, input_schema: parameters };
-    return { name: s.name, description, parameters };
+    switch (format) {
+      case 'openai':
+        return { type: 'function', function: { name: s.name, description, parameters } };
+      case 'openai-responses':
+        return { type: 'function', name: s.name, description, parameters, strict: false };
+      case 'anthropic':
+        return { name: s.name, description, input_schema: parameters };
+      case 'mcp':
+        return { name: s.name, description, inputSchema: parameters };
+      default:
+        return { name: s.name, description, parameters };
+    }
   });
   const guide = toolsets.map((t) => GUIDES[t][lang]).join('\n\n');
-  return { tools, guide };
+  return { tools: tools as ToolOf<F>[], guide };
 }

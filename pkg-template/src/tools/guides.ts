@@ -79,8 +79,10 @@ Never write blind: plan, review, then apply.
   and cannot see each other's results). context_match: exact or fuzz means written; rejected means the planned
   lines changed and nothing was written: read again and plan again.
 - A hunk applies once; plans expire after an hour.
-- For several small, exact edits, edit_file_search_replace takes SEARCH/REPLACE blocks; SEARCH must match the
-  file (formatting slips are forgiven, guesses are not).
+- For small edits by text: edit (old_string → new_string; include a few unchanged lines so it matches one
+  place; replace_all or expected_replacements for several), multi_edit (several edits to one file, all or
+  nothing), or edit_file_search_replace (SEARCH/REPLACE blocks). old_string / SEARCH must match the file:
+  formatting slips are forgiven, guesses are not. The result names the strategy that matched and shows the diff.
 - overwrite_entire_file needs the total_lines and size_bytes read_file reported; use it only for small files or
   generated content. create_new_file never overwrites.`;
 
@@ -95,7 +97,9 @@ const FILES_ZH = `# 编辑文本文件
 - 在下一条消息中用 apply_file_modification(hunk_id) 应用（同一条消息中的工具并行执行，彼此看不到结果）。
   context_match 为 exact 或 fuzz 表示已写入；rejected 表示规划的行已变化、未写入：请重新读取并重新规划。
 - 每个 hunk 只能应用一次；规划一小时后过期。
-- 多处小而精确的修改可用 edit_file_search_replace（SEARCH/REPLACE 块）；SEARCH 必须与文件相符（格式偏差可容忍，猜测不行）。
+- 按文本做小修改：edit（old_string → new_string；带上几行不变的上下文使其只匹配一处；多处用 replace_all 或
+  expected_replacements）、multi_edit（同一文件的多处修改，全部成功才写入）或 edit_file_search_replace（SEARCH/REPLACE 块）。
+  old_string / SEARCH 必须与文件相符：格式偏差可容忍，猜测不行。结果会注明匹配所用的策略并给出 diff。
 - overwrite_entire_file 需要 read_file 报告的 total_lines 与 size_bytes；只用于小文件或生成内容。create_new_file 从不覆盖已有文件。`;
 
 export const GUIDES: Record<'siyuan' | 'files', Record<Lang, string>> = {

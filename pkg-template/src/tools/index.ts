@@ -3,7 +3,11 @@ export type {
   AnthropicTool,
   JsonSchema,
   JsonSchemaTool,
+  McpTool,
+  ObjectSchema,
+  OpenAIResponsesTool,
   OpenAITool,
+  ToolOf,
   ToolDefinition,
   ToolDefinitions,
   ToolDefinitionsOptions,
@@ -11,4 +15,4 @@ export type {
   Toolset,
 } from './definitions.js';
 export { createToolRunner, formatApplyReport, runTool } from './runner.js';
-export type { FileHost, ToolRunner, ToolRunnerOptions } from './runner.js';
+export type { FileHost, ToolResult, ToolRunner, ToolRunnerOptions } from './runner.js';

@@ -6,6 +6,8 @@
 
 import { fillTemplate } from '../errors.js';
 import type { Lang } from '../types.js';
+import type { JsonSchema } from './definitions.js';
+import type { ArgProblem } from './validate.js';
 
 const TEXTS = {
   errorLine: {
@@ -32,10 +34,56 @@ const TEXTS = {
     en: 'there is no tool named "{0}". Available tools: {1}.',
     zh: '没有名为 "{0}" 的工具。可用工具：{1}。',
   },
+  // {0} is the path as a YAML scalar (quoted by the runner).
   fileMissing: {
-    en: "status: error\nerror: FILE_NOT_FOUND\npath: '{0}'\nsummary: The file does not exist. To create it use create_new_file or prepare_file_append(create=true).",
-    zh: "status: error\nerror: FILE_NOT_FOUND\npath: '{0}'\nsummary: 文件不存在。新建文件请用 create_new_file 或 prepare_file_append(create=true)。",
+    en: 'status: error\nerror: FILE_NOT_FOUND\npath: {0}\nsummary: The file does not exist. To create it use create_new_file or prepare_file_append(create=true).',
+    zh: 'status: error\nerror: FILE_NOT_FOUND\npath: {0}\nsummary: 文件不存在。新建文件请用 create_new_file 或 prepare_file_append(create=true)。',
   },
+  badArguments: {
+    en: '{0}: {1} argument problem(s); nothing was run.',
+    zh: '{0}：参数有 {1} 处问题；未执行任何操作。',
+  },
+  argsNotJson: {
+    en: 'the arguments are not valid JSON ({0}).',
+    zh: '参数不是合法的 JSON（{0}）。',
+  },
+  argsNotObject: {
+    en: 'the arguments must be a JSON object of named fields, got {0}.',
+    zh: '参数必须是由字段组成的 JSON 对象，实际为 {0}。',
+  },
+  argsUnreadable: {
+    en: 'the arguments could not be read ({0}); pass a plain JSON object.',
+    zh: '无法读取参数（{0}）；请传入普通的 JSON 对象。',
+  },
+  argMissing: { en: 'Missing arguments ({0}).', zh: '缺少参数（{0}）。' },
+  argUnknown: { en: '{0}: unknown argument.', zh: '{0}：未知参数。' },
+  argUnknownClosest: {
+    en: '{0}: unknown argument; did you mean {1}?',
+    zh: '{0}：未知参数；是否想用 {1}？',
+  },
+  argWrongType: { en: '{0}: expected {1}, got {2}.', zh: '{0}：应为{1}，实际为 {2}。' },
+  argAliasConflict: {
+    en: '{0} and {1} name the same argument and differ; give one of them.',
+    zh: '{0} 与 {1} 是同一参数的两个名字，但取值不同；请只给一个。',
+  },
+  argParameters: {
+    en: 'The parameters of {0} (* = required): {1}.',
+    zh: '{0} 的参数（* 为必填）：{1}。',
+  },
+  editCreated: {
+    en: 'Created {0} with new_string (the file did not exist and old_string was empty).',
+    zh: '已用 new_string 创建 {0}（文件原本不存在且 old_string 为空）。',
+  },
+  edited: {
+    en: 'Edited {0}: {1} replacement(s) {2} (strategy: {3}).',
+    zh: '已编辑 {0}：替换 {1} 处，{2}（策略：{3}）。',
+  },
+  editLine: { en: '- edit {0}: {1} (strategy: {2})', zh: '- 第 {0} 处修改：{1}（策略：{2}）' },
+  blockLine: { en: '- block {0}: {1} (strategy: {2})', zh: '- 第 {0} 个块：{1}（策略：{2}）' },
+  atLine: { en: 'at line {0}', zh: '位于{0}' },
+  atLines: { en: 'at lines {0}', zh: '位于{0}' },
+  lineOnly: { en: '{0}', zh: '第 {0} 行' },
+  lineColumn: { en: '{0} column {1}', zh: '第 {0} 行第 {1} 列' },
   planHeading: { en: 'Plan', zh: '计划' },
   newBlocks: { en: 'New blocks', zh: '新块' },
   undoHeading: {
@@ -52,4 +100,85 @@ export function listOf(items: string[], lang: Lang): string {
 /** The runner's text `key` in `lang`, with `args` filled in. */
 export function say(key: keyof typeof TEXTS, lang: Lang, ...args: string[]): string {
   return fillTemplate(TEXTS[key][lang], args);
+}
+
+/** One argument problem in words, in `lang`. */
+export function argProblemText(p: ArgProblem, lang: Lang): string {
+  switch (p.kind) {
+    case 'notJson':
+      return say('argsNotJson', lang, p.detail);
+    case 'notObject':
+      return say('argsNotObject', lang, describeGot(p.got, lang));
+    case 'unreadable':
+      return say('argsUnreadable', lang, p.detail);
+    case 'missing':
+      return say('argMissing', lang, p.fields.join(', '));
+    case 'unknown':
+      return p.closest
+        ? say('argUnknownClosest', lang, p.field, p.closest)
+        : say('argUnknown', lang, p.field);
+    case 'wrongType':
+      return say(
+        'argWrongType',
+        lang,
+        p.field,
+        expectedText(p.expected, lang),
+        describeGot(p.got, lang),
+      );
+    case 'aliasConflict':
+      return say('argAliasConflict', lang, p.alias, p.field);
+  }
+}
+
+/** What a schema accepts, in words. */
+function expectedText(schema: JsonSchema, lang: Lang): string {
+  const zh = lang === 'zh';
+  if (schema.anyOf) return schema.anyOf.map((s) => expectedText(s, lang)).join(zh ? '或' : ' or ');
+  if (schema.enum) {
+    const values = schema.enum.map((v) => JSON.stringify(v)).join(', ');
+    return zh ? `以下之一：${values}` : `one of ${values}`;
+  }
+  switch (schema.type) {
+    case 'boolean':
+      return zh ? ' true 或 false' : 'true or false';
+    case 'integer': {
+      const min = schema.minimum;
+      if (zh) return min === undefined ? '整数' : `不小于 ${min} 的整数`;
+      return min === undefined ? 'a whole number' : `a whole number ≥ ${min}`;
+    }
+    case 'number':
+      return zh ? '数字' : 'a number';
+    case 'array': {
+      const min = schema.minItems ?? 0;
+      if (zh) return min > 0 ? `至少含 ${min} 项的列表` : '列表';
+      return min > 0 ? `a list of at least ${min} item(s)` : 'a list';
+    }
+    case 'object':
+      return zh ? '对象' : 'an object';
+    default:
+      if (schema.pattern)
+        return zh ? `符合 /${schema.pattern}/ 的字符串` : `a string matching /${schema.pattern}/`;
+      return zh ? '字符串' : 'a string';
+  }
+}
+
+/** A value as "got …" words: the string "true", the number 1, a list, an object. */
+function describeGot(value: unknown, lang: Lang): string {
+  const zh = lang === 'zh';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return zh ? '列表' : 'a list';
+  switch (typeof value) {
+    case 'string': {
+      const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+      return zh ? `字符串 ${shown}` : `the string ${shown}`;
+    }
+    case 'number':
+      return zh ? `数字 ${value}` : `the number ${value}`;
+    case 'boolean':
+      return String(value);
+    case 'object':
+      return zh ? '对象' : 'an object';
+    default:
+      return typeof value;
+  }
 }

@@ -19,11 +19,28 @@ import {
   formatFileView,
   withPathLock,
 } from '../files.js';
-import { applySearchReplace } from '../matcher.js';
-import type { ApplyReport, Lang, SiyuanHost } from '../types.js';
-import { readLang, toolDefinitions } from './definitions.js';
-import { listOf, say } from './messages.js';
-import type { ToolDefinitions, ToolDefinitionsOptions, ToolFormat } from './definitions.js';
+import {
+  applyEdits,
+  applySearchReplace,
+  replaceText,
+  replaceTextWithCorrection,
+} from '../matcher.js';
+import type {
+  ApplyReport,
+  CorrectionRequest,
+  EditkitErrorData,
+  ErrorCode,
+  Lang,
+  Match,
+  MatchMode,
+  SearchReplaceReport,
+  SiyuanHost,
+} from '../types.js';
+import { readLang, toolDefinitions, toolSpec } from './definitions.js';
+import type { ToolDefinitions, ToolDefinitionsOptions, ToolFormat, ToolOf } from './definitions.js';
+import { argProblemText, listOf, say } from './messages.js';
+import { checkArgs, parseArgs } from './validate.js';
+import type { ArgProblem, Args } from './validate.js';
 
 /** File I/O for the file tools. */
 export interface FileHost {
@@ -42,7 +59,7 @@ export interface FileHost {
 export interface ToolRunnerOptions {
   /** SiYuan host callbacks (e.g. `createSiyuanHost({ request })`) for the SiYuan tools. */
   siyuan?: SiyuanHost;
-  /** File callbacks for the file tools. */
+  /** File callbacks for the file tools (e.g. `createNodeFileHost({ root })`). */
   files?: FileHost;
   /** The plan registry (one per agent process); created when absent. */
   session?: FileEditSession;
@@ -51,27 +68,61 @@ export interface ToolRunnerOptions {
   lang?: Lang;
   /** Milliseconds each host callback may take before `HOST_TIMEOUT` (default 30,000; SPEC §3.7 rule 11). */
   timeoutMs?: number;
+  /**
+   * Asks an LLM to fix an `edit` whose old_string matched nowhere (seed
+   * 002's self-correction); resolves to the model's answer.
+   */
+  corrector?: (request: CorrectionRequest) => Promise<string> | string;
+}
+
+/** A tool call's outcome, for hosts that set an error flag (MCP, tool-call loops). */
+export interface ToolResult {
+  /** The text for the agent. */
+  text: string;
+  /** The call was refused or failed (nothing, or not everything, was done). */
+  isError: boolean;
+  /** The error code when `isError` and one code says why. */
+  code?: ErrorCode;
+  /** Structured result: the core function's result, or the error's data. */
+  data?: unknown;
 }
 
 export interface ToolRunner {
   /** Runs one tool call; resolves to the text for the agent (never rejects for tool errors). */
   run(name: string, args: unknown): Promise<string>;
+  /** Runs one tool call; resolves to the text, the error flag and the data (never rejects for tool errors). */
+  runDetailed(name: string, args: unknown): Promise<ToolResult>;
   /** The definitions of the tools this runner can execute. */
-  definitions<F extends ToolFormat>(opts?: ToolDefinitionsOptions<F> | Lang): ToolDefinitions;
+  definitions<F extends ToolFormat = 'json-schema'>(
+    opts?: ToolDefinitionsOptions<F> | Lang,
+  ): ToolDefinitions<ToolOf<F>>;
 }
 
-type Args = Record<string, unknown>;
+/** What a tool returns: its text alone (a success), or the whole result. */
+type Done = string | ToolResult;
 
 const s = (v: unknown): string =>
   typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
+/** A count where 0 (and absence) means "unset", as the schemas say. */
+const count = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 ? v : undefined);
+/** `occurrence`: 1-based or "last"; 0 and "" mean unset. */
+const occurrenceOf = (v: unknown): number | string | undefined =>
+  v === 0 || v === '' || v === undefined ? undefined : (v as number | string);
 
 export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRunner {
   const options = readOptions(
     runnerOptions,
-    ['siyuan', 'files', 'session', 'owner', 'lang', 'timeoutMs'] as const,
+    ['siyuan', 'files', 'session', 'owner', 'lang', 'timeoutMs', 'corrector'] as const,
     'options',
   ) as ToolRunnerOptions;
+  if (options.corrector !== undefined && typeof options.corrector !== 'function') {
+    throw new EditkitError({
+      code: 'INVALID_ARGUMENT',
+      message: 'createToolRunner: corrector must be a function (request) => Promise<string>',
+      subject: 'corrector',
+    });
+  }
   const lang: Lang = options.lang === 'zh' ? 'zh' : 'en';
   const timeoutMs = timeoutOf(options);
   const owner = typeof options.owner === 'string' && options.owner ? options.owner : 'agent';
@@ -95,8 +146,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   const inCreationOrder = (
     path: string,
     hunkId: string,
-    apply: () => Promise<string>,
-  ): Promise<string> =>
+    apply: () => Promise<ToolResult>,
+  ): Promise<ToolResult> =>
     new Promise((resolve, reject) => {
       let batch = gathering.get(path);
       if (!batch) {
@@ -175,20 +226,25 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     return { exists: text !== null, isFile: text !== null };
   };
 
-  const tools: Record<string, (a: Args) => Promise<string>> = {
+  const tools: Record<string, (a: Args) => Promise<Done>> = {
     async getBlockInfo(a) {
       const info = await getBlockInfo({ ids: s(a.ids) }, siyuan(), { lang, timeoutMs });
-      return formatBlockInfo(info, { lang });
+      return { text: formatBlockInfo(info, { lang }), isError: false, data: info };
     },
     async getBlockContent(a) {
-      const slice = s(a.slice);
-      const args = {
-        blockId: s(a.blockId),
-        showId: a.showId === true,
-        showSubStructure: a.showSubStructure === true,
-        ...(slice ? { slice } : {}),
-      };
-      return (await getBlockContent(args, siyuan(), { lang, timeoutMs })).text;
+      // Only what the agent gave: the core applies seed 000's coupling
+      // (showId defaults to showSubStructure; a slice turns both on).
+      const args: {
+        blockId: string;
+        showId?: boolean;
+        showSubStructure?: boolean;
+        slice?: string;
+      } = { blockId: s(a.blockId) };
+      if (typeof a.showId === 'boolean') args.showId = a.showId;
+      if (typeof a.showSubStructure === 'boolean') args.showSubStructure = a.showSubStructure;
+      if (s(a.slice)) args.slice = s(a.slice);
+      const r = await getBlockContent(args, siyuan(), { lang, timeoutMs });
+      return { text: r.text, isError: false, data: r };
     },
     async appendContent(a) {
       const targetType = s(a.targetType) as 'dailynote' | 'document' | 'block';
@@ -197,7 +253,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         siyuan(),
         { lang, timeoutMs },
       );
-      return r.summary;
+      return { text: r.summary, isError: false, data: r };
     },
     async createNewDoc(a) {
       const location = s(a.location) as 'siblings' | 'children' | 'parent';
@@ -211,7 +267,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         siyuan(),
         { lang, timeoutMs },
       );
-      return r.summary;
+      return { text: r.summary, isError: false, data: r };
     },
     async applyBlockDiff(a) {
       const report = await applyBlockDiff(s(a.diff), siyuan(), {
@@ -220,21 +276,27 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         lang,
         timeoutMs,
       });
-      return formatApplyReport(report, lang);
+      const failed = report.results.find((r) => r.error);
+      return {
+        text: formatApplyReport(report, lang),
+        isError: !report.ok,
+        ...(!report.ok && failed?.error ? { code: failed.error.code } : {}),
+        data: report,
+      };
     },
     async read_file(a) {
       const path = s(a.path);
       const content = await read(path);
       if (content === null) return fileMissing(path, lang);
-      const maxLines = typeof a.max_lines === 'number' && a.max_lines > 0 ? a.max_lines : undefined;
-      return formatFileView({
+      const view = formatFileView({
         path,
         content,
         range: s(a.range) || undefined,
-        maxLines,
+        maxLines: count(a.max_lines),
         showLineNumbers: b(a.show_line_numbers, true),
         lang,
-      }).text;
+      });
+      return { text: view.text, isError: false, data: view };
     },
     async create_new_file(a) {
       const path = s(a.path);
@@ -286,7 +348,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           existingHunkId: s(a.existing_hunk_id),
           lang,
         });
-        return plan.text;
+        return { text: plan.text, isError: false, data: plan };
       });
     },
     async prepare_file_append(a) {
@@ -301,7 +363,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           existingHunkId: s(a.existing_hunk_id),
           lang,
         });
-        return plan.text;
+        return { text: plan.text, isError: false, data: plan };
       });
     },
     async prepare_file_insert_after(a) {
@@ -323,12 +385,12 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           includeAnchors: b(a.include_anchors, true),
           requireUnique: b(a.require_unique, true),
           strict: b(a.strict, true),
-          occurrence: a.occurrence as number | string | undefined,
+          occurrence: occurrenceOf(a.occurrence),
           owner,
           existingHunkId: s(a.existing_hunk_id),
           lang,
         });
-        return plan.text;
+        return { text: plan.text, isError: false, data: plan };
       });
     },
     async apply_file_modification(a) {
@@ -338,10 +400,11 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         .find((p) => p.hunkId === hunkId);
       if (!pending) {
         // Let the session word the refusal (unknown, expired or already applied).
-        return plans().apply({ hunkId, owner, content: null, lang }).text;
+        const r = plans().apply({ hunkId, owner, content: null, lang });
+        return { text: r.text, isError: true, data: r };
       }
       writable();
-      return inCreationOrder(pending.path, hunkId, async () => {
+      return inCreationOrder(pending.path, hunkId, async (): Promise<ToolResult> => {
         const content = await read(pending.path);
         // The plan is consumed only once the write landed: a failed write
         // leaves it live, so the agent can simply apply it again.
@@ -352,11 +415,80 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           } catch (e) {
             // A failed write may still have landed (a timeout after the
             // write): the agent checks before applying again.
-            return `${errorText(e, lang)}\n${say('writeFailed', lang, pending.path, hunkId)}`;
+            const failed = errorResult(e, lang);
+            return {
+              ...failed,
+              text: `${failed.text}\n${say('writeFailed', lang, pending.path, hunkId)}`,
+            };
           }
         }
-        if (r.contextMatch !== 'rejected') plans().consume(hunkId);
-        return r.text;
+        const rejected = r.contextMatch === 'rejected';
+        if (!rejected) plans().consume(hunkId);
+        return { text: r.text, isError: rejected, data: r };
+      });
+    },
+    async edit(a) {
+      const path = s(a.path);
+      const oldString = s(a.old_string);
+      const newString = s(a.new_string);
+      writable();
+      return withPathLock(path, async (): Promise<Done> => {
+        const content = await read(path);
+        if (content === null) {
+          if (oldString !== '') return fileMissing(path, lang);
+          // Seed 002: an empty old_string on a missing file creates it.
+          await write(path, newString);
+          return {
+            text: say('editCreated', lang, path),
+            isError: false,
+            data: { path, created: true },
+          };
+        }
+        const matchOptions = {
+          mode: (s(a.mode) || undefined) as MatchMode | undefined,
+          replaceAll: b(a.replace_all, false),
+          expectedReplacements: count(a.expected_replacements),
+          lang,
+        };
+        const corrector = options.corrector;
+        const r = corrector
+          ? await replaceTextWithCorrection(content, oldString, newString, {
+              ...matchOptions,
+              instruction: s(a.instruction),
+              corrector: (request) =>
+                hostCall('corrector', () => corrector(request), timeoutMs, 'corrector'),
+            })
+          : replaceText(content, oldString, newString, matchOptions);
+        await write(path, r.content);
+        const where = places(r.matches, lang);
+        const text = [
+          say('edited', lang, path, String(r.occurrences), where, r.strategy),
+          diffBlock(path, content, r.content),
+        ].join('\n\n');
+        return {
+          text,
+          isError: false,
+          data: { path, strategy: r.strategy, occurrences: r.occurrences, matches: r.matches },
+        };
+      });
+    },
+    async multi_edit(a) {
+      const path = s(a.path);
+      const edits = (a.edits as Args[]).map((e) => ({
+        oldString: s(e.old_string),
+        newString: s(e.new_string),
+        replaceAll: b(e.replace_all, false),
+      }));
+      writable();
+      return withPathLock(path, async () => {
+        const content = await read(path);
+        if (content === null) return fileMissing(path, lang);
+        const r = applyEdits(content, edits, {
+          atomic: true,
+          mode: (s(a.mode) || undefined) as MatchMode | undefined,
+          lang,
+        });
+        return searchReplaceResult(path, content, r, 'editLine');
       });
     },
     async edit_file_search_replace(a) {
@@ -369,14 +501,40 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           atomic: b(a.atomic, true),
           lang,
         });
-        if (r.content === content) return r.summary;
-        await write(path, r.content);
-        return `${r.summary}\n\n\`\`\`diff\n${unifiedDiff(content, r.content, { oldName: path, newName: path }).trimEnd()}\n\`\`\``;
+        return searchReplaceResult(path, content, r, 'blockLine');
       });
     },
   };
 
-  async function insert(where: 'after' | 'before', a: Args): Promise<string> {
+  /** Writes a search/replace outcome (when anything changed) and words it: summary, each edit's place and strategy, the diff. */
+  async function searchReplaceResult(
+    path: string,
+    content: string,
+    r: SearchReplaceReport,
+    line: 'editLine' | 'blockLine',
+  ): Promise<ToolResult> {
+    const lines = [r.summary];
+    for (const block of r.results) {
+      if (block.ok && block.strategy)
+        lines.push(
+          say(line, lang, String(block.index), places(block.matches, lang), block.strategy),
+        );
+    }
+    const failed = r.results.find((x) => !x.ok);
+    const result: ToolResult = {
+      text: '',
+      isError: !r.ok,
+      ...(failed?.error ? { code: failed.error.code } : {}),
+      data: { path, ok: r.ok, applied: r.applied, failed: r.failed, results: r.results },
+    };
+    if (r.content !== content) {
+      await write(path, r.content);
+      lines.push('', diffBlock(path, content, r.content));
+    }
+    return { ...result, text: lines.join('\n') };
+  }
+
+  async function insert(where: 'after' | 'before', a: Args): Promise<Done> {
     const path = s(a.path);
     return withPathLock(path, async () => {
       const opts = {
@@ -384,52 +542,68 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         content: await read(path),
         anchor: s(a.anchor),
         match: (s(a.match) || 'contains') as 'contains',
-        occurrence: a.occurrence as number | string | undefined,
+        occurrence: occurrenceOf(a.occurrence),
         newText: s(a.content),
         owner,
         existingHunkId: s(a.existing_hunk_id),
         lang,
       };
-      return (
-        where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts)
-      ).text;
+      const plan =
+        where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts);
+      return { text: plan.text, isError: false, data: plan };
     });
+  }
+
+  async function runDetailed(name: string, raw: unknown): Promise<ToolResult> {
+    const spec = typeof name === 'string' ? toolSpec(name) : undefined;
+    const tool =
+      spec && Object.prototype.hasOwnProperty.call(tools, spec.name) ? tools[spec.name] : undefined;
+    if (!spec || !tool)
+      return unknownTool(
+        typeof name === 'string' ? name : String(typeof name),
+        Object.keys(tools),
+        lang,
+      );
+    let checked: { args: Args; problems: ArgProblem[] };
+    try {
+      const parsed = parseArgs(raw);
+      if ('problem' in parsed) return badArguments(spec.name, [parsed.problem], lang);
+      checked = checkArgs(spec, parsed.args);
+    } catch (e) {
+      // A Proxy or a getter that throws: not arguments a model sends.
+      const detail = e instanceof Error ? e.message : String(e);
+      return badArguments(spec.name, [{ kind: 'unreadable', detail }], lang);
+    }
+    if (checked.problems.length) return badArguments(spec.name, checked.problems, lang);
+    try {
+      const done = await tool(checked.args);
+      return typeof done === 'string' ? { text: done, isError: false } : done;
+    } catch (e) {
+      return errorResult(e, lang);
+    }
   }
 
   return {
     async run(name, args) {
-      const tool =
-        typeof name === 'string' && Object.prototype.hasOwnProperty.call(tools, name)
-          ? tools[name]
-          : undefined;
-      if (!tool)
-        return unknownTool(
-          typeof name === 'string' ? name : String(typeof name),
-          Object.keys(tools),
-          lang,
-        );
-      const a: Args =
-        typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Args) : {};
-      try {
-        return await tool(a);
-      } catch (e) {
-        return errorText(e, lang);
-      }
+      return (await runDetailed(name, args)).text;
     },
-    definitions(defOptions) {
+    runDetailed,
+    definitions<F extends ToolFormat = 'json-schema'>(
+      defOptions?: ToolDefinitionsOptions<F> | Lang,
+    ): ToolDefinitions<ToolOf<F>> {
       const opts = (
         typeof defOptions === 'string'
           ? { lang: readLang(defOptions) }
           : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')
-      ) as ToolDefinitionsOptions;
+      ) as ToolDefinitionsOptions<F>;
       const toolsets: ('siyuan' | 'files')[] = [];
       if (options.siyuan) toolsets.push('siyuan');
       if (options.files) toolsets.push('files');
-      return toolDefinitions({
+      return toolDefinitions<F>({
         lang,
         ...opts,
         toolsets: opts?.toolsets ?? (toolsets.length ? toolsets : undefined),
-      } as ToolDefinitionsOptions<'json-schema'>);
+      });
     },
   };
 }
@@ -460,23 +634,24 @@ export function runTool(name: string, args: unknown, host: ToolRunnerOptions): P
 }
 
 /** Runs a host callback; a throw or rejection becomes HOST_ERROR naming the callback (original error as cause). */
-async function hostCall<T>(what: string, fn: () => T | Promise<T>, timeoutMs: number): Promise<T> {
+async function hostCall<T>(
+  what: string,
+  fn: () => T | Promise<T>,
+  timeoutMs: number,
+  subject = 'files',
+): Promise<T> {
   try {
     return await settleWithin(fn, timeoutMs, what);
   } catch (e) {
     if (isEditkitError(e)) throw e;
     if (e instanceof HostTimeoutError)
       throw new EditkitError(
-        {
-          code: 'HOST_TIMEOUT',
-          message: `${what} did not answer within ${timeoutMs} ms`,
-          subject: 'files',
-        },
+        { code: 'HOST_TIMEOUT', message: `${what} did not answer within ${timeoutMs} ms`, subject },
         { cause: e },
       );
     const message = e instanceof Error ? e.message : describeValue(e);
     throw new EditkitError(
-      { code: 'HOST_ERROR', message: `${what} failed: ${message}`, subject: 'files' },
+      { code: 'HOST_ERROR', message: `${what} failed: ${message}`, subject },
       { cause: e },
     );
   }
@@ -512,33 +687,111 @@ function missing(which: 'files' | 'siyuan'): MissingHost {
   return new MissingHost(which);
 }
 
-function errorText(e: unknown, lang: Lang): string {
+/** A thrown error as the agent's result: the code, the message and each next step once. */
+function errorResult(e: unknown, lang: Lang): ToolResult {
   if (e instanceof MissingHost) {
     const why = say(e.which === 'files' ? 'filesHostMissing' : 'siyuanHostMissing', lang);
-    return say('errorLine', lang, 'HOST_CAPABILITY_MISSING', why);
+    return {
+      text: say('errorLine', lang, 'HOST_CAPABILITY_MISSING', why),
+      isError: true,
+      code: 'HOST_CAPABILITY_MISSING',
+      data: { code: 'HOST_CAPABILITY_MISSING', message: why, subject: e.which },
+    };
   }
   if (isEditkitError(e)) {
-    if (e.yaml) return e.yaml;
-    const lines = [say('errorLine', lang, e.code, e.message)];
-    for (const inner of e.errors ?? [])
-      lines.push(
-        `- ${inner.message}${inner.suggestions?.length ? `\n  → ${inner.suggestions.join('\n  → ')}` : ''}`,
-      );
-    for (const tip of e.suggestions ?? []) lines.push(`→ ${tip}`);
-    return lines.join('\n');
+    const data = e.toJSON();
+    if (e.yaml) return { text: e.yaml, isError: true, code: e.code, data };
+    return { text: errorLines(data, lang).join('\n'), isError: true, code: e.code, data };
   }
   const message = e instanceof Error ? e.message : String(e);
-  return say('errorLine', lang, 'HOST_ERROR', message);
+  return {
+    text: say('errorLine', lang, 'HOST_ERROR', message),
+    isError: true,
+    code: 'HOST_ERROR',
+    data: { code: 'HOST_ERROR', message },
+  };
+}
+
+/**
+ * An error in lines, each fact once: when the error lists its problems
+ * (`errors`), its message's first line heads them and the list is not
+ * repeated; a next step already said is not said again.
+ */
+function errorLines(e: EditkitErrorData, lang: Lang): string[] {
+  const nested = e.errors ?? [];
+  const head = nested.length ? (e.message.split('\n')[0] ?? e.message) : e.message;
+  const lines = [say('errorLine', lang, e.code, head)];
+  const said = new Set<string>();
+  const fresh = (tip: string) => {
+    if (said.has(tip) || lines.some((l) => l.includes(tip))) return false;
+    said.add(tip);
+    return true;
+  };
+  for (const inner of nested) {
+    lines.push(`- ${inner.message}`);
+    for (const tip of inner.suggestions ?? []) if (fresh(tip)) lines.push(`  → ${tip}`);
+  }
+  for (const tip of e.suggestions ?? []) if (fresh(tip)) lines.push(`→ ${tip}`);
+  return lines;
+}
+
+/** The refusal of a call whose arguments do not fit the tool's schema: every problem once, then the parameters. */
+function badArguments(tool: string, problems: ArgProblem[], lang: Lang): ToolResult {
+  const spec = toolSpec(tool);
+  const head = say('badArguments', lang, tool, String(problems.length));
+  const lines = [say('errorLine', lang, 'INVALID_ARGUMENT', head)];
+  for (const p of problems) lines.push(`- ${argProblemText(p, lang)}`);
+  if (spec) {
+    const params = Object.entries(spec.params).map(([n, p]) => (p.required ? `${n}*` : n));
+    lines.push(`→ ${say('argParameters', lang, tool, params.join(', '))}`);
+  }
+  return {
+    text: lines.join('\n'),
+    isError: true,
+    code: 'INVALID_ARGUMENT',
+    data: { code: 'INVALID_ARGUMENT', tool, problems },
+  };
 }
 
 // Lists the tools this runner implements (toolDefinitions names the same set; tools.test.mjs checks).
-function unknownTool(name: string, implemented: string[], lang: Lang): string {
+function unknownTool(name: string, implemented: string[], lang: Lang): ToolResult {
   const why = say('unknownTool', lang, name, listOf(implemented, lang));
-  return say('errorLine', lang, 'INVALID_ARGUMENT', why);
+  return {
+    text: say('errorLine', lang, 'INVALID_ARGUMENT', why),
+    isError: true,
+    code: 'INVALID_ARGUMENT',
+    data: { code: 'INVALID_ARGUMENT', tool: name },
+  };
 }
 
-function fileMissing(path: string, lang: Lang): string {
-  return say('fileMissing', lang, path);
+function fileMissing(path: string, lang: Lang): ToolResult {
+  return {
+    text: say('fileMissing', lang, yamlQuote(path)),
+    isError: true,
+    code: 'FILE_NOT_FOUND',
+    data: { code: 'FILE_NOT_FOUND', path },
+  };
+}
+
+/** A YAML scalar for any string: single-quoted, or JSON-style double-quoted when it holds control characters. */
+function yamlQuote(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\u2028\u2029]/.test(value)) return JSON.stringify(value);
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** Where matches are, as "line 3" or "lines 3, 8" (with the column when two share a line). */
+function places(matches: Match[], lang: Lang): string {
+  const shared = (m: Match) => matches.some((o) => o !== m && o.startLine === m.startLine);
+  const words = matches.map((m) =>
+    say(shared(m) ? 'lineColumn' : 'lineOnly', lang, String(m.startLine), String(m.startColumn)),
+  );
+  return say(words.length === 1 ? 'atLine' : 'atLines', lang, listOf(words, lang));
+}
+
+function diffBlock(path: string, before: string, after: string): string {
+  const diff = unifiedDiff(before, after, { oldName: path, newName: path }).trimEnd();
+  return `\`\`\`diff\n${diff}\n\`\`\``;
 }
 
 /** The text an agent reads after applyBlockDiff. */
@@ -574,8 +827,10 @@ function formatReport(report: ApplyReport, lang: Lang): string {
   const out: string[] = [(report.ok ? '✅ ' : '❌ ') + report.summary];
   for (const r of report.results) {
     if (r.error) {
-      out.push('', `❌ Hunk #${r.hunkIndex} [${r.blockId}] ${r.error.code}`, r.error.message);
-      for (const tip of r.error.suggestions ?? []) out.push(`  → ${tip}`);
+      out.push('', `❌ Hunk #${r.hunkIndex} [${r.blockId}] ${r.error.code}`);
+      // The message, then each next step it does not already say.
+      const [, ...rest] = errorLines(r.error, lang);
+      out.push(r.error.message, ...rest.map((l) => (l.startsWith('→') ? `  ${l}` : l)));
     }
   }
   if (report.dryRun) {

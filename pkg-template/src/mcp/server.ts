@@ -1,0 +1,178 @@
+// The Model Context Protocol over stdio (newline-delimited JSON-RPC 2.0),
+// as far as a tools-only server needs it: initialize, ping, tools/list and
+// tools/call. Written here rather than taken from the MCP SDK so the
+// package gains no dependency; the tests drive it with the SDK's own client.
+
+import { jsError, readOptions } from '../errors.js';
+import type { ToolRunner } from '../tools/runner.js';
+
+/** The protocol revisions this server speaks, newest first. */
+export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+export interface McpServerOptions {
+  /** Executes the tools (`createToolRunner({ files, siyuan, lang })`). */
+  runner: ToolRunner;
+  /** Where requests arrive (default `process.stdin`). */
+  input?: NodeJS.ReadableStream;
+  /** Where answers go (default `process.stdout`). */
+  output?: NodeJS.WritableStream;
+  /** Reported as `serverInfo`. */
+  name?: string;
+  version?: string;
+  /** Shown to the client as the server's instructions (default: the runner's toolset guide). */
+  instructions?: string;
+}
+
+type Id = string | number | null;
+interface Message {
+  jsonrpc?: unknown;
+  id?: Id;
+  method?: unknown;
+  params?: unknown;
+}
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+
+/**
+ * Serves `runner`'s tools over MCP on a pair of streams; resolves when the
+ * input ends. Tool errors are tool results with `isError: true`, never
+ * protocol errors, so the model reads them.
+ */
+export function serveMcp(options: McpServerOptions): Promise<void> {
+  const o = readOptions(
+    options,
+    ['runner', 'input', 'output', 'name', 'version', 'instructions'] as const,
+    'options',
+  );
+  const runner = o.runner as ToolRunner;
+  if (typeof runner?.runDetailed !== 'function' || typeof runner.definitions !== 'function')
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      'en',
+      ['runner', 'expected a tool runner (createToolRunner)'],
+      { subject: 'runner' },
+    );
+  const stream = (value: unknown, name: string, method: 'on' | 'write') => {
+    if (value === undefined) return undefined;
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Record<string, unknown>)[method] === 'function'
+    )
+      return value;
+    throw jsError('INVALID_ARGUMENT', 'invalidArgument', 'en', [name, 'expected a stream'], {
+      subject: name,
+    });
+  };
+  const input =
+    (stream(o.input, 'input', 'on') as NodeJS.ReadableStream | undefined) ?? process.stdin;
+  const output =
+    (stream(o.output, 'output', 'write') as NodeJS.WritableStream | undefined) ?? process.stdout;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  options = {
+    runner,
+    name: text(o.name),
+    version: text(o.version),
+    instructions: text(o.instructions),
+  };
+  const definitions = runner.definitions({ format: 'mcp' });
+  const send = (message: object) => {
+    output.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  };
+  const fail = (id: Id, code: number, message: string) => send({ id, error: { code, message } });
+
+  async function handle(message: Message): Promise<void> {
+    const { id, method } = message;
+    const isRequest = id !== undefined;
+    if (typeof method !== 'string') {
+      // A response to a request we never send, or junk: answer only what has an id.
+      if (isRequest && !('result' in message) && !('error' in message))
+        fail(id ?? null, INVALID_REQUEST, 'expected a JSON-RPC request with a method');
+      return;
+    }
+    if (!isRequest) return; // notifications: initialized, cancelled, …
+    const params = (typeof message.params === 'object' && message.params) || {};
+    switch (method) {
+      case 'initialize': {
+        const asked = (params as { protocolVersion?: unknown }).protocolVersion;
+        const protocolVersion =
+          typeof asked === 'string' && MCP_PROTOCOL_VERSIONS.includes(asked)
+            ? asked
+            : MCP_PROTOCOL_VERSIONS[0];
+        send({
+          id,
+          result: {
+            protocolVersion,
+            capabilities: { tools: { listChanged: false } },
+            serverInfo: { name: options.name ?? 'editkit', version: options.version ?? '0.0.0' },
+            instructions: options.instructions ?? definitions.guide,
+          },
+        });
+        return;
+      }
+      case 'ping':
+        send({ id, result: {} });
+        return;
+      case 'tools/list':
+        send({ id, result: { tools: definitions.tools } });
+        return;
+      case 'tools/call': {
+        const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+        if (typeof name !== 'string') {
+          fail(id, INVALID_PARAMS, 'tools/call needs params.name (a string)');
+          return;
+        }
+        const r = await runner.runDetailed(name, args ?? {});
+        send({ id, result: { content: [{ type: 'text', text: r.text }], isError: r.isError } });
+        return;
+      }
+      default:
+        fail(id, METHOD_NOT_FOUND, `method not found: ${method}`);
+    }
+  }
+
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const pending = new Set<Promise<void>>();
+    const dispatch = (line: string) => {
+      if (!line.trim()) return;
+      let message: Message;
+      try {
+        message = JSON.parse(line) as Message;
+      } catch {
+        fail(null, PARSE_ERROR, 'the line is not valid JSON');
+        return;
+      }
+      if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+        fail(null, INVALID_REQUEST, 'expected a JSON-RPC message object');
+        return;
+      }
+      // Calls run concurrently; each answers under its own id. A failure
+      // inside is a bug in editkit, answered as an internal error.
+      const task = handle(message).catch((e: unknown) =>
+        fail(message.id ?? null, -32603, e instanceof Error ? e.message : String(e)),
+      );
+      pending.add(task);
+      void task.finally(() => pending.delete(task));
+    };
+    input.setEncoding?.('utf8');
+    input.on('data', (chunk: string | Buffer) => {
+      buffered += chunk.toString();
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline).replace(/\r$/, '');
+        buffered = buffered.slice(newline + 1);
+        dispatch(line);
+      }
+    });
+    input.on('end', () => {
+      dispatch(buffered);
+      void Promise.all(pending).then(() => resolve());
+    });
+    input.on('error', reject);
+  });
+}
