@@ -268,15 +268,15 @@ fn message(problem: &Problem, lang: Lang) -> String {
     }
 }
 
-/// The content-mismatch report: SEARCH, the block, the diff between them
-/// and the next step.
+/// The content-mismatch report: SEARCH, the block and the diff between
+/// them (the next steps are the suggestions, said once).
 fn content_mismatch(lang: Lang, at: &EditAt, m: &Mismatch) -> String {
     let (id, n) = (&at.block_id, at.hunk_index);
     let percent = m.similarity * 100.0;
     let (expected, actual, diff) = (&m.expected, &m.actual, &m.diff);
     let mut message = match lang {
-        Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent:.1}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{diff}Next step: fetch the block with getBlockContent (showId: true) and copy its markdown into SEARCH."),
-        Lang::Zh => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent:.1}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{diff}下一步：用 getBlockContent（showId: true）获取该块，把它的 markdown 复制到 SEARCH 中。"),
+        Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent:.1}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{}", diff.trim_end()),
+        Lang::Zh => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent:.1}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{}", diff.trim_end()),
     };
     if m.heading_section {
         message.push_str(lang.pick(

@@ -689,3 +689,47 @@ function minimalArgs(schema) {
   const names = [...schema.required, ...('uri' in schema.properties ? ['path'] : [])];
   return Object.fromEntries(names.map((n) => [n, value(schema.properties[n])]));
 }
+
+test('getBlockContent through the runner is the core function on every parameter combination of seed 000', async () => {
+  const host = fixtureHost();
+  const runner = ek.createToolRunner({ siyuan: host });
+  const targets = [
+    '20240614083000-wk24rep', // document
+    '20240614083112-h2jz8kq', // heading with a section
+    '20240614083125-lst0a9x', // list with nested list
+    '20240614083420-bq9klmn', // quote
+    '20240614083000-a1b2c3d', // paragraph
+  ];
+  const slices = (id) => [undefined, '', '0:2', '-1:', `${id}:+1`];
+  let compared = 0;
+  for (const blockId of targets) {
+    for (const showId of [undefined, true, false]) {
+      for (const showSubStructure of [undefined, true, false]) {
+        for (const slice of slices(blockId)) {
+          const args = { blockId };
+          if (showId !== undefined) args.showId = showId;
+          if (showSubStructure !== undefined) args.showSubStructure = showSubStructure;
+          if (slice !== undefined) args.slice = slice;
+          const label = JSON.stringify(args);
+          let expected;
+          try {
+            expected = (await ek.getBlockContent(args, host)).text;
+          } catch (e) {
+            expected = `Error [${e.code}]`;
+          }
+          const r = await runner.runDetailed('getBlockContent', args);
+          if (expected.startsWith('Error [')) assert.ok(r.text.startsWith(expected), label);
+          else assert.equal(r.text, expected, label);
+          compared++;
+        }
+      }
+    }
+  }
+  assert.equal(compared, 5 * 3 * 3 * 5);
+  // The case the issue found: showSubStructure alone prints the @@id@@ headers.
+  const sub = await runner.run('getBlockContent', {
+    blockId: '20240614083125-lst0a9x',
+    showSubStructure: true,
+  });
+  assert.match(sub, /^@@20240614083125-li01qwe@@/);
+});

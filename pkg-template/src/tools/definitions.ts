@@ -120,7 +120,9 @@ export interface Spec {
   params: Record<string, ParamSpec>;
 }
 
-const ID = '^\\d{14}-[0-9a-z]{7}$';
+/** The schema pattern of a block id. */
+export const BLOCK_ID_SCHEMA_PATTERN = '^\\d{14}-[0-9a-z]{7}$';
+const ID = BLOCK_ID_SCHEMA_PATTERN;
 const str = (extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: 'string', ...extra });
 const bool = (): JsonSchema => ({ type: 'boolean' });
 

@@ -6,6 +6,7 @@
 
 import { fillTemplate } from '../errors.js';
 import type { Lang } from '../types.js';
+import { BLOCK_ID_SCHEMA_PATTERN } from './definitions.js';
 import type { JsonSchema } from './definitions.js';
 import type { ArgProblem } from './validate.js';
 
@@ -61,7 +62,7 @@ const TEXTS = {
     en: '{0}: unknown argument; did you mean {1}?',
     zh: '{0}：未知参数；是否想用 {1}？',
   },
-  argWrongType: { en: '{0}: expected {1}, got {2}.', zh: '{0}：应为{1}，实际为 {2}。' },
+  argWrongType: { en: '{0}: expected {1}, got {2}.', zh: '{0}：应为{1}，实际为{2}。' },
   argAliasConflict: {
     en: '{0} and {1} name the same argument and differ; give one of them.',
     zh: '{0} 与 {1} 是同一参数的两个名字，但取值不同；请只给一个。',
@@ -156,6 +157,10 @@ function expectedText(schema: JsonSchema, lang: Lang): string {
     case 'object':
       return zh ? '对象' : 'an object';
     default:
+      if (schema.pattern === BLOCK_ID_SCHEMA_PATTERN)
+        return zh
+          ? '块 ID（14 位数字、"-"、7 位小写字母或数字，例如 20240614083000-a1b2c3d）'
+          : 'a block id (14 digits, "-", 7 lowercase letters or digits, e.g. 20240614083000-a1b2c3d)';
       if (schema.pattern)
         return zh ? `符合 /${schema.pattern}/ 的字符串` : `a string matching /${schema.pattern}/`;
       return zh ? '字符串' : 'a string';
@@ -166,7 +171,10 @@ function expectedText(schema: JsonSchema, lang: Lang): string {
 function describeGot(value: unknown, lang: Lang): string {
   const zh = lang === 'zh';
   if (value === null) return 'null';
-  if (Array.isArray(value)) return zh ? '列表' : 'a list';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return zh ? '空列表' : 'an empty list';
+    return zh ? '列表' : 'a list';
+  }
   switch (typeof value) {
     case 'string': {
       const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

@@ -514,7 +514,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     line: 'editLine' | 'blockLine',
   ): Promise<ToolResult> {
     const lines = [r.summary];
-    for (const block of r.results) {
+    // Where each edit landed, when any did (an atomic failure lands none).
+    for (const block of r.content !== content ? r.results : []) {
       if (block.ok && block.strategy)
         lines.push(
           say(line, lang, String(block.index), places(block.matches, lang), block.strategy),
@@ -743,7 +744,7 @@ function badArguments(tool: string, problems: ArgProblem[], lang: Lang): ToolRes
   for (const p of problems) lines.push(`- ${argProblemText(p, lang)}`);
   if (spec) {
     const params = Object.entries(spec.params).map(([n, p]) => (p.required ? `${n}*` : n));
-    lines.push(`→ ${say('argParameters', lang, tool, params.join(', '))}`);
+    lines.push(`→ ${say('argParameters', lang, tool, listOf(params, lang))}`);
   }
   return {
     text: lines.join('\n'),

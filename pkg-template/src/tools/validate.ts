@@ -69,11 +69,22 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
   const missing = names.filter(
     (n) => spec.params[n]?.required && (out[n] === undefined || out[n] === null),
   );
-  // A missing field that also failed its type check is named once.
-  const named = new Set(problems.map((p) => ('field' in p ? p.field : '')));
-  const unnamed = missing.filter((n) => !named.has(n));
-  if (unnamed.length) problems.unshift({ kind: 'missing', fields: unnamed });
-  return { args: out, problems };
+  return { args: out, problems: withMissing(problems, missing, '') };
+}
+
+/**
+ * Adds the "missing" problem for `missing` fields (prefixed with
+ * `prefix`), naming each field once: not when it also failed its type
+ * check, nor when an unknown field already says "did you mean" it.
+ */
+function withMissing(problems: ArgProblem[], missing: string[], prefix: string): ArgProblem[] {
+  const named = new Set<string>();
+  for (const p of problems) {
+    if (p.kind === 'wrongType') named.add(p.field);
+    if (p.kind === 'unknown' && p.closest) named.add(`${prefix}${p.closest}`);
+  }
+  const unnamed = missing.map((n) => `${prefix}${n}`).filter((n) => !named.has(n));
+  return unnamed.length ? [{ kind: 'missing', fields: unnamed }, ...problems] : problems;
 }
 
 function checkValue(field: string, value: unknown, schema: JsonSchema): ArgProblem[] {
@@ -111,8 +122,6 @@ function checkValue(field: string, value: unknown, schema: JsonSchema): ArgProbl
       const missing = (schema.required ?? []).filter(
         (n) => (value as Args)[n] === undefined || (value as Args)[n] === null,
       );
-      if (missing.length)
-        out.push({ kind: 'missing', fields: missing.map((n) => `${field}.${n}`) });
       for (const [key, v] of Object.entries(value as Args)) {
         const sub = Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
         if (!sub) {
@@ -127,7 +136,7 @@ function checkValue(field: string, value: unknown, schema: JsonSchema): ArgProbl
         if (v === null && !(schema.required ?? []).includes(key)) continue;
         out.push(...checkValue(`${field}.${key}`, v, sub));
       }
-      return out;
+      return withMissing(out, missing, `${field}.`);
     }
   }
   if (schema.enum && !schema.enum.includes(value as string)) return wrong;
@@ -150,6 +159,14 @@ export function closestName(name: string, names: string[]): string | undefined {
   const fold = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
   const same = names.find((n) => fold(n) === fold(name));
   if (same) return same;
+  // A shortened or lengthened name: old_str for old_string.
+  const folded = fold(name);
+  const stem = names.find(
+    (n) =>
+      Math.min(folded.length, fold(n).length) >= 3 &&
+      (fold(n).startsWith(folded) || folded.startsWith(fold(n))),
+  );
+  if (stem) return stem;
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const n of names) {

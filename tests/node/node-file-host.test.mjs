@@ -1,0 +1,147 @@
+// createNodeFileHost on real files (SPEC §9.1): paths stay under the root,
+// writes are atomic and keep the mode, and bytes the edit did not touch
+// (BOM, CRLF, UTF-16) stay as they were.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ek } from './support.mjs';
+
+function sandbox() {
+  const base = mkdtempSync(join(tmpdir(), 'editkit-files-'));
+  const root = join(base, 'root');
+  mkdirSync(join(root, 'src'), { recursive: true });
+  writeFileSync(join(base, 'secret.txt'), 'outside\n');
+  writeFileSync(join(root, 'src', 'a.txt'), 'alpha\nbeta\n');
+  return { base, root };
+}
+
+test('paths outside the root are refused with PATH_OUTSIDE_ROOT; nothing outside is read or written', async () => {
+  const { base, root } = sandbox();
+  symlinkSync(join(base, 'secret.txt'), join(root, 'link-out.txt'));
+  symlinkSync(base, join(root, 'dir-out'));
+  symlinkSync(join(base, 'nowhere.txt'), join(root, 'dangling.txt'));
+  const files = ek.createNodeFileHost({ root });
+  const outside = [
+    '../secret.txt',
+    'src/../../secret.txt',
+    join(base, 'secret.txt'),
+    '/etc/passwd',
+    'link-out.txt',
+    'dir-out/secret.txt',
+    'dir-out/new.txt',
+    'dangling.txt',
+    'src/a.txt\0.png',
+    '',
+    '.',
+  ];
+  for (const path of outside) {
+    for (const call of [
+      () => files.readFile(path),
+      () => files.writeFile(path, 'x'),
+      () => files.exists(path),
+    ]) {
+      await assert.rejects(call(), { code: 'PATH_OUTSIDE_ROOT' }, JSON.stringify(path));
+    }
+  }
+  assert.equal(readFileSync(join(base, 'secret.txt'), 'utf8'), 'outside\n');
+  assert.deepEqual(readdirSync(base).sort(), ['root', 'secret.txt']);
+  // Through the runner the agent reads the refusal; the file outside is untouched.
+  const runner = ek.createToolRunner({ files });
+  const read = await runner.runDetailed('read_file', { path: '../secret.txt' });
+  assert.equal(read.code, 'PATH_OUTSIDE_ROOT');
+  assert.match(read.text, /^Error \[PATH_OUTSIDE_ROOT\]: \.\.\/secret\.txt is outside the root /);
+  const edit = await runner.runDetailed('edit', {
+    path: '../../../../etc/passwd',
+    old_string: 'root',
+    new_string: 'x',
+  });
+  assert.equal(edit.code, 'PATH_OUTSIDE_ROOT');
+  // Inside the root, absolute and relative paths both work.
+  assert.equal(await files.readFile(join(root, 'src', 'a.txt')), 'alpha\nbeta\n');
+  assert.equal(await files.readFile('src/missing.txt'), null);
+  assert.deepEqual(await files.exists('src'), { exists: true, isFile: false });
+  assert.deepEqual(await files.exists('src/a.txt'), { exists: true, isFile: true });
+  assert.throws(() => ek.createNodeFileHost({ root: join(base, 'no-such-dir') }), {
+    code: 'INVALID_ARGUMENT',
+  });
+});
+
+test('writes are atomic, keep the mode, create folders, and follow an inside symlink to its target', async () => {
+  const { root } = sandbox();
+  const script = join(root, 'run.sh');
+  writeFileSync(script, '#!/bin/sh\necho one\n');
+  chmodSync(script, 0o754);
+  symlinkSync(join(root, 'src', 'a.txt'), join(root, 'alias.txt'));
+  const files = ek.createNodeFileHost({ root });
+  const runner = ek.createToolRunner({ files });
+  const r = await runner.runDetailed('edit', {
+    path: 'run.sh',
+    old_string: 'echo one',
+    new_string: 'echo two',
+  });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(readFileSync(script, 'utf8'), '#!/bin/sh\necho two\n');
+  assert.equal(statSync(script).mode & 0o777, 0o754);
+  await files.writeFile('deep/er/new.txt', 'new\n');
+  assert.equal(readFileSync(join(root, 'deep', 'er', 'new.txt'), 'utf8'), 'new\n');
+  await files.writeFile('alias.txt', 'through the link\n');
+  assert.equal(readFileSync(join(root, 'src', 'a.txt'), 'utf8'), 'through the link\n');
+  assert.ok(statSync(join(root, 'alias.txt')).isFile());
+  // No temporary file is left behind.
+  const leftovers = readdirSync(root, { recursive: true }).filter((f) => /editkit-/.test(f));
+  assert.deepEqual(leftovers, []);
+});
+
+test('bytes stay as they were: UTF-8 BOM, CRLF, UTF-16 with BOM; other bytes are NOT_TEXT', async () => {
+  const { root } = sandbox();
+  const bom = Buffer.from('\ufeffname = "a"\r\nvalue = 1\r\n', 'utf8');
+  writeFileSync(join(root, 'bom.ini'), bom);
+  const utf16 = Buffer.concat([
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('名前 = 値\r\n数 = 1\r\n', 'utf16le'),
+  ]);
+  writeFileSync(join(root, 'wide.txt'), utf16);
+  const utf16be = Buffer.from(utf16).swap16();
+  writeFileSync(join(root, 'wide-be.txt'), utf16be);
+  writeFileSync(join(root, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  const files = ek.createNodeFileHost({ root, lang: 'zh' });
+  const runner = ek.createToolRunner({ files, lang: 'zh' });
+  const edit = (path, from, to) =>
+    runner.runDetailed('edit', { path, old_string: from, new_string: to });
+  assert.equal((await edit('bom.ini', 'value = 1', 'value = 2')).isError, false);
+  assert.deepEqual(
+    readFileSync(join(root, 'bom.ini')),
+    Buffer.from('\ufeffname = "a"\r\nvalue = 2\r\n', 'utf8'),
+  );
+  assert.equal((await edit('wide.txt', '数 = 1', '数 = 2')).isError, false);
+  assert.deepEqual(
+    readFileSync(join(root, 'wide.txt')),
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('名前 = 値\r\n数 = 2\r\n', 'utf16le')]),
+  );
+  assert.equal((await edit('wide-be.txt', '数 = 1', '数 = 3')).isError, false);
+  assert.deepEqual(
+    readFileSync(join(root, 'wide-be.txt')),
+    Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('名前 = 値\r\n数 = 3\r\n', 'utf16le'),
+    ]).swap16(),
+  );
+  const latin1 = await runner.runDetailed('read_file', { path: 'latin1.txt' });
+  assert.equal(latin1.code, 'NOT_TEXT');
+  assert.match(latin1.text, /^错误 \[NOT_TEXT\]：latin1\.txt 不是 UTF-8 文本/);
+  assert.deepEqual(
+    readFileSync(join(root, 'latin1.txt')),
+    Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+  );
+});

@@ -1,0 +1,145 @@
+// Malformed tool-call arguments (SPEC §9.1): every tool checks its
+// arguments against its own JSON Schema before anything runs. A table of
+// the kinds models send (tests/data/tool-arguments.json, exact refusals),
+// then a sweep over every parameter of every tool with each wrong type.
+// Nothing is ever written.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ek, fixtureHost, repo, writes } from './support.mjs';
+
+const TABLE = join(repo, 'tests', 'data', 'tool-arguments.json');
+const FILE = 'alpha\nbeta\ngamma\n';
+
+function world(lang = 'en') {
+  const files = new Map([['a.txt', FILE]]);
+  const written = [];
+  const host = fixtureHost();
+  const runner = ek.createToolRunner({
+    lang,
+    siyuan: host,
+    files: {
+      readFile: (p) => files.get(p) ?? null,
+      writeFile: (p, c) => {
+        written.push(p);
+        files.set(p, c);
+      },
+    },
+  });
+  const untouched = () => {
+    assert.deepEqual(written, [], 'no file written');
+    assert.equal(files.get('a.txt'), FILE);
+    assert.deepEqual(writes(host), [], 'no kernel write');
+  };
+  return { runner, untouched };
+}
+
+test('malformed arguments from the table: the exact refusal, code INVALID_ARGUMENT, nothing written', async () => {
+  const table = JSON.parse(readFileSync(TABLE, 'utf8'));
+  const rewrite = process.env.TOOL_ARGS_WRITE === '1';
+  const tools = new Set();
+  for (const c of table.cases) {
+    const { runner, untouched } = world(c.lang);
+    const r = await runner.runDetailed(c.tool, c.args);
+    tools.add(c.tool);
+    if (rewrite) c.expected = r.text.split('\n');
+    assert.deepEqual(r.text.split('\n'), c.expected, c.name);
+    assert.equal(r.isError, true, c.name);
+    assert.equal(r.code, 'INVALID_ARGUMENT', c.name);
+    assert.equal(r.data.code, 'INVALID_ARGUMENT', c.name);
+    untouched();
+  }
+  if (rewrite) writeFileSync(TABLE, `${JSON.stringify(table, null, 2)}\n`);
+  // The table reaches every tool.
+  assert.deepEqual([...tools].sort(), [...ek.TOOL_NAMES].sort());
+});
+
+// A value of every JSON kind that is not the schema's.
+const WRONG = {
+  string: [123, true, ['a', 'b'], { text: 'a' }],
+  boolean: ['true', 'false', 1, 0, 'yes'],
+  integer: ['1', 1.5, -1, true, [1]],
+  array: ['a', { old_string: 'a' }, 3],
+};
+
+function valid(schema) {
+  if (schema.anyOf) return valid(schema.anyOf[0]);
+  if (schema.type === 'array') return [{ old_string: 'alpha', new_string: 'ALPHA' }];
+  if (schema.type === 'integer') return 1;
+  if (schema.type === 'boolean') return false;
+  if (schema.enum) return schema.enum.find((v) => v !== '');
+  if (schema.pattern) return '20240614083000-wk24rep';
+  return 'a.txt';
+}
+
+test('every parameter of every tool refuses each wrong kind of value by name, and unknown or missing fields', async () => {
+  let refusals = 0;
+  for (const tool of ek.toolDefinitions().tools) {
+    const { properties, required } = tool.parameters;
+    const base = Object.fromEntries(
+      [...required, ...('uri' in properties ? ['path'] : [])].map((n) => [n, valid(properties[n])]),
+    );
+    for (const [field, schema] of Object.entries(properties)) {
+      const kind = schema.anyOf ? 'integer' : schema.type;
+      for (const bad of WRONG[kind] ?? []) {
+        // occurrence also takes a string: a string is no wrong kind for it.
+        if (schema.anyOf && typeof bad === 'string') continue;
+        const { runner, untouched } = world();
+        const args = { ...base, [field]: bad };
+        if (field === 'uri') delete args.path;
+        const r = await runner.runDetailed(tool.name, args);
+        const what = `${tool.name}.${field} = ${JSON.stringify(bad)}`;
+        assert.equal(r.code, 'INVALID_ARGUMENT', `${what}: ${r.text}`);
+        assert.match(r.text, new RegExp(`\\n- ${field}(\\[0\\])?: expected `), what);
+        untouched();
+        refusals++;
+      }
+    }
+    // A misspelt field is named with the right one.
+    const name = Object.keys(properties).find((n) => n.length >= 3 && n !== 'uri');
+    const misspelt = name.includes('_') ? name.replace(/_/g, '') : `${name}_`;
+    const { runner, untouched } = world();
+    const r = await runner.runDetailed(tool.name, { ...base, [misspelt]: base[name] ?? 'x' });
+    assert.match(r.text, new RegExp(`- ${misspelt}: unknown argument; did you mean ${name}\\?`));
+    untouched();
+    // Required fields left out are listed together, once.
+    if (required.length) {
+      const r2 = await runner.runDetailed(tool.name, {});
+      const missing = required.includes('search_replace') ? ['path', ...required] : required;
+      assert.match(r2.text, new RegExp(`- Missing arguments \\(${missing.join(', ')}\\)\\.`));
+      untouched();
+    }
+  }
+  assert.ok(refusals > 150, `${refusals} refusals`);
+});
+
+test('arguments as a JSON string (OpenAI’s raw form) run like the object', async () => {
+  const { runner } = world();
+  const asText = await runner.runDetailed(
+    'read_file',
+    JSON.stringify({ path: 'a.txt', range: '2~2' }),
+  );
+  const asObject = await runner.runDetailed('read_file', { path: 'a.txt', range: '2~2' });
+  assert.equal(asText.isError, false);
+  assert.equal(asText.text, asObject.text);
+  assert.match(asText.text, /\n2 \| beta$|\n\s*2[:|]?\s*beta/m);
+  // Empty or absent arguments are no arguments: the required ones are missing.
+  for (const none of ['', '   ', null, undefined]) {
+    const r = await runner.runDetailed('read_file', none);
+    assert.match(r.text, /- Missing arguments \(path\)\./);
+  }
+});
+
+test('null for an optional field is unset; "" and 0 keep meaning unset', async () => {
+  const { runner } = world();
+  const r = await runner.runDetailed('read_file', {
+    path: 'a.txt',
+    range: null,
+    max_lines: 0,
+    show_line_numbers: null,
+  });
+  assert.equal(r.isError, false, r.text);
+  const plain = await runner.runDetailed('read_file', { path: 'a.txt' });
+  assert.equal(r.text, plain.text);
+});
