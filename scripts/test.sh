@@ -21,8 +21,9 @@ cargo test --quiet
 
 scripts/build.sh
 
-step "typecheck the TypeScript layer"
+step "typecheck the TypeScript layer, and the SDK type test (openai, @anthropic-ai/sdk, MCP)"
 tsc -p pkg-template/tsconfig.json --noEmit
+tsc -p tests/types
 
 step "node --test tests/node"
 node --test tests/node/

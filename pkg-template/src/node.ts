@@ -26,7 +26,7 @@ export * from './index.js';
 export { createNodeFileHost } from './node-files.js';
 export type { NodeFileHost, NodeFileHostOptions } from './node-files.js';
 export { serveMcp, MCP_PROTOCOL_VERSIONS } from './mcp/server.js';
-export type { McpServerOptions } from './mcp/server.js';
+export type { McpInput, McpOutput, McpServerOptions } from './mcp/server.js';
 
 /** Present for symmetry with the web build; the Node build is ready at import. */
 export default async function init(): Promise<void> {}

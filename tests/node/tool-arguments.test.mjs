@@ -106,7 +106,7 @@ test('every parameter of every tool refuses each wrong kind of value by name, an
     // Required fields left out are listed together, once.
     if (required.length) {
       const r2 = await runner.runDetailed(tool.name, {});
-      const missing = required.includes('search_replace') ? ['path', ...required] : required;
+      const missing = required.includes('search_replace') ? ['path or uri', ...required] : required;
       assert.match(r2.text, new RegExp(`- Missing arguments \\(${missing.join(', ')}\\)\\.`));
       untouched();
     }

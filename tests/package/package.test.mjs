@@ -103,6 +103,37 @@ test('Node ESM: import and call a real tool', () => {
   });
 });
 
+test('the installed bin: editkit-mcp answers an MCP initialize and lists the file tools', () => {
+  const dir = project('mcp-app', {});
+  const bin = join(dir, 'node_modules', '.bin', 'editkit-mcp');
+  assert.ok(existsSync(bin), 'npm links the bin');
+  const requests = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  const out = execFileSync(bin, ['--root', dir], {
+    input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    encoding: 'utf8',
+  });
+  const [init, list] = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.equal(init.result.protocolVersion, '2025-06-18');
+  assert.equal(init.result.serverInfo.name, 'editkit-mcp');
+  assert.ok(list.result.tools.some((t) => t.name === 'multi_edit'));
+});
+
 test('Node CJS: require and call a real tool', () => {
   const dir = project('cjs-app', {
     'index.cjs': `

@@ -797,7 +797,17 @@ fn content_mismatch_carries_a_real_similarity_and_a_line_diff() {
         Some("--- SEARCH\n+++ block\n@@ -1 +1 @@\n-本周主要完成了插件 diff 编辑 功能的重构，并修复了若干问题。\n+本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。\n")
     );
     assert!(error.message.contains("94.3%"));
-    assert!(error.message.contains("getBlockContent"));
+    // The next step is said once, as a suggestion, not again in the message.
+    assert!(!error.message.contains("getBlockContent"));
+    assert_eq!(
+        error
+            .details
+            .suggestions
+            .iter()
+            .filter(|s| s.contains("getBlockContent"))
+            .count(),
+        1
+    );
 }
 
 /// Malformed input: each diff yields its documented code(s) and never a

@@ -9,13 +9,26 @@ import type { ToolRunner } from '../tools/runner.js';
 /** The protocol revisions this server speaks, newest first. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
+/** Where requests arrive: `process.stdin` or any readable stream of text lines. */
+export interface McpInput {
+  on(event: 'data', listener: (chunk: string | Uint8Array) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  setEncoding?(encoding: 'utf8'): unknown;
+}
+
+/** Where answers go: `process.stdout` or any writable stream. */
+export interface McpOutput {
+  write(chunk: string): unknown;
+}
+
 export interface McpServerOptions {
   /** Executes the tools (`createToolRunner({ files, siyuan, lang })`). */
   runner: ToolRunner;
   /** Where requests arrive (default `process.stdin`). */
-  input?: NodeJS.ReadableStream;
+  input?: McpInput;
   /** Where answers go (default `process.stdout`). */
-  output?: NodeJS.WritableStream;
+  output?: McpOutput;
   /** Reported as `serverInfo`. */
   name?: string;
   version?: string;
@@ -68,10 +81,8 @@ export function serveMcp(options: McpServerOptions): Promise<void> {
       subject: name,
     });
   };
-  const input =
-    (stream(o.input, 'input', 'on') as NodeJS.ReadableStream | undefined) ?? process.stdin;
-  const output =
-    (stream(o.output, 'output', 'write') as NodeJS.WritableStream | undefined) ?? process.stdout;
+  const input = (stream(o.input, 'input', 'on') as McpInput | undefined) ?? process.stdin;
+  const output = (stream(o.output, 'output', 'write') as McpOutput | undefined) ?? process.stdout;
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   options = {
     runner,
@@ -160,8 +171,9 @@ export function serveMcp(options: McpServerOptions): Promise<void> {
       void task.finally(() => pending.delete(task));
     };
     input.setEncoding?.('utf8');
-    input.on('data', (chunk: string | Buffer) => {
-      buffered += chunk.toString();
+    const decoder = new TextDecoder();
+    input.on('data', (chunk: string | Uint8Array) => {
+      buffered += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
       let newline: number;
       while ((newline = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, newline).replace(/\r$/, '');

@@ -69,7 +69,15 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
   const missing = names.filter(
     (n) => spec.params[n]?.required && (out[n] === undefined || out[n] === null),
   );
-  return { args: out, problems: withMissing(problems, missing, '') };
+  // A field that has an alias is named with it: "path or uri" (seed 003 says uri).
+  const aliases = new Map(
+    Object.entries(spec.params).flatMap(([n, p]) => (p.aliasOf ? [[p.aliasOf, n] as const] : [])),
+  );
+  const problemsWithMissing = withMissing(problems, missing, '');
+  for (const p of problemsWithMissing)
+    if (p.kind === 'missing')
+      p.fields = p.fields.map((f) => (aliases.has(f) ? `${f} or ${aliases.get(f)}` : f));
+  return { args: out, problems: problemsWithMissing };
 }
 
 /**
