@@ -4,7 +4,7 @@
 // the bytes it changes.
 
 import { randomBytes } from 'node:crypto';
-import { promises as fs, realpathSync, statSync } from 'node:fs';
+import { constants as fsConstants, promises as fs, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { EditkitError, fillTemplate, jsError, readOptions } from './errors.js';
 import type { Lang } from './types.js';
@@ -24,6 +24,8 @@ export interface NodeFileHost extends FileHost {
   exists(path: string): Promise<{ exists: boolean; isFile: boolean }>;
   /** The real, absolute root. */
   readonly root: string;
+  /** One key per file however its path is spelt (`a.txt`, `./a.txt`, absolute), for locks. */
+  lockKey(path: string): string;
 }
 
 type Encoding = 'utf8' | 'utf16le' | 'utf16be';
@@ -40,6 +42,18 @@ const TEXTS = {
   nul: {
     en: 'the path contains a NUL character, which no file name may hold.',
     zh: '路径含有 NUL 字符，文件名不能包含它。',
+  },
+  isRoot: {
+    en: '{0} names the root folder {1} itself, not a file under it.',
+    zh: '{0} 指的是根目录 {1} 本身，而不是其中的文件。',
+  },
+  dangling: {
+    en: '{0} leads through the symbolic link {1}, whose target does not exist; such a path is refused because where a write would land cannot be checked.',
+    zh: '{0} 经过符号链接 {1}，而其目标不存在；无法确认写入会落在何处，因此拒绝。',
+  },
+  readOnly: {
+    en: '{0} is read-only; it is left as it is.',
+    zh: '{0} 是只读文件，保持不变。',
   },
   symlink: {
     en: '{0} leads through a symbolic link to {1}, outside the root {2}.',
@@ -78,7 +92,9 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
     });
   let root: string;
   try {
-    root = realpathSync(resolve(o.root));
+    // The OS's own realpath, as for every path checked below (the JS one
+    // differs on Windows short names and subst drives).
+    root = realpathSync.native(resolve(o.root));
     if (!statSync(root).isDirectory()) throw new Error('not a directory');
   } catch (e) {
     throw new EditkitError(
@@ -86,23 +102,37 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
       { cause: e },
     );
   }
+  // The root as the caller spelt it (through a symlink such as macOS's
+  // /tmp → /private/tmp): absolute paths under that spelling are inside.
+  const given = resolve(o.root);
   const encodings = new Map<string, Encoding>();
 
   const outside = (path: string, message: string) =>
     new EditkitError({ code: 'PATH_OUTSIDE_ROOT', subject: path, message });
-  const inside = (real: string) => {
-    const rel = relative(root, real);
+  const under = (base: string, p: string) => {
+    const rel = relative(base, p);
     return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
   };
+  const inside = (real: string) => under(root, real);
+
+  /** Where `path` lies under the root, by its spelling alone (symlinks not yet followed). */
+  function lexical(path: string): string {
+    if (typeof path !== 'string' || path === '') throw outside(String(path), say('empty', root));
+    if (path.includes('\0')) throw outside(path, say('nul'));
+    const resolved = resolve(root, path);
+    const rebased =
+      isAbsolute(path) && !under(root, resolved) && under(given, resolved)
+        ? join(root, relative(given, resolved))
+        : resolved;
+    if (!inside(rebased)) throw outside(path, say('outside', path, root));
+    if (rebased === root) throw outside(path, say('isRoot', path, root));
+    return rebased;
+  }
 
   /** The real path `path` names, checked to stay under the root (through every existing symlink). */
   async function locate(path: string): Promise<string> {
-    if (typeof path !== 'string' || path === '') throw outside(String(path), say('empty', root));
-    if (path.includes('\0')) throw outside(path, say('nul'));
-    const lexical = resolve(root, path);
-    if (!inside(lexical) || lexical === root) throw outside(path, say('outside', path, root));
     // The deepest part that exists decides where symlinks lead.
-    let existing = lexical;
+    let existing = lexical(path);
     const rest: string[] = [];
     for (;;) {
       try {
@@ -112,9 +142,10 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
       } catch (e) {
         if (e instanceof EditkitError) throw e;
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-        // A dangling symlink is refused: its target could be anywhere.
+        // A dangling symlink is refused: where a write through it lands
+        // is not checked.
         const link = await fs.lstat(existing).catch(() => null);
-        if (link?.isSymbolicLink()) throw outside(path, say('symlink', path, existing, root));
+        if (link?.isSymbolicLink()) throw outside(path, say('dangling', path, existing));
         rest.push(basename(existing));
         existing = dirname(existing);
       }
@@ -123,6 +154,13 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
 
   return {
     root,
+    lockKey: (path: string) => {
+      try {
+        return lexical(path);
+      } catch {
+        return String(path);
+      }
+    },
     async readFile(path) {
       const real = await locate(path);
       let bytes: Buffer;
@@ -130,7 +168,10 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
         bytes = await fs.readFile(real);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return null;
+        if (code === 'ENOENT') {
+          encodings.delete(real);
+          return null;
+        }
         if (code === 'EISDIR')
           throw new EditkitError({
             code: 'NOT_A_FILE',
@@ -147,15 +188,27 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
     },
     async writeFile(path, content) {
       const real = await locate(path);
-      const mode = await fs
-        .stat(real)
-        .then((s) => s.mode & 0o7777)
-        .catch(() => undefined);
+      const stat = await fs.stat(real).catch(() => null);
+      if (stat) {
+        // A rename needs only the folder to be writable: without this a
+        // read-only file would be replaced.
+        const writable = await fs.access(real, fsConstants.W_OK).then(
+          () => true,
+          () => false,
+        );
+        if (!writable)
+          throw new EditkitError({
+            code: 'HOST_ERROR',
+            subject: path,
+            message: say('readOnly', path),
+          });
+      } else {
+        encodings.delete(real);
+      }
+      const mode = stat ? stat.mode & 0o7777 : undefined;
       await fs.mkdir(dirname(real), { recursive: true });
-      const temp = join(
-        dirname(real),
-        `.${basename(real)}.editkit-${randomBytes(6).toString('hex')}`,
-      );
+      // Short and name-independent: a temp name never outgrows NAME_MAX.
+      const temp = join(dirname(real), `.editkit-${randomBytes(6).toString('hex')}.tmp`);
       try {
         await fs.writeFile(temp, encode(content, encodings.get(real) ?? 'utf8'), {
           flag: 'wx',

@@ -102,8 +102,12 @@ test('files: list the tools, land an edit on disk, refuse a path outside the roo
     });
     assert.equal(bad.isError, true);
     assert.match(text(bad), /- replace_all: expected true or false, got the string "true"\./);
-    const unknown = await client.callTool({ name: 'rm_rf', arguments: {} });
-    assert.equal(unknown.isError, true);
+    // An unknown tool is a protocol error (MCP spec), naming the tools.
+    await assert.rejects(client.callTool({ name: 'rm_rf', arguments: {} }), (e) => {
+      assert.equal(e.code, -32602);
+      assert.match(e.message, /unknown tool "rm_rf"; the tools are read_file, /);
+      return true;
+    });
   } finally {
     await client.close();
   }
@@ -170,4 +174,67 @@ test('the bin refuses to start without a root or a kernel, and explains its flag
   const typo = spawnSync(process.execPath, [BIN, '--rot', '.'], { encoding: 'utf8' });
   assert.equal(typo.status, 2);
   assert.match(typo.stderr, /unknown argument "--rot"/);
+});
+
+test('the protocol edges: batches, a missing jsonrpc, a null id, junk, CRLF and split UTF-8', async () => {
+  const { PassThrough } = await import('node:stream');
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let out = '';
+  output.on('data', (c) => (out += c));
+  const done = ek.serveMcp({ runner: ek.createToolRunner({}), input, output, version: '9.9.9' });
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '1999-01-01',
+      capabilities: {},
+      clientInfo: { name: 'x', version: '1' },
+    },
+  });
+  input.write(`${init}\r\n`);
+  input.write(
+    `${JSON.stringify([
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'b', method: 'nope' },
+    ])}\n`,
+  );
+  input.write(`${JSON.stringify({ id: 1, method: 'ping' })}\n`);
+  input.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, method: 'ping' })}\n`);
+  input.write('not json\n');
+  // A request whose UTF-8 is split between two chunks.
+  const call = Buffer.from(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'edit', arguments: { path: '文件.txt' } } })}\n`,
+  );
+  const cut = call.indexOf(Buffer.from('文')) + 1;
+  input.write(call.subarray(0, cut));
+  input.write(call.subarray(cut));
+  input.end();
+  await done;
+  // Answers come as calls finish, not in input order: find each by id.
+  const answers = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const byId = (id) => answers.find((a) => !Array.isArray(a) && a.id === id);
+  const first = byId(0);
+  const batch = answers.find(Array.isArray);
+  const noVersion = byId(1);
+  const nullIds = answers.filter((a) => !Array.isArray(a) && a.id === null);
+  const edit = byId(7);
+  assert.equal(first.id, 0);
+  assert.equal(first.result.protocolVersion, ek.MCP_PROTOCOL_VERSIONS[0]);
+  assert.equal(first.result.serverInfo.version, '9.9.9');
+  assert.deepEqual(batch, [
+    { jsonrpc: '2.0', id: 'a', result: {} },
+    { jsonrpc: '2.0', id: 'b', error: { code: -32601, message: 'method not found: nope' } },
+  ]);
+  assert.equal(noVersion.error.code, -32600);
+  assert.deepEqual(nullIds.map((a) => a.error.code).sort(), [-32600, -32700]);
+  assert.equal(edit.id, 7);
+  assert.equal(edit.result.isError, true);
+  assert.match(edit.result.content[0].text, /- Missing arguments \(old_string, new_string\)\./);
+  assert.equal(answers.length, 6);
 });

@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -144,4 +145,47 @@ test('bytes stay as they were: UTF-8 BOM, CRLF, UTF-16 with BOM; other bytes are
     readFileSync(join(root, 'latin1.txt')),
     Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
   );
+});
+
+test('the root as spelt through a symlink, the root itself, dangling links, read-only files, lock keys', async (t) => {
+  const { base, root } = sandbox();
+  const spelt = join(base, 'link-to-root');
+  symlinkSync(root, spelt);
+  symlinkSync(join(root, 'src', 'missing-target.txt'), join(root, 'dangling-inside.txt'));
+  const files = ek.createNodeFileHost({ root: spelt });
+  assert.equal(files.root, root);
+  // An absolute path spelt with the given root is inside it.
+  assert.equal(await files.readFile(join(spelt, 'src', 'a.txt')), 'alpha\nbeta\n');
+  await assert.rejects(files.readFile('.'), {
+    code: 'PATH_OUTSIDE_ROOT',
+    message: `. names the root folder ${root} itself, not a file under it.`,
+  });
+  await assert.rejects(files.writeFile('dangling-inside.txt', 'x'), (e) => {
+    assert.equal(e.code, 'PATH_OUTSIDE_ROOT');
+    assert.match(e.message, /whose target does not exist/);
+    return true;
+  });
+  // One lock key however the path is spelt.
+  assert.equal(files.lockKey('src/a.txt'), files.lockKey('./src/../src/a.txt'));
+  assert.equal(files.lockKey('src/a.txt'), files.lockKey(join(spelt, 'src', 'a.txt')));
+  // A file read as UTF-16, deleted, then created again is written as UTF-8.
+  writeFileSync(
+    join(root, 'w.txt'),
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('x', 'utf16le')]),
+  );
+  assert.equal(await files.readFile('w.txt'), '\ufeffx');
+  rmSync(join(root, 'w.txt'));
+  assert.equal(await files.readFile('w.txt'), null);
+  await files.writeFile('w.txt', 'plain');
+  assert.deepEqual(readFileSync(join(root, 'w.txt')), Buffer.from('plain'));
+  // A read-only file is not replaced (root may write anything: skipped then).
+  const locked = join(root, 'locked.txt');
+  writeFileSync(locked, 'keep\n');
+  chmodSync(locked, 0o444);
+  if (process.getuid?.() === 0) {
+    t.diagnostic('running as root: every file is writable, the read-only check is not exercised');
+    return;
+  }
+  await assert.rejects(files.writeFile('locked.txt', 'changed\n'), { code: 'HOST_ERROR' });
+  assert.equal(readFileSync(locked, 'utf8'), 'keep\n');
 });

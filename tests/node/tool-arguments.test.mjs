@@ -143,3 +143,42 @@ test('null for an optional field is unset; "" and 0 keep meaning unset', async (
   const plain = await runner.runDetailed('read_file', { path: 'a.txt' });
   assert.equal(r.text, plain.text);
 });
+
+test('a field with two names (path / uri): "", null and undefined on either are absent; the same value twice is fine', async () => {
+  const sr = '<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE';
+  for (const args of [
+    { path: '', uri: 'a.txt', search_replace: sr },
+    { path: null, uri: 'a.txt', search_replace: sr },
+    { path: 'a.txt', uri: '', search_replace: sr },
+    { path: 'a.txt', uri: null, search_replace: sr },
+    { path: undefined, uri: 'a.txt', search_replace: sr },
+    { path: 'a.txt', uri: 'a.txt', search_replace: sr },
+  ]) {
+    const { runner } = world();
+    const r = await runner.runDetailed('edit_file_search_replace', args);
+    assert.equal(r.isError, false, `${JSON.stringify(args)}: ${r.text}`);
+  }
+  // A JS caller's undefined is an absent field; each missing field counts.
+  const { runner } = world();
+  const r = await runner.runDetailed('read_file', { path: 'a.txt', range: undefined });
+  assert.equal(r.isError, false, r.text);
+  const none = await runner.runDetailed('edit', { path: undefined });
+  assert.match(none.text, /: 3 argument problem\(s\);/);
+  assert.match(none.text, /- Missing arguments \(path, old_string, new_string\)\./);
+});
+
+test('the edit tools speak their own field names; an unknown tool lists only the tools the runner can serve', async () => {
+  const { runner } = world();
+  const ambiguous = await runner.runDetailed('edit', {
+    path: 'a.txt',
+    old_string: 'a',
+    new_string: 'b',
+  });
+  assert.equal(ambiguous.code, 'AMBIGUOUS');
+  assert.match(ambiguous.text, /set replace_all to change every place/);
+  assert.doesNotMatch(ambiguous.text, /replaceAll/);
+  const filesOnly = ek.createToolRunner({ files: { readFile: () => null, writeFile() {} } });
+  const unknown = await filesOnly.run('rm_rf', {});
+  assert.match(unknown, /Available tools: read_file, /);
+  assert.doesNotMatch(unknown, /applyBlockDiff/);
+});

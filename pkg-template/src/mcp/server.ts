@@ -92,20 +92,37 @@ export function serveMcp(options: McpServerOptions): Promise<void> {
   };
   const definitions = runner.definitions({ format: 'mcp' });
   const send = (message: object) => {
-    output.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    output.write(`${JSON.stringify(message)}\n`);
   };
-  const fail = (id: Id, code: number, message: string) => send({ id, error: { code, message } });
+  const failure = (id: Id, code: number, message: string) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message },
+  });
 
-  async function handle(message: Message): Promise<void> {
-    const { id, method } = message;
+  const toolNames = new Set(definitions.tools.map((t) => t.name));
+
+  /** The answer to one message, or undefined (notifications, responses). */
+  async function handle(message: unknown): Promise<object | undefined> {
+    if (typeof message !== 'object' || message === null || Array.isArray(message))
+      return failure(null, INVALID_REQUEST, 'expected a JSON-RPC message object');
+    const { id, method, jsonrpc } = message as Message;
     const isRequest = id !== undefined;
     if (typeof method !== 'string') {
       // A response to a request we never send, or junk: answer only what has an id.
       if (isRequest && !('result' in message) && !('error' in message))
-        fail(id ?? null, INVALID_REQUEST, 'expected a JSON-RPC request with a method');
-      return;
+        return failure(id ?? null, INVALID_REQUEST, 'expected a JSON-RPC request with a method');
+      return undefined;
     }
-    if (!isRequest) return; // notifications: initialized, cancelled, …
+    if (jsonrpc !== '2.0')
+      return isRequest ? failure(id ?? null, INVALID_REQUEST, 'jsonrpc must be "2.0"') : undefined;
+    if (!isRequest) return undefined; // notifications: initialized, cancelled, …
+    if (id === null || (typeof id !== 'string' && typeof id !== 'number'))
+      return failure(null, INVALID_REQUEST, 'a request id is a string or a number, never null');
+    return answer(id, method, message as Message);
+  }
+
+  async function answer(id: string | number, method: string, message: Message): Promise<object> {
     const params = (typeof message.params === 'object' && message.params) || {};
     switch (method) {
       case 'initialize': {
@@ -114,7 +131,7 @@ export function serveMcp(options: McpServerOptions): Promise<void> {
           typeof asked === 'string' && MCP_PROTOCOL_VERSIONS.includes(asked)
             ? asked
             : MCP_PROTOCOL_VERSIONS[0];
-        send({
+        return {
           id,
           result: {
             protocolVersion,
@@ -122,51 +139,67 @@ export function serveMcp(options: McpServerOptions): Promise<void> {
             serverInfo: { name: options.name ?? 'editkit', version: options.version ?? '0.0.0' },
             instructions: options.instructions ?? definitions.guide,
           },
-        });
-        return;
+        };
       }
       case 'ping':
-        send({ id, result: {} });
-        return;
+        return { id, result: {} };
       case 'tools/list':
-        send({ id, result: { tools: definitions.tools } });
-        return;
+        return { id, result: { tools: definitions.tools } };
       case 'tools/call': {
         const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-        if (typeof name !== 'string') {
-          fail(id, INVALID_PARAMS, 'tools/call needs params.name (a string)');
-          return;
-        }
+        if (typeof name !== 'string')
+          return failure(id, INVALID_PARAMS, 'tools/call needs params.name (a string)');
+        // An unknown tool is a protocol error (MCP spec), listing the tools.
+        if (!toolNames.has(name))
+          return failure(
+            id,
+            INVALID_PARAMS,
+            `unknown tool ${JSON.stringify(name)}; the tools are ${[...toolNames].join(', ')}`,
+          );
         const r = await runner.runDetailed(name, args ?? {});
-        send({ id, result: { content: [{ type: 'text', text: r.text }], isError: r.isError } });
-        return;
+        return { id, result: { content: [{ type: 'text', text: r.text }], isError: r.isError } };
       }
       default:
-        fail(id, METHOD_NOT_FOUND, `method not found: ${method}`);
+        return failure(id, METHOD_NOT_FOUND, `method not found: ${method}`);
     }
   }
 
   return new Promise((resolve, reject) => {
     let buffered = '';
     const pending = new Set<Promise<void>>();
+    // One message, with its answer's JSON-RPC envelope; a failure inside
+    // is a bug in editkit, answered as an internal error.
+    const reply = (message: unknown): Promise<object | undefined> =>
+      handle(message)
+        .catch((e: unknown) =>
+          failure(
+            (message as Message | null)?.id ?? null,
+            -32603,
+            e instanceof Error ? e.message : String(e),
+          ),
+        )
+        .then((r) => (r ? { jsonrpc: '2.0', ...r } : undefined));
     const dispatch = (line: string) => {
       if (!line.trim()) return;
-      let message: Message;
+      let parsed: unknown;
       try {
-        message = JSON.parse(line) as Message;
+        parsed = JSON.parse(line);
       } catch {
-        fail(null, PARSE_ERROR, 'the line is not valid JSON');
+        send(failure(null, PARSE_ERROR, 'the line is not valid JSON'));
         return;
       }
-      if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-        fail(null, INVALID_REQUEST, 'expected a JSON-RPC message object');
-        return;
-      }
-      // Calls run concurrently; each answers under its own id. A failure
-      // inside is a bug in editkit, answered as an internal error.
-      const task = handle(message).catch((e: unknown) =>
-        fail(message.id ?? null, -32603, e instanceof Error ? e.message : String(e)),
-      );
+      // Calls run concurrently; each answers under its own id. A batch
+      // (protocol 2025-03-26) is answered with one array, in its order.
+      const task = Array.isArray(parsed)
+        ? parsed.length === 0
+          ? Promise.resolve(send(failure(null, INVALID_REQUEST, 'an empty batch')))
+          : Promise.all(parsed.map(reply)).then((answers) => {
+              const some = answers.filter((x) => x !== undefined);
+              if (some.length) send(some);
+            })
+        : reply(parsed).then((r) => {
+            if (r) send(r);
+          });
       pending.add(task);
       void task.finally(() => pending.delete(task));
     };

@@ -33,6 +33,7 @@ import type {
   Lang,
   Match,
   MatchMode,
+  ReplaceResult,
   SearchReplaceReport,
   SiyuanHost,
 } from '../types.js';
@@ -47,6 +48,11 @@ export interface FileHost {
   /** The file's text, or `null` when it does not exist. */
   readFile(path: string): Promise<string | null> | string | null;
   writeFile(path: string, content: string): Promise<unknown> | unknown;
+  /**
+   * One key per file however its path is spelt, so two calls naming the
+   * same file wait for each other (default: the path as given).
+   */
+  lockKey?(path: string): string;
   /** Whether the path exists and is a file (default: derived from readFile). */
   exists?(
     path: string,
@@ -136,6 +142,18 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     return options.siyuan;
   };
   const plans = (): FileEditSession => (session ??= new FileEditSession());
+  const lockKey = (path: string): string => {
+    const host = options.files;
+    if (host && typeof host.lockKey === 'function') {
+      try {
+        const key: unknown = host.lockKey(path);
+        if (typeof key === 'string') return key;
+      } catch {
+        // The call itself reports the path's problem.
+      }
+    }
+    return path;
+  };
 
   // Applies that reach one path within one tick (an agent's parallel tool
   // calls) land in the order their plans were made (SPEC §7), each
@@ -169,7 +187,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           for (const w of [...waiting].sort((x, y) => rank(x) - rank(y))) w.start();
         }, 0);
       }
-      batch.push({ hunkId, start: () => void withPathLock(path, apply).then(resolve, reject) });
+      batch.push({
+        hunkId,
+        start: () => void withPathLock(lockKey(path), apply).then(resolve, reject),
+      });
     });
 
   const read = async (path: string): Promise<string | null> => {
@@ -301,7 +322,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     async create_new_file(a) {
       const path = s(a.path);
       writable();
-      return withPathLock(path, async () => {
+      return withPathLock(lockKey(path), async () => {
         const state = await exists(path);
         const check = checkNewFile({
           path,
@@ -317,7 +338,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     async overwrite_entire_file(a) {
       const path = s(a.path);
       writable();
-      return withPathLock(path, async () => {
+      return withPathLock(lockKey(path), async () => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
         const check = checkOverwrite({
@@ -338,7 +359,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     // slip between an apply and its consume.
     async prepare_file_range_edit(a) {
       const path = s(a.path);
-      return withPathLock(path, async () => {
+      return withPathLock(lockKey(path), async () => {
         const plan = plans().prepareRangeEdit({
           path,
           content: await read(path),
@@ -353,7 +374,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     },
     async prepare_file_append(a) {
       const path = s(a.path);
-      return withPathLock(path, async () => {
+      return withPathLock(lockKey(path), async () => {
         const plan = plans().prepareAppend({
           path,
           content: await read(path),
@@ -374,7 +395,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     },
     async prepare_file_block_replace(a) {
       const path = s(a.path);
-      return withPathLock(path, async () => {
+      return withPathLock(lockKey(path), async () => {
         const plan = plans().prepareBlockReplace({
           path,
           content: await read(path),
@@ -432,7 +453,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       const oldString = s(a.old_string);
       const newString = s(a.new_string);
       writable();
-      return withPathLock(path, async (): Promise<Done> => {
+      return withPathLock(lockKey(path), async (): Promise<Done> => {
         const content = await read(path);
         if (content === null) {
           if (oldString !== '') return fileMissing(path, lang);
@@ -451,14 +472,20 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           lang,
         };
         const corrector = options.corrector;
-        const r = corrector
-          ? await replaceTextWithCorrection(content, oldString, newString, {
-              ...matchOptions,
-              instruction: s(a.instruction),
-              corrector: (request) =>
-                hostCall('corrector', () => corrector(request), timeoutMs, 'corrector'),
-            })
-          : replaceText(content, oldString, newString, matchOptions);
+        let r: ReplaceResult;
+        try {
+          r = corrector
+            ? await replaceTextWithCorrection(content, oldString, newString, {
+                ...matchOptions,
+                instruction: s(a.instruction),
+                corrector: (request) =>
+                  hostCall('corrector', () => corrector(request), timeoutMs, 'corrector'),
+              })
+            : replaceText(content, oldString, newString, matchOptions);
+        } catch (e) {
+          const refused = errorResult(e, lang);
+          return { ...refused, text: inToolWords(refused.text) };
+        }
         await write(path, r.content);
         const where = places(r.matches, lang);
         const text = [
@@ -480,7 +507,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         replaceAll: b(e.replace_all, false),
       }));
       writable();
-      return withPathLock(path, async () => {
+      return withPathLock(lockKey(path), async () => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
         const r = applyEdits(content, edits, {
@@ -488,13 +515,14 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           mode: (s(a.mode) || undefined) as MatchMode | undefined,
           lang,
         });
-        return searchReplaceResult(path, content, r, 'editLine');
+        const result = await searchReplaceResult(path, content, r, 'editLine');
+        return { ...result, text: inToolWords(result.text) };
       });
     },
     async edit_file_search_replace(a) {
       const path = s(a.path);
       writable();
-      return withPathLock(path, async () => {
+      return withPathLock(lockKey(path), async () => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
         const r = applySearchReplace(content, s(a.search_replace), {
@@ -537,7 +565,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
 
   async function insert(where: 'after' | 'before', a: Args): Promise<Done> {
     const path = s(a.path);
-    return withPathLock(path, async () => {
+    return withPathLock(lockKey(path), async () => {
       const opts = {
         path,
         content: await read(path),
@@ -555,6 +583,14 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     });
   }
 
+  /** The tools this runner's hosts can serve (every tool when it has none). */
+  function offered(): { name: string }[] {
+    const toolsets: ('siyuan' | 'files')[] = [];
+    if (options.siyuan) toolsets.push('siyuan');
+    if (options.files) toolsets.push('files');
+    return toolDefinitions({ toolsets: toolsets.length ? toolsets : undefined }).tools;
+  }
+
   async function runDetailed(name: string, raw: unknown): Promise<ToolResult> {
     const spec = typeof name === 'string' ? toolSpec(name) : undefined;
     const tool =
@@ -562,7 +598,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     if (!spec || !tool)
       return unknownTool(
         typeof name === 'string' ? name : String(typeof name),
-        Object.keys(tools),
+        offered().map((d) => d.name),
         lang,
       );
     let checked: { args: Args; problems: ArgProblem[] };
@@ -739,7 +775,9 @@ function errorLines(e: EditkitErrorData, lang: Lang): string[] {
 /** The refusal of a call whose arguments do not fit the tool's schema: every problem once, then the parameters. */
 function badArguments(tool: string, problems: ArgProblem[], lang: Lang): ToolResult {
   const spec = toolSpec(tool);
-  const head = say('badArguments', lang, tool, String(problems.length));
+  // Each missing field counts: "Missing arguments (a, b)" is two problems.
+  const count = problems.reduce((n, p) => n + (p.kind === 'missing' ? p.fields.length : 1), 0);
+  const head = say('badArguments', lang, tool, String(count));
   const lines = [say('errorLine', lang, 'INVALID_ARGUMENT', head)];
   for (const p of problems) lines.push(`- ${argProblemText(p, lang)}`);
   if (spec) {
@@ -788,6 +826,23 @@ function places(matches: Match[], lang: Lang): string {
     say(shared(m) ? 'lineColumn' : 'lineOnly', lang, String(m.startLine), String(m.startColumn)),
   );
   return say(words.length === 1 ? 'atLine' : 'atLines', lang, listOf(words, lang));
+}
+
+/**
+ * The matcher's texts name the library's options (`replaceAll`); the edit
+ * tools' fields spell them in snake_case, so their texts do too.
+ */
+function inToolWords(text: string): string {
+  const names: Record<string, string> = {
+    replaceAll: 'replace_all',
+    expectedReplacements: 'expected_replacements',
+    oldString: 'old_string',
+    newString: 'new_string',
+  };
+  return text.replace(
+    /\b(replaceAll|expectedReplacements|oldString|newString)\b/g,
+    (name) => names[name] ?? name,
+  );
 }
 
 function diffBlock(path: string, before: string, after: string): string {

@@ -48,6 +48,10 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
   const problems: ArgProblem[] = [];
   const out: Args = {};
   const names = Object.keys(spec.params);
+  // The other name of a field that has one: path → uri.
+  const aliasOf = new Map(
+    Object.entries(spec.params).flatMap(([n, p]) => (p.aliasOf ? [[p.aliasOf, n] as const] : [])),
+  );
   for (const [key, value] of Object.entries(args)) {
     const param = Object.prototype.hasOwnProperty.call(spec.params, key)
       ? spec.params[key]
@@ -56,12 +60,23 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
       problems.push({ kind: 'unknown', field: key, closest: closestName(key, names) });
       continue;
     }
-    if (value === null && !param.required) continue;
+    // `undefined` (a JS caller's absent field) is absent; `null` is unset
+    // for an optional field (OpenAI's strict mode sends it).
+    if (value === undefined) continue;
     const target = param.aliasOf ?? key;
-    if (param.aliasOf && target in args && args[target] !== null) {
-      if (args[target] !== value)
-        problems.push({ kind: 'aliasConflict', field: target, alias: key });
-      continue;
+    const aliased = aliasOf.get(key);
+    if (value === null && !param.required && !aliased && !param.aliasOf) continue;
+    if (param.aliasOf || aliased) {
+      // A field with two names (path / uri): "" and null on either name
+      // are absent; two different values are a conflict.
+      if (value === null || value === '') continue;
+      const other = args[param.aliasOf ?? aliased ?? ''];
+      if (other !== undefined && other !== null && other !== '' && other !== value) {
+        if (!param.aliasOf)
+          problems.push({ kind: 'aliasConflict', field: key, alias: aliased ?? '' });
+        continue;
+      }
+      if (param.aliasOf && other === value) continue;
     }
     problems.push(...checkValue(key, value, param.schema));
     out[target] = value;
@@ -70,9 +85,7 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
     (n) => spec.params[n]?.required && (out[n] === undefined || out[n] === null),
   );
   // A field that has an alias is named with it: "path or uri" (seed 003 says uri).
-  const aliases = new Map(
-    Object.entries(spec.params).flatMap(([n, p]) => (p.aliasOf ? [[p.aliasOf, n] as const] : [])),
-  );
+  const aliases = aliasOf;
   const problemsWithMissing = withMissing(problems, missing, '');
   for (const p of problemsWithMissing)
     if (p.kind === 'missing')
@@ -88,7 +101,7 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
 function withMissing(problems: ArgProblem[], missing: string[], prefix: string): ArgProblem[] {
   const named = new Set<string>();
   for (const p of problems) {
-    if (p.kind === 'wrongType') named.add(p.field);
+    if (p.kind === 'wrongType' || p.kind === 'aliasConflict') named.add(p.field);
     if (p.kind === 'unknown' && p.closest) named.add(`${prefix}${p.closest}`);
   }
   const unnamed = missing.map((n) => `${prefix}${n}`).filter((n) => !named.has(n));
@@ -141,7 +154,7 @@ function checkValue(field: string, value: unknown, schema: JsonSchema): ArgProbl
             });
           continue;
         }
-        if (v === null && !(schema.required ?? []).includes(key)) continue;
+        if (v === undefined || (v === null && !(schema.required ?? []).includes(key))) continue;
         out.push(...checkValue(`${field}.${key}`, v, sub));
       }
       return withMissing(out, missing, `${field}.`);
