@@ -3,7 +3,7 @@
 //   node pkg-template/build.mjs
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -129,9 +129,30 @@ await build({
 });
 copyFileSync(wasm, join(dist, 'editkit_bg.wasm'));
 
+// The test build (not in the package, SPEC §12): the Node entry plus the
+// trap hook the recovery test needs, next to the same wasm.
+const testBuild = join(root, 'target', 'test-build');
+mkdirSync(testBuild, { recursive: true });
+await build({
+  ...common,
+  entryPoints: [join(root, 'tests', 'build', 'node-with-hooks.ts')],
+  outfile: join(testBuild, 'node.js'),
+  format: 'esm',
+  platform: 'node',
+});
+copyFileSync(wasm, join(testBuild, 'editkit_bg.wasm'));
+
 execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(template, 'tsconfig.json')], {
   stdio: 'inherit',
 });
+
+// The same declarations for `require` (TypeScript's CommonJS consumers: a
+// .cts file, or node16 resolution in a "type": "commonjs" project): a copy
+// in a folder whose package.json says commonjs, so TypeScript reads them
+// as CommonJS instead of refusing an ES module (TS1479).
+const typesCjs = join(dist, 'types-cjs');
+cpSync(join(dist, 'types'), typesCjs, { recursive: true });
+writeFileSync(join(typesCjs, 'package.json'), '{ "type": "commonjs" }\n');
 
 const cargo = readFileSync(join(root, 'Cargo.toml'), 'utf8');
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)?.[1] ?? '0.0.0';

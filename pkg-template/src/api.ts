@@ -91,14 +91,6 @@ export function unifiedDiff(
   return call('en', () => glue.unifiedDiff(a, b, o));
 }
 
-/**
- * @internal Makes the wasm instance trap, to test the recovery path: the
- * call throws `INTERNAL_ERROR` and the next call works. Not for callers.
- */
-export function __trapForTests(): void {
-  call('en', () => glue.__trapForTests());
-}
-
 /** Adds `idStamp` (local `YYYYMMDDHHMMSS`) to the options JSON the core receives. */
 function withIdStamp(o: string): string {
   const d = new Date();

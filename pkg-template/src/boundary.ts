@@ -152,11 +152,29 @@ export function markLoaded(): void {
   loaded = true;
 }
 
+// Where the Node build looked for the wasm, when it was not there (a
+// bundle): the not-initialised error then says how to load it.
+let missingWasmPath: string | undefined;
+
+/** @internal node.ts: the wasm was not next to the module at `path`. */
+export function setNotLoadedHint(path: string): void {
+  missingWasmPath = path;
+}
+
 function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError {
   if (isEditkitError(thrown)) return thrown;
   if (!loaded) {
     // The glue has no instance yet: say what to do, not "internal error".
-    return jsError('INTERNAL_ERROR', 'notInitialised', lang, [], { subject: 'init' }, thrown);
+    return missingWasmPath === undefined
+      ? jsError('INTERNAL_ERROR', 'notInitialised', lang, [], { subject: 'init' }, thrown)
+      : jsError(
+          'INTERNAL_ERROR',
+          'notInitialisedNode',
+          lang,
+          [missingWasmPath],
+          { subject: 'init' },
+          thrown,
+        );
   }
   if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
     try {

@@ -70,6 +70,10 @@ const MESSAGES = {
     en: 'editkit is not initialised: with the browser build, await init() (or call initSync({ module })) before calling any other editkit function.',
     zh: 'editkit 尚未初始化：浏览器构建需先 await init()（或调用 initSync({ module })）再调用其他函数。',
   },
+  notInitialisedNode: {
+    en: 'editkit is not initialised: editkit_bg.wasm was not found next to this module ({0}), as happens when the Node build is bundled. Copy node_modules/editkit/dist/editkit_bg.wasm next to the bundle, or load it first: initSync({ module: readFileSync(pathToWasm) }) or await init({ module_or_path: pathToWasm }).',
+    zh: 'editkit 尚未初始化：在本模块旁没有找到 editkit_bg.wasm（{0}），打包 Node 构建时会出现这种情况。请把 node_modules/editkit/dist/editkit_bg.wasm 复制到打包结果旁，或先加载它：initSync({ module: readFileSync(wasm 路径) }) 或 await init({ module_or_path: wasm 路径 })。',
+  },
 } satisfies Record<string, Texts>;
 
 /** `template` with `{0}`…`{9}` replaced by `args` (missing ones by nothing). */

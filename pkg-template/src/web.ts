@@ -4,24 +4,29 @@
 //   await init({ module_or_path: '/plugins/x/editkit_bg.wasm' });   // a URL
 //   await init({ module_or_path: await fetch(url) });               // a Response
 //   initSync({ module: bytes });                                    // bytes or a Module
-import initGlue, { initSync as initSyncGlue } from 'editkit-glue';
-import { describe as message, markLoaded } from './boundary.js';
-import { EditkitError } from './errors.js';
+import { initSync, initWith } from './loader.js';
+import type { InitInput, LoaderPlatform } from './loader.js';
 
-// Declared here, not re-exported from the glue's typings: `editkit-glue` is
-// a build alias (see glue.d.ts) that the package does not ship, so the
-// published .d.ts must not name it.
-/** What `init({ module_or_path })` loads the wasm from: a URL, a `fetch` Response, the bytes, or a compiled module. */
-export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
-/** What `initSync({ module })` instantiates: the wasm bytes or a compiled module. */
-export type SyncInitInput = BufferSource | WebAssembly.Module;
+// Declared in loader.ts, not re-exported from the glue's typings:
+// `editkit-glue` is a build alias (see glue.d.ts) that the package does not
+// ship, so the published .d.ts must not name it.
+export type { InitInput, SyncInitInput } from './loader.js';
 export * from './index.js';
+export { initSync };
 
 // Built at run time, not written as a literal: bundlers that see
 // `new URL('x.wasm', import.meta.url)` inline the whole wasm into the bundle
 // (Vite's library mode as a base64 data URL), which a SiYuan plugin that
 // fetches its own copy does not want.
 const WASM_FILE = ['editkit_bg', 'wasm'].join('.');
+
+const WEB: LoaderPlatform = {
+  defaultSource: () => new URL(WASM_FILE, import.meta.url),
+  hint: (status) =>
+    status === 404
+      ? 'editkit_bg.wasm is not at that URL. Serve node_modules/editkit/dist/editkit_bg.wasm there and pass its URL: with Vite, `import wasmUrl from "editkit/editkit_bg.wasm?url"; await init({ module_or_path: wasmUrl })`; in a SiYuan plugin, the build must copy node_modules/editkit/dist/editkit_bg.wasm into the plugin\'s dist/ (editkit\'s README, "In a SiYuan plugin", has the vite.config lines) and the plugin must `await init({ module_or_path: "/plugins/<plugin name>/editkit_bg.wasm" })`.'
+      : 'Check that the URL serves editkit_bg.wasm.',
+};
 
 /**
  * Loads and instantiates the wasm module (idempotent). Without an argument
@@ -34,208 +39,8 @@ const WASM_FILE = ['editkit_bg', 'wasm'].join('.');
  * instantiated from it (a 404, bytes that are not editkit's wasm, …). A
  * failed init leaves nothing half-loaded: init may be called again.
  */
-export default async function init(input?: {
+export default function init(input?: {
   module_or_path?: InitInput | Promise<InitInput>;
 }): Promise<void> {
-  const options = loaderOptions(input, 'module_or_path', 'init');
-  if (ready) return;
-  loading ??= load(options.module_or_path).finally(() => {
-    loading = undefined;
-  });
-  return loading;
-}
-
-/**
- * Instantiates the wasm module synchronously from bytes or a compiled module
- * (idempotent). Throws `EditkitError` `INVALID_ARGUMENT` (subject `module`,
- * the WebAssembly error as `cause`) when the argument is not `{ module }` or
- * the module cannot be compiled or instantiated, or is not editkit's.
- */
-export function initSync(input: { module: SyncInitInput }): void {
-  const options = loaderOptions(input, 'module', 'initSync');
-  if (ready) return;
-  const source = options.module;
-  let module: WebAssembly.Module;
-  if (source instanceof WebAssembly.Module) {
-    module = source;
-  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    try {
-      module = new WebAssembly.Module(source as BufferSource);
-    } catch (e) {
-      throw loadError(
-        'initSync',
-        'module',
-        `could not compile the wasm module from ${describeSource(source)}: ${message(e)}`,
-        e,
-      );
-    }
-  } else {
-    throw loadError(
-      'initSync',
-      'module',
-      `expected { module } with the wasm bytes (ArrayBuffer or a typed array) or a WebAssembly.Module, got ${describeSource(source)}`,
-    );
-  }
-  checkModule(module, 'initSync', 'module');
-  try {
-    initSyncGlue({ module });
-  } catch (e) {
-    throw loadError(
-      'initSync',
-      'module',
-      `could not instantiate the wasm module: ${message(e)}`,
-      e,
-    );
-  }
-  ready = true;
-  markLoaded();
-}
-
-let ready = false;
-let loading: Promise<void> | undefined;
-
-// Exports every editkit_bg.wasm has. A foreign module that instantiated
-// would leave the glue holding its exports (and later init calls no-ops),
-// so modules are checked before the glue sees them.
-const REQUIRED_EXPORTS = [
-  'memory',
-  '__wbindgen_start',
-  'version',
-  'validateBlockDiffFormat',
-  'applyBlockDiff',
-  'findMatch',
-  'fileeditsessioncore_new',
-];
-
-function checkModule(module: WebAssembly.Module, fn: string, subject: string): void {
-  const names = new Set(WebAssembly.Module.exports(module).map((e) => e.name));
-  const missing = REQUIRED_EXPORTS.filter((n) => !names.has(n));
-  if (missing.length > 0) {
-    throw loadError(
-      fn,
-      subject,
-      `this wasm module is not editkit's (it lacks ${missing.join(', ')}); load the editkit_bg.wasm shipped with this version of the package`,
-    );
-  }
-}
-
-/** Fetches (when given a URL) and compiles the module, checks it, then hands it to the glue. */
-async function load(given: unknown): Promise<void> {
-  let source: unknown = given;
-  try {
-    source ??= new URL(WASM_FILE, import.meta.url);
-  } catch (e) {
-    throw loadError(
-      'init',
-      'module_or_path',
-      'no module_or_path was given and editkit_bg.wasm could not be located from import.meta.url; pass init({ module_or_path })',
-      e,
-    );
-  }
-  const what = describeSource(source);
-  let module: WebAssembly.Module;
-  try {
-    let value: unknown = await source;
-    if (
-      typeof value === 'string' ||
-      value instanceof URL ||
-      (typeof Request === 'function' && value instanceof Request)
-    ) {
-      value = await fetch(value as RequestInfo | URL);
-    }
-    if (typeof Response === 'function' && value instanceof Response) {
-      if (!value.ok)
-        throw new Error(
-          `HTTP ${value.status}${value.statusText ? ` ${value.statusText}` : ''} fetching ${value.url || 'the module'}`,
-        );
-      const streaming =
-        typeof WebAssembly.compileStreaming === 'function' &&
-        (value.headers.get('content-type') ?? '').split(';')[0]?.trim() === 'application/wasm';
-      module = streaming
-        ? await WebAssembly.compileStreaming(value)
-        : await WebAssembly.compile(await value.arrayBuffer());
-    } else if (value instanceof WebAssembly.Module) {
-      module = value;
-    } else if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
-      module = await WebAssembly.compile(value as BufferSource);
-    } else {
-      throw loadError(
-        'init',
-        'module_or_path',
-        `expected module_or_path to be a URL, a Response, the wasm bytes or a WebAssembly.Module, got ${describeSource(value)}`,
-      );
-    }
-  } catch (e) {
-    if (e instanceof EditkitError) throw e;
-    throw loadError(
-      'init',
-      'module_or_path',
-      `could not load the wasm module from ${what}: ${message(e)}`,
-      e,
-    );
-  }
-  checkModule(module, 'init', 'module_or_path');
-  try {
-    await initGlue({ module_or_path: module });
-  } catch (e) {
-    throw loadError(
-      'init',
-      'module_or_path',
-      `could not instantiate the wasm module from ${what}: ${message(e)}`,
-      e,
-    );
-  }
-  ready = true;
-  markLoaded();
-}
-
-function loaderOptions<K extends string>(
-  input: unknown,
-  key: K,
-  fn: string,
-): Partial<Record<K, unknown>> {
-  if (input === undefined || input === null) {
-    if (fn === 'init') return {};
-  } else if (typeof input === 'object' && !Array.isArray(input)) {
-    const proto: unknown = Object.getPrototypeOf(input);
-    // A plain object; a URL, Response or bytes passed directly is the old
-    // wasm-bindgen calling form, which editkit does not take.
-    if (proto === Object.prototype || proto === null) {
-      try {
-        return { [key]: (input as Record<string, unknown>)[key] } as Partial<Record<K, unknown>>;
-      } catch (e) {
-        throw loadError(fn, key, `${fn} options.${key} could not be read`, e);
-      }
-    }
-  }
-  throw loadError(fn, key, `${fn}(options): expected { ${key} }, got ${describeSource(input)}`);
-}
-
-function loadError(fn: string, subject: string, detail: string, cause?: unknown): EditkitError {
-  const text = detail.startsWith(fn) ? detail : `${fn}: ${detail}`;
-  return new EditkitError(
-    { code: 'INVALID_ARGUMENT', message: text, subject },
-    cause === undefined ? undefined : { cause },
-  );
-}
-
-function describeSource(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof URL === 'function' && value instanceof URL) return value.href;
-  if (typeof Response === 'function' && value instanceof Response)
-    return `a Response (${value.status}${value.url ? ` ${value.url}` : ''})`;
-  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value))
-    return `${(value as ArrayBuffer).byteLength} bytes`;
-  if (typeof value === 'object') {
-    const proto: unknown = Object.getPrototypeOf(value);
-    const name =
-      typeof proto === 'object' && proto !== null
-        ? (proto as { constructor?: { name?: unknown } }).constructor?.name
-        : undefined;
-    return typeof name === 'string' && name
-      ? `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`
-      : 'an object';
-  }
-  return typeof value;
+  return initWith(WEB, input);
 }

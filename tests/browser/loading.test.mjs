@@ -122,8 +122,11 @@ test('web build: init rejects hostile values with INVALID_ARGUMENT, then loads',
     assert.equal(r.notFound.code, 'INVALID_ARGUMENT');
     assert.match(
       r.notFound.message,
-      /^init: could not load the wasm module from "\/no-such\.wasm": HTTP 404 Not Found fetching http:\/\/127\.0\.0\.1:\d+\/no-such\.wasm$/,
+      /^init: could not load the wasm module from "\/no-such\.wasm": HTTP 404 Not Found fetching http:\/\/127\.0\.0\.1:\d+\/no-such\.wasm\. editkit_bg\.wasm is not at that URL\. /,
     );
+    // A 404 says where the wasm must be and how to put it there (Vite, SiYuan).
+    assert.match(r.notFound.message, /import wasmUrl from "editkit\/editkit_bg\.wasm\?url"/);
+    assert.match(r.notFound.message, /\/plugins\/<plugin name>\/editkit_bg\.wasm/);
     assert.match(r.notFound.cause, /^Error: HTTP 404/);
     assert.equal(r.truncated.subject, 'module_or_path');
     assert.match(r.truncated.message, /^init: could not load the wasm module from 4 bytes: /);

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { PassThrough, Readable } from 'node:stream';
-import { ek, fixtureHost } from './support.mjs';
+import { join } from 'node:path';
+import { ek, fixtureHost, repo } from './support.mjs';
 
 const P = '20240614083000-a1b2c3d';
 const throwingGetter = {
@@ -177,7 +178,7 @@ test('every function export: hostile values in every position are an EditkitErro
     ([name, v]) =>
       typeof v === 'function' &&
       !/^[A-Z]/.test(name) &&
-      !['default', 'init', 'initSync', '__trapForTests'].includes(name),
+      !['default', 'init', 'initSync'].includes(name),
   );
   const missing = exported.map(([n]) => n).filter((n) => !(n in table));
   assert.deepEqual(missing, [], 'every function export has an entry in the table');
@@ -306,20 +307,24 @@ test('host callbacks that throw, reject, hang up with junk, or have throwing get
 });
 
 test('a trapped wasm instance is replaced: the call is INTERNAL_ERROR and the next call works', async () => {
+  // The hook lives only in the test build (SPEC §12), never in the package.
+  assert.equal(ek.__trapForTests, undefined);
+  assert.equal(ek.trapForTests, undefined);
+  const hooked = await import(join(repo, 'target', 'test-build', 'node.js'));
   const host = fixtureHost();
-  const before = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
+  const before = await hooked.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
   assert.equal(before.ok, true);
   assert.throws(
-    () => ek.__trapForTests(),
+    () => hooked.trapForTests(),
     (e) =>
-      ek.isEditkitError(e) &&
+      hooked.isEditkitError(e) &&
       e.code === 'INTERNAL_ERROR' &&
       e.cause instanceof WebAssembly.RuntimeError,
   );
-  await canary();
-  const after = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
+  assert.equal(hooked.findMatch('abc', 'b').found, true);
+  const after = await hooked.applyBlockDiff(`@@DELETE:${P}@@`, host, { dryRun: true });
   assert.deepEqual(after, before);
-  const session = new ek.FileEditSession({ now: () => 1 });
+  const session = new hooked.FileEditSession({ now: () => 1 });
   assert.equal(
     session.prepareAppend({ path: 'a', content: '', newText: 'x', owner: 'o' }).hunkId.length > 0,
     true,

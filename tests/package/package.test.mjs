@@ -68,6 +68,16 @@ test('the tarball holds the built package and nothing else', () => {
   assert.ok(listing.includes('package/dist/editkit_bg.wasm'));
   assert.ok(listing.includes('package/dist/node.cjs'));
   assert.ok(listing.includes('package/dist/types/web.d.ts'));
+  // CommonJS declarations for require (a folder that says "type": "commonjs").
+  assert.ok(listing.includes('package/dist/types-cjs/node.d.ts'));
+  assert.ok(listing.includes('package/dist/types-cjs/package.json'));
+  // No test hook in the shipped code (SPEC §12).
+  for (const file of ['web.js', 'node.js', 'node.cjs', 'testing.js', 'testing.cjs'])
+    assert.doesNotMatch(
+      readFileSync(join(repo, 'pkg', 'dist', file), 'utf8'),
+      /trapForTests/,
+      file,
+    );
   assert.ok(
     listing.every(
       (f) =>
@@ -165,8 +175,44 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
           }
         }
       `,
+      // The package README's two recipes for the plugin template's
+      // vite.config: a vite-plugin-static-copy target, or a small plugin
+      // that emits the wasm. Either puts it next to index.js.
       'vite.config.js': `
+        import { viteStaticCopy } from 'vite-plugin-static-copy';
         export default {
+          plugins: [
+            viteStaticCopy({
+              targets: [
+                { src: './node_modules/editkit/dist/editkit_bg.wasm', dest: './', rename: { stripBase: true } },
+              ],
+            }),
+          ],
+          build: {
+            outDir: 'dist',
+            emptyOutDir: true,
+            minify: true,
+            lib: { entry: 'src/index.js', formats: ['cjs'], fileName: () => 'index.js' },
+            rollupOptions: { external: ['siyuan'], output: { exports: 'default' } },
+          },
+        };
+      `,
+      'vite.emit.config.js': `
+        import { readFileSync } from 'node:fs';
+        import { resolve } from 'node:path';
+        export default {
+          plugins: [
+            {
+              name: 'editkit-wasm',
+              generateBundle() {
+                this.emitFile({
+                  type: 'asset',
+                  fileName: 'editkit_bg.wasm',
+                  source: readFileSync(resolve(__dirname, 'node_modules/editkit/dist/editkit_bg.wasm')),
+                });
+              },
+            },
+          ],
           build: {
             outDir: 'dist',
             emptyOutDir: true,
@@ -177,17 +223,26 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
         };
       `,
     },
-    { vite: '7.3.8' },
+    { vite: '7.3.8', 'vite-plugin-static-copy': '4.1.1' },
   );
-  execFileSync(join(dir, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  // A plugin ships its wasm next to index.js.
-  copyFileSync(
-    join(dir, 'node_modules', 'editkit', 'dist', 'editkit_bg.wasm'),
-    join(dir, 'dist', 'editkit_bg.wasm'),
-  );
+  // Each recipe's build puts the wasm next to index.js, where the plugin fetches it.
+  for (const config of ['vite.config.js', 'vite.emit.config.js']) {
+    execFileSync(
+      join(dir, 'node_modules', '.bin', 'vite'),
+      ['build', '--config', config, '--logLevel', 'error'],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    assert.deepEqual(
+      readdirSync(join(dir, 'dist')).sort(),
+      ['editkit_bg.wasm', 'index.js'],
+      config,
+    );
+    assert.deepEqual(
+      readFileSync(join(dir, 'dist', 'editkit_bg.wasm')),
+      readFileSync(join(dir, 'node_modules', 'editkit', 'dist', 'editkit_bg.wasm')),
+      config,
+    );
+  }
   const bundle = readFileSync(join(dir, 'dist', 'index.js'), 'utf8');
   assert.doesNotMatch(bundle, /require\(["']editkit["']\)/, 'editkit is bundled in');
   assert.match(bundle, /require\(["']siyuan["']\)/, 'siyuan stays external');
@@ -246,6 +301,24 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
       };
     return { code: 0, msg: '', data: null };
   };
+  // Without the copy step, the 404 says what to add.
+  const missing = { exports: {} };
+  new Function('require', 'module', 'exports', 'fetch', bundle)(
+    () => ({ Plugin }),
+    missing,
+    missing.exports,
+    async (url) => new Response('not found', { status: 404, statusText: 'Not Found', url }),
+  );
+  const Unshipped = missing.exports.default ?? missing.exports;
+  await assert.rejects(new Unshipped().onload(), (e) => {
+    assert.equal(e.code, 'INVALID_ARGUMENT');
+    assert.match(e.message, /HTTP 404 Not Found/);
+    assert.match(
+      e.message,
+      /in a SiYuan plugin, the build must copy node_modules\/editkit\/dist\/editkit_bg\.wasm into the plugin's dist\/ \(editkit's README, "In a SiYuan plugin", has the vite\.config lines\)/,
+    );
+    return true;
+  });
   await plugin.onload();
   assert.deepEqual(fetched, ['/plugins/editkit-demo/editkit_bg.wasm']);
   const report = await plugin.edit(DIFF);
@@ -411,4 +484,183 @@ test('TypeScript: a strict bundler-resolution consumer of the browser entry comp
     trace,
     /Module name 'editkit\/web' was successfully resolved to '[^']*\/node_modules\/editkit\/dist\/types\/web\.d\.ts'/,
   );
+});
+
+test('TypeScript: every entry resolves under moduleResolution node, node16 (ESM, CJS .ts and .cts) and bundler', () => {
+  const uses = `
+      void applyBlockDiff; void createKernelDouble; void validateBlockDiffFormat;
+      const k: KernelDouble | undefined = undefined; void k;`;
+  const dir = project('ts-resolution', {
+    // moduleResolution "node" (the SiYuan plugin sample's): no `exports`, typesVersions.
+    'node10/main.ts': `
+      import { applyBlockDiff } from 'editkit';
+      import { createKernelDouble, type KernelDouble } from 'editkit/testing';
+      import { validateBlockDiffFormat } from 'editkit/web';${uses}`,
+    // node16, an ES module.
+    'node16/esm.mts': `
+      import init, { applyBlockDiff, createNodeFileHost, type InitInput } from 'editkit';
+      import { createKernelDouble, type KernelDouble } from 'editkit/testing';
+      import { validateBlockDiffFormat } from 'editkit/web';
+      // The Node build takes the browser build's init arguments (isomorphic code).
+      const where: InitInput = new URL('file:///opt/editkit_bg.wasm');
+      await init({ module_or_path: where });
+      void createNodeFileHost;${uses}`,
+    // node16, CommonJS: a .cts file and a .ts file in a "type": "commonjs" package.
+    // (editkit/web is an ES module for browsers and bundlers: not here.)
+    'node16/cjs.cts': `
+      import { applyBlockDiff, initSync, validateBlockDiffFormat } from 'editkit';
+      import { createKernelDouble } from 'editkit/testing';
+      import type { KernelDouble } from 'editkit/testing';
+      initSync();${uses}`,
+    'node16/plain.ts': `
+      import { applyBlockDiff, validateBlockDiffFormat } from 'editkit';
+      import { createKernelDouble } from 'editkit/testing';
+      import type { KernelDouble } from 'editkit/testing';${uses}`,
+    'bundler/main.ts': `
+      import init, { applyBlockDiff } from 'editkit';
+      import { createKernelDouble, type KernelDouble } from 'editkit/testing';
+      import { validateBlockDiffFormat } from 'editkit/web';
+      await init({ module_or_path: '/plugins/demo/editkit_bg.wasm' });${uses}`,
+  });
+  const base = {
+    strict: true,
+    noEmit: true,
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM'],
+    skipLibCheck: false,
+    types: [],
+  };
+  const configs = {
+    node10: { module: 'commonjs', moduleResolution: 'node' },
+    node16: { module: 'node16', moduleResolution: 'node16' },
+    bundler: { module: 'ESNext', moduleResolution: 'bundler' },
+  };
+  for (const [name, options] of Object.entries(configs)) {
+    const file = join(dir, `tsconfig.${name}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({ compilerOptions: { ...base, ...options }, include: [`${name}/*`] }),
+    );
+    const trace = tsc(['-p', file, '--traceResolution']);
+    if (name === 'node16') {
+      // require gets the CommonJS declarations, import the ESM ones.
+      assert.match(
+        trace,
+        /'editkit' was successfully resolved to '[^']*\/dist\/types-cjs\/node\.d\.ts'/,
+      );
+      assert.match(
+        trace,
+        /'editkit' was successfully resolved to '[^']*\/dist\/types\/node\.d\.ts'/,
+      );
+      assert.match(
+        trace,
+        /'editkit\/testing' was successfully resolved to '[^']*\/dist\/types-cjs\/testing\/index\.d\.ts'/,
+      );
+    }
+  }
+});
+
+test('the kernel double: without vditor an EditkitError says what to install; with it, the README recipe works', () => {
+  const doc = `{ id: '20250101000000-doc0001', title: 'T', box: '20250101000000-box0001', hpath: '/T', blocks: [{ id: '20250101000000-para001', markdown: 'hello' }] }`;
+  const without = project('double-without-vditor', {
+    'index.mjs': `
+      import { createKernelDouble } from 'editkit/testing';
+      import { isEditkitError } from 'editkit';
+      try {
+        createKernelDouble({ documents: [${doc}] });
+        console.log(JSON.stringify({ ok: true }));
+      } catch (e) {
+        console.log(JSON.stringify({ editkit: isEditkitError(e), code: e.code, message: e.message }));
+      }
+    `,
+  });
+  const out = JSON.parse(execFileSync('node', ['index.mjs'], { cwd: without, encoding: 'utf8' }));
+  assert.equal(out.editkit, true, JSON.stringify(out));
+  assert.equal(out.code, 'INVALID_ARGUMENT');
+  assert.match(out.message, /npm install vditor/);
+  // vditor is an optional peer: declared, not installed for you.
+  const manifest = JSON.parse(
+    readFileSync(join(without, 'node_modules', 'editkit', 'package.json'), 'utf8'),
+  );
+  assert.equal(manifest.peerDependenciesMeta.vditor.optional, true);
+  assert.equal(existsSync(join(without, 'node_modules', 'vditor')), false);
+
+  const withVditor = project(
+    'double-with-vditor',
+    {
+      'index.cjs': `
+        // The package README's recipe, verbatim.
+        const { readFileSync } = require('node:fs');
+        const { createKernelDouble, createMemoryHost, loadLute } = require('editkit/testing');
+        const { applyBlockDiff } = require('editkit');
+        const lute = loadLute(readFileSync(require.resolve('vditor/dist/js/lute/lute.min.js'), 'utf8'), require);
+        const double = createKernelDouble({ lute, documents: [${doc}] });
+        const host = createMemoryHost({ lute, documents: [${doc}] });
+        applyBlockDiff('@@20250101000000-para001@@\\n<<<<<<< SEARCH\\nhello\\n=======\\nhello, world\\n>>>>>>> REPLACE', host).then((r) =>
+          console.log(JSON.stringify({ ok: r.ok, text: host.block('20250101000000-para001').markdown, kramdown: double.kramdown('20250101000000-para001') })),
+        );
+      `,
+    },
+    { vditor: '4.0.0' },
+  );
+  const done = JSON.parse(
+    execFileSync('node', ['index.cjs'], { cwd: withVditor, encoding: 'utf8' }),
+  );
+  assert.deepEqual({ ok: done.ok, text: done.text }, { ok: true, text: 'hello, world' });
+  assert.match(done.kramdown, /^hello\n\{: id="20250101000000-para001"/);
+});
+
+test('a bundled Node app: no wasm next to the bundle is a clear error until initSync or init loads it', () => {
+  const dir = project('bundled-node', {
+    'app.mjs': `
+      import { readFileSync } from 'node:fs';
+      import init, { findMatch, initSync, isEditkitError } from 'editkit';
+      const wasm = process.env.EDITKIT_WASM;
+      async function main() {
+        let before;
+        try { findMatch('abc', 'b'); } catch (e) { before = { editkit: isEditkitError(e), code: e.code, message: e.message }; }
+        if (process.argv[2] === 'sync') initSync({ module: readFileSync(wasm) });
+        else await init({ module_or_path: wasm });
+        console.log(JSON.stringify({ before, found: findMatch('abc', 'b').found }));
+      }
+      main();
+    `,
+  });
+  const esbuild = join(repo, 'node_modules', '.bin', 'esbuild');
+  mkdirSync(join(dir, 'out'));
+  for (const format of ['esm', 'cjs']) {
+    const outfile = join(dir, 'out', format === 'esm' ? 'app.mjs' : 'app.cjs');
+    execFileSync(
+      esbuild,
+      [
+        'app.mjs',
+        '--bundle',
+        '--platform=node',
+        `--format=${format}`,
+        `--outfile=${outfile}`,
+        '--log-level=error',
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+  }
+  const wasm = join(dir, 'node_modules', 'editkit', 'dist', 'editkit_bg.wasm');
+  for (const [file, how] of [
+    ['app.mjs', 'sync'],
+    ['app.mjs', 'async'],
+    ['app.cjs', 'sync'],
+    ['app.cjs', 'async'],
+  ]) {
+    const out = JSON.parse(
+      execFileSync('node', [join(dir, 'out', file), how], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, EDITKIT_WASM: wasm },
+      }),
+    );
+    assert.equal(out.found, true, `${file} ${how}`);
+    assert.equal(out.before.editkit, true);
+    assert.equal(out.before.code, 'INTERNAL_ERROR');
+    assert.match(out.before.message, /editkit_bg\.wasm was not found next to this module/);
+    assert.match(out.before.message, /initSync\(\{ module: readFileSync\(pathToWasm\) \}\)/);
+  }
 });
