@@ -3,7 +3,8 @@
 // fixtures sit next to the repo (../shared/fixtures/siyuan/) — those
 // documents, read-only, at /fixtures/siyuan/ (the demo's sample notebook;
 // they are served in place, never copied into the repo). Localhost only; no
-// network access needed. GET and HEAD only.
+// network access needed. GET and HEAD only. /demo-config.json says whether
+// the fixtures are served.
 //   node scripts/serve.mjs [port]        (default 8080, or $PORT)
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -63,10 +64,19 @@ async function resolve(urlPath, table) {
  * demo falls back to its built-in notebook).
  */
 export function serve(port = 8080, host = '127.0.0.1', options = {}) {
-  const table = mounts(options.fixtures === undefined ? DEFAULT_FIXTURES : options.fixtures);
+  const fixtures = options.fixtures === undefined ? DEFAULT_FIXTURES : options.fixtures;
+  const table = mounts(fixtures);
+  // What the page may load, so it never probes for a file that is not
+  // there (a 404 would be a console error on every load).
+  const config = JSON.stringify({ fixtures: Boolean(fixtures && existsSync(fixtures)) });
   const server = createServer(async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, HEAD' }).end('read-only');
+      return;
+    }
+    if ((req.url ?? '').split('?')[0] === '/demo-config.json') {
+      res.writeHead(200, { 'content-type': TYPES['.json'], 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : config);
       return;
     }
     const file = await resolve(req.url ?? '/', table);

@@ -1,47 +1,46 @@
 // The demo page: the sample notebook in an in-memory SiYuan kernel (Lute
 // splits the markdown, as the real kernel does) or a live kernel, reached
-// through the same adapter a plugin uses; reading with ids and slices; a
-// block-diff editor with live validation, dry run, apply and undo; the
-// matcher playground; and the file prepare → apply flow.
+// through the same adapter a plugin uses; the document rendered as SiYuan
+// shows it beside what an agent reads; a block-diff editor with live
+// validation and the format explained beside it, dry run, apply and undo;
+// an agent replay; the matcher playground; and the file prepare → apply
+// flow. Every label is in the chosen language (i18n.js).
 import init, * as ek from '/pkg/web.js';
 import { createKernelDouble } from '/pkg/testing.js';
 import {
   DOCUMENTS,
-  EXAMPLE_DIFF,
   NOTEBOOK,
   MATCHER_EXAMPLE,
   FILE_EXAMPLE,
+  exampleDiff,
+  fixtureExampleDiff,
 } from './sample-notebook.js';
+import { applyLanguage, t } from './i18n.js';
 
-// The sample notebook: the shared SiYuan fixtures when the server offers them
-// (scripts/serve.mjs serves ../shared/fixtures/siyuan/ read-only here), else
-// the built-in notebook in sample-notebook.js.
+// The sample notebook: the shared SiYuan fixtures when the server offers
+// them (scripts/serve.mjs says so in /demo-config.json and serves
+// ../shared/fixtures/siyuan/ read-only), else the built-in notebook.
 const FIXTURES_URL = '/fixtures/siyuan/';
-// A block diff against the fixture notebook's weekly report (项目周报).
-const FIXTURE_EXAMPLE_DIFF = [
-  '@@20240614083000-a1b2c3d@@',
-  '<<<<<<< SEARCH',
-  '并修复了若干问题。',
-  '=======',
-  '并修复了三个问题。',
-  '>>>>>>> REPLACE',
-  '',
-  '@@AFTER:20240614083000-a1b2c3d@@',
-  '下周计划：发布 dry-run 预览。',
-].join('\n');
+/** The type name the reader prints for a paragraph, per language (the example's header uses it). */
+const PARAGRAPH = { en: 'paragraph', zh: '段落' };
 
 const $ = (id) => document.getElementById(id);
 const lang = () => $('lang').value;
+const say = (key, ...args) => t(key, lang(), ...args);
 const state = {
   host: null,
-  request: null,
+  source: 'memory',
   docs: [],
   undo: [],
   session: null,
   hunk: null,
-  clock: 0,
   fixtures: null,
-  example: EXAMPLE_DIFF,
+  /** Which example the editor offers: the built-in notebook's or the fixtures'. */
+  exampleFor: 'memory',
+  lute: null,
+  status: { key: 'loading', args: [] },
+  /** The matcher's note while nothing has run yet (re-said when the language changes). */
+  matcherNote: 'matcherEmpty',
 };
 
 const escapeHtml = (s) =>
@@ -50,9 +49,13 @@ const escapeHtml = (s) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c],
   );
 
+/** A block's attribute line (`{: id="…" updated="…"}`): bookkeeping the kernel keeps, not text a reader sees. */
+const IAL_LINE = /^[ +-]\{: [^}]*\}\s*$/;
+
 function renderDiff(diff) {
   return diff
     .split('\n')
+    .filter((l) => !IAL_LINE.test(l))
     .map((l) => {
       const cls =
         l.startsWith('+++') || l.startsWith('---') || l.startsWith('@@')
@@ -67,38 +70,68 @@ function renderDiff(diff) {
     .join('');
 }
 
-function showError(target, summary, e) {
-  $(summary).textContent = `${e.code ?? 'ERROR'}: ${e.message}`;
-  $(summary).className = 'summary bad';
-  if (target) $(target).textContent = e.yaml ?? (e.errors ?? []).map((x) => x.message).join('\n');
+function setStatus(key, ...args) {
+  state.status = { key, args };
+  $('status').textContent = say(key, ...args);
 }
 
 // ---------------------------------------------------------------------------
 // Data source
 
-async function useMemoryKernel() {
+function currentExample() {
+  return state.exampleFor === 'fixtures'
+    ? fixtureExampleDiff(PARAGRAPH[lang()])
+    : exampleDiff(PARAGRAPH[lang()]);
+}
+
+/** Switches the example; the editor follows when it still shows an example (or nothing). */
+function setExample(which) {
+  const wasExample =
+    $('diff').value.trim() === '' ||
+    ['memory', 'fixtures'].some((w) =>
+      Object.values(PARAGRAPH).some(
+        (label) =>
+          $('diff').value === (w === 'fixtures' ? fixtureExampleDiff(label) : exampleDiff(label)),
+      ),
+    );
+  state.exampleFor = which;
+  $('format-example').textContent = currentExample();
+  if (wasExample) {
+    $('diff').value = currentExample();
+    validateNow();
+  }
+}
+
+function useKernel(kernel, source, docs, example) {
+  state.host = ek.createSiyuanHost({ request: kernel.request });
+  state.source = source;
+  state.docs = docs;
+  state.undo = [];
+  document.body.dataset.sample = source === 'memory' ? 'builtin' : source;
+  if (example) setExample(example);
+  fillDocuments();
+}
+
+function useMemoryKernel() {
   const kernel = createKernelDouble({
     documents: DOCUMENTS,
     notebooks: [NOTEBOOK],
     now: () => new Date(),
   });
-  state.request = kernel.request;
-  state.host = ek.createSiyuanHost({ request: kernel.request });
-  state.docs = DOCUMENTS.map((d) => ({ id: d.id, title: d.title }));
-  state.undo = [];
-  setExample(EXAMPLE_DIFF);
-  document.body.dataset.sample = 'builtin';
-  fillDocuments();
+  useKernel(
+    kernel,
+    'memory',
+    DOCUMENTS.map((d) => ({ id: d.id, title: d.title })),
+    'memory',
+  );
 }
 
 /** The fixture notebook (index + documents), or null when the server has none. */
 async function fetchFixtures() {
-  // Any trouble (no folder, a malformed index, a missing document) means
-  // the built-in notebook, never a page that does not start.
   try {
-    const res = await fetch(`${FIXTURES_URL}notebook-index.json`);
-    if (!res.ok) return null;
-    const index = await res.json();
+    const config = await (await fetch('/demo-config.json')).json();
+    if (!config.fixtures) return null;
+    const index = await (await fetch(`${FIXTURES_URL}notebook-index.json`)).json();
     // notebook-index.json names the file of each document that has a body.
     const files = index.documents
       .map((d) => d.fixture)
@@ -113,15 +146,13 @@ async function fetchFixtures() {
     );
     return { index, fixtures };
   } catch (e) {
-    console.warn(
-      'editkit demo: the shared fixtures could not be read; using the built-in notebook',
-      e,
-    );
+    // Any trouble means the built-in notebook, never a page that does not start.
+    console.warn('editkit demo: the shared fixtures could not be read; using the built-in one', e);
     return null;
   }
 }
 
-async function useFixtureKernel() {
+function useFixtureKernel() {
   const { index, fixtures } = state.fixtures;
   // Fresh copies: the double edits its documents in place.
   const kernel = createKernelDouble({
@@ -130,43 +161,46 @@ async function useFixtureKernel() {
     notebooks: [index.notebook],
     now: () => new Date(),
   });
-  state.request = kernel.request;
-  state.host = ek.createSiyuanHost({ request: kernel.request });
-  state.docs = fixtures.map((f) => ({
-    id: f.document.id,
-    title: f.document.content,
-    hpath: f.document.hpath,
-  }));
-  state.undo = [];
-  setExample(FIXTURE_EXAMPLE_DIFF);
-  document.body.dataset.sample = 'fixtures';
-  fillDocuments();
+  useKernel(
+    kernel,
+    'fixtures',
+    fixtures.map((f) => ({
+      id: f.document.id,
+      title: f.document.content,
+      hpath: f.document.hpath,
+    })),
+    'fixtures',
+  );
 }
 
-/** Switches the example diff; the editor follows when it still shows the old example. */
-function setExample(diff) {
-  if ($('diff').value === state.example) {
-    $('diff').value = diff;
-    validateNow();
+function showLive(kind, text) {
+  $('live-state').hidden = false;
+  $('live-state').className = `live-state ${kind}`;
+  $('live-state').textContent = text;
+}
+
+async function connectLive() {
+  const url = $('live-url').value.trim() || 'http://127.0.0.1:6806';
+  showLive('pending', say('liveConnecting', url));
+  try {
+    const request = ek.kernelRequest({ baseUrl: url, token: $('live-token').value });
+    const answer = await request('/api/query/sql', {
+      stmt: "SELECT id, content FROM blocks WHERE type = 'd' ORDER BY updated DESC LIMIT 50",
+    });
+    if (!answer || answer.code !== 0) throw new Error(answer?.msg || 'the kernel did not answer');
+    useKernel(
+      { request },
+      'live',
+      answer.data.map((r) => ({ id: r.id, title: r.content })),
+      null,
+    );
+    showLive('good', say('liveConnected', url, answer.data.length));
+  } catch (e) {
+    showLive('bad', say('liveUnreachable', url, e.message));
+    // The page keeps the notebook it had.
+    const back = state.source === 'fixtures' ? 'source-fixtures' : 'source-memory';
+    document.querySelector(`[data-testid="${back}"]`).checked = true;
   }
-  state.example = diff;
-}
-
-async function useLiveKernel() {
-  const request = ek.kernelRequest({
-    baseUrl: $('live-url').value || 'http://127.0.0.1:6806',
-    token: $('live-token').value,
-  });
-  const answer = await request('/api/query/sql', {
-    stmt: "SELECT id, content FROM blocks WHERE type = 'd' ORDER BY updated DESC LIMIT 50",
-  });
-  if (!answer || answer.code !== 0) throw new Error(answer?.msg || 'the kernel did not answer');
-  state.request = request;
-  state.host = ek.createSiyuanHost({ request });
-  state.docs = answer.data.map((r) => ({ id: r.id, title: r.content }));
-  state.undo = [];
-  document.body.dataset.sample = 'live';
-  fillDocuments();
 }
 
 function fillDocuments() {
@@ -177,17 +211,37 @@ function fillDocuments() {
     )
     .join('');
   $('undo').disabled = true;
+  $('apply').disabled = false;
   read();
 }
 
 // ---------------------------------------------------------------------------
 // Reading
 
+const HEADER = /^@@(\d{14}-[0-9a-z]{7})@@(.*)$/;
+
+/** The document as SiYuan shows it: each top-level block rendered by Lute, its id on hover. */
+function renderBlocks(text) {
+  const blocks = [];
+  for (const line of text.split('\n')) {
+    const m = HEADER.exec(line);
+    if (m) blocks.push({ id: m[1], label: m[2], lines: [] });
+    else blocks.at(-1)?.lines.push(line);
+  }
+  return blocks
+    .map((b) => {
+      const markdown = b.lines.join('\n').trim();
+      const html = state.lute ? state.lute.Md2HTML(markdown) : `<p>${escapeHtml(markdown)}</p>`;
+      return `<div class="block" data-id="${b.id}" title="${b.id} · ${escapeHtml(b.label)}">${html}</div>`;
+    })
+    .join('');
+}
+
 async function read() {
   const blockId = $('doc-select').value;
   if (!blockId) return;
+  const slice = $('slice').value.trim();
   try {
-    const slice = $('slice').value.trim();
     const r = await ek.getBlockContent(
       {
         blockId,
@@ -201,6 +255,14 @@ async function read() {
     $('doc-view').textContent = r.text;
   } catch (e) {
     $('doc-view').textContent = `${e.code}: ${e.message}`;
+  }
+  try {
+    const whole = await ek.getBlockContent({ blockId, showId: true }, state.host, {
+      lang: lang(),
+    });
+    $('doc-rendered').innerHTML = renderBlocks(whole.text);
+  } catch (e) {
+    $('doc-rendered').textContent = `${e.code}: ${e.message}`;
   }
 }
 
@@ -243,8 +305,7 @@ function renderEditor(report) {
       `<li class="warning" data-line="${w.line ?? ''}"><span class="code-name">${w.code}</span>${escapeHtml(w.message)}</li>`,
     );
   }
-  if (report?.valid)
-    items.push(`<li class="ok">${lang() === 'zh' ? '格式正确' : 'Format OK'}</li>`);
+  if (report?.valid) items.push(`<li class="ok">${say('formatOk')}</li>`);
   $('problems').innerHTML = items.join('');
 }
 
@@ -258,24 +319,27 @@ function validateNow() {
   renderEditor(text.trim() ? ek.validateBlockDiffFormat(text, { lang: lang() }) : null);
 }
 
-function renderReport(report) {
-  $('summary').textContent = report.summary;
+/** The report's edits in hunk order: the plan with its diffs, then each failure. */
+function renderReport(report, title) {
+  $('summary').textContent = title ?? report.summary;
   $('summary').className = `summary ${report.ok ? 'good' : 'bad'}`;
   const parts = [];
-  for (const p of report.plan) {
+  const first = (p) => Math.min(...p.hunkIndexes);
+  for (const p of [...report.plan].sort((a, b) => first(a) - first(b))) {
     const r = report.results.find((x) => p.hunkIndexes.includes(x.hunkIndex));
     parts.push(
       `<div class="edit" data-testid="plan-item"><h3>#${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId} · ${r?.status ?? ''}${p.strategy ? ` · ${p.strategy}` : ''}</h3><pre class="diff">${renderDiff(p.diff)}</pre></div>`,
     );
   }
-  for (const r of report.results.filter((x) => x.error)) {
+  const failed = report.results.filter((x) => x.error).sort((a, b) => a.hunkIndex - b.hunkIndex);
+  for (const r of failed) {
     parts.push(
       `<div class="edit failed" data-testid="failure"><h3>#${r.hunkIndex} ${r.kind} ${r.blockId} · ${r.error.code}</h3><div class="err">${escapeHtml(r.error.message)}</div></div>`,
     );
   }
-  if (report.undo)
+  if (report.undo && !title)
     parts.push(
-      `<details class="undo"><summary>Undo diff</summary><pre>${escapeHtml(report.undo)}</pre></details>`,
+      `<details class="undo"><summary>${say('undoDiff')}</summary><pre>${escapeHtml(report.undo)}</pre></details>`,
     );
   $('results').innerHTML = parts.join('');
 }
@@ -284,11 +348,17 @@ async function runDiff(dryRun) {
   try {
     const report = await ek.applyBlockDiff($('diff').value, state.host, { dryRun, lang: lang() });
     renderReport(report);
-    if (!dryRun && report.undo) state.undo.push(report.undo);
+    if (!dryRun && report.ok) {
+      if (report.undo) state.undo.push(report.undo);
+      // The same diff cannot apply twice: Apply waits for a change.
+      $('apply').disabled = true;
+      $('apply').title = say('applyDone');
+    }
   } catch (e) {
-    showError(null, 'summary', e);
+    $('summary').textContent = `${e.code ?? 'ERROR'}: ${e.message.split('\n')[0]}`;
+    $('summary').className = 'summary bad';
     $('results').innerHTML = (e.errors ?? [])
-      .map((x) => `<div class="edit"><div class="err">${escapeHtml(x.message)}</div></div>`)
+      .map((x) => `<div class="edit failed"><div class="err">${escapeHtml(x.message)}</div></div>`)
       .join('');
   }
   $('undo').disabled = state.undo.length === 0;
@@ -299,18 +369,123 @@ async function undo() {
   const diff = state.undo.pop();
   if (!diff) return;
   try {
-    renderReport(await ek.applyBlockDiff(diff, state.host, { lang: lang() }));
+    const report = await ek.applyBlockDiff(diff, state.host, { lang: lang() });
+    const restored = report.results.filter((r) => r.status === 'applied').length;
+    renderReport(
+      report,
+      report.ok ? say('undoneTitle', restored) : say('undoFailed', report.summary),
+    );
+    $('results').classList.add('undone');
+    $('apply').disabled = false;
+    $('apply').title = '';
   } catch (e) {
-    showError(null, 'summary', e);
+    $('summary').textContent = say('undoFailed', `${e.code}: ${e.message.split('\n')[0]}`);
+    $('summary').className = 'summary bad';
   }
   $('undo').disabled = state.undo.length === 0;
   await read();
 }
 
 // ---------------------------------------------------------------------------
+// Agent replay: a scripted session through the tool runner, step by step.
+
+const REPLAY_DOC = '20250301090000-doc0001';
+const REPLAY_BLOCK = '20250301090100-intro01';
+const REPLAY_DIFF = `@@${REPLAY_BLOCK}@@
+<<<<<<< SEARCH
+以及两个遗留问题
+=======
+以及三个遗留问题
+>>>>>>> REPLACE`;
+const REPLAY_STEPS = [
+  { say: 'step1', tool: 'getBlockContent', args: () => ({ blockId: REPLAY_DOC, slice: '0:3' }) },
+  { say: 'step2', tool: 'applyBlockDiff', args: () => ({ diff: REPLAY_DIFF, dryRun: true }) },
+  { say: 'step3', tool: 'applyBlockDiff', args: () => ({ diff: REPLAY_DIFF }) },
+  { say: 'step4', tool: 'applyBlockDiff', args: () => ({ diff: REPLAY_DIFF }) },
+  { say: 'step5', tool: 'applyBlockDiff', args: (undoDiff) => ({ diff: undoDiff }) },
+];
+const replay = { kernel: null, runner: null, step: 0, undo: '', log: [] };
+
+function restartReplay() {
+  replay.kernel = createKernelDouble({
+    documents: DOCUMENTS,
+    notebooks: [NOTEBOOK],
+    now: () => new Date(),
+  });
+  replay.step = 0;
+  replay.undo = '';
+  replay.log = [];
+  renderReplay();
+}
+
+async function nextReplayStep() {
+  if (replay.step >= REPLAY_STEPS.length) return;
+  $('replay-next').disabled = true;
+  const step = REPLAY_STEPS[replay.step];
+  const args = step.args(replay.undo);
+  const runner = ek.createToolRunner({
+    siyuan: ek.createSiyuanHost({ request: replay.kernel.request }),
+    lang: lang(),
+  });
+  const result = await runner.runDetailed(step.tool, args);
+  if (replay.step === 2 && result.data?.undo) replay.undo = result.data.undo;
+  const paragraph = replay.kernel.block(REPLAY_BLOCK)?.markdown ?? '';
+  replay.log.push({ step, args, result, paragraph });
+  replay.step++;
+  renderReplay();
+}
+
+/** A tool call as a person reads it: multi-line text as a block, other values as JSON. */
+function formatCall(tool, args) {
+  const lines = [tool];
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === 'string' && value.includes('\n'))
+      lines.push(`  ${key}: |`, ...value.split('\n').map((l) => `    ${l}`));
+    else lines.push(`  ${key}: ${JSON.stringify(value)}`);
+  }
+  return lines.join('\n');
+}
+
+function renderReplay() {
+  const total = REPLAY_STEPS.length;
+  $('replay-log').innerHTML = replay.log
+    .map(
+      (
+        { step, args, result, paragraph },
+        i,
+      ) => `<li class="replay-step ${result.isError ? 'refused' : 'ok'}" data-testid="replay-step">
+  <p class="narration">${escapeHtml(say(step.say))}</p>
+  <h4>${say('replayCall')}</h4>
+  <pre class="call">${escapeHtml(formatCall(step.tool, args))}</pre>
+  <h4>${say('replayAnswer')} <span class="badge" data-testid="replay-badge">${say(result.isError ? 'replayError' : 'replayOk')}</span></h4>
+  <pre class="answer" data-testid="replay-answer">${escapeHtml(result.text)}</pre>
+  <p class="paragraph"><strong>${say('replayDocument')}:</strong> <span data-testid="replay-paragraph-${i + 1}">${escapeHtml(paragraph)}</span></p>
+</li>`,
+    )
+    .join('');
+  $('replay-progress').textContent =
+    replay.step >= total ? say('replayDone') : say('replayStep', replay.step + 1, total);
+  $('replay-next').disabled = replay.step >= total;
+}
+
+// ---------------------------------------------------------------------------
 // Matcher playground
 
+function showMatcherError(e) {
+  $('m-summary').className = 'summary bad';
+  $('m-summary').textContent = `${e.code ?? 'ERROR'}: ${String(e.message).split('\n')[0]}`;
+  // The details below the summary, each said once: the closest region and the next steps.
+  const parts = [];
+  if (e.diff) parts.push(renderDiff(e.diff));
+  if (e.suggestions?.length)
+    parts.push(
+      `${escapeHtml(say('nextSteps'))}:\n${e.suggestions.map((s) => `  → ${escapeHtml(s)}`).join('\n')}`,
+    );
+  $('m-output').innerHTML = parts.join('\n');
+}
+
 function matcher(replace) {
+  state.matcherNote = null;
   const content = $('m-content').value;
   const search = $('m-search').value;
   const opts = { mode: $('m-mode').value, lang: lang() };
@@ -318,28 +493,53 @@ function matcher(replace) {
     if (!replace) {
       const r = ek.findMatch(content, search, opts);
       $('m-summary').className = `summary ${r.found ? 'good' : 'bad'}`;
-      $('m-summary').textContent = r.found
-        ? `found by ${r.strategy}: ${r.matches.map((m) => `lines ${m.startLine}–${m.endLine}`).join(', ')}`
-        : `not found (tried: ${r.tried.join(', ')})`;
-      $('m-output').textContent = JSON.stringify(r, null, 2);
+      if (r.found) {
+        $('m-summary').textContent = say(
+          'foundBy',
+          r.strategy,
+          r.matches.map((m) => say('linesRange', m.startLine, m.endLine)).join(', '),
+        );
+        $('m-output').textContent = r.matches.map((m) => m.text).join('\n---\n');
+      } else {
+        $('m-summary').textContent =
+          `${r.code ?? 'NOT_FOUND'} · ${say('notFound', r.tried.join(', '))}`;
+        $('m-output').innerHTML = r.closest
+          ? `${escapeHtml(say('closestRegion', r.closest.startLine, r.closest.endLine, Math.round(r.closest.similarity * 100)))}\n${renderDiff(r.closest.diff)}`
+          : '';
+      }
       return;
     }
     const r = ek.replaceText(content, search, $('m-replace').value, opts);
     $('m-summary').className = 'summary good';
-    $('m-summary').textContent =
-      `replaced by ${r.strategy} (${r.occurrences} place${r.occurrences === 1 ? '' : 's'})`;
+    $('m-summary').textContent = say('replacedBy', r.strategy, r.occurrences);
     $('m-output').innerHTML = renderDiff(
       ek.unifiedDiff(content, r.content, { oldName: 'before', newName: 'after' }),
     );
     $('m-content').value = r.content;
   } catch (e) {
-    showError('m-output', 'm-summary', e);
-    $('m-output').textContent = e.message;
+    showMatcherError(e);
   }
+}
+
+function loadMatcherExample() {
+  $('m-content').value = MATCHER_EXAMPLE.content;
+  $('m-search').value = MATCHER_EXAMPLE.search;
+  $('m-replace').value = MATCHER_EXAMPLE.replace;
+  $('m-summary').className = 'summary';
+  state.matcherNote = 'exampleLoaded';
+  $('m-summary').textContent = say('exampleLoaded');
+  $('m-output').textContent = '';
 }
 
 // ---------------------------------------------------------------------------
 // Prepare → apply
+
+/** Shows only the inputs the chosen tool takes. */
+function showToolInputs() {
+  const tool = $('f-tool').value;
+  for (const label of document.querySelectorAll('[data-for-tools]'))
+    label.hidden = !label.dataset.forTools.split(' ').includes(tool);
+}
 
 function prepare() {
   const tool = $('f-tool').value;
@@ -363,16 +563,20 @@ function prepare() {
               ? s.prepareInsertBefore({ ...common, anchor: $('f-anchor').value })
               : s.prepareBlockReplace({
                   ...common,
-                  startAnchor: $('f-anchor').value,
+                  startAnchor: $('f-start').value,
                   endAnchor: $('f-end').value,
                 });
     state.hunk = plan.hunkId;
     $('f-summary').className = 'summary good';
-    $('f-summary').textContent = `planned ${plan.hunkId}: ${plan.summary}`;
-    $('f-output').innerHTML = `${escapeHtml(plan.yaml)}\n${renderDiff(plan.diff)}`;
+    $('f-summary').textContent = say('planned', plan.hunkId, plan.summary);
+    $('f-diff').innerHTML = renderDiff(plan.diff);
+    $('f-output').textContent = plan.yaml;
     $('f-apply').disabled = false;
   } catch (e) {
-    showError('f-output', 'f-summary', e);
+    $('f-summary').className = 'summary bad';
+    $('f-summary').textContent = `${e.code}: ${e.message}`;
+    $('f-diff').textContent = '';
+    $('f-output').textContent = e.yaml ?? '';
   }
 }
 
@@ -384,17 +588,34 @@ function applyHunk() {
       content: $('f-content').value,
       lang: lang(),
     });
-    $('f-summary').className = `summary ${r.contextMatch === 'rejected' ? 'bad' : 'good'}`;
-    $('f-summary').textContent = `context_match: ${r.contextMatch} — ${r.summary}`;
-    $('f-output').innerHTML = `${escapeHtml(r.yaml)}\n${renderDiff(r.diff)}`;
+    const rejected = r.contextMatch === 'rejected';
+    $('f-summary').className = `summary ${rejected ? 'bad' : 'good'}`;
+    $('f-summary').textContent = rejected
+      ? say('rejectedHunk', r.summary)
+      : say('appliedHunk', r.contextMatch, r.summary);
+    $('f-diff').innerHTML = renderDiff(r.diff);
+    $('f-output').textContent = r.yaml;
     if (r.changed) $('f-content').value = r.content;
-    if (r.contextMatch !== 'rejected') $('f-apply').disabled = true;
+    // A hunk applies once.
+    if (!rejected) $('f-apply').disabled = true;
   } catch (e) {
-    showError('f-output', 'f-summary', e);
+    $('f-summary').className = 'summary bad';
+    $('f-summary').textContent = `${e.code}: ${e.message}`;
   }
 }
 
 // ---------------------------------------------------------------------------
+
+function setLanguage() {
+  applyLanguage(lang());
+  $('format-help').innerHTML = say('formatHelp', PARAGRAPH[lang()]);
+  setExample(state.exampleFor);
+  setStatus(state.status.key, ...state.status.args);
+  if (state.matcherNote) $('m-summary').textContent = say(state.matcherNote);
+  validateNow();
+  renderReplay();
+  if (state.host) read();
+}
 
 function wire() {
   for (const tab of document.querySelectorAll('[role="tab"]')) {
@@ -406,24 +627,22 @@ function wire() {
     });
   }
   for (const radio of document.querySelectorAll('input[name="source"]')) {
-    radio.addEventListener('change', async () => {
+    radio.addEventListener('change', () => {
       $('live-fields').hidden = radio.value !== 'live' || !radio.checked;
-      if (radio.value === 'memory' && radio.checked) await useMemoryKernel();
-      if (radio.value === 'fixtures' && radio.checked) await useFixtureKernel();
+      if (radio.value !== 'live') $('live-state').hidden = true;
+      if (radio.value === 'memory' && radio.checked) useMemoryKernel();
+      if (radio.value === 'fixtures' && radio.checked) useFixtureKernel();
     });
   }
-  $('live-connect').addEventListener('click', async () => {
-    try {
-      await useLiveKernel();
-      $('status').textContent = 'connected to the live kernel';
-    } catch (e) {
-      $('status').textContent = `live kernel: ${e.message}`;
-    }
-  });
+  $('live-connect').addEventListener('click', connectLive);
   $('doc-select').addEventListener('change', read);
   $('read').addEventListener('click', read);
   $('info').addEventListener('click', info);
-  $('diff').addEventListener('input', validateSoon);
+  $('diff').addEventListener('input', () => {
+    $('apply').disabled = false;
+    $('apply').title = '';
+    validateSoon();
+  });
   $('diff').addEventListener('scroll', () => {
     $('backdrop').scrollTop = $('gutter').scrollTop = $('diff').scrollTop;
     $('backdrop').scrollLeft = $('diff').scrollLeft;
@@ -436,54 +655,58 @@ function wire() {
     $('diff').focus();
     $('diff').setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
   });
-  $('lang').addEventListener('change', () => {
+  $('lang').addEventListener('change', setLanguage);
+  const loadExample = () => {
+    $('diff').value = currentExample();
+    $('apply').disabled = false;
     validateNow();
-    read();
-  });
-  $('example').addEventListener('click', () => {
-    $('diff').value = state.example;
-    validateNow();
-  });
+  };
+  $('example').addEventListener('click', loadExample);
+  $('copy-example').addEventListener('click', loadExample);
   $('dry-run').addEventListener('click', () => runDiff(true));
   $('apply').addEventListener('click', () => runDiff(false));
   $('undo').addEventListener('click', undo);
+  $('replay-next').addEventListener('click', nextReplayStep);
+  $('replay-restart').addEventListener('click', restartReplay);
   $('m-find').addEventListener('click', () => matcher(false));
   $('m-replace-btn').addEventListener('click', () => matcher(true));
   $('m-example').addEventListener('click', loadMatcherExample);
+  $('f-tool').addEventListener('change', showToolInputs);
   $('f-prepare').addEventListener('click', prepare);
   $('f-apply').addEventListener('click', applyHunk);
 }
 
-function loadMatcherExample() {
-  $('m-content').value = MATCHER_EXAMPLE.content;
-  $('m-search').value = MATCHER_EXAMPLE.search;
-  $('m-replace').value = MATCHER_EXAMPLE.replace;
-}
-
 async function main() {
+  applyLanguage(lang());
   await init();
+  // SiYuan's Lute (loaded by a script tag, as in the app) renders blocks to HTML.
+  if (globalThis.Lute) {
+    state.lute = globalThis.Lute.New();
+    state.lute.SetSanitize?.(true);
+  }
   wire();
   state.session = new ek.FileEditSession({ now: () => Date.now() });
-  $('diff').value = state.example;
-  loadMatcherExample();
   $('f-content').value = FILE_EXAMPLE.content;
   $('f-new').value = FILE_EXAMPLE.newText;
   $('f-anchor').value = FILE_EXAMPLE.anchor;
+  $('f-start').value = FILE_EXAMPLE.startAnchor;
   $('f-end').value = FILE_EXAMPLE.endAnchor;
+  showToolInputs();
+  restartReplay();
   state.fixtures = await fetchFixtures();
   if (state.fixtures) {
     $('source-fixtures-label').hidden = false;
     $('source-fixtures').checked = true;
-    await useFixtureKernel();
+    useFixtureKernel();
   } else {
-    await useMemoryKernel();
+    useMemoryKernel();
   }
-  validateNow();
-  $('status').textContent = `editkit ${ek.version()} ready`;
+  setLanguage();
+  setStatus('ready', ek.version());
   document.body.dataset.ready = 'true';
 }
 
 main().catch((e) => {
-  $('status').textContent = `failed to load: ${e.message}`;
+  setStatus('loadFailed', e.message);
   console.error(e);
 });

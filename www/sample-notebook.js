@@ -61,8 +61,12 @@ export const DOCUMENTS = [
   },
 ];
 
-/** A diff the page offers as a starting point. */
-export const EXAMPLE_DIFF = `@@20250301090100-intro01@@段落
+/**
+ * The diff the page offers as a starting point, its header labelled with
+ * the type name the reader shows in the page's language.
+ */
+export function exampleDiff(paragraphLabel) {
+  return `@@20250301090100-intro01@@${paragraphLabel}
 <<<<<<< SEARCH
 以及两个遗留问题
 =======
@@ -75,6 +79,21 @@ export const EXAMPLE_DIFF = `@@20250301090100-intro01@@段落
 @@APPEND:20250301090300-list001@@
 - 编写发布说明
 `;
+}
+
+/** The same against the fixture notebook's weekly report (项目周报). */
+export function fixtureExampleDiff(paragraphLabel) {
+  return `@@20240614083000-a1b2c3d@@${paragraphLabel}
+<<<<<<< SEARCH
+并修复了若干问题。
+=======
+并修复了三个问题。
+>>>>>>> REPLACE
+
+@@AFTER:20240614083000-a1b2c3d@@
+下周计划：发布 dry-run 预览。
+`;
+}
 
 /** The matcher playground's starting point: the search has 2-space indent
  * where the file has 4, and a trailing space: the safe tier forgives both. */
@@ -108,5 +127,6 @@ export const FILE_EXAMPLE = {
 `,
   newText: '- dry-run previews',
   anchor: '- block diff undo',
+  startAnchor: '## 0.2.0',
   endAnchor: '## 0.1.0',
 };

@@ -1,11 +1,32 @@
-// A person's path through each panel of the demo page, with assertions on
-// what the page shows and a screenshot per panel in test-output/browser/.
+// A person's path through each panel of the demo page (SPEC §10, revision
+// 2), with assertions on what the page shows, no console error on load or
+// through the flows, and screenshots of each panel in both languages in
+// test-output/browser/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openDemo, outputDir } from './support.mjs';
 
-test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, apply and undo a block diff', async () => {
+const INTRO = '20250301090100-intro01';
+const text = (page, id) => page.getByTestId(id).innerText();
+
+test('the page loads with no console error, with and without the shared fixtures', async () => {
+  for (const fixtures of [undefined, null]) {
+    const demo = await openDemo(fixtures === null ? { fixtures: null } : {});
+    try {
+      assert.equal(
+        await demo.page.evaluate(() => document.body.dataset.sample),
+        fixtures === null ? 'builtin' : 'fixtures',
+      );
+      assert.deepEqual(demo.consoleErrors, []);
+      assert.deepEqual(demo.errors, []);
+    } finally {
+      await demo.close();
+    }
+  }
+});
+
+test('SiYuan panel: the document as SiYuan shows it beside the agent text; validate, dry-run, apply (once), undo as an undo', async () => {
   const demo = await openDemo();
   const { page } = demo;
   try {
@@ -13,6 +34,17 @@ test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, 
     // This path uses the built-in notebook (the page opens on the fixtures when they are served).
     await demo.useBuiltin();
     assert.match(await doc.innerText(), /@@20250301090100-intro01@@paragraph\n本周会议讨论了/);
+
+    // The rendered view: headings, lists, code, tables, quotes; each block's id on hover.
+    const rendered = page.getByTestId('doc-rendered');
+    const intro = rendered.locator(`.block[data-id="${INTRO}"]`);
+    assert.equal(await intro.getAttribute('title'), `${INTRO} · paragraph`);
+    assert.equal(await intro.locator('strong').innerText(), '编辑引擎');
+    assert.equal(await rendered.locator('h2').first().innerText(), '进展');
+    assert.equal(await rendered.locator('li').count(), 3);
+    assert.equal(await rendered.locator('table td').first().innerText(), '属性丢失');
+    assert.match(await rendered.locator('pre code').innerText(), /applyBlockDiff/);
+    assert.match(await rendered.locator('blockquote').innerText(), /updateBlock/);
 
     // A slice pages through the document.
     await page.getByTestId('slice').fill('20250301090200-head001:+2');
@@ -33,78 +65,175 @@ test('SiYuan panel: read with ids and a slice, inspect, then validate, dry-run, 
     );
     assert.match(await doc.innerText(), /进展\[20250301090200-head001\]/);
 
+    // The format is explained beside the editor, with an example that uses the reader's labels.
+    assert.match(await text(page, 'format-help'), /@@REPLACE:<id>@@ \+ markdown/);
+    assert.match(await text(page, 'format-example'), /^@@20250301090100-intro01@@paragraph\n/);
+
     // A malformed diff is marked at its line as the person types.
     await page
       .getByTestId('diff-input')
       .fill('@@20250301090100-intro01@@\n<<<<<<< SEARCH\n以及两个遗留问题\n>>>>>>> REPLACE');
     await page.waitForSelector('[data-testid="problems"] li >> text=MISSING_DELIMITER');
     assert.equal(await page.locator('#gutter .bad').innerText(), '4');
-    assert.match(await page.getByTestId('problems').innerText(), /Line 4/);
+    assert.match(await text(page, 'problems'), /Line 4/);
 
-    // The example diff: dry run shows the plan and changes nothing.
-    await page.getByRole('button', { name: 'Load example' }).first().click();
+    // The example diff: dry run shows the plan in hunk order and changes nothing.
+    await page.getByTestId('copy-example').click();
     await page.waitForSelector('[data-testid="problems"] li.ok');
     await page.getByTestId('dry-run').click();
     await page.waitForSelector('[data-testid="summary"] >> text=Dry run');
-    assert.equal(await page.getByTestId('plan-item').count(), 3);
+    const items = page.getByTestId('plan-item');
+    assert.equal(await items.count(), 3);
+    const heads = await items.locator('h3').allInnerTexts();
+    assert.deepEqual(
+      heads.map((h) => h.split(' ')[0]),
+      ['#1', '#2', '#3'],
+    );
     assert.match(
-      await page.getByTestId('results').innerText(),
+      await text(page, 'results'),
       /\+本周会议讨论了 \*\*编辑引擎\*\* 的上线计划，以及三个遗留问题。/,
     );
     assert.match(await doc.innerText(), /以及两个遗留问题/);
 
-    // Apply: the document changes (the list item lands inside the list).
+    // Apply: the document changes; the same diff cannot be applied twice.
     await page.getByTestId('apply').click();
     await page.waitForSelector('[data-testid="summary"] >> text=Applied 3 of 3');
     await page.waitForFunction(() =>
       document.querySelector('[data-testid="doc-view"]').textContent.includes('以及三个遗留问题'),
     );
+    assert.equal(await page.getByTestId('apply').isDisabled(), true);
     const applied = await doc.innerText();
     assert.match(applied, /新增：dryRun 会先展示每个编辑的 diff。/);
     assert.match(applied, /- 接入演示页面\n- 编写发布说明/);
-    await page.screenshot({ path: join(outputDir, 'siyuan-applied.png'), fullPage: true });
+    assert.match(await intro.innerText(), /以及三个遗留问题/);
+    await page.screenshot({ path: join(outputDir, 'siyuan-applied-en.png'), fullPage: true });
 
-    // Undo: back to the original text.
+    // Undo: shown as an undo (no attribute lines), the text is back, Apply is possible again.
     await page.getByTestId('undo').click();
+    await page.waitForSelector('[data-testid="summary"] >> text=Undone: 3 block(s) restored');
     await page.waitForFunction(() =>
       document.querySelector('[data-testid="doc-view"]').textContent.includes('以及两个遗留问题'),
     );
+    assert.doesNotMatch(await text(page, 'results'), /\{: id=/);
     const undone = await doc.innerText();
     assert.doesNotMatch(undone, /新增：dryRun/);
     assert.doesNotMatch(undone, /编写发布说明/);
-    await page.screenshot({ path: join(outputDir, 'siyuan-undone.png'), fullPage: true });
+    assert.equal(await page.getByTestId('undo').isDisabled(), true);
+    assert.equal(await page.getByTestId('apply').isDisabled(), false);
+    await page.screenshot({ path: join(outputDir, 'siyuan-undone-en.png'), fullPage: true });
+
+    // 中文: every label follows, and the example's header matches what the reader shows.
+    await demo.setLang('zh');
+    assert.equal(await text(page, 'tab-siyuan'), '思源笔记');
+    assert.equal(await text(page, 'dry-run'), '试运行');
+    assert.match(await text(page, 'format-help'), /整体改写该块/);
+    assert.match(await text(page, 'status'), /已就绪/);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="doc-view"]').textContent.includes('@@段落'),
+    );
+    assert.match(await text(page, 'format-example'), /^@@20250301090100-intro01@@段落\n/);
+    assert.match(await page.getByTestId('diff-input').inputValue(), /^@@[^@]+@@段落\n/);
+    assert.equal(
+      await page
+        .locator(`[data-testid="doc-rendered"] .block[data-id="${INTRO}"]`)
+        .getAttribute('title'),
+      `${INTRO} · 段落`,
+    );
+    await page.screenshot({ path: join(outputDir, 'siyuan-zh.png'), fullPage: true });
+    assert.deepEqual(demo.consoleErrors, []);
     assert.deepEqual(demo.errors, []);
   } finally {
     await demo.close();
   }
 });
 
-test('Prepare → apply panel: plan, let the file change, apply relocates; a change inside the plan is rejected', async () => {
+test('Agent replay: read with a slice, dry run, apply, a refused stale edit, undo — step by step', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    await demo.setLang('zh');
+    await page.getByTestId('tab-replay').click();
+    assert.equal(await text(page, 'replay-progress'), '第 1 步，共 5 步');
+    for (let i = 1; i <= 5; i++) {
+      await page.getByTestId('replay-next').click();
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="replay-step"]').length === n,
+        i,
+      );
+    }
+    const badges = await page.getByTestId('replay-badge').allInnerTexts();
+    assert.deepEqual(badges, ['成功', '成功', '成功', '被拒绝（isError）', '成功']);
+    const answers = await page.getByTestId('replay-answer').allInnerTexts();
+    assert.match(answers[0], /^> \[Slice View\] Filter: "0:3" \| Count: 3/);
+    assert.match(answers[1], /试运行/);
+    assert.match(answers[2], /撤销用的 diff/);
+    assert.match(answers[3], /CONTENT_MISMATCH/);
+    // The paragraph after each step: unchanged by the read and the dry run, changed by the
+    // apply, untouched by the refused edit, restored by the undo.
+    const paragraphs = [];
+    for (let i = 1; i <= 5; i++) paragraphs.push(await text(page, `replay-paragraph-${i}`));
+    assert.deepEqual(
+      paragraphs.map((p) => (p.includes('三个遗留问题') ? 3 : p.includes('两个遗留问题') ? 2 : 0)),
+      [2, 2, 3, 3, 2],
+    );
+    assert.equal(await page.getByTestId('replay-next').isDisabled(), true);
+    assert.equal(await text(page, 'replay-progress'), '会话结束。');
+    await page.screenshot({ path: join(outputDir, 'replay-zh.png'), fullPage: true });
+    await page.getByTestId('replay-restart').click();
+    assert.equal(await page.getByTestId('replay-step').count(), 0);
+    assert.equal(await page.getByTestId('replay-next').isDisabled(), false);
+    assert.deepEqual(demo.consoleErrors, []);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+test('Prepare → apply panel: only the chosen tool’s inputs; plan, let the file change, apply relocates; a change inside the plan is rejected', async () => {
   const demo = await openDemo();
   const { page } = demo;
   try {
     await page.getByTestId('tab-files').click();
+    const visible = async () => {
+      const out = [];
+      for (const id of ['f-range', 'f-anchor', 'f-start', 'f-end'])
+        if (await page.getByTestId(id).isVisible()) out.push(id);
+      return out;
+    };
+    assert.deepEqual(await visible(), ['f-range']);
+    await page.getByTestId('f-tool').selectOption('append');
+    assert.deepEqual(await visible(), []);
+    await page.getByTestId('f-tool').selectOption('block');
+    assert.deepEqual(await visible(), ['f-start', 'f-end']);
     await page.getByTestId('f-tool').selectOption('after');
+    assert.deepEqual(await visible(), ['f-anchor']);
+
     await page.getByTestId('f-prepare').click();
-    await page.waitForSelector('[data-testid="f-summary"] >> text=planned');
-    const plan = await page.getByTestId('f-output').innerText();
-    assert.match(plan, /mode: prepare_file_insert_after/);
-    assert.match(plan, /\+- dry-run previews/);
+    await page.waitForSelector('[data-testid="f-summary"] >> text=Planned hunk');
+    assert.match(await text(page, 'f-summary'), /Review the diff, then press “Apply hunk”\.$/);
+    assert.doesNotMatch(await text(page, 'f-summary'), /write the returned content/);
+    assert.match(await text(page, 'f-diff'), /\+- dry-run previews/);
+    assert.match(
+      await page.getByTestId('f-output').textContent(),
+      /mode: prepare_file_insert_after/,
+    );
 
     // Someone adds a line at the top before the apply.
     const content = page.getByTestId('f-content');
     await content.fill(`Draft — do not publish\n${await content.inputValue()}`);
     await page.getByTestId('f-apply').click();
     await page.waitForSelector('[data-testid="f-summary"] >> text=context_match: fuzz');
+    assert.match(await text(page, 'f-summary'), /The file on the left is updated\.$/);
     assert.match(await content.inputValue(), /- block diff undo\n- dry-run previews\n/);
-    await page.screenshot({ path: join(outputDir, 'files-fuzz.png'), fullPage: true });
+    assert.equal(await page.getByTestId('f-apply').isDisabled(), true, 'a hunk applies once');
+    await page.screenshot({ path: join(outputDir, 'files-fuzz-en.png'), fullPage: true });
 
     // Plan again, then change the planned place: the apply is rejected and nothing changes.
     await page.getByTestId('f-tool').selectOption('range');
     await page.getByTestId('f-range').fill('5');
     await page.getByTestId('f-new').fill('- a much faster matcher');
     await page.getByTestId('f-prepare').click();
-    await page.waitForSelector('[data-testid="f-summary"] >> text=planned');
+    await page.waitForSelector('[data-testid="f-summary"] >> text=Planned hunk');
     const changed = (await content.inputValue()).replace(
       '- faster matcher',
       '- faster matcher (edited by someone else)',
@@ -113,44 +242,134 @@ test('Prepare → apply panel: plan, let the file change, apply relocates; a cha
     await page.getByTestId('f-apply').click();
     await page.waitForSelector('[data-testid="f-summary"] >> text=context_match: rejected');
     assert.equal(await content.inputValue(), changed);
-    await page.screenshot({ path: join(outputDir, 'files-rejected.png'), fullPage: true });
+    await demo.setLang('zh');
+    assert.equal(await text(page, 'f-prepare'), '规划');
+    await page.screenshot({ path: join(outputDir, 'files-rejected-zh.png'), fullPage: true });
+    assert.deepEqual(demo.consoleErrors, []);
     assert.deepEqual(demo.errors, []);
   } finally {
     await demo.close();
   }
 });
 
-test('Matcher playground: the strategy that matched is named and the diff shown; a miss reports the closest region', async () => {
+test('Matcher playground: the example loads on a first visit; the strategy is named and the diff shown; a miss reports the closest region once', async () => {
   const demo = await openDemo();
   const { page } = demo;
   try {
     await page.getByTestId('tab-matcher').click();
+    assert.equal(await page.getByTestId('m-content').inputValue(), '');
+    await page.getByTestId('m-example').click();
+    assert.match(await page.getByTestId('m-content').inputValue(), /export function total/);
+    assert.match(await text(page, 'm-summary'), /^Example loaded/);
     await page.getByTestId('m-find').click();
     await page.waitForSelector('[data-testid="m-summary"] >> text=found by');
     assert.match(
-      await page.getByTestId('m-summary').innerText(),
+      await text(page, 'm-summary'),
       /found by (indentation|trailing_whitespace|whitespace_normalized): lines 3–5/,
     );
     await page.getByTestId('m-replace-btn').click();
     await page.waitForSelector('[data-testid="m-summary"] >> text=replaced by');
-    const diff = await page.getByTestId('m-output').innerText();
+    const diff = await text(page, 'm-output');
     assert.match(diff, /\+        sum \+= item\.price \* item\.count \* \(1 - item\.discount\);/);
     assert.match(
       await page.getByTestId('m-content').inputValue(),
       /^ {8}sum \+= item\.price \* item\.count \* \(1 - item\.discount\);$/m,
     );
-    await page.screenshot({ path: join(outputDir, 'matcher-replaced.png'), fullPage: true });
+    await page.screenshot({ path: join(outputDir, 'matcher-replaced-en.png'), fullPage: true });
 
-    // The same search again: it is gone now, the replacement is there.
+    // The same replace again: refused, and its message is said once.
     await page.getByTestId('m-replace-btn').click();
     await page.waitForSelector('[data-testid="m-summary"].bad');
-    assert.match(await page.getByTestId('m-summary').innerText(), /ALREADY_APPLIED|NOT_FOUND/);
+    const summary = await text(page, 'm-summary');
+    assert.match(summary, /^(ALREADY_APPLIED|NOT_FOUND): /);
+    const said = summary.replace(/^[A-Z_]+: /, '');
+    assert.ok(!(await text(page, 'm-output')).includes(said), 'the message is not repeated');
+
+    await demo.setLang('zh');
     await page.getByTestId('m-search').fill('    let total = 0;\n    for (const item of items) {');
     await page.getByTestId('m-find').click();
-    await page.waitForSelector('[data-testid="m-summary"] >> text=not found');
-    const miss = await page.getByTestId('m-output').innerText();
-    assert.match(miss, /"code": "NOT_FOUND"/);
-    assert.match(miss, /"closest": \{\n\s+"startLine": 2/);
+    await page.waitForSelector('[data-testid="m-summary"] >> text=未找到');
+    assert.match(await text(page, 'm-output'), /^最接近的位置：第 2–3 行/);
+    await page.screenshot({ path: join(outputDir, 'matcher-miss-zh.png'), fullPage: true });
+    assert.deepEqual(demo.consoleErrors, []);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+test('a live kernel that refuses or cannot be reached is a clear state, and the page keeps its notebook', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    // A kernel that answers with an error (a wrong token).
+    await page.route('http://127.0.0.1:6999/api/query/sql', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ code: -1, msg: 'Auth failed', data: null }),
+      }),
+    );
+    await page.getByTestId('source-live').check();
+    await page.getByTestId('live-url').fill('http://127.0.0.1:6999');
+    await page.getByTestId('live-connect').click();
+    await page.waitForSelector('[data-testid="live-state"].bad');
+    assert.match(
+      await text(page, 'live-state'),
+      /^The live kernel at http:\/\/127\.0\.0\.1:6999 is unreachable \(Auth failed\)\. Check that SiYuan is running/,
+    );
+    assert.equal(await page.getByTestId('source-fixtures').isChecked(), true);
+    assert.match(await text(page, 'doc-view'), /@@20240614083000-/);
+    assert.deepEqual(demo.consoleErrors, []);
+
+    // Nothing listening at all: the same state, in Chinese.
+    await demo.setLang('zh');
+    await page.getByTestId('source-live').check();
+    await page.getByTestId('live-url').fill('http://127.0.0.1:6998');
+    await page.getByTestId('live-connect').click();
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="live-state"]').textContent.includes('127.0.0.1:6998'),
+    );
+    await page.waitForSelector('[data-testid="live-state"].bad');
+    assert.match(await text(page, 'live-state'), /^无法连接 http:\/\/127\.0\.0\.1:6998 的内核/);
+    await page.screenshot({ path: join(outputDir, 'live-unreachable-zh.png'), fullPage: true });
+    // The browser itself logs the refused connection; the page adds nothing.
+    assert.ok(
+      demo.consoleErrors.every((e) => /ERR_CONNECTION_REFUSED/.test(e)),
+      demo.consoleErrors.join('\n'),
+    );
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+test('every panel in both languages (screenshots)', async () => {
+  const demo = await openDemo({ fixtures: null });
+  const { page } = demo;
+  try {
+    for (const lang of ['en', 'zh']) {
+      await demo.setLang(lang);
+      for (const tab of ['siyuan', 'replay', 'matcher', 'files']) {
+        await page.getByTestId(`tab-${tab}`).click();
+        if (tab === 'replay' && (await page.getByTestId('replay-step').count()) === 0)
+          await page.getByTestId('replay-next').click();
+        if (tab === 'matcher') await page.getByTestId('m-example').click();
+        await page.screenshot({
+          path: join(outputDir, `panel-${tab}-${lang}.png`),
+          fullPage: true,
+        });
+      }
+      // No English label is left on a Chinese page (and the reverse).
+      const labels = await page.locator('[data-i18n]').allTextContents();
+      assert.ok(
+        labels.every((l) => l.trim() !== ''),
+        'every label has text',
+      );
+      const cjk = (l) => /[\u4e00-\u9fff]/.test(l);
+      const wrong = labels.filter((l) => (lang === 'zh' ? !cjk(l) : cjk(l)));
+      assert.deepEqual(wrong, [], `${lang}: labels in the other language`);
+    }
+    assert.deepEqual(demo.consoleErrors, []);
     assert.deepEqual(demo.errors, []);
   } finally {
     await demo.close();

@@ -108,7 +108,7 @@ test(
       await page.waitForSelector('[data-testid="problems"] li.ok');
       assert.match(
         await page.getByTestId('diff-input').inputValue(),
-        /^@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n并修复了若干问题。\n/,
+        /^@@20240614083000-a1b2c3d@@paragraph\n<<<<<<< SEARCH\n并修复了若干问题。\n/,
       );
       await page.getByTestId('dry-run').click();
       await page.waitForSelector('[data-testid="summary"] >> text=Dry run');

@@ -70,12 +70,26 @@ export async function openDemo(options = {}) {
   const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
+  // Console errors too (a failed request, a 404): the page must have none.
+  const consoleErrors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`${m.text()} @ ${m.location()?.url ?? ''}`);
+  });
   await page.goto(server.url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
   return {
     page,
     errors,
+    consoleErrors,
     url: server.url,
+    /** Switches the page's language and waits for the labels to follow. */
+    async setLang(lang) {
+      await page.getByTestId('lang').selectOption(lang);
+      await page.waitForFunction(
+        (l) => document.documentElement.lang === (l === 'zh' ? 'zh-CN' : 'en'),
+        lang,
+      );
+    },
     /** Switches to the built-in sample notebook (a no-op when it is already shown). */
     async useBuiltin() {
       await page.getByTestId('source-memory').check();
