@@ -130,17 +130,23 @@ await build({
 copyFileSync(wasm, join(dist, 'editkit_bg.wasm'));
 
 // The test build (not in the package, SPEC §12): the Node entry plus the
-// trap hook the recovery test needs, next to the same wasm.
+// trap hook the recovery test needs, over the wasm built with
+// `--features test-hooks` (scripts/build.sh).
 const testBuild = join(root, 'target', 'test-build');
+const testGlue = join(root, 'target', 'bindgen-test', 'editkit.js');
 mkdirSync(testBuild, { recursive: true });
 await build({
   ...common,
+  alias: { 'editkit-glue': testGlue },
   entryPoints: [join(root, 'tests', 'build', 'node-with-hooks.ts')],
   outfile: join(testBuild, 'node.js'),
   format: 'esm',
   platform: 'node',
 });
-copyFileSync(wasm, join(testBuild, 'editkit_bg.wasm'));
+copyFileSync(
+  join(root, 'target', 'bindgen-test', 'editkit_bg.wasm'),
+  join(testBuild, 'editkit_bg.wasm'),
+);
 
 execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(template, 'tsconfig.json')], {
   stdio: 'inherit',

@@ -20,6 +20,16 @@ wasm-opt -Oz --strip-debug --strip-producers \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   target/bindgen/editkit_bg.wasm -o target/bindgen/editkit_bg.opt.wasm
 
+# The test build (SPEC §12: no test hook in the package): the same crate
+# with the trap hook, unoptimised, for the recovery test only.
+step "cargo rustc --features test-hooks (the test build's wasm)"
+cargo rustc --quiet --lib --target wasm32-unknown-unknown --crate-type cdylib --features test-hooks \
+  --target-dir "${CARGO_TARGET_DIR:-target}/test-hooks"
+mkdir -p target/bindgen-test
+wasm-bindgen --target web --out-dir target/bindgen-test --out-name editkit \
+  --experimental-reset-state-function --omit-default-module-path \
+  "${CARGO_TARGET_DIR:-target}/test-hooks/wasm32-unknown-unknown/debug/editkit.wasm"
+
 step "assemble pkg/"
 node pkg-template/build.mjs
 raw=$(wc -c < pkg/dist/editkit_bg.wasm)

@@ -165,8 +165,8 @@ export const TEXTS = {
   planOutput: { en: 'Diff and evidence', zh: 'diff 与证据' },
   yamlEvidence: { en: 'YAML evidence (what an agent reads)', zh: 'YAML 证据（智能体读到的内容）' },
   planned: {
-    en: 'Planned hunk {0}: {1} Review the diff, then press “Apply hunk”.',
-    zh: '已规划 hunk {0}：{1} 请检查 diff，然后点击“应用 hunk”。',
+    en: 'Planned hunk {0}. Nothing is written yet: review the diff below, then press “Apply hunk”.',
+    zh: '已规划 hunk {0}。尚未写入：请检查下方的 diff，然后点击“应用 hunk”。',
   },
   appliedHunk: {
     en: 'context_match: {0} — {1} The file on the left is updated.',

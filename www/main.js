@@ -41,6 +41,11 @@ const state = {
   status: { key: 'loading', args: [] },
   /** The matcher's note while nothing has run yet (re-said when the language changes). */
   matcherNote: 'matcherEmpty',
+  /** The live kernel's state, as a text key (re-said when the language changes). */
+  live: null,
+  applyTitle: null,
+  /** The diff of the last dry run, shown again in a new language. */
+  lastDryRun: null,
 };
 
 const escapeHtml = (s) =>
@@ -53,9 +58,11 @@ const escapeHtml = (s) =>
 const IAL_LINE = /^[ +-]\{: [^}]*\}\s*$/;
 
 function renderDiff(diff) {
-  return diff
-    .split('\n')
-    .filter((l) => !IAL_LINE.test(l))
+  const all = diff.split('\n');
+  const changes = (lines) => lines.filter((l) => /^[+-](?![+-]{2} )/.test(l)).length;
+  // Attribute lines are hidden unless they are the whole change.
+  const shown = all.filter((l) => !IAL_LINE.test(l));
+  return (changes(shown) > 0 ? shown : all)
     .map((l) => {
       const cls =
         l.startsWith('+++') || l.startsWith('---') || l.startsWith('@@')
@@ -173,15 +180,16 @@ function useFixtureKernel() {
   );
 }
 
-function showLive(kind, text) {
+function showLive(kind, key, ...args) {
+  state.live = { kind, key, args };
   $('live-state').hidden = false;
   $('live-state').className = `live-state ${kind}`;
-  $('live-state').textContent = text;
+  $('live-state').textContent = say(key, ...args);
 }
 
 async function connectLive() {
   const url = $('live-url').value.trim() || 'http://127.0.0.1:6806';
-  showLive('pending', say('liveConnecting', url));
+  showLive('pending', 'liveConnecting', url);
   try {
     const request = ek.kernelRequest({ baseUrl: url, token: $('live-token').value });
     const answer = await request('/api/query/sql', {
@@ -194,9 +202,9 @@ async function connectLive() {
       answer.data.map((r) => ({ id: r.id, title: r.content })),
       null,
     );
-    showLive('good', say('liveConnected', url, answer.data.length));
+    showLive('good', 'liveConnected', url, answer.data.length);
   } catch (e) {
-    showLive('bad', say('liveUnreachable', url, e.message));
+    showLive('bad', 'liveUnreachable', url, e.message);
     // The page keeps the notebook it had.
     const back = state.source === 'fixtures' ? 'source-fixtures' : 'source-memory';
     document.querySelector(`[data-testid="${back}"]`).checked = true;
@@ -321,22 +329,26 @@ function validateNow() {
 
 /** The report's edits in hunk order: the plan with its diffs, then each failure. */
 function renderReport(report, title) {
+  $('results').classList.remove('undone');
   $('summary').textContent = title ?? report.summary;
   $('summary').className = `summary ${report.ok ? 'good' : 'bad'}`;
-  const parts = [];
-  const first = (p) => Math.min(...p.hunkIndexes);
-  for (const p of [...report.plan].sort((a, b) => first(a) - first(b))) {
-    const r = report.results.find((x) => p.hunkIndexes.includes(x.hunkIndex));
-    parts.push(
-      `<div class="edit" data-testid="plan-item"><h3>#${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId} · ${r?.status ?? ''}${p.strategy ? ` · ${p.strategy}` : ''}</h3><pre class="diff">${renderDiff(p.diff)}</pre></div>`,
-    );
-  }
-  const failed = report.results.filter((x) => x.error).sort((a, b) => a.hunkIndex - b.hunkIndex);
-  for (const r of failed) {
-    parts.push(
-      `<div class="edit failed" data-testid="failure"><h3>#${r.hunkIndex} ${r.kind} ${r.blockId} · ${r.error.code}</h3><div class="err">${escapeHtml(r.error.message)}</div></div>`,
-    );
-  }
+  // Planned edits and failures in one list, in hunk order.
+  const items = [
+    ...report.plan.map((p) => {
+      const r = report.results.find((x) => p.hunkIndexes.includes(x.hunkIndex));
+      return {
+        at: Math.min(...p.hunkIndexes),
+        html: `<div class="edit" data-testid="plan-item"><h3>#${p.hunkIndexes.join(',')} ${p.kind} ${p.blockId} · ${r?.status ?? ''}${p.strategy ? ` · ${p.strategy}` : ''}</h3><pre class="diff">${renderDiff(p.diff)}</pre></div>`,
+      };
+    }),
+    ...report.results
+      .filter((x) => x.error)
+      .map((r) => ({
+        at: r.hunkIndex,
+        html: `<div class="edit failed" data-testid="failure"><h3>#${r.hunkIndex} ${r.kind} ${r.blockId} · ${r.error.code}</h3><div class="err">${escapeHtml(r.error.message)}</div></div>`,
+      })),
+  ];
+  const parts = items.sort((a, b) => a.at - b.at).map((x) => x.html);
   if (report.undo && !title)
     parts.push(
       `<details class="undo"><summary>${say('undoDiff')}</summary><pre>${escapeHtml(report.undo)}</pre></details>`,
@@ -345,6 +357,8 @@ function renderReport(report, title) {
 }
 
 async function runDiff(dryRun) {
+  // A dry run changes nothing, so a language switch can show it again.
+  state.lastDryRun = dryRun ? $('diff').value : null;
   try {
     const report = await ek.applyBlockDiff($('diff').value, state.host, { dryRun, lang: lang() });
     renderReport(report);
@@ -353,6 +367,7 @@ async function runDiff(dryRun) {
       // The same diff cannot apply twice: Apply waits for a change.
       $('apply').disabled = true;
       $('apply').title = say('applyDone');
+      state.applyTitle = 'applyDone';
     }
   } catch (e) {
     $('summary').textContent = `${e.code ?? 'ERROR'}: ${e.message.split('\n')[0]}`;
@@ -368,8 +383,11 @@ async function runDiff(dryRun) {
 async function undo() {
   const diff = state.undo.pop();
   if (!diff) return;
+  state.lastDryRun = null;
   try {
     const report = await ek.applyBlockDiff(diff, state.host, { lang: lang() });
+    // A refused undo changed nothing: it stays available.
+    if (!report.ok) state.undo.push(diff);
     const restored = report.results.filter((r) => r.status === 'applied').length;
     renderReport(
       report,
@@ -378,7 +396,9 @@ async function undo() {
     $('results').classList.add('undone');
     $('apply').disabled = false;
     $('apply').title = '';
+    state.applyTitle = null;
   } catch (e) {
+    state.undo.push(diff);
     $('summary').textContent = say('undoFailed', `${e.code}: ${e.message.split('\n')[0]}`);
     $('summary').className = 'summary bad';
   }
@@ -404,9 +424,11 @@ const REPLAY_STEPS = [
   { say: 'step4', tool: 'applyBlockDiff', args: () => ({ diff: REPLAY_DIFF }) },
   { say: 'step5', tool: 'applyBlockDiff', args: (undoDiff) => ({ diff: undoDiff }) },
 ];
-const replay = { kernel: null, runner: null, step: 0, undo: '', log: [] };
+const replay = { kernel: null, step: 0, undo: '', log: [], generation: 0 };
 
 function restartReplay() {
+  // A step still running belongs to the old session: its result is dropped.
+  replay.generation++;
   replay.kernel = createKernelDouble({
     documents: DOCUMENTS,
     notebooks: [NOTEBOOK],
@@ -420,19 +442,31 @@ function restartReplay() {
 
 async function nextReplayStep() {
   if (replay.step >= REPLAY_STEPS.length) return;
+  const generation = replay.generation;
   $('replay-next').disabled = true;
-  const step = REPLAY_STEPS[replay.step];
-  const args = step.args(replay.undo);
-  const runner = ek.createToolRunner({
-    siyuan: ek.createSiyuanHost({ request: replay.kernel.request }),
-    lang: lang(),
-  });
-  const result = await runner.runDetailed(step.tool, args);
-  if (replay.step === 2 && result.data?.undo) replay.undo = result.data.undo;
-  const paragraph = replay.kernel.block(REPLAY_BLOCK)?.markdown ?? '';
-  replay.log.push({ step, args, result, paragraph });
-  replay.step++;
-  renderReplay();
+  try {
+    const step = REPLAY_STEPS[replay.step];
+    const args = step.args(replay.undo);
+    const runner = ek.createToolRunner({
+      siyuan: ek.createSiyuanHost({ request: replay.kernel.request }),
+      lang: lang(),
+    });
+    const result = await runner.runDetailed(step.tool, args);
+    if (generation !== replay.generation) return;
+    // The apply's undo diff is what the last step sends.
+    if (step.say === 'step3' && result.data?.undo) replay.undo = result.data.undo;
+    const paragraph = replay.kernel.block(REPLAY_BLOCK)?.markdown ?? '';
+    replay.log.push({ step, args, result, paragraph });
+    replay.step++;
+  } finally {
+    if (generation === replay.generation) renderReplay();
+  }
+}
+
+/** Plays the session again up to `steps` steps (a language switch: the agent's texts in the new language). */
+async function replayTo(steps) {
+  restartReplay();
+  for (let i = 0; i < steps; i++) await nextReplayStep();
 }
 
 /** A tool call as a person reads it: multi-line text as a block, other values as JSON. */
@@ -568,7 +602,7 @@ function prepare() {
                 });
     state.hunk = plan.hunkId;
     $('f-summary').className = 'summary good';
-    $('f-summary').textContent = say('planned', plan.hunkId, plan.summary);
+    $('f-summary').textContent = say('planned', plan.hunkId);
     $('f-diff').innerHTML = renderDiff(plan.diff);
     $('f-output').textContent = plan.yaml;
     $('f-apply').disabled = false;
@@ -606,15 +640,24 @@ function applyHunk() {
 
 // ---------------------------------------------------------------------------
 
+// On a language switch the page's own texts follow at once; what editkit
+// said is said again where asking again changes nothing (the reader, the
+// format check, a dry run, the replay, which plays again on a fresh
+// notebook). Results of writes stay as they were written.
 function setLanguage() {
   applyLanguage(lang());
   $('format-help').innerHTML = say('formatHelp', PARAGRAPH[lang()]);
   setExample(state.exampleFor);
   setStatus(state.status.key, ...state.status.args);
   if (state.matcherNote) $('m-summary').textContent = say(state.matcherNote);
+  if (state.live && !$('live-state').hidden)
+    showLive(state.live.kind, state.live.key, ...state.live.args);
+  if (state.applyTitle) $('apply').title = say(state.applyTitle);
   validateNow();
-  renderReplay();
+  if (replay.step > 0) void replayTo(replay.step);
+  else renderReplay();
   if (state.host) read();
+  if (state.lastDryRun !== null && state.lastDryRun === $('diff').value) void runDiff(true);
 }
 
 function wire() {

@@ -306,11 +306,18 @@ const diff = ids
   )
   .join('\n\n');
 let fetches = 0;
+// The check reads each block's kramdown too (SPEC §3.7: the tree, not the
+// SQL row, is the truth).
 const host = {
   getBlocks: (list) => {
     fetches++;
     return list.map((id) => blockRows.get(id) ?? null);
   },
+  getKramdown: (list) =>
+    list.map((id) => {
+      const r = blockRows.get(id);
+      return r ? `${r.markdown}\n${r.ial}` : null;
+    }),
 };
 const splitMs = time(() => diff.split('\n'));
 const checkMs = await timeAsync(() => ek.applyBlockDiff(diff, host, { dryRun: true }));

@@ -152,29 +152,41 @@ export function markLoaded(): void {
   loaded = true;
 }
 
-// Where the Node build looked for the wasm, when it was not there (a
-// bundle): the not-initialised error then says how to load it.
+// Where the Node build looked for the wasm when it did not load at import,
+// and why when the file was there: the not-initialised error then says
+// what to do.
 let missingWasmPath: string | undefined;
+let importFailure: unknown;
 
-/** @internal node.ts: the wasm was not next to the module at `path`. */
-export function setNotLoadedHint(path: string): void {
+/** @internal node.ts: the wasm at `path` was missing (no `failure`) or did not load. */
+export function setNotLoadedHint(path: string, failure?: unknown): void {
   missingWasmPath = path;
+  importFailure = failure;
 }
 
 function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError {
   if (isEditkitError(thrown)) return thrown;
   if (!loaded) {
     // The glue has no instance yet: say what to do, not "internal error".
-    return missingWasmPath === undefined
-      ? jsError('INTERNAL_ERROR', 'notInitialised', lang, [], { subject: 'init' }, thrown)
-      : jsError(
-          'INTERNAL_ERROR',
-          'notInitialisedNode',
-          lang,
-          [missingWasmPath],
-          { subject: 'init' },
-          thrown,
-        );
+    if (missingWasmPath === undefined)
+      return jsError('INTERNAL_ERROR', 'notInitialised', lang, [], { subject: 'init' }, thrown);
+    if (importFailure === undefined)
+      return jsError(
+        'INTERNAL_ERROR',
+        'notInitialisedNode',
+        lang,
+        [missingWasmPath],
+        { subject: 'init' },
+        thrown,
+      );
+    return jsError(
+      'INTERNAL_ERROR',
+      'notInitialisedBroken',
+      lang,
+      [missingWasmPath, describe(importFailure)],
+      { subject: 'init' },
+      importFailure,
+    );
   }
   if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
     try {

@@ -74,6 +74,10 @@ const MESSAGES = {
     en: 'editkit is not initialised: editkit_bg.wasm was not found next to this module ({0}), as happens when the Node build is bundled. Copy node_modules/editkit/dist/editkit_bg.wasm next to the bundle, or load it first: initSync({ module: readFileSync(pathToWasm) }) or await init({ module_or_path: pathToWasm }).',
     zh: 'editkit 尚未初始化：在本模块旁没有找到 editkit_bg.wasm（{0}），打包 Node 构建时会出现这种情况。请把 node_modules/editkit/dist/editkit_bg.wasm 复制到打包结果旁，或先加载它：initSync({ module: readFileSync(wasm 路径) }) 或 await init({ module_or_path: wasm 路径 })。',
   },
+  notInitialisedBroken: {
+    en: 'editkit is not initialised: {0} is there but could not be loaded ({1}); it may be damaged or from another editkit version. Reinstall editkit, or load the right file with initSync({ module }) or init({ module_or_path }).',
+    zh: 'editkit 尚未初始化：{0} 存在但无法加载（{1}），可能已损坏或来自其他版本的 editkit。请重新安装 editkit，或用 initSync({ module }) / init({ module_or_path }) 加载正确的文件。',
+  },
 } satisfies Record<string, Texts>;
 
 /** `template` with `{0}`…`{9}` replaced by `args` (missing ones by nothing). */

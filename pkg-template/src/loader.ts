@@ -20,10 +20,9 @@ export interface LoaderPlatform {
   hint?(status: number | undefined): string;
 }
 
-/** @internal The entry instantiated the wasm itself (node.ts at import). */
-export function markReady(): void {
-  ready = true;
-  markLoaded();
+/** @internal Whether the wasm is instantiated. */
+export function isReady(): boolean {
+  return ready;
 }
 
 /** @internal `init` of an entry: loads from `module_or_path`, else from the platform's default. */

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { initSync as initSyncGlue } from 'editkit-glue';
-import { initSync as loadInitSync, initWith, markReady } from './loader.js';
+import { initSync as loadInitSync, initWith, isReady } from './loader.js';
 import type { InitInput, LoaderPlatform, SyncInitInput } from './loader.js';
 import { setNotLoadedHint } from './boundary.js';
+import { jsError } from './errors.js';
 
 declare const __dirname: string | undefined;
 
@@ -38,16 +38,16 @@ const NODE: LoaderPlatform = {
 };
 
 // Instantiated at import when the wasm is next to this file (the package as
-// installed); a bundle elsewhere is told how to load it.
+// installed). A bundle elsewhere (no file) is told how to load it; a file
+// that is there but does not load (damaged, another version) says so, with
+// the loader's error as the cause.
 let wasmPath = '';
-let loadedAtImport = false;
 try {
   wasmPath = join(here(), WASM_FILE);
-  initSyncGlue({ module: readFileSync(wasmPath) });
-  markReady();
-  loadedAtImport = true;
-} catch {
-  setNotLoadedHint(wasmPath || WASM_FILE);
+  loadInitSync({ module: readFileSync(wasmPath) });
+} catch (e) {
+  const missing = (e as { code?: unknown } | null)?.code === 'ENOENT';
+  setNotLoadedHint(wasmPath || WASM_FILE, missing ? undefined : e);
 }
 
 export * from './index.js';
@@ -72,10 +72,25 @@ export default function init(input?: {
 
 /**
  * Instantiates the wasm from bytes or a compiled module (idempotent). The
- * Node build is usually ready at import, and then `initSync()` with no
- * argument is a no-op, as it always was.
+ * Node build is usually ready at import; then, as after any successful
+ * `init`, `initSync()` with no argument is a no-op. Without an argument and
+ * not loaded, it reads editkit_bg.wasm next to this module again.
  */
 export function initSync(input?: { module: SyncInitInput }): void {
-  if (input === undefined && loadedAtImport) return;
-  loadInitSync(input as { module: SyncInitInput });
+  if (input !== undefined) return loadInitSync(input);
+  if (isReady()) return;
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(join(here(), WASM_FILE));
+  } catch (e) {
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'notInitialisedNode',
+      'en',
+      [wasmPath || WASM_FILE],
+      { subject: 'module' },
+      e,
+    );
+  }
+  loadInitSync({ module: bytes });
 }

@@ -28,8 +28,9 @@ pub fn start() {
 }
 
 /// Traps on purpose, so the JS layer's recovery from a trapped instance
-/// (re-instantiate, throw `INTERNAL_ERROR`) is tested for real. Not part of
-/// the documented API.
+/// (re-instantiate, throw `INTERNAL_ERROR`) is tested for real. Only in the
+/// test build (`--features test-hooks`), never in the package (SPEC §12).
+#[cfg(feature = "test-hooks")]
 #[wasm_bindgen(js_name = __trapForTests)]
 pub fn trap_for_tests() {
     core::arch::wasm32::unreachable()

@@ -106,7 +106,23 @@ test('SiYuan panel: the document as SiYuan shows it beside the agent text; valid
     assert.match(applied, /新增：dryRun 会先展示每个编辑的 diff。/);
     assert.match(applied, /- 接入演示页面\n- 编写发布说明/);
     assert.match(await intro.innerText(), /以及三个遗留问题/);
+    assert.equal(
+      await page.getByTestId('apply').getAttribute('title'),
+      'Applied. Change the diff to apply again.',
+    );
     await page.screenshot({ path: join(outputDir, 'siyuan-applied-en.png'), fullPage: true });
+
+    // The example again, applied again: refused as a whole, every hunk listed in order.
+    await page.getByTestId('copy-example').click();
+    await page.getByTestId('apply').click();
+    await page.waitForSelector('[data-testid="summary"].bad');
+    const again = await page.locator('#results .edit h3').allInnerTexts();
+    assert.deepEqual(
+      again.map((h) => h.split(' ')[0]),
+      ['#1', '#2', '#3'],
+    );
+    assert.match(again[0], /CONTENT_MISMATCH/);
+    assert.match(await doc.innerText(), /以及三个遗留问题/, 'nothing written by the refused apply');
 
     // Undo: shown as an undo (no attribute lines), the text is back, Apply is possible again.
     await page.getByTestId('undo').click();
@@ -151,10 +167,23 @@ test('Agent replay: read with a slice, dry run, apply, a refused stale edit, und
   const demo = await openDemo();
   const { page } = demo;
   try {
-    await demo.setLang('zh');
+    // Two steps in English, then 中文: the session plays again in Chinese.
     await page.getByTestId('tab-replay').click();
-    assert.equal(await text(page, 'replay-progress'), '第 1 步，共 5 步');
-    for (let i = 1; i <= 5; i++) {
+    for (let i = 1; i <= 2; i++) {
+      await page.getByTestId('replay-next').click();
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="replay-step"]').length === n,
+        i,
+      );
+    }
+    assert.match((await page.getByTestId('replay-answer').allInnerTexts())[1], /Dry run/);
+    await demo.setLang('zh');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="replay-progress"]')?.textContent.includes('第 3 步'),
+    );
+    assert.equal(await page.getByTestId('replay-step').count(), 2);
+    assert.match((await page.getByTestId('replay-answer').allInnerTexts())[1], /试运行/);
+    for (let i = 3; i <= 5; i++) {
       await page.getByTestId('replay-next').click();
       await page.waitForFunction(
         (n) => document.querySelectorAll('[data-testid="replay-step"]').length === n,
@@ -210,8 +239,12 @@ test('Prepare → apply panel: only the chosen tool’s inputs; plan, let the fi
 
     await page.getByTestId('f-prepare').click();
     await page.waitForSelector('[data-testid="f-summary"] >> text=Planned hunk');
-    assert.match(await text(page, 'f-summary'), /Review the diff, then press “Apply hunk”\.$/);
+    assert.match(
+      await text(page, 'f-summary'),
+      /^Planned hunk [a-z0-9]+-1\. Nothing is written yet: review the diff below, then press “Apply hunk”\.$/,
+    );
     assert.doesNotMatch(await text(page, 'f-summary'), /write the returned content/);
+    assert.doesNotMatch(await text(page, 'f-summary'), /apply_file_modification/);
     assert.match(await text(page, 'f-diff'), /\+- dry-run previews/);
     assert.match(
       await page.getByTestId('f-output').textContent(),
@@ -320,9 +353,14 @@ test('a live kernel that refuses or cannot be reached is a clear state, and the 
     assert.equal(await page.getByTestId('source-fixtures').isChecked(), true);
     assert.match(await text(page, 'doc-view'), /@@20240614083000-/);
     assert.deepEqual(demo.consoleErrors, []);
-
-    // Nothing listening at all: the same state, in Chinese.
+    // The state follows the language.
     await demo.setLang('zh');
+    assert.match(
+      await text(page, 'live-state'),
+      /^无法连接 http:\/\/127\.0\.0\.1:6999 的内核（Auth failed）/,
+    );
+
+    // Nothing listening at all: the same state.
     await page.getByTestId('source-live').check();
     await page.getByTestId('live-url').fill('http://127.0.0.1:6998');
     await page.getByTestId('live-connect').click();

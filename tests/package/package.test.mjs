@@ -71,7 +71,15 @@ test('the tarball holds the built package and nothing else', () => {
   // CommonJS declarations for require (a folder that says "type": "commonjs").
   assert.ok(listing.includes('package/dist/types-cjs/node.d.ts'));
   assert.ok(listing.includes('package/dist/types-cjs/package.json'));
-  // No test hook in the shipped code (SPEC §12).
+  // No test hook in the shipped code or wasm (SPEC §12).
+  const wasmExports = WebAssembly.Module.exports(
+    new WebAssembly.Module(readFileSync(join(repo, 'pkg', 'dist', 'editkit_bg.wasm'))),
+  ).map((e) => e.name);
+  assert.ok(wasmExports.includes('applyBlockDiff'));
+  assert.deepEqual(
+    wasmExports.filter((n) => /trap/i.test(n)),
+    [],
+  );
   for (const file of ['web.js', 'node.js', 'node.cjs', 'testing.js', 'testing.cjs'])
     assert.doesNotMatch(
       readFileSync(join(repo, 'pkg', 'dist', file), 'utf8'),
@@ -142,6 +150,44 @@ test('the installed bin: editkit-mcp answers an MCP initialize and lists the fil
   assert.equal(init.result.protocolVersion, '2025-06-18');
   assert.equal(init.result.serverInfo.name, 'editkit-mcp');
   assert.ok(list.result.tools.some((t) => t.name === 'multi_edit'));
+});
+
+test('the SiYuan plugin template’s own versions (Vite 5, vite-plugin-static-copy 1): the README’s target puts the wasm in dist/', () => {
+  const dir = project(
+    'siyuan-plugin-template-versions',
+    {
+      'src/index.js': `
+        import init from 'editkit';
+        export default async function onload(name) { await init({ module_or_path: '/plugins/' + name + '/editkit_bg.wasm' }); }
+      `,
+      'vite.config.mjs': `
+        import { viteStaticCopy } from 'vite-plugin-static-copy';
+        export default {
+          plugins: [
+            viteStaticCopy({
+              targets: [{ src: './node_modules/editkit/dist/editkit_bg.wasm', dest: './' }],
+            }),
+          ],
+          build: {
+            outDir: 'dist',
+            emptyOutDir: true,
+            lib: { entry: 'src/index.js', formats: ['cjs'], fileName: () => 'index.js' },
+            rollupOptions: { external: ['siyuan'] },
+          },
+        };
+      `,
+    },
+    { vite: '5.4.9', 'vite-plugin-static-copy': '1.0.6' },
+  );
+  execFileSync(join(dir, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  assert.deepEqual(readdirSync(join(dir, 'dist')).sort(), ['editkit_bg.wasm', 'index.js']);
+  assert.deepEqual(
+    readFileSync(join(dir, 'dist', 'editkit_bg.wasm')),
+    readFileSync(join(dir, 'node_modules', 'editkit', 'dist', 'editkit_bg.wasm')),
+  );
 });
 
 test('Node CJS: require and call a real tool', () => {
@@ -495,7 +541,11 @@ test('TypeScript: every entry resolves under moduleResolution node, node16 (ESM,
     'node10/main.ts': `
       import { applyBlockDiff } from 'editkit';
       import { createKernelDouble, type KernelDouble } from 'editkit/testing';
-      import { validateBlockDiffFormat } from 'editkit/web';${uses}`,
+      import { validateBlockDiffFormat } from 'editkit/web';
+      // The root is the browser build's types under "node"; Node-only names come from editkit/node.
+      import { createNodeFileHost, initSync } from 'editkit/node';
+      initSync();
+      void createNodeFileHost;${uses}`,
     // node16, an ES module.
     'node16/esm.mts': `
       import init, { applyBlockDiff, createNodeFileHost, type InitInput } from 'editkit';
@@ -514,6 +564,8 @@ test('TypeScript: every entry resolves under moduleResolution node, node16 (ESM,
       initSync();${uses}`,
     'node16/plain.ts': `
       import { applyBlockDiff, validateBlockDiffFormat } from 'editkit';
+      import { createNodeFileHost } from 'editkit/node';
+      void createNodeFileHost;
       import { createKernelDouble } from 'editkit/testing';
       import type { KernelDouble } from 'editkit/testing';${uses}`,
     'bundler/main.ts': `
@@ -621,6 +673,9 @@ test('a bundled Node app: no wasm next to the bundle is a clear error until init
         try { findMatch('abc', 'b'); } catch (e) { before = { editkit: isEditkitError(e), code: e.code, message: e.message }; }
         if (process.argv[2] === 'sync') initSync({ module: readFileSync(wasm) });
         else await init({ module_or_path: wasm });
+        // Loaded: initSync() and init() without arguments are no-ops, as in the package.
+        initSync();
+        await init();
         console.log(JSON.stringify({ before, found: findMatch('abc', 'b').found }));
       }
       main();
@@ -662,5 +717,84 @@ test('a bundled Node app: no wasm next to the bundle is a clear error until init
     assert.equal(out.before.code, 'INTERNAL_ERROR');
     assert.match(out.before.message, /editkit_bg\.wasm was not found next to this module/);
     assert.match(out.before.message, /initSync\(\{ module: readFileSync\(pathToWasm\) \}\)/);
+  }
+  // A file next to the bundle that is not editkit's wasm: said as such, not "not found".
+  writeFileSync(join(dir, 'out', 'editkit_bg.wasm'), 'not a wasm module');
+  const broken = JSON.parse(
+    execFileSync('node', [join(dir, 'out', 'app.mjs'), 'sync'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, EDITKIT_WASM: wasm },
+    }),
+  );
+  assert.equal(broken.found, true);
+  assert.equal(broken.before.code, 'INTERNAL_ERROR');
+  assert.match(
+    broken.before.message,
+    /editkit_bg\.wasm is there but could not be loaded \(.*\); it may be damaged or from another editkit version/,
+  );
+});
+
+test('the README’s browser snippet: a Vite 7 app loads the wasm through `?url` and runs in Chromium', async () => {
+  const dir = project(
+    'vite-browser-app',
+    {
+      'index.html':
+        '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>',
+      // The README's browser snippet, verbatim.
+      'main.js': `
+        import init, { findMatch, validateBlockDiffFormat } from 'editkit';
+        import wasmUrl from 'editkit/editkit_bg.wasm?url';
+
+        await init({ module_or_path: wasmUrl });
+        const problems = validateBlockDiffFormat('@@x', { lang: 'zh' }).errors.length;
+        document.body.dataset.result = JSON.stringify({ found: findMatch('abc', 'b').found, problems });
+      `,
+    },
+    { vite: '7.3.8' },
+  );
+  execFileSync(join(dir, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  const assets = readdirSync(join(dir, 'dist', 'assets'));
+  assert.ok(
+    assets.some((f) => /^editkit_bg-.*\.wasm$/.test(f)),
+    `the wasm is an asset: ${assets}`,
+  );
+  const { createServer } = await import('node:http');
+  const { chromium } = await import('playwright-core');
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = createServer((req, res) => {
+    const file = join(dir, 'dist', req.url === '/' ? 'index.html' : req.url.split('?')[0]);
+    if (!existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, {
+      'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream',
+    });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    const consoleErrors = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 20000 });
+    const result = JSON.parse(await page.evaluate(() => document.body.dataset.result));
+    assert.deepEqual(result, { found: true, problems: 1 });
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await browser.close();
+    server.close();
   }
 });
