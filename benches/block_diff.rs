@@ -44,10 +44,22 @@ struct Rows(std::collections::HashMap<String, Block>);
 
 impl SiyuanHost for Rows {
     fn has(&self, c: Capability) -> bool {
-        c == Capability::GetBlocks
+        matches!(c, Capability::GetBlocks | Capability::GetKramdown)
     }
     async fn get_blocks(&self, ids: &[String]) -> HostResult<Vec<Option<Block>>> {
         Ok(ids.iter().map(|id| self.0.get(id).cloned()).collect())
+    }
+    // The check reads each block's kramdown too (SPEC §3.7: the tree, not
+    // the SQL row, is the truth).
+    async fn get_kramdown(&self, ids: &[String]) -> HostResult<Vec<Option<String>>> {
+        Ok(ids
+            .iter()
+            .map(|id| {
+                self.0
+                    .get(id)
+                    .map(|b| format!("{}\n{{: id=\"{}\"}}", b.markdown, b.id))
+            })
+            .collect())
     }
 }
 

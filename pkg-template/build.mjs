@@ -9,11 +9,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const template = join(root, 'pkg-template');
-const out = join(root, 'pkg');
+// EDITKIT_BINDGEN and EDITKIT_PKG_OUT assemble another wasm-bindgen output
+// into another folder (scripts/size-grid.sh: one per build variant); such a
+// variant is the JS and the wasm only (no declarations, no test build).
+const variant = process.env.EDITKIT_PKG_OUT !== undefined;
+const bindgen = process.env.EDITKIT_BINDGEN ?? join(root, 'target', 'bindgen');
+const out = process.env.EDITKIT_PKG_OUT ?? join(root, 'pkg');
 const dist = join(out, 'dist');
-const generatedGlue = join(root, 'target', 'bindgen', 'editkit.js');
-const glue = join(root, 'target', 'bindgen', 'editkit.fast.js');
-const wasm = join(root, 'target', 'bindgen', 'editkit_bg.opt.wasm');
+const generatedGlue = join(bindgen, 'editkit.js');
+const glue = join(bindgen, 'editkit.fast.js');
+const wasm = join(bindgen, 'editkit_bg.opt.wasm');
 
 // wasm-bindgen copies ASCII strings into wasm memory with a JavaScript
 // loop, one char at a time, before falling back to TextEncoder.encodeInto:
@@ -128,6 +133,10 @@ await build({
   platform: 'neutral',
 });
 copyFileSync(wasm, join(dist, 'editkit_bg.wasm'));
+if (variant) {
+  console.log(`${out} assembled (variant of ${bindgen})`);
+  process.exit(0);
+}
 
 // The test build (not in the package, SPEC §12): the Node entry plus the
 // trap hook the recovery test needs, over the wasm built with

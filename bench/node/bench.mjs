@@ -10,7 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ek = await import(join(repo, 'pkg', 'dist', 'node.js'));
+// BENCH_DIST: another built dist/ folder (scripts/size-grid.sh benches
+// each opt-level × wasm-opt variant through it).
+const dist = process.env.BENCH_DIST ?? join(repo, 'pkg', 'dist');
+const ek = await import(join(dist, 'node.js'));
 
 /** Fastest time in ms of `fn` over at least `min` runs and ~250 ms. */
 function time(fn, min = 5) {
@@ -366,10 +369,10 @@ row(
 // ---------------------------------------------------------------------------
 // §4 package size.
 
-const wasm = readFileSync(join(repo, 'pkg', 'dist', 'editkit_bg.wasm'));
+const wasm = readFileSync(join(dist, 'editkit_bg.wasm'));
 const gz = gzipSync(wasm, { level: 9 }).length;
 row(
-  'editkit_bg.wasm raw (after wasm-opt -Oz)',
+  'editkit_bg.wasm raw',
   wasm.length / 1024,
   undefined,
   '≤ 400 KB',

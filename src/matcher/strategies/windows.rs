@@ -119,11 +119,16 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
     let (slots, per_line) = content_slots(content, &bag.table);
     let mut have = vec![0u32; bag.need.len()];
     let (mut overlap, mut total) = (0u32, 0u32);
+    let words = |l: usize| per_line.get(l).map_or(0, |p| p.2);
     let mut kept: Vec<Window> = Vec::with_capacity(KEEP + 1);
+    // Once KEEP windows are kept, a window no better than the worst of
+    // them can never enter (`keep_best` would refuse it): most windows
+    // share a word or two with the search, so this skips their scan.
+    let mut floor = f64::NEG_INFINITY;
     for l in 0..n {
-        let (a, b) = per_line[l];
+        let (a, b, _) = per_line[l];
+        total += words(l);
         for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
-            total += 1;
             if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
                 if *h < w {
                     overlap += 1;
@@ -132,9 +137,9 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
             }
         }
         if l >= size {
-            let (a, b) = per_line[l - size];
+            let (a, b, _) = per_line[l - size];
+            total -= words(l - size);
             for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
-                total -= 1;
                 if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
                     *h -= 1;
                     if *h < w {
@@ -145,6 +150,9 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
         }
         if l + 1 >= size && overlap > 0 {
             let dice = 2.0 * f64::from(overlap) / f64::from(bag.total + total);
+            if dice <= floor {
+                continue;
+            }
             keep_best(
                 &mut kept,
                 Window {
@@ -154,6 +162,9 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
                     equal_lines: 0,
                 },
             );
+            if kept.len() >= KEEP {
+                floor = kept.iter().map(|k| k.dice).fold(f64::INFINITY, f64::min);
+            }
         }
     }
     kept.sort_unstable_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
@@ -200,22 +211,30 @@ impl SearchBag {
 
 /// Every content word as its slot in the search's table (`u32::MAX` for
 /// words the search does not have), and each line's range in that list.
-fn content_slots(content: &Content<'_>, table: &SlotTable) -> (Vec<u32>, Vec<(u32, u32)>) {
+/// The search-table slots of each content line's words that the search
+/// has (`slots[a..b]` for the line's `(a, b, words)`), and how many words
+/// the line has in all: words the search lacks only count toward the
+/// window's size, so they are not stored.
+#[allow(clippy::type_complexity)] // one (start, end, words) triple per line
+fn content_slots(content: &Content<'_>, table: &SlotTable) -> (Vec<u32>, Vec<(u32, u32, u32)>) {
     let n = content.lines().len();
-    let mut slots: Vec<u32> = Vec::with_capacity(content.body.len() / 8);
-    let mut per_line: Vec<(u32, u32)> = Vec::with_capacity(n);
+    let mut slots: Vec<u32> = Vec::with_capacity(content.body.len() / 64);
+    let mut per_line: Vec<(u32, u32, u32)> = Vec::with_capacity(n);
+    let body = content.body.as_bytes();
     for i in 0..n {
         let line = content.line(i);
         let first = slots.len() as u32;
         // Words are hashed in place in the whole body (`hash_span` may read
         // past the line end, never past the body).
         let offset = content.lines().get(i).map_or(0, |l| l.start());
-        let body = content.body.as_bytes();
+        let mut words = 0u32;
         for_each_word(line, |s, e| {
-            let h = nonzero(hash_span(body, offset + s, offset + e));
-            slots.push(table.get(h).unwrap_or(u32::MAX));
+            words += 1;
+            if let Some(slot) = table.get(nonzero(hash_span(body, offset + s, offset + e))) {
+                slots.push(slot);
+            }
         });
-        per_line.push((first, slots.len() as u32));
+        per_line.push((first, slots.len() as u32, words));
     }
     (slots, per_line)
 }
