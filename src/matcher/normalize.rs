@@ -191,12 +191,37 @@ fn ascii_word_mask(bytes: &[u8]) -> u64 {
     word
 }
 
-/// [`fold_hash`] with a reusable buffer. An ASCII line of ≤ 64 bytes whose
-/// inner whitespace is single spaces is its own key once trimmed (decided
-/// with bit masks): it is hashed in place, without a copy.
+/// `bytes` trimmed, when that is already its fold key: ASCII whose inner
+/// whitespace is single spaces. `None` when the key differs (a tab, a run
+/// of spaces, a non-ASCII byte), so it must be built.
+fn own_fold_key(bytes: &[u8]) -> Option<&[u8]> {
+    let ws = |b: u8| CLASS[(b & 0x7f) as usize] == 0 && b < 0x80;
+    let Some(start) = bytes.iter().position(|&b| !ws(b)) else {
+        return Some(&[]);
+    };
+    let end = bytes.iter().rposition(|&b| !ws(b)).map_or(start, |e| e + 1);
+    let inner = &bytes[start..end];
+    let mut after_space = false;
+    for &b in inner {
+        if b >= 0x80 || (ws(b) && (b != b' ' || after_space)) {
+            return None;
+        }
+        after_space = b == b' ';
+    }
+    Some(inner)
+}
+
+/// [`fold_hash`] with a reusable buffer. An ASCII line whose inner
+/// whitespace is single spaces is its own key once trimmed (decided with
+/// bit masks up to 64 bytes, by one scan beyond): it is hashed in place,
+/// without a copy.
 pub(crate) fn fold_hash_with(line: &str, buf: &mut Vec<u8>) -> u64 {
     let bytes = line.as_bytes();
-    if bytes.len() <= 64 && line.is_ascii() {
+    if bytes.len() > 64 {
+        if let Some(key) = own_fold_key(bytes) {
+            return hash_bytes(key);
+        }
+    } else if line.is_ascii() {
         let (ws, sp) = ascii_space_masks(bytes);
         let all = if bytes.len() == 64 {
             u64::MAX
@@ -529,6 +554,15 @@ mod tests {
             "((a))",
             "a,b,,c",
             "中文 x",
+            // Past 64 bytes the in-place key is decided by a scan.
+            "        export function userToorder12(input: userType, opts?: Options): orderType {",
+            "export function userToorder12(input: userType,  opts?: Options): orderType {   ",
+            "export function userToorder12(input: userType,\topts?: Options): orderType {",
+            "export function userToorder12(input: userType, opts?: Options): orderType\u{a0}{",
+            "export function userToorder12(input: userType, opts?: Options): orderType {\u{b}x",
+            "                                                                                ",
+            "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\tx",
+            "中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文中文 x",
         ];
         for line in samples {
             let mut scalar = Vec::new();
