@@ -15,7 +15,7 @@ wasm-bindgen --target web --out-dir target/bindgen --out-name editkit \
   "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/editkit.wasm"
 
 step "wasm-opt -Oz"
-wasm-opt -Oz --strip-debug --strip-producers \
+wasm-opt -Oz --strip-debug --strip-producers --enable-simd \
   --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   target/bindgen/editkit_bg.wasm -o target/bindgen/editkit_bg.opt.wasm

@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 out=target/size-grid
 mkdir -p "$out"
-WASM_OPT_FLAGS=(--strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int
+WASM_OPT_FLAGS=(--strip-debug --strip-producers --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue)
 for level in s z 3; do
   step "cargo rustc opt-level=$level"

@@ -165,3 +165,41 @@ test('hostile arguments to the matcher are typed errors and the module keeps wor
   assert.equal(ek.findMatch(big, 'no such line here').found, false);
   assert.equal(ek.findMatch('abc', 'b').found, true);
 });
+
+test('exact search in the wasm build finds what indexOf finds, at every offset (the v128 needle scan)', () => {
+  // mulberry32: a small alphabet makes the scan's rare-byte candidates
+  // frequent, so both the sixteen-position loop and the tails are used.
+  let seed = 7;
+  const rand = () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const alphabet = 'ab{}( \n';
+  const text = (n) => Array.from({ length: n }, () => alphabet[Math.floor(rand() * 7)]).join('');
+  /** Non-overlapping occurrences, left to right (what replaceAll places). */
+  const all = (hay, needle) => {
+    const out = [];
+    for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length))
+      out.push(i);
+    return out;
+  };
+  let checked = 0;
+  for (const size of [0, 1, 15, 16, 17, 31, 33, 64, 257, 4099]) {
+    const hay = text(size);
+    for (let k = 0; k < 40; k++) {
+      const len = 1 + Math.floor(rand() * 24);
+      // Half taken from the content (present, often several times), half random.
+      const start = Math.floor(rand() * Math.max(1, size - len));
+      const needle = k % 2 === 0 && size >= len ? hay.slice(start, start + len) : text(len);
+      if (!needle.trim()) continue;
+      const expected = all(hay, needle);
+      const r = ek.findMatch(hay, needle, { mode: 'exact', replaceAll: true });
+      const got = r.found && r.strategy === 'exact' ? r.matches.map((m) => m.start) : [];
+      assert.deepEqual(got, expected, `size ${size}, needle ${JSON.stringify(needle)}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 300, `${checked} searches`);
+});
