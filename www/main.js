@@ -85,21 +85,22 @@ function setStatus(key, ...args) {
 // ---------------------------------------------------------------------------
 // Data source
 
+/** The example diff for a notebook, its header labelled `label`. */
+function exampleOf(which, label) {
+  return which === 'fixtures' ? fixtureExampleDiff(label) : exampleDiff(label);
+}
+
 function currentExample() {
-  return state.exampleFor === 'fixtures'
-    ? fixtureExampleDiff(PARAGRAPH[lang()])
-    : exampleDiff(PARAGRAPH[lang()]);
+  return exampleOf(state.exampleFor, PARAGRAPH[lang()]);
 }
 
 /** Switches the example; the editor follows when it still shows an example (or nothing). */
 function setExample(which) {
+  const shown = $('diff').value;
   const wasExample =
-    $('diff').value.trim() === '' ||
+    shown.trim() === '' ||
     ['memory', 'fixtures'].some((w) =>
-      Object.values(PARAGRAPH).some(
-        (label) =>
-          $('diff').value === (w === 'fixtures' ? fixtureExampleDiff(label) : exampleDiff(label)),
-      ),
+      Object.values(PARAGRAPH).some((label) => shown === exampleOf(w, label)),
     );
   state.exampleFor = which;
   $('format-example').textContent = currentExample();
@@ -249,26 +250,27 @@ async function read() {
   const blockId = $('doc-select').value;
   if (!blockId) return;
   const slice = $('slice').value.trim();
+  const asked = { blockId, showId: $('show-id').checked, showSubStructure: $('show-sub').checked };
+  // The rendered view needs the whole document with ids: the text view's
+  // answer when it asked exactly that (the default), else a second read.
+  const whole = asked.showId && !asked.showSubStructure && !slice;
+  let text = null;
   try {
-    const r = await ek.getBlockContent(
-      {
-        blockId,
-        showId: $('show-id').checked,
-        showSubStructure: $('show-sub').checked,
-        ...(slice ? { slice } : {}),
-      },
-      state.host,
-      { lang: lang() },
-    );
-    $('doc-view').textContent = r.text;
+    text = (
+      await ek.getBlockContent({ ...asked, ...(slice ? { slice } : {}) }, state.host, {
+        lang: lang(),
+      })
+    ).text;
+    $('doc-view').textContent = text;
   } catch (e) {
     $('doc-view').textContent = `${e.code}: ${e.message}`;
   }
   try {
-    const whole = await ek.getBlockContent({ blockId, showId: true }, state.host, {
-      lang: lang(),
-    });
-    $('doc-rendered').innerHTML = renderBlocks(whole.text);
+    const withIds =
+      whole && text !== null
+        ? text
+        : (await ek.getBlockContent({ blockId, showId: true }, state.host, { lang: lang() })).text;
+    $('doc-rendered').innerHTML = renderBlocks(withIds);
   } catch (e) {
     $('doc-rendered').textContent = `${e.code}: ${e.message}`;
   }

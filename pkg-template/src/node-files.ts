@@ -90,11 +90,14 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
     throw jsError('INVALID_ARGUMENT', 'invalidArgument', lang, ['root', 'expected a folder path'], {
       subject: 'root',
     });
+  // The root as the caller spelt it (through a symlink such as macOS's
+  // /tmp → /private/tmp): absolute paths under that spelling are inside.
+  const given = resolve(o.root);
   let root: string;
   try {
     // The OS's own realpath, as for every path checked below (the JS one
     // differs on Windows short names and subst drives).
-    root = realpathSync.native(resolve(o.root));
+    root = realpathSync.native(given);
     if (!statSync(root).isDirectory()) throw new Error('not a directory');
   } catch (e) {
     throw new EditkitError(
@@ -102,9 +105,6 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
       { cause: e },
     );
   }
-  // The root as the caller spelt it (through a symlink such as macOS's
-  // /tmp → /private/tmp): absolute paths under that spelling are inside.
-  const given = resolve(o.root);
   const encodings = new Map<string, Encoding>();
 
   const outside = (path: string, message: string) =>

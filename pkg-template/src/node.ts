@@ -27,8 +27,13 @@ function here(): string {
   throw new Error('editkit: cannot locate editkit_bg.wasm (no import.meta.url or __dirname)');
 }
 
+/** The bytes of editkit_bg.wasm next to this module (throws when it is not there). */
+function wasmNextToModule(): Uint8Array {
+  return readFileSync(join(here(), WASM_FILE));
+}
+
 const NODE: LoaderPlatform = {
-  defaultSource: () => readFileSync(join(here(), WASM_FILE)),
+  defaultSource: wasmNextToModule,
   readLocal(source) {
     if (source instanceof URL) return source.protocol === 'file:' ? readFile(source) : undefined;
     return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) && !source.startsWith('file:')
@@ -44,7 +49,7 @@ const NODE: LoaderPlatform = {
 let wasmPath = '';
 try {
   wasmPath = join(here(), WASM_FILE);
-  loadInitSync({ module: readFileSync(wasmPath) });
+  loadInitSync({ module: wasmNextToModule() });
 } catch (e) {
   const missing = (e as { code?: unknown } | null)?.code === 'ENOENT';
   setNotLoadedHint(wasmPath || WASM_FILE, missing ? undefined : e);
@@ -81,7 +86,7 @@ export function initSync(input?: { module: SyncInitInput }): void {
   if (isReady()) return;
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(join(here(), WASM_FILE));
+    bytes = wasmNextToModule();
   } catch (e) {
     throw jsError(
       'INVALID_ARGUMENT',

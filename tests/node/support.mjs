@@ -39,3 +39,22 @@ export function writes(host) {
     ['updateBlock', 'deleteBlock', 'insertBlock', 'prependBlock', 'appendBlock'].includes(c.name),
   );
 }
+
+/** A value `schema` (a tool parameter's JSON Schema) accepts. */
+export function validValue(schema) {
+  if (schema.anyOf) return validValue(schema.anyOf[0]);
+  if (schema.type === 'array') return [minimalArgs(schema.items)];
+  if (schema.type === 'integer') return 1;
+  if (schema.type === 'boolean') return false;
+  if (schema.enum) return schema.enum.find((v) => v !== '');
+  if (schema.pattern) return '20240614083000-wk24rep';
+  return 'a.txt';
+}
+
+/** The least arguments an object schema accepts: each required field with a valid value. */
+export function minimalArgs(schema) {
+  // `path` may be given as `uri` (edit_file_search_replace), so it is not
+  // in `required`, but one of the two is.
+  const names = [...schema.required, ...('uri' in schema.properties ? ['path'] : [])];
+  return Object.fromEntries(names.map((n) => [n, validValue(schema.properties[n])]));
+}

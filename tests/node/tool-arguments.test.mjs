@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, fixtureHost, repo, writes } from './support.mjs';
+import { ek, fixtureHost, minimalArgs, repo, writes } from './support.mjs';
 
 const TABLE = join(repo, 'tests', 'data', 'tool-arguments.json');
 const FILE = 'alpha\nbeta\ngamma\n';
@@ -63,23 +63,11 @@ const WRONG = {
   array: ['a', { old_string: 'a' }, 3],
 };
 
-function valid(schema) {
-  if (schema.anyOf) return valid(schema.anyOf[0]);
-  if (schema.type === 'array') return [{ old_string: 'alpha', new_string: 'ALPHA' }];
-  if (schema.type === 'integer') return 1;
-  if (schema.type === 'boolean') return false;
-  if (schema.enum) return schema.enum.find((v) => v !== '');
-  if (schema.pattern) return '20240614083000-wk24rep';
-  return 'a.txt';
-}
-
 test('every parameter of every tool refuses each wrong kind of value by name, and unknown or missing fields', async () => {
   let refusals = 0;
   for (const tool of ek.toolDefinitions().tools) {
     const { properties, required } = tool.parameters;
-    const base = Object.fromEntries(
-      [...required, ...('uri' in properties ? ['path'] : [])].map((n) => [n, valid(properties[n])]),
-    );
+    const base = minimalArgs(tool.parameters);
     for (const [field, schema] of Object.entries(properties)) {
       const kind = schema.anyOf ? 'integer' : schema.type;
       for (const bad of WRONG[kind] ?? []) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, fixtureHost } from './support.mjs';
+import { ek, fixtureHost, minimalArgs } from './support.mjs';
 
 /** Files in memory. */
 function memoryFiles(initial = {}) {
@@ -669,26 +669,6 @@ test('the runner ends a host callback that never settles with HOST_TIMEOUT (SPEC
   const info = await runner.run('getBlockInfo', { ids: '20240614083000-a1b2c3d' });
   assert.match(info, /HOST_TIMEOUT/);
 });
-
-/** The least arguments `schema` accepts: each required field with a plain value of its type. */
-function minimalArgs(schema) {
-  const value = (s) =>
-    s.type === 'array'
-      ? [minimalArgs(s.items)]
-      : s.type === 'integer'
-        ? 1
-        : s.type === 'boolean'
-          ? false
-          : s.enum
-            ? s.enum.find((v) => v !== '')
-            : s.pattern
-              ? '20240614083000-a1b2c3d'
-              : 'x';
-  // `path` may be given as `uri` (edit_file_search_replace), so it is not
-  // in `required`, but one of the two is.
-  const names = [...schema.required, ...('uri' in schema.properties ? ['path'] : [])];
-  return Object.fromEntries(names.map((n) => [n, value(schema.properties[n])]));
-}
 
 test('getBlockContent through the runner is the core function on every parameter combination of seed 000', async () => {
   const host = fixtureHost();

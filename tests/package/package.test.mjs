@@ -204,6 +204,16 @@ test('Node CJS: require and call a real tool', () => {
   assert.deepEqual(out, { content: 'a\nB\n', match: 'exact', lines: 1 });
 });
 
+// The build section both plugin recipes share: a CommonJS library with
+// `siyuan` external, as SiYuan loads plugins.
+const PLUGIN_BUILD = `{
+  outDir: 'dist',
+  emptyOutDir: true,
+  minify: true,
+  lib: { entry: 'src/index.js', formats: ['cjs'], fileName: () => 'index.js' },
+  rollupOptions: { external: ['siyuan'], output: { exports: 'default' } },
+}`;
+
 test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and runs a tool', async () => {
   const dir = project(
     'siyuan-plugin',
@@ -234,13 +244,7 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
               ],
             }),
           ],
-          build: {
-            outDir: 'dist',
-            emptyOutDir: true,
-            minify: true,
-            lib: { entry: 'src/index.js', formats: ['cjs'], fileName: () => 'index.js' },
-            rollupOptions: { external: ['siyuan'], output: { exports: 'default' } },
-          },
+          build: ${PLUGIN_BUILD},
         };
       `,
       'vite.emit.config.js': `
@@ -259,13 +263,7 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
               },
             },
           ],
-          build: {
-            outDir: 'dist',
-            emptyOutDir: true,
-            minify: true,
-            lib: { entry: 'src/index.js', formats: ['cjs'], fileName: () => 'index.js' },
-            rollupOptions: { external: ['siyuan'], output: { exports: 'default' } },
-          },
+          build: ${PLUGIN_BUILD},
         };
       `,
     },

@@ -84,12 +84,7 @@ export function serveMcp(options: McpServerOptions): Promise<void> {
   const input = (stream(o.input, 'input', 'on') as McpInput | undefined) ?? process.stdin;
   const output = (stream(o.output, 'output', 'write') as McpOutput | undefined) ?? process.stdout;
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  options = {
-    runner,
-    name: text(o.name),
-    version: text(o.version),
-    instructions: text(o.instructions),
-  };
+  const serverInfo = { name: text(o.name) ?? 'editkit', version: text(o.version) ?? '0.0.0' };
   const definitions = runner.definitions({ format: 'mcp' });
   const send = (message: object) => {
     output.write(`${JSON.stringify(message)}\n`);
@@ -136,8 +131,8 @@ export function serveMcp(options: McpServerOptions): Promise<void> {
           result: {
             protocolVersion,
             capabilities: { tools: { listChanged: false } },
-            serverInfo: { name: options.name ?? 'editkit', version: options.version ?? '0.0.0' },
-            instructions: options.instructions ?? definitions.guide,
+            serverInfo,
+            instructions: text(o.instructions) ?? definitions.guide,
           },
         };
       }

@@ -37,8 +37,14 @@ import type {
   SearchReplaceReport,
   SiyuanHost,
 } from '../types.js';
-import { readLang, toolDefinitions, toolSpec } from './definitions.js';
-import type { ToolDefinitions, ToolDefinitionsOptions, ToolFormat, ToolOf } from './definitions.js';
+import { readLang, TOOL_NAMES, toolDefinitions, toolSpec } from './definitions.js';
+import type {
+  ToolDefinitions,
+  ToolDefinitionsOptions,
+  ToolFormat,
+  ToolOf,
+  Toolset,
+} from './definitions.js';
 import { argProblemText, listOf, say } from './messages.js';
 import { checkArgs, parseArgs } from './validate.js';
 import type { ArgProblem, Args } from './validate.js';
@@ -112,6 +118,8 @@ const s = (v: unknown): string =>
 const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 /** A count where 0 (and absence) means "unset", as the schemas say. */
 const count = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 ? v : undefined);
+/** `mode`: "" means unset (the matcher's default). */
+const modeOf = (v: unknown): MatchMode | undefined => (s(v) || undefined) as MatchMode | undefined;
 /** `occurrence`: 1-based or "last"; 0 and "" mean unset. */
 const occurrenceOf = (v: unknown): number | string | undefined =>
   v === 0 || v === '' || v === undefined ? undefined : (v as number | string);
@@ -466,7 +474,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           };
         }
         const matchOptions = {
-          mode: (s(a.mode) || undefined) as MatchMode | undefined,
+          mode: modeOf(a.mode),
           replaceAll: b(a.replace_all, false),
           expectedReplacements: count(a.expected_replacements),
           lang,
@@ -512,7 +520,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         if (content === null) return fileMissing(path, lang);
         const r = applyEdits(content, edits, {
           atomic: true,
-          mode: (s(a.mode) || undefined) as MatchMode | undefined,
+          mode: modeOf(a.mode),
           lang,
         });
         const result = await searchReplaceResult(path, content, r, 'editLine');
@@ -541,26 +549,24 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     r: SearchReplaceReport,
     line: 'editLine' | 'blockLine',
   ): Promise<ToolResult> {
+    const changed = r.content !== content;
+    if (changed) await write(path, r.content);
     const lines = [r.summary];
     // Where each edit landed, when any did (an atomic failure lands none).
-    for (const block of r.content !== content ? r.results : []) {
+    for (const block of changed ? r.results : []) {
       if (block.ok && block.strategy)
         lines.push(
           say(line, lang, String(block.index), places(block.matches, lang), block.strategy),
         );
     }
+    if (changed) lines.push('', diffBlock(path, content, r.content));
     const failed = r.results.find((x) => !x.ok);
-    const result: ToolResult = {
-      text: '',
+    return {
+      text: lines.join('\n'),
       isError: !r.ok,
       ...(failed?.error ? { code: failed.error.code } : {}),
       data: { path, ok: r.ok, applied: r.applied, failed: r.failed, results: r.results },
     };
-    if (r.content !== content) {
-      await write(path, r.content);
-      lines.push('', diffBlock(path, content, r.content));
-    }
-    return { ...result, text: lines.join('\n') };
   }
 
   async function insert(where: 'after' | 'before', a: Args): Promise<Done> {
@@ -583,12 +589,12 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     });
   }
 
-  /** The tools this runner's hosts can serve (every tool when it has none). */
-  function offered(): { name: string }[] {
-    const toolsets: ('siyuan' | 'files')[] = [];
+  /** The toolsets this runner's hosts serve; undefined (every toolset) when it has none. */
+  function served(): Toolset[] | undefined {
+    const toolsets: Toolset[] = [];
     if (options.siyuan) toolsets.push('siyuan');
     if (options.files) toolsets.push('files');
-    return toolDefinitions({ toolsets: toolsets.length ? toolsets : undefined }).tools;
+    return toolsets.length ? toolsets : undefined;
   }
 
   async function runDetailed(name: string, raw: unknown): Promise<ToolResult> {
@@ -598,7 +604,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     if (!spec || !tool)
       return unknownTool(
         typeof name === 'string' ? name : String(typeof name),
-        offered().map((d) => d.name),
+        TOOL_NAMES.filter((n) => {
+          const toolset = toolSpec(n)?.toolset;
+          return toolset !== undefined && (served()?.includes(toolset) ?? true);
+        }),
         lang,
       );
     let checked: { args: Args; problems: ArgProblem[] };
@@ -633,13 +642,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           ? { lang: readLang(defOptions) }
           : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')
       ) as ToolDefinitionsOptions<F>;
-      const toolsets: ('siyuan' | 'files')[] = [];
-      if (options.siyuan) toolsets.push('siyuan');
-      if (options.files) toolsets.push('files');
       return toolDefinitions<F>({
         lang,
         ...opts,
-        toolsets: opts?.toolsets ?? (toolsets.length ? toolsets : undefined),
+        toolsets: opts?.toolsets ?? served(),
       });
     },
   };

@@ -48,9 +48,16 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
   const problems: ArgProblem[] = [];
   const out: Args = {};
   const names = Object.keys(spec.params);
-  // The other name of a field that has one: path → uri.
-  const aliasOf = new Map(
-    Object.entries(spec.params).flatMap(([n, p]) => (p.aliasOf ? [[p.aliasOf, n] as const] : [])),
+  // The other name of a field that has two (path ↔ uri), both ways.
+  const partner = new Map(
+    Object.entries(spec.params).flatMap(([n, p]) =>
+      p.aliasOf
+        ? [
+            [n, p.aliasOf],
+            [p.aliasOf, n],
+          ]
+        : [],
+    ),
   );
   for (const [key, value] of Object.entries(args)) {
     const param = Object.prototype.hasOwnProperty.call(spec.params, key)
@@ -63,33 +70,31 @@ export function checkArgs(spec: Spec, args: Args): { args: Args; problems: ArgPr
     // `undefined` (a JS caller's absent field) is absent; `null` is unset
     // for an optional field (OpenAI's strict mode sends it).
     if (value === undefined) continue;
-    const target = param.aliasOf ?? key;
-    const aliased = aliasOf.get(key);
-    if (value === null && !param.required && !aliased && !param.aliasOf) continue;
-    if (param.aliasOf || aliased) {
+    const other = partner.get(key);
+    if (value === null && !param.required && !other) continue;
+    if (other !== undefined) {
       // A field with two names (path / uri): "" and null on either name
-      // are absent; two different values are a conflict.
+      // are absent; two different values are a conflict, said once (under
+      // the main name); the same value twice is checked under the main name.
       if (value === null || value === '') continue;
-      const other = args[param.aliasOf ?? aliased ?? ''];
-      if (other !== undefined && other !== null && other !== '' && other !== value) {
-        if (!param.aliasOf)
-          problems.push({ kind: 'aliasConflict', field: key, alias: aliased ?? '' });
-        continue;
+      const theirs = args[other];
+      if (theirs !== undefined && theirs !== null && theirs !== '') {
+        if (theirs !== value && !param.aliasOf)
+          problems.push({ kind: 'aliasConflict', field: key, alias: other });
+        if (theirs !== value || param.aliasOf) continue;
       }
-      if (param.aliasOf && other === value) continue;
     }
     problems.push(...checkValue(key, value, param.schema));
-    out[target] = value;
+    out[param.aliasOf ?? key] = value;
   }
   const missing = names.filter(
     (n) => spec.params[n]?.required && (out[n] === undefined || out[n] === null),
   );
-  // A field that has an alias is named with it: "path or uri" (seed 003 says uri).
-  const aliases = aliasOf;
   const problemsWithMissing = withMissing(problems, missing, '');
+  // A field that has an alias is named with it: "path or uri" (seed 003 says uri).
   for (const p of problemsWithMissing)
     if (p.kind === 'missing')
-      p.fields = p.fields.map((f) => (aliases.has(f) ? `${f} or ${aliases.get(f)}` : f));
+      p.fields = p.fields.map((f) => (partner.has(f) ? `${f} or ${partner.get(f)}` : f));
   return { args: out, problems: problemsWithMissing };
 }
 
@@ -162,13 +167,6 @@ function checkValue(field: string, value: unknown, schema: JsonSchema): ArgProbl
   }
   if (schema.enum && !schema.enum.includes(value as string)) return wrong;
   return [];
-}
-
-/** `'a string "…"'`-style names of a value's kind, for "got …". */
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }
 
 /**
