@@ -167,6 +167,13 @@ pub enum ErrorCode {
     FileExists = "FILE_EXISTS",
     /// `checkNewFile`: the path exists and is not a regular file.
     NotAFile = "NOT_A_FILE",
+    // ---- patches: codex envelopes and unified diffs ---------------------
+    /// The patch or diff text is malformed (wraps every format problem,
+    /// each with its line).
+    InvalidPatch = "INVALID_PATCH",
+    /// A hunk with no context or removed lines where nothing else says
+    /// where it goes (an `@@` anchor alone, a line number alone).
+    HunkWithoutContext = "HUNK_WITHOUT_CONTEXT",
     // ---- hosts of the TypeScript layer (SPEC §9.1) ----------------------
     /// `createNodeFileHost`: the path leads outside the host's root (`..`,
     /// an absolute path elsewhere, a symlink pointing out, a NUL).

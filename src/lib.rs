@@ -18,6 +18,7 @@
 //! | reading and adding SiYuan content | [`get_block_content`], [`get_block_info`], [`append_content`], [`create_new_doc`] |
 //! | file edits: prepare → apply, overwrite/new-file guards, file views | [`FileEditSession`], [`check_overwrite`], [`check_new_file`], [`format_file_view`] |
 //! | find/replace that survives formatting slips, SEARCH/REPLACE, self-correction | [`find_match`], [`replace_text`], [`apply_search_replace`], [`apply_edits`], [`replace_text_with_correction`] |
+//! | codex `*** Begin Patch` envelopes and unified diffs, placed by the same safe strategies | [`plan_patch`], [`plan_unified_diff`], [`parse_patch`], [`parse_unified_diff`] |
 //! | the I/O a host supplies | [`SiyuanHost`] |
 //! | stable error codes with en/zh messages | [`Error`], [`ErrorCode`] |
 
@@ -30,6 +31,7 @@ mod host;
 mod lang;
 mod markdown;
 mod matcher;
+mod patch;
 mod planner;
 mod siyuan;
 mod slice;
@@ -40,6 +42,7 @@ mod wire;
 pub use block_diff::*;
 pub use content::*;
 pub use matcher::*;
+pub use patch::*;
 pub use planner::*;
 pub use slice::*;
 

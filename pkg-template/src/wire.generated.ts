@@ -64,6 +64,8 @@ export type ErrorCode =
   | 'SUSPICIOUS_DIFF'
   | 'FILE_EXISTS'
   | 'NOT_A_FILE'
+  | 'INVALID_PATCH'
+  | 'HUNK_WITHOUT_CONTEXT'
   | 'PATH_OUTSIDE_ROOT'
   | 'NOT_TEXT';
 
@@ -191,3 +193,9 @@ export type DocLocation =
   | 'siblings'
   | 'children'
   | 'parent';
+
+/** What a patch does to one file (Rust: `FileOp`). */
+export type FileOp =
+  | 'add'
+  | 'delete'
+  | 'update';

@@ -25,6 +25,7 @@ pub(crate) struct Settings {
     pub replace_all: bool,
     pub limits: Limits,
     pub budget: u32,
+    pub line_hint: Option<u32>,
     pub lang: Lang,
 }
 
@@ -82,6 +83,9 @@ impl Settings {
                 size_ratio,
             },
             budget: o.work_budget.unwrap_or(DEFAULT_WORK_BUDGET),
+            line_hint: o
+                .line_hint
+                .filter(|_| !o.replace_all && o.expected_replacements.is_none()),
             lang,
         })
     }
@@ -193,6 +197,21 @@ pub(crate) fn decide(settings: &Settings, candidates: Vec<Candidate>) -> Verdict
     } else {
         Verdict::CountMismatch(candidates)
     }
+}
+
+/// The index of the place whose first line is strictly nearest `hint`
+/// (1-based lines), or `None` when two are equally near: a line hint
+/// breaks ties between places the search matches, it never guesses
+/// between equals.
+pub(crate) fn nearest_to_hint(first_lines: &[u32], hint: u32) -> Option<usize> {
+    let distance = |line: u32| line.abs_diff(hint);
+    let best = first_lines.iter().map(|&l| distance(l)).min()?;
+    let mut nearest = first_lines
+        .iter()
+        .enumerate()
+        .filter(|&(_, &l)| distance(l) == best);
+    let (index, _) = nearest.next()?;
+    nearest.next().is_none().then_some(index)
 }
 
 /// Line and UTF-16 column bookkeeping for many byte offsets of one text in

@@ -58,7 +58,11 @@ pub(crate) fn render(problem: &Problem, lang: Lang) -> String {
     match problem {
         Problem::EmptySearch => empty_search(lang),
         Problem::NoChange => no_change(lang),
-        Problem::Ambiguous { strategy, places } => ambiguous(lang, *strategy, places),
+        Problem::Ambiguous {
+            strategy,
+            places,
+            hint,
+        } => ambiguous(lang, *strategy, places, *hint),
         Problem::TooManyMatches { strategy, cap } => too_many_matches(lang, *strategy, *cap),
         Problem::CountMismatch {
             strategy,
@@ -99,8 +103,15 @@ fn no_change(lang: Lang) -> String {
     .to_string()
 }
 
-fn ambiguous(lang: Lang, strategy: Strategy, found: &[Place]) -> String {
-    match lang {
+fn ambiguous(lang: Lang, strategy: Strategy, found: &[Place], hint: Option<u32>) -> String {
+    let tie = match (hint, lang) {
+        (None, _) => String::new(),
+        (Some(h), Lang::En) => {
+            format!(" The line hint {h} does not choose one: two of them are equally near it.")
+        }
+        (Some(h), Lang::Zh) => format!("行号提示 {h} 无法选定：有两处与它距离相同。"),
+    };
+    let message = match lang {
         Lang::En => format!(
             "The search text matches {n} places (strategy {s}): {list}. An edit needs exactly one. Add a few unchanged neighbouring lines to the search so it matches one place only, or set replaceAll to change every place.",
             n = found.len(),
@@ -113,7 +124,8 @@ fn ambiguous(lang: Lang, strategy: Strategy, found: &[Place]) -> String {
             s = strategy,
             list = ranges(lang, found)
         ),
-    }
+    };
+    message + &tie
 }
 
 fn count_mismatch(lang: Lang, strategy: Strategy, expected: u32, found: &[Place]) -> String {
@@ -422,6 +434,10 @@ pub(crate) fn format_problem(
         MissingDelimiter => (
             format!("Line {line}: the REPLACE marker comes before the `=======` that separates search from replacement."),
             format!("第 {line} 行：REPLACE 标记出现在分隔搜索与替换的 `=======` 之前。"),
+        ),
+        MisplacedLineHint => (
+            format!("Line {line}: a `:start_line:`/`:end_line:` hint inside the REPLACE section; hints go right after `<<<<<<< SEARCH`, followed by a `-------` line. To write such a line as text, start it with a backslash."),
+            format!("第 {line} 行：`:start_line:`/`:end_line:` 行号提示出现在 REPLACE 段内；提示应紧跟在 `<<<<<<< SEARCH` 之后，并以 `-------` 行结束。若要把这样的行作为文本写入，请在行首加反斜杠。"),
         ),
         NoBlocks => (
             "The text has no `<<<<<<< SEARCH` … `=======` … `>>>>>>> REPLACE` block.".to_string(),

@@ -128,6 +128,7 @@ pub use types::{
 };
 
 use content::Content;
+pub(crate) use ladder::nearest_to_hint;
 use ladder::{Positions, Run, Settings, Verdict};
 use strategies::{Candidate, Needle, Plan};
 use types::{Place, Problem, Unmappable};
@@ -176,15 +177,8 @@ pub fn find_match(
             result.matches = matches(body, bom_units, s, &cands);
         }
         (Some(s), Verdict::Ambiguous(cands)) => {
-            stats::update(|st| st.ambiguous += 1);
-            result.matches = matches(body, bom_units, s, &cands);
-            result.note(
-                lang,
-                Problem::Ambiguous {
-                    strategy: s,
-                    places: ranges(&result.matches),
-                },
-            );
+            let found = matches(body, bom_units, s, &cands);
+            result.ambiguous_or_hinted(&settings, s, found);
         }
         (Some(s), Verdict::TooMany) => result.note(
             lang,
@@ -292,14 +286,18 @@ fn chosen_or_refusal(
         ladder::decide(settings, run.candidates.clone()),
     ) {
         (Some(s), Verdict::Accept(c)) => Ok((s, c)),
-        (Some(s), Verdict::Ambiguous(c)) => {
+        (Some(s), Verdict::Ambiguous(mut c)) => {
+            let found = matches(body, bom_units, s, &c);
+            if let Some(i) = hinted(settings, &found) {
+                return Ok((s, vec![c.swap_remove(i)]));
+            }
             stats::update(|st| st.ambiguous += 1);
-            let places = ranges(&matches(body, bom_units, s, &c));
             Err(refuse(
                 lang,
                 Problem::Ambiguous {
                     strategy: s,
-                    places,
+                    places: ranges(&found),
+                    hint: settings.line_hint,
                 },
             ))
         }
@@ -325,6 +323,42 @@ fn chosen_or_refusal(
             content, needle, replace, settings, run,
         )),
     }
+}
+
+impl FindResult {
+    /// Several places: the one the line hint chooses, when it chooses;
+    /// else `AMBIGUOUS` with all of them.
+    fn ambiguous_or_hinted(&mut self, settings: &Settings, strategy: Strategy, found: Vec<Match>) {
+        if let Some(i) = hinted(settings, &found) {
+            stats::count_strategy(strategy);
+            self.found = true;
+            self.matches = vec![found[i].clone()];
+            return;
+        }
+        stats::update(|st| st.ambiguous += 1);
+        self.matches = found;
+        self.note(
+            settings.lang,
+            Problem::Ambiguous {
+                strategy,
+                places: ranges(&self.matches),
+                hint: settings.line_hint,
+            },
+        );
+    }
+}
+
+/// The one of several places the line hint chooses (strictly nearest its
+/// first line), when there is a hint and the places do not overlap:
+/// overlapping places are one region read two ways, which no line
+/// number can settle.
+fn hinted(settings: &Settings, found: &[Match]) -> Option<usize> {
+    let hint = settings.line_hint?;
+    if found.windows(2).any(|w| w[0].end > w[1].start) {
+        return None;
+    }
+    let first_lines: Vec<u32> = found.iter().map(|m| m.start_line).collect();
+    ladder::nearest_to_hint(&first_lines, hint)
 }
 
 /// `REPLACEMENT_NOT_MAPPABLE` for the candidate whose replacement could

@@ -20,7 +20,17 @@
 //!   `\<<<<<<< HEAD`) is that line as text, so files containing merge
 //!   conflict markers or `=======` underlines can be edited;
 //! - lines outside blocks (a file name, a code fence, an explanation) are
-//!   ignored.
+//!   ignored;
+//! - Roo-Code's line hints: `:start_line:N` and `:end_line:N` lines at the
+//!   top of a SEARCH section, then a `-------` line, give the block a
+//!   [`start_line`](SearchReplaceBlock::start_line) hint (used only to
+//!   break a tie between places the search matches; `:end_line:` is read
+//!   and ignored). The same lines in a REPLACE section are refused
+//!   (`MISPLACED_DELIMITER`) unless escaped with a backslash;
+//! - a SEARCH copied from Roo-Code's read view, every line prefixed
+//!   `N | `, is searched without the prefixes when it is nowhere as
+//!   written (and REPLACE loses them too when all its lines carry them);
+//!   the first number is then the line hint.
 //!
 //! Only the one line break after a marker line and before the next marker
 //! is structural; bodies keep every other character. Every format problem
@@ -47,6 +57,10 @@ pub struct SearchReplaceBlock {
     pub replace: String,
     /// 1-based line of the block's SEARCH marker in the text.
     pub line: u32,
+    /// The `:start_line:` hint: the file line where SEARCH is expected to
+    /// start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u32>,
 }
 
 /// Options of [`apply_search_replace`] and [`apply_edits`].
@@ -88,10 +102,11 @@ impl Default for SearchReplaceOptions {
 }
 
 impl SearchReplaceOptions {
-    fn replace_options(&self, replace_all: bool) -> MatchOptions {
+    fn replace_options(&self, replace_all: bool, line_hint: Option<u32>) -> MatchOptions {
         MatchOptions {
             mode: self.mode,
             replace_all,
+            line_hint,
             fuzzy_threshold: self.fuzzy_threshold,
             fuzzy_margin: self.fuzzy_margin,
             size_ratio: self.size_ratio,
@@ -237,6 +252,48 @@ fn escaped_marker(line: &str) -> Option<&str> {
         .then_some(rest)
 }
 
+/// The number of a `:start_line:N` / `:end_line:N` line (`(true, N)` for
+/// a start line), spaces around it tolerated.
+fn line_hint(line: &str) -> Option<(bool, u32)> {
+    let t = line.trim();
+    let (is_start, n) = match t.strip_prefix(":start_line:") {
+        Some(n) => (true, n),
+        None => (false, t.strip_prefix(":end_line:")?),
+    };
+    let n = n.trim();
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| n.parse().ok())
+        .flatten()
+        .map(|n| (is_start, n))
+}
+
+/// Removes Roo's hint lines (and the `-------` line after them) from the
+/// top of a SEARCH body; returns the `:start_line:` value.
+fn take_line_hints(body: &mut Vec<(&str, &str)>) -> Option<u32> {
+    let hints = body
+        .iter()
+        .take_while(|(t, _)| line_hint(t).is_some())
+        .count();
+    if hints == 0 {
+        return None;
+    }
+    let start = body[..hints]
+        .iter()
+        .filter_map(|(t, _)| line_hint(t))
+        .find_map(|(is_start, n)| is_start.then_some(n));
+    let separator = body.get(hints).is_some_and(|(t, _)| {
+        (5..=9).contains(&t.trim_end().len()) && t.trim_end().bytes().all(|b| b == b'-')
+    });
+    body.drain(..hints + usize::from(separator));
+    start
+}
+
+/// The text of an escaped hint line (`\:start_line:5` → `:start_line:5`).
+fn escaped_line_hint(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix('\\')?;
+    line_hint(rest).map(|_| rest)
+}
+
 /// Body lines (text, ending) joined back, without the final structural
 /// line break.
 fn join(lines: &[(&str, &str)]) -> String {
@@ -277,6 +334,7 @@ enum Section<'t> {
     },
     Replace {
         line: u32,
+        start_line: Option<u32>,
         search: String,
         body: Vec<(&'t str, &'t str)>,
     },
@@ -284,7 +342,8 @@ enum Section<'t> {
 
 /// The blocks of a text and its format problems (each with its line), in
 /// one pass: a state machine whose match lists every (marker, section)
-/// pair once, with the problem it reports.
+/// pair once, with the problem it reports. One piece: splitting the match
+/// would scatter the table of transitions.
 fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
     let mut blocks = Vec::new();
     let mut problems: Vec<(FormatProblem, u32)> = Vec::new();
@@ -292,7 +351,12 @@ fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
     for (i, l) in crate::text::lines_with_endings(text).enumerate() {
         let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let text = l.text;
-        let body_line = (escaped_marker(text).unwrap_or(text), l.ending);
+        let body_line = (
+            escaped_marker(text)
+                .or_else(|| escaped_line_hint(text))
+                .unwrap_or(text),
+            l.ending,
+        );
         let open_at = |line: u32| Section::Search {
             line,
             body: Vec::new(),
@@ -307,20 +371,33 @@ fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
                 problems.push((FormatProblem::UnclosedSearch, line));
                 open_at(no)
             }
-            (Some(Marker::Divider), Section::Search { line, body }) => Section::Replace {
-                line,
-                search: join(&body),
-                body: Vec::new(),
-            },
+            (Some(Marker::Divider), Section::Search { line, mut body }) => {
+                let start_line = take_line_hints(&mut body);
+                Section::Replace {
+                    line,
+                    start_line,
+                    search: join(&body),
+                    body: Vec::new(),
+                }
+            }
             (Some(Marker::Divider), s) => {
                 problems.push((FormatProblem::MisplacedDelimiter, no));
                 s
             }
-            (Some(Marker::Replace), Section::Replace { line, search, body }) => {
+            (
+                Some(Marker::Replace),
+                Section::Replace {
+                    line,
+                    start_line,
+                    search,
+                    body,
+                },
+            ) => {
                 blocks.push(SearchReplaceBlock {
                     search,
                     replace: join(&body),
                     line,
+                    start_line,
                 });
                 Section::Outside
             }
@@ -341,12 +418,21 @@ fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
                 None,
                 Section::Replace {
                     line,
+                    start_line,
                     search,
                     mut body,
                 },
             ) => {
+                if line_hint(text).is_some() {
+                    problems.push((FormatProblem::MisplacedLineHint, no));
+                }
                 body.push(body_line);
-                Section::Replace { line, search, body }
+                Section::Replace {
+                    line,
+                    start_line,
+                    search,
+                    body,
+                }
             }
         };
     }
@@ -380,6 +466,7 @@ fn format_error(lang: Lang, problems: Vec<(FormatProblem, u32)>) -> Error {
                 FormatProblem::UnmatchedReplace => ErrorCode::UnmatchedReplace,
                 FormatProblem::MisplacedDelimiter => ErrorCode::MisplacedDelimiter,
                 FormatProblem::MissingDelimiter => ErrorCode::MissingDelimiter,
+                FormatProblem::MisplacedLineHint => ErrorCode::MisplacedDelimiter,
                 FormatProblem::NoBlocks => ErrorCode::EmptyDiff,
             };
             Error::new(code, message)
@@ -409,9 +496,15 @@ pub fn apply_search_replace(
     options: &SearchReplaceOptions,
 ) -> Result<SearchReplaceReport, Error> {
     let blocks = parse_search_replace(text, options.lang)?;
-    let edits: Vec<(String, String, bool, Option<u32>)> = blocks
+    let edits: Vec<Edit> = blocks
         .into_iter()
-        .map(|b| (b.search, b.replace, false, Some(b.line)))
+        .map(|b| Edit {
+            search: b.search,
+            replace: b.replace,
+            replace_all: false,
+            line: Some(b.line),
+            line_hint: b.start_line,
+        })
         .collect();
     run_edits(content, &edits, options)
 }
@@ -433,33 +526,109 @@ pub fn apply_edits(
                 .pick("a non-empty list of edits", "非空的编辑列表"),
         ));
     }
-    let edits: Vec<(String, String, bool, Option<u32>)> = edits
+    let edits: Vec<Edit> = edits
         .iter()
-        .map(|e| {
-            (
-                e.old_string.clone(),
-                e.new_string.clone(),
-                e.replace_all,
-                None,
-            )
+        .map(|e| Edit {
+            search: e.old_string.clone(),
+            replace: e.new_string.clone(),
+            replace_all: e.replace_all,
+            line: None,
+            line_hint: None,
         })
         .collect();
     run_edits(content, &edits, options)
 }
 
-/// Applies each `(search, replace, replaceAll, line)` edit to the result of
-/// the ones before; a failed edit is recorded and skipped, an invalid
-/// option ends the run.
+/// One edit of a run: a block (with its marker line and line hint) or an
+/// item of an edit list.
+struct Edit {
+    search: String,
+    replace: String,
+    replace_all: bool,
+    line: Option<u32>,
+    line_hint: Option<u32>,
+}
+
+/// A line of Roo-Code's read view, `N | text` (spaces around the number
+/// and before `|` tolerated): the text after the prefix.
+fn numbered_line(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = t[digits..].trim_start_matches(' ').strip_prefix('|')?;
+    Some(rest.strip_prefix(' ').unwrap_or(rest))
+}
+
+/// `text` without the `N | ` prefixes of Roo's read view, when every
+/// non-blank line has one; the first number.
+fn strip_line_numbers(text: &str) -> Option<(String, Option<u32>)> {
+    let mut out = String::with_capacity(text.len());
+    let mut first = None;
+    for l in crate::text::lines_with_endings(text) {
+        if l.text.trim().is_empty() {
+            out.push_str(l.text);
+        } else {
+            let rest = numbered_line(l.text)?;
+            if first.is_none() {
+                first = l
+                    .text
+                    .trim_start()
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()?
+                    .parse()
+                    .ok();
+            }
+            out.push_str(rest);
+        }
+        out.push_str(l.ending);
+    }
+    Some((out, first))
+}
+
+/// A block whose SEARCH is nowhere as written but every line of which
+/// carries a `N | ` prefix copied from Roo-Code's read view: the block
+/// again without the prefixes (on REPLACE too, when all its lines have
+/// them), the first number as the line hint unless the block has one.
+/// The usual rules decide; `None` when the SEARCH has no such prefixes.
+fn without_line_numbers(
+    current: &str,
+    edit: &Edit,
+    options: &SearchReplaceOptions,
+) -> Option<Result<super::ReplaceResult, Error>> {
+    let (search, first) = strip_line_numbers(&edit.search)?;
+    let replace =
+        strip_line_numbers(&edit.replace).map_or_else(|| edit.replace.clone(), |(r, _)| r);
+    let hint = edit.line_hint.or(first);
+    let o = options.replace_options(edit.replace_all, hint);
+    Some(replace_text(current, &search, &replace, &o))
+}
+
+/// Applies each edit to the result of the ones before; a failed edit is
+/// recorded and skipped, an invalid option ends the run.
 fn run_edits(
     content: &str,
-    edits: &[(String, String, bool, Option<u32>)],
+    edits: &[Edit],
     options: &SearchReplaceOptions,
 ) -> Result<SearchReplaceReport, Error> {
     let mut current = content.to_string();
     let mut results = Vec::with_capacity(edits.len());
-    for (i, (search, replace, all, line)) in edits.iter().enumerate() {
+    for (i, edit) in edits.iter().enumerate() {
         let index = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        match replace_text(&current, search, replace, &options.replace_options(*all)) {
+        let line = &edit.line;
+        let match_options = options.replace_options(edit.replace_all, edit.line_hint);
+        let mut outcome = replace_text(&current, &edit.search, &edit.replace, &match_options);
+        if edit.line.is_some()
+            && outcome
+                .as_ref()
+                .is_err_and(|e| e.code == ErrorCode::NotFound)
+        {
+            if let Some(renumbered) = without_line_numbers(&current, edit, options) {
+                outcome = renumbered;
+            }
+        }
+        match outcome {
             Ok(r) => {
                 current = r.content;
                 results.push(BlockResult {
@@ -578,7 +747,8 @@ mod tests {
             vec![SearchReplaceBlock {
                 search: "a\n=======\n".into(),
                 replace: "b\r\n".into(),
-                line: 3
+                line: 3,
+                start_line: None,
             }]
         );
     }

@@ -126,6 +126,13 @@ pub struct MatchOptions {
     pub size_ratio: Option<f64>,
     /// Default [`DEFAULT_WORK_BUDGET`].
     pub work_budget: Option<u32>,
+    /// A 1-based line where the search is expected to start (Roo's
+    /// `:start_line:`, a unified diff's `@@ -l`). It only breaks a tie:
+    /// when the search matches several places, the one whose first line
+    /// is strictly nearest the hint is used; two equally near ones stay
+    /// ambiguous. A single match is used wherever it is: the hint never
+    /// moves an edit to a place the search does not match.
+    pub line_hint: Option<u32>,
     /// Language of messages. Default `en`.
     pub lang: Lang,
 }
@@ -140,6 +147,7 @@ impl Default for MatchOptions {
             fuzzy_margin: None,
             size_ratio: None,
             work_budget: None,
+            line_hint: None,
             lang: Lang::En,
         }
     }
@@ -303,6 +311,9 @@ pub(crate) enum FormatProblem {
     MisplacedDelimiter,
     /// A REPLACE marker before the `=======`.
     MissingDelimiter,
+    /// A `:start_line:`/`:end_line:` line in a REPLACE section (hints
+    /// belong at the top of SEARCH).
+    MisplacedLineHint,
     /// No block at all.
     NoBlocks,
 }
@@ -320,6 +331,8 @@ pub(crate) enum Problem {
     Ambiguous {
         strategy: Strategy,
         places: Vec<Place>,
+        /// The line hint that did not choose one (two places equally near).
+        hint: Option<u32>,
     },
     /// `strategy` found more than `cap` places.
     TooManyMatches { strategy: Strategy, cap: usize },

@@ -12,9 +12,12 @@
 //!   `tests/conformance/DIVERGENCES.md`; an unlisted differ (or a listed
 //!   case that no longer differs) fails the test;
 //! - `not_applicable`: formats and helpers editkit does not implement
-//!   (codex `*** Begin Patch`, Roo `:start_line:` markers and `N |` line
-//!   numbers, aider file names and `...` elision, streaming input), each
-//!   with its reason. Nothing is dropped silently.
+//!   (aider file names and `...` elision, streaming input, gemini's
+//!   unescape helper), each with its reason. Nothing is dropped silently.
+//!
+//! codex `apply_patch` cases run through the patch planner
+//! (`conformance/codex.rs`); Roo's `:start_line:` hints and `N |` line
+//! numbers through `apply_search_replace`.
 //!
 //! Mapping of peer tolerance onto editkit modes: peers whose ladders accept
 //! content differences (opencode's replacers, gemini's flexible/regex/fuzzy
@@ -28,13 +31,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use editkit::{
-    apply_edits, apply_search_replace, find_match, parse_search_replace, replace_text, EditSpec,
-    MatchMode, MatchOptions, SearchReplaceOptions, SearchReplaceReport,
+    apply_search_replace, find_match, parse_search_replace, replace_text, MatchMode, MatchOptions,
+    SearchReplaceOptions, SearchReplaceReport,
 };
 use editkit::{Error, ErrorCode, Lang};
 use serde_json::Value;
 
 use super::support::{shared_dir, shared_json};
+
+mod codex;
+use codex::codex;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Class {
@@ -76,6 +82,11 @@ fn rule(code: ErrorCode) -> &'static str {
         | ErrorCode::UnmatchedReplace
         | ErrorCode::MisplacedDelimiter
         | ErrorCode::MissingDelimiter => "§6.5 markers only as whole lines of 5-9 characters; every block closed",
+        ErrorCode::InvalidPatch => "patch grammar: the envelope, file headers and hunk lines as documented; every problem reported",
+        ErrorCode::HunkWithoutContext => "a hunk with no context or removed lines has no place except the end of the file (no @@ anchor) or an empty file",
+        ErrorCode::AnchorNotFound => "a hunk's @@ anchor must be in the file, after the previous hunk",
+        ErrorCode::FileExists => "never lost text: adding or renaming onto an existing file is refused",
+        ErrorCode::FileNotFound => "a file to update or delete must exist",
         _ => "unexpected refusal",
     }
 }
@@ -278,34 +289,9 @@ fn observed_or_expected(case: &Value) -> Option<&Value> {
     }
 }
 
-fn roo_line_markers(diff: &str) -> bool {
-    diff.contains(":start_line:") || diff.contains(":end_line:")
-}
-
-/// Every non-blank line of some SEARCH body looks like `N | text`.
-fn roo_line_numbers(diff: &str) -> bool {
-    let numbered = |l: &str| {
-        let t = l.trim_start();
-        let digits = t.chars().take_while(char::is_ascii_digit).count();
-        digits > 0 && t[digits..].trim_start().starts_with('|')
-    };
-    match parse_search_replace(diff, Lang::En) {
-        Ok(blocks) => blocks.iter().any(|b| {
-            let lines: Vec<&str> = b.search.lines().filter(|l| !l.trim().is_empty()).collect();
-            !lines.is_empty() && lines.iter().all(|l| numbered(l))
-        }),
-        Err(_) => false,
-    }
-}
-
 fn roo(case: &Value) -> Class {
     let op = s(case, "operation").unwrap_or("");
     let diff = s(case, "diff").unwrap_or("");
-    if roo_line_markers(diff) {
-        return Class::NotApplicable(
-            "Roo `:start_line:`/`:end_line:` markers (a format editkit does not implement)",
-        );
-    }
     if op.starts_with("validateMarkerSequencing") {
         let peer_ok = case
             .get("observed")
@@ -327,11 +313,6 @@ fn roo(case: &Value) -> Class {
                 Class::Differ("peer rejects the marker sequence, editkit parses it".into())
             }
         };
-    }
-    if roo_line_numbers(diff) {
-        return Class::NotApplicable(
-            "Roo strips `N |` line numbers copied from its read view; editkit treats them as text",
-        );
     }
     let Some(content) = s(case, "content") else {
         return Class::NotApplicable("no content");
@@ -539,104 +520,6 @@ fn continue_case(case: &Value) -> Class {
             classify_edit(&content, &peer, &ours, Some(&search))
         }
         _ => Class::NotApplicable("unknown Continue operation"),
-    }
-}
-
-fn codex(case: &Value) -> Class {
-    let op = s(case, "operation").unwrap_or("");
-    match op {
-        "seekSequence" | "seek_sequence" => {
-            let lines: Vec<String> =
-                serde_json::from_value(case["lines"].clone()).unwrap_or_default();
-            let pattern: Vec<String> =
-                serde_json::from_value(case["pattern"].clone()).unwrap_or_default();
-            let start = case
-                .get("start")
-                .or_else(|| case.get("config").and_then(|c| c.get("start")));
-            let eof = case
-                .get("eof")
-                .or_else(|| case.get("config").and_then(|c| c.get("eof")));
-            if start.and_then(Value::as_u64).unwrap_or(0) != 0
-                || eof.and_then(Value::as_bool).unwrap_or(false)
-            {
-                return Class::NotApplicable(
-                    "codex seek from a start line or from the end: no editkit parameter",
-                );
-            }
-            let peer = observed_or_expected(case).and_then(Value::as_u64);
-            let content = lines.join("\n");
-            let search = pattern.join("\n");
-            match (
-                peer,
-                find_match(&content, &search, &MatchOptions::default()),
-            ) {
-                (None, Ok(r)) if !r.found => Class::Agree,
-                (None, Err(_)) => Class::Agree,
-                (None, Ok(r)) => Class::Differ(format!(
-                    "peer found nothing, editkit matched line {}",
-                    r.matches[0].start_line
-                )),
-                (Some(_), Err(e)) => Class::SafeRefusal(rule(e.code)),
-                (Some(line), Ok(r)) if r.found => {
-                    if u64::from(r.matches[0].start_line) == line + 1 {
-                        Class::Agree
-                    } else {
-                        Class::Differ(format!(
-                            "peer line {line}, editkit line {}",
-                            r.matches[0].start_line - 1
-                        ))
-                    }
-                }
-                (Some(_), Ok(r)) => Class::SafeRefusal(rule(r.code.unwrap_or(ErrorCode::NotFound))),
-            }
-        }
-        "applyChunksToContent" => {
-            let chunks = case["chunks"].as_array().cloned().unwrap_or_default();
-            let anchored = chunks.iter().any(|c| {
-                !c["changeContext"].is_null() || c["isEndOfFile"].as_bool().unwrap_or(false)
-            });
-            if anchored {
-                return Class::NotApplicable(
-                    "codex chunk anchored by a context line or end of file: no editkit parameter",
-                );
-            }
-            let Some(content) = s(case, "content") else {
-                return Class::NotApplicable("no content");
-            };
-            let join = |v: &Value| -> String {
-                v.as_array()
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join("\n")
-                    })
-                    .unwrap_or_default()
-            };
-            let edits: Vec<EditSpec> = chunks
-                .iter()
-                .map(|c| EditSpec {
-                    old_string: join(&c["oldLines"]),
-                    new_string: join(&c["newLines"]),
-                    replace_all: false,
-                })
-                .collect();
-            let peer = peer_text(observed_or_expected(case));
-            let ours = report_edit(apply_edits(
-                content,
-                &edits,
-                &SearchReplaceOptions::default(),
-            ));
-            classify_edit(
-                content,
-                &peer,
-                &ours,
-                edits.first().map(|e| e.old_string.as_str()),
-            )
-        }
-        _ => Class::NotApplicable(
-            "codex `*** Begin Patch` format (a format editkit does not implement)",
-        ),
     }
 }
 

@@ -10,6 +10,7 @@ mod fuzz_checks;
 mod fuzz_regressions;
 pub mod kernel_host;
 mod matcher;
+mod patch;
 mod planner;
 mod planner_refusals;
 mod quality;

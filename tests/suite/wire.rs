@@ -5,8 +5,8 @@
 
 use editkit::{
     AnchorMatch, AppendTarget, BlockStrategy, ContextMatch, DocLocation, EditKind, EditStatus,
-    ErrorCode, Lang, LocatedBy, MatchMode, Placement, PlanAction, PlanMode, Position, RejectReason,
-    Strategy, WarningCode,
+    ErrorCode, FileOp, Lang, LocatedBy, MatchMode, Placement, PlanAction, PlanMode, Position,
+    RejectReason, Strategy, WarningCode,
 };
 
 fn union(doc: &str, name: &str, values: impl Iterator<Item = &'static str>) -> String {
@@ -114,6 +114,11 @@ fn generated() -> String {
             "Where createNewDoc puts the new document (Rust: `DocLocation`).",
             "DocLocation",
             DocLocation::ALL.iter().map(|s| s.as_str()),
+        ),
+        union(
+            "What a patch does to one file (Rust: `FileOp`).",
+            "FileOp",
+            FileOp::ALL.iter().map(|s| s.as_str()),
         ),
     ]
     .join("\n")

@@ -1,0 +1,418 @@
+//! Placing one file's hunks in its text (see the module docs of `patch`
+//! for the rules). Positions are byte offsets into the text without its
+//! BOM; lines are 1-based.
+
+use super::messages;
+use super::types::Hunk;
+use crate::error::{Error, ErrorCode, LineRange};
+use crate::lang::Lang;
+use crate::matcher::{find_match, replace_text, Match, MatchMode, MatchOptions, Strategy};
+use crate::text::{detect_line_ending, lines_with_endings};
+
+/// Where a hunk goes: `text` replaces `start..end` of the file's text.
+#[derive(Clone, Debug)]
+pub(super) struct Placement {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub strategy: Option<Strategy>,
+    /// First and last line replaced (`last = first - 1` for an insertion).
+    pub first: u32,
+    pub last: u32,
+}
+
+/// The file's lines: where each starts and where its text (without the
+/// line break) ends.
+struct FileLines<'a> {
+    body: &'a str,
+    starts: Vec<usize>,
+    text_ends: Vec<usize>,
+}
+
+impl<'a> FileLines<'a> {
+    fn new(body: &'a str) -> Self {
+        let (mut starts, mut text_ends) = (Vec::new(), Vec::new());
+        for l in lines_with_endings(body) {
+            starts.push(l.start);
+            text_ends.push(l.start + l.text.len());
+        }
+        FileLines {
+            body,
+            starts,
+            text_ends,
+        }
+    }
+
+    fn count(&self) -> u32 {
+        u32::try_from(self.starts.len()).unwrap_or(u32::MAX)
+    }
+
+    fn text(&self, line: u32) -> &'a str {
+        let i = line as usize - 1;
+        &self.body[self.starts[i]..self.text_ends[i]]
+    }
+}
+
+/// Places every hunk of one file, in order: each result is a placement or
+/// the hunk's refusal. A refused hunk does not move the point after
+/// which the next one is searched.
+pub(super) fn place_hunks(
+    body: &str,
+    hunks: &[Hunk],
+    mode: MatchMode,
+    lang: Lang,
+) -> Vec<Result<Placement, Error>> {
+    let file = FileLines::new(body);
+    let mut from_line = 1u32;
+    let mut out = Vec::with_capacity(hunks.len());
+    for hunk in hunks {
+        let placed = place(&file, hunk, from_line, mode, lang);
+        if let Ok(p) = &placed {
+            from_line = p.last + 1;
+        }
+        out.push(placed);
+    }
+    out
+}
+
+/// Whether a file line is the anchor line: equal under the matcher's fold
+/// key (indentation, spacing, typographic characters), or starting with
+/// the anchor where a word ends (`@@ def f` for `def f(x):`).
+fn is_anchor(line: &str, anchor: &str) -> bool {
+    let (l, a) = (
+        crate::matcher::fold_key(line),
+        crate::matcher::fold_key(anchor),
+    );
+    if a.is_empty() {
+        return false;
+    }
+    l == a
+        || l.strip_prefix(a.as_str()).is_some_and(|rest| {
+            let next = rest.chars().next();
+            let last = a.chars().last();
+            next.is_some_and(|c| !(c.is_alphanumeric() || c == '_'))
+                || last.is_some_and(|c| !(c.is_alphanumeric() || c == '_'))
+        })
+}
+
+/// The byte offset of `units` UTF-16 code units into `s`.
+fn byte_of_utf16(s: &str, units: usize) -> usize {
+    let mut seen = 0usize;
+    for (i, c) in s.char_indices() {
+        if seen >= units {
+            return i;
+        }
+        seen += c.len_utf16();
+    }
+    s.len()
+}
+
+/// A match as whole lines: `(first, last, span_start, span_end)`, or
+/// `None` when it starts or ends inside a line (other than in its
+/// indentation or trailing spaces).
+fn whole_lines(file: &FileLines<'_>, m: &Match) -> Option<(u32, u32, usize, usize)> {
+    let (first, last) = (m.start_line, m.end_line);
+    if first == 0 || last < first || last > file.count() {
+        return None;
+    }
+    let line_start = file.starts[first as usize - 1];
+    let start =
+        line_start + byte_of_utf16(file.text(first), m.start_column.saturating_sub(1) as usize);
+    let end = start + m.text.len();
+    if !file.body.get(line_start..start)?.trim().is_empty() {
+        return None;
+    }
+    let span_end = if m.text.ends_with('\n') {
+        end
+    } else {
+        let text_end = file.text_ends[last as usize - 1];
+        if !file.body.get(end..text_end)?.trim().is_empty() {
+            return None;
+        }
+        text_end
+    };
+    Some((first, last, line_start, span_end))
+}
+
+/// The hunk's lines end the file: nothing but a line break follows.
+fn at_end(body: &str, span_end: usize) -> bool {
+    matches!(body.get(span_end..), Some("" | "\n" | "\r\n"))
+}
+
+/// The line the hunk's `@@` anchors lead to (each found after the one
+/// before, the first from `from_line`), or the refusal naming the anchor
+/// that is missing.
+fn resolve_anchors(
+    file: &FileLines<'_>,
+    hunk: &Hunk,
+    from_line: u32,
+    lang: Lang,
+) -> Result<Option<u32>, Error> {
+    let mut at = None;
+    let mut search_from = from_line;
+    for anchor in &hunk.anchors {
+        let found = (search_from..=file.count()).find(|&l| is_anchor(file.text(l), anchor));
+        match found {
+            Some(l) => {
+                at = Some(l);
+                search_from = l + 1;
+            }
+            None => {
+                let earlier = (1..search_from.min(file.count() + 1))
+                    .find(|&l| is_anchor(file.text(l), anchor));
+                return Err(Error::new(
+                    ErrorCode::AnchorNotFound,
+                    messages::anchor_not_found(lang, anchor, search_from, earlier),
+                )
+                .with_line(hunk.line)
+                .with_suggestions(messages::hunk_advice(lang)));
+            }
+        }
+    }
+    Ok(at)
+}
+
+fn place(
+    file: &FileLines<'_>,
+    hunk: &Hunk,
+    from_line: u32,
+    mode: MatchMode,
+    lang: Lang,
+) -> Result<Placement, Error> {
+    let body = file.body;
+    if hunk.old_lines.is_empty() {
+        return insertion(file, hunk, lang);
+    }
+    if hunk.old_lines.iter().all(|l| l.trim().is_empty()) {
+        return Err(without_context(hunk, lang));
+    }
+    let anchor_line = resolve_anchors(file, hunk, from_line, lang)?;
+    let search = hunk.old_lines.join("\n");
+    let replace = hunk.new_lines.join("\n");
+    let options = MatchOptions {
+        mode,
+        lang,
+        ..MatchOptions::default()
+    };
+    let found = find_match(body, &search, &options)?;
+    let located = found.found || found.code == Some(ErrorCode::Ambiguous);
+    if !located {
+        return Err(not_found(
+            body,
+            &search,
+            &replace,
+            &options,
+            found.code,
+            found.message,
+        ));
+    }
+    let strategy = found.strategy;
+    let floor = anchor_line.unwrap_or(0).max(from_line);
+    let sorted = sort_candidates(file, &found.matches, floor, hunk.at_end);
+    let (first, last, start, end) = choose(sorted, hunk, from_line, anchor_line, lang)?;
+    let (start, end, text) = replacement(
+        body,
+        (first, last, start, end),
+        hunk,
+        &search,
+        &replace,
+        &options,
+    )?;
+    Ok(Placement {
+        start,
+        end,
+        text,
+        strategy,
+        first,
+        last,
+    })
+}
+
+/// A candidate place as whole lines: `(first, last, span_start, span_end)`.
+type Span = (u32, u32, usize, usize);
+
+/// The candidates sorted by why they count or not: kept (after `floor`,
+/// and at the end when the hunk must be); inside longer lines (a count);
+/// before `floor`; not at the end.
+struct Sorted {
+    kept: Vec<Span>,
+    inside: usize,
+    before: Vec<u32>,
+    not_end: Vec<u32>,
+}
+
+fn sort_candidates(file: &FileLines<'_>, matches: &[Match], floor: u32, must_end: bool) -> Sorted {
+    let mut sorted = Sorted {
+        kept: Vec::new(),
+        inside: 0,
+        before: Vec::new(),
+        not_end: Vec::new(),
+    };
+    for m in matches {
+        let Some(c) = whole_lines(file, m) else {
+            sorted.inside += 1;
+            continue;
+        };
+        if c.0 < floor {
+            sorted.before.push(c.0);
+        } else if must_end && !at_end(file.body, c.3) {
+            sorted.not_end.push(c.0);
+        } else {
+            sorted.kept.push(c);
+        }
+    }
+    sorted
+}
+
+/// The one place of the hunk, or its refusal: why nothing counts, or
+/// every candidate when several do and the line hint does not choose.
+fn choose(
+    sorted: Sorted,
+    hunk: &Hunk,
+    from_line: u32,
+    anchor_line: Option<u32>,
+    lang: Lang,
+) -> Result<Span, Error> {
+    let refuse = |message: String| {
+        Error::new(ErrorCode::NotFound, message)
+            .with_line(hunk.line)
+            .with_suggestions(messages::hunk_advice(lang))
+    };
+    let kept = sorted.kept;
+    match kept.len() {
+        0 if !sorted.before.is_empty() => Err(refuse(messages::found_before(
+            lang,
+            &sorted.before,
+            from_line,
+            anchor_line.filter(|&a| a >= from_line),
+        ))),
+        0 if !sorted.not_end.is_empty() => Err(refuse(messages::not_at_end(lang, &sorted.not_end))),
+        0 => Err(refuse(messages::inside_lines(lang, sorted.inside))),
+        1 => Ok(kept[0]),
+        _ => {
+            let firsts: Vec<u32> = kept.iter().map(|c| c.0).collect();
+            if let Some(i) = hunk
+                .line_hint
+                .and_then(|h| crate::matcher::nearest_to_hint(&firsts, h))
+            {
+                return Ok(kept[i]);
+            }
+            let places: Vec<LineRange> = kept.iter().map(|c| LineRange::new(c.0, c.1)).collect();
+            let mut e = Error::new(
+                ErrorCode::Ambiguous,
+                messages::ambiguous(lang, &places, hunk.line_hint, !hunk.anchors.is_empty()),
+            )
+            .with_line(hunk.line)
+            .with_suggestions(messages::hunk_advice(lang));
+            e.details.candidates = places;
+            Err(e)
+        }
+    }
+}
+
+/// What replaces the chosen lines: nothing (with one line break) when the
+/// hunk only removes, the lines unchanged when it changes nothing, else
+/// the replacement re-expressed in the file's formatting by
+/// `replace_text` on exactly those lines.
+fn replacement(
+    body: &str,
+    (first, last, mut start, mut end): Span,
+    hunk: &Hunk,
+    search: &str,
+    replace: &str,
+    options: &MatchOptions,
+) -> Result<(usize, usize, String), Error> {
+    if hunk.new_lines.is_empty() {
+        // The whole lines go, with one line break: the one after them, or
+        // (at the end of a file without a final newline) the one before.
+        if !body[..end].ends_with('\n') {
+            if body[end..].starts_with("\r\n") {
+                end += 2;
+            } else if body[end..].starts_with('\n') {
+                end += 1;
+            } else if start > 0 {
+                start -= if body[..start].ends_with("\r\n") {
+                    2
+                } else {
+                    1
+                };
+            }
+        }
+        return Ok((start, end, String::new()));
+    }
+    if search == replace {
+        return Ok((start, end, body[start..end].to_string()));
+    }
+    match replace_text(&body[start..end], search, replace, options) {
+        Ok(r) => Ok((start, end, r.content)),
+        Err(e) => {
+            let message = messages::placed_but(options.lang, first, last, &e.message);
+            let mut wrapped = Error::new(e.code, message).with_line(hunk.line);
+            wrapped.details.candidates = vec![LineRange::new(first, last)];
+            Err(wrapped)
+        }
+    }
+}
+
+/// The refusal of a hunk whose lines are nowhere: the matcher's own
+/// (`NOT_FOUND` with the closest region, or `ALREADY_APPLIED`).
+fn not_found(
+    body: &str,
+    search: &str,
+    replace: &str,
+    options: &MatchOptions,
+    code: Option<ErrorCode>,
+    message: Option<String>,
+) -> Error {
+    if search != replace {
+        if let Err(e) = replace_text(body, search, replace, options) {
+            return e;
+        }
+    }
+    Error::new(
+        code.unwrap_or(ErrorCode::NotFound),
+        message.unwrap_or_default(),
+    )
+}
+
+/// A hunk with only added lines: at the end of the file for a codex hunk
+/// without anchors, or as the whole text of an empty file. Anywhere else
+/// nothing in the hunk says where it goes.
+fn insertion(file: &FileLines<'_>, hunk: &Hunk, lang: Lang) -> Result<Placement, Error> {
+    let body = file.body;
+    let codex_append = hunk.anchors.is_empty() && hunk.line_hint.is_none();
+    if !(codex_append || body.is_empty()) || hunk.new_lines.is_empty() {
+        return Err(without_context(hunk, lang));
+    }
+    let ending = detect_line_ending(body).as_str();
+    let keep_no_final_newline = !body.is_empty() && !body.ends_with('\n');
+    let mut text = String::new();
+    if keep_no_final_newline {
+        text.push_str(ending);
+    }
+    let n = hunk.new_lines.len();
+    for (i, l) in hunk.new_lines.iter().enumerate() {
+        text.push_str(l);
+        if i + 1 < n || !keep_no_final_newline {
+            text.push_str(ending);
+        }
+    }
+    Ok(Placement {
+        start: body.len(),
+        end: body.len(),
+        text,
+        strategy: None,
+        first: file.count() + 1,
+        last: file.count(),
+    })
+}
+
+/// `HUNK_WITHOUT_CONTEXT`: nothing in the hunk says where it goes.
+fn without_context(hunk: &Hunk, lang: Lang) -> Error {
+    Error::new(
+        ErrorCode::HunkWithoutContext,
+        messages::without_context(lang, !hunk.anchors.is_empty()),
+    )
+    .with_line(hunk.line)
+    .with_suggestions(messages::hunk_advice(lang))
+}

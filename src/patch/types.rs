@@ -1,0 +1,191 @@
+//! A parsed patch (either format), the options of planning one, and the
+//! report a plan returns. A leaf: it imports no other module of `patch`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::lang::Lang;
+use crate::matcher::{MatchMode, Strategy};
+
+crate::wire::wire_enum! {
+/// What a patch does to one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileOp {
+    /// Create the file (it must not exist).
+    Add = "add",
+    /// Remove the file (it must exist).
+    Delete = "delete",
+    /// Change the file's text by hunks, and possibly rename it.
+    Update = "update",
+}
+}
+
+/// One hunk: the lines it expects (`old_lines`: context and removed, in
+/// order) and the lines it leaves (`new_lines`: context and added).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hunk {
+    /// 1-based line of the hunk's first line (its `@@` line, or its first
+    /// body line) in the patch text.
+    pub line: u32,
+    /// codex `@@ <text>` lines: lines of the file that come before the
+    /// hunk, outermost first (a class, then a method in it).
+    pub anchors: Vec<String>,
+    /// Context and removed lines, in order.
+    pub old_lines: Vec<String>,
+    /// Context and added lines, in order.
+    pub new_lines: Vec<String>,
+    /// codex `*** End of File`: the hunk's lines end the file.
+    pub at_end: bool,
+    /// A unified diff's `@@ -l`: where the old lines start (1-based; 0 for
+    /// an empty file). Only breaks a tie between places.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_hint: Option<u32>,
+    /// `\ No newline at end of file` after the hunk's last old line.
+    pub old_without_final_newline: bool,
+    /// `\ No newline at end of file` after the hunk's last new line.
+    pub new_without_final_newline: bool,
+}
+
+/// What a patch does to one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FilePatch {
+    /// The file, as the patch names it.
+    pub path: String,
+    /// Add, delete or update.
+    pub op: FileOp,
+    /// codex `*** Move to:` or a unified diff whose `+++` names another
+    /// file: the updated text is written there and `path` removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<String>,
+    /// An added file's text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    /// The hunks of an update (for a unified diff's deletion: the lines it
+    /// expects the file to hold).
+    pub hunks: Vec<Hunk>,
+    /// 1-based line of the file's header in the patch text.
+    pub line: u32,
+}
+
+/// A parsed patch: its file operations, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Patch {
+    /// One entry per file, in the patch's order.
+    pub files: Vec<FilePatch>,
+}
+
+impl Patch {
+    /// Every path the patch reads or writes (sources and move targets),
+    /// in order, each once: what a host reads before planning.
+    pub fn paths(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for f in &self.files {
+            for p in std::iter::once(&f.path).chain(f.move_to.as_ref()) {
+                if !out.contains(p) {
+                    out.push(p.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Options of [`plan_patch`](super::plan_patch) and
+/// [`plan_unified_diff`](super::plan_unified_diff).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PatchOptions {
+    /// Default `true`: nothing is written unless every hunk of every file
+    /// applies. `false` writes the files whose hunks all applied.
+    pub atomic: bool,
+    /// `exact` or `safe` (the default). Hunks are never placed by content
+    /// similarity: `fuzzy` is refused.
+    pub mode: MatchMode,
+    /// Language of messages. Default `en`.
+    pub lang: Lang,
+}
+
+impl Default for PatchOptions {
+    fn default() -> Self {
+        PatchOptions {
+            atomic: true,
+            mode: MatchMode::Safe,
+            lang: Lang::En,
+        }
+    }
+}
+
+/// Where one hunk went, or why it did not.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HunkResult {
+    /// 1-based position of the hunk in its file's section.
+    pub index: u32,
+    /// 1-based line of the hunk in the patch text.
+    pub line: u32,
+    /// The hunk was placed.
+    pub ok: bool,
+    /// The strategy that located its old lines (absent for an insertion at
+    /// the end of the file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Strategy>,
+    /// First line of the file (before the patch) the hunk replaced, 1-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u32>,
+    /// Last line it replaced (inclusive; `start_line - 1` for an insertion).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u32>,
+    /// Why it was not placed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+}
+
+/// The outcome for one file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileResult {
+    /// The file, as the patch names it.
+    pub path: String,
+    /// Add, delete or update.
+    pub op: FileOp,
+    /// Where the updated text goes instead of `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<String>,
+    /// Every hunk applied (and the file-level checks passed).
+    pub ok: bool,
+    /// The host performs this file's operation: it is `ok`, and the plan
+    /// is not an atomic one that another file failed.
+    pub write: bool,
+    /// The text to write (to `move_to` when set, else `path`) when
+    /// `write`: absent for deletions and for files not written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    /// The text changes (false for an update whose hunks change nothing).
+    pub changed: bool,
+    /// One result per hunk.
+    pub hunks: Vec<HunkResult>,
+    /// A file-level refusal (missing file, existing file, or the first
+    /// failed hunk's error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+}
+
+/// The outcome of planning a patch: what to write, file by file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchReport {
+    /// Every file applied.
+    pub ok: bool,
+    /// Files that applied (0 when an atomic plan failed).
+    pub applied: u32,
+    /// Files that did not apply.
+    pub failed: u32,
+    /// One result per file, in the patch's order.
+    pub files: Vec<FileResult>,
+    /// One paragraph for the agent: what was applied, every failure with
+    /// its file, hunk and line, and what to do next.
+    pub summary: String,
+}

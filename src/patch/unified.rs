@@ -1,0 +1,322 @@
+//! Unified diffs (`diff -u`, `git diff`), one file or several.
+//!
+//! # Grammar
+//!
+//! ```text
+//! text    = { prose NL } file { file }
+//! file    = "--- " old-path NL "+++ " new-path NL hunk { { prose NL } hunk }
+//! path    = "/dev/null" | [ "a/" | "b/" ] name [ TAB timestamp ]
+//! hunk    = "@@ -" l [ "," s ] " +" l [ "," s ] " @@" [ section ] NL body
+//! body    = { ( " " | "-" | "+" ) line NL | NL | "\ No newline at end of file" NL }
+//! ```
+//!
+//! `/dev/null` as the old path adds a file (its hunks hold only `+`
+//! lines), as the new path deletes one (its `-` lines must be the file's
+//! text). Different old and new paths rename the file. The `a/` and `b/`
+//! prefixes are dropped when the paths carry them (git's form).
+//!
+//! The counts in `@@ -l,s +l,s @@` delimit the body, so a removed line
+//! that reads `-- x` (written `--- x`) is a body line, not a header; a body
+//! that ends before its counts, or goes on after them, is refused with the
+//! numbers. A bare `@@` (or `@@ … @@` without numbers), as models write
+//! it, has no counts: its body runs to the next header. The line numbers
+//! are hints: they break a tie between places the hunk matches, and never
+//! place a hunk where its lines are not.
+//!
+//! Leniencies: lines that are not part of a file (`diff --git`, `index`,
+//! mode lines, an explanation, a code fence) are ignored; an empty line in
+//! a body is an empty context line (editors strip the lone space); lines
+//! lose a trailing `\r`.
+
+use super::problem::Problem;
+use super::types::{FileOp, FilePatch, Hunk, Patch};
+
+const NO_NEWLINE: char = '\\';
+
+#[derive(Clone, Copy)]
+struct Line<'t> {
+    no: u32,
+    text: &'t str,
+}
+
+/// A `--- ` line followed by a `+++ ` line starts a file.
+fn file_header_at(lines: &[Line<'_>], i: usize) -> bool {
+    lines.get(i).is_some_and(|l| l.text.starts_with("--- "))
+        && lines.get(i + 1).is_some_and(|l| l.text.starts_with("+++ "))
+}
+
+/// A header path: `None` for `/dev/null`; the timestamp after a tab and
+/// surrounding quotes removed.
+fn header_path(raw: &str) -> Option<String> {
+    let p = raw.split('\t').next().unwrap_or("").trim();
+    let p = p
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or(p);
+    (p != "/dev/null").then(|| p.to_string())
+}
+
+/// `@@ -l[,s] +l[,s] @@`: `Some(Some(((l, s), (l, s))))`; a bare `@@` or
+/// `@@ … @@` without numbers: `Some(None)`; not a hunk header: `None`.
+#[allow(clippy::type_complexity)]
+fn hunk_header(text: &str) -> Option<Option<((u32, u32), (u32, u32))>> {
+    let rest = text.trim_end().strip_prefix("@@")?;
+    let inner = rest.split("@@").next().unwrap_or("").trim();
+    if !inner.starts_with('-') {
+        return Some(None);
+    }
+    let mut parts = inner.split_whitespace();
+    let range = |part: Option<&str>, sign: char| -> Option<(u32, u32)> {
+        let r = part?.strip_prefix(sign)?;
+        let (l, s) = match r.split_once(',') {
+            Some((l, s)) => (l, Some(s)),
+            None => (r, None),
+        };
+        let l: u32 = l.parse().ok()?;
+        let s: u32 = match s {
+            Some(s) => s.parse().ok()?,
+            None => 1,
+        };
+        Some((l, s))
+    };
+    let old = range(parts.next(), '-');
+    let new = range(parts.next(), '+');
+    match (old, new) {
+        (Some(o), Some(n)) => Some(Some((o, n))),
+        _ => Some(None),
+    }
+}
+
+/// Parses a unified diff into its file operations, or reports every
+/// format problem (see the module docs for the grammar).
+pub(super) fn parse(text: &str) -> Result<Patch, Vec<Problem>> {
+    let lines: Vec<Line<'_>> = crate::text::lines_with_endings(text)
+        .enumerate()
+        .map(|(i, l)| Line {
+            no: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            text: l.text,
+        })
+        .collect();
+    let mut problems = Vec::new();
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if file_header_at(&lines, i) {
+            let (file, next) = file(&lines, i, &mut problems);
+            files.extend(file);
+            i = next;
+        } else {
+            if lines[i].text.starts_with("@@") {
+                problems.push(Problem::HunkOutsideFile { line: lines[i].no });
+            }
+            i += 1;
+        }
+    }
+    if files.is_empty() && problems.is_empty() {
+        problems.push(Problem::NoFileHeader);
+    }
+    super::check_files(&files, &mut problems);
+    if problems.is_empty() {
+        Ok(Patch { files })
+    } else {
+        Err(problems)
+    }
+}
+
+/// One file from its `---` line at `i`; returns the index after it.
+fn file(lines: &[Line<'_>], i: usize, problems: &mut Vec<Problem>) -> (Option<FilePatch>, usize) {
+    let header = lines[i];
+    let old_raw = &lines[i].text[4..];
+    let new_raw = &lines[i + 1].text[4..];
+    let (mut old, mut new) = (header_path(old_raw), header_path(new_raw));
+    // git's a/ and b/ prefixes, dropped only when the paths carry them.
+    let git = old.as_deref().is_none_or(|p| p.starts_with("a/"))
+        && new.as_deref().is_none_or(|p| p.starts_with("b/"))
+        && (old.is_some() || new.is_some());
+    if git {
+        old = old.map(|p| p[2..].to_string());
+        new = new.map(|p| p[2..].to_string());
+    }
+    let mut j = i + 2;
+    let mut hunks = Vec::new();
+    while j < lines.len() && !file_header_at(lines, j) {
+        match hunk_header(lines[j].text) {
+            Some(counts) => {
+                let (hunk, next) = hunk(lines, j, counts, problems);
+                hunks.push(hunk);
+                j = next;
+            }
+            None => j += 1,
+        }
+    }
+    let file = match (old, new) {
+        (None, None) => {
+            problems.push(Problem::BothDevNull { line: header.no });
+            None
+        }
+        _ if hunks.is_empty() => {
+            problems.push(Problem::EmptyUpdate {
+                line: header.no,
+                path: header_path(new_raw)
+                    .or_else(|| header_path(old_raw))
+                    .unwrap_or_default(),
+            });
+            None
+        }
+        (None, Some(path)) => {
+            if let Some(h) = hunks.iter().find(|h| !h.old_lines.is_empty()) {
+                problems.push(Problem::AddWithOldLines { line: h.line });
+            }
+            let mut content = String::new();
+            let last = hunks.last().is_some_and(|h| h.new_without_final_newline);
+            let all: Vec<&String> = hunks.iter().flat_map(|h| &h.new_lines).collect();
+            for (k, l) in all.iter().enumerate() {
+                content.push_str(l);
+                if k + 1 < all.len() || !last {
+                    content.push('\n');
+                }
+            }
+            Some(FilePatch {
+                path,
+                op: FileOp::Add,
+                move_to: None,
+                content: Some(content),
+                hunks: Vec::new(),
+                line: header.no,
+            })
+        }
+        (Some(path), None) => Some(FilePatch {
+            path,
+            op: FileOp::Delete,
+            move_to: None,
+            content: None,
+            hunks,
+            line: header.no,
+        }),
+        (Some(path), Some(to)) => Some(FilePatch {
+            move_to: (to != path).then_some(to),
+            path,
+            op: FileOp::Update,
+            content: None,
+            hunks,
+            line: header.no,
+        }),
+    };
+    (file, j)
+}
+
+/// A hunk's counts: `((old start, old count), (new start, new count))`.
+type Counts = ((u32, u32), (u32, u32));
+
+/// `\ No newline at end of file` after a line of kind `last` (` `, `-`,
+/// `+`): the side(s) that line was on end without a newline.
+fn no_newline(h: &mut Hunk, last: char) {
+    if last != '+' {
+        h.old_without_final_newline = true;
+    }
+    if last != '-' {
+        h.new_without_final_newline = true;
+    }
+}
+
+/// Adds one body line of kind ` `, `-` or `+` to the hunk.
+fn push(h: &mut Hunk, kind: char, text: &str) {
+    if kind != '+' {
+        h.old_lines.push(text.to_string());
+    }
+    if kind != '-' {
+        h.new_lines.push(text.to_string());
+    }
+}
+
+/// One hunk from its `@@` line at `i`; returns the index after its body.
+fn hunk(
+    lines: &[Line<'_>],
+    i: usize,
+    counts: Option<Counts>,
+    problems: &mut Vec<Problem>,
+) -> (Hunk, usize) {
+    let header = lines[i];
+    let mut h = Hunk {
+        line: header.no,
+        anchors: Vec::new(),
+        old_lines: Vec::new(),
+        new_lines: Vec::new(),
+        at_end: false,
+        line_hint: counts.map(|((l, _), _)| l),
+        old_without_final_newline: false,
+        new_without_final_newline: false,
+    };
+    let wanted = counts.map(|((_, o), (_, n))| (o as usize, n as usize));
+    let (mut j, last_kind) = read_body(lines, i + 1, wanted, &mut h);
+    // A `\ No newline` line right after the counted body belongs to it.
+    if lines.get(j).is_some_and(|l| l.text.starts_with(NO_NEWLINE)) {
+        no_newline(&mut h, last_kind);
+        j += 1;
+    }
+    if let Some((o, n)) = wanted {
+        let (old_n, new_n) = (h.old_lines.len(), h.new_lines.len());
+        let goes_on = lines.get(j).is_some_and(|l| {
+            matches!(l.text.chars().next(), Some(' ' | '-' | '+')) && !file_header_at(lines, j)
+        });
+        if old_n != o || new_n != n || goes_on {
+            problems.push(Problem::CountMismatch {
+                line: header.no,
+                header: (o, n),
+                body: (!goes_on).then_some((old_n, new_n)),
+            });
+        }
+    }
+    if h.old_lines.is_empty() && h.new_lines.is_empty() {
+        problems.push(Problem::EmptyHunk { line: header.no });
+    }
+    (h, j)
+}
+
+/// Reads body lines from `j` into `h`: until the counts are met (`wanted`),
+/// or without counts until the next header (blank lines at the end are
+/// dropped). Returns the index after the body and the last line's kind.
+fn read_body(
+    lines: &[Line<'_>],
+    mut j: usize,
+    wanted: Option<(usize, usize)>,
+    h: &mut Hunk,
+) -> (usize, char) {
+    let mut last_kind = ' ';
+    let mut pending_blanks = 0usize;
+    while let Some(l) = lines.get(j) {
+        if let Some((o, n)) = wanted {
+            if h.old_lines.len() >= o && h.new_lines.len() >= n {
+                break;
+            }
+        }
+        let header =
+            hunk_header(l.text).is_some() || (wanted.is_none() && file_header_at(lines, j));
+        if header {
+            break;
+        }
+        let kind = match l.text.chars().next() {
+            // An empty line: an empty context line (its space stripped).
+            None if wanted.is_some() => ' ',
+            None => {
+                pending_blanks += 1;
+                j += 1;
+                continue;
+            }
+            Some(NO_NEWLINE) => {
+                no_newline(h, last_kind);
+                j += 1;
+                continue;
+            }
+            Some(k @ (' ' | '-' | '+')) => k,
+            Some(_) => break,
+        };
+        for _ in 0..std::mem::take(&mut pending_blanks) {
+            push(h, ' ', "");
+        }
+        push(h, kind, l.text.get(1..).unwrap_or(""));
+        last_kind = kind;
+        j += 1;
+    }
+    (j, last_kind)
+}
