@@ -21,6 +21,8 @@
 //! | `line_range`     | bytes 0–1 = file line count (u16 big-endian); rest = range text |
 //! | `search_replace` | content `00` SEARCH/REPLACE text                                |
 //! | `matcher`        | byte 0 = mode (% 3: exact, safe, fuzzy); rest = content `00` search `00` replacement |
+//! | `patch`          | content `00` codex patch text (every path it names holds the content) |
+//! | `unified_diff`   | content `00` unified diff text (every path it names holds the content) |
 //!
 //! Missing leading bytes count as 0 (empty input: length 0, mode exact).
 //! To hand-make an input: `printf '\x01content\0search\0replace' > file`.
@@ -38,6 +40,10 @@ use editkit::{
 use editkit::{evaluate_slice, SliceOptions};
 use editkit::{parse_block_diff, split_blocks, validate_block_diff_format, FormatOptions};
 use editkit::{parse_line_range, ResolvedRange};
+use editkit::{
+    parse_patch, parse_unified_diff, plan_patch, plan_unified_diff, Error, FileOp, Patch,
+    PatchOptions, PatchReport,
+};
 
 /// Text from bytes, lossily.
 fn text(bytes: &[u8]) -> Cow<'_, str> {
@@ -221,4 +227,91 @@ pub fn matcher(data: &[u8]) {
             assert!(r.content.ends_with(&after), "text after the match changed");
         }
     }
+}
+
+/// The codex patch parser and planner: see [`check_patch`].
+pub fn patch(data: &[u8]) {
+    let [content, text] = parts::<2>(data);
+    check_patch(content.as_ref(), text.as_ref(), parse_patch, plan_patch);
+}
+
+/// The unified diff parser and planner: see [`check_patch`].
+pub fn unified_diff(data: &[u8]) {
+    let [content, text] = parts::<2>(data);
+    check_patch(
+        content.as_ref(),
+        text.as_ref(),
+        parse_unified_diff,
+        plan_unified_diff,
+    );
+}
+
+type Parse = fn(&str, Lang) -> Result<Patch, Error>;
+type Plan = fn(
+    &std::collections::BTreeMap<String, String>,
+    &str,
+    &PatchOptions,
+) -> Result<PatchReport, Error>;
+
+/// Any text parses, or yields format problems each with a line inside
+/// the text; planning it over files that all hold `content` never panics;
+/// a failed atomic plan writes nothing; an update keeps every line before
+/// its first placed hunk (but the line break next to a deleted final
+/// line, which goes with it).
+fn check_patch(content: &str, text: &str, parse: Parse, plan: Plan) {
+    let lines = text.split('\n').count() as u32;
+    let parsed = parse(text, Lang::Zh);
+    match &parsed {
+        Err(e) => {
+            for inner in &e.details.errors {
+                let line = inner.details.line.unwrap_or(0);
+                assert!(line >= 1 && line <= lines, "error line outside the text");
+            }
+        }
+        Ok(p) => {
+            for h in p.files.iter().flat_map(|f| &f.hunks) {
+                assert!(h.line >= 1 && h.line <= lines, "hunk line outside the text");
+            }
+        }
+    }
+    let Ok(p) = parsed else { return };
+    let files = p
+        .files
+        .iter()
+        .filter(|f| f.op != FileOp::Add)
+        .map(|f| (f.path.clone(), content.to_string()))
+        .collect();
+    let Ok(report) = plan(&files, text, &PatchOptions::default()) else {
+        return;
+    };
+    if !report.ok {
+        assert!(
+            report.files.iter().all(|f| !f.write),
+            "an atomic failure writes nothing"
+        );
+    }
+    for f in report
+        .files
+        .iter()
+        .filter(|f| f.write && f.op == FileOp::Update)
+    {
+        let new = f.content.as_deref().expect("a written update has its text");
+        let Some(first) = f.hunks.iter().filter_map(|h| h.start_line).min() else {
+            continue;
+        };
+        let kept: String = editkit_lines(content, first.saturating_sub(1) as usize);
+        let kept = kept
+            .strip_suffix("\r\n")
+            .or_else(|| kept.strip_suffix('\n'))
+            .unwrap_or(&kept);
+        assert!(
+            new.starts_with(kept),
+            "a line before the first hunk changed"
+        );
+    }
+}
+
+/// The first `n` lines of `text`, with their line breaks.
+fn editkit_lines(text: &str, n: usize) -> String {
+    text.split_inclusive('\n').take(n).collect()
 }

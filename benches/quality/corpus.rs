@@ -27,7 +27,7 @@
 use std::collections::HashMap;
 
 use editkit::ErrorCode;
-use editkit::{replace_text, MatchMode, MatchOptions};
+use editkit::{plan_patch, replace_text, MatchMode, MatchOptions, PatchOptions};
 
 #[path = "sources.rs"]
 pub mod sources;
@@ -837,6 +837,96 @@ pub fn run_case(case: &Case, source: &str, mode: MatchMode) -> (Outcome, Option<
             )
         }
     }
+}
+
+/// The case as one codex patch hunk: the lines SEARCH and REPLACE share
+/// at both ends are context (carrying the same slips as the SEARCH), the
+/// rest removed and added lines.
+pub fn patch_text(case: &Case) -> String {
+    let trim = |t: &str| t.strip_suffix('\n').unwrap_or(t).to_string();
+    let (search, replace) = (trim(&case.search), trim(&case.replace));
+    let old: Vec<&str> = search.split('\n').collect();
+    let new: Vec<&str> = replace.split('\n').collect();
+    let head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = String::from("*** Begin Patch\n*** Update File: f\n@@\n");
+    let mut line = |prefix: char, l: &str| {
+        out.push(prefix);
+        out.push_str(l.strip_suffix('\r').unwrap_or(l));
+        out.push('\n');
+    };
+    old[..head].iter().for_each(|l| line(' ', l));
+    old[head..old.len() - tail]
+        .iter()
+        .for_each(|l| line('-', l));
+    new[head..new.len() - tail]
+        .iter()
+        .for_each(|l| line('+', l));
+    old[old.len() - tail..].iter().for_each(|l| line(' ', l));
+    out.push_str("*** End Patch\n");
+    out
+}
+
+/// Runs one case as a codex patch (safe mode, the patch planner) and
+/// classifies it like [`run_case`].
+pub fn run_patch_case(case: &Case, source: &str) -> (Outcome, Option<ErrorCode>) {
+    let source = case.file_text(source);
+    let files = std::collections::BTreeMap::from([("f".to_string(), source.to_string())]);
+    let report = match plan_patch(&files, &patch_text(case), &PatchOptions::default()) {
+        Ok(r) => r,
+        Err(e) => return (Outcome::Refused, Some(e.code)),
+    };
+    let Some(content) = report.files[0].content.as_deref().filter(|_| report.ok) else {
+        let e = report.files[0].error.as_ref().map(|e| e.code);
+        if e == Some(ErrorCode::Ambiguous)
+            && report.files[0]
+                .error
+                .as_ref()
+                .is_some_and(|e| e.details.candidates.len() < 2)
+        {
+            return (Outcome::Wrong, e);
+        }
+        return (Outcome::Refused, e);
+    };
+    if case.kind.group() == Group::Ambiguous {
+        return (Outcome::Wrong, None);
+    }
+    if content == case.expected {
+        return (Outcome::Exact, None);
+    }
+    let (lo, hi) = case.region;
+    let placed = content.starts_with(&source[..lo])
+        && content.ends_with(&source[hi..])
+        && content.len() >= lo + (source.len() - hi)
+        && content.matches(MARKER.trim()).count() == 1;
+    (
+        if placed {
+            Outcome::Placed
+        } else {
+            Outcome::Wrong
+        },
+        None,
+    )
+}
+
+/// Every case as a codex patch: a tally per kind, and the cases that went
+/// wrong.
+pub fn evaluate_patches(sources: &[Source], cases: &[Case]) -> (HashMap<Kind, Tally>, Vec<usize>) {
+    let mut tallies: HashMap<Kind, Tally> = HashMap::new();
+    let mut wrong = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let (outcome, code) = run_patch_case(case, &sources[case.file].text);
+        tallies.entry(case.kind).or_default().add(outcome, code);
+        if outcome == Outcome::Wrong {
+            wrong.push(i);
+        }
+    }
+    (tallies, wrong)
 }
 
 /// Tallies per perturbation kind and mode.

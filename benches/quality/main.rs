@@ -163,7 +163,61 @@ fn main() {
         }
     }
 
+    patch_table(&sources, &cases);
     planner_table(&sources);
+}
+
+/// The same cases as codex patches (one hunk each, context lines carrying
+/// the SEARCH's slips), placed by the patch planner in safe mode.
+fn patch_table(sources: &[corpus::Source], cases: &[corpus::Case]) {
+    let (tallies, wrong) = corpus::evaluate_patches(sources, cases);
+    println!();
+    println!(
+        "{:<24} {:>6} | {:>7} | {:>18}",
+        "codex patch", "cases", "landed", "ok/refused/wrong"
+    );
+    let mut formatting = Tally::default();
+    let mut ambiguous = Tally::default();
+    for kind in Kind::ALL {
+        let t = tallies.get(&kind).copied().unwrap_or_default();
+        match kind.group() {
+            Group::Formatting => formatting.merge(&t),
+            Group::Ambiguous => ambiguous.merge(&t),
+            Group::Content => {}
+        }
+        println!(
+            "{:<24} {:>6} | {:>7} | {:>18}",
+            kind.name(),
+            t.cases,
+            pct(&t),
+            format!("{}/{}/{}", t.exact + t.placed, t.refused, t.wrong)
+        );
+    }
+    let verdict = |ok: bool| if ok { "holds" } else { "MISSED" };
+    println!(
+        "patch formatting slips: recall {} (byte-exact {}/{})",
+        pct(&formatting),
+        formatting.exact,
+        formatting.cases
+    );
+    println!(
+        "patch ambiguous spans:  {}/{} refused as AMBIGUOUS   target: all  {}",
+        ambiguous.ambiguous,
+        ambiguous.cases,
+        verdict(ambiguous.ambiguous == ambiguous.cases)
+    );
+    println!(
+        "patch wrong edits:      {}   target 0  {}",
+        wrong.len(),
+        verdict(wrong.is_empty())
+    );
+    for &i in wrong.iter().take(10) {
+        let case = &cases[i];
+        println!("  WRONG patch {:?}: {}", case.kind, sources[case.file].name);
+        if std::env::var_os("QUALITY_VERBOSE").is_some() {
+            println!("{}", corpus::patch_text(case));
+        }
+    }
 }
 
 /// The planner corpus: a range edit planned on a real span, applied after

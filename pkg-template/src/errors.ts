@@ -78,7 +78,21 @@ const MESSAGES = {
     en: 'editkit is not initialised: {0} is there but could not be loaded ({1}); it may be damaged or from another editkit version. Reinstall editkit, or load the right file with initSync({ module }) or init({ module_or_path }).',
     zh: 'editkit 尚未初始化：{0} 存在但无法加载（{1}），可能已损坏或来自其他版本的 editkit。请重新安装 editkit，或用 initSync({ module }) / init({ module_or_path }) 加载正确的文件。',
   },
+  patchWriteFailed: {
+    en: 'A write failed: {0}. Files written before it were restored: {1}; not restored: {2}. Check those files before applying the patch again.',
+    zh: '写入失败：{0}。此前已写入的文件已恢复：{1}；未能恢复：{2}。请检查这些文件后再重新应用补丁。',
+  },
+  patchCallbackMissing: {
+    en: 'This patch needs files.{0}, which the host does not provide; nothing was written.',
+    zh: '该补丁需要 files.{0}，但宿主没有提供；未写入任何内容。',
+  },
+  none: { en: 'none', zh: '无' },
 } satisfies Record<string, Texts>;
+
+/** The message `key` in `lang`, filled with `args`. */
+export function say(key: keyof typeof MESSAGES, lang: Lang, ...args: string[]): string {
+  return fillTemplate(MESSAGES[key][lang] ?? MESSAGES[key].en, args);
+}
 
 /** `template` with `{0}`…`{9}` replaced by `args` (missing ones by nothing). */
 export function fillTemplate(template: string, args: string[]): string {

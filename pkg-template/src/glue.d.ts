@@ -62,6 +62,13 @@ declare module 'editkit-glue' {
     options: unknown,
     corrector: unknown,
   ): Promise<unknown>;
+  export function patchPaths(text: unknown, format: unknown, options: unknown): unknown;
+  export function planPatch(
+    files: unknown,
+    text: unknown,
+    format: unknown,
+    options: unknown,
+  ): unknown;
   export function stats(): unknown;
   export function resetStats(): unknown;
   export function clearCorrectionCache(): unknown;

@@ -4,6 +4,7 @@ export * from './api.js';
 export * from './files.js';
 export * from './content.js';
 export * from './matcher.js';
+export * from './patches.js';
 export * from './tools/index.js';
 export type * from './types.js';
 export {

@@ -22,6 +22,8 @@ export interface NodeFileHost extends FileHost {
   readFile(path: string): Promise<string | null>;
   writeFile(path: string, content: string): Promise<void>;
   exists(path: string): Promise<{ exists: boolean; isFile: boolean }>;
+  /** Removes a file under the root (a patch's deletion or rename); a missing file is no error. */
+  deleteFile(path: string): Promise<void>;
   /** The real, absolute root. */
   readonly root: string;
   /** One key per file however its path is spelt (`a.txt`, `./a.txt`, absolute), for locks. */
@@ -50,6 +52,10 @@ const TEXTS = {
   dangling: {
     en: '{0} leads through the symbolic link {1}, whose target does not exist; such a path is refused because where a write would land cannot be checked.',
     zh: '{0} 经过符号链接 {1}，而其目标不存在；无法确认写入会落在何处，因此拒绝。',
+  },
+  notAFile: {
+    en: '{0} is not a regular file; only files are deleted.',
+    zh: '{0} 不是普通文件；只删除文件。',
   },
   readOnly: {
     en: '{0} is read-only; it is left as it is.',
@@ -225,6 +231,19 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
       const real = await locate(path);
       const stat = await fs.stat(real).catch(() => null);
       return { exists: stat !== null, isFile: stat?.isFile() ?? false };
+    },
+    async deleteFile(path) {
+      const real = await locate(path);
+      const stat = await fs.lstat(real).catch(() => null);
+      if (!stat) return;
+      if (!stat.isFile())
+        throw new EditkitError({
+          code: 'NOT_A_FILE',
+          subject: path,
+          message: say('notAFile', path),
+        });
+      await fs.rm(real);
+      encodings.delete(real);
     },
   };
 }

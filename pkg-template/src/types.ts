@@ -10,6 +10,7 @@ import type {
   EditKind,
   EditStatus,
   ErrorCode,
+  FileOp,
   Lang,
   LocatedBy,
   MatchMode,
@@ -32,6 +33,7 @@ export type {
   EditKind,
   EditStatus,
   ErrorCode,
+  FileOp,
   Lang,
   LocatedBy,
   MatchMode,
@@ -993,4 +995,85 @@ export interface MatcherStats {
     hostError: number;
     cacheHits: number;
   };
+}
+
+// ---- patches: codex envelopes and unified diffs -----------------------------
+
+export interface PatchOptions {
+  /** Default `true`: nothing is written unless every hunk of every file applies. */
+  atomic?: boolean;
+  /** `exact` or `safe` (default). Hunks are never placed by similarity: `fuzzy` is refused. */
+  mode?: 'exact' | 'safe';
+  lang?: Lang;
+}
+
+/** Where one hunk went, or why it did not. */
+export interface HunkResult {
+  /** 1-based position of the hunk in its file's section. */
+  index: number;
+  /** 1-based line of the hunk in the patch text. */
+  line: number;
+  ok: boolean;
+  /** The strategy that located its old lines (absent for an insertion at the end). */
+  strategy?: Strategy;
+  /** First line of the file (before the patch) the hunk replaced. */
+  startLine?: number;
+  /** Last line it replaced (`startLine - 1` for an insertion). */
+  endLine?: number;
+  error?: EditkitErrorData;
+}
+
+/** The outcome for one file of a patch. */
+export interface PatchFileResult {
+  path: string;
+  op: FileOp;
+  /** The updated text goes here and `path` is removed. */
+  moveTo?: string;
+  /** Every hunk applied and the file-level checks passed. */
+  ok: boolean;
+  /** The host performs this file's operation. */
+  write: boolean;
+  /** The text to write (to `moveTo` when set, else `path`) when `write`. */
+  content?: string;
+  /** The text changes. */
+  changed: boolean;
+  hunks: HunkResult[];
+  /** A file-level refusal, or the first failed hunk's error. */
+  error?: EditkitErrorData;
+}
+
+/** The outcome of planning a patch, file by file. */
+export interface PatchReport {
+  ok: boolean;
+  /** Files that applied (0 when an atomic plan failed). */
+  applied: number;
+  failed: number;
+  files: PatchFileResult[];
+  /** One paragraph for the agent: what applied, every failure with file, hunk and line. */
+  summary: string;
+}
+
+/** The file callbacks `applyPatch` and `applyUnifiedDiff` use. */
+export interface PatchFileHost {
+  /** The file's text, or `null` when it does not exist. */
+  readFile(path: string): Promise<string | null> | string | null;
+  writeFile(path: string, content: string): Promise<unknown> | unknown;
+  /** Needed only by patches that delete or rename a file. */
+  deleteFile?(path: string): Promise<unknown> | unknown;
+}
+
+export interface PatchApplyOptions extends PatchOptions {
+  /** Milliseconds each host callback may take before `HOST_TIMEOUT` (default 30,000). */
+  timeoutMs?: number;
+}
+
+/** What `applyPatch` did: the plan, and what it wrote. */
+export interface PatchApplyResult extends PatchReport {
+  /** Paths written or deleted, in order (after a failed write, those rolled back are not listed). */
+  written: string[];
+  /**
+   * A host write failed part-way (`WRITE_FAILED`): the files written before
+   * it were restored where the host allowed; `error.message` says which.
+   */
+  error?: EditkitErrorData;
 }

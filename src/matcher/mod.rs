@@ -297,7 +297,7 @@ fn chosen_or_refusal(
                 Problem::Ambiguous {
                     strategy: s,
                     places: ranges(&found),
-                    hint: settings.line_hint,
+                    hint: tie_hint(settings, &found),
                 },
             ))
         }
@@ -342,10 +342,21 @@ impl FindResult {
             Problem::Ambiguous {
                 strategy,
                 places: ranges(&self.matches),
-                hint: settings.line_hint,
+                hint: tie_hint(settings, &self.matches),
             },
         );
     }
+}
+
+/// Whether any two of the places overlap (one region read two ways).
+fn overlapping(found: &[Match]) -> bool {
+    found.windows(2).any(|w| w[0].end > w[1].start)
+}
+
+/// The line hint a refusal mentions: only when it met a tie, not when the
+/// places overlap (no line number settles that).
+fn tie_hint(settings: &Settings, found: &[Match]) -> Option<u32> {
+    settings.line_hint.filter(|_| !overlapping(found))
 }
 
 /// The one of several places the line hint chooses (strictly nearest its
@@ -354,7 +365,7 @@ impl FindResult {
 /// number can settle.
 fn hinted(settings: &Settings, found: &[Match]) -> Option<usize> {
     let hint = settings.line_hint?;
-    if found.windows(2).any(|w| w[0].end > w[1].start) {
+    if overlapping(found) {
         return None;
     }
     let first_lines: Vec<u32> = found.iter().map(|m| m.start_line).collect();

@@ -596,13 +596,33 @@ fn without_line_numbers(
     current: &str,
     edit: &Edit,
     options: &SearchReplaceOptions,
+    shifts: &[(u32, i64)],
 ) -> Option<Result<super::ReplaceResult, Error>> {
     let (search, first) = strip_line_numbers(&edit.search)?;
-    let replace =
-        strip_line_numbers(&edit.replace).map_or_else(|| edit.replace.clone(), |(r, _)| r);
-    let hint = edit.line_hint.or(first);
+    // REPLACE loses its prefixes when all its lines have them, keeps its
+    // text when none has; a REPLACE numbered on some lines only cannot be
+    // read either way.
+    let replace = match strip_line_numbers(&edit.replace) {
+        Some((r, _)) => r,
+        None if edit.replace.lines().all(|l| numbered_line(l).is_none()) => edit.replace.clone(),
+        None => return None,
+    };
+    let hint = edit.line_hint.or(first).map(|h| shifted(h, shifts));
     let o = options.replace_options(edit.replace_all, hint);
     Some(replace_text(current, &search, &replace, &o))
+}
+
+/// A line hint (a line of the text as given) moved by the edits applied
+/// before it: each `(first line, lines added)` above the hint shifts it,
+/// so a hint keeps naming the line the model read.
+fn shifted(hint: u32, shifts: &[(u32, i64)]) -> u32 {
+    let mut h = i64::from(hint);
+    for &(line, delta) in shifts {
+        if i64::from(line) < h {
+            h += delta;
+        }
+    }
+    u32::try_from(h.max(1)).unwrap_or(u32::MAX)
 }
 
 /// Applies each edit to the result of the ones before; a failed edit is
@@ -614,22 +634,29 @@ fn run_edits(
 ) -> Result<SearchReplaceReport, Error> {
     let mut current = content.to_string();
     let mut results = Vec::with_capacity(edits.len());
+    // Where each applied edit was and how many lines it added.
+    let mut shifts: Vec<(u32, i64)> = Vec::new();
     for (i, edit) in edits.iter().enumerate() {
         let index = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let line = &edit.line;
-        let match_options = options.replace_options(edit.replace_all, edit.line_hint);
+        let hint = edit.line_hint.map(|h| shifted(h, &shifts));
+        let match_options = options.replace_options(edit.replace_all, hint);
         let mut outcome = replace_text(&current, &edit.search, &edit.replace, &match_options);
         if edit.line.is_some()
             && outcome
                 .as_ref()
                 .is_err_and(|e| e.code == ErrorCode::NotFound)
         {
-            if let Some(renumbered) = without_line_numbers(&current, edit, options) {
+            if let Some(renumbered) = without_line_numbers(&current, edit, options, &shifts) {
                 outcome = renumbered;
             }
         }
         match outcome {
             Ok(r) => {
+                if let Some(m) = r.matches.first() {
+                    let lines = |t: &str| t.bytes().filter(|&b| b == b'\n').count() as i64;
+                    shifts.push((m.start_line, lines(&r.content) - lines(&current)));
+                }
                 current = r.content;
                 results.push(BlockResult {
                     index,

@@ -65,7 +65,13 @@ fn lines(text: &str) -> Vec<Line<'_>> {
 /// hunk line).
 fn is_file_header(text: &str) -> bool {
     let t = text.trim();
-    t.starts_with("***") && t != END_OF_FILE && !t.starts_with(MOVE)
+    !is_body_line(text) && t.starts_with("***") && t != END_OF_FILE && !t.starts_with(MOVE)
+}
+
+/// A hunk's context, removed or added line: never structure, whatever
+/// follows its first character (` ***` is a Markdown rule, ` @@` text).
+fn is_body_line(text: &str) -> bool {
+    text.starts_with([' ', '-', '+'])
 }
 
 /// Parses a codex patch into its file operations, or reports every format
@@ -132,7 +138,8 @@ fn section(body: &[Line<'_>], i: usize, problems: &mut Vec<Problem>) -> (Option<
     if let Some(path) = t.strip_prefix(UPDATE) {
         let mut move_to = None;
         if let Some(to) = body.get(i).and_then(|l| l.text.trim().strip_prefix(MOVE)) {
-            move_to = Some(to.trim().to_string());
+            // A move onto the file's own path is no move.
+            move_to = Some(to.trim().to_string()).filter(|to| to != path.trim());
             i += 1;
         }
         let (hunks, next) = update_hunks(body, i, problems);
@@ -247,7 +254,7 @@ fn hunk_body(
     let mut body_lines = 0usize;
     while let Some(l) = body.get(i) {
         let text = l.text;
-        if text.trim() == END_OF_FILE {
+        if !is_body_line(text) && text.trim() == END_OF_FILE {
             hunk.at_end = true;
             i += 1;
             break;

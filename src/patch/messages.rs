@@ -238,6 +238,14 @@ pub(super) fn without_context(lang: Lang, anchored: bool) -> String {
     }
 }
 
+pub(super) fn blank_context(lang: Lang) -> String {
+    lang.pick(
+        "Its context and removed lines are all blank, and blank lines say nothing about where it goes. Include a non-blank unchanged line next to the change as context.",
+        "它的上下文行和删除行全是空行，空行无法确定它的位置。请把修改处旁边一行不变的非空内容作为上下文写出。",
+    )
+    .to_string()
+}
+
 pub(super) fn add_exists(lang: Lang, path: &str) -> String {
     match lang {
         Lang::En => format!("`{path}` already exists, and adding it would replace its text. To change it, update it with hunks; to replace it entirely, delete it in one patch and add it in the next."),

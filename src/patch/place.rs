@@ -95,30 +95,59 @@ fn is_anchor(line: &str, anchor: &str) -> bool {
         })
 }
 
-/// The byte offset of `units` UTF-16 code units into `s`.
-fn byte_of_utf16(s: &str, units: usize) -> usize {
-    let mut seen = 0usize;
-    for (i, c) in s.char_indices() {
-        if seen >= units {
-            return i;
+/// Byte offsets of UTF-16 offsets into one text, for offsets asked in
+/// ascending order (one pass; an earlier offset restarts the walk).
+struct Utf16ToByte<'a> {
+    text: &'a str,
+    units: usize,
+    byte: usize,
+}
+
+impl<'a> Utf16ToByte<'a> {
+    fn new(text: &'a str) -> Self {
+        Utf16ToByte {
+            text,
+            units: 0,
+            byte: 0,
         }
-        seen += c.len_utf16();
     }
-    s.len()
+
+    fn byte_of(&mut self, units: usize) -> Option<usize> {
+        if units < self.units {
+            (self.units, self.byte) = (0, 0);
+        }
+        for c in self.text.get(self.byte..)?.chars() {
+            if self.units >= units {
+                break;
+            }
+            self.units += c.len_utf16();
+            self.byte += c.len_utf8();
+        }
+        (self.units == units).then_some(self.byte)
+    }
 }
 
 /// A match as whole lines: `(first, last, span_start, span_end)`, or
 /// `None` when it starts or ends inside a line (other than in its
-/// indentation or trailing spaces).
-fn whole_lines(file: &FileLines<'_>, m: &Match) -> Option<(u32, u32, usize, usize)> {
+/// indentation or trailing spaces). The match's offset is read from its
+/// UTF-16 `start` (what the matcher reports), never rebuilt from its
+/// column, so a text the matcher reads differently (a second BOM) cannot
+/// put it elsewhere.
+fn whole_lines(
+    file: &FileLines<'_>,
+    offsets: &mut Utf16ToByte<'_>,
+    m: &Match,
+) -> Option<(u32, u32, usize, usize)> {
     let (first, last) = (m.start_line, m.end_line);
     if first == 0 || last < first || last > file.count() {
         return None;
     }
-    let line_start = file.starts[first as usize - 1];
-    let start =
-        line_start + byte_of_utf16(file.text(first), m.start_column.saturating_sub(1) as usize);
+    let start = offsets.byte_of(m.start as usize)?;
     let end = start + m.text.len();
+    if file.body.get(start..end)? != m.text {
+        return None;
+    }
+    let line_start = file.starts[first as usize - 1];
     if !file.body.get(line_start..start)?.trim().is_empty() {
         return None;
     }
@@ -172,7 +201,39 @@ fn resolve_anchors(
     Ok(at)
 }
 
+/// Trailing empty lines of `lines`.
+fn trailing_blanks(lines: &[String]) -> usize {
+    lines.iter().rev().take_while(|l| l.is_empty()).count()
+}
+
+/// Places one hunk. Empty lines that end its old lines are lines of the
+/// file (a blank line to keep or remove); when no place has them and the
+/// hunk keeps them unchanged, they may also stand for the end of the file
+/// (codex's reading of a pattern split on `\n`): the hunk is placed again
+/// without them, at the end.
 fn place(
+    file: &FileLines<'_>,
+    hunk: &Hunk,
+    from_line: u32,
+    mode: MatchMode,
+    lang: Lang,
+) -> Result<Placement, Error> {
+    let blanks = trailing_blanks(&hunk.old_lines);
+    let first_try = place_lines(file, hunk, from_line, mode, lang);
+    if first_try.is_ok() || blanks == 0 || blanks == hunk.old_lines.len() {
+        return first_try;
+    }
+    if trailing_blanks(&hunk.new_lines) < blanks || hunk.new_lines.len() == blanks {
+        return first_try;
+    }
+    let mut at_end = hunk.clone();
+    at_end.old_lines.truncate(hunk.old_lines.len() - blanks);
+    at_end.new_lines.truncate(hunk.new_lines.len() - blanks);
+    at_end.at_end = true;
+    place_lines(file, &at_end, from_line, mode, lang).or(first_try)
+}
+
+fn place_lines(
     file: &FileLines<'_>,
     hunk: &Hunk,
     from_line: u32,
@@ -187,8 +248,17 @@ fn place(
         return Err(without_context(hunk, lang));
     }
     let anchor_line = resolve_anchors(file, hunk, from_line, lang)?;
-    let search = hunk.old_lines.join("\n");
-    let replace = hunk.new_lines.join("\n");
+    // An empty last old line is a line: the search ends with its line
+    // break, and so does the replacement (unless the hunk removes all).
+    let ends_blank = hunk.old_lines.last().is_some_and(String::is_empty);
+    let mut search = hunk.old_lines.join("\n");
+    let mut replace = hunk.new_lines.join("\n");
+    if ends_blank {
+        search.push('\n');
+        if !hunk.new_lines.is_empty() {
+            replace.push('\n');
+        }
+    }
     let options = MatchOptions {
         mode,
         lang,
@@ -248,8 +318,9 @@ fn sort_candidates(file: &FileLines<'_>, matches: &[Match], floor: u32, must_end
         before: Vec::new(),
         not_end: Vec::new(),
     };
+    let mut offsets = Utf16ToByte::new(file.body);
     for m in matches {
-        let Some(c) = whole_lines(file, m) else {
+        let Some(c) = whole_lines(file, &mut offsets, m) else {
             sorted.inside += 1;
             continue;
         };
@@ -409,10 +480,12 @@ fn insertion(file: &FileLines<'_>, hunk: &Hunk, lang: Lang) -> Result<Placement,
 
 /// `HUNK_WITHOUT_CONTEXT`: nothing in the hunk says where it goes.
 fn without_context(hunk: &Hunk, lang: Lang) -> Error {
-    Error::new(
-        ErrorCode::HunkWithoutContext,
-        messages::without_context(lang, !hunk.anchors.is_empty()),
-    )
-    .with_line(hunk.line)
-    .with_suggestions(messages::hunk_advice(lang))
+    let message = if hunk.old_lines.is_empty() {
+        messages::without_context(lang, !hunk.anchors.is_empty())
+    } else {
+        messages::blank_context(lang)
+    };
+    Error::new(ErrorCode::HunkWithoutContext, message)
+        .with_line(hunk.line)
+        .with_suggestions(messages::hunk_advice(lang))
 }

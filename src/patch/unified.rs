@@ -248,7 +248,7 @@ fn hunk(
         new_without_final_newline: false,
     };
     let wanted = counts.map(|((_, o), (_, n))| (o as usize, n as usize));
-    let (mut j, last_kind) = read_body(lines, i + 1, wanted, &mut h);
+    let (mut j, last_kind) = read_body(lines, i + 1, wanted, &mut h, problems);
     // A `\ No newline` line right after the counted body belongs to it.
     if lines.get(j).is_some_and(|l| l.text.starts_with(NO_NEWLINE)) {
         no_newline(&mut h, last_kind);
@@ -256,8 +256,11 @@ fn hunk(
     }
     if let Some((o, n)) = wanted {
         let (old_n, new_n) = (h.old_lines.len(), h.new_lines.len());
+        // git format-patch ends with a `-- ` signature line: not body.
         let goes_on = lines.get(j).is_some_and(|l| {
-            matches!(l.text.chars().next(), Some(' ' | '-' | '+')) && !file_header_at(lines, j)
+            matches!(l.text.chars().next(), Some(' ' | '-' | '+'))
+                && !file_header_at(lines, j)
+                && l.text.trim_end() != "--"
         });
         if old_n != o || new_n != n || goes_on {
             problems.push(Problem::CountMismatch {
@@ -281,6 +284,7 @@ fn read_body(
     mut j: usize,
     wanted: Option<(usize, usize)>,
     h: &mut Hunk,
+    problems: &mut Vec<Problem>,
 ) -> (usize, char) {
     let mut last_kind = ' ';
     let mut pending_blanks = 0usize;
@@ -290,9 +294,10 @@ fn read_body(
                 break;
             }
         }
-        let header =
-            hunk_header(l.text).is_some() || (wanted.is_none() && file_header_at(lines, j));
-        if header {
+        // A file header ends the body even before its counts are met: a
+        // count one too high is a model's slip far more often than a
+        // removed `-- x` line followed by an added `++ y` one.
+        if hunk_header(l.text).is_some() || file_header_at(lines, j) {
             break;
         }
         let kind = match l.text.chars().next() {
@@ -309,7 +314,18 @@ fn read_body(
                 continue;
             }
             Some(k @ (' ' | '-' | '+')) => k,
-            Some(_) => break,
+            Some(_) => {
+                // Without counts, a line that is no hunk line ends the body,
+                // unless hunk lines follow it: then it is a slip (a context
+                // line that lost its space), refused rather than dropped.
+                if wanted.is_none() && more_hunk_lines(lines, j + 1) {
+                    problems.push(Problem::BadHunkLine {
+                        line: l.no,
+                        text: l.text.to_string(),
+                    });
+                }
+                break;
+            }
         };
         for _ in 0..std::mem::take(&mut pending_blanks) {
             push(h, ' ', "");
@@ -319,4 +335,14 @@ fn read_body(
         j += 1;
     }
     (j, last_kind)
+}
+
+/// Whether a `-` or `+` line comes from `j` on before the next header (a
+/// hunk or file header) or the end.
+fn more_hunk_lines(lines: &[Line<'_>], j: usize) -> bool {
+    lines[j.min(lines.len())..]
+        .iter()
+        .enumerate()
+        .take_while(|(k, l)| hunk_header(l.text).is_none() && !file_header_at(lines, j + k))
+        .any(|(_, l)| l.text.starts_with(['-', '+']))
 }

@@ -10,6 +10,7 @@ mod content;
 mod convert;
 mod host;
 mod matcher;
+mod patch;
 mod planner;
 mod text;
 

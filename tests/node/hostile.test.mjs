@@ -125,6 +125,19 @@ function validArgs(host) {
     replaceText: ['abc', 'b', 'B', {}],
     applySearchReplace: ['a\n', '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE', {}],
     applyEdits: ['a', [{ oldString: 'a', newString: 'b' }], {}],
+    patchPaths: ['*** Begin Patch\n*** Delete File: f\n*** End Patch', { format: 'codex' }],
+    planPatch: [{ f: 'a\n' }, '*** Begin Patch\n*** Update File: f\n@@\n-a\n+b\n*** End Patch', {}],
+    planUnifiedDiff: [{ f: 'a\n' }, '--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n', {}],
+    applyPatch: [
+      { readFile: () => 'a\n', writeFile: () => {} },
+      '*** Begin Patch\n*** Update File: f\n@@\n-a\n+b\n*** End Patch',
+      {},
+    ],
+    applyUnifiedDiff: [
+      { readFile: () => 'a\n', writeFile: () => {} },
+      '--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n',
+      {},
+    ],
     replaceTextWithCorrection: [
       'abc',
       'zzz',

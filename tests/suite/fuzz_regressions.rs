@@ -68,3 +68,13 @@ fn search_replace_regressions() {
 fn matcher_regressions() {
     replay("matcher", checks::matcher);
 }
+
+#[test]
+fn patch_regressions() {
+    replay("patch", checks::patch);
+}
+
+#[test]
+fn unified_diff_regressions() {
+    replay("unified_diff", checks::unified_diff);
+}

@@ -11,8 +11,8 @@ use std::io::Write;
 use editkit::MatchMode;
 
 use super::quality_corpus::{
-    build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,
-    group_tally, Group, Kind, PlannerKind,
+    build_cases, build_planner_cases, collect_sources, evaluate, evaluate_patches,
+    evaluate_planner, fingerprint, group_tally, patch_text, Group, Kind, PlannerKind,
 };
 
 #[test]
@@ -92,6 +92,41 @@ fn real_source_spans_never_land_in_the_wrong_place() {
             let t = tallies.get(&(kind, mode)).copied().unwrap_or_default();
             assert_eq!(t.ambiguous, t.cases, "{kind:?} in {mode:?} mode");
         }
+    }
+}
+
+/// The same spans as codex patches (issue 18): one hunk each, its context
+/// lines carrying the SEARCH's formatting slips, placed by the patch
+/// planner. Never a wrong place; every duplicated span refused as
+/// AMBIGUOUS; content slips never land (the planner is safe mode only).
+#[test]
+fn real_source_patches_never_land_in_the_wrong_place() {
+    let sources = collect_sources(80);
+    let cases = build_cases(&sources, 2);
+    let (tallies, wrong) = evaluate_patches(&sources, &cases);
+    let described: Vec<String> = wrong
+        .iter()
+        .take(3)
+        .map(|&i| format!("{:?}:\n{}", cases[i].kind, patch_text(&cases[i])))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} wrong patches, e.g.\n{}",
+        wrong.len(),
+        described.join("\n---\n")
+    );
+    for kind in [Kind::Duplicate, Kind::DuplicateReindented] {
+        let t = tallies.get(&kind).copied().unwrap_or_default();
+        assert!(
+            t.cases > 0 && t.ambiguous == t.cases,
+            "{kind:?}: {}/{} AMBIGUOUS",
+            t.ambiguous,
+            t.cases
+        );
+    }
+    for kind in Kind::ALL.iter().filter(|k| k.group() == Group::Content) {
+        let t = tallies.get(kind).copied().unwrap_or_default();
+        assert_eq!(t.exact + t.placed, 0, "{kind:?} landed as a patch");
     }
 }
 

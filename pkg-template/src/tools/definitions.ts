@@ -541,8 +541,8 @@ const SPECS: Spec[] = [
     name: 'edit_file_search_replace',
     toolset: 'files',
     description: {
-      en: 'Edit a file with one or more SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), applied in order. Formatting slips in SEARCH (indentation, trailing spaces, line endings, quotes) are forgiven; content differences and ambiguous matches are refused with the closest region and advice. All or nothing by default.',
-      zh: '用一个或多个 SEARCH/REPLACE 块（`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`）按顺序编辑文件。SEARCH 中的格式偏差（缩进、行尾空格、换行符、引号）可被容忍；内容不同或匹配不唯一时拒绝，并给出最接近的位置与建议。默认全部成功才写入。',
+      en: 'Edit a file with one or more SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), applied in order. Formatting slips in SEARCH (indentation, trailing spaces, line endings, quotes) are forgiven; content differences and ambiguous matches are refused with the closest region and advice. A `:start_line:N` line (then `-------`) at the top of a SEARCH section only breaks a tie between places. All or nothing by default.',
+      zh: '用一个或多个 SEARCH/REPLACE 块（`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`）按顺序编辑文件。SEARCH 中的格式偏差（缩进、行尾空格、换行符、引号）可被容忍；内容不同或匹配不唯一时拒绝，并给出最接近的位置与建议。SEARCH 段开头的 `:start_line:N` 行（其后接 `-------`）只用于在多处匹配中做选择。默认全部成功才写入。',
     },
     params: {
       path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
@@ -649,6 +649,50 @@ const SPECS: Spec[] = [
         description: {
           en: 'How much the match may forgive: exact, safe (formatting slips; the default, ""), or fuzzy (also near-identical text, when unambiguous).',
           zh: '匹配可容忍的程度：exact、safe（格式偏差；默认，""）或 fuzzy（在不歧义时也接受几乎相同的文本）。',
+        },
+      },
+    },
+  },
+  {
+    name: 'apply_patch',
+    toolset: 'files',
+    description: {
+      en: 'Apply a codex patch to one or more files: `*** Begin Patch`, then per file `*** Add File: <path>` (+ lines), `*** Delete File: <path>` or `*** Update File: <path>` (optional `*** Move to: <path>`) with hunks (`@@` or `@@ <line above the change>`, then lines starting with space, - or +; `*** End of File` for the last lines), then `*** End Patch`. Each hunk is placed by its context and removed lines (formatting slips forgiven, ambiguity refused with every candidate); nothing is written unless every hunk of every file applies.',
+      zh: '对一个或多个文件应用 codex 补丁：`*** Begin Patch`，然后每个文件写 `*** Add File: <路径>`（+ 行）、`*** Delete File: <路径>` 或 `*** Update File: <路径>`（可选 `*** Move to: <路径>`）及其补丁块（`@@` 或 `@@ <修改处上方的一行>`，之后每行以空格、- 或 + 开头；末尾几行用 `*** End of File`），最后 `*** End Patch`。每个补丁块按其上下文行和删除行定位（容忍格式偏差，多处匹配时拒绝并列出全部位置）；任一补丁块失败则不写入任何内容。',
+    },
+    params: {
+      patch: {
+        schema: str(),
+        required: true,
+        description: { en: 'The patch text.', zh: '补丁文本。' },
+      },
+      atomic: {
+        schema: bool(),
+        description: {
+          en: 'All or nothing across files (default true).',
+          zh: '跨文件全部成功才写入（默认 true）。',
+        },
+      },
+    },
+  },
+  {
+    name: 'apply_diff',
+    toolset: 'files',
+    description: {
+      en: 'Apply a unified diff to one or more files (`--- a/<path>`, `+++ b/<path>`, hunks `@@ -l,s +l,s @@`; `/dev/null` for a new or deleted file). Each hunk is placed by its context and removed lines; the @@ line numbers only break ties between places, and counts that disagree with the hunk are refused. Nothing is written unless every hunk of every file applies.',
+      zh: '对一个或多个文件应用 unified diff（`--- a/<路径>`、`+++ b/<路径>`、`@@ -l,s +l,s @@` 补丁块；新建或删除的文件用 `/dev/null`）。每个补丁块按其上下文行和删除行定位；@@ 中的行号只用于在多处匹配中做选择，行数与块内容不符时拒绝。任一补丁块失败则不写入任何内容。',
+    },
+    params: {
+      diff: {
+        schema: str(),
+        required: true,
+        description: { en: 'The unified diff text.', zh: 'unified diff 文本。' },
+      },
+      atomic: {
+        schema: bool(),
+        description: {
+          en: 'All or nothing across files (default true).',
+          zh: '跨文件全部成功才写入（默认 true）。',
         },
       },
     },

@@ -83,6 +83,9 @@ Never write blind: plan, review, then apply.
   place; replace_all or expected_replacements for several), multi_edit (several edits to one file, all or
   nothing), or edit_file_search_replace (SEARCH/REPLACE blocks). old_string / SEARCH must match the file:
   formatting slips are forgiven, guesses are not. The result names the strategy that matched and shows the diff.
+- Patches over several files: apply_patch (a codex \`*** Begin Patch\` envelope: Add/Delete/Update File, \`@@\`
+  hunks, Move to) or apply_diff (a unified diff). Give each hunk three unchanged lines around the change; hunks of
+  a file go in file order. Line numbers only break ties; nothing is written unless every hunk of every file applies.
 - overwrite_entire_file needs the total_lines and size_bytes read_file reported; use it only for small files or
   generated content. create_new_file never overwrites.`;
 
@@ -100,6 +103,9 @@ const FILES_ZH = `# 编辑文本文件
 - 按文本做小修改：edit（old_string → new_string；带上几行不变的上下文使其只匹配一处；多处用 replace_all 或
   expected_replacements）、multi_edit（同一文件的多处修改，全部成功才写入）或 edit_file_search_replace（SEARCH/REPLACE 块）。
   old_string / SEARCH 必须与文件相符：格式偏差可容忍，猜测不行。结果会注明匹配所用的策略并给出 diff。
+- 跨多个文件的补丁：apply_patch（codex \`*** Begin Patch\` 格式：Add/Delete/Update File、\`@@\` 补丁块、Move to）或
+  apply_diff（unified diff）。每个补丁块在修改前后各带三行不变的内容；同一文件的补丁块按文件顺序排列。行号只用于
+  在多处匹配中做选择；任一补丁块失败则不写入任何内容。
 - overwrite_entire_file 需要 read_file 报告的 total_lines 与 size_bytes；只用于小文件或生成内容。create_new_file 从不覆盖已有文件。`;
 
 export const GUIDES: Record<'siyuan' | 'files', Record<Lang, string>> = {

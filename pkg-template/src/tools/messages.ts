@@ -81,6 +81,14 @@ const TEXTS = {
   },
   editLine: { en: '- edit {0}: {1} (strategy: {2})', zh: '- 第 {0} 处修改：{1}（策略：{2}）' },
   blockLine: { en: '- block {0}: {1} (strategy: {2})', zh: '- 第 {0} 个块：{1}（策略：{2}）' },
+  hunkLine: {
+    en: '- {0}, hunk {1}: lines {2} (strategy: {3})',
+    zh: '- {0}，第 {1} 个补丁块：第 {2} 行（策略：{3}）',
+  },
+  hunkAppended: {
+    en: '- {0}, hunk {1}: added at the end',
+    zh: '- {0}，第 {1} 个补丁块：追加在末尾',
+  },
   atLine: { en: 'at line {0}', zh: '位于{0}' },
   atLines: { en: 'at lines {0}', zh: '位于{0}' },
   lineOnly: { en: '{0}', zh: '第 {0} 行' },

@@ -3,6 +3,7 @@
 // never exceptions: an agent reads the result and corrects itself.
 
 import { applyBlockDiff, unifiedDiff } from '../api.js';
+import { applyPatch, applyUnifiedDiff, patchPaths } from '../patches.js';
 import {
   appendContent,
   createNewDoc,
@@ -11,7 +12,8 @@ import {
   getBlockInfo,
 } from '../content.js';
 import { EditkitError, isEditkitError, readOptions } from '../errors.js';
-import { HostTimeoutError, settleWithin, timeoutOf } from '../timeout.js';
+import { timeoutOf } from '../timeout.js';
+import { describeValue, hostCall } from '../host-call.js';
 import {
   checkNewFile,
   checkOverwrite,
@@ -33,6 +35,7 @@ import type {
   Lang,
   Match,
   MatchMode,
+  PatchApplyResult,
   ReplaceResult,
   SearchReplaceReport,
   SiyuanHost,
@@ -59,6 +62,8 @@ export interface FileHost {
    * same file wait for each other (default: the path as given).
    */
   lockKey?(path: string): string;
+  /** Removes a file: needed only by apply_patch / apply_diff for deletions and renames. */
+  deleteFile?(path: string): Promise<unknown> | unknown;
   /** Whether the path exists and is a file (default: derived from readFile). */
   exists?(
     path: string,
@@ -527,6 +532,12 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         return { ...result, text: inToolWords(result.text) };
       });
     },
+    async apply_patch(a) {
+      return patchTool('codex', s(a.patch), b(a.atomic, true));
+    },
+    async apply_diff(a) {
+      return patchTool('unified', s(a.diff), b(a.atomic, true));
+    },
     async edit_file_search_replace(a) {
       const path = s(a.path);
       writable();
@@ -566,6 +577,79 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       isError: !r.ok,
       ...(failed?.error ? { code: failed.error.code } : {}),
       data: { path, ok: r.ok, applied: r.applied, failed: r.failed, results: r.results },
+    };
+  }
+
+  /**
+   * apply_patch / apply_diff: every file the patch names is read under its
+   * path's lock (taken in one sorted order, so two patches never wait on
+   * each other), planned and written by applyPatch, and worded with each
+   * hunk's place and the diffs.
+   */
+  async function patchTool(
+    format: 'codex' | 'unified',
+    text: string,
+    atomic: boolean,
+  ): Promise<Done> {
+    writable();
+    const paths = patchPaths(text, { format, lang });
+    const keys = [...new Set(paths.map(lockKey))].sort();
+    const run = async (): Promise<ToolResult> => {
+      const before = new Map<string, string | null>();
+      for (const p of paths) before.set(p, await read(p));
+      const host = files();
+      const r = await (format === 'codex' ? applyPatch : applyUnifiedDiff)(
+        {
+          readFile: (p) => before.get(p) ?? null,
+          writeFile: (p, content) => host.writeFile(p, content),
+          ...(typeof host.deleteFile === 'function'
+            ? { deleteFile: (p: string) => host.deleteFile!(p) }
+            : {}),
+        },
+        text,
+        { atomic, lang, timeoutMs },
+      );
+      return patchResult(r, before);
+    };
+    const locked = keys.reduceRight<() => Promise<ToolResult>>(
+      (inner, key) => () => withPathLock(key, inner),
+      run,
+    );
+    return locked();
+  }
+
+  /** A patch outcome in words: the summary, where each hunk went, the diffs. */
+  function patchResult(r: PatchApplyResult, before: Map<string, string | null>): ToolResult {
+    const lines = [r.summary];
+    if (r.error) lines.push('', r.error.message);
+    const written = r.files.filter((f) => f.write && !r.error);
+    for (const f of written) {
+      for (const h of f.hunks) {
+        if (h.strategy && h.startLine !== undefined)
+          lines.push(
+            say(
+              'hunkLine',
+              lang,
+              f.path,
+              String(h.index),
+              `${h.startLine}–${h.endLine}`,
+              h.strategy,
+            ),
+          );
+        else if (h.ok) lines.push(say('hunkAppended', lang, f.path, String(h.index)));
+      }
+    }
+    for (const f of written) {
+      if (f.op === 'delete' || !f.changed) continue;
+      lines.push('', diffBlock(f.moveTo ?? f.path, before.get(f.path) ?? '', f.content ?? ''));
+    }
+    const failed = r.files.find((f) => f.error)?.error;
+    const code = r.error?.code ?? failed?.code;
+    return {
+      text: lines.join('\n'),
+      isError: !r.ok,
+      ...(code ? { code } : {}),
+      data: r,
     };
   }
 
@@ -677,29 +761,6 @@ export function runTool(name: string, args: unknown, host: ToolRunnerOptions): P
 }
 
 /** Runs a host callback; a throw or rejection becomes HOST_ERROR naming the callback (original error as cause). */
-async function hostCall<T>(
-  what: string,
-  fn: () => T | Promise<T>,
-  timeoutMs: number,
-  subject = 'files',
-): Promise<T> {
-  try {
-    return await settleWithin(fn, timeoutMs, what);
-  } catch (e) {
-    if (isEditkitError(e)) throw e;
-    if (e instanceof HostTimeoutError)
-      throw new EditkitError(
-        { code: 'HOST_TIMEOUT', message: `${what} did not answer within ${timeoutMs} ms`, subject },
-        { cause: e },
-      );
-    const message = e instanceof Error ? e.message : describeValue(e);
-    throw new EditkitError(
-      { code: 'HOST_ERROR', message: `${what} failed: ${message}`, subject },
-      { cause: e },
-    );
-  }
-}
-
 function capabilityMissing(callback: string, lang: Lang): EditkitError {
   return new EditkitError({
     code: 'HOST_CAPABILITY_MISSING',
@@ -710,15 +771,6 @@ function capabilityMissing(callback: string, lang: Lang): EditkitError {
 
 function hostError(message: string): EditkitError {
   return new EditkitError({ code: 'HOST_ERROR', message, subject: 'files' });
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
 }
 
 class MissingHost extends Error {

@@ -1,0 +1,262 @@
+// Patches in the formats agents write (codex `*** Begin Patch`, unified
+// diffs), placed by the core's safe strategies. Planning is pure; applying
+// reads the named files through the host, plans, then writes in order and,
+// when a write fails, puts back what it had written.
+
+import * as glue from 'editkit-glue';
+import { call, json, langOf, options, text } from './boundary.js';
+import { EditkitError, isEditkitError, jsError, readOptions, say } from './errors.js';
+import { describeValue, hostCall } from './host-call.js';
+import { timeoutOf } from './timeout.js';
+import type {
+  Lang,
+  PatchApplyOptions,
+  PatchApplyResult,
+  PatchFileHost,
+  PatchOptions,
+  PatchReport,
+} from './types.js';
+
+type Format = 'codex' | 'unified';
+
+/**
+ * The paths a patch names (sources and rename targets), which a host reads
+ * before planning; throws `INVALID_PATCH` for a malformed patch.
+ */
+export function patchPaths(
+  patchText: string,
+  opts?: { format?: 'codex' | 'unified'; lang?: Lang },
+): string[] {
+  const lang = langOf(opts);
+  const o = readOptions(opts, ['format'] as const, 'options');
+  const format: Format = o.format === 'unified' ? 'unified' : 'codex';
+  const t = text(patchText, 'patch', lang);
+  return call(lang, () => glue.patchPaths(t, format, JSON.stringify({ lang })));
+}
+
+function plan(
+  contents: Record<string, string>,
+  patchText: string,
+  format: Format,
+  opts: PatchOptions | undefined,
+): PatchReport {
+  const lang = langOf(opts);
+  const t = text(patchText, 'patch', lang);
+  const files = json(contents, 'contents', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.planPatch(files, t, format, o));
+}
+
+/**
+ * Plans a codex patch over `contents` (path → text; a path that is not a
+ * key does not exist), without I/O: per file, the text to write or the
+ * refusal with its hunk and line. Throws `INVALID_PATCH` for a malformed
+ * patch.
+ */
+export function planPatch(
+  contents: Record<string, string>,
+  patchText: string,
+  opts?: PatchOptions,
+): PatchReport {
+  return plan(contents, patchText, 'codex', opts);
+}
+
+/** Plans a unified diff over `contents`, as `planPatch` does. */
+export function planUnifiedDiff(
+  contents: Record<string, string>,
+  diffText: string,
+  opts?: PatchOptions,
+): PatchReport {
+  return plan(contents, diffText, 'unified', opts);
+}
+
+/**
+ * Applies a codex patch through the host's file callbacks: reads every file
+ * it names, plans, and writes only when every hunk of every file applies
+ * (unless `atomic: false`). Refusals are in the result (`ok: false`, the
+ * summary and each file's error); throws only for a malformed patch or a
+ * host that fails before anything was written.
+ */
+export function applyPatch(
+  files: PatchFileHost,
+  patchText: string,
+  opts?: PatchApplyOptions,
+): Promise<PatchApplyResult> {
+  return apply(files, patchText, 'codex', opts);
+}
+
+/** Applies a unified diff through the host's file callbacks, as `applyPatch` does. */
+export function applyUnifiedDiff(
+  files: PatchFileHost,
+  diffText: string,
+  opts?: PatchApplyOptions,
+): Promise<PatchApplyResult> {
+  return apply(files, diffText, 'unified', opts);
+}
+
+/** One host operation done, and how to undo it. */
+interface Done {
+  path: string;
+  /** The text before (null: the file did not exist). */
+  before: string | null;
+}
+
+async function apply(
+  host: PatchFileHost,
+  patchText: string,
+  format: Format,
+  opts: PatchApplyOptions | undefined,
+): Promise<PatchApplyResult> {
+  const lang = langOf(opts);
+  // Read once, through readOptions: a getter that throws (or a Proxy) is
+  // INVALID_ARGUMENT, never a stray error.
+  const o = readOptions(opts, ['atomic', 'mode', 'timeoutMs'] as const, 'options');
+  const timeoutMs = timeoutOf({ timeoutMs: o.timeoutMs });
+  const planOptions = { atomic: o.atomic, mode: o.mode, lang } as PatchOptions;
+  const cb = readOptions(host, ['readFile', 'writeFile', 'deleteFile'] as const, 'files');
+  if (typeof cb.readFile !== 'function') {
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      ['files', 'expected an object with readFile and writeFile'],
+      { subject: 'files' },
+    );
+  }
+  const bound = (f: unknown) =>
+    typeof f === 'function' ? (...args: unknown[]) => (f as Function).apply(host, args) : undefined;
+  host = {
+    readFile: bound(cb.readFile) as PatchFileHost['readFile'],
+    writeFile: bound(cb.writeFile) as PatchFileHost['writeFile'],
+    deleteFile: bound(cb.deleteFile) as PatchFileHost['deleteFile'],
+  };
+  const paths = patchPaths(patchText, { format, lang });
+  const contents: Record<string, string> = {};
+  for (const path of paths) {
+    const t = await read(host, path, timeoutMs);
+    if (t !== null) contents[path] = t;
+  }
+  const report = plan(contents, patchText, format, planOptions);
+  const todo = report.files.filter((f) => f.write);
+  const deletes = todo.some((f) => f.op === 'delete' || f.moveTo !== undefined);
+  if (todo.length && typeof host.writeFile !== 'function') throw missing('writeFile', lang);
+  if (deletes && typeof host.deleteFile !== 'function') throw missing('deleteFile', lang);
+  const done: Done[] = [];
+  try {
+    for (const f of todo) {
+      if (f.op === 'delete') {
+        await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
+        continue;
+      }
+      if (!f.changed) continue;
+      const target = f.moveTo ?? f.path;
+      const before = f.op === 'add' ? null : f.moveTo ? null : (contents[f.path] ?? null);
+      // Recorded before the call: a write that throws (or times out) may
+      // still have landed, in part, so the rollback restores it too.
+      done.push({ path: target, before });
+      await hostCall(
+        `files.writeFile(${JSON.stringify(target)})`,
+        () => host.writeFile(target, f.content ?? ''),
+        timeoutMs,
+      );
+      if (f.moveTo) await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
+    }
+  } catch (e) {
+    const failure = isEditkitError(e) ? e.message : String(e);
+    const restored = await rollBack(host, done, timeoutMs);
+    return {
+      ...report,
+      ok: false,
+      applied: 0,
+      written: restored.notRestored,
+      error: {
+        code: 'WRITE_FAILED',
+        message: writeFailedMessage(lang, failure, restored),
+        subject: 'files',
+      },
+    };
+  }
+  return { ...report, written: done.map((d) => d.path) };
+}
+
+async function read(host: PatchFileHost, path: string, timeoutMs: number): Promise<string | null> {
+  const t: unknown = await hostCall(
+    `files.readFile(${JSON.stringify(path)})`,
+    () => host.readFile(path),
+    timeoutMs,
+  );
+  if (t === null || t === undefined) return null;
+  if (typeof t !== 'string') {
+    throw new EditkitError({
+      code: 'HOST_ERROR',
+      subject: 'files',
+      message: `files.readFile(${JSON.stringify(path)}) returned ${describeValue(t)}; expected the file's text, or null when it does not exist`,
+    });
+  }
+  return t;
+}
+
+async function remove(
+  host: PatchFileHost,
+  path: string,
+  before: string | null,
+  done: Done[],
+  timeoutMs: number,
+): Promise<void> {
+  done.push({ path, before });
+  await hostCall(
+    `files.deleteFile(${JSON.stringify(path)})`,
+    () => host.deleteFile!(path),
+    timeoutMs,
+  );
+}
+
+/** Undoes `done` newest first; returns the paths it restored and those it could not. */
+async function rollBack(
+  host: PatchFileHost,
+  done: Done[],
+  timeoutMs: number,
+): Promise<{ restored: string[]; notRestored: string[] }> {
+  const restored: string[] = [];
+  const notRestored: string[] = [];
+  for (const d of [...done].reverse()) {
+    try {
+      if (d.before === null) {
+        if (typeof host.deleteFile !== 'function') throw new Error('no deleteFile');
+        await hostCall(
+          `files.deleteFile(${JSON.stringify(d.path)})`,
+          () => host.deleteFile!(d.path),
+          timeoutMs,
+        );
+      } else {
+        const before = d.before;
+        await hostCall(
+          `files.writeFile(${JSON.stringify(d.path)})`,
+          () => host.writeFile(d.path, before),
+          timeoutMs,
+        );
+      }
+      restored.push(d.path);
+    } catch {
+      notRestored.push(d.path);
+    }
+  }
+  return { restored, notRestored };
+}
+
+function writeFailedMessage(
+  lang: Lang,
+  failure: string,
+  r: { restored: string[]; notRestored: string[] },
+): string {
+  const list = (paths: string[]) => (paths.length ? paths.join(', ') : say('none', lang));
+  return say('patchWriteFailed', lang, failure, list(r.restored), list(r.notRestored));
+}
+
+function missing(callback: string, lang: Lang): EditkitError {
+  return new EditkitError({
+    code: 'HOST_CAPABILITY_MISSING',
+    subject: callback,
+    message: say('patchCallbackMissing', lang, callback),
+  });
+}
