@@ -200,11 +200,14 @@ fn patch_table(sources: &[corpus::Source], cases: &[corpus::Case]) {
         formatting.exact,
         formatting.cases
     );
+    // A hunk's lines are whole lines: a duplicated span whose places are
+    // all inside longer lines is refused as NOT_FOUND, not AMBIGUOUS.
     println!(
-        "patch ambiguous spans:  {}/{} refused as AMBIGUOUS   target: all  {}",
-        ambiguous.ambiguous,
+        "patch ambiguous spans:  {}/{} refused ({} as AMBIGUOUS)   target: all refused  {}",
+        ambiguous.refused,
         ambiguous.cases,
-        verdict(ambiguous.ambiguous == ambiguous.cases)
+        ambiguous.ambiguous,
+        verdict(ambiguous.refused == ambiguous.cases)
     );
     println!(
         "patch wrong edits:      {}   target 0  {}",

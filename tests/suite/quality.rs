@@ -97,8 +97,9 @@ fn real_source_spans_never_land_in_the_wrong_place() {
 
 /// The same spans as codex patches (issue 18): one hunk each, its context
 /// lines carrying the SEARCH's formatting slips, placed by the patch
-/// planner. Never a wrong place; every duplicated span refused as
-/// AMBIGUOUS; content slips never land (the planner is safe mode only).
+/// planner. Never a wrong place; every duplicated span refused (as
+/// AMBIGUOUS but where its places are all inside longer lines); content
+/// slips never land (the planner is safe mode only).
 #[test]
 fn real_source_patches_never_land_in_the_wrong_place() {
     let sources = collect_sources(80);
@@ -117,11 +118,14 @@ fn real_source_patches_never_land_in_the_wrong_place() {
     );
     for kind in [Kind::Duplicate, Kind::DuplicateReindented] {
         let t = tallies.get(&kind).copied().unwrap_or_default();
+        // Refused, almost always as AMBIGUOUS: a span whose places are all
+        // inside longer lines is no hunk's place (NOT_FOUND).
         assert!(
-            t.cases > 0 && t.ambiguous == t.cases,
-            "{kind:?}: {}/{} AMBIGUOUS",
-            t.ambiguous,
-            t.cases
+            t.cases > 0 && t.refused == t.cases && t.ambiguous * 10 >= t.cases * 9,
+            "{kind:?}: {}/{} refused, {} as AMBIGUOUS",
+            t.refused,
+            t.cases,
+            t.ambiguous
         );
     }
     for kind in Kind::ALL.iter().filter(|k| k.group() == Group::Content) {
