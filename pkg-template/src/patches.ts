@@ -164,16 +164,17 @@ async function apply(
   } catch (e) {
     const failure = isEditkitError(e) ? e.message : String(e);
     const restored = await rollBack(host, done, timeoutMs);
+    const message = writeFailedMessage(lang, failure, restored);
+    // Nothing of the plan stands: no file counts as written, and the
+    // summary is the failure.
     return {
       ...report,
       ok: false,
       applied: 0,
+      files: report.files.map(({ content: _content, ...f }) => ({ ...f, write: false })),
+      summary: message,
       written: restored.notRestored,
-      error: {
-        code: 'WRITE_FAILED',
-        message: writeFailedMessage(lang, failure, restored),
-        subject: 'files',
-      },
+      error: { code: 'WRITE_FAILED', message, subject: 'files' },
     };
   }
   return { ...report, written: done.map((d) => d.path) };

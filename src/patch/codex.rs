@@ -226,6 +226,7 @@ fn update_hunks(
             old_lines: Vec::new(),
             new_lines: Vec::new(),
             at_end: false,
+            appends: true,
             line_hint: None,
             old_without_final_newline: false,
             new_without_final_newline: false,

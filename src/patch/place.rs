@@ -362,16 +362,17 @@ fn choose(
         1 => Ok(kept[0]),
         _ => {
             let firsts: Vec<u32> = kept.iter().map(|c| c.0).collect();
-            if let Some(i) = hunk
-                .line_hint
-                .and_then(|h| crate::matcher::nearest_to_hint(&firsts, h))
-            {
+            // Overlapping places are one region read two ways: no line
+            // number settles that (as in the matcher).
+            let overlapping = kept.windows(2).any(|w| w[1].0 <= w[0].1);
+            let hint = hunk.line_hint.filter(|_| !overlapping);
+            if let Some(i) = hint.and_then(|h| crate::matcher::nearest_to_hint(&firsts, h)) {
                 return Ok(kept[i]);
             }
             let places: Vec<LineRange> = kept.iter().map(|c| LineRange::new(c.0, c.1)).collect();
             let mut e = Error::new(
                 ErrorCode::Ambiguous,
-                messages::ambiguous(lang, &places, hunk.line_hint, !hunk.anchors.is_empty()),
+                messages::ambiguous(lang, &places, hint, !hunk.anchors.is_empty()),
             )
             .with_line(hunk.line)
             .with_suggestions(messages::hunk_advice(lang));
@@ -396,12 +397,16 @@ fn replacement(
     if hunk.new_lines.is_empty() {
         // The whole lines go, with one line break: the one after them, or
         // (at the end of a file without a final newline) the one before.
+        // A unified hunk whose old side ends without a newline and whose
+        // new side does not: the line before keeps its break, which
+        // becomes the file's final newline.
+        let keeps_break = hunk.old_without_final_newline && !hunk.new_without_final_newline;
         if !body[..end].ends_with('\n') {
             if body[end..].starts_with("\r\n") {
                 end += 2;
             } else if body[end..].starts_with('\n') {
                 end += 1;
-            } else if start > 0 {
+            } else if start > 0 && !keeps_break {
                 start -= if body[..start].ends_with("\r\n") {
                     2
                 } else {
@@ -451,7 +456,7 @@ fn not_found(
 /// nothing in the hunk says where it goes.
 fn insertion(file: &FileLines<'_>, hunk: &Hunk, lang: Lang) -> Result<Placement, Error> {
     let body = file.body;
-    let codex_append = hunk.anchors.is_empty() && hunk.line_hint.is_none();
+    let codex_append = hunk.appends && hunk.anchors.is_empty();
     if !(codex_append || body.is_empty()) || hunk.new_lines.is_empty() {
         return Err(without_context(hunk, lang));
     }

@@ -193,25 +193,23 @@ fn update(r: &mut FileResult, text: &str, f: &FilePatch, options: &PatchOptions)
         out.push_str(BOM);
     }
     let mut at = 0usize;
-    let mut break_taken = false;
     for p in &placements {
         // A removed last line takes the line break before it, which the
-        // hunk before may have replaced already: then the file's missing
-        // final newline is restored at the end instead.
-        break_taken |= p.start < at;
+        // hunk before may have replaced already (its lines ended with
+        // it): that hunk's text gives the break up instead.
+        if p.start < at {
+            let kept = out
+                .strip_suffix('\n')
+                .map(|t| t.strip_suffix('\r').unwrap_or(t));
+            if let Some(len) = kept.map(str::len) {
+                out.truncate(len);
+            }
+        }
         out.push_str(body.get(at..p.start).unwrap_or(""));
         out.push_str(&p.text);
         at = at.max(p.end);
     }
     out.push_str(&body[at..]);
-    if break_taken && !body.ends_with('\n') {
-        let trimmed = out
-            .strip_suffix('\n')
-            .map(|t| t.strip_suffix('\r').unwrap_or(t));
-        if let Some(len) = trimmed.map(str::len) {
-            out.truncate(len);
-        }
-    }
     final_newline(&mut out, body, f, &placements);
     r.ok = true;
     r.changed = out != text || f.move_to.is_some();

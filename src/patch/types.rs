@@ -37,6 +37,10 @@ pub struct Hunk {
     pub new_lines: Vec<String>,
     /// codex `*** End of File`: the hunk's lines end the file.
     pub at_end: bool,
+    /// A hunk of only added lines (and no anchor) goes to the end of the
+    /// file: codex's rule. A unified diff's has no such rule (it places
+    /// one only in an empty file).
+    pub appends: bool,
     /// A unified diff's `@@ -l`: where the old lines start (1-based; 0 for
     /// an empty file). Only breaks a tie between places.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -243,6 +243,7 @@ fn hunk(
         old_lines: Vec::new(),
         new_lines: Vec::new(),
         at_end: false,
+        appends: false,
         line_hint: counts.map(|((l, _), _)| l),
         old_without_final_newline: false,
         new_without_final_newline: false,
@@ -256,11 +257,14 @@ fn hunk(
     }
     if let Some((o, n)) = wanted {
         let (old_n, new_n) = (h.old_lines.len(), h.new_lines.len());
-        // git format-patch ends with a `-- ` signature line: not body.
-        let goes_on = lines.get(j).is_some_and(|l| {
-            matches!(l.text.chars().next(), Some(' ' | '-' | '+'))
-                && !file_header_at(lines, j)
-                && l.text.trim_end() != "--"
+        // The body goes on when, past any empty lines, the next line is a
+        // hunk line (not the next file's header, nor git format-patch's
+        // `-- ` signature).
+        let next = (j..lines.len()).find(|&k| !lines[k].text.is_empty());
+        let goes_on = next.is_some_and(|k| {
+            matches!(lines[k].text.chars().next(), Some(' ' | '-' | '+'))
+                && !file_header_at(lines, k)
+                && lines[k].text.trim_end() != "--"
         });
         if old_n != o || new_n != n || goes_on {
             problems.push(Problem::CountMismatch {

@@ -164,6 +164,13 @@ test('applyPatch: a write that fails part-way is rolled back and reported as WRI
   );
   assert.deepEqual(Object.fromEntries(host.map), FILES, 'every file as it was');
   assert.deepEqual(r.written, []);
+  // Nothing of the plan stands: no file is marked written, and the summary
+  // is the failure.
+  assert.equal(r.summary, r.error.message);
+  assert.deepEqual(
+    r.files.map((f) => [f.write, f.content]),
+    r.files.map(() => [false, undefined]),
+  );
 });
 
 test('applyPatch: a deletion with no deleteFile callback is refused before anything is written', async () => {
@@ -232,6 +239,20 @@ test('apply_patch and apply_diff tools: the summary, each hunk and the diff; a r
   assert.equal(bad.code, 'INVALID_PATCH');
   assert.match(bad.text, /The text has no `\*\*\* Begin Patch` line/);
   assert.deepEqual(host.calls, [['write', 'app.py']]);
+});
+
+test('apply_patch: two spellings of one file are refused before anything is read or written', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'editkit-patch-same-'));
+  writeFileSync(join(root, 'a.txt'), 'one\ntwo\n');
+  const runner = ek.createToolRunner({ files: ek.createNodeFileHost({ root }) });
+  const r = await runner.runDetailed('apply_patch', {
+    patch:
+      '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n*** Update File: ./a.txt\n@@\n-two\n+2\n*** End Patch',
+  });
+  assert.equal(r.isError, true);
+  assert.equal(r.code, 'INVALID_PATCH');
+  assert.match(r.text, /a\.txt, \.\/a\.txt name the same file/);
+  assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'one\ntwo\n');
 });
 
 test('createNodeFileHost: a patch adds, renames and deletes on disk; a path outside the root writes nothing', async () => {

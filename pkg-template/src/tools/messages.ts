@@ -85,6 +85,10 @@ const TEXTS = {
     en: '- {0}, hunk {1}: lines {2} (strategy: {3})',
     zh: '- {0}，第 {1} 个补丁块：第 {2} 行（策略：{3}）',
   },
+  samePathTwice: {
+    en: '{0} name the same file; put all its changes under one path.',
+    zh: '{0} 指向同一个文件；请把它的所有修改写在同一个路径下。',
+  },
   hunkAppended: {
     en: '- {0}, hunk {1}: added at the end',
     zh: '- {0}，第 {1} 个补丁块：追加在末尾',

@@ -594,6 +594,20 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     writable();
     const paths = patchPaths(text, { format, lang });
     const keys = [...new Set(paths.map(lockKey))].sort();
+    // Two spellings of one file (`a.txt`, `./a.txt`) would each be planned
+    // from the same text, and the second write would undo the first.
+    if (keys.length < paths.length) {
+      const byKey = new Map<string, string[]>();
+      for (const p of paths) byKey.set(lockKey(p), [...(byKey.get(lockKey(p)) ?? []), p]);
+      const same = [...byKey.values()].find((ps) => ps.length > 1) ?? [];
+      const message = say('samePathTwice', lang, same.join(', '));
+      return {
+        text: say('errorLine', lang, 'INVALID_PATCH', message),
+        isError: true,
+        code: 'INVALID_PATCH',
+        data: { code: 'INVALID_PATCH', message, subject: 'patch' },
+      };
+    }
     const run = async (): Promise<ToolResult> => {
       const before = new Map<string, string | null>();
       for (const p of paths) before.set(p, await read(p));
@@ -621,7 +635,6 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   /** A patch outcome in words: the summary, where each hunk went, the diffs. */
   function patchResult(r: PatchApplyResult, before: Map<string, string | null>): ToolResult {
     const lines = [r.summary];
-    if (r.error) lines.push('', r.error.message);
     const written = r.files.filter((f) => f.write && !r.error);
     for (const f of written) {
       for (const h of f.hunks) {

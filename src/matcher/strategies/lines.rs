@@ -12,7 +12,7 @@
 use super::exact::found;
 use super::{Candidate, Cx, LinesPlan, NearMiss, Needle, Outcome, Plan, MAX_CANDIDATES};
 use crate::matcher::indent::IndentMap;
-use crate::matcher::normalize::{fold_hash, indent_of, is_blank, key, Level};
+use crate::matcher::normalize::{fold_hash, indent_of, is_blank, is_zero_width, key, Level};
 
 /// Start lines of every window whose lines equal the search's under the
 /// fold key (a superset of the windows of strategies 4–7), or `None` when
@@ -30,9 +30,19 @@ fn compute_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<usize>> {
     if k == 0 {
         return Some(Vec::new());
     }
+    let keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
+    if let Some(found) = windows_by_anchor(cx, &keys) {
+        return found;
+    }
+    windows_by_hashes(cx, needle, &keys)
+}
+
+/// The fold windows by KMP over every line's fold hash, verified on the
+/// keys.
+fn windows_by_hashes(cx: &mut Cx<'_, '_>, needle: &Needle, keys: &[String]) -> Option<Vec<usize>> {
+    let k = needle.lines.len();
     let pattern: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
     let hashes = cx.content.fold_hashes(&mut cx.budget)?;
-    let keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
     let mut out = Vec::new();
     for w in kmp(hashes, &pattern) {
         let mut cost = 0usize;
@@ -52,6 +62,82 @@ fn compute_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<usize>> {
         }
     }
     Some(out)
+}
+
+/// An anchor shorter than this selects too little to beat the hashes.
+const MIN_ANCHOR: usize = 6;
+
+/// The longest run of ASCII word characters (`[A-Za-z0-9_]`) in any of
+/// the search's fold keys, with the index of its line.
+fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
+    let mut best: Option<(usize, &str)> = None;
+    for (i, k) in keys.iter().enumerate() {
+        for run in k.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if best.is_none_or(|(_, b)| run.len() > b.len()) {
+                best = Some((i, run));
+            }
+        }
+    }
+    best
+}
+
+/// The fold windows found from one anchor instead of hashing every line
+/// (`None`: use the hashes). A file line whose fold key equals a search
+/// line's holds every run of ASCII word characters of that key verbatim:
+/// the fold only drops zero-width characters, collapses whitespace (which
+/// would split a run) and maps typographic punctuation to ASCII
+/// punctuation. So when the content has no zero-width character, the
+/// lines holding the search's longest run are the only places a window
+/// can have that line, and each is verified on every key as the hashed
+/// path does: the same windows, in the same order. Used when the run is
+/// long enough and rare enough to beat hashing every line (case b: an
+/// indentation change, where the hashes were half the time).
+fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<usize>>> {
+    let (at, run) = anchor_run(keys)?;
+    let body = cx.content.body;
+    if run.len() < MIN_ANCHOR || (!body.is_ascii() && body.contains(is_zero_width)) {
+        return None;
+    }
+    let k = keys.len();
+    let lines = cx.content.lines().len();
+    // More lines with the run than this and hashing is cheaper.
+    let common = lines / 8 + 64;
+    let mut out = Vec::new();
+    let mut last = usize::MAX;
+    let mut seen = 0usize;
+    for pos in crate::matcher::scan::find_iter(body.as_bytes(), run.as_bytes()) {
+        let line = cx.content.line_of(pos);
+        if line == last {
+            continue;
+        }
+        last = line;
+        seen += 1;
+        if seen > common {
+            return None;
+        }
+        let Some(w) = line.checked_sub(at).filter(|w| w + k <= lines) else {
+            continue;
+        };
+        let mut cost = 0usize;
+        let same = (0..k).all(|i| {
+            let l = cx.content.line(w + i);
+            cost += l.len();
+            key(l, Level::Fold) == keys[i]
+        });
+        if !cx.budget.spend(cost) {
+            return Some(None);
+        }
+        if same {
+            out.push(w);
+            if out.len() > MAX_CANDIDATES {
+                break;
+            }
+        }
+    }
+    if !cx.budget.spend(body.len() / 4) {
+        return Some(None);
+    }
+    Some(Some(out))
 }
 
 /// Every start index of `pattern` in `text` (overlapping), by KMP.
@@ -171,7 +257,107 @@ fn infer_shift(cx: &Cx<'_, '_>, needle: &Needle, w: usize) -> Option<(IndentMap,
 
 #[cfg(test)]
 mod tests {
-    use super::kmp;
+    use super::*;
+    use crate::matcher::budget::Budget;
+    use crate::matcher::content::Content;
+    use crate::matcher::strategies::Limits;
+
+    /// The windows both ways: from the anchor (when it applies) and from
+    /// every line's hash.
+    fn both(body: &str, search: &str) -> (Option<Vec<usize>>, Vec<usize>) {
+        let content = Content::new(body);
+        let needle = Needle::new(search);
+        let mut cx = Cx {
+            content: &content,
+            budget: Budget::new(u32::MAX),
+            limits: Limits {
+                threshold: 0.85,
+                margin: 0.05,
+                size_ratio: 1.25,
+            },
+            replace_all: false,
+            near: Vec::new(),
+        };
+        let keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
+        let anchored = windows_by_anchor(&mut cx, &keys).map(|w| w.expect("budget"));
+        let hashed = windows_by_hashes(&mut cx, &needle, &keys).expect("budget");
+        (anchored, hashed)
+    }
+
+    #[test]
+    fn the_anchor_finds_the_windows_the_hashes_find() {
+        let body = "fn main() {\n    let total_count = 1;\n\tlet  total_count = 1;\n}\n  let total_count = 1;  // x\nlet total_count = 1;\nlet \u{201c}total_count\u{201d} = 1;\n";
+        for search in [
+            "let total_count = 1;",
+            "    let total_count = 1;\n\tlet total_count = 1;",
+            "let total_count = 1;\n}",
+            "let \"total_count\" = 1;",
+            "nothing_like_this_here",
+        ] {
+            let (anchored, hashed) = both(body, search);
+            assert_eq!(anchored.as_ref(), Some(&hashed), "{search:?}");
+        }
+        // Lines 1, 2 and 5 (0-based) are the plain one reformatted.
+        assert_eq!(both(body, "let total_count = 1;").1, vec![1, 2, 5]);
+    }
+
+    #[test]
+    fn a_short_anchor_or_zero_width_characters_use_the_hashes() {
+        // `x = 1` has no run of six word characters.
+        assert_eq!(both("x = 1\n", "x = 1").0, None);
+        // A zero-width space inside the run: the hashes still see the
+        // line (the fold drops it), the anchor scan would not.
+        let body = "let total\u{200b}_count = 1;\n";
+        let (anchored, hashed) = both(body, "let total_count = 1;");
+        assert_eq!(anchored, None);
+        assert_eq!(hashed, vec![0]);
+    }
+
+    /// Random lines over a small alphabet of words, spaces, tabs and
+    /// typographic quotes: both ways agree on every search taken from the
+    /// file and reformatted.
+    #[test]
+    fn anchor_and_hashes_agree_on_random_files() {
+        let words = [
+            "alpha_one",
+            "beta",
+            "\u{201c}gamma\u{201d}",
+            "delta_delta",
+            "x",
+            "()",
+            "{",
+            "}",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..300 {
+            let lines: Vec<String> = (0..40)
+                .map(|_| {
+                    let indent = ["", "  ", "\t", "    "][next(4)];
+                    let n = 1 + next(4);
+                    let body: Vec<&str> = (0..n).map(|_| words[next(words.len())]).collect();
+                    format!("{indent}{}", body.join([" ", "  ", "\t"][next(3)]))
+                })
+                .collect();
+            let body = lines.join("\n") + "\n";
+            let start = next(38);
+            let len = 1 + next(3);
+            let search: Vec<String> = lines[start..start + len]
+                .iter()
+                .map(|l| format!("  {}", l.trim().replace(['\u{201c}', '\u{201d}'], "\"")))
+                .collect();
+            let (anchored, hashed) = both(&body, &search.join("\n"));
+            assert!(hashed.contains(&start));
+            if let Some(a) = anchored {
+                assert_eq!(a, hashed, "{search:?}");
+            }
+        }
+    }
 
     #[test]
     fn kmp_finds_overlapping_hits() {

@@ -134,6 +134,7 @@ fn chunk_hunk(c: &Value) -> Hunk {
         old_lines: strings(&c["oldLines"]),
         new_lines: strings(&c["newLines"]),
         at_end: c["isEndOfFile"].as_bool().unwrap_or(false),
+        appends: true,
         line_hint: None,
         old_without_final_newline: false,
         new_without_final_newline: false,
