@@ -247,8 +247,14 @@ fn main() {
         }
         let idx = (which.bytes().next().unwrap_or(b'a') - b'a') as usize;
         let case = cases(&lines).into_iter().nth(idx).expect("case a-f");
+        // MATCHER_MODE=safe|fuzzy overrides the case's own mode.
+        let mode = match std::env::var("MATCHER_MODE").as_deref() {
+            Ok("safe") => MatchMode::Safe,
+            Ok("fuzzy") => MatchMode::Fuzzy,
+            _ => case.mode,
+        };
         let opts = MatchOptions {
-            mode: case.mode,
+            mode,
             ..MatchOptions::default()
         };
         for _ in 0..200 {
