@@ -297,7 +297,7 @@ fn chosen_or_refusal(
                 Problem::Ambiguous {
                     strategy: s,
                     places: ranges(&found),
-                    hint: tie_hint(settings, &found),
+                    hint: settings.line_hint,
                 },
             ))
         }
@@ -342,32 +342,17 @@ impl FindResult {
             Problem::Ambiguous {
                 strategy,
                 places: ranges(&self.matches),
-                hint: tie_hint(settings, &self.matches),
+                hint: settings.line_hint,
             },
         );
     }
 }
 
-/// Whether any two of the places overlap (one region read two ways).
-fn overlapping(found: &[Match]) -> bool {
-    found.windows(2).any(|w| w[0].end > w[1].start)
-}
-
-/// The line hint a refusal mentions: only when it met a tie, not when the
-/// places overlap (no line number settles that).
-fn tie_hint(settings: &Settings, found: &[Match]) -> Option<u32> {
-    settings.line_hint.filter(|_| !overlapping(found))
-}
-
 /// The one of several places the line hint chooses (strictly nearest its
-/// first line), when there is a hint and the places do not overlap:
-/// overlapping places are one region read two ways, which no line
-/// number can settle.
+/// first line), when there is a hint. Overlapping places too: repeated
+/// lines read at two offsets, of which the line number names one.
 fn hinted(settings: &Settings, found: &[Match]) -> Option<usize> {
     let hint = settings.line_hint?;
-    if overlapping(found) {
-        return None;
-    }
     let first_lines: Vec<u32> = found.iter().map(|m| m.start_line).collect();
     ladder::nearest_to_hint(&first_lines, hint)
 }

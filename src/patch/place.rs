@@ -147,15 +147,19 @@ fn whole_lines(
     if file.body.get(start..end)? != m.text {
         return None;
     }
+    // Only indentation before the match and trailing spaces after it: a
+    // match that starts inside a CRLF (after its `\r`) is not at a line
+    // start.
+    let blank = |t: &str| t.bytes().all(|b| b == b' ' || b == b'\t');
     let line_start = file.starts[first as usize - 1];
-    if !file.body.get(line_start..start)?.trim().is_empty() {
+    if !blank(file.body.get(line_start..start)?) {
         return None;
     }
     let span_end = if m.text.ends_with('\n') {
         end
     } else {
         let text_end = file.text_ends[last as usize - 1];
-        if !file.body.get(end..text_end)?.trim().is_empty() {
+        if !blank(file.body.get(end..text_end)?) {
             return None;
         }
         text_end
@@ -207,8 +211,9 @@ fn trailing_blanks(lines: &[String]) -> usize {
 }
 
 /// Places one hunk. Empty lines that end its old lines are lines of the
-/// file (a blank line to keep or remove); when no place has them and the
-/// hunk keeps them unchanged, they may also stand for the end of the file
+/// file (a blank line to keep or remove); when no place has them (none at
+/// all, not several) and the hunk keeps them unchanged, they may also
+/// stand for the end of the file
 /// (codex's reading of a pattern split on `\n`): the hunk is placed again
 /// without them, at the end.
 fn place(
@@ -220,7 +225,12 @@ fn place(
 ) -> Result<Placement, Error> {
     let blanks = trailing_blanks(&hunk.old_lines);
     let first_try = place_lines(file, hunk, from_line, mode, lang);
-    if first_try.is_ok() || blanks == 0 || blanks == hunk.old_lines.len() {
+    // Only when the lines are nowhere: a hunk that matched several places
+    // stays ambiguous (its end-of-file reading would pick one of them).
+    let nowhere = first_try
+        .as_ref()
+        .is_err_and(|e| e.code == ErrorCode::NotFound);
+    if !nowhere || blanks == 0 || blanks == hunk.old_lines.len() {
         return first_try;
     }
     if trailing_blanks(&hunk.new_lines) < blanks || hunk.new_lines.len() == blanks {
@@ -244,19 +254,20 @@ fn place_lines(
     if hunk.old_lines.is_empty() {
         return insertion(file, hunk, lang);
     }
-    if hunk.old_lines.iter().all(|l| l.trim().is_empty()) {
-        return Err(without_context(hunk, lang));
-    }
     let anchor_line = resolve_anchors(file, hunk, from_line, lang)?;
     // An empty last old line is a line: the search ends with its line
     // break, and so does the replacement (unless the hunk removes all).
+    // The lines are joined with the file's own line ending, so a search
+    // that starts or ends with an empty line is found whole by the exact
+    // strategy rather than inside a CRLF.
+    let ending = detect_line_ending(body).as_str();
     let ends_blank = hunk.old_lines.last().is_some_and(String::is_empty);
-    let mut search = hunk.old_lines.join("\n");
-    let mut replace = hunk.new_lines.join("\n");
+    let mut search = hunk.old_lines.join(ending);
+    let mut replace = hunk.new_lines.join(ending);
     if ends_blank {
-        search.push('\n');
+        search.push_str(ending);
         if !hunk.new_lines.is_empty() {
-            replace.push('\n');
+            replace.push_str(ending);
         }
     }
     let options = MatchOptions {
@@ -264,7 +275,12 @@ fn place_lines(
         lang,
         ..MatchOptions::default()
     };
-    let found = find_match(body, &search, &options)?;
+    // Blank lines are context too (a line number may choose among them);
+    // only a search with nothing in it has no place at all.
+    let found = match find_match(body, &search, &options) {
+        Err(e) if e.code == ErrorCode::EmptySearch => return Err(without_context(hunk, lang)),
+        other => other?,
+    };
     let located = found.found || found.code == Some(ErrorCode::Ambiguous);
     if !located {
         return Err(not_found(
@@ -362,10 +378,9 @@ fn choose(
         1 => Ok(kept[0]),
         _ => {
             let firsts: Vec<u32> = kept.iter().map(|c| c.0).collect();
-            // Overlapping places are one region read two ways: no line
-            // number settles that (as in the matcher).
-            let overlapping = kept.windows(2).any(|w| w[1].0 <= w[0].1);
-            let hint = hunk.line_hint.filter(|_| !overlapping);
+            // Overlapping places too (repeated lines read at two offsets):
+            // the line number says which offset the diff was made at.
+            let hint = hunk.line_hint;
             if let Some(i) = hint.and_then(|h| crate::matcher::nearest_to_hint(&firsts, h)) {
                 return Ok(kept[i]);
             }
@@ -420,6 +435,12 @@ fn replacement(
         return Ok((start, end, body[start..end].to_string()));
     }
     match replace_text(&body[start..end], search, replace, options) {
+        // Lines a hunk adds to a one-line span take the line's ending: the
+        // span has none to show, so every break in the result is new.
+        Ok(r) if !body[start..end].contains('\n') && line_ending_at(body, end) == "\r\n" => {
+            let lf = r.content.replace("\r\n", "\n");
+            Ok((start, end, lf.replace('\n', "\r\n")))
+        }
         Ok(r) => Ok((start, end, r.content)),
         Err(e) => {
             let message = messages::placed_but(options.lang, first, last, &e.message);
@@ -427,6 +448,16 @@ fn replacement(
             wrapped.details.candidates = vec![LineRange::new(first, last)];
             Err(wrapped)
         }
+    }
+}
+
+/// The line ending of the line that ends at `end`: its own, or (the last
+/// line, without one) the file's dominant ending.
+fn line_ending_at(body: &str, end: usize) -> &'static str {
+    match body.get(end..) {
+        Some(rest) if rest.starts_with("\r\n") => "\r\n",
+        Some(rest) if rest.starts_with('\n') => "\n",
+        _ => detect_line_ending(body).as_str(),
     }
 }
 

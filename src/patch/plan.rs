@@ -239,7 +239,9 @@ fn final_newline(out: &mut String, body: &str, f: &FilePatch, placements: &[&Pla
                 out.pop();
             }
         }
-        (true, false) if !out.is_empty() && !out.ends_with('\n') => {
+        // The old side's last line had no break; the new side's last line
+        // (an empty one too) has one.
+        (true, false) if !hunk.new_lines.is_empty() => {
             out.push_str(detect_line_ending(body).as_str());
         }
         _ => {}

@@ -130,11 +130,128 @@ pub fn unified_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Myers)
         .diff_lines(old, new);
-    diff.unified_diff()
-        .context_radius(options.context)
-        .missing_newline_hint(true)
-        .header(options.old_name, options.new_name)
-        .to_string()
+    // Rendered here: `similar`'s grouped operations carry wrong indices
+    // on some inputs (for "\n// x\n" → "// x\n// x\n" its Myers emits a
+    // Delete at new index 1 and an Insert at old index 1), so its hunk
+    // headers counted 1 old and 1 new line for 2 and 2. Positions are
+    // counted here from the operations' lengths, which are right, and
+    // hunks grouped with `context` lines around each change.
+    let ops: Vec<(similar::DiffTag, usize, usize)> = diff
+        .ops()
+        .iter()
+        .map(|op| {
+            let (tag, o, n) = op.as_tag_tuple();
+            (tag, o.len(), n.len())
+        })
+        .collect();
+    render_hunks(&ops, diff.old_slices(), diff.new_slices(), options)
+}
+
+/// A unified diff of the line operations `ops` (tag, old lines, new
+/// lines), in order, over the old and new lines (each with its break).
+fn render_hunks(
+    ops: &[(similar::DiffTag, usize, usize)],
+    old: &[&str],
+    new: &[&str],
+    options: UnifiedDiffOptions<'_>,
+) -> String {
+    use similar::DiffTag;
+    let context = options.context;
+    // Each operation with where it starts on both sides.
+    let mut at = Vec::with_capacity(ops.len());
+    let (mut o, mut n) = (0usize, 0usize);
+    for &(tag, lo, ln) in ops {
+        at.push((tag, o, n, lo, ln));
+        o += lo;
+        n += ln;
+    }
+    let mut out = format!("--- {}\n+++ {}\n", options.old_name, options.new_name);
+    let push = |out: &mut String, tag: char, line: &str| {
+        out.push(tag);
+        out.push_str(line);
+        if !line.ends_with('\n') {
+            out.push_str("\n\\ No newline at end of file\n");
+        }
+    };
+    let lengths: Vec<(bool, usize)> = at
+        .iter()
+        .map(|&(tag, _, _, lo, _)| (tag == DiffTag::Equal, lo))
+        .collect();
+    for (first, last) in hunk_groups(&lengths, context) {
+        let (_, o0, n0, _, _) = at[first];
+        let lead = o0
+            .min(context)
+            .min(if first > 0 { at[first - 1].3 } else { 0 });
+        let (_, ol, nl, lol, lnl) = at[last];
+        let (o_end, n_end) = (ol + lol, nl + lnl);
+        let trail = context.min(old.len() - o_end);
+        let (os, ns) = (o0 - lead, n0 - lead);
+        let (oe, ne) = (o_end + trail, n_end + trail);
+        out.push_str(&format!(
+            "@@ -{} +{} @@\n",
+            hunk_range(os, oe - os),
+            hunk_range(ns, ne - ns)
+        ));
+        for line in &old[os..o0] {
+            push(&mut out, ' ', line);
+        }
+        for &(tag, o, n, lo, ln) in &at[first..=last] {
+            let (removed, added) = match tag {
+                DiffTag::Equal => {
+                    old[o..o + lo].iter().for_each(|l| push(&mut out, ' ', l));
+                    continue;
+                }
+                DiffTag::Delete => (lo, 0),
+                DiffTag::Insert => (0, ln),
+                DiffTag::Replace => (lo, ln),
+            };
+            old[o..o + removed]
+                .iter()
+                .for_each(|l| push(&mut out, '-', l));
+            new[n..n + added]
+                .iter()
+                .for_each(|l| push(&mut out, '+', l));
+        }
+        for line in &old[o_end..oe] {
+            push(&mut out, ' ', line);
+        }
+    }
+    out
+}
+
+/// The hunks of a list of operations (`(is equal, old lines)` each): the
+/// first and last change of each, changes joined when the equal lines
+/// between them are at most twice the context.
+fn hunk_groups(ops: &[(bool, usize)], context: usize) -> Vec<(usize, usize)> {
+    let changes: Vec<usize> = (0..ops.len()).filter(|&i| !ops[i].0).collect();
+    let mut groups = Vec::new();
+    let mut k = 0;
+    while k < changes.len() {
+        let first = changes[k];
+        let mut last = first;
+        while k + 1 < changes.len() {
+            let gap: usize = (last + 1..changes[k + 1]).map(|i| ops[i].1).sum();
+            if gap > 2 * context {
+                break;
+            }
+            k += 1;
+            last = changes[k];
+        }
+        k += 1;
+        groups.push((first, last));
+    }
+    groups
+}
+
+/// A hunk header's range for `len` lines from 0-based line `first`, as
+/// `diff -u` writes it: `l` for one line, `l,n` otherwise, and the line
+/// before (0-based `first`) for an empty range.
+fn hunk_range(first: usize, len: usize) -> String {
+    match len {
+        0 => format!("{first},0"),
+        1 => format!("{}", first + 1),
+        _ => format!("{},{len}", first + 1),
+    }
 }
 
 /// Excerpts longer than this many lines (either side) are not handed to
@@ -229,15 +346,7 @@ fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
     let trail = suffix.min(options.context);
     let old_mid = &old_lines[prefix..old_lines.len() - suffix];
     let new_mid = &new_lines[prefix..new_lines.len() - suffix];
-    let range = |first: usize, len: usize| {
-        if len == 1 {
-            format!("{}", first + 1)
-        } else if len == 0 {
-            format!("{first},0")
-        } else {
-            format!("{},{len}", first + 1)
-        }
-    };
+    let range = hunk_range;
     let first = prefix - lead;
     let old_len = lead + old_mid.len() + trail;
     let new_len = lead + new_mid.len() + trail;
@@ -273,6 +382,42 @@ fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hunk_headers_count_the_lines_their_bodies_hold() {
+        // similar's own rendering numbered this hunk `@@ -1 +2 @@`.
+        let d = unified_diff(
+            "\n// x\n",
+            "// x\n// x\n",
+            UnifiedDiffOptions {
+                old_name: "f",
+                new_name: "f",
+                context: 1,
+            },
+        );
+        assert_eq!(d, "--- f\n+++ f\n@@ -1,2 +1,2 @@\n-\n // x\n+// x\n");
+        // Without context: a removal at the top is `+0,0` on the new side.
+        let d = unified_diff(
+            "a\nb\n",
+            "b\nc\n",
+            UnifiedDiffOptions {
+                old_name: "f",
+                new_name: "f",
+                context: 0,
+            },
+        );
+        assert_eq!(d, "--- f\n+++ f\n@@ -1 +0,0 @@\n-a\n@@ -2,0 +2 @@\n+c\n");
+        // Two changes closer than twice the context share a hunk.
+        let d = unified_diff(
+            "1\n2\n3\n4\n5\n",
+            "1\nB\n3\nD\n5",
+            UnifiedDiffOptions::default(),
+        );
+        assert_eq!(
+            d,
+            "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+B\n 3\n-4\n-5\n+D\n+5\n\\ No newline at end of file\n"
+        );
+    }
 
     #[test]
     fn similarity_is_a_sequence_ratio() {

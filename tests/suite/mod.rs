@@ -11,6 +11,7 @@ mod fuzz_regressions;
 pub mod kernel_host;
 mod matcher;
 mod patch;
+mod patch_props;
 mod planner;
 mod planner_refusals;
 mod quality;
