@@ -211,11 +211,10 @@ fn trailing_blanks(lines: &[String]) -> usize {
 }
 
 /// Places one hunk. Empty lines that end its old lines are lines of the
-/// file (a blank line to keep or remove); when no place has them (none at
+/// file (a blank line to keep or remove). When no place has them (none at
 /// all, not several) and the hunk keeps them unchanged, they may also
-/// stand for the end of the file
-/// (codex's reading of a pattern split on `\n`): the hunk is placed again
-/// without them, at the end.
+/// stand for the end of the file, codex's reading of a pattern split on
+/// `\n`: the hunk is placed again without them, at the end.
 fn place(
     file: &FileLines<'_>,
     hunk: &Hunk,
