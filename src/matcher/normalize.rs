@@ -182,13 +182,74 @@ fn ascii_space_masks(bytes: &[u8]) -> (u64, u64) {
 }
 
 /// Bit mask of the word characters of an ASCII line of at most 64 bytes.
+/// The wasm build classifies sixteen bytes per step with `v128`; the
+/// bytes past the last full sixteen go one by one.
 #[inline]
 fn ascii_word_mask(bytes: &[u8]) -> u64 {
+    let bytes = &bytes[..bytes.len().min(64)];
     let mut word = 0u64;
-    for (i, &b) in bytes.iter().enumerate().take(64) {
+    #[allow(unused_mut)]
+    let mut done = 0usize;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        while let Some(chunk) = bytes.get(done..done + 16) {
+            word |= u64::from(simd_word_bits(chunk)) << done;
+            done += 16;
+        }
+    }
+    for (i, &b) in bytes.iter().enumerate().skip(done) {
         word |= u64::from(CLASS[(b & 0x7f) as usize] == 2) << i;
     }
     word
+}
+
+/// Nibble tables of the bytes that end a word (whitespace and the
+/// tokeniser's delimiters): a byte is one exactly when the bits its low
+/// nibble and its high nibble select share one. Bit 0: `0x09..=0x0d`;
+/// bit 1: `0x20 ( ) ,`; bit 2: `: ; < = >`; bit 3: `[ ] { }`.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+const NOT_WORD_BY_LOW: [u8; 16] = [
+    0b0010, 0, 0, 0, 0, 0, 0, 0, 0b0010, 0b0011, 0b0101, 0b1101, 0b0111, 0b1101, 0b0100, 0,
+];
+/// See [`NOT_WORD_BY_LOW`]: high nibble `0x0`, `0x2`, `0x3`, `0x5`/`0x7`.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+const NOT_WORD_BY_HIGH: [u8; 16] = [
+    0b0001, 0, 0b0010, 0b0100, 0, 0b1000, 0, 0b1000, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// Whether an ASCII byte is a word character by the nibble tables (the
+/// scalar form of what the `v128` path computes, checked against
+/// [`CLASS`] in the tests).
+#[cfg(test)]
+fn word_by_nibbles(b: u8) -> bool {
+    NOT_WORD_BY_LOW[usize::from(b & 0x0f)] & NOT_WORD_BY_HIGH[usize::from(b >> 4)] == 0
+}
+
+/// The word bits of sixteen ASCII bytes: two table lookups per byte with
+/// `i8x16.swizzle`, one compare, one bitmask.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn simd_word_bits(chunk: &[u8]) -> u16 {
+    use core::arch::wasm32::{
+        i8x16_bitmask, i8x16_swizzle, u8x16, u8x16_eq, u8x16_shr, u8x16_splat, v128, v128_and,
+        v128_load,
+    };
+    let table = |t: [u8; 16]| {
+        u8x16(
+            t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
+            t[14], t[15],
+        )
+    };
+    // SAFETY: `chunk` holds sixteen readable bytes at its pointer (the
+    // caller slices exactly sixteen), and wasm loads need no alignment.
+    let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+    let low = v128_and(v, u8x16_splat(0x0f));
+    let high = u8x16_shr(v, 4);
+    let hits = v128_and(
+        i8x16_swizzle(table(NOT_WORD_BY_LOW), low),
+        i8x16_swizzle(table(NOT_WORD_BY_HIGH), high),
+    );
+    i8x16_bitmask(u8x16_eq(hits, u8x16_splat(0)))
 }
 
 /// `bytes` trimmed, when that is already its fold key: ASCII whose inner
@@ -499,6 +560,17 @@ pub(crate) fn is_blank(line: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_nibble_tables_say_what_the_class_table_says() {
+        for b in 0u8..128 {
+            assert_eq!(
+                word_by_nibbles(b),
+                CLASS[usize::from(b)] == 2,
+                "byte {b:#04x}"
+            );
+        }
+    }
+
     use super::*;
 
     #[test]
