@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek } from './support.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ek, repo } from './support.mjs';
 
 const FILE =
   'function total(items) {\r\n    let sum = 0;\r\n    for (const item of items) {\r\n        sum += item.price;\r\n    }\r\n    return sum;\r\n}\r\n';
@@ -202,4 +204,81 @@ test('exact search in the wasm build finds what indexOf finds, at every offset (
     }
   }
   assert.ok(checked > 300, `${checked} searches`);
+});
+
+// The cases of tests/suite/matcher.rs `closest_cases`, rebuilt with the
+// same 32-bit LCG (Math.imul for the wrapping product).
+function closestCases() {
+  const ATOMS = [
+    'foo',
+    'bar_baz',
+    '(',
+    ')',
+    '{',
+    '}',
+    '[',
+    ']',
+    '<',
+    '>',
+    ':',
+    '=',
+    ',',
+    ';',
+    ' ',
+    '  ',
+    '\t',
+    '.',
+    '"q"',
+    "'s'",
+    '+',
+    '-',
+    '*',
+    '/',
+    '|',
+    '\\',
+    '@',
+    '#',
+    'x1',
+    'Y_2',
+    '0x7f',
+    '\u000b',
+    '\u000c',
+  ];
+  let seed = 12345;
+  const rnd = (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const cases = [];
+  for (let k = 0; k < 60; k++) {
+    const lines = [];
+    for (let l = 0; l < 24; l++) {
+      const n = 1 + rnd(30);
+      let line = '';
+      for (let a = 0; a < n; a++) line += ATOMS[rnd(ATOMS.length)];
+      lines.push(line);
+    }
+    const at = rnd(20);
+    const search = lines
+      .slice(at, at + 4)
+      .map((l, i) => (i === 1 ? `${l} zz` : l))
+      .join('\n');
+    cases.push([`${lines.join('\n')}\n`, search]);
+  }
+  return cases;
+}
+
+test('the closest region of a refusal is the native one (the wasm build masks words with v128)', () => {
+  const want = JSON.parse(
+    readFileSync(join(repo, 'tests', 'data', 'closest-regions.json'), 'utf8'),
+  );
+  const cases = closestCases();
+  assert.equal(cases.length, want.length);
+  cases.forEach(([content, search], i) => {
+    const r = ek.findMatch(content, search);
+    assert.equal(r.found, false, `case ${i}`);
+    const [startLine, endLine, similarity] = want[i];
+    assert.deepEqual([r.closest.startLine, r.closest.endLine], [startLine, endLine], `case ${i}`);
+    assert.ok(Math.abs(r.closest.similarity - similarity) < 1e-9, `case ${i}`);
+  });
 });

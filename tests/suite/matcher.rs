@@ -368,3 +368,68 @@ proptest! {
         let _ = apply_search_replace(&content, &search, &SearchReplaceOptions::default());
     }
 }
+
+/// The generated files of `tests/data/closest-regions.json`, rebuilt the
+/// same way by `tests/node/matcher.test.mjs` (a 32-bit LCG; JS uses
+/// `Math.imul`): punctuation-heavy lines, so the word masks of lines of
+/// 16 bytes and more (the wasm build's `v128` path) decide the closest
+/// region a refusal reports.
+fn closest_cases() -> Vec<(String, String)> {
+    const ATOMS: [&str; 33] = [
+        "foo", "bar_baz", "(", ")", "{", "}", "[", "]", "<", ">", ":", "=", ",", ";", " ", "  ",
+        "\t", ".", "\"q\"", "'s'", "+", "-", "*", "/", "|", "\\", "@", "#", "x1", "Y_2", "0x7f",
+        "\u{b}", "\u{c}",
+    ];
+    let mut seed: u32 = 12345;
+    let mut rnd = |n: u32| {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        (seed % n) as usize
+    };
+    (0..60)
+        .map(|_| {
+            let lines: Vec<String> = (0..24)
+                .map(|_| {
+                    let n = 1 + rnd(30);
+                    (0..n).map(|_| ATOMS[rnd(ATOMS.len() as u32)]).collect()
+                })
+                .collect();
+            let at = rnd(20);
+            let search: Vec<String> = lines[at..at + 4]
+                .iter()
+                .enumerate()
+                .map(|(i, l)| if i == 1 { format!("{l} zz") } else { l.clone() })
+                .collect();
+            (lines.join("\n") + "\n", search.join("\n"))
+        })
+        .collect()
+}
+
+/// The closest region of each generated refusal, natively; the Node suite
+/// checks the wasm build against the same table (`CLOSEST_WRITE=1`
+/// rewrites it).
+#[test]
+fn closest_regions_of_generated_refusals() {
+    let got: Vec<serde_json::Value> = closest_cases()
+        .iter()
+        .map(|(content, search)| {
+            let r = find_match(content, search, &MatchOptions::default()).unwrap();
+            let c = r.closest.expect("a closest region");
+            serde_json::json!([c.start_line, c.end_line, c.similarity])
+        })
+        .collect();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/closest-regions.json"
+    );
+    if std::env::var_os("CLOSEST_WRITE").is_some() {
+        std::fs::write(path, serde_json::to_string(&got).unwrap() + "\n").unwrap();
+    }
+    let want: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!((&g[0], &g[1]), (&w[0], &w[1]), "case {i}: lines");
+        let (a, b) = (g[2].as_f64().unwrap(), w[2].as_f64().unwrap());
+        assert!((a - b).abs() < 1e-9, "case {i}: similarity {a} vs {b}");
+    }
+}
