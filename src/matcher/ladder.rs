@@ -232,7 +232,7 @@ impl Positions {
             let p = crate::text::floor_char_boundary(body, p);
             let seg = body.get(at..p).unwrap_or("");
             line += super::scan::count_newlines(seg.as_bytes());
-            units += if seg.is_ascii() {
+            units += if super::scan::is_ascii(seg.as_bytes()) {
                 seg.len()
             } else {
                 crate::text::utf16_len(seg)

@@ -22,8 +22,20 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & HI7).wrapping_add(HI7)) | x | HI7)
 }
 
-/// Number of `\n` bytes in `bytes`.
+/// Number of `\n` bytes in `bytes` (sixteen at a time with `v128` in the
+/// wasm build).
 pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let (simd, bytes) = {
+        let whole = bytes.len() / 16 * 16;
+        let n: usize = bytes[..whole]
+            .chunks_exact(16)
+            .map(|c| newline_bits(c).count_ones() as usize)
+            .sum();
+        (n, &bytes[whole..])
+    };
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let simd = 0usize;
     let pattern = LO * u64::from(b'\n');
     let chunks = bytes.chunks_exact(8);
     let tail = chunks.remainder();
@@ -33,11 +45,53 @@ pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
         buf.copy_from_slice(c);
         n += zero_bytes(u64::from_le_bytes(buf) ^ pattern).count_ones() as usize;
     }
-    n + tail.iter().filter(|&&b| b == b'\n').count()
+    simd + n + tail.iter().filter(|&&b| b == b'\n').count()
 }
 
-/// Position of the first `\n` at or after `from`.
+/// Whether every byte is ASCII (sixteen at a time with `v128` in the wasm
+/// build, where `str::is_ascii` checks four).
+pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{u8x16_splat, v128, v128_and, v128_any_true, v128_load, v128_or};
+        let whole = bytes.len() / 16 * 16;
+        let mut acc = u8x16_splat(0);
+        for c in bytes[..whole].chunks_exact(16) {
+            // SAFETY: sixteen readable bytes; wasm loads need no alignment.
+            acc = v128_or(acc, unsafe { v128_load(c.as_ptr().cast::<v128>()) });
+        }
+        !v128_any_true(v128_and(acc, u8x16_splat(0x80))) && bytes[whole..].is_ascii()
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    bytes.is_ascii()
+}
+
+/// The `\n` bits of sixteen bytes (bit i for byte i).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn newline_bits(chunk: &[u8]) -> u16 {
+    use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_load};
+    // SAFETY: callers pass exactly sixteen bytes; wasm loads need no
+    // alignment.
+    let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+    i8x16_bitmask(u8x16_eq(v, u8x16_splat(b'\n')))
+}
+
+/// Position of the first `\n` at or after `from` (sixteen bytes at a
+/// time with `v128` in the wasm build, then eight).
 pub(crate) fn next_newline(bytes: &[u8], from: usize) -> Option<usize> {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let from = {
+        let mut at = from;
+        while let Some(chunk) = bytes.get(at..at + 16) {
+            let m = newline_bits(chunk);
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        at
+    };
     let pattern = LO * u64::from(b'\n');
     let rest = bytes.get(from..)?;
     let chunks = rest.chunks_exact(8);
