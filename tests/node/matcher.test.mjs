@@ -282,3 +282,35 @@ test('the closest region of a refusal is the native one (the wasm build masks wo
     assert.ok(Math.abs(r.closest.similarity - similarity) < 1e-9, `case ${i}`);
   });
 });
+
+test('offsets and lines in the wasm build match JS around every sixteen-byte edge (v128 newline count and ASCII check)', () => {
+  let seed = 11;
+  const rand = () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  // Newlines, ASCII, a 3-byte CJK character and a 4-byte emoji (two UTF-16
+  // units): the UTF-16 offset and the line of a match depend on every one.
+  const alphabet = ['a', 'b', '{', ' ', '\n', '中', '😀', 'é'];
+  let checked = 0;
+  for (const size of [1, 15, 16, 17, 31, 32, 33, 47, 64, 200, 1031]) {
+    for (let k = 0; k < 12; k++) {
+      const parts = Array.from(
+        { length: size },
+        () => alphabet[Math.floor(rand() * alphabet.length)],
+      );
+      const needle = `<<needle ${k}>>`;
+      parts.splice(Math.floor(rand() * (size + 1)), 0, needle);
+      const hay = parts.join('');
+      const r = ek.findMatch(hay, needle, { mode: 'exact' });
+      const at = hay.indexOf(needle);
+      assert.equal(r.found, true);
+      assert.equal(r.matches[0].start, at, `size ${size}`);
+      assert.equal(r.matches[0].startLine, hay.slice(0, at).split('\n').length, `size ${size}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 130);
+});
