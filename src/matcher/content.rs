@@ -54,6 +54,7 @@ pub(crate) struct Content<'a> {
     pub body: &'a str,
     lines: OnceCell<Vec<LineSpan>>,
     lf: OnceCell<LfView>,
+    has_crlf: OnceCell<bool>,
     fold_hashes: OnceCell<Vec<u64>>,
 }
 
@@ -63,6 +64,7 @@ impl<'a> Content<'a> {
             body,
             lines: OnceCell::new(),
             lf: OnceCell::new(),
+            has_crlf: OnceCell::new(),
             fold_hashes: OnceCell::new(),
         }
     }
@@ -112,9 +114,19 @@ impl<'a> Content<'a> {
             .min(lines.len().saturating_sub(1))
     }
 
+    /// Whether the content has a `\r\n` (found with the needle scan, which
+    /// the wasm build runs sixteen bytes at a time; `str::contains` does not).
+    pub(crate) fn has_crlf(&self) -> bool {
+        *self.has_crlf.get_or_init(|| {
+            super::scan::find_iter(self.body.as_bytes(), b"\r\n")
+                .next()
+                .is_some()
+        })
+    }
+
     pub(crate) fn lf(&self) -> &LfView {
         self.lf.get_or_init(|| {
-            if !self.body.contains("\r\n") {
+            if !self.has_crlf() {
                 return LfView {
                     text: None,
                     removed: Vec::new(),

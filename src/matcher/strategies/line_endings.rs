@@ -17,7 +17,7 @@ pub(crate) const STRATEGY: Strategy = Strategy::LineEndings;
 
 pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     let body = cx.content.body;
-    if !body.contains("\r\n") && needle.lf == needle.exact {
+    if !cx.content.has_crlf() && needle.lf == needle.exact {
         return Outcome::NotFound;
     }
     let lf = cx.content.lf();

@@ -95,7 +95,9 @@ fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
 fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<usize>>> {
     let (at, run) = anchor_run(keys)?;
     let body = cx.content.body;
-    if run.len() < MIN_ANCHOR || (!body.is_ascii() && body.contains(is_zero_width)) {
+    if run.len() < MIN_ANCHOR
+        || (!crate::matcher::scan::is_ascii(body.as_bytes()) && body.contains(is_zero_width))
+    {
         return None;
     }
     let k = keys.len();
