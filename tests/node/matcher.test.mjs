@@ -268,18 +268,26 @@ function closestCases() {
   return cases;
 }
 
-test('the closest region of a refusal is the native one (the wasm build masks words with v128)', () => {
+test('the closest region of a refusal, and where fuzzy mode lands, are the native ones (v128 word and whitespace masks)', () => {
   const want = JSON.parse(
     readFileSync(join(repo, 'tests', 'data', 'closest-regions.json'), 'utf8'),
-  );
+  ).refusals;
   const cases = closestCases();
   assert.equal(cases.length, want.length);
   cases.forEach(([content, search], i) => {
     const r = ek.findMatch(content, search);
     assert.equal(r.found, false, `case ${i}`);
-    const [startLine, endLine, similarity] = want[i];
+    const [startLine, endLine, similarity, fuzzyFound, fuzzyLines] = want[i];
     assert.deepEqual([r.closest.startLine, r.closest.endLine], [startLine, endLine], `case ${i}`);
     assert.ok(Math.abs(r.closest.similarity - similarity) < 1e-9, `case ${i}`);
+    // Fuzzy mode compares lines by their fold hashes (v128 whitespace masks).
+    const f = ek.findMatch(content, search, { mode: 'fuzzy' });
+    const at = f.matches[0] ?? f.closest;
+    assert.deepEqual(
+      [f.found, at ? [at.startLine, at.endLine] : [0, 0]],
+      [fuzzyFound, fuzzyLines],
+      `case ${i} fuzzy`,
+    );
   });
 });
 
@@ -313,4 +321,64 @@ test('offsets and lines in the wasm build match JS around every sixteen-byte edg
     }
   }
   assert.ok(checked >= 130);
+});
+
+// The cases of tests/suite/matcher.rs `whitespace_cases`, rebuilt the same
+// way: lines of 16–64 bytes whose fold hashes (v128 whitespace masks in
+// the wasm build) find a search whose whitespace was changed.
+function whitespaceCases() {
+  const ATOMS = [
+    'foo(',
+    'x1 ',
+    'Y_2;',
+    '(',
+    ')',
+    '=',
+    ';',
+    '.',
+    ' ',
+    '  ',
+    '\t',
+    'ab.',
+    '0x7f,',
+    '#',
+  ];
+  let seed = 777;
+  const rnd = (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const cases = [];
+  for (let k = 0; k < 60; k++) {
+    const lines = [];
+    for (let l = 0; l < 20; l++) {
+      const n = 8 + rnd(12);
+      let line = '';
+      for (let a = 0; a < n; a++) line += ATOMS[rnd(ATOMS.length)];
+      lines.push(`w${line}w`);
+    }
+    const at = rnd(17);
+    const search = lines
+      .slice(at, at + 3)
+      .map((l) => l.replaceAll('\t', '  ').replaceAll('   ', ' '))
+      .join('\n');
+    cases.push([`${lines.join('\n')}\n`, search]);
+  }
+  return cases;
+}
+
+test('a search whose whitespace changed is found where native finds it (v128 whitespace masks of the fold hash)', () => {
+  const want = JSON.parse(
+    readFileSync(join(repo, 'tests', 'data', 'closest-regions.json'), 'utf8'),
+  ).whitespace;
+  const cases = whitespaceCases();
+  assert.equal(cases.length, want.length);
+  cases.forEach(([content, search], i) => {
+    const r = ek.findMatch(content, search);
+    assert.deepEqual(
+      [r.found, r.strategy ?? null, r.matches[0]?.startLine ?? 0],
+      want[i],
+      `case ${i}`,
+    );
+  });
 });

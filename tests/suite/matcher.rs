@@ -404,17 +404,74 @@ fn closest_cases() -> Vec<(String, String)> {
         .collect()
 }
 
+/// Generated files of short words, punctuation and whitespace (lines of
+/// 16–64 bytes, where the fold hash builds its whitespace masks, in `v128`
+/// in the wasm build), and a 3-line search taken from each with its
+/// whitespace changed the ways models change it (a tab for spaces, a run
+/// of spaces for one, one space for a run).
+fn whitespace_cases() -> Vec<(String, String)> {
+    // Word atoms end in punctuation or a space, so no run of word
+    // characters reaches the anchor length: the windows come from the
+    // fold hashes of every line.
+    const ATOMS: [&str; 14] = [
+        "foo(", "x1 ", "Y_2;", "(", ")", "=", ";", ".", " ", "  ", "\t", "ab.", "0x7f,", "#",
+    ];
+    let mut seed: u32 = 777;
+    let mut rnd = |n: u32| {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        (seed % n) as usize
+    };
+    (0..60)
+        .map(|_| {
+            let lines: Vec<String> = (0..20)
+                .map(|_| {
+                    let n = 8 + rnd(12);
+                    let line: String = (0..n).map(|_| ATOMS[rnd(ATOMS.len() as u32)]).collect();
+                    format!("w{line}w")
+                })
+                .collect();
+            let at = rnd(17);
+            let search: Vec<String> = lines[at..at + 3]
+                .iter()
+                .map(|l| l.replace('\t', "  ").replace("   ", " "))
+                .collect();
+            (lines.join("\n") + "\n", search.join("\n"))
+        })
+        .collect()
+}
+
 /// The closest region of each generated refusal, natively; the Node suite
 /// checks the wasm build against the same table (`CLOSEST_WRITE=1`
 /// rewrites it).
 #[test]
 fn closest_regions_of_generated_refusals() {
+    let fuzzy = MatchOptions {
+        mode: MatchMode::Fuzzy,
+        ..MatchOptions::default()
+    };
     let got: Vec<serde_json::Value> = closest_cases()
         .iter()
         .map(|(content, search)| {
             let r = find_match(content, search, &MatchOptions::default()).unwrap();
             let c = r.closest.expect("a closest region");
-            serde_json::json!([c.start_line, c.end_line, c.similarity])
+            // Fuzzy mode compares lines by their fold hashes (the wasm
+            // build's whitespace masks): where it lands, or its closest.
+            let f = find_match(content, search, &fuzzy).unwrap();
+            let lines = match (f.matches.first(), &f.closest) {
+                (Some(m), _) => [m.start_line, m.end_line],
+                (None, Some(c)) => [c.start_line, c.end_line],
+                (None, None) => [0, 0],
+            };
+            serde_json::json!([c.start_line, c.end_line, c.similarity, f.found, lines])
+        })
+        .collect();
+    // The whitespace cases: found or not, by which strategy, where.
+    let spaced: Vec<serde_json::Value> = whitespace_cases()
+        .iter()
+        .map(|(content, search)| {
+            let r = find_match(content, search, &MatchOptions::default()).unwrap();
+            let at = r.matches.first().map_or(0, |m| m.start_line);
+            serde_json::json!([r.found, r.strategy.map(|s| s.as_str()), at])
         })
         .collect();
     let path = concat!(
@@ -422,13 +479,17 @@ fn closest_regions_of_generated_refusals() {
         "/tests/data/closest-regions.json"
     );
     if std::env::var_os("CLOSEST_WRITE").is_some() {
-        std::fs::write(path, serde_json::to_string(&got).unwrap() + "\n").unwrap();
+        let table = serde_json::json!({ "refusals": got, "whitespace": spaced });
+        std::fs::write(path, serde_json::to_string(&table).unwrap() + "\n").unwrap();
     }
-    let want: Vec<serde_json::Value> =
+    let table: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(&serde_json::Value::from(spaced), &table["whitespace"]);
+    let want: Vec<serde_json::Value> = serde_json::from_value(table["refusals"].clone()).unwrap();
     assert_eq!(got.len(), want.len());
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!((&g[0], &g[1]), (&w[0], &w[1]), "case {i}: lines");
+        assert_eq!((&g[3], &g[4]), (&w[3], &w[4]), "case {i}: fuzzy");
         let (a, b) = (g[2].as_f64().unwrap(), w[2].as_f64().unwrap());
         assert!((a - b).abs() < 1e-9, "case {i}: similarity {a} vs {b}");
     }
