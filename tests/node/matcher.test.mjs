@@ -206,6 +206,37 @@ test('exact search in the wasm build finds what indexOf finds, at every offset (
   assert.ok(checked > 300, `${checked} searches`);
 });
 
+/**
+ * Generated files for the native-vs-wasm tables, built exactly as
+ * tests/suite/matcher.rs `generated` builds them: 60 files of `lines`
+ * lines, each line `min + rnd(spread)` atoms (then `wrap`), and a search
+ * of `take` lines from each, edited by `edit`. A 32-bit LCG; `Math.imul`
+ * is the wrapping product.
+ */
+function generated({ seed, atoms, lines: count, min, spread, wrap, take, edit }) {
+  const rnd = (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const cases = [];
+  for (let k = 0; k < 60; k++) {
+    const lines = [];
+    for (let l = 0; l < count; l++) {
+      const n = min + rnd(spread);
+      let line = '';
+      for (let a = 0; a < n; a++) line += atoms[rnd(atoms.length)];
+      lines.push(wrap(line));
+    }
+    const at = rnd(count - take);
+    const search = lines
+      .slice(at, at + take)
+      .map(edit)
+      .join('\n');
+    cases.push([`${lines.join('\n')}\n`, search]);
+  }
+  return cases;
+}
+
 // The cases of tests/suite/matcher.rs `closest_cases`, rebuilt with the
 // same 32-bit LCG (Math.imul for the wrapping product).
 function closestCases() {
@@ -244,28 +275,16 @@ function closestCases() {
     '\u000b',
     '\u000c',
   ];
-  let seed = 12345;
-  const rnd = (n) => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed % n;
-  };
-  const cases = [];
-  for (let k = 0; k < 60; k++) {
-    const lines = [];
-    for (let l = 0; l < 24; l++) {
-      const n = 1 + rnd(30);
-      let line = '';
-      for (let a = 0; a < n; a++) line += ATOMS[rnd(ATOMS.length)];
-      lines.push(line);
-    }
-    const at = rnd(20);
-    const search = lines
-      .slice(at, at + 4)
-      .map((l, i) => (i === 1 ? `${l} zz` : l))
-      .join('\n');
-    cases.push([`${lines.join('\n')}\n`, search]);
-  }
-  return cases;
+  return generated({
+    seed: 12345,
+    atoms: ATOMS,
+    lines: 24,
+    min: 1,
+    spread: 30,
+    wrap: (l) => l,
+    take: 4,
+    edit: (l, i) => (i === 1 ? `${l} zz` : l),
+  });
 }
 
 test('the closest region of a refusal, and where fuzzy mode lands, are the native ones (v128 word and whitespace masks)', () => {
@@ -343,28 +362,16 @@ function whitespaceCases() {
     '0x7f,',
     '#',
   ];
-  let seed = 777;
-  const rnd = (n) => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed % n;
-  };
-  const cases = [];
-  for (let k = 0; k < 60; k++) {
-    const lines = [];
-    for (let l = 0; l < 20; l++) {
-      const n = 8 + rnd(12);
-      let line = '';
-      for (let a = 0; a < n; a++) line += ATOMS[rnd(ATOMS.length)];
-      lines.push(`w${line}w`);
-    }
-    const at = rnd(17);
-    const search = lines
-      .slice(at, at + 3)
-      .map((l) => l.replaceAll('\t', '  ').replaceAll('   ', ' '))
-      .join('\n');
-    cases.push([`${lines.join('\n')}\n`, search]);
-  }
-  return cases;
+  return generated({
+    seed: 777,
+    atoms: ATOMS,
+    lines: 20,
+    min: 8,
+    spread: 12,
+    wrap: (l) => `w${l}w`,
+    take: 3,
+    edit: (l) => l.replaceAll('\t', '  ').replaceAll('   ', ' '),
+  });
 }
 
 test('a search whose whitespace changed is found where native finds it (v128 whitespace masks of the fold hash)', () => {

@@ -369,75 +369,92 @@ proptest! {
     }
 }
 
-/// The generated files of `tests/data/closest-regions.json`, rebuilt the
-/// same way by `tests/node/matcher.test.mjs` (a 32-bit LCG; JS uses
-/// `Math.imul`): punctuation-heavy lines, so the word masks of lines of
-/// 16 bytes and more (the wasm build's `v128` path) decide the closest
-/// region a refusal reports.
-fn closest_cases() -> Vec<(String, String)> {
-    const ATOMS: [&str; 33] = [
-        "foo", "bar_baz", "(", ")", "{", "}", "[", "]", "<", ">", ":", "=", ",", ";", " ", "  ",
-        "\t", ".", "\"q\"", "'s'", "+", "-", "*", "/", "|", "\\", "@", "#", "x1", "Y_2", "0x7f",
-        "\u{b}", "\u{c}",
-    ];
-    let mut seed: u32 = 12345;
+/// Generated files for `tests/data/closest-regions.json`, which
+/// `tests/node/matcher.test.mjs` rebuilds the same way: 60 files of
+/// `lines` lines, each line `min + rnd(spread)` atoms (then `wrap`), and a
+/// search of `take` lines from each, edited by `edit` (line, index). A
+/// 32-bit LCG (JS uses `Math.imul`).
+struct Generated {
+    seed: u32,
+    atoms: &'static [&'static str],
+    lines: usize,
+    min: usize,
+    spread: u32,
+    wrap: fn(String) -> String,
+    take: usize,
+    edit: fn(&str, usize) -> String,
+}
+
+fn generated(g: Generated) -> Vec<(String, String)> {
+    let mut seed = g.seed;
     let mut rnd = |n: u32| {
         seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
         (seed % n) as usize
     };
     (0..60)
         .map(|_| {
-            let lines: Vec<String> = (0..24)
+            let lines: Vec<String> = (0..g.lines)
                 .map(|_| {
-                    let n = 1 + rnd(30);
-                    (0..n).map(|_| ATOMS[rnd(ATOMS.len() as u32)]).collect()
+                    let n = g.min + rnd(g.spread);
+                    (g.wrap)((0..n).map(|_| g.atoms[rnd(g.atoms.len() as u32)]).collect())
                 })
                 .collect();
-            let at = rnd(20);
-            let search: Vec<String> = lines[at..at + 4]
+            let at = rnd((g.lines - g.take) as u32);
+            let search: Vec<String> = lines[at..at + g.take]
                 .iter()
                 .enumerate()
-                .map(|(i, l)| if i == 1 { format!("{l} zz") } else { l.clone() })
+                .map(|(i, l)| (g.edit)(l, i))
                 .collect();
             (lines.join("\n") + "\n", search.join("\n"))
         })
         .collect()
 }
 
-/// Generated files of short words, punctuation and whitespace (lines of
-/// 16–64 bytes, where the fold hash builds its whitespace masks, in `v128`
-/// in the wasm build), and a 3-line search taken from each with its
-/// whitespace changed the ways models change it (a tab for spaces, a run
-/// of spaces for one, one space for a run).
+/// Punctuation-heavy lines, so the word masks of lines of 16 bytes and
+/// more (the wasm build's `v128` path) decide the closest region a
+/// refusal reports; the second search line gets a word added.
+fn closest_cases() -> Vec<(String, String)> {
+    generated(Generated {
+        seed: 12345,
+        atoms: &[
+            "foo", "bar_baz", "(", ")", "{", "}", "[", "]", "<", ">", ":", "=", ",", ";", " ",
+            "  ", "\t", ".", "\"q\"", "'s'", "+", "-", "*", "/", "|", "\\", "@", "#", "x1", "Y_2",
+            "0x7f", "\u{b}", "\u{c}",
+        ],
+        lines: 24,
+        min: 1,
+        spread: 30,
+        wrap: |l| l,
+        take: 4,
+        edit: |l, i| {
+            if i == 1 {
+                format!("{l} zz")
+            } else {
+                l.to_string()
+            }
+        },
+    })
+}
+
+/// Short words, punctuation and whitespace (lines of 16–64 bytes, where
+/// the fold hash builds its whitespace masks, in `v128` in the wasm build),
+/// and a search whose whitespace was changed the ways models change it (a
+/// tab for spaces, a run of spaces for one, one space for a run). Word
+/// atoms end in punctuation or a space, so no run of word characters
+/// reaches the anchor length: the windows come from every line's hash.
 fn whitespace_cases() -> Vec<(String, String)> {
-    // Word atoms end in punctuation or a space, so no run of word
-    // characters reaches the anchor length: the windows come from the
-    // fold hashes of every line.
-    const ATOMS: [&str; 14] = [
-        "foo(", "x1 ", "Y_2;", "(", ")", "=", ";", ".", " ", "  ", "\t", "ab.", "0x7f,", "#",
-    ];
-    let mut seed: u32 = 777;
-    let mut rnd = |n: u32| {
-        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-        (seed % n) as usize
-    };
-    (0..60)
-        .map(|_| {
-            let lines: Vec<String> = (0..20)
-                .map(|_| {
-                    let n = 8 + rnd(12);
-                    let line: String = (0..n).map(|_| ATOMS[rnd(ATOMS.len() as u32)]).collect();
-                    format!("w{line}w")
-                })
-                .collect();
-            let at = rnd(17);
-            let search: Vec<String> = lines[at..at + 3]
-                .iter()
-                .map(|l| l.replace('\t', "  ").replace("   ", " "))
-                .collect();
-            (lines.join("\n") + "\n", search.join("\n"))
-        })
-        .collect()
+    generated(Generated {
+        seed: 777,
+        atoms: &[
+            "foo(", "x1 ", "Y_2;", "(", ")", "=", ";", ".", " ", "  ", "\t", "ab.", "0x7f,", "#",
+        ],
+        lines: 20,
+        min: 8,
+        spread: 12,
+        wrap: |l| format!("w{l}w"),
+        take: 3,
+        edit: |l, _| l.replace('\t', "  ").replace("   ", " "),
+    })
 }
 
 /// The closest region of each generated refusal, natively; the Node suite
