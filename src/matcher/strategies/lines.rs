@@ -40,21 +40,11 @@ fn compute_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<usize>> {
 /// The fold windows by KMP over every line's fold hash, verified on the
 /// keys.
 fn windows_by_hashes(cx: &mut Cx<'_, '_>, needle: &Needle, keys: &[String]) -> Option<Vec<usize>> {
-    let k = needle.lines.len();
     let pattern: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
     let hashes = cx.content.fold_hashes(&mut cx.budget)?;
     let mut out = Vec::new();
     for w in kmp(hashes, &pattern) {
-        let mut cost = 0usize;
-        let same = (0..k).all(|i| {
-            let line = cx.content.line(w + i);
-            cost += line.len();
-            key(line, Level::Fold) == keys[i]
-        });
-        if !cx.budget.spend(cost) {
-            return None;
-        }
-        if same {
+        if window_has_keys(cx, w, keys)? {
             out.push(w);
             if out.len() > MAX_CANDIDATES {
                 break;
@@ -62,6 +52,19 @@ fn windows_by_hashes(cx: &mut Cx<'_, '_>, needle: &Needle, keys: &[String]) -> O
         }
     }
     Some(out)
+}
+
+/// Whether the lines from `w` have the search's fold keys, one by one
+/// (what a hash or an anchor only suggested); `None` when the budget
+/// cannot pay for reading them.
+fn window_has_keys(cx: &mut Cx<'_, '_>, w: usize, keys: &[String]) -> Option<bool> {
+    let mut cost = 0usize;
+    let same = keys.iter().enumerate().all(|(i, want)| {
+        let line = cx.content.line(w + i);
+        cost += line.len();
+        key(line, Level::Fold) == *want
+    });
+    cx.budget.spend(cost).then_some(same)
 }
 
 /// An anchor shorter than this selects too little to beat the hashes.
@@ -120,15 +123,9 @@ fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<
         let Some(w) = line.checked_sub(at).filter(|w| w + k <= lines) else {
             continue;
         };
-        let mut cost = 0usize;
-        let same = (0..k).all(|i| {
-            let l = cx.content.line(w + i);
-            cost += l.len();
-            key(l, Level::Fold) == keys[i]
-        });
-        if !cx.budget.spend(cost) {
+        let Some(same) = window_has_keys(cx, w, keys) else {
             return Some(None);
-        }
+        };
         if same {
             out.push(w);
             if out.len() > MAX_CANDIDATES {
