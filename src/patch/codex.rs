@@ -99,12 +99,7 @@ pub(super) fn parse(text: &str) -> Result<Patch, Vec<Problem>> {
         files.extend(file);
         i = next;
     }
-    super::check_files(&files, &mut problems);
-    if problems.is_empty() {
-        Ok(Patch { files })
-    } else {
-        Err(problems)
-    }
+    super::parsed(files, problems)
 }
 
 /// The file section whose header is at `i` (blank lines before it are

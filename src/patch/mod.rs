@@ -41,6 +41,17 @@ use problem::Problem;
 use crate::error::{Error, ErrorCode};
 use crate::lang::Lang;
 
+/// A parser's result: the patch when neither the parse nor the file
+/// checks ([`check_files`]) found a problem, else every problem.
+fn parsed(files: Vec<FilePatch>, mut problems: Vec<Problem>) -> Result<Patch, Vec<Problem>> {
+    check_files(&files, &mut problems);
+    if problems.is_empty() {
+        Ok(Patch { files })
+    } else {
+        Err(problems)
+    }
+}
+
 /// Paths present, and each file named once (a rename's target counts).
 fn check_files(files: &[FilePatch], problems: &mut Vec<Problem>) {
     let mut seen: BTreeMap<&str, u32> = BTreeMap::new();

@@ -115,12 +115,7 @@ pub(super) fn parse(text: &str) -> Result<Patch, Vec<Problem>> {
     if files.is_empty() && problems.is_empty() {
         problems.push(Problem::NoFileHeader);
     }
-    super::check_files(&files, &mut problems);
-    if problems.is_empty() {
-        Ok(Patch { files })
-    } else {
-        Err(problems)
-    }
+    super::parsed(files, problems)
 }
 
 /// One file from its `---` line at `i`; returns the index after it.
