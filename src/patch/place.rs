@@ -27,6 +27,8 @@ struct FileLines<'a> {
     body: &'a str,
     starts: Vec<usize>,
     text_ends: Vec<usize>,
+    /// The file's dominant line ending, found once for all its hunks.
+    ending: &'static str,
 }
 
 impl<'a> FileLines<'a> {
@@ -40,6 +42,7 @@ impl<'a> FileLines<'a> {
             body,
             starts,
             text_ends,
+            ending: detect_line_ending(body).as_str(),
         }
     }
 
@@ -259,7 +262,7 @@ fn place_lines(
     // The lines are joined with the file's own line ending, so a search
     // that starts or ends with an empty line is found whole by the exact
     // strategy rather than inside a CRLF.
-    let ending = detect_line_ending(body).as_str();
+    let ending = file.ending;
     let ends_blank = hunk.old_lines.last().is_some_and(String::is_empty);
     let mut search = hunk.old_lines.join(ending);
     let mut replace = hunk.new_lines.join(ending);
@@ -296,7 +299,7 @@ fn place_lines(
     let sorted = sort_candidates(file, &found.matches, floor, hunk.at_end);
     let (first, last, start, end) = choose(sorted, hunk, from_line, anchor_line, lang)?;
     let (start, end, text) = replacement(
-        body,
+        file,
         (first, last, start, end),
         hunk,
         &search,
@@ -401,13 +404,14 @@ fn choose(
 /// the replacement re-expressed in the file's formatting by
 /// `replace_text` on exactly those lines.
 fn replacement(
-    body: &str,
+    file: &FileLines<'_>,
     (first, last, mut start, mut end): Span,
     hunk: &Hunk,
     search: &str,
     replace: &str,
     options: &MatchOptions,
 ) -> Result<(usize, usize, String), Error> {
+    let body = file.body;
     if hunk.new_lines.is_empty() {
         // The whole lines go, with one line break: the one after them, or
         // (at the end of a file without a final newline) the one before.
@@ -436,7 +440,7 @@ fn replacement(
     match replace_text(&body[start..end], search, replace, options) {
         // Lines a hunk adds to a one-line span take the line's ending: the
         // span has none to show, so every break in the result is new.
-        Ok(r) if !body[start..end].contains('\n') && line_ending_at(body, end) == "\r\n" => {
+        Ok(r) if !body[start..end].contains('\n') && line_ending_at(file, end) == "\r\n" => {
             let lf = r.content.replace("\r\n", "\n");
             Ok((start, end, lf.replace('\n', "\r\n")))
         }
@@ -452,11 +456,11 @@ fn replacement(
 
 /// The line ending of the line that ends at `end`: its own, or (the last
 /// line, without one) the file's dominant ending.
-fn line_ending_at(body: &str, end: usize) -> &'static str {
-    match body.get(end..) {
+fn line_ending_at(file: &FileLines<'_>, end: usize) -> &'static str {
+    match file.body.get(end..) {
         Some(rest) if rest.starts_with("\r\n") => "\r\n",
         Some(rest) if rest.starts_with('\n') => "\n",
-        _ => detect_line_ending(body).as_str(),
+        _ => file.ending,
     }
 }
 
@@ -490,7 +494,7 @@ fn insertion(file: &FileLines<'_>, hunk: &Hunk, lang: Lang) -> Result<Placement,
     if !(codex_append || body.is_empty()) || hunk.new_lines.is_empty() {
         return Err(without_context(hunk, lang));
     }
-    let ending = detect_line_ending(body).as_str();
+    let ending = file.ending;
     let keep_no_final_newline = !body.is_empty() && !body.ends_with('\n');
     let mut text = String::new();
     if keep_no_final_newline {
