@@ -38,3 +38,25 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
+
+/**
+ * A host's `readFile(path)` within its time limit: the file's text, or
+ * `null` when it does not exist; any other answer is HOST_ERROR saying
+ * what came back.
+ */
+export async function readFileText(
+  readFile: (path: string) => unknown,
+  path: string,
+  timeoutMs: number,
+): Promise<string | null> {
+  const what = `files.readFile(${JSON.stringify(path)})`;
+  const text: unknown = await hostCall(what, () => readFile(path), timeoutMs);
+  if (text === undefined || text === null) return null;
+  if (typeof text !== 'string')
+    throw new EditkitError({
+      code: 'HOST_ERROR',
+      subject: 'files',
+      message: `${what} returned ${describeValue(text)}; expected the file's text, or null when it does not exist`,
+    });
+  return text;
+}

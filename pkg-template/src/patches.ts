@@ -6,7 +6,7 @@
 import * as glue from 'editkit-glue';
 import { call, json, langOf, options, text } from './boundary.js';
 import { EditkitError, isEditkitError, jsError, readOptions, say } from './errors.js';
-import { describeValue, hostCall } from './host-call.js';
+import { hostCall, readFileText } from './host-call.js';
 import { timeoutOf } from './timeout.js';
 import type {
   Lang,
@@ -133,7 +133,7 @@ async function apply(
   const paths = patchPaths(patchText, { format, lang });
   const contents: Record<string, string> = {};
   for (const path of paths) {
-    const t = await read(host, path, timeoutMs);
+    const t = await readFileText(host.readFile, path, timeoutMs);
     if (t !== null) contents[path] = t;
   }
   const report = plan(contents, patchText, format, planOptions);
@@ -178,23 +178,6 @@ async function apply(
     };
   }
   return { ...report, written: done.map((d) => d.path) };
-}
-
-async function read(host: PatchFileHost, path: string, timeoutMs: number): Promise<string | null> {
-  const t: unknown = await hostCall(
-    `files.readFile(${JSON.stringify(path)})`,
-    () => host.readFile(path),
-    timeoutMs,
-  );
-  if (t === null || t === undefined) return null;
-  if (typeof t !== 'string') {
-    throw new EditkitError({
-      code: 'HOST_ERROR',
-      subject: 'files',
-      message: `files.readFile(${JSON.stringify(path)}) returned ${describeValue(t)}; expected the file's text, or null when it does not exist`,
-    });
-  }
-  return t;
 }
 
 async function remove(

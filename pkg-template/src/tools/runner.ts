@@ -13,7 +13,7 @@ import {
 } from '../content.js';
 import { EditkitError, isEditkitError, readOptions } from '../errors.js';
 import { timeoutOf } from '../timeout.js';
-import { describeValue, hostCall } from '../host-call.js';
+import { describeValue, hostCall, readFileText } from '../host-call.js';
 import {
   checkNewFile,
   checkOverwrite,
@@ -209,17 +209,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   const read = async (path: string): Promise<string | null> => {
     const host = files();
     if (typeof host.readFile !== 'function') throw capabilityMissing('files.readFile', lang);
-    const text: unknown = await hostCall(
-      `files.readFile(${JSON.stringify(path)})`,
-      () => host.readFile(path),
-      timeoutMs,
-    );
-    if (text === undefined || text === null) return null;
-    if (typeof text !== 'string')
-      throw hostError(
-        `files.readFile(${JSON.stringify(path)}) returned ${describeValue(text)}; expected the file's text, or null when it does not exist`,
-      );
-    return text;
+    return readFileText((p) => host.readFile(p), path, timeoutMs);
   };
   const write = async (path: string, content: string): Promise<void> => {
     const host = files();
