@@ -583,13 +583,18 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   ): Promise<Done> {
     writable();
     const paths = patchPaths(text, { format, lang });
-    const keys = [...new Set(paths.map(lockKey))].sort();
+    // One lock key per path, asked once (a host's lockKey may touch the
+    // file system).
+    const byKey = new Map<string, string[]>();
+    for (const p of paths) {
+      const key = lockKey(p);
+      byKey.set(key, [...(byKey.get(key) ?? []), p]);
+    }
+    const keys = [...byKey.keys()].sort();
     // Two spellings of one file (`a.txt`, `./a.txt`) would each be planned
     // from the same text, and the second write would undo the first.
-    if (keys.length < paths.length) {
-      const byKey = new Map<string, string[]>();
-      for (const p of paths) byKey.set(lockKey(p), [...(byKey.get(lockKey(p)) ?? []), p]);
-      const same = [...byKey.values()].find((ps) => ps.length > 1) ?? [];
+    const same = [...byKey.values()].find((ps) => ps.length > 1);
+    if (same) {
       const message = say('samePathTwice', lang, same.join(', '));
       return {
         text: say('errorLine', lang, 'INVALID_PATCH', message),
