@@ -166,13 +166,6 @@ fn render_hunks(
         n += ln;
     }
     let mut out = format!("--- {}\n+++ {}\n", options.old_name, options.new_name);
-    let push = |out: &mut String, tag: char, line: &str| {
-        out.push(tag);
-        out.push_str(line);
-        if !line.ends_with('\n') {
-            out.push_str("\n\\ No newline at end of file\n");
-        }
-    };
     let lengths: Vec<(bool, usize)> = at
         .iter()
         .map(|&(tag, _, _, lo, _)| (tag == DiffTag::Equal, lo))
@@ -193,12 +186,14 @@ fn render_hunks(
             hunk_range(ns, ne - ns)
         ));
         for line in &old[os..o0] {
-            push(&mut out, ' ', line);
+            push_line(&mut out, ' ', line);
         }
         for &(tag, o, n, lo, ln) in &at[first..=last] {
             let (removed, added) = match tag {
                 DiffTag::Equal => {
-                    old[o..o + lo].iter().for_each(|l| push(&mut out, ' ', l));
+                    old[o..o + lo]
+                        .iter()
+                        .for_each(|l| push_line(&mut out, ' ', l));
                     continue;
                 }
                 DiffTag::Delete => (lo, 0),
@@ -207,13 +202,13 @@ fn render_hunks(
             };
             old[o..o + removed]
                 .iter()
-                .for_each(|l| push(&mut out, '-', l));
+                .for_each(|l| push_line(&mut out, '-', l));
             new[n..n + added]
                 .iter()
-                .for_each(|l| push(&mut out, '+', l));
+                .for_each(|l| push_line(&mut out, '+', l));
         }
         for line in &old[o_end..oe] {
-            push(&mut out, ' ', line);
+            push_line(&mut out, ' ', line);
         }
     }
     out
@@ -357,26 +352,29 @@ fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
         range(first, old_len),
         range(first, new_len)
     );
-    let mut push = |tag: char, line: &str| {
-        out.push(tag);
-        out.push_str(line);
-        if !line.ends_with('\n') {
-            out.push_str("\n\\ No newline at end of file\n");
-        }
-    };
     for line in &old_lines[first..prefix] {
-        push(' ', line);
+        push_line(&mut out, ' ', line);
     }
     for line in old_mid {
-        push('-', line);
+        push_line(&mut out, '-', line);
     }
     for line in new_mid {
-        push('+', line);
+        push_line(&mut out, '+', line);
     }
     for line in &old_lines[old_lines.len() - suffix..old_lines.len() - suffix + trail] {
-        push(' ', line);
+        push_line(&mut out, ' ', line);
     }
     out
+}
+
+/// One body line of a hunk (`tag` and the line with its break), marked as
+/// `diff` marks a last line without a newline.
+fn push_line(out: &mut String, tag: char, line: &str) {
+    out.push(tag);
+    out.push_str(line);
+    if !line.ends_with('\n') {
+        out.push_str("\n\\ No newline at end of file\n");
+    }
 }
 
 #[cfg(test)]
