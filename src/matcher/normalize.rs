@@ -199,12 +199,8 @@ fn ascii_space_masks(bytes: &[u8]) -> (u64, u64) {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline]
 fn simd_space_bits(chunk: &[u8]) -> (u16, u16) {
-    use core::arch::wasm32::{
-        i8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, u8x16_sub, v128, v128_load, v128_or,
-    };
-    // SAFETY: `chunk` holds sixteen readable bytes (the caller slices
-    // exactly sixteen); wasm loads need no alignment.
-    let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+    use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, u8x16_sub, v128_or};
+    let v = super::scan::load16(chunk);
     let space = u8x16_eq(v, u8x16_splat(b' '));
     // 0x09..=0x0d: one unsigned compare after moving the range to 0.
     let controls = u8x16_lt(u8x16_sub(v, u8x16_splat(0x09)), u8x16_splat(5));
@@ -263,24 +259,16 @@ fn word_by_nibbles(b: u8) -> bool {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline]
 fn simd_word_bits(chunk: &[u8]) -> u16 {
+    use super::scan::load16;
     use core::arch::wasm32::{
-        i8x16_bitmask, i8x16_swizzle, u8x16, u8x16_eq, u8x16_shr, u8x16_splat, v128, v128_and,
-        v128_load,
+        i8x16_bitmask, i8x16_swizzle, u8x16_eq, u8x16_shr, u8x16_splat, v128_and,
     };
-    let table = |t: [u8; 16]| {
-        u8x16(
-            t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13],
-            t[14], t[15],
-        )
-    };
-    // SAFETY: `chunk` holds sixteen readable bytes at its pointer (the
-    // caller slices exactly sixteen), and wasm loads need no alignment.
-    let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+    let v = load16(chunk);
     let low = v128_and(v, u8x16_splat(0x0f));
     let high = u8x16_shr(v, 4);
     let hits = v128_and(
-        i8x16_swizzle(table(NOT_WORD_BY_LOW), low),
-        i8x16_swizzle(table(NOT_WORD_BY_HIGH), high),
+        i8x16_swizzle(load16(&NOT_WORD_BY_LOW), low),
+        i8x16_swizzle(load16(&NOT_WORD_BY_HIGH), high),
     );
     i8x16_bitmask(u8x16_eq(hits, u8x16_splat(0)))
 }

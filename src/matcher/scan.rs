@@ -48,17 +48,32 @@ pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
     simd + n + tail.iter().filter(|&&b| b == b'\n').count()
 }
 
+/// The first sixteen bytes of `bytes` as one `v128` (zeros when there are
+/// fewer): every `v128` path of the matcher loads through here, the
+/// crate's one `unsafe`. One `v128.load`; a lane-by-lane build of the same
+/// value costs more than the scans save.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+pub(crate) fn load16(bytes: &[u8]) -> core::arch::wasm32::v128 {
+    use core::arch::wasm32::{u8x16_splat, v128, v128_load};
+    match bytes.get(..16) {
+        // SAFETY: the slice holds sixteen readable bytes at its pointer,
+        // and wasm loads need no alignment.
+        Some(w) => unsafe { v128_load(w.as_ptr().cast::<v128>()) },
+        None => u8x16_splat(0),
+    }
+}
+
 /// Whether every byte is ASCII (sixteen at a time with `v128` in the wasm
 /// build, where `str::is_ascii` checks four).
 pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        use core::arch::wasm32::{u8x16_splat, v128, v128_and, v128_any_true, v128_load, v128_or};
+        use core::arch::wasm32::{u8x16_splat, v128_and, v128_any_true, v128_or};
         let whole = bytes.len() / 16 * 16;
         let mut acc = u8x16_splat(0);
         for c in bytes[..whole].chunks_exact(16) {
-            // SAFETY: sixteen readable bytes; wasm loads need no alignment.
-            acc = v128_or(acc, unsafe { v128_load(c.as_ptr().cast::<v128>()) });
+            acc = v128_or(acc, load16(c));
         }
         !v128_any_true(v128_and(acc, u8x16_splat(0x80))) && bytes[whole..].is_ascii()
     }
@@ -70,11 +85,8 @@ pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline]
 fn newline_bits(chunk: &[u8]) -> u16 {
-    use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_load};
-    // SAFETY: callers pass exactly sixteen bytes; wasm loads need no
-    // alignment.
-    let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
-    i8x16_bitmask(u8x16_eq(v, u8x16_splat(b'\n')))
+    use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_splat};
+    i8x16_bitmask(u8x16_eq(load16(chunk), u8x16_splat(b'\n')))
 }
 
 /// Position of the first `\n` at or after `from` (sixteen bytes at a
@@ -249,21 +261,12 @@ impl FindIter<'_> {
     /// left at the first position not yet tested. Same results as the
     /// SWAR loop (each survivor is verified with a slice comparison).
     fn simd_scan(&mut self, pos: &mut usize, last: usize) -> Option<usize> {
-        use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_and, v128_load};
+        use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_and};
         let (hay, needle) = (self.hay, self.needle);
         let n = needle.len();
         let b2 = needle.get(self.i2).copied().unwrap_or(0);
         let (s1, s2) = (u8x16_splat(self.b1), u8x16_splat(b2));
-        // One v128.load; a lane-by-lane build of the same value costs more
-        // than the scan saves.
-        let load = |at: usize| -> v128 {
-            match hay.get(at..at + 16) {
-                // SAFETY: the slice holds sixteen readable bytes at its
-                // pointer, and wasm loads need no alignment.
-                Some(w) => unsafe { v128_load(w.as_ptr().cast::<v128>()) },
-                None => u8x16_splat(0),
-            }
-        };
+        let load = |at: usize| -> v128 { load16(hay.get(at..).unwrap_or(&[])) };
         // `p + 15 ≤ last` keeps both 16-byte loads inside `hay` (the rare
         // bytes sit below `n`, so `p + i + 16 ≤ last + n = hay.len()`).
         while *pos + 15 <= last {
