@@ -10,6 +10,8 @@
 //!
 //! All functions are total and never split a `char`.
 
+use crate::text::hash_bytes;
+
 /// Line keys, finest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
@@ -95,27 +97,6 @@ pub(crate) fn key(line: &str, level: Level) -> String {
     let mut out = String::with_capacity(line.len());
     for_each_key_char(line, level, |c, _| out.push(c));
     out
-}
-
-/// Hash of a byte string, eight bytes per step (FxHash-style mixing) with
-/// the length folded in. Used for line keys and tokens, which are compared
-/// by their text whenever a hash says "equal".
-pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let chunks = bytes.chunks_exact(8);
-    let tail = chunks.remainder();
-    for c in chunks {
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).wrapping_mul(K);
-    }
-    if !tail.is_empty() {
-        let v = tail
-            .iter()
-            .rev()
-            .fold(0u64, |v, &b| (v << 8) | u64::from(b));
-        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
-    }
-    h ^ (h >> 29)
 }
 
 /// The bytes of `line`'s [`Level::Fold`] key, written into `buf` (cleared

@@ -2,6 +2,7 @@
 //! monomorphised per call site and dominates the wasm size, so every diff,
 //! ratio and line alignment in editkit goes through these functions.
 
+use super::lcs::{self, lcs_len};
 use similar::{Algorithm, DiffOp, TextDiff};
 
 /// Inputs above this many tokens use a coarser measure, keeping Myers'
@@ -17,16 +18,21 @@ pub fn similarity(a: &str, b: &str) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
-    let config = {
-        let mut c = TextDiff::configure();
-        c.algorithm(Algorithm::Myers);
-        c
-    };
-    let (ca, cb) = (a.chars().count(), b.chars().count());
-    if ca <= MAX_TOKENS_FOR_CHAR_RATIO && cb <= MAX_TOKENS_FOR_CHAR_RATIO {
-        return f64::from(config.diff_chars(a, b).ratio());
+    let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if ca.len() <= MAX_TOKENS_FOR_CHAR_RATIO && cb.len() <= MAX_TOKENS_FOR_CHAR_RATIO {
+        return lcs::ratio(lcs_len(&ca, &cb, u64::from), ca.len(), cb.len());
     }
-    f64::from(config.diff_lines(a, b).ratio())
+    let (la, lb): (Vec<&str>, Vec<&str>) = (split_lines(a), split_lines(b));
+    lcs::ratio(lcs_len(&la, &lb, str_hash), la.len(), lb.len())
+}
+
+fn str_hash(s: &str) -> u64 {
+    super::hash_bytes(s.as_bytes())
+}
+
+/// Lines with their endings, the items a line diff compares.
+fn split_lines(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
 }
 
 /// How one line of the `new` side relates to the `old` side in
@@ -82,7 +88,7 @@ pub fn align_lines(old: &[&str], new: &[&str]) -> Vec<LineLink> {
 }
 
 /// Sequence similarity of two token lists in [0, 1] (`2·matches / total`,
-/// Myers over whole tokens): a real sequence similarity at a fraction of
+/// the LCS of whole tokens): a real sequence similarity at a fraction of
 /// the cost of a character diff. Two empty lists are identical.
 pub fn sequence_ratio(old: &[&str], new: &[&str]) -> f64 {
     if old == new {
@@ -91,12 +97,7 @@ pub fn sequence_ratio(old: &[&str], new: &[&str]) -> f64 {
     if old.is_empty() || new.is_empty() {
         return 0.0;
     }
-    f64::from(
-        TextDiff::configure()
-            .algorithm(Algorithm::Myers)
-            .diff_slices(old, new)
-            .ratio(),
-    )
+    lcs::ratio(lcs_len(old, new, str_hash), old.len(), new.len())
 }
 
 /// Options of [`unified_diff`].

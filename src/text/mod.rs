@@ -1,6 +1,6 @@
 //! Text primitives every capability shares: lines with their own endings,
-//! BOM handling, UTF-16 offsets, and the one place that instantiates
-//! `similar` (diffs and similarity ratios).
+//! BOM handling, UTF-16 offsets, the one place that instantiates
+//! `similar` (diffs), and similarity ratios from a bit-parallel LCS.
 //!
 //! Invariants: every function here is total (no panics on any `&str`) and
 //! never slices a string except at a `char` boundary. Positions inside the
@@ -8,6 +8,8 @@
 //! string indices count), counted with [`utf16_len`].
 
 mod diff;
+mod hash;
+mod lcs;
 mod lines;
 mod offsets;
 
@@ -15,6 +17,8 @@ pub use diff::{
     align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink,
     UnifiedDiffOptions,
 };
+pub(crate) use hash::hash_bytes;
+pub(crate) use lcs::lcs_len;
 pub use lines::{
     detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line,
     LineEnding, BOM,

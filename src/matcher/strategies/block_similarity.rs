@@ -26,11 +26,13 @@
 //! The replacement is re-indented line by line from the search lines it
 //! pairs with.
 
-use super::context_anchored::{decide, lcs_len};
+use super::context_anchored::decide;
 use super::windows::{best_windows, folded_search, folded_text, similarity, Window};
 use super::{Cx, Needle, Outcome};
+use crate::matcher::content::FoldHashesNear;
 use crate::matcher::normalize::{fold_hash, key, Level};
 use crate::matcher::types::{Strategy, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES};
+use crate::text::lcs_len;
 
 pub(crate) const STRATEGY: Strategy = Strategy::BlockSimilarity;
 
@@ -49,24 +51,31 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     }
     let slack = cx.limits.line_slack(k);
     let min_dice = (cx.limits.threshold - PREFILTER_SLACK).max(0.0);
-    let floor = cx.limits.threshold - cx.limits.margin;
     let Some(heads) = best_windows(cx, needle) else {
         return Outcome::Exhausted;
     };
-    let content = cx.content;
-    let Some(hashes) = content.fold_hashes(&mut cx.budget) else {
-        return Outcome::Exhausted;
-    };
-    let n = hashes.len();
+    // No region worth a look (a search the file does not have): the
+    // per-line hashes below would be computed for nothing.
+    let heads: Vec<Window> = heads.into_iter().filter(|h| h.dice >= min_dice).collect();
+    if heads.is_empty() {
+        return decide(cx, k, Vec::new());
+    }
+    let n = cx.content.lines().len();
+    let mut near = FoldHashesNear::new(cx.content);
     let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
     let search_text = folded_search(&needle.lines);
+    let search = Search {
+        hashes: &search_hashes,
+        text: &search_text,
+        floor: cx.limits.threshold - cx.limits.margin,
+    };
     let (Some(first), Some(last)) = (needle.lines.first(), needle.lines.last()) else {
         return Outcome::NotFound;
     };
     let (first_key, last_key) = (key(first, Level::Fold), key(last, Level::Fold));
     let mut scored = Vec::new();
     let mut seen: Vec<(usize, usize)> = Vec::new();
-    for head in heads.iter().filter(|h| h.dice >= min_dice) {
+    for head in &heads {
         // Around each region the filter found, every window of an allowed
         // size whose first and last lines stand for the search's first and
         // last lines. The first line is looked for anywhere in the region:
@@ -74,6 +83,11 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         // block and the head of the next have the same token bag as either).
         let range = head.first.saturating_sub(slack)
             ..=(head.first + (head.count - 1).max(slack)).min(n - 1);
+        // The windows starting in the range end at most this far on.
+        let reach = *range.start()..=range.end() + k - 1 + slack;
+        let Some(hashes) = near.cover(reach, &mut cx.budget) else {
+            return Outcome::Exhausted;
+        };
         let Some(firsts) = pairing_lines(cx, hashes, range, &first_key, search_hashes[0]) else {
             return Outcome::Exhausted;
         };
@@ -92,33 +106,60 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
                     continue;
                 }
                 seen.push((a, b));
-                let window = &hashes[a..=b];
-                if !cx.budget.spend(window.len().saturating_mul(k)) {
-                    return Outcome::Exhausted;
+                match score_window(cx, &search, hashes, a..=b) {
+                    Some(Some((equal_lines, score))) => scored.push((
+                        Window {
+                            first: a,
+                            count: b + 1 - a,
+                            dice: head.dice,
+                            equal_lines,
+                        },
+                        score,
+                    )),
+                    Some(None) => {}
+                    None => return Outcome::Exhausted,
                 }
-                let equal_lines = lcs_len(&search_hashes, window);
-                if (equal_lines as f64) < MIN_EQUAL_LINE_RATIO * window.len().max(k) as f64
-                    || k - equal_lines.min(k) > changed_lines_allowed(k)
-                {
-                    continue;
-                }
-                let text = folded_text(cx, a, b + 1 - a);
-                let Some(score) = similarity(cx, &search_text, &text, floor) else {
-                    return Outcome::Exhausted;
-                };
-                scored.push((
-                    Window {
-                        first: a,
-                        count: b + 1 - a,
-                        dice: head.dice,
-                        equal_lines,
-                    },
-                    score,
-                ));
             }
         }
     }
     decide(cx, k, scored)
+}
+
+/// The search as [`score_window`] compares it.
+struct Search<'s> {
+    /// Its lines' fold-key hashes.
+    hashes: &'s [u64],
+    /// Its fold-key text.
+    text: &'s str,
+    /// Scores below this cannot be accepted (threshold − margin).
+    floor: f64,
+}
+
+/// The window `lines` (hashes of every line in `hashes`): how many of the
+/// search's lines it holds equal, in order, and its similarity, or
+/// `Some(None)` when too few lines are equal for it to count. `None` when
+/// the budget ran out.
+fn score_window(
+    cx: &mut Cx<'_, '_>,
+    search: &Search<'_>,
+    hashes: &[u64],
+    lines: std::ops::RangeInclusive<usize>,
+) -> Option<Option<(usize, f64)>> {
+    let k = search.hashes.len();
+    let (a, b) = (*lines.start(), *lines.end());
+    let window = hashes.get(lines)?;
+    if !cx.budget.spend(window.len().saturating_mul(k)) {
+        return None;
+    }
+    let equal_lines = lcs_len(search.hashes, window, |h| h);
+    if (equal_lines as f64) < MIN_EQUAL_LINE_RATIO * window.len().max(k) as f64
+        || k - equal_lines.min(k) > changed_lines_allowed(k)
+    {
+        return Some(None);
+    }
+    let text = folded_text(cx, a, b + 1 - a);
+    let score = similarity(cx, search.text, &text, search.floor)?;
+    Some(Some((equal_lines, score)))
 }
 
 /// How many of a `k`-line search's lines may have no equal line in the

@@ -11,18 +11,22 @@
 //!   key), a search of fewer than [`MIN_FUZZY_LINES`] non-blank lines, a
 //!   weak single candidate (no 0.0 threshold: a block whose middle lines
 //!   were invented is refused), two candidates too close to call.
-//! - Cost: anchors come from the cached per-line hashes (linear); each
-//!   anchor pair costs an LCS over the middle lines and one similarity, all
-//!   charged to the work budget. Searches anchored on common lines (`}`)
-//!   produce many pairs, most rejected by the LCS before any similarity.
+//! - Cost: first a few substring scans for words of the search that every
+//!   passing window needs ([`ruled_out`]); when one is missing from the
+//!   file, nothing else runs. Otherwise anchors come from the cached
+//!   per-line hashes (linear); each anchor pair costs an LCS over the
+//!   middle lines and one similarity, all charged to the work budget.
+//!   Searches anchored on common lines (`}`) produce many pairs, most
+//!   rejected by the LCS before any similarity.
 //!
 //! The replacement is re-indented line by line from the search lines it
 //! pairs with.
 
 use super::windows::{folded_search, folded_text, similarity, Window};
 use super::{Candidate, Cx, FuzzyPlan, NearMiss, Needle, Outcome, Plan};
-use crate::matcher::normalize::{fold_hash, fold_key_into, key, Level};
+use crate::matcher::normalize::{fold_hash, fold_key_into, is_zero_width, key, Level};
 use crate::matcher::types::{Strategy, CONTEXT_MIDDLE_MIN, MIN_FUZZY_LINES};
+use crate::text::lcs_len;
 
 pub(crate) const STRATEGY: Strategy = Strategy::ContextAnchored;
 
@@ -31,6 +35,19 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     if k < 3 || needle.nonblank_lines() < MIN_FUZZY_LINES {
         return Outcome::NotFound;
     }
+    if ruled_out(cx.content.body, &needle.lines) {
+        return decide(cx, k, Vec::new());
+    }
+    match scored_pairs(cx, needle) {
+        Some(scored) => decide(cx, k, scored),
+        None => Outcome::Exhausted,
+    }
+}
+
+/// Every anchor pair's window that passes the middle-line rule, with its
+/// score (`None` when the budget ran out). Needs at least 3 search lines.
+fn scored_pairs(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<(Window, f64)>> {
+    let k = needle.lines.len();
     let (first_key, last_key) = (
         key(&needle.lines[0], Level::Fold),
         key(&needle.lines[k - 1], Level::Fold),
@@ -38,13 +55,11 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
     let (h_first, h_last) = (search_hashes[0], search_hashes[k - 1]);
     let content = cx.content;
-    let Some(hashes) = content.fold_hashes(&mut cx.budget) else {
-        return Outcome::Exhausted;
-    };
+    let hashes = content.fold_hashes(&mut cx.budget)?;
     let n = hashes.len();
     let slack = cx.limits.line_slack(k);
     if !cx.budget.spend(n) {
-        return Outcome::Exhausted;
+        return None;
     }
     let middle_hashes = &search_hashes[1..k - 1];
     let middle = Middle {
@@ -73,11 +88,94 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             match score_between(cx, hashes, i, j, &middle) {
                 Pair::Scored(window, score) => scored.push((window, score)),
                 Pair::Rejected => {}
-                Pair::Exhausted => return Outcome::Exhausted,
+                Pair::Exhausted => return None,
             }
         }
     }
-    decide(cx, k, scored)
+    Some(scored)
+}
+
+/// Runs shorter than this are in too many lines to rule anything out.
+const MIN_RUN: usize = 3;
+/// Substring scans [`ruled_out`] may spend on each anchor line, longest
+/// run first.
+const ANCHOR_SCANS: usize = 2;
+/// Substring scans [`ruled_out`] may spend on the middle lines.
+const MIDDLE_SCANS: usize = 4;
+
+/// Whether the content lacks words every passing window needs, found with
+/// a few substring scans before any line is hashed. A file line whose fold
+/// key equals a search line's holds every run of ASCII word characters of
+/// that key verbatim, as long as the content has no zero-width character
+/// (the fold drops those, joining runs; it only ever produces ASCII
+/// punctuation and single spaces, which end runs). So a run found nowhere
+/// in the file rules out every search line that has it: the first or last
+/// anchor at once, and middle lines one by one, until too few are left for
+/// [`CONTEXT_MIDDLE_MIN`] of them to be equal in any window. Then no pair
+/// can pass, and the answer is the one the full scan would give.
+fn ruled_out(body: &str, lines: &[String]) -> bool {
+    let bytes = body.as_bytes();
+    if !crate::matcher::scan::is_ascii(bytes) && body.contains(is_zero_width) {
+        return false;
+    }
+    let missing = |run: &str| {
+        crate::matcher::scan::find_iter(bytes, run.as_bytes())
+            .next()
+            .is_none()
+    };
+    let keys: Vec<String> = lines.iter().map(|l| key(l, Level::Fold)).collect();
+    let (Some((first, middle)), Some(last)) = (keys.split_first(), keys.last()) else {
+        return false;
+    };
+    let middle = &middle[..middle.len().saturating_sub(1)];
+    for anchor in [first, last] {
+        let mut runs: Vec<&str> = word_runs(anchor).collect();
+        runs.sort_by_key(|r| std::cmp::Reverse(r.len()));
+        if runs.into_iter().take(ANCHOR_SCANS).any(missing) {
+            return true;
+        }
+    }
+    // The runs shared by the most middle lines first: one missing run
+    // rules out all of them.
+    let mut runs: Vec<(usize, &str)> = Vec::new();
+    for k in middle {
+        for run in word_runs(k) {
+            match runs.iter_mut().find(|(_, r)| *r == run) {
+                Some((lines, _)) => *lines += 1,
+                None => runs.push((1, run)),
+            }
+        }
+    }
+    runs.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.len().cmp(&a.1.len())));
+    let mut alive = vec![true; middle.len()];
+    let needed = CONTEXT_MIDDLE_MIN * middle.len() as f64;
+    for &(_, run) in runs.iter().take(MIDDLE_SCANS) {
+        if !missing(run) {
+            continue;
+        }
+        for (k, alive) in middle.iter().zip(alive.iter_mut()) {
+            if word_runs(k).any(|r| r == run) {
+                *alive = false;
+            }
+        }
+        if (alive.iter().filter(|a| **a).count() as f64) < needed {
+            return true;
+        }
+    }
+    false
+}
+
+/// The distinct runs of ASCII word characters (`[A-Za-z0-9_]`) of a key,
+/// at least [`MIN_RUN`] long.
+fn word_runs(key: &str) -> impl Iterator<Item = &str> {
+    let mut seen: Vec<&str> = Vec::new();
+    key.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|r| r.len() >= MIN_RUN)
+        .filter(move |r| {
+            let new = !seen.contains(r);
+            seen.push(r);
+            new
+        })
 }
 
 /// The search's middle lines (between the anchors), as [`score_between`]
@@ -143,7 +241,7 @@ fn score_between(
     {
         return Pair::Exhausted;
     }
-    let middle_equal = lcs_len(middle.hashes, file_middle);
+    let middle_equal = lcs_len(middle.hashes, file_middle, |h| h);
     let ratio = if longest == 0 {
         1.0
     } else {
@@ -163,23 +261,6 @@ fn score_between(
         equal_lines: middle_equal + 2,
     };
     Pair::Scored(window, score)
-}
-
-/// Length of the longest common subsequence of two sequences.
-pub(crate) fn lcs_len<T: PartialEq>(a: &[T], b: &[T]) -> usize {
-    let mut prev = vec![0usize; b.len() + 1];
-    let mut cur = vec![0usize; b.len() + 1];
-    for x in a {
-        for (j, y) in b.iter().enumerate() {
-            cur[j + 1] = if x == y {
-                prev[j] + 1
-            } else {
-                prev[j + 1].max(cur[j])
-            };
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 /// The fuzzy acceptance rule shared by strategies 10 and 11: the best
@@ -267,11 +348,97 @@ pub(crate) fn decide(
 
 #[cfg(test)]
 mod tests {
-    use super::lcs_len;
+    use super::{ruled_out, scored_pairs};
+    use crate::matcher::budget::Budget;
+    use crate::matcher::content::Content;
+    use crate::matcher::strategies::{Cx, Limits, Needle};
+    use proptest::prelude::*;
+
+    /// Whether the full scan scores any window of `search` in `body`.
+    fn any_pair_scores(body: &str, search: &str) -> bool {
+        let content = Content::new(body);
+        let needle = Needle::new(search);
+        let mut cx = Cx {
+            content: &content,
+            budget: Budget::new(u32::MAX),
+            limits: Limits {
+                threshold: 0.85,
+                margin: 0.05,
+                size_ratio: 1.25,
+            },
+            replace_all: false,
+            near: Vec::new(),
+        };
+        !scored_pairs(&mut cx, &needle).expect("budget").is_empty()
+    }
+
+    proptest! {
+        /// The prefilter only ever rules out what the full scan would
+        /// reject: lines drawn from a few words (one hidden behind a
+        /// zero-width space, one typographic quote), so that words go
+        /// missing, anchors repeat and many windows nearly pass.
+        #[test]
+        fn what_is_ruled_out_scores_nothing(
+            file in prop::collection::vec(0usize..8, 3..60),
+            search in prop::collection::vec(0usize..8, 3..12),
+        ) {
+            const LINES: [&str; 8] = [
+                "}", "  alpha(beta);", "\tgamma  = delta;", "beta();",
+                "  al\u{200b}pha(beta);", "say(\u{201c}hi\u{201d});", "say(\"hi\");", "",
+            ];
+            let body: Vec<&str> = file.iter().map(|&i| LINES[i]).collect();
+            let search: Vec<&str> = search.iter().map(|&i| LINES[i]).collect();
+            let (body, search) = (body.join("\n"), search.join("\n"));
+            let needle = Needle::new(&search);
+            if needle.lines.len() >= 3 && ruled_out(&body, &needle.lines) {
+                prop_assert!(!any_pair_scores(&body, &search), "{body:?} / {search:?}");
+            }
+        }
+    }
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    /// A search of `}` anchors around calls the file never makes.
+    const BRACES: &str = "  }\n  run(alpha, 1);\n  run(alpha, 2);\n  run(alpha, 3);\n}";
 
     #[test]
-    fn lcs_counts_lines_in_order() {
-        assert_eq!(lcs_len(&["a", "b", "c"], &["a", "x", "c"]), 2);
-        assert_eq!(lcs_len::<u64>(&[], &[1]), 0);
+    fn a_word_missing_from_most_middle_lines_rules_out_every_window() {
+        let file = "  }\n  run(beta, 1);\n  run(beta, 2);\n  run(beta, 3);\n}\n";
+        assert!(ruled_out(file, &lines(BRACES)));
+    }
+
+    #[test]
+    fn enough_middle_lines_left_keeps_the_scan() {
+        // One middle line in four is missing `gamma`: 3 of 4 can still be
+        // equal, more than 70 %.
+        let search = "  }\n  run(alpha, 1);\n  run(alpha, 2);\n  run(alpha, 3);\n  gamma();\n}";
+        let file = "  }\n  run(alpha, 1);\n  run(alpha, 2);\n  run(alpha, 3);\n  delta();\n}\n";
+        assert!(!ruled_out(file, &lines(search)));
+    }
+
+    #[test]
+    fn a_missing_anchor_word_rules_out_every_window() {
+        let search = "function first() {\n  a();\n  b();\n}";
+        assert!(ruled_out(
+            "function second() {\n  a();\n  b();\n}\n",
+            &lines(search)
+        ));
+        assert!(!ruled_out(
+            "function first() {\n  x();\n}\n",
+            &lines(search)
+        ));
+    }
+
+    #[test]
+    fn words_split_by_zero_width_characters_rule_nothing_out() {
+        // The fold drops U+200B, so `al\u{200b}pha` is `alpha` under it.
+        let file = "  }\n  run(al\u{200b}pha, 1);\n  run(al\u{200b}pha, 2);\n  run(al\u{200b}pha, 3);\n}\n";
+        assert!(!ruled_out(file, &lines(BRACES)));
+        assert!(ruled_out(
+            &file.replace('\u{200b}', ""),
+            &lines(&BRACES.replace("alpha", "omega"))
+        ));
     }
 }

@@ -265,9 +265,9 @@ pub(crate) fn run(strategy: Strategy, cx: &mut Cx<'_, '_>, needle: &Needle) -> O
 }
 
 /// Every occurrence of `pat` in `hay` as byte spans: non-overlapping left
-/// to right, and unless `non_overlapping`, also the first occurrence that
-/// overlaps each of them, so that uniqueness is by position (`"aa"` in
-/// `"aaa"` is two locations).
+/// to right, and unless `non_overlapping`, also every occurrence that
+/// overlaps them, so that uniqueness is by position (`"aa"` in `"aaa"` is
+/// two locations, and `"\n\n\n"` in five blank lines three).
 pub(crate) fn substring_spans(
     hay: &str,
     pat: &str,
@@ -288,20 +288,30 @@ pub(crate) fn substring_spans(
     if !non_overlapping {
         let mut extra = Vec::new();
         for &(s, e) in spans.iter().take(1_000) {
-            let next = s + hay
-                .get(s..)
-                .and_then(|r| r.chars().next())
-                .map_or(1, char::len_utf8);
-            // An overlapping occurrence starts before `e`, so it ends before
-            // `e + len - 1`: only that window is scanned.
-            let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
-            if let Some(q) = hay.get(next..limit).and_then(|window| {
-                crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()
-            }) {
+            // Every occurrence that starts inside this one: a run of
+            // repeated lines (blank lines, `}`) holds the pattern at each
+            // of its offsets, and a line hint must be able to pick any.
+            let mut from = s;
+            while extra.len() <= MAX_CANDIDATES {
+                let next = from
+                    + hay
+                        .get(from..)
+                        .and_then(|r| r.chars().next())
+                        .map_or(1, char::len_utf8);
+                // An overlapping occurrence starts before `e`, so it ends
+                // before `e + len - 1`: only that window is scanned.
+                let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
+                let Some(q) = hay.get(next..limit).and_then(|window| {
+                    crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()
+                }) else {
+                    break;
+                };
                 let q = next + q;
-                if q < e {
-                    extra.push((q, q + pat.len()));
+                if q >= e {
+                    break;
                 }
+                extra.push((q, q + pat.len()));
+                from = q;
             }
         }
         if !extra.is_empty() {
