@@ -79,6 +79,34 @@ pub fn string_arg(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsV
     })
 }
 
+thread_local! {
+    /// The last content string a matcher call was given, with its UTF-8
+    /// copy. An agent edits one file several times, and the file's text is
+    /// most of what crosses into wasm: given the same string again (`===`,
+    /// which V8 answers by identity, or by comparing two flat strings), the
+    /// copy is reused instead of encoding the text anew. One slot: the
+    /// memory held is one file's text, released when another file comes.
+    static LAST_CONTENT: std::cell::RefCell<Option<(JsValue, std::rc::Rc<String>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// A `content` argument as text, crossing into wasm only when it differs
+/// from the previous call's (see [`LAST_CONTENT`]).
+pub fn content_arg(value: &JsValue, lang: Lang) -> Result<std::rc::Rc<String>, JsValue> {
+    let cached = LAST_CONTENT.with(|last| {
+        last.borrow()
+            .as_ref()
+            .filter(|(js, _)| js == value)
+            .map(|(_, text)| text.clone())
+    });
+    if let Some(text) = cached {
+        return Ok(text);
+    }
+    let text = std::rc::Rc::new(string_arg(value, "content", lang)?);
+    LAST_CONTENT.with(|last| *last.borrow_mut() = Some((value.clone(), text.clone())));
+    Ok(text)
+}
+
 /// The `lang` of an options object's JSON text, for errors raised before
 /// the options are parsed in full (malformed options give English).
 pub fn lang_of(options: &JsValue) -> Lang {

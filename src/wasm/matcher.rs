@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{
-    describe, error_to_js, from_js, lang_of, required, result, string_arg, to_js,
+    content_arg, describe, error_to_js, from_js, lang_of, required, result, string_arg, to_js,
 };
 use crate::host::{Capability, HostError};
 use crate::matcher::{
@@ -19,7 +19,7 @@ use crate::Error;
 #[wasm_bindgen(js_name = findMatch)]
 pub fn find_match(content: JsValue, search: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
-    let content = string_arg(&content, "content", lang)?;
+    let content = content_arg(&content, lang)?;
     let search = string_arg(&search, "search", lang)?;
     let options: MatchOptions = from_js(options, "options", lang)?;
     result(matcher::find_match(&content, &search, &options))
@@ -33,7 +33,7 @@ pub fn replace_text(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
-    let content = string_arg(&content, "content", lang)?;
+    let content = content_arg(&content, lang)?;
     let search = string_arg(&search, "search", lang)?;
     let replace = string_arg(&replace, "replace", lang)?;
     let options: MatchOptions = from_js(options, "options", lang)?;
@@ -47,7 +47,7 @@ pub fn apply_search_replace(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
-    let content = string_arg(&content, "content", lang)?;
+    let content = content_arg(&content, lang)?;
     let text = string_arg(&text, "text", lang)?;
     let options: SearchReplaceOptions = from_js(options, "options", lang)?;
     result(matcher::apply_search_replace(&content, &text, &options))
@@ -61,7 +61,7 @@ pub fn apply_edits(
     fields: JsValue,
 ) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
-    let content = string_arg(&content, "content", lang)?;
+    let content = content_arg(&content, lang)?;
     // Each edit's field names (the TS layer reads them off the objects) are
     // checked before the edits are read, so a missing or misspelt
     // `newString` is refused by name with the accepted ones (SPEC §6.8).
@@ -110,7 +110,7 @@ pub async fn replace_text_with_correction(
     corrector: JsValue,
 ) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
-    let content = string_arg(&content, "content", lang)?;
+    let content = content_arg(&content, lang)?;
     let search = string_arg(&search, "search", lang)?;
     let replace = string_arg(&replace, "replace", lang)?;
     let options: CorrectionOptions = from_js(options, "options", lang)?;

@@ -389,3 +389,24 @@ test('a search whose whitespace changed is found where native finds it (v128 whi
     );
   });
 });
+
+test('the content kept from the previous call is used only for that same string', () => {
+  // Two files of the same length (and the same first and last bytes), then
+  // a string built anew with the first file's text: each call answers for
+  // the text it was given.
+  const one = 'alpha\nneedle one\nomega\n';
+  const two = 'alpha\nneedle two\nomega\n';
+  const rebuilt = ['alpha', 'needle one', 'omega', ''].join('\n');
+  assert.equal(ek.findMatch(one, 'needle one').found, true);
+  assert.equal(ek.findMatch(two, 'needle one').found, false);
+  assert.equal(ek.findMatch(two, 'needle two').matches[0].startLine, 2);
+  assert.equal(ek.findMatch(rebuilt, 'needle one').found, true);
+  assert.equal(ek.replaceText(one, 'needle one', 'thread').content, 'alpha\nthread\nomega\n');
+  assert.equal(ek.replaceText(two, 'needle two', 'pin').content, 'alpha\npin\nomega\n');
+  // A lone surrogate in a later call is still refused before it crosses.
+  assert.throws(
+    () => ek.findMatch('\ud800' + one.slice(1), 'x'),
+    (e) => e.code === 'INVALID_TEXT',
+  );
+  assert.equal(ek.findMatch(one, 'omega').matches[0].startLine, 3);
+});
