@@ -349,26 +349,15 @@ pub(crate) fn decide(
 #[cfg(test)]
 mod tests {
     use super::{ruled_out, scored_pairs};
-    use crate::matcher::budget::Budget;
     use crate::matcher::content::Content;
-    use crate::matcher::strategies::{Cx, Limits, Needle};
+    use crate::matcher::strategies::{Cx, Needle};
     use proptest::prelude::*;
 
     /// Whether the full scan scores any window of `search` in `body`.
     fn any_pair_scores(body: &str, search: &str) -> bool {
         let content = Content::new(body);
         let needle = Needle::new(search);
-        let mut cx = Cx {
-            content: &content,
-            budget: Budget::new(u32::MAX),
-            limits: Limits {
-                threshold: 0.85,
-                margin: 0.05,
-                size_ratio: 1.25,
-            },
-            replace_all: false,
-            near: Vec::new(),
-        };
+        let mut cx = Cx::unbounded(&content);
         !scored_pairs(&mut cx, &needle).expect("budget").is_empty()
     }
 

@@ -257,26 +257,14 @@ fn infer_shift(cx: &Cx<'_, '_>, needle: &Needle, w: usize) -> Option<(IndentMap,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matcher::budget::Budget;
     use crate::matcher::content::Content;
-    use crate::matcher::strategies::Limits;
 
     /// The windows both ways: from the anchor (when it applies) and from
     /// every line's hash.
     fn both(body: &str, search: &str) -> (Option<Vec<usize>>, Vec<usize>) {
         let content = Content::new(body);
         let needle = Needle::new(search);
-        let mut cx = Cx {
-            content: &content,
-            budget: Budget::new(u32::MAX),
-            limits: Limits {
-                threshold: 0.85,
-                margin: 0.05,
-                size_ratio: 1.25,
-            },
-            replace_all: false,
-            near: Vec::new(),
-        };
+        let mut cx = Cx::unbounded(&content);
         let keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
         let anchored = windows_by_anchor(&mut cx, &keys).map(|w| w.expect("budget"));
         let hashed = windows_by_hashes(&mut cx, &needle, &keys).expect("budget");

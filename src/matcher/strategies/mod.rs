@@ -88,6 +88,25 @@ pub(crate) struct Cx<'c, 'a> {
     pub near: Vec<NearMiss>,
 }
 
+#[cfg(test)]
+impl<'c, 'a> Cx<'c, 'a> {
+    /// A context for unit tests: the default fuzzy limits (threshold 0.85,
+    /// margin 0.05, size ratio 1.25) and a budget that never runs out.
+    pub(crate) fn unbounded(content: &'c Content<'a>) -> Self {
+        Cx {
+            content,
+            budget: Budget::new(u32::MAX),
+            limits: Limits {
+                threshold: 0.85,
+                margin: 0.05,
+                size_ratio: 1.25,
+            },
+            replace_all: false,
+            near: Vec::new(),
+        }
+    }
+}
+
 /// The search text and what the strategies derive from it.
 pub(crate) struct Needle {
     /// As given (BOM removed): what `exact` looks for.
