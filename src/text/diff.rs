@@ -30,9 +30,31 @@ fn str_hash(s: &str) -> u64 {
     super::hash_bytes(s.as_bytes())
 }
 
-/// Lines with their endings, the items a line diff compares.
+/// Lines with their endings, as `similar`'s line diff splits them: a line
+/// ends at `\n`, `\r\n` or a lone `\r`.
 fn split_lines(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
+    let bytes = text.as_bytes();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'\n' => i + 1,
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
+            b'\r' => i + 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        lines.push(&text[start..end]);
+        start = end;
+        i = end;
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
 }
 
 /// How one line of the `new` side relates to the `old` side in
@@ -381,6 +403,22 @@ fn push_line(out: &mut String, tag: char, line: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_texts_are_compared_by_lines_split_as_a_line_diff_splits_them() {
+        // Past 4,000 chars the ratio is over lines; a lone `\r` ends one.
+        let pairs = [
+            ("x\r".repeat(2001) + "y", "x\r".repeat(2001) + "z"),
+            ("a\r\nb\n".repeat(900), "a\r\nc\rb\n".repeat(700)),
+        ];
+        for (a, b) in pairs {
+            let myers = TextDiff::configure()
+                .algorithm(Algorithm::Myers)
+                .diff_lines(&a, &b)
+                .ratio();
+            assert_eq!(similarity(&a, &b), f64::from(myers));
+        }
+    }
 
     #[test]
     fn hunk_headers_count_the_lines_their_bodies_hold() {

@@ -84,8 +84,9 @@ thread_local! {
     /// copy. An agent edits one file several times, and the file's text is
     /// most of what crosses into wasm: given the same string again (`===`,
     /// which V8 answers by identity, or by comparing two flat strings), the
-    /// copy is reused instead of encoding the text anew. One slot: the
-    /// memory held is one file's text, released when another file comes.
+    /// copy is reused instead of encoding the text anew. One slot: what is
+    /// held is one file's text (the JS string kept alive, and its UTF-8
+    /// copy in wasm memory) until a call with another file replaces it.
     static LAST_CONTENT: std::cell::RefCell<Option<(JsValue, std::rc::Rc<String>)>> =
         const { std::cell::RefCell::new(None) };
 }

@@ -11,9 +11,9 @@
 //!   key), a search of fewer than [`MIN_FUZZY_LINES`] non-blank lines, a
 //!   weak single candidate (no 0.0 threshold: a block whose middle lines
 //!   were invented is refused), two candidates too close to call.
-//! - Cost: first a few substring scans for words of the search that every
-//!   passing window needs ([`ruled_out`]); when one is missing from the
-//!   file, nothing else runs. Otherwise anchors come from the cached
+//! - Cost: first at most eight substring scans for words of the search
+//!   that passing windows need ([`ruled_out`]); when the missing ones rule
+//!   out an anchor or too many middle lines, nothing else runs. Otherwise anchors come from the cached
 //!   per-line hashes (linear); each anchor pair costs an LCS over the
 //!   middle lines and one similarity, all charged to the work budget.
 //!   Searches anchored on common lines (`}`) produce many pairs, most
@@ -100,6 +100,9 @@ const MIN_RUN: usize = 3;
 /// Substring scans [`ruled_out`] may spend on each anchor line, longest
 /// run first.
 const ANCHOR_SCANS: usize = 2;
+/// More distinct runs than this in the middle lines and [`ruled_out`]
+/// leaves the search to the full scan.
+const MAX_RUNS: usize = 4_096;
 /// Substring scans [`ruled_out`] may spend on the middle lines.
 const MIDDLE_SCANS: usize = 4;
 
@@ -136,17 +139,23 @@ fn ruled_out(body: &str, lines: &[String]) -> bool {
         }
     }
     // The runs shared by the most middle lines first: one missing run
-    // rules out all of them.
-    let mut runs: Vec<(usize, &str)> = Vec::new();
+    // rules out all of them. Counting is linear in the search's runs, and
+    // a search with a great many is left to the full scan.
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for k in middle {
         for run in word_runs(k) {
-            match runs.iter_mut().find(|(_, r)| *r == run) {
-                Some((lines, _)) => *lines += 1,
-                None => runs.push((1, run)),
-            }
+            *counts.entry(run).or_default() += 1;
         }
     }
-    runs.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.len().cmp(&a.1.len())));
+    if counts.len() > MAX_RUNS {
+        return false;
+    }
+    let mut runs: Vec<(usize, &str)> = counts.into_iter().map(|(r, n)| (n, r)).collect();
+    runs.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(b.1.len().cmp(&a.1.len()))
+            .then(a.1.cmp(b.1))
+    });
     let mut alive = vec![true; middle.len()];
     let needed = CONTEXT_MIDDLE_MIN * middle.len() as f64;
     for &(_, run) in runs.iter().take(MIDDLE_SCANS) {
@@ -168,14 +177,13 @@ fn ruled_out(body: &str, lines: &[String]) -> bool {
 /// The distinct runs of ASCII word characters (`[A-Za-z0-9_]`) of a key,
 /// at least [`MIN_RUN`] long.
 fn word_runs(key: &str) -> impl Iterator<Item = &str> {
-    let mut seen: Vec<&str> = Vec::new();
-    key.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+    let mut runs: Vec<&str> = key
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|r| r.len() >= MIN_RUN)
-        .filter(move |r| {
-            let new = !seen.contains(r);
-            seen.push(r);
-            new
-        })
+        .collect();
+    runs.sort_unstable();
+    runs.dedup();
+    runs.into_iter()
 }
 
 /// The search's middle lines (between the anchors), as [`score_between`]

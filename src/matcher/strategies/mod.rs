@@ -285,8 +285,9 @@ pub(crate) fn run(strategy: Strategy, cx: &mut Cx<'_, '_>, needle: &Needle) -> O
 
 /// Every occurrence of `pat` in `hay` as byte spans: non-overlapping left
 /// to right, and unless `non_overlapping`, also every occurrence that
-/// overlaps them, so that uniqueness is by position (`"aa"` in `"aaa"` is
-/// two locations, and `"\n\n\n"` in five blank lines three).
+/// overlaps one of the first 1,000 of them (more than that is ambiguous
+/// already), so that uniqueness is by position (`"aa"` in `"aaa"` is two
+/// locations, and `"\n\n\n"` in five blank lines three).
 pub(crate) fn substring_spans(
     hay: &str,
     pat: &str,
@@ -318,7 +319,13 @@ pub(crate) fn substring_spans(
                         .and_then(|r| r.chars().next())
                         .map_or(1, char::len_utf8);
                 // An overlapping occurrence starts before `e`, so it ends
-                // before `e + len - 1`: only that window is scanned.
+                // before `e + len - 1`: only that window is scanned, and
+                // paid for (a long pattern in a long run of repeated lines
+                // is scanned once per offset; running out is "exhausted",
+                // never a shorter candidate list).
+                if !budget.spend(2 * pat.len()) {
+                    return None;
+                }
                 let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
                 let Some(q) = hay.get(next..limit).and_then(|window| {
                     crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()
