@@ -6,7 +6,7 @@
 use std::cell::OnceCell;
 
 use super::budget::Budget;
-use super::normalize::fold_hash_with;
+use super::normalize::{fold_hash_with, is_zero_width};
 
 /// One line: `start..end` is its text, `end..next` its ending (stored as
 /// `u32`: a line index is 12 bytes per line; contents past 4 GiB are
@@ -55,6 +55,7 @@ pub(crate) struct Content<'a> {
     lines: OnceCell<Vec<LineSpan>>,
     lf: OnceCell<LfView>,
     has_crlf: OnceCell<bool>,
+    keeps_word_runs: OnceCell<bool>,
     fold_hashes: OnceCell<Vec<u64>>,
 }
 
@@ -65,6 +66,7 @@ impl<'a> Content<'a> {
             lines: OnceCell::new(),
             lf: OnceCell::new(),
             has_crlf: OnceCell::new(),
+            keeps_word_runs: OnceCell::new(),
             fold_hashes: OnceCell::new(),
         }
     }
@@ -124,6 +126,16 @@ impl<'a> Content<'a> {
         })
     }
 
+    /// Whether every line holds the ASCII word runs of its own fold key
+    /// verbatim (see [`super::normalize::ascii_word_runs`]): true unless
+    /// the content has a zero-width character, which the fold drops,
+    /// joining two runs into one. Asked once per call.
+    pub(crate) fn keeps_word_runs(&self) -> bool {
+        *self.keeps_word_runs.get_or_init(|| {
+            super::scan::is_ascii(self.body.as_bytes()) || !self.body.contains(is_zero_width)
+        })
+    }
+
     pub(crate) fn lf(&self) -> &LfView {
         self.lf.get_or_init(|| {
             if !self.has_crlf() {
@@ -170,6 +182,7 @@ impl<'a> Content<'a> {
 /// hashing every line for it was a third of a fuzzy miss.
 pub(crate) struct FoldHashesNear<'c, 'a> {
     content: &'c Content<'a>,
+    /// Empty when the whole table exists (it is used instead).
     hashes: Vec<u64>,
     known: Vec<bool>,
     buf: Vec<u8>,
@@ -177,15 +190,14 @@ pub(crate) struct FoldHashesNear<'c, 'a> {
 
 impl<'c, 'a> FoldHashesNear<'c, 'a> {
     pub(crate) fn new(content: &'c Content<'a>) -> Self {
-        let n = content.lines().len();
-        let (hashes, known) = match content.fold_hashes.get() {
-            Some(all) => (all.clone(), vec![true; n]),
-            None => (vec![0; n], vec![false; n]),
+        let n = match content.fold_hashes.get() {
+            Some(_) => 0,
+            None => content.lines().len(),
         };
         FoldHashesNear {
             content,
-            hashes,
-            known,
+            hashes: vec![0; n],
+            known: vec![false; n],
             buf: Vec::new(),
         }
     }
@@ -197,6 +209,9 @@ impl<'c, 'a> FoldHashesNear<'c, 'a> {
         range: std::ops::RangeInclusive<usize>,
         budget: &mut Budget,
     ) -> Option<&[u64]> {
+        if let Some(all) = self.content.fold_hashes.get() {
+            return Some(all);
+        }
         let range = *range.start()..(*range.end() + 1).min(self.known.len());
         let missing = || range.clone().filter(|&i| !self.known[i]);
         let cost: usize = missing().map(|i| self.content.line(i).len() + 1).sum();

@@ -92,6 +92,18 @@ pub(crate) fn for_each_key_char(line: &str, level: Level, mut emit: impl FnMut(c
     }
 }
 
+/// The runs of ASCII word characters (`[A-Za-z0-9_]`) of a fold key,
+/// empty ones included. A line whose fold key equals this key holds each
+/// run verbatim as long as it has no zero-width character
+/// ([`Content::keeps_word_runs`](super::content::Content::keeps_word_runs)):
+/// the fold only drops zero-width characters (joining runs), turns
+/// whitespace into single spaces and maps typographic punctuation to ASCII
+/// punctuation, and spaces and punctuation end runs. So a substring scan
+/// for a run finds every line that can equal the key.
+pub(crate) fn ascii_word_runs(key: &str) -> impl Iterator<Item = &str> {
+    key.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+}
+
 /// The key of `line` at `level`.
 pub(crate) fn key(line: &str, level: Level) -> String {
     let mut out = String::with_capacity(line.len());
@@ -146,6 +158,7 @@ impl Fnv {
 }
 
 /// Hash of `line`'s [`Level::Fold`] key.
+#[cfg(test)]
 pub(crate) fn fold_hash(line: &str) -> u64 {
     fold_hash_with(line, &mut Vec::new())
 }

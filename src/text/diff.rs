@@ -5,8 +5,8 @@
 use super::lcs::{self, lcs_len};
 use similar::{Algorithm, DiffOp, TextDiff};
 
-/// Inputs above this many tokens use a coarser measure, keeping Myers'
-/// O((N+M)·D) cost bounded for huge, very different texts.
+/// Texts above this many chars are compared by lines instead, keeping the
+/// LCS's `len a · len b / 64` word operations bounded for huge texts.
 const MAX_TOKENS_FOR_CHAR_RATIO: usize = 4_000;
 
 /// Sequence similarity of two texts in [0, 1]: `2·matches / (len a + len b)`

@@ -27,10 +27,10 @@
 //! pairs with.
 
 use super::context_anchored::decide;
-use super::windows::{best_windows, folded_search, folded_text, similarity, Window};
+use super::windows::{best_windows, folded_text, similarity, Window};
 use super::{Cx, Needle, Outcome};
 use crate::matcher::content::FoldHashesNear;
-use crate::matcher::normalize::{fold_hash, key, Level};
+use crate::matcher::normalize::{key, Level};
 use crate::matcher::types::{Strategy, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES};
 use crate::text::lcs_len;
 
@@ -62,17 +62,17 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     }
     let n = cx.content.lines().len();
     let mut near = FoldHashesNear::new(cx.content);
-    let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
-    let search_text = folded_search(&needle.lines);
+    let search_hashes = needle.fold_hashes();
+    let search_text = needle.fold_keys().join("\n");
     let search = Search {
-        hashes: &search_hashes,
+        hashes: search_hashes,
         text: &search_text,
         floor: cx.limits.threshold - cx.limits.margin,
     };
-    let (Some(first), Some(last)) = (needle.lines.first(), needle.lines.last()) else {
+    let keys = needle.fold_keys();
+    let (Some(first_key), Some(last_key)) = (keys.first(), keys.last()) else {
         return Outcome::NotFound;
     };
-    let (first_key, last_key) = (key(first, Level::Fold), key(last, Level::Fold));
     let mut scored = Vec::new();
     let mut seen: Vec<(usize, usize)> = Vec::new();
     for head in &heads {
@@ -88,7 +88,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         let Some(hashes) = near.cover(reach, &mut cx.budget) else {
             return Outcome::Exhausted;
         };
-        let Some(firsts) = pairing_lines(cx, hashes, range, &first_key, search_hashes[0]) else {
+        let Some(firsts) = pairing_lines(cx, hashes, range, first_key, search_hashes[0]) else {
             return Outcome::Exhausted;
         };
         for (a, first_pairing) in firsts {
@@ -97,7 +97,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             if lo > hi {
                 continue;
             }
-            let Some(lasts) = pairing_lines(cx, hashes, lo..=hi, &last_key, search_hashes[k - 1])
+            let Some(lasts) = pairing_lines(cx, hashes, lo..=hi, last_key, search_hashes[k - 1])
             else {
                 return Outcome::Exhausted;
             };

@@ -22,9 +22,10 @@
 //! The replacement is re-indented line by line from the search lines it
 //! pairs with.
 
-use super::windows::{folded_search, folded_text, similarity, Window};
+use super::windows::{folded_text, similarity, Window};
 use super::{Candidate, Cx, FuzzyPlan, NearMiss, Needle, Outcome, Plan};
-use crate::matcher::normalize::{fold_hash, fold_key_into, is_zero_width, key, Level};
+use crate::matcher::content::Content;
+use crate::matcher::normalize::{ascii_word_runs, fold_key_into};
 use crate::matcher::types::{Strategy, CONTEXT_MIDDLE_MIN, MIN_FUZZY_LINES};
 use crate::text::lcs_len;
 
@@ -35,7 +36,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     if k < 3 || needle.nonblank_lines() < MIN_FUZZY_LINES {
         return Outcome::NotFound;
     }
-    if ruled_out(cx.content.body, &needle.lines) {
+    if ruled_out(cx.content, needle.fold_keys()) {
         return decide(cx, k, Vec::new());
     }
     match scored_pairs(cx, needle) {
@@ -48,11 +49,9 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
 /// score (`None` when the budget ran out). Needs at least 3 search lines.
 fn scored_pairs(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<(Window, f64)>> {
     let k = needle.lines.len();
-    let (first_key, last_key) = (
-        key(&needle.lines[0], Level::Fold),
-        key(&needle.lines[k - 1], Level::Fold),
-    );
-    let search_hashes: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
+    let keys = needle.fold_keys();
+    let (first_key, last_key) = (&keys[0], &keys[k - 1]);
+    let search_hashes = needle.fold_hashes();
     let (h_first, h_last) = (search_hashes[0], search_hashes[k - 1]);
     let content = cx.content;
     let hashes = content.fold_hashes(&mut cx.budget)?;
@@ -65,7 +64,7 @@ fn scored_pairs(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<(Window, f64
     let middle = Middle {
         hashes: middle_hashes,
         seen_before: seen_before(hashes, middle_hashes),
-        text: folded_search(&needle.lines),
+        text: needle.fold_keys().join("\n"),
         floor: cx.limits.threshold - cx.limits.margin,
     };
     let mut scored: Vec<(Window, f64)> = Vec::new();
@@ -76,13 +75,13 @@ fn scored_pairs(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<(Window, f64
         buf == want.as_bytes()
     };
     for i in 0..n {
-        if hashes[i] != h_first || !same_key(content.line(i), &first_key) {
+        if hashes[i] != h_first || !same_key(content.line(i), first_key) {
             continue;
         }
         let lo = (i + k - 1).saturating_sub(slack).max(i + 2);
         let hi = (i + k - 1 + slack).min(n.saturating_sub(1));
         for j in lo..=hi {
-            if hashes.get(j) != Some(&h_last) || !same_key(content.line(j), &last_key) {
+            if hashes.get(j) != Some(&h_last) || !same_key(content.line(j), last_key) {
                 continue;
             }
             match score_between(cx, hashes, i, j, &middle) {
@@ -107,45 +106,44 @@ const MAX_RUNS: usize = 4_096;
 const MIDDLE_SCANS: usize = 4;
 
 /// Whether the content lacks words every passing window needs, found with
-/// a few substring scans before any line is hashed. A file line whose fold
-/// key equals a search line's holds every run of ASCII word characters of
-/// that key verbatim, as long as the content has no zero-width character
-/// (the fold drops those, joining runs; it only ever produces ASCII
-/// punctuation and single spaces, which end runs). So a run found nowhere
-/// in the file rules out every search line that has it: the first or last
-/// anchor at once, and middle lines one by one, until too few are left for
+/// a few substring scans before any line is hashed. A file line equal to
+/// a search line under the fold key holds each ASCII word run of that key
+/// verbatim (see [`ascii_word_runs`]), so a run found nowhere in the file
+/// rules out every search line that has it: the first or last anchor at
+/// once, and middle lines one by one, until too few are left for
 /// [`CONTEXT_MIDDLE_MIN`] of them to be equal in any window. Then no pair
-/// can pass, and the answer is the one the full scan would give.
-fn ruled_out(body: &str, lines: &[String]) -> bool {
-    let bytes = body.as_bytes();
-    if !crate::matcher::scan::is_ascii(bytes) && body.contains(is_zero_width) {
+/// can pass, and the answer is the one the full scan would give. `keys`
+/// are the search lines' fold keys.
+fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
+    if !content.keeps_word_runs() {
         return false;
     }
+    let bytes = content.body.as_bytes();
     let missing = |run: &str| {
         crate::matcher::scan::find_iter(bytes, run.as_bytes())
             .next()
             .is_none()
     };
-    let keys: Vec<String> = lines.iter().map(|l| key(l, Level::Fold)).collect();
     let (Some((first, middle)), Some(last)) = (keys.split_first(), keys.last()) else {
         return false;
     };
-    let middle = &middle[..middle.len().saturating_sub(1)];
     for anchor in [first, last] {
-        let mut runs: Vec<&str> = word_runs(anchor).collect();
+        let mut runs = word_runs(anchor);
         runs.sort_by_key(|r| std::cmp::Reverse(r.len()));
         if runs.into_iter().take(ANCHOR_SCANS).any(missing) {
             return true;
         }
     }
+    let middle: Vec<Vec<&str>> = middle[..middle.len().saturating_sub(1)]
+        .iter()
+        .map(|k| word_runs(k))
+        .collect();
     // The runs shared by the most middle lines first: one missing run
     // rules out all of them. Counting is linear in the search's runs, and
     // a search with a great many is left to the full scan.
     let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for k in middle {
-        for run in word_runs(k) {
-            *counts.entry(run).or_default() += 1;
-        }
+    for &run in middle.iter().flatten() {
+        *counts.entry(run).or_default() += 1;
     }
     if counts.len() > MAX_RUNS {
         return false;
@@ -162,8 +160,8 @@ fn ruled_out(body: &str, lines: &[String]) -> bool {
         if !missing(run) {
             continue;
         }
-        for (k, alive) in middle.iter().zip(alive.iter_mut()) {
-            if word_runs(k).any(|r| r == run) {
+        for (line_runs, alive) in middle.iter().zip(alive.iter_mut()) {
+            if line_runs.contains(&run) {
                 *alive = false;
             }
         }
@@ -174,16 +172,14 @@ fn ruled_out(body: &str, lines: &[String]) -> bool {
     false
 }
 
-/// The distinct runs of ASCII word characters (`[A-Za-z0-9_]`) of a key,
-/// at least [`MIN_RUN`] long.
-fn word_runs(key: &str) -> impl Iterator<Item = &str> {
-    let mut runs: Vec<&str> = key
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+/// The distinct ASCII word runs of a fold key at least [`MIN_RUN`] long.
+fn word_runs(key: &str) -> Vec<&str> {
+    let mut runs: Vec<&str> = ascii_word_runs(key)
         .filter(|r| r.len() >= MIN_RUN)
         .collect();
     runs.sort_unstable();
     runs.dedup();
-    runs.into_iter()
+    runs
 }
 
 /// The search's middle lines (between the anchors), as [`score_between`]
@@ -356,7 +352,7 @@ pub(crate) fn decide(
 
 #[cfg(test)]
 mod tests {
-    use super::{ruled_out, scored_pairs};
+    use super::scored_pairs;
     use crate::matcher::content::Content;
     use crate::matcher::strategies::{Cx, Needle};
     use proptest::prelude::*;
@@ -386,15 +382,15 @@ mod tests {
             let body: Vec<&str> = file.iter().map(|&i| LINES[i]).collect();
             let search: Vec<&str> = search.iter().map(|&i| LINES[i]).collect();
             let (body, search) = (body.join("\n"), search.join("\n"));
-            let needle = Needle::new(&search);
-            if needle.lines.len() >= 3 && ruled_out(&body, &needle.lines) {
+            if Needle::new(&search).lines.len() >= 3 && ruled_out(&body, &search) {
                 prop_assert!(!any_pair_scores(&body, &search), "{body:?} / {search:?}");
             }
         }
     }
 
-    fn lines(text: &str) -> Vec<String> {
-        text.lines().map(str::to_string).collect()
+    /// Whether the prefilter rules out every window of `search` in `file`.
+    fn ruled_out(file: &str, search: &str) -> bool {
+        super::ruled_out(&Content::new(file), Needle::new(search).fold_keys())
     }
 
     /// A search of `}` anchors around calls the file never makes.
@@ -403,7 +399,7 @@ mod tests {
     #[test]
     fn a_word_missing_from_most_middle_lines_rules_out_every_window() {
         let file = "  }\n  run(beta, 1);\n  run(beta, 2);\n  run(beta, 3);\n}\n";
-        assert!(ruled_out(file, &lines(BRACES)));
+        assert!(ruled_out(file, BRACES));
     }
 
     #[test]
@@ -412,7 +408,7 @@ mod tests {
         // equal, more than 70 %.
         let search = "  }\n  run(alpha, 1);\n  run(alpha, 2);\n  run(alpha, 3);\n  gamma();\n}";
         let file = "  }\n  run(alpha, 1);\n  run(alpha, 2);\n  run(alpha, 3);\n  delta();\n}\n";
-        assert!(!ruled_out(file, &lines(search)));
+        assert!(!ruled_out(file, search));
     }
 
     #[test]
@@ -420,22 +416,19 @@ mod tests {
         let search = "function first() {\n  a();\n  b();\n}";
         assert!(ruled_out(
             "function second() {\n  a();\n  b();\n}\n",
-            &lines(search)
+            search
         ));
-        assert!(!ruled_out(
-            "function first() {\n  x();\n}\n",
-            &lines(search)
-        ));
+        assert!(!ruled_out("function first() {\n  x();\n}\n", search));
     }
 
     #[test]
     fn words_split_by_zero_width_characters_rule_nothing_out() {
         // The fold drops U+200B, so `al\u{200b}pha` is `alpha` under it.
         let file = "  }\n  run(al\u{200b}pha, 1);\n  run(al\u{200b}pha, 2);\n  run(al\u{200b}pha, 3);\n}\n";
-        assert!(!ruled_out(file, &lines(BRACES)));
+        assert!(!ruled_out(file, BRACES));
         assert!(ruled_out(
             &file.replace('\u{200b}', ""),
-            &lines(&BRACES.replace("alpha", "omega"))
+            &BRACES.replace("alpha", "omega")
         ));
     }
 }

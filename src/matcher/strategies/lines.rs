@@ -12,7 +12,7 @@
 use super::exact::found;
 use super::{Candidate, Cx, LinesPlan, NearMiss, Needle, Outcome, Plan, MAX_CANDIDATES};
 use crate::matcher::indent::IndentMap;
-use crate::matcher::normalize::{fold_hash, indent_of, is_blank, is_zero_width, key, Level};
+use crate::matcher::normalize::{ascii_word_runs, indent_of, is_blank, key, Level};
 
 /// Start lines of every window whose lines equal the search's under the
 /// fold key (a superset of the windows of strategies 4–7), or `None` when
@@ -30,20 +30,19 @@ fn compute_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<usize>> {
     if k == 0 {
         return Some(Vec::new());
     }
-    let keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
-    if let Some(found) = windows_by_anchor(cx, &keys) {
+    let keys = needle.fold_keys();
+    if let Some(found) = windows_by_anchor(cx, keys) {
         return found;
     }
-    windows_by_hashes(cx, needle, &keys)
+    windows_by_hashes(cx, needle, keys)
 }
 
 /// The fold windows by KMP over every line's fold hash, verified on the
 /// keys.
 fn windows_by_hashes(cx: &mut Cx<'_, '_>, needle: &Needle, keys: &[String]) -> Option<Vec<usize>> {
-    let pattern: Vec<u64> = needle.lines.iter().map(|l| fold_hash(l)).collect();
     let hashes = cx.content.fold_hashes(&mut cx.budget)?;
     let mut out = Vec::new();
-    for w in kmp(hashes, &pattern) {
+    for w in kmp(hashes, needle.fold_hashes()) {
         if window_has_keys(cx, w, keys)? {
             out.push(w);
             if out.len() > MAX_CANDIDATES {
@@ -75,7 +74,7 @@ const MIN_ANCHOR: usize = 6;
 fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
     let mut best: Option<(usize, &str)> = None;
     for (i, k) in keys.iter().enumerate() {
-        for run in k.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        for run in ascii_word_runs(k) {
             if best.is_none_or(|(_, b)| run.len() > b.len()) {
                 best = Some((i, run));
             }
@@ -86,21 +85,16 @@ fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
 
 /// The fold windows found from one anchor instead of hashing every line
 /// (`None`: use the hashes). A file line whose fold key equals a search
-/// line's holds every run of ASCII word characters of that key verbatim:
-/// the fold only drops zero-width characters, collapses whitespace (which
-/// would split a run) and maps typographic punctuation to ASCII
-/// punctuation. So when the content has no zero-width character, the
-/// lines holding the search's longest run are the only places a window
-/// can have that line, and each is verified on every key as the hashed
+/// line's holds every run of ASCII word characters of that key verbatim
+/// (see [`ascii_word_runs`]), so the lines holding the search's longest
+/// run are the only places a window can have that line, and each is verified on every key as the hashed
 /// path does: the same windows, in the same order. Used when the run is
 /// long enough and rare enough to beat hashing every line (case b: an
 /// indentation change, where the hashes were half the time).
 fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<usize>>> {
     let (at, run) = anchor_run(keys)?;
     let body = cx.content.body;
-    if run.len() < MIN_ANCHOR
-        || (!crate::matcher::scan::is_ascii(body.as_bytes()) && body.contains(is_zero_width))
-    {
+    if run.len() < MIN_ANCHOR || !cx.content.keeps_word_runs() {
         return None;
     }
     let k = keys.len();

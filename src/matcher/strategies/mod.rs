@@ -120,6 +120,8 @@ pub(crate) struct Needle {
     pub windows: OnceCell<Option<Vec<usize>>>,
     /// The token filter's best windows (see [`windows::best_windows`]).
     pub heads: OnceCell<Option<Vec<windows::Window>>>,
+    /// Its lines' fold keys and their hashes (see [`Needle::fold_keys`]).
+    fold: OnceCell<(Vec<String>, Vec<u64>)>,
 }
 
 impl Needle {
@@ -144,7 +146,36 @@ impl Needle {
             lines,
             windows: OnceCell::new(),
             heads: OnceCell::new(),
+            fold: OnceCell::new(),
         }
+    }
+
+    /// Its lines' [`Level::Fold`](super::normalize::Level::Fold) keys,
+    /// computed once for every strategy that compares them.
+    pub(crate) fn fold_keys(&self) -> &[String] {
+        &self.fold().0
+    }
+
+    /// The hashes of [`Needle::fold_keys`]: each equals
+    /// [`fold_hash_with`](super::normalize::fold_hash_with) of its line,
+    /// what the content's line hashes are compared with.
+    pub(crate) fn fold_hashes(&self) -> &[u64] {
+        &self.fold().1
+    }
+
+    fn fold(&self) -> &(Vec<String>, Vec<u64>) {
+        self.fold.get_or_init(|| {
+            let keys: Vec<String> = self
+                .lines
+                .iter()
+                .map(|l| super::normalize::key(l, super::normalize::Level::Fold))
+                .collect();
+            let hashes = keys
+                .iter()
+                .map(|k| crate::text::hash_bytes(k.as_bytes()))
+                .collect();
+            (keys, hashes)
+        })
     }
 
     /// Number of non-blank lines.
@@ -353,6 +384,23 @@ pub(crate) fn substring_spans(
 mod tests {
     use super::TABLE;
     use crate::matcher::types::Strategy;
+
+    #[test]
+    fn the_needles_fold_hashes_are_its_lines_fold_hashes() {
+        let long = format!("  let {} =\t\u{201c}x\u{201d};  ", "a".repeat(70));
+        let search = format!("a  b\n\tc\u{a0}d\u{2026}\n\n{long}\ne\u{200b}f\r\ng");
+        let needle = super::Needle::new(&search);
+        let want: Vec<u64> = needle
+            .lines
+            .iter()
+            .map(|l| crate::matcher::normalize::fold_hash(l))
+            .collect();
+        assert_eq!(needle.fold_hashes(), want);
+        assert_eq!(
+            needle.fold_keys()[3],
+            format!("let {} = \"x\";", "a".repeat(70))
+        );
+    }
 
     #[test]
     fn the_table_is_the_ladder() {

@@ -274,15 +274,6 @@ pub(crate) fn folded_text(cx: &Cx<'_, '_>, first: usize, count: usize) -> String
     out
 }
 
-/// The fold keys of the search lines joined with `\n`.
-pub(crate) fn folded_search(lines: &[String]) -> String {
-    lines
-        .iter()
-        .map(|l| key(l, Level::Fold))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The largest similarity two texts of these lengths can have.
 fn length_bound(a: usize, b: usize) -> f64 {
     if a + b == 0 {
