@@ -550,15 +550,16 @@ struct Edit {
 }
 
 /// A line of Roo-Code's read view, `N | text` (spaces around the number
-/// and before `|` tolerated): the text after the prefix.
-fn numbered_line(line: &str) -> Option<&str> {
+/// and before `|` tolerated): the number's digits and the text after the
+/// prefix.
+fn numbered_line(line: &str) -> Option<(&str, &str)> {
     let t = line.trim_start();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
         return None;
     }
     let rest = t[digits..].trim_start_matches(' ').strip_prefix('|')?;
-    Some(rest.strip_prefix(' ').unwrap_or(rest))
+    Some((&t[..digits], rest.strip_prefix(' ').unwrap_or(rest)))
 }
 
 /// `text` without the `N | ` prefixes of Roo's read view, when every
@@ -570,15 +571,9 @@ fn strip_line_numbers(text: &str) -> Option<(String, Option<u32>)> {
         if l.text.trim().is_empty() {
             out.push_str(l.text);
         } else {
-            let rest = numbered_line(l.text)?;
+            let (number, rest) = numbered_line(l.text)?;
             if first.is_none() {
-                first = l
-                    .text
-                    .trim_start()
-                    .split(|c: char| !c.is_ascii_digit())
-                    .next()?
-                    .parse()
-                    .ok();
+                first = number.parse().ok();
             }
             out.push_str(rest);
         }
@@ -633,6 +628,9 @@ fn run_edits(
     options: &SearchReplaceOptions,
 ) -> Result<SearchReplaceReport, Error> {
     let mut current = content.to_string();
+    let newlines = |t: &str| crate::matcher::scan::count_newlines(t.as_bytes()) as i64;
+    // Line breaks in `current`, carried from edit to edit.
+    let mut current_lines = newlines(&current);
     let mut results = Vec::with_capacity(edits.len());
     // Where each applied edit was and how many lines it added.
     let mut shifts: Vec<(u32, i64)> = Vec::new();
@@ -653,10 +651,11 @@ fn run_edits(
         }
         match outcome {
             Ok(r) => {
+                let lines = newlines(&r.content);
                 if let Some(m) = r.matches.first() {
-                    let lines = |t: &str| t.bytes().filter(|&b| b == b'\n').count() as i64;
-                    shifts.push((m.start_line, lines(&r.content) - lines(&current)));
+                    shifts.push((m.start_line, lines - current_lines));
                 }
+                current_lines = lines;
                 current = r.content;
                 results.push(BlockResult {
                     index,
