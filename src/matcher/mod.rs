@@ -729,6 +729,7 @@ fn matches(body: &str, bom_units: usize, strategy: Strategy, cands: &[Candidate]
                 start_column: u32_of(start16 - line16 + 1),
                 text: body.get(c.start..c.end).unwrap_or("").to_string(),
                 score: c.score,
+                byte_start: c.start + bom_units * BOM.len(),
             }
         })
         .collect()

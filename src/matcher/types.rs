@@ -176,6 +176,10 @@ pub struct Match {
     /// normalisation); the sequence similarity of the normalised texts for
     /// fuzzy ones.
     pub score: f64,
+    /// Byte offset of the span in the content (a BOM included), for the
+    /// crate's callers that work in bytes (the patch planner).
+    #[serde(skip)]
+    pub(crate) byte_start: usize,
 }
 
 /// The region of the content most like the search, reported when nothing

@@ -98,58 +98,19 @@ fn is_anchor(line: &str, anchor: &str) -> bool {
         })
 }
 
-/// Byte offsets of UTF-16 offsets into one text, for offsets asked in
-/// ascending order (one pass; an earlier offset restarts the walk).
-struct Utf16ToByte<'a> {
-    text: &'a str,
-    units: usize,
-    byte: usize,
-}
-
-impl<'a> Utf16ToByte<'a> {
-    fn new(text: &'a str) -> Self {
-        Utf16ToByte {
-            text,
-            units: 0,
-            byte: 0,
-        }
-    }
-
-    fn byte_of(&mut self, units: usize) -> Option<usize> {
-        if units < self.units {
-            (self.units, self.byte) = (0, 0);
-        }
-        for c in self.text.get(self.byte..)?.chars() {
-            if self.units >= units {
-                break;
-            }
-            self.units += c.len_utf16();
-            self.byte += c.len_utf8();
-        }
-        (self.units == units).then_some(self.byte)
-    }
-}
-
 /// A match as whole lines: `(first, last, span_start, span_end)`, or
 /// `None` when it starts or ends inside a line (other than in its
-/// indentation or trailing spaces). The match's offset is read from its
-/// UTF-16 `start` (what the matcher reports), never rebuilt from its
-/// column, so a text the matcher reads differently (a second BOM) cannot
-/// put it elsewhere.
-fn whole_lines(
-    file: &FileLines<'_>,
-    offsets: &mut Utf16ToByte<'_>,
-    m: &Match,
-) -> Option<(u32, u32, usize, usize)> {
+/// indentation or trailing spaces). The match's byte offset is the one
+/// the matcher found it at, never rebuilt from its line and column, so a
+/// text the matcher reads differently (a second BOM) cannot put it
+/// elsewhere.
+fn whole_lines(file: &FileLines<'_>, m: &Match) -> Option<(u32, u32, usize, usize)> {
     let (first, last) = (m.start_line, m.end_line);
     if first == 0 || last < first || last > file.count() {
         return None;
     }
-    let start = offsets.byte_of(m.start as usize)?;
+    let start = m.byte_start;
     let end = start + m.text.len();
-    if file.body.get(start..end)? != m.text {
-        return None;
-    }
     // Only indentation before the match and trailing spaces after it: a
     // match that starts inside a CRLF (after its `\r`) is not at a line
     // start.
@@ -336,9 +297,8 @@ fn sort_candidates(file: &FileLines<'_>, matches: &[Match], floor: u32, must_end
         before: Vec::new(),
         not_end: Vec::new(),
     };
-    let mut offsets = Utf16ToByte::new(file.body);
     for m in matches {
-        let Some(c) = whole_lines(file, &mut offsets, m) else {
+        let Some(c) = whole_lines(file, m) else {
             sorted.inside += 1;
             continue;
         };
