@@ -32,7 +32,7 @@
 //! anything is planned.
 
 use super::problem::Problem;
-use super::types::{FileOp, FilePatch, Hunk, Patch};
+use super::types::{numbered_lines, FileOp, FilePatch, Hunk, Line, Patch};
 
 const BEGIN: &str = "*** Begin Patch";
 const END: &str = "*** End Patch";
@@ -41,24 +41,6 @@ const DELETE: &str = "*** Delete File:";
 const UPDATE: &str = "*** Update File:";
 const MOVE: &str = "*** Move to:";
 const END_OF_FILE: &str = "*** End of File";
-
-/// A line of the patch text: its 1-based number and its text without the
-/// line break (and without a `\r` before it).
-#[derive(Clone, Copy)]
-struct Line<'t> {
-    no: u32,
-    text: &'t str,
-}
-
-fn lines(text: &str) -> Vec<Line<'_>> {
-    crate::text::lines_with_endings(text)
-        .enumerate()
-        .map(|(i, l)| Line {
-            no: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            text: l.text,
-        })
-        .collect()
-}
 
 /// A line that ends a file section: a file header, or any other `***`
 /// line but `*** End of File` (reported as a bad header, not as a bad
@@ -77,7 +59,7 @@ fn is_body_line(text: &str) -> bool {
 /// Parses a codex patch into its file operations, or reports every format
 /// problem (see the module docs for the grammar).
 pub(super) fn parse(text: &str) -> Result<Patch, Vec<Problem>> {
-    let all = lines(text);
+    let all = numbered_lines(text);
     let Some(begin) = all.iter().position(|l| l.text.trim() == BEGIN) else {
         return Err(vec![Problem::NoBegin]);
     };
@@ -273,15 +255,9 @@ fn hunk_body(
             continue;
         }
         for _ in 0..std::mem::take(&mut blanks) {
-            hunk.old_lines.push(String::new());
-            hunk.new_lines.push(String::new());
+            hunk.push(' ', "");
         }
-        if kind != '+' {
-            hunk.old_lines.push(rest.to_string());
-        }
-        if kind != '-' {
-            hunk.new_lines.push(rest.to_string());
-        }
+        hunk.push(kind, rest);
         body_lines += 1;
     }
     (body_lines, i)

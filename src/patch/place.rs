@@ -81,16 +81,14 @@ pub(super) fn place_hunks(
 /// Whether a file line is the anchor line: equal under the matcher's fold
 /// key (indentation, spacing, typographic characters), or starting with
 /// the anchor where a word ends (`@@ def f` for `def f(x):`).
-fn is_anchor(line: &str, anchor: &str) -> bool {
-    let (l, a) = (
-        crate::matcher::fold_key(line),
-        crate::matcher::fold_key(anchor),
-    );
+/// `anchor_key` is the anchor's fold key.
+fn is_anchor(line: &str, anchor_key: &str) -> bool {
+    let (l, a) = (crate::matcher::fold_key(line), anchor_key);
     if a.is_empty() {
         return false;
     }
     l == a
-        || l.strip_prefix(a.as_str()).is_some_and(|rest| {
+        || l.strip_prefix(a).is_some_and(|rest| {
             let next = rest.chars().next();
             let last = a.chars().last();
             next.is_some_and(|c| !(c.is_alphanumeric() || c == '_'))
@@ -132,7 +130,7 @@ fn whole_lines(file: &FileLines<'_>, m: &Match) -> Option<(u32, u32, usize, usiz
 }
 
 /// The hunk's lines end the file: nothing but a line break follows.
-fn at_end(body: &str, span_end: usize) -> bool {
+pub(super) fn at_end(body: &str, span_end: usize) -> bool {
     matches!(body.get(span_end..), Some("" | "\n" | "\r\n"))
 }
 
@@ -148,15 +146,16 @@ fn resolve_anchors(
     let mut at = None;
     let mut search_from = from_line;
     for anchor in &hunk.anchors {
-        let found = (search_from..=file.count()).find(|&l| is_anchor(file.text(l), anchor));
+        let key = crate::matcher::fold_key(anchor);
+        let found = (search_from..=file.count()).find(|&l| is_anchor(file.text(l), &key));
         match found {
             Some(l) => {
                 at = Some(l);
                 search_from = l + 1;
             }
             None => {
-                let earlier = (1..search_from.min(file.count() + 1))
-                    .find(|&l| is_anchor(file.text(l), anchor));
+                let earlier =
+                    (1..search_from.min(file.count() + 1)).find(|&l| is_anchor(file.text(l), &key));
                 return Err(Error::new(
                     ErrorCode::AnchorNotFound,
                     messages::anchor_not_found(lang, anchor, search_from, earlier),

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::messages;
-use super::place::{place_hunks, Placement};
+use super::place::{at_end, place_hunks, Placement};
 use super::types::{FileOp, FilePatch, FileResult, HunkResult, Patch, PatchOptions, PatchReport};
 use crate::error::{Error, ErrorCode};
 use crate::matcher::MatchMode;
@@ -198,12 +198,7 @@ fn update(r: &mut FileResult, text: &str, f: &FilePatch, options: &PatchOptions)
         // hunk before may have replaced already (its lines ended with
         // it): that hunk's text gives the break up instead.
         if p.start < at {
-            let kept = out
-                .strip_suffix('\n')
-                .map(|t| t.strip_suffix('\r').unwrap_or(t));
-            if let Some(len) = kept.map(str::len) {
-                out.truncate(len);
-            }
+            drop_final_break(&mut out);
         }
         out.push_str(body.get(at..p.start).unwrap_or(""));
         out.push_str(&p.text);
@@ -216,6 +211,16 @@ fn update(r: &mut FileResult, text: &str, f: &FilePatch, options: &PatchOptions)
     r.content = Some(out);
 }
 
+/// Removes one final `\n` or `\r\n` from `out`, if it ends with one.
+fn drop_final_break(out: &mut String) {
+    let kept = out
+        .strip_suffix('\n')
+        .map(|t| t.strip_suffix('\r').unwrap_or(t).len());
+    if let Some(len) = kept {
+        out.truncate(len);
+    }
+}
+
 /// A unified diff's `\ No newline at end of file`, on the hunk that
 /// reaches the end: the new text ends as the hunk's new side says. With
 /// no such marker the file keeps its own final newline (or lack of one).
@@ -224,7 +229,7 @@ fn final_newline(out: &mut String, body: &str, f: &FilePatch, placements: &[&Pla
         .hunks
         .iter()
         .zip(placements)
-        .find(|(_, p)| matches!(body.get(p.end..), Some("" | "\n" | "\r\n")))
+        .find(|(_, p)| at_end(body, p.end))
     else {
         return;
     };
@@ -232,13 +237,7 @@ fn final_newline(out: &mut String, body: &str, f: &FilePatch, placements: &[&Pla
         hunk.old_without_final_newline,
         hunk.new_without_final_newline,
     ) {
-        (false, true) => {
-            if out.ends_with("\r\n") {
-                out.truncate(out.len() - 2);
-            } else if out.ends_with('\n') {
-                out.pop();
-            }
-        }
+        (false, true) => drop_final_break(out),
         // The old side's last line had no break; the new side's last line
         // (an empty one too) has one.
         (true, false) if !hunk.new_lines.is_empty() => {

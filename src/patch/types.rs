@@ -51,6 +51,38 @@ pub struct Hunk {
     pub new_without_final_newline: bool,
 }
 
+impl Hunk {
+    /// Adds one body line of kind ` ` (context: both sides), `-` (old side)
+    /// or `+` (new side).
+    pub(super) fn push(&mut self, kind: char, text: &str) {
+        if kind != '+' {
+            self.old_lines.push(text.to_string());
+        }
+        if kind != '-' {
+            self.new_lines.push(text.to_string());
+        }
+    }
+}
+
+/// A line of a patch text: its 1-based number and its text without the
+/// line break (and without a `\r` before it).
+#[derive(Clone, Copy)]
+pub(super) struct Line<'t> {
+    pub no: u32,
+    pub text: &'t str,
+}
+
+/// The lines of a patch text, numbered.
+pub(super) fn numbered_lines(text: &str) -> Vec<Line<'_>> {
+    crate::text::lines_with_endings(text)
+        .enumerate()
+        .map(|(i, l)| Line {
+            no: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            text: l.text,
+        })
+        .collect()
+}
+
 /// What a patch does to one file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

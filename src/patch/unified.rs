@@ -29,15 +29,9 @@
 //! lose a trailing `\r`.
 
 use super::problem::Problem;
-use super::types::{FileOp, FilePatch, Hunk, Patch};
+use super::types::{numbered_lines, FileOp, FilePatch, Hunk, Line, Patch};
 
 const NO_NEWLINE: char = '\\';
-
-#[derive(Clone, Copy)]
-struct Line<'t> {
-    no: u32,
-    text: &'t str,
-}
 
 /// A `--- ` line followed by a `+++ ` line starts a file.
 fn file_header_at(lines: &[Line<'_>], i: usize) -> bool {
@@ -90,13 +84,7 @@ fn hunk_header(text: &str) -> Option<Option<((u32, u32), (u32, u32))>> {
 /// Parses a unified diff into its file operations, or reports every
 /// format problem (see the module docs for the grammar).
 pub(super) fn parse(text: &str) -> Result<Patch, Vec<Problem>> {
-    let lines: Vec<Line<'_>> = crate::text::lines_with_endings(text)
-        .enumerate()
-        .map(|(i, l)| Line {
-            no: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            text: l.text,
-        })
-        .collect();
+    let lines = numbered_lines(text);
     let mut problems = Vec::new();
     let mut files = Vec::new();
     let mut i = 0;
@@ -214,16 +202,6 @@ fn no_newline(h: &mut Hunk, last: char) {
     }
 }
 
-/// Adds one body line of kind ` `, `-` or `+` to the hunk.
-fn push(h: &mut Hunk, kind: char, text: &str) {
-    if kind != '+' {
-        h.old_lines.push(text.to_string());
-    }
-    if kind != '-' {
-        h.new_lines.push(text.to_string());
-    }
-}
-
 /// One hunk from its `@@` line at `i`; returns the index after its body.
 fn hunk(
     lines: &[Line<'_>],
@@ -327,9 +305,9 @@ fn read_body(
             }
         };
         for _ in 0..std::mem::take(&mut pending_blanks) {
-            push(h, ' ', "");
+            h.push(' ', "");
         }
-        push(h, kind, l.text.get(1..).unwrap_or(""));
+        h.push(kind, l.text.get(1..).unwrap_or(""));
         last_kind = kind;
         j += 1;
     }
