@@ -345,6 +345,7 @@ fn shift_hunk_header(line: &str, by: usize) -> Option<String> {
 /// `options.context` of each) as context around one block of removals and
 /// additions.
 fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> String {
+    use similar::DiffTag;
     let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
     let prefix = old_lines
@@ -360,34 +361,24 @@ fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
         .take(max_suffix)
         .take_while(|(a, b)| a == b)
         .count();
-    let lead = prefix.min(options.context);
-    let trail = suffix.min(options.context);
-    let old_mid = &old_lines[prefix..old_lines.len() - suffix];
-    let new_mid = &new_lines[prefix..new_lines.len() - suffix];
-    let range = hunk_range;
-    let first = prefix - lead;
-    let old_len = lead + old_mid.len() + trail;
-    let new_len = lead + new_mid.len() + trail;
-    let mut out = format!(
-        "--- {}\n+++ {}\n@@ -{} +{} @@\n",
-        options.old_name,
-        options.new_name,
-        range(first, old_len),
-        range(first, new_len)
+    let (removed, added) = (
+        old_lines.len() - prefix - suffix,
+        new_lines.len() - prefix - suffix,
     );
-    for line in &old_lines[first..prefix] {
-        push_line(&mut out, ' ', line);
-    }
-    for line in old_mid {
-        push_line(&mut out, '-', line);
-    }
-    for line in new_mid {
-        push_line(&mut out, '+', line);
-    }
-    for line in &old_lines[old_lines.len() - suffix..old_lines.len() - suffix + trail] {
-        push_line(&mut out, ' ', line);
-    }
-    out
+    let change = match (removed, added) {
+        (_, 0) => DiffTag::Delete,
+        (0, _) => DiffTag::Insert,
+        _ => DiffTag::Replace,
+    };
+    let ops: Vec<(DiffTag, usize, usize)> = [
+        (DiffTag::Equal, prefix, prefix),
+        (change, removed, added),
+        (DiffTag::Equal, suffix, suffix),
+    ]
+    .into_iter()
+    .filter(|&(_, o, n)| o + n > 0)
+    .collect();
+    render_hunks(&ops, &old_lines, &new_lines, options)
 }
 
 /// One body line of a hunk (`tag` and the line with its break), marked as
