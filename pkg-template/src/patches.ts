@@ -5,8 +5,9 @@
 
 import * as glue from 'editkit-glue';
 import { call, json, langOf, options, text } from './boundary.js';
-import { EditkitError, isEditkitError, jsError, readOptions, say } from './errors.js';
-import { hostCall, readFileText } from './host-call.js';
+import { jsError, readOptions } from './errors.js';
+import { readFileText } from './host-call.js';
+import { writePlan } from './patch-writes.js';
 import { timeoutOf } from './timeout.js';
 import type {
   Lang,
@@ -94,13 +95,6 @@ export function applyUnifiedDiff(
   return apply(files, diffText, 'unified', opts);
 }
 
-/** One host operation done, and how to undo it. */
-interface Done {
-  path: string;
-  /** The text before (null: the file did not exist). */
-  before: string | null;
-}
-
 async function apply(
   host: PatchFileHost,
   patchText: string,
@@ -137,110 +131,5 @@ async function apply(
     if (t !== null) contents[path] = t;
   }
   const report = plan(contents, patchText, format, planOptions);
-  const todo = report.files.filter((f) => f.write);
-  const deletes = todo.some((f) => f.op === 'delete' || f.moveTo !== undefined);
-  if (todo.length && typeof host.writeFile !== 'function') throw missing('writeFile', lang);
-  if (deletes && typeof host.deleteFile !== 'function') throw missing('deleteFile', lang);
-  const done: Done[] = [];
-  try {
-    for (const f of todo) {
-      if (f.op === 'delete') {
-        await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
-        continue;
-      }
-      if (!f.changed) continue;
-      const target = f.moveTo ?? f.path;
-      const before = f.op === 'add' ? null : f.moveTo ? null : (contents[f.path] ?? null);
-      // Recorded before the call: a write that throws (or times out) may
-      // still have landed, in part, so the rollback restores it too.
-      done.push({ path: target, before });
-      await hostCall(
-        `files.writeFile(${JSON.stringify(target)})`,
-        () => host.writeFile(target, f.content ?? ''),
-        timeoutMs,
-      );
-      if (f.moveTo) await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
-    }
-  } catch (e) {
-    const failure = isEditkitError(e) ? e.message : String(e);
-    const restored = await rollBack(host, done, timeoutMs);
-    const message = writeFailedMessage(lang, failure, restored);
-    // Nothing of the plan stands: no file counts as written, and the
-    // summary is the failure.
-    return {
-      ...report,
-      ok: false,
-      applied: 0,
-      files: report.files.map(({ content: _content, ...f }) => ({ ...f, write: false })),
-      summary: message,
-      written: restored.notRestored,
-      error: { code: 'WRITE_FAILED', message, subject: 'files' },
-    };
-  }
-  return { ...report, written: done.map((d) => d.path) };
-}
-
-async function remove(
-  host: PatchFileHost,
-  path: string,
-  before: string | null,
-  done: Done[],
-  timeoutMs: number,
-): Promise<void> {
-  done.push({ path, before });
-  await hostCall(
-    `files.deleteFile(${JSON.stringify(path)})`,
-    () => host.deleteFile!(path),
-    timeoutMs,
-  );
-}
-
-/** Undoes `done` newest first; returns the paths it restored and those it could not. */
-async function rollBack(
-  host: PatchFileHost,
-  done: Done[],
-  timeoutMs: number,
-): Promise<{ restored: string[]; notRestored: string[] }> {
-  const restored: string[] = [];
-  const notRestored: string[] = [];
-  for (const d of [...done].reverse()) {
-    try {
-      if (d.before === null) {
-        if (typeof host.deleteFile !== 'function') throw new Error('no deleteFile');
-        await hostCall(
-          `files.deleteFile(${JSON.stringify(d.path)})`,
-          () => host.deleteFile!(d.path),
-          timeoutMs,
-        );
-      } else {
-        const before = d.before;
-        await hostCall(
-          `files.writeFile(${JSON.stringify(d.path)})`,
-          () => host.writeFile(d.path, before),
-          timeoutMs,
-        );
-      }
-      restored.push(d.path);
-    } catch {
-      notRestored.push(d.path);
-    }
-  }
-  return { restored, notRestored };
-}
-
-function writeFailedMessage(
-  lang: Lang,
-  failure: string,
-  r: { restored: string[]; notRestored: string[] },
-): string {
-  const list = (paths: string[]) => (paths.length ? paths.join(', ') : say('none', lang));
-  return say('patchWriteFailed', lang, failure, list(r.restored), list(r.notRestored));
-}
-
-function missing(callback: string, lang: Lang): EditkitError {
-  return new EditkitError({
-    code: 'HOST_CAPABILITY_MISSING',
-    subject: callback,
-    message: say('patchCallbackMissing', lang, callback),
-  });
+  return writePlan(host, report, contents, lang, timeoutMs);
 }

@@ -3,7 +3,8 @@
 // never exceptions: an agent reads the result and corrects itself.
 
 import { applyBlockDiff, unifiedDiff } from '../api.js';
-import { applyPatch, applyUnifiedDiff, patchPaths } from '../patches.js';
+import { patchPaths, planPatch, planUnifiedDiff } from '../patches.js';
+import { writePlan } from '../patch-writes.js';
 import {
   appendContent,
   createNewDoc,
@@ -604,19 +605,29 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       };
     }
     const run = async (): Promise<ToolResult> => {
+      // Each file read once, then planned over those texts (the paths
+      // above were the patch's one parse before planning).
       const before = new Map<string, string | null>();
-      for (const p of paths) before.set(p, await read(p));
+      const contents: Record<string, string> = {};
+      for (const p of paths) {
+        const t = await read(p);
+        before.set(p, t);
+        if (t !== null) contents[p] = t;
+      }
+      const plan = format === 'codex' ? planPatch : planUnifiedDiff;
+      const report = plan(contents, text, { atomic, lang });
       const host = files();
-      const r = await (format === 'codex' ? applyPatch : applyUnifiedDiff)(
+      const r = await writePlan(
         {
-          readFile: (p) => before.get(p) ?? null,
           writeFile: (p, content) => host.writeFile(p, content),
           ...(typeof host.deleteFile === 'function'
             ? { deleteFile: (p: string) => host.deleteFile!(p) }
             : {}),
         },
-        text,
-        { atomic, lang, timeoutMs },
+        report,
+        contents,
+        lang,
+        timeoutMs,
       );
       return patchResult(r, before);
     };
@@ -768,7 +779,7 @@ export function runTool(name: string, args: unknown, host: ToolRunnerOptions): P
   return runner.run(name, args);
 }
 
-/** Runs a host callback; a throw or rejection becomes HOST_ERROR naming the callback (original error as cause). */
+/** HOST_CAPABILITY_MISSING for a files callback a tool needs. */
 function capabilityMissing(callback: string, lang: Lang): EditkitError {
   return new EditkitError({
     code: 'HOST_CAPABILITY_MISSING',
