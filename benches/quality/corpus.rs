@@ -26,8 +26,8 @@
 
 use std::collections::HashMap;
 
-use editkit::ErrorCode;
 use editkit::{plan_patch, replace_text, MatchMode, MatchOptions, PatchOptions};
+use editkit::{Error, ErrorCode};
 
 #[path = "sources.rs"]
 pub mod sources;
@@ -805,38 +805,57 @@ pub fn run_case(case: &Case, source: &str, mode: MatchMode) -> (Outcome, Option<
         ..MatchOptions::default()
     };
     let source = case.file_text(source);
-    match replace_text(source, &case.search, &case.replace, &options) {
+    let result = replace_text(source, &case.search, &case.replace, &options);
+    classify(
+        case,
+        source,
+        result.as_ref().map(|r| r.content.as_str()).map_err(Some),
+    )
+}
+
+/// The outcome of one case from what the edit gave: the new text, or the
+/// refusal (`None`: refused without an error to name).
+fn classify(
+    case: &Case,
+    source: &str,
+    result: Result<&str, Option<&Error>>,
+) -> (Outcome, Option<ErrorCode>) {
+    let content = match result {
+        Ok(content) => content,
         Err(e) => {
-            if e.code == ErrorCode::Ambiguous && e.details.candidates.len() < 2 {
-                // An ambiguity must list every place it saw.
-                return (Outcome::Wrong, Some(e.code));
-            }
-            (Outcome::Refused, Some(e.code))
-        }
-        Ok(r) => {
-            if case.kind.group() == Group::Ambiguous {
-                return (Outcome::Wrong, None);
-            }
-            if r.content == case.expected {
-                return (Outcome::Exact, None);
-            }
-            let (lo, hi) = case.region;
-            let prefix = &source[..lo];
-            let suffix = &source[hi..];
-            let placed = r.content.len() >= prefix.len() + suffix.len()
-                && r.content.starts_with(prefix)
-                && r.content.ends_with(suffix)
-                && r.content.matches(MARKER.trim()).count() == 1;
-            (
-                if placed {
-                    Outcome::Placed
-                } else {
+            let code = e.map(|e| e.code);
+            // An ambiguity must list every place it saw.
+            let unlisted =
+                e.is_some_and(|e| e.code == ErrorCode::Ambiguous && e.details.candidates.len() < 2);
+            return (
+                if unlisted {
                     Outcome::Wrong
+                } else {
+                    Outcome::Refused
                 },
-                None,
-            )
+                code,
+            );
         }
+    };
+    if case.kind.group() == Group::Ambiguous {
+        return (Outcome::Wrong, None);
     }
+    if content == case.expected {
+        return (Outcome::Exact, None);
+    }
+    let (lo, hi) = case.region;
+    let placed = content.len() >= lo + (source.len() - hi)
+        && content.starts_with(&source[..lo])
+        && content.ends_with(&source[hi..])
+        && content.matches(MARKER.trim()).count() == 1;
+    (
+        if placed {
+            Outcome::Placed
+        } else {
+            Outcome::Wrong
+        },
+        None,
+    )
 }
 
 /// The case as one codex patch hunk: the lines SEARCH and REPLACE share
@@ -881,37 +900,12 @@ pub fn run_patch_case(case: &Case, source: &str) -> (Outcome, Option<ErrorCode>)
         Ok(r) => r,
         Err(e) => return (Outcome::Refused, Some(e.code)),
     };
-    let Some(content) = report.files[0].content.as_deref().filter(|_| report.ok) else {
-        let e = report.files[0].error.as_ref().map(|e| e.code);
-        if e == Some(ErrorCode::Ambiguous)
-            && report.files[0]
-                .error
-                .as_ref()
-                .is_some_and(|e| e.details.candidates.len() < 2)
-        {
-            return (Outcome::Wrong, e);
-        }
-        return (Outcome::Refused, e);
+    let file = &report.files[0];
+    let result = match file.content.as_deref().filter(|_| report.ok) {
+        Some(content) => Ok(content),
+        None => Err(file.error.as_ref()),
     };
-    if case.kind.group() == Group::Ambiguous {
-        return (Outcome::Wrong, None);
-    }
-    if content == case.expected {
-        return (Outcome::Exact, None);
-    }
-    let (lo, hi) = case.region;
-    let placed = content.starts_with(&source[..lo])
-        && content.ends_with(&source[hi..])
-        && content.len() >= lo + (source.len() - hi)
-        && content.matches(MARKER.trim()).count() == 1;
-    (
-        if placed {
-            Outcome::Placed
-        } else {
-            Outcome::Wrong
-        },
-        None,
-    )
+    classify(case, source, result)
 }
 
 /// Every case as a codex patch: a tally per kind, and the cases that went
