@@ -35,6 +35,7 @@ mod patch;
 mod planner;
 mod siyuan;
 mod slice;
+mod sort;
 mod text;
 mod wire;
 

@@ -83,7 +83,9 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
     other_drafts(input, &deleted_by_update, &mut results, &mut drafts);
 
     // Drafts in diff order of their first edit (an edit is in one draft).
-    drafts.sort_unstable_by_key(|d| d.edits.first().copied().unwrap_or(usize::MAX));
+    crate::sort::sort_by_key(&mut drafts, |d| {
+        d.edits.first().copied().unwrap_or(usize::MAX)
+    });
     CheckOutcome {
         results,
         drafts,

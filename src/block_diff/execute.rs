@@ -868,7 +868,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 failed.push(entry);
             }
         }
-        failed.sort_unstable();
+        crate::sort::sort(&mut failed);
         failed
     }
 
@@ -1030,7 +1030,7 @@ pub(super) fn delete_groups(
         .into_iter()
         .map(|(mut group, orders)| {
             let mut pairs: Vec<(usize, usize)> = orders.into_iter().zip(group.steps).collect();
-            pairs.sort_unstable(); // (sibling index, step) pairs are distinct
+            crate::sort::sort(&mut pairs); // (sibling index, step) pairs are distinct
             group.steps = pairs.into_iter().map(|(_, s)| s).collect();
             group
         })

@@ -82,15 +82,8 @@ pub fn analyze(text: &str, lang: Lang) -> Analysis {
     if !pass.out.errors.is_empty() {
         pass.out.edits.clear();
     }
-    // Unstable sorts share one small instantiation; the original position
-    // keeps problems on one line in the order they were found.
-    let mut keyed: Vec<(u32, usize, Error)> = std::mem::take(&mut pass.out.errors)
-        .into_iter()
-        .enumerate()
-        .map(|(i, e)| (e.details.line.unwrap_or(0), i, e))
-        .collect();
-    keyed.sort_unstable_by_key(|(line, i, _)| (*line, *i));
-    pass.out.errors = keyed.into_iter().map(|(_, _, e)| e).collect();
+    // A stable sort: problems on one line stay in the order they were found.
+    crate::sort::sort_by_key(&mut pass.out.errors, |e| e.details.line.unwrap_or(0));
     pass.out
 }
 

@@ -188,7 +188,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 tally.reverted += 1;
             }
         }
-        restored.sort_unstable();
+        crate::sort::sort(&mut restored);
         for step in restored.into_iter().rev() {
             done.remove(step);
         }

@@ -111,7 +111,7 @@ pub fn restate_children(
     }
     let kramdown = work.edits.apply(&new_lines);
     let mut descendants = work.fates;
-    descendants.sort_by_key(|d| order_of(old_kramdown, &d.id));
+    crate::sort::sort_by_key(&mut descendants, |d| order_of(old_kramdown, &d.id));
     Some(Restated {
         kramdown,
         descendants,
@@ -441,7 +441,7 @@ fn gap_steps(gap_old: &[usize], gap_new: &[usize], paired: &[(usize, usize)]) ->
             events.push((n, Step::New(n)));
         }
     }
-    events.sort_by_key(|e| e.0);
+    crate::sort::sort_by_key(&mut events, |e| e.0);
     events.into_iter().map(|(_, s)| s).collect()
 }
 
@@ -519,7 +519,7 @@ impl Edits {
     }
 
     fn apply(mut self, lines: &[&str]) -> String {
-        self.after.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        crate::sort::sort_by(&mut self.after, |a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut out: Vec<String> = Vec::with_capacity(lines.len() + self.after.len());
         for (idx, line) in lines.iter().enumerate() {
             if !self.drop_lines.contains(&idx) {
@@ -537,7 +537,7 @@ impl Edits {
                             .map(|i| (i.1, i.1, i.2.as_str())),
                     )
                     .collect();
-                changes.sort_by_key(|c| std::cmp::Reverse(c.0));
+                crate::sort::sort_by_key(&mut changes, |c| std::cmp::Reverse(c.0));
                 for (start, end, insert) in changes {
                     if text.is_char_boundary(start)
                         && text.is_char_boundary(end)

@@ -447,15 +447,8 @@ fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
 
 /// `INVALID_DIFF_FORMAT` wrapping one error per problem, in line order
 /// (problems on one line in the order they were found).
-fn format_error(lang: Lang, problems: Vec<(FormatProblem, u32)>) -> Error {
-    let mut keyed: Vec<(u32, usize, FormatProblem)> = problems
-        .iter()
-        .enumerate()
-        .map(|(i, &(p, line))| (line, i, p))
-        .collect();
-    keyed.sort_unstable_by_key(|&(line, i, _)| (line, i));
-    let problems: Vec<(FormatProblem, u32)> =
-        keyed.into_iter().map(|(line, _, p)| (p, line)).collect();
+fn format_error(lang: Lang, mut problems: Vec<(FormatProblem, u32)>) -> Error {
+    crate::sort::sort_by_key(&mut problems, |&(_, line)| line); // stable
     let errors: Vec<Error> = problems
         .iter()
         .map(|&(p, line)| {

@@ -74,7 +74,7 @@ fn check_files(files: &[FilePatch], problems: &mut Vec<Problem>) {
 
 /// `INVALID_PATCH` wrapping one error per problem, in line order.
 fn invalid(lang: Lang, format: messages::Format, mut problems: Vec<Problem>) -> Error {
-    problems.sort_by_key(Problem::line);
+    crate::sort::sort_by_key(&mut problems, Problem::line);
     let errors: Vec<Error> = problems
         .iter()
         .map(|p| {

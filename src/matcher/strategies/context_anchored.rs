@@ -129,7 +129,7 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
     };
     for anchor in [first, last] {
         let mut runs = word_runs(anchor);
-        runs.sort_by_key(|r| std::cmp::Reverse(r.len()));
+        crate::sort::sort_by_key(&mut runs, |r| std::cmp::Reverse(r.len()));
         if runs.into_iter().take(ANCHOR_SCANS).any(missing) {
             return true;
         }
@@ -149,7 +149,7 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
         return false;
     }
     let mut runs: Vec<(usize, &str)> = counts.into_iter().map(|(r, n)| (n, r)).collect();
-    runs.sort_by(|a, b| {
+    crate::sort::sort_by(&mut runs, |a, b| {
         b.0.cmp(&a.0)
             .then(b.1.len().cmp(&a.1.len()))
             .then(a.1.cmp(b.1))
@@ -177,7 +177,7 @@ fn word_runs(key: &str) -> Vec<&str> {
     let mut runs: Vec<&str> = ascii_word_runs(key)
         .filter(|r| r.len() >= MIN_RUN)
         .collect();
-    runs.sort_unstable();
+    crate::sort::sort(&mut runs);
     runs.dedup();
     runs
 }
@@ -199,7 +199,7 @@ struct Middle<'n> {
 /// lines' hashes: an O(1) upper bound of the middle LCS of any window.
 fn seen_before(hashes: &[u64], middle: &[u64]) -> Vec<u32> {
     let mut sorted_middle = middle.to_vec();
-    sorted_middle.sort_unstable();
+    crate::sort::sort(&mut sorted_middle);
     let mut out = Vec::with_capacity(hashes.len() + 1);
     out.push(0u32);
     for h in hashes {
@@ -279,7 +279,7 @@ pub(crate) fn decide(
     search_lines: usize,
     mut scored: Vec<(Window, f64)>,
 ) -> Outcome {
-    scored.sort_unstable_by(|a, b| {
+    crate::sort::sort_by(&mut scored, |a, b| {
         b.1.total_cmp(&a.1)
             .then(
                 a.0.count

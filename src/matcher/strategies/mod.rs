@@ -373,7 +373,7 @@ pub(crate) fn substring_spans(
         }
         if !extra.is_empty() {
             spans.extend(extra);
-            spans.sort_unstable();
+            crate::sort::sort(&mut spans);
             spans.dedup();
         }
     }

@@ -167,7 +167,9 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
             }
         }
     }
-    kept.sort_unstable_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
+    crate::sort::sort_by(&mut kept, |a, b| {
+        b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first))
+    });
     Some(kept)
 }
 
@@ -192,7 +194,7 @@ impl SearchBag {
             });
         }
         let mut distinct = hashes.clone();
-        distinct.sort_unstable();
+        crate::sort::sort(&mut distinct);
         distinct.dedup();
         let table = SlotTable::new(&distinct);
         let mut need = vec![0u32; distinct.len()];
