@@ -1,9 +1,9 @@
-//! The only module that instantiates `similar`: its Myers diff is
-//! monomorphised per call site and dominates the wasm size, so every diff,
-//! ratio and line alignment in editkit goes through these functions.
+//! Every diff, ratio and line alignment in editkit goes through these
+//! functions: line diffs from [`super::myers`], ratios from the
+//! bit-parallel LCS.
 
 use super::lcs::{self, lcs_len};
-use similar::{Algorithm, DiffOp, TextDiff};
+use super::myers::{line_ops, LineOp, Tag};
 
 /// Texts above this many chars are compared by lines instead, keeping the
 /// LCS's `len a · len b / 64` word operations bounded for huge texts.
@@ -30,8 +30,7 @@ fn str_hash(s: &str) -> u64 {
     super::hash_bytes(s.as_bytes())
 }
 
-/// Lines with their endings, as `similar`'s line diff splits them: a line
-/// ends at `\n`, `\r\n` or a lone `\r`.
+/// Lines with their endings: a line ends at `\n`, `\r\n` or a lone `\r`.
 fn split_lines(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut lines = Vec::new();
@@ -75,36 +74,23 @@ pub enum LineLink {
 /// paired by position; surplus `new` lines are [`LineLink::Inserted`].
 pub fn align_lines(old: &[&str], new: &[&str]) -> Vec<LineLink> {
     let mut links = vec![LineLink::Inserted; new.len()];
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Myers)
-        .diff_slices(old, new);
-    for op in diff.ops() {
-        match *op {
-            DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                for k in 0..len {
-                    if let Some(link) = links.get_mut(new_index + k) {
-                        *link = LineLink::Equal(old_index + k);
-                    }
+    let (mut o, mut n) = (0usize, 0usize);
+    for (tag, old_len, new_len) in line_ops(old, new) {
+        match tag {
+            Tag::Equal => {
+                for k in 0..old_len {
+                    links[n + k] = LineLink::Equal(o + k);
                 }
             }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
+            Tag::Replace => {
                 for k in 0..old_len.min(new_len) {
-                    if let Some(link) = links.get_mut(new_index + k) {
-                        *link = LineLink::Changed(old_index + k);
-                    }
+                    links[n + k] = LineLink::Changed(o + k);
                 }
             }
-            DiffOp::Delete { .. } | DiffOp::Insert { .. } => {}
+            Tag::Delete | Tag::Insert => {}
         }
+        o += old_len;
+        n += new_len;
     }
     links
 }
@@ -150,35 +136,18 @@ pub fn unified_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
     if old == new {
         return String::new();
     }
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Myers)
-        .diff_lines(old, new);
-    // Rendered here: `similar`'s grouped operations carry wrong indices
-    // on some inputs (for "\n// x\n" → "// x\n// x\n" its Myers emits a
-    // Delete at new index 1 and an Insert at old index 1), so its hunk
-    // headers counted 1 old and 1 new line for 2 and 2. Positions are
-    // counted here from the operations' lengths, which are right, and
-    // hunks grouped with `context` lines around each change.
-    let ops: Vec<(similar::DiffTag, usize, usize)> = diff
-        .ops()
-        .iter()
-        .map(|op| {
-            let (tag, o, n) = op.as_tag_tuple();
-            (tag, o.len(), n.len())
-        })
-        .collect();
-    render_hunks(&ops, diff.old_slices(), diff.new_slices(), options)
+    let (old, new) = (split_lines(old), split_lines(new));
+    render_hunks(&line_ops(&old, &new), &old, &new, options)
 }
 
 /// A unified diff of the line operations `ops` (tag, old lines, new
 /// lines), in order, over the old and new lines (each with its break).
 fn render_hunks(
-    ops: &[(similar::DiffTag, usize, usize)],
+    ops: &[LineOp],
     old: &[&str],
     new: &[&str],
     options: UnifiedDiffOptions<'_>,
 ) -> String {
-    use similar::DiffTag;
     let context = options.context;
     // Each operation with where it starts on both sides.
     let mut at = Vec::with_capacity(ops.len());
@@ -191,7 +160,7 @@ fn render_hunks(
     let mut out = format!("--- {}\n+++ {}\n", options.old_name, options.new_name);
     let lengths: Vec<(bool, usize)> = at
         .iter()
-        .map(|&(tag, _, _, lo, _)| (tag == DiffTag::Equal, lo))
+        .map(|&(tag, _, _, lo, _)| (tag == Tag::Equal, lo))
         .collect();
     for (first, last) in hunk_groups(&lengths, context) {
         let (_, o0, n0, _, _) = at[first];
@@ -213,15 +182,15 @@ fn render_hunks(
         }
         for &(tag, o, n, lo, ln) in &at[first..=last] {
             let (removed, added) = match tag {
-                DiffTag::Equal => {
+                Tag::Equal => {
                     old[o..o + lo]
                         .iter()
                         .for_each(|l| push_line(&mut out, ' ', l));
                     continue;
                 }
-                DiffTag::Delete => (lo, 0),
-                DiffTag::Insert => (0, ln),
-                DiffTag::Replace => (lo, ln),
+                Tag::Delete => (lo, 0),
+                Tag::Insert => (0, ln),
+                Tag::Replace => (lo, ln),
             };
             old[o..o + removed]
                 .iter()
@@ -345,7 +314,6 @@ fn shift_hunk_header(line: &str, by: usize) -> Option<String> {
 /// `options.context` of each) as context around one block of removals and
 /// additions.
 fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> String {
-    use similar::DiffTag;
     let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
     let prefix = old_lines
@@ -366,14 +334,14 @@ fn single_hunk_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
         new_lines.len() - prefix - suffix,
     );
     let change = match (removed, added) {
-        (_, 0) => DiffTag::Delete,
-        (0, _) => DiffTag::Insert,
-        _ => DiffTag::Replace,
+        (_, 0) => Tag::Delete,
+        (0, _) => Tag::Insert,
+        _ => Tag::Replace,
     };
-    let ops: Vec<(DiffTag, usize, usize)> = [
-        (DiffTag::Equal, prefix, prefix),
+    let ops: Vec<LineOp> = [
+        (Tag::Equal, prefix, prefix),
         (change, removed, added),
-        (DiffTag::Equal, suffix, suffix),
+        (Tag::Equal, suffix, suffix),
     ]
     .into_iter()
     .filter(|&(_, o, n)| o + n > 0)
@@ -403,8 +371,8 @@ mod tests {
             ("a\r\nb\n".repeat(900), "a\r\nc\rb\n".repeat(700)),
         ];
         for (a, b) in pairs {
-            let myers = TextDiff::configure()
-                .algorithm(Algorithm::Myers)
+            let myers = similar::TextDiff::configure()
+                .algorithm(similar::Algorithm::Myers)
                 .diff_lines(&a, &b)
                 .ratio();
             assert_eq!(similarity(&a, &b), f64::from(myers));

@@ -1,6 +1,6 @@
 //! Text primitives every capability shares: lines with their own endings,
-//! BOM handling, UTF-16 offsets, the one place that instantiates
-//! `similar` (diffs), and similarity ratios from a bit-parallel LCS.
+//! BOM handling, UTF-16 offsets, line diffs (Myers), and similarity
+//! ratios from a bit-parallel LCS.
 //!
 //! Invariants: every function here is total (no panics on any `&str`) and
 //! never slices a string except at a `char` boundary. Positions inside the
@@ -11,6 +11,7 @@ mod diff;
 mod hash;
 mod lcs;
 mod lines;
+mod myers;
 mod offsets;
 
 pub use diff::{
