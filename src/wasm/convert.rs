@@ -60,7 +60,7 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
             ),
         )));
     };
-    serde_json::from_str(&text).map_err(|e| {
+    from_json(&text).map_err(|e| {
         let expected = lang.pick(
             "an object of the documented shape",
             "符合文档所述结构的对象",
@@ -69,6 +69,13 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
         err.message.push_str(&format!(" ({e})"));
         error_to_js(&err)
     })
+}
+
+/// A value from JSON text, parsed into a `serde_json::Value` first: the
+/// text parser is then instantiated once, not once per argument type (each
+/// type instantiates only the small walk over a parsed value).
+pub fn from_json<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    T::deserialize(serde_json::from_str::<serde_json::Value>(text)?)
 }
 
 /// A required string argument.
@@ -117,7 +124,7 @@ pub fn lang_of(options: &JsValue) -> Lang {
     }
     options
         .as_string()
-        .and_then(|t| serde_json::from_str::<OnlyLang>(&t).ok())
+        .and_then(|t| from_json::<OnlyLang>(&t).ok())
         .and_then(|o| o.lang)
         .and_then(|s| Lang::parse(&s))
         .unwrap_or_default()

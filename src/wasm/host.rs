@@ -58,7 +58,7 @@ impl JsHost {
     ) -> HostResult<T> {
         let value = self.call(capability, args).await?;
         let text = value.as_string().unwrap_or_else(|| "null".to_string());
-        serde_json::from_str(&text).map_err(|e| {
+        super::convert::from_json(&text).map_err(|e| {
             HostError::new(
                 capability,
                 format!("returned data of the wrong shape ({e})"),
