@@ -147,6 +147,12 @@ pub fn seed_of<'a>(texts: impl IntoIterator<Item = &'a str>) -> u64 {
 /// whitespace, IALs, zero-width characters, `<br>` and `&nbsp;`
 /// (SPEC §3.7 rule 9: such an edit is a content-checked delete).
 pub fn is_empty_markdown(markdown: &str) -> bool {
+    !has_visible_text(markdown) && only_invisible(markdown)
+}
+
+/// The full test: IAL lines dropped, the invisible tokens blanked, nothing
+/// but whitespace and zero-width characters left.
+fn only_invisible(markdown: &str) -> bool {
     let mut rest = String::with_capacity(markdown.len());
     for line in markdown.lines() {
         if !crate::markdown::is_ial_line(line.trim()) {
@@ -160,8 +166,24 @@ pub fn is_empty_markdown(markdown: &str) -> bool {
     ] {
         text = text.replace(token, " ");
     }
-    text.chars().all(|c| {
-        c.is_whitespace() || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{feff}')
+    text.chars().all(invisible)
+}
+
+fn invisible(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{feff}')
+}
+
+/// A quick "no": some line (IAL lines aside) holds a visible character and
+/// no `<` or `&` that could start one of the invisible tokens
+/// [`only_invisible`] blanks. Most markdown answers here, without its
+/// lowercased copy and replacements.
+fn has_visible_text(markdown: &str) -> bool {
+    markdown.lines().any(|line| {
+        // Bytes, not `contains([..])`: a char-set search is a slow
+        // generic searcher in the size-optimised wasm.
+        !line.bytes().any(|b| b == b'<' || b == b'&')
+            && line.chars().any(|c| !invisible(c))
+            && !crate::markdown::is_ial_line(line.trim())
     })
 }
 
@@ -746,6 +768,21 @@ mod tests {
         }
         for full in ["x", "<br>x", "- ", "`\u{200b}`"] {
             assert!(!is_empty_markdown(full), "{full:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The quick "no" never contradicts the full test.
+        #[test]
+        fn visible_text_is_never_empty(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "<br>", "<BR />", "&nbsp;", "&#160;", "\u{200b}", " ", "\t", "\n", "\r\n",
+                "{: id=\"20240101000000-aaaaaaa\"}", "x", "段", "-", "<", "&", "br>",
+            ]),
+            0..12,
+        )) {
+            let markdown = parts.concat();
+            proptest::prop_assert!(!(has_visible_text(&markdown) && only_invisible(&markdown)), "{:?}", markdown);
         }
     }
 
