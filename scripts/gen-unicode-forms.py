@@ -30,11 +30,15 @@ out = [
     + u.unidata_version
     + "; do not edit.",
     "",
-    "/// (precomposed, first, second or 0, composes back under NFC), by code point.",
-    "pub(super) const PAIRS: &[(u32, u32, u32, bool)] = &[",
+    "/// (precomposed, first, second or 0 | COMPOSES), by code point. Every code",
+    "/// point here is in the BMP, so `u16` holds it: 6 bytes a row, not 16.",
+    "pub(super) const PAIRS: &[(u16, u16, u16)] = &[",
 ]
-out += [f"    (0x{a:04X}, 0x{b:04X}, 0x{c:04X}, {str(d).lower()})," for a, b, c, d in rows]
-out += ["];", "", "/// Canonical combining class of the combining marks above, by code point.", "pub(super) const CCC: &[(u32, u8)] = &["]
+# Rows pack the "composes back under NFC" flag into the second's top bit
+# (all seconds are below 0x8000).
+assert all(max(a, b, c) < 0x10000 and c < 0x8000 for a, b, c, _ in rows)
+out += [f"    (0x{a:04X}, 0x{b:04X}, 0x{c | (0x8000 if d else 0):04X})," for a, b, c, d in rows]
+out += ["];", "", "/// Canonical combining class of the combining marks above, by code point.", "pub(super) const CCC: &[(u16, u8)] = &["]
 out += [f"    (0x{a:04X}, {b})," for a, b in ccc]
 out += ["];", ""]
 Path(__file__).resolve().parent.parent.joinpath("src/matcher/unicode_forms_data.rs").write_text("\n".join(out))

@@ -13,6 +13,10 @@ mod data;
 
 use data::{CCC, PAIRS};
 
+/// The top bit of a [`PAIRS`] row's second: the pair composes back under
+/// NFC (the generator checks that no second reaches it).
+const COMPOSES: u16 = 0x8000;
+
 const HANGUL_S: u32 = 0xAC00;
 const HANGUL_L: u32 = 0x1100;
 const HANGUL_V: u32 = 0x1161;
@@ -23,7 +27,10 @@ const HANGUL_N: u32 = HANGUL_V_COUNT * HANGUL_T_COUNT;
 const HANGUL_COUNT: u32 = 19 * HANGUL_N;
 
 fn combining_class(c: char) -> u8 {
-    CCC.binary_search_by_key(&u32::from(c), |&(cp, _)| cp)
+    let Ok(cp) = u16::try_from(u32::from(c)) else {
+        return 0;
+    };
+    CCC.binary_search_by_key(&cp, |&(mark, _)| mark)
         .map_or(0, |i| CCC[i].1)
 }
 
@@ -40,17 +47,21 @@ fn decompose_into(c: char, out: &mut Vec<char>) {
         out.extend(jamo[..n].iter().filter_map(|&j| char::from_u32(j)));
         return;
     }
-    match PAIRS.binary_search_by_key(&cp, |&(p, ..)| p) {
-        Ok(i) => {
-            let (_, first, second, _) = PAIRS[i];
-            if let Some(f) = char::from_u32(first) {
+    let row = u16::try_from(cp)
+        .ok()
+        .and_then(|cp| PAIRS.binary_search_by_key(&cp, |&(p, ..)| p).ok());
+    match row {
+        Some(i) => {
+            let (_, first, second) = PAIRS[i];
+            if let Some(f) = char::from_u32(u32::from(first)) {
                 decompose_into(f, out);
             }
+            let second = u32::from(second & !COMPOSES);
             if let Some(s) = char::from_u32(second).filter(|_| second != 0) {
                 out.push(s);
             }
         }
-        Err(_) => out.push(c),
+        None => out.push(c),
     }
 }
 
@@ -93,10 +104,13 @@ fn compose_pair(first: char, second: char) -> Option<char> {
     {
         return char::from_u32(a + (b - HANGUL_T));
     }
+    let a = u16::try_from(a).ok()?;
+    // A second at or above the flag bit (a CJK ideograph, say) is in no row.
+    let b = u16::try_from(b).ok().filter(|&b| b < COMPOSES)?;
     PAIRS
         .iter()
-        .find(|&&(_, f, s, composes)| composes && f == a && s == b)
-        .and_then(|&(p, ..)| char::from_u32(p))
+        .find(|&&(_, f, s)| f == a && s == (b | COMPOSES))
+        .and_then(|&(p, ..)| char::from_u32(u32::from(p)))
 }
 
 /// `text` composed (NFC for the covered scripts).
@@ -167,5 +181,29 @@ mod tests {
         assert!(has_forms(&decomposed));
         assert!(!has_forms("plain ASCII, 中文, emoji 😀"));
         assert_eq!(nfc("中文 😀"), "中文 😀");
+    }
+
+    #[test]
+    fn every_composing_row_round_trips_and_flags_stay_out_of_the_text() {
+        let mut composing = 0;
+        for &(precomposed, _, second) in PAIRS {
+            let c = char::from_u32(u32::from(precomposed)).unwrap().to_string();
+            let decomposed = nfd(&c);
+            assert!(!decomposed
+                .chars()
+                .any(|d| u32::from(d) >= 0x8000 && u32::from(d) < 0xAC00));
+            if second & COMPOSES != 0 {
+                composing += 1;
+                assert_eq!(nfc(&decomposed), c, "{precomposed:04X}");
+            }
+        }
+        // 866 rows from Unicode 14, of which these compose back (the rest
+        // are singletons and composition exclusions).
+        assert_eq!((PAIRS.len(), composing), (866, 839));
+        // A CJK ideograph whose code point has the flag bit composes with
+        // nothing: U+8301 after `A` is not U+0301.
+        assert_eq!(nfc("A\u{8301}"), "A\u{8301}");
+        assert_eq!(combining_class('\u{8301}'), 0);
+        assert_eq!(combining_class('😀'), 0);
     }
 }
