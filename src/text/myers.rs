@@ -31,21 +31,51 @@ pub(crate) type LineOp = (Tag, usize, usize);
 
 /// The operations that turn the `old` lines into the `new` ones.
 pub(crate) fn line_ops<'a>(old: &[&'a str], new: &[&'a str]) -> Vec<LineOp> {
-    let mut ids: HashMap<&'a str, u32> = HashMap::with_capacity(old.len() + new.len());
-    let old = intern(&mut ids, old);
-    let new = intern(&mut ids, new);
+    let mut ids = Ids::new(old.len() + new.len());
+    let old = ids.intern(old);
+    let new = ids.intern(new);
     diff(&old, &new)
 }
 
-/// Each line's id: equal lines, equal ids.
-fn intern<'a>(ids: &mut HashMap<&'a str, u32>, lines: &[&'a str]) -> Vec<u32> {
-    lines
-        .iter()
-        .map(|&line| {
-            let next = ids.len() as u32;
-            *ids.entry(line).or_insert(next)
-        })
-        .collect()
+/// Lines below this many (both sides together) are interned by a linear
+/// search: most diffs editkit renders are of one block or one hunk, where
+/// building a hash table costs more than comparing a few lines.
+const SMALL: usize = 16;
+
+/// Line ids: equal lines, equal ids.
+enum Ids<'a> {
+    Few(Vec<&'a str>),
+    Many(HashMap<&'a str, u32>),
+}
+
+impl<'a> Ids<'a> {
+    fn new(lines: usize) -> Self {
+        if lines < SMALL {
+            Ids::Few(Vec::with_capacity(lines))
+        } else {
+            Ids::Many(HashMap::with_capacity(lines))
+        }
+    }
+
+    fn intern(&mut self, lines: &[&'a str]) -> Vec<u32> {
+        lines.iter().map(|&line| self.id(line)).collect()
+    }
+
+    fn id(&mut self, line: &'a str) -> u32 {
+        match self {
+            Ids::Few(seen) => match seen.iter().position(|&s| s == line) {
+                Some(i) => i as u32,
+                None => {
+                    seen.push(line);
+                    (seen.len() - 1) as u32
+                }
+            },
+            Ids::Many(ids) => {
+                let next = ids.len() as u32;
+                *ids.entry(line).or_insert(next)
+            }
+        }
+    }
 }
 
 /// A run of `len` items at `old` in the old sequence and `new` in the new
