@@ -135,7 +135,18 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
 }
 
 fn classify(line: &str) -> TokenKind<'_> {
-    let trimmed = line.trim_end_matches([' ', '\t', '\r']);
+    // Every token but text starts with one of these bytes: most lines of a
+    // diff are text, and answer here.
+    if !matches!(line.as_bytes().first(), Some(b'<' | b'=' | b'>' | b'@')) {
+        return TokenKind::Text;
+    }
+    // Trailing spaces, tabs and `\r` (bytes: a char-set `trim_end_matches`
+    // is a slow generic searcher in the size-optimised wasm).
+    let kept = line
+        .bytes()
+        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .map_or(0, |p| p + 1);
+    let trimmed = &line[..kept];
     if is_marker(trimmed, b'<', Some("SEARCH")) {
         TokenKind::Search
     } else if is_marker(trimmed, b'=', None) {
@@ -270,6 +281,9 @@ mod tests {
             kinds(" <<<<<<< SEARCH\nx =======\n>>>>>>> REPLACE now"),
             "TTT"
         );
+        // Only spaces, tabs and `\r` trail a marker: a form feed or a
+        // no-break space makes the line text.
+        assert_eq!(kinds("=======\u{c}\n=======\u{a0}\n======= \t\r"), "TTD");
     }
 
     #[test]

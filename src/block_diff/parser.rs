@@ -93,7 +93,7 @@ impl<'a> Pass<'a> {
     // per (state, token) pair.
     fn step(&mut self, i: usize) {
         let line = self.tokens[i].line;
-        let blank = self.tokens[i].is_blank();
+        let blank = || self.tokens[i].is_blank();
         match (&self.state, &self.tokens[i].kind) {
             (_, TokenKind::Malformed { fix }) => {
                 let error = refuse(
@@ -120,12 +120,12 @@ impl<'a> Pass<'a> {
                 }
             }
             (State::Outside, TokenKind::Text) => {
-                if !blank {
+                if !blank() {
                     self.warn_once_outside(line);
                 }
             }
             (State::AwaitSearch, TokenKind::Text) => {
-                if !blank && self.stray_text_line.is_none() {
+                if self.stray_text_line.is_none() && !blank() {
                     self.stray_text_line = Some(line);
                 }
             }
