@@ -310,6 +310,69 @@ for (const id of 'abcdef') {
 }
 
 // ---------------------------------------------------------------------------
+// §1 worst cases: no input of ≤ 10 MB may take more than 1 s (BENCHMARKS.md
+// §1, the hard work budget). Inputs built to defeat each prefilter: millions
+// of tiny identical lines, one huge line, every line a candidate, a search
+// of thousands of lines, CJK text whose bytes all look alike. Each is timed
+// once (the first call on that text, as a user meets it), in both modes.
+
+const TEN_MB = 10 * 1024 * 1024;
+const fill = (unit) => unit.repeat(Math.ceil(TEN_MB / unit.length)).slice(0, TEN_MB);
+const linesWith = (n, odd, line) =>
+  Array.from({ length: n }, (_, i) => (i === Math.floor(n / 2) ? odd : line)).join('\n');
+const bigCode = file(400_000, 7).join('\n').slice(0, TEN_MB);
+const bigLines = bigCode.split('\n');
+const cjkLine = '这是一个测试句子，用来填充文件。';
+const worst = [
+  ['10 MB of `}` lines, 20-line search, one line differs', fill('}\n'), linesWith(20, 'x', '}')],
+  ['one 10 MB line of `a`, search a×5,000 then b', fill('a'), 'a'.repeat(5000) + 'b'],
+  [
+    '10 MB of one line repeated, 3-line search',
+    fill('    return x;\n'),
+    linesWith(3, '    return x;', '    return x;'),
+  ],
+  [
+    '10 MB of code, 2,000-line search, every line changed',
+    bigCode,
+    bigLines
+      .slice(50_000, 52_000)
+      .map((l) => l + ' z')
+      .join('\n'),
+  ],
+  [
+    '10 MB of code, 200-line block with `a` → `o`',
+    bigCode,
+    bigLines.slice(9_000, 9_200).join('\n').replaceAll('a', 'o'),
+  ],
+  [
+    '10 MB of one CJK line, 20-line search, one line differs',
+    fill(cjkLine + '\n'),
+    linesWith(20, '不存在的句子', cjkLine),
+  ],
+];
+for (const [name, text, search] of worst) {
+  for (const mode of ['safe', 'fuzzy']) {
+    const t = performance.now();
+    let r;
+    try {
+      r = ek.findMatch(text, search, { mode });
+    } catch (e) {
+      r = { code: `threw ${e.code}` };
+    }
+    const ms = performance.now() - t;
+    const outcome = r.found ? `found by ${r.strategy}` : r.code;
+    row(
+      `worst case [${mode}]: ${name}`,
+      ms,
+      undefined,
+      '≤ 1,000 ms (≤ 10 MB)',
+      ms <= 1000,
+      `${outcome}${r.budgetExhausted ? ', work budget spent' : ''}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------
 // §3 block diff: parse + validate + check a 1,000-hunk diff against 1,000 blocks.
 
 const ids = Array.from(

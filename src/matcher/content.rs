@@ -119,11 +119,9 @@ impl<'a> Content<'a> {
     /// Whether the content has a `\r\n` (found with the needle scan, which
     /// the wasm build runs sixteen bytes at a time; `str::contains` does not).
     pub(crate) fn has_crlf(&self) -> bool {
-        *self.has_crlf.get_or_init(|| {
-            super::scan::find_iter(self.body.as_bytes(), b"\r\n")
-                .next()
-                .is_some()
-        })
+        *self
+            .has_crlf
+            .get_or_init(|| super::scan::find_iter(self.body, "\r\n").next().is_some())
     }
 
     /// Whether every line holds the ASCII word runs of its own fold key
@@ -168,10 +166,17 @@ impl<'a> Content<'a> {
             return None;
         }
         Some(self.fold_hashes.get_or_init(|| {
+            // One walk over the line index (not `line(i)` per line, which
+            // looks the index up each time): a file of millions of short
+            // lines spends most of a miss here.
+            let lines = self.lines();
+            let mut hashes = Vec::with_capacity(lines.len());
             let mut buf = Vec::new();
-            (0..self.lines().len())
-                .map(|i| fold_hash_with(self.line(i), &mut buf))
-                .collect()
+            for l in lines {
+                let text = self.body.get(l.start()..l.end()).unwrap_or("");
+                hashes.push(fold_hash_with(text, &mut buf));
+            }
+            hashes
         }))
     }
 }

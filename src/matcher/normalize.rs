@@ -267,10 +267,15 @@ fn simd_word_bits(chunk: &[u8]) -> u16 {
     i8x16_bitmask(u8x16_eq(hits, u8x16_splat(0)))
 }
 
-/// `bytes` trimmed, when that is already its fold key: ASCII whose inner
-/// whitespace is single spaces. `None` when the key differs (a tab, a run
-/// of spaces, a non-ASCII byte), so it must be built.
-fn own_fold_key(bytes: &[u8]) -> Option<&[u8]> {
+/// `line` trimmed, when that is already its fold key: inner whitespace is
+/// single spaces, and no character folds or drops (zero-width, Unicode
+/// whitespace, typographic punctuation). `None` when the key differs (a
+/// tab, a run of spaces, such a character), so it must be built. Text
+/// outside ASCII is mostly its own key too (CJK, accented letters): only
+/// the lead bytes of the characters that change (`0xC2`, `0xE1`–`0xE3`,
+/// `0xEF`) are looked at more closely.
+fn own_fold_key(line: &str) -> Option<&[u8]> {
+    let bytes = line.as_bytes();
     let ws = |b: u8| CLASS[(b & 0x7f) as usize] == 0 && b < 0x80;
     let Some(start) = bytes.iter().position(|&b| !ws(b)) else {
         return Some(&[]);
@@ -278,8 +283,20 @@ fn own_fold_key(bytes: &[u8]) -> Option<&[u8]> {
     let end = bytes.iter().rposition(|&b| !ws(b)).map_or(start, |e| e + 1);
     let inner = &bytes[start..end];
     let mut after_space = false;
-    for &b in inner {
-        if b >= 0x80 || (ws(b) && (b != b' ' || after_space)) {
+    for (k, &b) in inner.iter().enumerate() {
+        if b >= 0x80 {
+            if matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF)
+                && line[start + k..]
+                    .chars()
+                    .next()
+                    .is_some_and(changes_in_fold)
+            {
+                return None;
+            }
+            after_space = false;
+            continue;
+        }
+        if ws(b) && (b != b' ' || after_space) {
             return None;
         }
         after_space = b == b' ';
@@ -287,17 +304,18 @@ fn own_fold_key(bytes: &[u8]) -> Option<&[u8]> {
     Some(inner)
 }
 
-/// [`fold_hash`] with a reusable buffer. An ASCII line whose inner
-/// whitespace is single spaces is its own key once trimmed (decided with
-/// bit masks up to 64 bytes, by one scan beyond): it is hashed in place,
-/// without a copy.
+/// Whether [`Level::Fold`] drops, collapses or maps `c` (a non-ASCII
+/// character).
+fn changes_in_fold(c: char) -> bool {
+    is_zero_width(c) || c.is_whitespace() || fold_char(c).is_some()
+}
+
+/// [`fold_hash`] with a reusable buffer. A line that is its own key once
+/// trimmed ([`own_fold_key`]; for ASCII up to 64 bytes decided with bit
+/// masks) is hashed in place, without a copy.
 pub(crate) fn fold_hash_with(line: &str, buf: &mut Vec<u8>) -> u64 {
     let bytes = line.as_bytes();
-    if bytes.len() > 64 {
-        if let Some(key) = own_fold_key(bytes) {
-            return hash_bytes(key);
-        }
-    } else if line.is_ascii() {
+    if bytes.len() <= 64 && line.is_ascii() {
         let (ws, sp) = ascii_space_masks(bytes);
         let all = if bytes.len() == 64 {
             u64::MAX
@@ -315,6 +333,8 @@ pub(crate) fn fold_hash_with(line: &str, buf: &mut Vec<u8>) -> u64 {
         if inside & !sp == 0 && inside & (inside >> 1) == 0 {
             return hash_bytes(&bytes[first..=last]);
         }
+    } else if let Some(key) = own_fold_key(line) {
+        return hash_bytes(key);
     }
     fold_key_into(line, buf);
     hash_bytes(buf)
@@ -668,6 +688,28 @@ mod tests {
                 hash_bytes(&buf),
                 "{line:?}"
             );
+        }
+    }
+
+    proptest::proptest! {
+        /// The in-place key is the built key, on text mixing characters
+        /// that fold (typographic punctuation, Unicode spaces, zero-width)
+        /// with ones that share their UTF-8 lead bytes and do not (`。`
+        /// and U+3000 both start with `0xE3`, `，` and U+FEFF with `0xEF`,
+        /// `©` and NBSP with `0xC2`).
+        #[test]
+        fn in_place_fold_keys_equal_built_ones(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "a", "x1", "中文", "。", "，", "é", "©", " ", "  ", "\t", "\u{a0}", "\u{85}",
+                "\u{3000}", "\u{1680}", "\u{2009}", "\u{200b}", "\u{feff}", "\u{2060}",
+                "\u{2019}", "\u{201c}", "\u{2014}", "\u{2026}", "\u{2212}", "\u{b}",
+            ]),
+            0..12,
+        )) {
+            let line = parts.concat();
+            let mut buf = Vec::new();
+            fold_key_into(&line, &mut buf);
+            proptest::prop_assert_eq!(fold_hash_with(&line, &mut Vec::new()), hash_bytes(&buf), "{:?}", line);
         }
     }
 

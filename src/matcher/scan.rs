@@ -161,11 +161,20 @@ pub(crate) struct FindIter<'a> {
     p1: u64,
     p2: u64,
     pos: usize,
+    /// Needle bytes compared at candidates that were no occurrence (an
+    /// upper bound: the comparison may stop sooner).
+    wasted: usize,
+    /// Set once `wasted` outgrows the scan (see [`FindIter::degenerate`]):
+    /// the rest is searched with std's Two-Way.
+    two_way: bool,
+    /// Haystack and needle as text, for Two-Way.
+    text: (&'a str, &'a str),
 }
 
 /// Start of every non-overlapping occurrence of `needle` in `hay`, left to
 /// right.
-pub(crate) fn find_iter<'a>(hay: &'a [u8], needle: &'a [u8]) -> FindIter<'a> {
+pub(crate) fn find_iter<'a>(hay_text: &'a str, needle_text: &'a str) -> FindIter<'a> {
+    let (hay, needle) = (hay_text.as_bytes(), needle_text.as_bytes());
     // The two rarest bytes of the needle, at distinct offsets where
     // possible (one pass, no sort).
     let mut i1 = 0usize;
@@ -198,6 +207,52 @@ pub(crate) fn find_iter<'a>(hay: &'a [u8], needle: &'a [u8]) -> FindIter<'a> {
         p1: LO * u64::from(b1),
         p2: LO * u64::from(b2),
         pos: 0,
+        wasted: 0,
+        two_way: false,
+        text: (hay_text, needle_text),
+    }
+}
+
+/// Failed comparisons may cost this many needle bytes per haystack byte
+/// (plus [`WASTE_ALLOWANCE`]) before the search switches to Two-Way.
+const WASTE_PER_BYTE: usize = 4;
+const WASTE_ALLOWANCE: usize = 1 << 16;
+
+impl<'a> FindIter<'a> {
+    /// Whether `p` starts an occurrence; a miss adds to `wasted`.
+    #[inline]
+    fn is_match(&mut self, p: usize) -> bool {
+        let n = self.needle.len();
+        if self.hay.get(p..p + n) == Some(self.needle) {
+            return true;
+        }
+        self.wasted += n;
+        false
+    }
+
+    /// The rare-pair prefilter fails when the needle's rare bytes are
+    /// everywhere (a search of repeated lines in a file of them): every
+    /// position is a candidate and each comparison runs far into the
+    /// needle, O(haystack × needle). Past a few needle bytes compared per
+    /// haystack byte scanned up to `p`, the rest of the search goes to
+    /// std's Two-Way, linear in the worst case (10 MB of identical CJK
+    /// lines and a 20-line search took 0.5 s before).
+    #[inline]
+    fn degenerate(&self, p: usize) -> bool {
+        self.wasted > WASTE_PER_BYTE * p + WASTE_ALLOWANCE
+    }
+
+    /// The next occurrence at or after `self.pos`, by Two-Way.
+    fn next_two_way(&mut self) -> Option<usize> {
+        let (hay, needle) = self.text;
+        // Occurrences start on character boundaries (both are text).
+        let mut from = self.pos;
+        while from < hay.len() && !hay.is_char_boundary(from) {
+            from += 1;
+        }
+        let found = from + hay.get(from..)?.find(needle)?;
+        self.pos = found + needle.len();
+        Some(found)
     }
 }
 
@@ -210,6 +265,9 @@ impl Iterator for FindIter<'_> {
         if n == 0 || hay.len() < n {
             return None;
         }
+        if self.two_way {
+            return self.next_two_way();
+        }
         let last = hay.len() - n;
         let mut pos = self.pos;
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -219,6 +277,9 @@ impl Iterator for FindIter<'_> {
             // falls through to the SWAR and byte loops below.
             if let Some(found) = self.simd_scan(&mut pos, last) {
                 return Some(found);
+            }
+            if self.two_way {
+                return self.next_two_way();
             }
         }
         if pos + 7 <= last {
@@ -234,9 +295,14 @@ impl Iterator for FindIter<'_> {
                 while m != 0 {
                     let p = pos + 8 * k + m.trailing_zeros() as usize / 8;
                     m &= m - 1;
-                    if hay.get(p..p + n) == Some(needle) {
+                    if self.is_match(p) {
                         self.pos = p + n;
                         return Some(p);
+                    }
+                    if self.degenerate(p) {
+                        self.two_way = true;
+                        self.pos = p + 1;
+                        return self.next_two_way();
                     }
                 }
             }
@@ -245,7 +311,7 @@ impl Iterator for FindIter<'_> {
         while pos <= last {
             let p = pos;
             pos += 1;
-            if hay.get(p + self.i1) == Some(&self.b1) && hay.get(p..p + n) == Some(needle) {
+            if hay.get(p + self.i1) == Some(&self.b1) && self.is_match(p) {
                 self.pos = p + n;
                 return Some(p);
             }
@@ -278,9 +344,15 @@ impl FindIter<'_> {
             while m != 0 {
                 let at = p + m.trailing_zeros() as usize;
                 m &= m - 1;
-                if hay.get(at..at + n) == Some(needle) {
+                if self.is_match(at) {
                     self.pos = at + n;
                     return Some(at);
+                }
+                if self.degenerate(at) {
+                    // The caller sees `two_way` and goes on from here.
+                    self.two_way = true;
+                    self.pos = at + 1;
+                    return None;
                 }
             }
         }
@@ -295,9 +367,9 @@ mod tests {
     #[test]
     fn a_long_needle_of_one_repeated_byte_is_set_up_in_linear_time() {
         // 200,000² comparisons would take minutes; linear set-up is instant.
-        let needle = vec![b'x'; 200_000];
-        assert_eq!(find_iter(b"abc", &needle).next(), None);
-        let hay = vec![b'x'; 400_000];
+        let needle = "x".repeat(200_000);
+        assert_eq!(find_iter("abc", &needle).next(), None);
+        let hay = "x".repeat(400_000);
         assert_eq!(find_iter(&hay, &needle).count(), 2);
     }
 
@@ -313,6 +385,32 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn repeated_lines_switch_to_two_way_and_find_the_same_places() {
+        // A search of repeated lines with one odd line made of the same
+        // bytes, in a file of those lines: the rare-pair candidates are
+        // everywhere and each comparison fails deep in the needle. The
+        // iterator must switch to Two-Way and find exactly the naive
+        // scan's places (including ones after the switch, and in
+        // multi-byte text, where the switch lands inside a character).
+        let cases = [
+            ("ab\n", "ba\n"),
+            ("这是一个测试句子。\n", "这是一个句子。\n"),
+        ];
+        for (unit, odd) in cases {
+            let needle: String = (0..20).map(|i| if i == 10 { odd } else { unit }).collect();
+            let mut hay = unit.repeat(60_000);
+            hay.push_str(&needle);
+            hay.push_str(&unit.repeat(60_000));
+            hay.push_str(&needle);
+            let mut it = find_iter(&hay, &needle);
+            let found: Vec<usize> = it.by_ref().collect();
+            assert!(it.two_way, "{unit:?}: still the byte scan");
+            assert_eq!(found, naive(hay.as_bytes(), needle.as_bytes()), "{unit:?}");
+            assert_eq!(found.len(), 2);
+        }
     }
 
     #[test]
@@ -342,7 +440,7 @@ mod tests {
         for h in hays {
             for n in needles {
                 assert_eq!(
-                    find_iter(h.as_bytes(), n.as_bytes()).collect::<Vec<_>>(),
+                    find_iter(h, n).collect::<Vec<_>>(),
                     naive(h.as_bytes(), n.as_bytes()),
                     "{h:?} / {n:?}"
                 );
@@ -356,7 +454,7 @@ mod tests {
             "absent",
         ] {
             assert_eq!(
-                find_iter(long.as_bytes(), n.as_bytes()).collect::<Vec<_>>(),
+                find_iter(&long, n).collect::<Vec<_>>(),
                 naive(long.as_bytes(), n.as_bytes())
             );
         }

@@ -118,12 +118,8 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
     if !content.keeps_word_runs() {
         return false;
     }
-    let bytes = content.body.as_bytes();
-    let missing = |run: &str| {
-        crate::matcher::scan::find_iter(bytes, run.as_bytes())
-            .next()
-            .is_none()
-    };
+    let text = content.body;
+    let missing = |run: &str| crate::matcher::scan::find_iter(text, run).next().is_none();
     let (Some((first, middle)), Some(last)) = (keys.split_first(), keys.last()) else {
         return false;
     };

@@ -104,7 +104,7 @@ fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<
     let mut out = Vec::new();
     let mut last = usize::MAX;
     let mut seen = 0usize;
-    for pos in crate::matcher::scan::find_iter(body.as_bytes(), run.as_bytes()) {
+    for pos in crate::matcher::scan::find_iter(body, run) {
         let line = cx.content.line_of(pos);
         if line == last {
             continue;

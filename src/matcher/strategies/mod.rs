@@ -331,11 +331,10 @@ pub(crate) fn substring_spans(
     if !budget.spend(hay.len()) {
         return None;
     }
-    let mut spans: Vec<(usize, usize)> =
-        crate::matcher::scan::find_iter(hay.as_bytes(), pat.as_bytes())
-            .take(MAX_CANDIDATES + 1)
-            .map(|p| (p, p + pat.len()))
-            .collect();
+    let mut spans: Vec<(usize, usize)> = crate::matcher::scan::find_iter(hay, pat)
+        .take(MAX_CANDIDATES + 1)
+        .map(|p| (p, p + pat.len()))
+        .collect();
     if !non_overlapping {
         let mut extra = Vec::new();
         for &(s, e) in spans.iter().take(1_000) {
@@ -358,9 +357,10 @@ pub(crate) fn substring_spans(
                     return None;
                 }
                 let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
-                let Some(q) = hay.get(next..limit).and_then(|window| {
-                    crate::matcher::scan::find_iter(window.as_bytes(), pat.as_bytes()).next()
-                }) else {
+                let Some(q) = hay
+                    .get(next..limit)
+                    .and_then(|window| crate::matcher::scan::find_iter(window, pat).next())
+                else {
                     break;
                 };
                 let q = next + q;
