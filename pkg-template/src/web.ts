@@ -3,6 +3,9 @@
 //   await init();                                  // next to this file (bundlers)
 //   await init({ module_or_path: '/plugins/x/editkit_bg.wasm' });   // a URL
 //   await init({ module_or_path: await fetch(url) });               // a Response
+//   await init({ module_or_path: fetch(url) });  // a pending one: start it
+//                                                // before importing this module
+//                                                // and the downloads overlap
 //   initSync({ module: bytes });                                    // bytes or a Module
 import { initSync, initWith } from './loader.js';
 import type { InitInput, LoaderPlatform } from './loader.js';

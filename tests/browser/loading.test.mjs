@@ -34,6 +34,9 @@ async function runCases(cases) {
       ek.initSync({ module: new WebAssembly.Module(new Uint8Array(EMPTY_MODULE)) }),
     stillNotLoaded: () => ek.findMatch('a', 'a'),
     good: () => ek.default({ module_or_path: '/pkg/editkit_bg.wasm' }),
+    // The fast start the package README recommends: a fetch still in
+    // flight, handed over as it is.
+    pendingResponse: () => ek.default({ module_or_path: fetch('/pkg/editkit_bg.wasm') }),
     goodAgain: () => Promise.all([ek.default(), ek.default({ module_or_path: '/no-such.wasm' })]),
     works: () => {
       if (ek.findMatch('a\nb', 'b').matches[0].startLine !== 2)
@@ -170,6 +173,17 @@ test('web build: init rejects hostile values with INVALID_ARGUMENT, then loads',
       invalid('module_or_path', 'init(options): expected { module_or_path }, got number'),
     );
     assert.equal(r.syncAfterInit, 'ok', 'initSync after a successful init is a no-op');
+    assert.deepEqual(blank.errors, []);
+  } finally {
+    await blank.close();
+  }
+});
+
+test('web build: init takes a pending Response (the download started before it)', async () => {
+  const blank = await openBlank();
+  try {
+    const r = await blank.page.evaluate(runCases, ['pendingResponse', 'works']);
+    assert.deepEqual(r, { pendingResponse: 'ok', works: 'ok' });
     assert.deepEqual(blank.errors, []);
   } finally {
     await blank.close();
