@@ -7,10 +7,11 @@
 //! [`find_iter`] is a "rare pair" prefilter in the spirit of memchr's
 //! packed-pair searcher: it picks the two bytes of the needle least likely
 //! in source text, tests eight haystack positions at once for both, and
-//! verifies the few survivors with a slice comparison. Worst case (a needle
-//! of common bytes in a haystack full of them) it degrades to one
-//! comparison per position, bounded by the needle length, and callers
-//! charge their work budget for that.
+//! verifies the few survivors with a slice comparison. When the rare bytes
+//! are everywhere (a needle of repeated lines in a file of them, text whose
+//! bytes all look alike) every position is a survivor and each comparison
+//! runs deep into the needle; once such comparisons outgrow the scan, the
+//! rest is searched with std's Two-Way, linear in the worst case.
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
@@ -219,11 +220,22 @@ const WASTE_PER_BYTE: usize = 4;
 const WASTE_ALLOWANCE: usize = 1 << 16;
 
 impl<'a> FindIter<'a> {
-    /// Whether `p` starts an occurrence; a miss adds to `wasted`.
+    /// Whether `p` starts an occurrence; a miss adds what it compared to
+    /// `wasted`: the first sixteen bytes when it differs there (a chance
+    /// hit of the rare pair, cheap), else the whole needle (a miss deep in
+    /// it, the degenerate case).
     #[inline]
     fn is_match(&mut self, p: usize) -> bool {
         let n = self.needle.len();
-        if self.hay.get(p..p + n) == Some(self.needle) {
+        let Some(window) = self.hay.get(p..p + n) else {
+            return false;
+        };
+        let head = n.min(16);
+        if window[..head] != self.needle[..head] {
+            self.wasted += head;
+            return false;
+        }
+        if window == self.needle {
             return true;
         }
         self.wasted += n;
@@ -411,6 +423,19 @@ mod tests {
             assert_eq!(found, naive(hay.as_bytes(), needle.as_bytes()), "{unit:?}");
             assert_eq!(found.len(), 2);
         }
+    }
+
+    #[test]
+    fn chance_hits_of_the_rare_pair_keep_the_fast_scan() {
+        // A 60 KB needle whose rare pair (`é`) recurs every 32 bytes of the
+        // text but whose third byte already differs: each miss is cheap,
+        // so the scan must not give up on its fast path (counting the
+        // whole needle per miss switched after two of them).
+        let needle = format!("é{}", "a".repeat(60_000));
+        let hay = format!("é{}", "b".repeat(30)).repeat(20_000);
+        let mut it = find_iter(&hay, &needle);
+        assert_eq!(it.by_ref().count(), 0);
+        assert!(!it.two_way, "switched to Two-Way on cheap misses");
     }
 
     #[test]

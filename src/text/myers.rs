@@ -7,11 +7,13 @@
 //! Why not the `similar` crate, which did this before: it instantiates
 //! its diff per element type and links every algorithm it offers (Myers,
 //! patience, LCS, their hooks and its sorts), 42 KB of the wasm for the
-//! two diffs editkit needs (docs/PERFORMANCE.md cut 18). Here lines are
-//! interned to `u32` ids once and the algorithm exists once. It computes
-//! the same operations as `similar` 2.7's Myers with its compaction and
-//! replace hooks (a property test compares the two on generated inputs);
-//! positions are derived from lengths, so no index can drift.
+//! two diffs editkit needs; this module takes 36 KB of that back
+//! (docs/PERFORMANCE.md cut 18). Here lines are interned to `u32` ids once
+//! and the algorithm exists once. It computes the same operations as
+//! `similar` 2.7's Myers with its compaction and replace hooks (a property
+//! test compares the two on generated inputs). Callers get lengths only:
+//! the compaction's positions drift where it swaps a deletion and an
+//! insertion (as `similar`'s do), and none of them leaves this module.
 
 use std::collections::HashMap;
 
@@ -141,6 +143,17 @@ impl Diagonals {
     fn set(&mut self, k: isize, x: usize) {
         self.x[(k + self.offset) as usize] = x;
     }
+
+    /// Where the path on diagonal `k` starts after `d` edits: from the
+    /// neighbouring diagonal that reached further (down from `k + 1`, or
+    /// right from `k - 1`).
+    fn start_of(&self, k: isize, d: isize) -> usize {
+        if k == -d || (k != d && self.at(k - 1) < self.at(k + 1)) {
+            self.at(k + 1)
+        } else {
+            self.at(k - 1) + 1
+        }
+    }
 }
 
 struct Seqs<'a> {
@@ -205,12 +218,7 @@ impl Seqs<'_> {
         self.backward.set(1, 0);
         for d in 0..max_d(n, m) as isize {
             for k in (-d..=d).rev().step_by(2) {
-                let f = &self.forward;
-                let mut x = if k == -d || (k != d && f.at(k - 1) < f.at(k + 1)) {
-                    f.at(k + 1)
-                } else {
-                    f.at(k - 1) + 1
-                };
+                let mut x = self.forward.start_of(k, d);
                 let y = x as isize - k;
                 let start = (x, y);
                 if x < n && (0..m as isize).contains(&y) {
@@ -226,12 +234,7 @@ impl Seqs<'_> {
                 }
             }
             for k in (-d..=d).rev().step_by(2) {
-                let b = &self.backward;
-                let mut x = if k == -d || (k != d && b.at(k - 1) < b.at(k + 1)) {
-                    b.at(k + 1)
-                } else {
-                    b.at(k - 1) + 1
-                };
+                let mut x = self.backward.start_of(k, d);
                 let mut y = x as isize - k;
                 if x < n && (0..m as isize).contains(&y) {
                     let advance = common_suffix(
@@ -283,20 +286,36 @@ fn slide_insertions(old: &[u32], new: &[u32], runs: &mut Vec<Run>) {
     }
 }
 
+/// Where an equal run stands relative to the change sliding past it.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Above,
+    Below,
+}
+
+/// How many of an insertion's lines repeat the equal run beside it, at the
+/// end facing it (its last lines when the run is above, its first when
+/// below): how far it can slide. A deletion never slides past an equal run
+/// (see [`slide_insertions`]).
+fn repeated_lines(old: &[u32], new: &[u32], equal: Run, change: Run, side: Side) -> usize {
+    if change.tag != Tag::Insert {
+        return 0;
+    }
+    let kept = &old[equal.old..equal.old + equal.old_len];
+    let added = &new[change.new..change.new + change.new_len];
+    match side {
+        Side::Above => common_suffix(kept, added),
+        Side::Below => common_prefix(kept, added),
+    }
+}
+
 /// Moves the change at `at` towards the start; returns where it ends.
 fn slide_up(old: &[u32], new: &[u32], runs: &mut Vec<Run>, mut at: usize) -> usize {
     while at > 0 {
         let (prev, this) = (runs[at - 1], runs[at]);
         match (this.tag, prev.tag) {
             (_, Tag::Equal) => {
-                let shared = if this.tag == Tag::Insert {
-                    common_suffix(
-                        &old[prev.old..prev.old + prev.old_len],
-                        &new[this.new..this.new + this.new_len],
-                    )
-                } else {
-                    0
-                };
+                let shared = repeated_lines(old, new, prev, this, Side::Above);
                 if shared > 0 {
                     // The equal run's last `shared` lines go below the
                     // insertion, which starts `shared` lines earlier.
@@ -350,14 +369,7 @@ fn slide_down(old: &[u32], new: &[u32], runs: &mut Vec<Run>, mut at: usize) -> u
         let (this, next) = (runs[at], runs[at + 1]);
         match (this.tag, next.tag) {
             (_, Tag::Equal) => {
-                let shared = if this.tag == Tag::Insert {
-                    common_prefix(
-                        &old[next.old..next.old + next.old_len],
-                        &new[this.new..this.new + this.new_len],
-                    )
-                } else {
-                    0
-                };
+                let shared = repeated_lines(old, new, next, this, Side::Below);
                 if shared > 0 {
                     // The equal run's first `shared` lines go above the
                     // insertion, which starts `shared` lines later.

@@ -11,10 +11,11 @@
 //!   anchored at token boundaries at both ends, so `return x` never matches
 //!   inside `return xyz` (a bug of the regex this idea comes from), and
 //!   `typeofa` never matches `typeof a`.
-//! - Cost: a counting scan for each of the search's longest few tokens,
-//!   then a walk over the neighbouring tokens of each whole-token
-//!   occurrence of the rarest: linear, no token index of the content, no
-//!   regex, no backtracking.
+//! - Cost: one substring scan for the search's longest token (when all are
+//!   short, a counting scan for each of the longest few, to anchor on the
+//!   rarest), then a walk over the neighbouring tokens of each whole-token
+//!   occurrence: linear, no token index of the content, no regex, no
+//!   backtracking.
 //!
 //! The match is the span from the first token to the last. When only
 //! indentation precedes it on its line, the replacement is written from the
@@ -36,13 +37,27 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         return Outcome::NotFound;
     }
     let body = cx.content.body;
-    let Some((anchor, anchor_text)) = rarest_token(cx, &search_tokens) else {
+    // A long token is rare enough (the anchor before counting existed);
+    // short ones (`}`, `x`) are counted to find the rarest.
+    let longest = search_tokens
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, t)| (t.len(), std::cmp::Reverse(*i)))
+        .map(|(i, t)| (i, *t));
+    let chosen = match longest {
+        Some(long) if long.1.len() >= RARE_ENOUGH => Some(long),
+        _ => rarest_token(cx, &search_tokens),
+    };
+    let Some((anchor, anchor_text)) = chosen else {
         return if cx.budget.exhausted() {
             Outcome::Exhausted
         } else {
             Outcome::NotFound
         };
     };
+    if !cx.budget.spend(body.len()) {
+        return Outcome::Exhausted;
+    }
     let word = anchor_text
         .chars()
         .next()
@@ -91,6 +106,9 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     found(candidates.into_iter())
 }
 
+/// A longest token of this many bytes anchors without counting.
+const RARE_ENOUGH: usize = 6;
+
 /// How many of the search's distinct tokens are counted in the content
 /// to pick the anchor (the longest first).
 const ANCHOR_TRIES: usize = 4;
@@ -100,8 +118,8 @@ const ANCHOR_TRIES: usize = 4;
 /// is worth.
 const COUNT_CAP: usize = 1 << 16;
 
-/// The anchor: of the search's longest few distinct tokens, the one that
-/// occurs least often in the content as text (counted up to the fewest so
+/// The anchor when every search token is short: of the longest few
+/// distinct tokens, the one that occurs least often in the content as text (counted up to the fewest so
 /// far; ties go to the longer, then the earlier). Anchoring on a common
 /// token walks every occurrence: 10 MB of `}` lines with a search of `}`
 /// lines took over a second, where the search's one other token occurs
