@@ -231,8 +231,9 @@ impl Positions {
         for &p in &points {
             let p = crate::text::floor_char_boundary(body, p);
             let seg = body.get(at..p).unwrap_or("");
-            line += super::scan::count_newlines(seg.as_bytes());
-            units += if super::scan::is_ascii(seg.as_bytes()) {
+            let (newlines, ascii) = super::scan::newlines_and_ascii(seg.as_bytes());
+            line += newlines;
+            units += if ascii {
                 seg.len()
             } else {
                 crate::text::utf16_len(seg)

@@ -82,6 +82,27 @@ pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
     bytes.is_ascii()
 }
 
+/// The number of `\n` bytes and whether every byte is ASCII, in one pass
+/// (what a match's line and UTF-16 column need of the text before it;
+/// two passes over a file's prefix were a sixth of an exact find).
+pub(crate) fn newlines_and_ascii(bytes: &[u8]) -> (usize, bool) {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{u8x16_splat, v128_and, v128_any_true, v128_or};
+        let whole = bytes.len() / 16 * 16;
+        let (mut n, mut high) = (0usize, u8x16_splat(0));
+        for c in bytes[..whole].chunks_exact(16) {
+            n += newline_bits(c).count_ones() as usize;
+            high = v128_or(high, load16(c));
+        }
+        let tail = &bytes[whole..];
+        let ascii = !v128_any_true(v128_and(high, u8x16_splat(0x80))) && tail.is_ascii();
+        (n + tail.iter().filter(|&&b| b == b'\n').count(), ascii)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    (count_newlines(bytes), bytes.is_ascii())
+}
+
 /// The `\n` bits of sixteen bytes (bit i for byte i).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline]
@@ -121,9 +142,27 @@ pub(crate) fn next_newline(bytes: &[u8], from: usize) -> Option<usize> {
         .map(|p| from + tail_start + p)
 }
 
+/// [`commonness_of`] as a table: picking a needle's rare bytes looks up
+/// every needle byte twice, and the size-optimised wasm called the `match`
+/// as a function each time (a fifth of an exact find of a 20-line search).
+static COMMONNESS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = commonness_of(b as u8);
+        b += 1;
+    }
+    table
+};
+
+#[inline]
+fn commonness(b: u8) -> u8 {
+    COMMONNESS[usize::from(b)]
+}
+
 /// Rough rank of how common a byte is in source text and prose (higher is
 /// more common); non-ASCII bytes count as rare.
-fn commonness(b: u8) -> u8 {
+const fn commonness_of(b: u8) -> u8 {
     match b {
         b' ' => 255,
         b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 200,
@@ -175,42 +214,65 @@ pub(crate) struct FindIter<'a> {
 /// Start of every non-overlapping occurrence of `needle` in `hay`, left to
 /// right.
 pub(crate) fn find_iter<'a>(hay_text: &'a str, needle_text: &'a str) -> FindIter<'a> {
-    let (hay, needle) = (hay_text.as_bytes(), needle_text.as_bytes());
-    // The two rarest bytes of the needle, at distinct offsets where
-    // possible (one pass, no sort).
-    let mut i1 = 0usize;
-    for (i, &b) in needle.iter().enumerate() {
-        if commonness(b) < commonness(needle[i1]) {
-            i1 = i;
+    RarePair::of(needle_text).find_iter(hay_text, needle_text)
+}
+
+/// The two bytes of a needle least likely in source text (by
+/// [`commonness`]), at distinct offsets where possible: what [`FindIter`]
+/// tests first. Worked out once per needle by callers that search several
+/// texts for it (every overlapping occurrence of a span).
+#[derive(Clone, Copy)]
+pub(crate) struct RarePair {
+    i1: usize,
+    i2: usize,
+}
+
+impl RarePair {
+    pub(crate) fn of(needle: &str) -> RarePair {
+        let needle = needle.as_bytes();
+        let mut i1 = 0usize;
+        for (i, &b) in needle.iter().enumerate() {
+            if commonness(b) < commonness(needle[i1]) {
+                i1 = i;
+            }
+        }
+        let b1 = needle.get(i1).copied().unwrap_or(0);
+        // Computed once: inside the loop it made a needle of one repeated
+        // byte cost O(n²) before the search even started.
+        let has_other_byte = needle.iter().any(|&x| x != b1);
+        let mut i2 = None::<usize>;
+        for (i, &b) in needle.iter().enumerate() {
+            if i == i1 || (b == b1 && has_other_byte) {
+                continue;
+            }
+            if i2.is_none_or(|j| commonness(b) < commonness(needle[j])) {
+                i2 = Some(i);
+            }
+        }
+        RarePair {
+            i1,
+            i2: i2.unwrap_or(i1),
         }
     }
-    let b1 = needle.get(i1).copied().unwrap_or(0);
-    // Computed once: inside the loop it made a needle of one repeated byte
-    // cost O(n²) before the search even started.
-    let has_other_byte = needle.iter().any(|&x| x != b1);
-    let mut i2 = None::<usize>;
-    for (i, &b) in needle.iter().enumerate() {
-        if i == i1 || (b == b1 && has_other_byte) {
-            continue;
+
+    /// [`find_iter`] with this pair, which must be `needle_text`'s.
+    pub(crate) fn find_iter<'a>(self, hay_text: &'a str, needle_text: &'a str) -> FindIter<'a> {
+        let (hay, needle) = (hay_text.as_bytes(), needle_text.as_bytes());
+        let b1 = needle.get(self.i1).copied().unwrap_or(0);
+        let b2 = needle.get(self.i2).copied().unwrap_or(0);
+        FindIter {
+            hay,
+            needle,
+            i1: self.i1,
+            i2: self.i2,
+            b1,
+            p1: LO * u64::from(b1),
+            p2: LO * u64::from(b2),
+            pos: 0,
+            wasted: 0,
+            two_way: false,
+            text: (hay_text, needle_text),
         }
-        if i2.is_none_or(|j| commonness(b) < commonness(needle[j])) {
-            i2 = Some(i);
-        }
-    }
-    let i2 = i2.unwrap_or(i1);
-    let b2 = needle.get(i2).copied().unwrap_or(0);
-    FindIter {
-        hay,
-        needle,
-        i1,
-        i2,
-        b1,
-        p1: LO * u64::from(b1),
-        p2: LO * u64::from(b2),
-        pos: 0,
-        wasted: 0,
-        two_way: false,
-        text: (hay_text, needle_text),
     }
 }
 

@@ -331,7 +331,9 @@ pub(crate) fn substring_spans(
     if !budget.spend(hay.len()) {
         return None;
     }
-    let mut spans: Vec<(usize, usize)> = crate::matcher::scan::find_iter(hay, pat)
+    let pair = crate::matcher::scan::RarePair::of(pat);
+    let mut spans: Vec<(usize, usize)> = pair
+        .find_iter(hay, pat)
         .take(MAX_CANDIDATES + 1)
         .map(|p| (p, p + pat.len()))
         .collect();
@@ -359,7 +361,7 @@ pub(crate) fn substring_spans(
                 let limit = crate::text::floor_char_boundary(hay, e + pat.len() - 1);
                 let Some(q) = hay
                     .get(next..limit)
-                    .and_then(|window| crate::matcher::scan::find_iter(window, pat).next())
+                    .and_then(|window| pair.find_iter(window, pat).next())
                 else {
                     break;
                 };
