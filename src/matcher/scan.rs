@@ -23,30 +23,24 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & HI7).wrapping_add(HI7)) | x | HI7)
 }
 
-/// Number of `\n` bytes in `bytes` (sixteen at a time with `v128` in the
-/// wasm build).
+/// Number of `\n` bytes in `bytes` (in the wasm build, the `v128` pass of
+/// [`newlines_and_ascii`]).
 pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let (simd, bytes) = {
-        let whole = bytes.len() / 16 * 16;
-        let n: usize = bytes[..whole]
-            .chunks_exact(16)
-            .map(|c| newline_bits(c).count_ones() as usize)
-            .sum();
-        (n, &bytes[whole..])
-    };
+    return newlines_and_ascii(bytes).0;
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    let simd = 0usize;
-    let pattern = LO * u64::from(b'\n');
-    let chunks = bytes.chunks_exact(8);
-    let tail = chunks.remainder();
-    let mut n = 0usize;
-    for c in chunks {
-        let mut buf = [0u8; 8];
-        buf.copy_from_slice(c);
-        n += zero_bytes(u64::from_le_bytes(buf) ^ pattern).count_ones() as usize;
+    {
+        let pattern = LO * u64::from(b'\n');
+        let chunks = bytes.chunks_exact(8);
+        let tail = chunks.remainder();
+        let mut n = 0usize;
+        for c in chunks {
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(c);
+            n += zero_bytes(u64::from_le_bytes(buf) ^ pattern).count_ones() as usize;
+        }
+        n + tail.iter().filter(|&&b| b == b'\n').count()
     }
-    simd + n + tail.iter().filter(|&&b| b == b'\n').count()
 }
 
 /// The first sixteen bytes of `bytes` as one `v128` (zeros when there are
@@ -65,19 +59,11 @@ pub(crate) fn load16(bytes: &[u8]) -> core::arch::wasm32::v128 {
     }
 }
 
-/// Whether every byte is ASCII (sixteen at a time with `v128` in the wasm
-/// build, where `str::is_ascii` checks four).
+/// Whether every byte is ASCII (in the wasm build, where `str::is_ascii`
+/// checks four bytes per step, the `v128` pass of [`newlines_and_ascii`]).
 pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        use core::arch::wasm32::{u8x16_splat, v128_and, v128_any_true, v128_or};
-        let whole = bytes.len() / 16 * 16;
-        let mut acc = u8x16_splat(0);
-        for c in bytes[..whole].chunks_exact(16) {
-            acc = v128_or(acc, load16(c));
-        }
-        !v128_any_true(v128_and(acc, u8x16_splat(0x80))) && bytes[whole..].is_ascii()
-    }
+    return newlines_and_ascii(bytes).1;
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     bytes.is_ascii()
 }
@@ -85,6 +71,7 @@ pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
 /// The number of `\n` bytes and whether every byte is ASCII, in one pass
 /// (what a match's line and UTF-16 column need of the text before it;
 /// two passes over a file's prefix were a sixth of an exact find).
+/// Sixteen bytes per step with `v128` in the wasm build.
 pub(crate) fn newlines_and_ascii(bytes: &[u8]) -> (usize, bool) {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
@@ -316,6 +303,13 @@ impl<'a> FindIter<'a> {
         self.wasted > WASTE_PER_BYTE * p + WASTE_ALLOWANCE
     }
 
+    /// Gives up the byte scan after the candidate at `p`, which was no
+    /// occurrence: the rest is Two-Way's.
+    fn switch_after(&mut self, p: usize) {
+        self.two_way = true;
+        self.pos = p + 1;
+    }
+
     /// The next occurrence at or after `self.pos`, by Two-Way.
     fn next_two_way(&mut self) -> Option<usize> {
         let (hay, needle) = self.text;
@@ -374,8 +368,7 @@ impl Iterator for FindIter<'_> {
                         return Some(p);
                     }
                     if self.degenerate(p) {
-                        self.two_way = true;
-                        self.pos = p + 1;
+                        self.switch_after(p);
                         return self.next_two_way();
                     }
                 }
@@ -424,8 +417,7 @@ impl FindIter<'_> {
                 }
                 if self.degenerate(at) {
                     // The caller sees `two_way` and goes on from here.
-                    self.two_way = true;
-                    self.pos = at + 1;
+                    self.switch_after(at);
                     return None;
                 }
             }
