@@ -595,6 +595,8 @@ pub(crate) fn is_blank(line: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn the_nibble_tables_say_what_the_class_table_says() {
         for b in 0u8..128 {
@@ -605,8 +607,6 @@ mod tests {
             );
         }
     }
-
-    use super::*;
 
     #[test]
     fn keys_get_coarser_level_by_level() {

@@ -381,27 +381,16 @@ mod tests {
 
     #[test]
     fn hunk_headers_count_the_lines_their_bodies_hold() {
+        let file_f = |context| UnifiedDiffOptions {
+            old_name: "f",
+            new_name: "f",
+            context,
+        };
         // similar's own rendering numbered this hunk `@@ -1 +2 @@`.
-        let d = unified_diff(
-            "\n// x\n",
-            "// x\n// x\n",
-            UnifiedDiffOptions {
-                old_name: "f",
-                new_name: "f",
-                context: 1,
-            },
-        );
+        let d = unified_diff("\n// x\n", "// x\n// x\n", file_f(1));
         assert_eq!(d, "--- f\n+++ f\n@@ -1,2 +1,2 @@\n-\n // x\n+// x\n");
         // Without context: a removal at the top is `+0,0` on the new side.
-        let d = unified_diff(
-            "a\nb\n",
-            "b\nc\n",
-            UnifiedDiffOptions {
-                old_name: "f",
-                new_name: "f",
-                context: 0,
-            },
-        );
+        let d = unified_diff("a\nb\n", "b\nc\n", file_f(0));
         assert_eq!(d, "--- f\n+++ f\n@@ -1 +0,0 @@\n-a\n@@ -2,0 +2 @@\n+c\n");
         // Two changes closer than twice the context share a hunk.
         let d = unified_diff(

@@ -63,10 +63,9 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     let n = cx.content.lines().len();
     let mut near = FoldHashesNear::new(cx.content);
     let search_hashes = needle.fold_hashes();
-    let search_text = needle.fold_keys().join("\n");
     let search = Search {
         hashes: search_hashes,
-        text: &search_text,
+        text: needle.fold_text(),
         floor: cx.limits.threshold - cx.limits.margin,
     };
     let keys = needle.fold_keys();

@@ -13,9 +13,10 @@
 //!   were invented is refused), two candidates too close to call.
 //! - Cost: first at most eight substring scans for words of the search
 //!   that passing windows need ([`ruled_out`]); when the missing ones rule
-//!   out an anchor or too many middle lines, nothing else runs. Otherwise anchors come from the cached
-//!   per-line hashes (linear); each anchor pair costs an LCS over the
-//!   middle lines and one similarity, all charged to the work budget.
+//!   out an anchor or too many middle lines, nothing else runs. Otherwise
+//!   anchors come from the cached per-line hashes (linear); each anchor
+//!   pair costs an LCS over the middle lines and one similarity, all
+//!   charged to the work budget.
 //!   Searches anchored on common lines (`}`) produce many pairs, most
 //!   rejected by the LCS before any similarity.
 //!
@@ -64,7 +65,7 @@ fn scored_pairs(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<(Window, f64
     let middle = Middle {
         hashes: middle_hashes,
         seen_before: seen_before(hashes, middle_hashes),
-        text: needle.fold_keys().join("\n"),
+        text: needle.fold_text(),
         floor: cx.limits.threshold - cx.limits.margin,
     };
     let mut scored: Vec<(Window, f64)> = Vec::new();
@@ -186,7 +187,7 @@ struct Middle<'n> {
     /// See [`seen_before`].
     seen_before: Vec<u32>,
     /// The whole search under the fold key.
-    text: String,
+    text: &'n str,
     /// Scores below this cannot be accepted (threshold − margin).
     floor: f64,
 }
@@ -251,7 +252,7 @@ fn score_between(
         return Pair::Rejected;
     }
     let window_text = folded_text(cx, i, j + 1 - i);
-    let Some(score) = similarity(cx, &middle.text, &window_text, middle.floor) else {
+    let Some(score) = similarity(cx, middle.text, &window_text, middle.floor) else {
         return Pair::Exhausted;
     };
     let window = Window {

@@ -87,8 +87,9 @@ fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
 /// (`None`: use the hashes). A file line whose fold key equals a search
 /// line's holds every run of ASCII word characters of that key verbatim
 /// (see [`ascii_word_runs`]), so the lines holding the search's longest
-/// run are the only places a window can have that line, and each is verified on every key as the hashed
-/// path does: the same windows, in the same order. Used when the run is
+/// run are the only places a window can have that line, and each is
+/// verified on every key as the hashed path does: the same windows, in
+/// the same order. Used when the run is
 /// long enough and rare enough to beat hashing every line (case b: an
 /// indentation change, where the hashes were half the time).
 fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<usize>>> {
@@ -259,9 +260,9 @@ mod tests {
         let content = Content::new(body);
         let needle = Needle::new(search);
         let mut cx = Cx::unbounded(&content);
-        let keys: Vec<String> = needle.lines.iter().map(|l| key(l, Level::Fold)).collect();
-        let anchored = windows_by_anchor(&mut cx, &keys).map(|w| w.expect("budget"));
-        let hashed = windows_by_hashes(&mut cx, &needle, &keys).expect("budget");
+        let keys = needle.fold_keys();
+        let anchored = windows_by_anchor(&mut cx, keys).map(|w| w.expect("budget"));
+        let hashed = windows_by_hashes(&mut cx, &needle, keys).expect("budget");
         (anchored, hashed)
     }
 

@@ -107,6 +107,13 @@ impl<'c, 'a> Cx<'c, 'a> {
     }
 }
 
+/// See [`Needle::fold_keys`].
+struct Fold {
+    keys: Vec<String>,
+    hashes: Vec<u64>,
+    text: String,
+}
+
 /// The search text and what the strategies derive from it.
 pub(crate) struct Needle {
     /// As given (BOM removed): what `exact` looks for.
@@ -120,8 +127,9 @@ pub(crate) struct Needle {
     pub windows: OnceCell<Option<Vec<usize>>>,
     /// The token filter's best windows (see [`windows::best_windows`]).
     pub heads: OnceCell<Option<Vec<windows::Window>>>,
-    /// Its lines' fold keys and their hashes (see [`Needle::fold_keys`]).
-    fold: OnceCell<(Vec<String>, Vec<u64>)>,
+    /// Its lines' fold keys, their hashes and the keys as one text (see
+    /// [`Needle::fold_keys`]).
+    fold: OnceCell<Fold>,
 }
 
 impl Needle {
@@ -153,17 +161,23 @@ impl Needle {
     /// Its lines' [`Level::Fold`](super::normalize::Level::Fold) keys,
     /// computed once for every strategy that compares them.
     pub(crate) fn fold_keys(&self) -> &[String] {
-        &self.fold().0
+        &self.fold().keys
     }
 
     /// The hashes of [`Needle::fold_keys`]: each equals
     /// [`fold_hash_with`](super::normalize::fold_hash_with) of its line,
     /// what the content's line hashes are compared with.
     pub(crate) fn fold_hashes(&self) -> &[u64] {
-        &self.fold().1
+        &self.fold().hashes
     }
 
-    fn fold(&self) -> &(Vec<String>, Vec<u64>) {
+    /// [`Needle::fold_keys`] joined by line breaks: what the fuzzy
+    /// strategies' similarity compares a window's folded text with.
+    pub(crate) fn fold_text(&self) -> &str {
+        &self.fold().text
+    }
+
+    fn fold(&self) -> &Fold {
         self.fold.get_or_init(|| {
             let keys: Vec<String> = self
                 .lines
@@ -174,7 +188,8 @@ impl Needle {
                 .iter()
                 .map(|k| crate::text::hash_bytes(k.as_bytes()))
                 .collect();
-            (keys, hashes)
+            let text = keys.join("\n");
+            Fold { keys, hashes, text }
         })
     }
 
