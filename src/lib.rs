@@ -28,6 +28,9 @@ mod block_diff;
 mod content;
 mod error;
 mod host;
+// Read only by the wasm binding (and the tests).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod json;
 mod lang;
 mod markdown;
 mod matcher;

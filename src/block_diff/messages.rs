@@ -272,11 +272,11 @@ fn message(problem: &Problem, lang: Lang) -> String {
 /// them (the next steps are the suggestions, said once).
 fn content_mismatch(lang: Lang, at: &EditAt, m: &Mismatch) -> String {
     let (id, n) = (&at.block_id, at.hunk_index);
-    let percent = m.similarity * 100.0;
+    let percent = crate::text::fixed(m.similarity * 100.0, 1);
     let (expected, actual, diff) = (&m.expected, &m.actual, &m.diff);
     let mut message = match lang {
-        Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent:.1}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{}", diff.trim_end()),
-        Lang::Zh => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent:.1}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{}", diff.trim_end()),
+        Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{}", diff.trim_end()),
+        Lang::Zh => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{}", diff.trim_end()),
     };
     if m.heading_section {
         message.push_str(lang.pick(

@@ -36,8 +36,7 @@ pub const PREVIEW_UNITS: usize = 10;
 
 /// The ids to describe: one string with comma-separated ids (the tool
 /// argument, `"id1,id2"`) or a list.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BlockIds {
     /// A list of ids (each may itself hold comma-separated ids).
     List(Vec<String>),
@@ -48,6 +47,41 @@ pub enum BlockIds {
 impl Default for BlockIds {
     fn default() -> Self {
         BlockIds::Text(String::new())
+    }
+}
+
+// Read by hand: serde's untagged enums buffer the value in a generic
+// tree of their own and try each variant on it, code a string-or-list
+// does not need (docs/PERFORMANCE.md cut 28).
+impl<'de> Deserialize<'de> for BlockIds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(BlockIdsVisitor)
+    }
+}
+
+struct BlockIdsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for BlockIdsVisitor {
+    type Value = BlockIds;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("comma-separated block ids or a list of block ids")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<BlockIds, E> {
+        Ok(BlockIds::Text(text.to_string()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, text: String) -> Result<BlockIds, E> {
+        Ok(BlockIds::Text(text))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<BlockIds, A::Error> {
+        let mut ids = Vec::new();
+        while let Some(id) = items.next_element::<String>()? {
+            ids.push(id);
+        }
+        Ok(BlockIds::List(ids))
     }
 }
 

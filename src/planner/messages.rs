@@ -400,7 +400,8 @@ fn plan_what(lang: Lang, p: &PlanResult) -> String {
 pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
     let id = &p.hunk_id;
     let what = plan_what(lang, p);
-    let minutes = (ttl_ms / 60_000.0).round().max(1.0);
+    // Whole minutes as an integer: no float printer in the wasm.
+    let minutes = (ttl_ms / 60_000.0).round().max(1.0) as u64;
     let head = if p.revised {
         pick(
             lang,

@@ -165,13 +165,10 @@ pub(crate) fn preview_block<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
     out
 }
 
-/// A number as YAML prints it: integral values without a fraction.
+/// A number as YAML prints it: integral values without a fraction, others
+/// to the thousandth (a time in milliseconds, to the microsecond).
 pub(crate) fn number(value: f64) -> String {
-    if value.is_finite() && value.fract() == 0.0 && value.abs() < 9.0e15 {
-        format!("{value:.0}")
-    } else {
-        format!("{value}")
-    }
+    crate::text::shortest(value, 3, false)
 }
 
 /// Wraps `body` in a Markdown code fence longer than any backtick run

@@ -7,6 +7,7 @@
 //! core are UTF-8 byte offsets; results expose UTF-16 offsets (what JS
 //! string indices count), counted with [`utf16_len`].
 
+mod decimal;
 mod diff;
 mod hash;
 mod lcs;
@@ -14,6 +15,7 @@ mod lines;
 mod myers;
 mod offsets;
 
+pub(crate) use decimal::{fixed, shortest};
 pub use diff::{
     align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink,
     UnifiedDiffOptions,

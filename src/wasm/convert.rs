@@ -71,11 +71,10 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
     })
 }
 
-/// A value from JSON text, parsed into a `serde_json::Value` first: the
-/// text parser is then instantiated once, not once per argument type (each
-/// type instantiates only the small walk over a parsed value).
-pub fn from_json<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
-    T::deserialize(serde_json::from_str::<serde_json::Value>(text)?)
+/// A value from JSON text (parsed into a tree first, so the text parser is
+/// one function, not one per argument type).
+pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, crate::json::Error> {
+    crate::json::from_str(text)
 }
 
 /// A required string argument.

@@ -6,12 +6,12 @@
 
 use js_sys::{Array, Function, Promise, Reflect};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::convert::describe;
 use crate::host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
+use crate::json::{self, Json};
 use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 
 pub struct JsHost {
@@ -56,45 +56,66 @@ impl JsHost {
         capability: Capability,
         args: &[JsValue],
     ) -> HostResult<T> {
+        let text = self.call_text(capability, args).await?;
+        super::convert::from_json(&text).map_err(|e| wrong_shape(capability, &e))
+    }
+
+    /// The JSON text of the answer (`null` for anything but a string).
+    async fn call_text(&self, capability: Capability, args: &[JsValue]) -> HostResult<String> {
         let value = self.call(capability, args).await?;
-        let text = value.as_string().unwrap_or_else(|| "null".to_string());
-        super::convert::from_json(&text).map_err(|e| {
-            HostError::new(
-                capability,
-                format!("returned data of the wrong shape ({e})"),
-            )
-        })
+        Ok(value.as_string().unwrap_or_else(|| "null".to_string()))
     }
 
     /// New block ids from a write: a string, an array of strings, or
     /// nothing (the write created no block).
     async fn call_ids(&self, capability: Capability, args: &[JsValue]) -> HostResult<NewIds> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Ids {
-            One(String),
-            Many(Vec<String>),
-        }
-        Ok(
-            match self.call_parse::<Option<Ids>>(capability, args).await? {
-                Some(Ids::One(id)) => vec![id],
-                Some(Ids::Many(ids)) => ids,
-                None => Vec::new(),
-            },
-        )
+        let text = self.call_text(capability, args).await?;
+        let ids = match json::parse(&text).map_err(|e| wrong_shape(capability, &e))? {
+            Json::Null => Some(Vec::new()),
+            Json::String(id) => Some(vec![id]),
+            Json::Array(items) => items
+                .into_iter()
+                .map(|item| match item {
+                    Json::String(id) => Some(id),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        };
+        ids.ok_or_else(|| {
+            wrong_shape(
+                capability,
+                &"expected a block id, a list of block ids, or null",
+            )
+        })
     }
 
     /// The id a create call returns: a string, or an object with `id`.
     async fn call_id(&self, capability: Capability, args: &[JsValue]) -> HostResult<String> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Id {
-            Plain(String),
-            Object { id: String },
-        }
-        let (Id::Plain(id) | Id::Object { id }) = self.call_parse::<Id>(capability, args).await?;
-        Ok(id)
+        let text = self.call_text(capability, args).await?;
+        let id = match json::parse(&text).map_err(|e| wrong_shape(capability, &e))? {
+            Json::String(id) => Some(id),
+            Json::Object(entries) => entries.into_iter().find_map(|(key, value)| match value {
+                Json::String(id) if key == "id" => Some(id),
+                _ => None,
+            }),
+            _ => None,
+        };
+        id.ok_or_else(|| {
+            wrong_shape(
+                capability,
+                &"expected a document id, or an object with `id`",
+            )
+        })
     }
+}
+
+/// A host answer that is not what the capability returns.
+fn wrong_shape(capability: Capability, why: &dyn std::fmt::Display) -> HostError {
+    HostError::new(
+        capability,
+        format!("returned data of the wrong shape ({why})"),
+    )
 }
 
 /// `{ key: value, … }` with string values.

@@ -121,6 +121,52 @@ test('two applies running concurrently do not interfere', async () => {
   assert.match(host.block(P).markdown, /^这周完成了插件/);
 });
 
+test('write answers are read by their shape: ids, a list of ids or null; a created document id or { id }', async () => {
+  const doc = fixture('doc1-weekly-report.json');
+  const para = doc.tree.children.find((n) => n.type === 'p').id;
+  const shape =
+    'returned data of the wrong shape (expected a block id, a list of block ids, or null)';
+  // Each answer is made from the double's own (the new id).
+  for (const [answer, ok] of [
+    [(ids) => ids, true],
+    [(ids) => [].concat(ids)[0], true],
+    [(ids) => [].concat(ids), true],
+    [() => null, true],
+    [(ids) => ({ ids }), false],
+    [() => [7], false],
+    [() => 42, false],
+  ]) {
+    const host = fixtureHost();
+    const insert = host.insertBlock.bind(host);
+    host.insertBlock = async (...args) => answer(await insert(...args));
+    const report = await ek.applyBlockDiff(`@@AFTER:${para}@@\n新段落 😀\n`, host);
+    assert.equal(report.ok, ok, `${answer}: ${report.summary}`);
+    if (!ok) {
+      assert.equal(report.results[0].error.code, 'WRITE_FAILED');
+      assert.equal(
+        report.results[0].error.message,
+        `Hunk #1: the write \`insertBlock\` failed: ${shape}`,
+      );
+    }
+  }
+  const created =
+    'The host callback `createDoc` failed: returned data of the wrong shape (expected a document id, or an object with `id`)';
+  for (const [answer, id] of [
+    ['20240101090000-abcdefg', '20240101090000-abcdefg'],
+    [{ notebook: 'x', id: '20240101090000-abcdefg' }, '20240101090000-abcdefg'],
+    [{ id: 5 }, null],
+    [{ ID: '20240101090000-abcdefg' }, null],
+    [42, null],
+  ]) {
+    const host = fixtureHost();
+    host.createDoc = async () => answer;
+    const args = { title: 'T', anchorDocumentId: doc.document.id, location: 'children' };
+    const result = await ek.createNewDoc(args, host).catch((e) => e);
+    if (id) assert.equal(result.docId, id, JSON.stringify(answer));
+    else assert.equal(result.message, created, JSON.stringify(answer));
+  }
+});
+
 test('host errors become HOST_ERROR with the original error as cause', async () => {
   const boom = new Error('kernel down');
   const host = {

@@ -142,6 +142,25 @@ test('replaceTextWithCorrection asks the corrector once, caches, and counts outc
     ek.replaceTextWithCorrection(file, 'a', 'b', {}),
     (e) => e.code === 'INVALID_ARGUMENT',
   );
+  // One options object holds both the match options and `instruction`.
+  let seen;
+  const spy = async (request) => {
+    seen = request;
+    return '{"noChangesRequired": true, "explanation": "无需修改"}';
+  };
+  const options = { corrector: spy, instruction: '改成 hey 😀', lang: 'zh', mode: 'fuzzy' };
+  await assert.rejects(
+    ek.replaceTextWithCorrection(file, 'const greting = "hey";', 'x', options),
+    (e) => e.code === 'CORRECTOR_NO_CHANGE' && e.message === '纠错器判断无需修改：无需修改',
+  );
+  assert.equal(seen.instruction, '改成 hey 😀');
+  for (const bad of [{ instruction: 42 }, { mode: 'guess' }, { lineHint: 1.5 }]) {
+    await assert.rejects(
+      ek.replaceTextWithCorrection(file, 'a', 'b', { corrector: spy, ...bad }),
+      (e) => e.code === 'INVALID_ARGUMENT' && e.message.includes('options'),
+      JSON.stringify(bad),
+    );
+  }
 });
 
 test('hostile arguments to the matcher are typed errors and the module keeps working', () => {
