@@ -24,7 +24,7 @@
 //! into it — the container's rewrite would overwrite or re-ID the other
 //! edit's block.
 
-use std::collections::{HashMap, HashSet};
+use crate::text::{FastMap, FastSet};
 
 use super::messages as msg;
 use super::plan::{is_empty_markdown, Draft};
@@ -49,9 +49,9 @@ pub struct CheckOutcome {
 pub struct CheckInput<'a> {
     pub edits: &'a [BlockEdit],
     /// The host's rows by id (`None`: no such block).
-    pub blocks: &'a HashMap<String, Option<Block>>,
+    pub blocks: &'a FastMap<String, Option<Block>>,
     /// The ids inside each edited or deleted container (from its kramdown).
-    pub descendants: &'a HashMap<String, HashSet<String>>,
+    pub descendants: &'a FastMap<String, FastSet<String>>,
     pub lang: Lang,
     pub mode: MatchMode,
 }
@@ -102,11 +102,11 @@ fn compose_updates(
     results: &mut [EditResult],
     warnings: &mut Vec<Warning>,
     drafts: &mut Vec<Draft>,
-) -> HashMap<String, Vec<u32>> {
+) -> FastMap<String, Vec<u32>> {
     let edits = input.edits;
-    let mut deleted_by_update: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut deleted_by_update: FastMap<String, Vec<u32>> = FastMap::default();
     let mut update_groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    let mut group_of: FastMap<&str, usize> = FastMap::default();
     for (i, edit) in edits
         .iter()
         .enumerate()
@@ -139,7 +139,7 @@ fn compose_group(
     results: &mut [EditResult],
     warnings: &mut Vec<Warning>,
     drafts: &mut Vec<Draft>,
-    deleted_by_update: &mut HashMap<String, Vec<u32>>,
+    deleted_by_update: &mut FastMap<String, Vec<u32>>,
 ) {
     let (edits, lang) = (input.edits, input.lang);
     let edit = &edits[group[0]];
@@ -216,7 +216,7 @@ fn compose_group(
 /// block an update empties.
 fn other_drafts(
     input: &CheckInput<'_>,
-    deleted_by_update: &HashMap<String, Vec<u32>>,
+    deleted_by_update: &FastMap<String, Vec<u32>>,
     results: &mut [EditResult],
     drafts: &mut Vec<Draft>,
 ) {
@@ -320,7 +320,7 @@ fn target_rules(input: &CheckInput<'_>, results: &mut [EditResult]) {
 
 /// A delete with another edit of the same block; two REPLACE commands.
 fn same_block_conflicts(edits: &[BlockEdit], lang: Lang, results: &mut [EditResult]) {
-    let mut by_block: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_block: FastMap<&str, Vec<usize>> = FastMap::default();
     for (i, edit) in edits.iter().enumerate() {
         by_block.entry(edit.block_id.as_str()).or_default().push(i);
     }
@@ -380,7 +380,7 @@ fn same_block_conflicts(edits: &[BlockEdit], lang: Lang, results: &mut [EditResu
 /// block inside it (or an insert into it), are refused together.
 fn nested_conflicts(input: &CheckInput<'_>, results: &mut [EditResult]) {
     let edits = input.edits;
-    let rewritten: Vec<(usize, &HashSet<String>)> = edits
+    let rewritten: Vec<(usize, &FastSet<String>)> = edits
         .iter()
         .enumerate()
         .filter(|(_, e)| matches!(e.kind, EditKind::Update | EditKind::Delete))

@@ -20,7 +20,7 @@
 //! No state is shared between calls, so concurrent applies (JS may call in
 //! while one awaits a host Promise) cannot interfere inside the core.
 
-use std::collections::{HashMap, HashSet};
+use crate::text::{FastMap, FastSet};
 
 use super::check::{check, normalize_eol, CheckInput};
 use super::messages as msg;
@@ -124,7 +124,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
 /// edits as stale.
 fn fail_changing(
     edits: &[BlockEdit],
-    changing: &HashSet<String>,
+    changing: &FastSet<String>,
     results: &mut [EditResult],
     lang: Lang,
 ) {
@@ -145,15 +145,15 @@ fn fail_changing(
 /// What the validation reads found about the targets.
 struct Reads {
     /// Each target's row (`None`: no such block).
-    blocks: HashMap<String, Option<Block>>,
+    blocks: FastMap<String, Option<Block>>,
     /// Ids the new bodies write that a block already has.
-    existing: HashSet<String>,
+    existing: FastSet<String>,
     /// Each target's kramdown, read from the tree (documents excepted).
-    kramdown: HashMap<String, String>,
+    kramdown: FastMap<String, String>,
     /// Targets whose row and tree disagree: being edited right now.
-    changing: HashSet<String>,
+    changing: FastSet<String>,
     /// The ids inside each container target.
-    descendants: HashMap<String, HashSet<String>>,
+    descendants: FastMap<String, FastSet<String>>,
 }
 
 /// The validation reads, fresh (after a flush): the targets' rows and the
@@ -173,7 +173,7 @@ async fn read_targets<H: SiyuanHost>(
         ids.push(&edit.block_id);
     }
     let targets = ids.list.len();
-    let mut body_ids: HashSet<String> = HashSet::new();
+    let mut body_ids: FastSet<String> = FastSet::default();
     for edit in edits {
         for id in ial_ids(edit.replacement.as_deref().unwrap_or("")) {
             ids.push(&id);
@@ -181,14 +181,14 @@ async fn read_targets<H: SiyuanHost>(
         }
     }
     let rows = crate::host::fetch_blocks(host, &ids.list, lang).await?;
-    let existing: HashSet<String> = ids
+    let existing: FastSet<String> = ids
         .list
         .iter()
         .zip(&rows)
         .filter(|(id, row)| row.is_some() && body_ids.contains(*id))
         .map(|(id, _)| id.clone())
         .collect();
-    let blocks: HashMap<String, Option<Block>> = ids.list[..targets]
+    let blocks: FastMap<String, Option<Block>> = ids.list[..targets]
         .iter()
         .cloned()
         .zip(rows.into_iter().take(targets))
@@ -203,7 +203,7 @@ async fn read_targets<H: SiyuanHost>(
         })
         .cloned()
         .collect();
-    let mut kramdown: HashMap<String, String> = HashMap::new();
+    let mut kramdown: FastMap<String, String> = FastMap::default();
     if !present.is_empty() {
         require(host, &[Capability::GetKramdown], lang)?;
         kramdown = fetch_kramdown(host, &present, lang).await?;
@@ -224,10 +224,10 @@ async fn read_targets<H: SiyuanHost>(
 fn changing_now(
     edits: &[BlockEdit],
     present: &[String],
-    blocks: &HashMap<String, Option<Block>>,
-    kramdown: &HashMap<String, String>,
-) -> HashSet<String> {
-    let rewritten_ids: HashSet<&str> = edits
+    blocks: &FastMap<String, Option<Block>>,
+    kramdown: &FastMap<String, String>,
+) -> FastSet<String> {
+    let rewritten_ids: FastSet<&str> = edits
         .iter()
         .filter(|e| matches!(e.kind, EditKind::Update | EditKind::Delete))
         .map(|e| e.block_id.as_str())
@@ -253,9 +253,9 @@ fn changing_now(
 /// The ids inside each container target (documents excepted), from its
 /// kramdown.
 fn container_descendants(
-    blocks: &HashMap<String, Option<Block>>,
-    kramdown: &HashMap<String, String>,
-) -> HashMap<String, HashSet<String>> {
+    blocks: &FastMap<String, Option<Block>>,
+    kramdown: &FastMap<String, String>,
+) -> FastMap<String, FastSet<String>> {
     kramdown
         .iter()
         .filter(|(id, _)| {
@@ -265,7 +265,7 @@ fn container_descendants(
                 .is_some_and(|b| b.kind().is_container() && b.kind() != BlockKind::Document)
         })
         .map(|(id, k)| {
-            let mut inside = HashSet::new();
+            let mut inside = FastSet::default();
             for node in parse(k) {
                 collect_ids(&node, &mut inside);
             }
@@ -281,10 +281,10 @@ fn container_descendants(
 async fn read_child_lists<H: SiyuanHost>(
     host: &H,
     edits: &[BlockEdit],
-    blocks: &HashMap<String, Option<Block>>,
+    blocks: &FastMap<String, Option<Block>>,
     dry_run: bool,
     lang: Lang,
-) -> Result<HashMap<String, Vec<ChildBlock>>, Error> {
+) -> Result<FastMap<String, Vec<ChildBlock>>, Error> {
     let mut child_ids = UniqueIds::default();
     for edit in edits {
         let Some(Some(block)) = blocks.get(&edit.block_id) else {
@@ -304,7 +304,7 @@ async fn read_child_lists<H: SiyuanHost>(
         }
     }
     if child_ids.list.is_empty() {
-        return Ok(HashMap::new());
+        return Ok(FastMap::default());
     }
     require(host, &[Capability::GetChildBlocks], lang)?;
     let lists = fetch_children(host, &child_ids.list, lang).await?;
@@ -316,9 +316,9 @@ async fn read_child_lists<H: SiyuanHost>(
 async fn read_references<H: SiyuanHost>(
     host: &H,
     drafts: &[Draft],
-    descendants: &HashMap<String, HashSet<String>>,
+    descendants: &FastMap<String, FastSet<String>>,
     lang: Lang,
-) -> Result<Option<HashSet<String>>, Error> {
+) -> Result<Option<FastSet<String>>, Error> {
     let rewritten_children: Vec<String> = drafts
         .iter()
         .filter(|d| d.kind == EditKind::Update)
@@ -326,7 +326,7 @@ async fn read_references<H: SiyuanHost>(
         .flat_map(|set| set.iter().cloned())
         .collect();
     if rewritten_children.is_empty() {
-        return Ok(Some(HashSet::new()));
+        return Ok(Some(FastSet::default()));
     }
     if !host.has(Capability::GetReferencedIds) {
         return Ok(None);
@@ -343,8 +343,8 @@ async fn read_splits<H: SiyuanHost>(
     host: &H,
     drafts: &[Draft],
     lang: Lang,
-) -> Result<HashMap<String, Vec<String>>, Error> {
-    let mut splits: HashMap<String, Vec<String>> = HashMap::new();
+) -> Result<FastMap<String, Vec<String>>, Error> {
+    let mut splits: FastMap<String, Vec<String>> = FastMap::default();
     if !host.has(Capability::SplitMarkdown) {
         return Ok(splits);
     }
@@ -384,7 +384,7 @@ fn plan_writes(
                 .chain(std::iter::once(stamp.as_str())),
         ),
     );
-    let mut taken: HashSet<String> = blocks.keys().cloned().collect();
+    let mut taken: FastSet<String> = blocks.keys().cloned().collect();
     taken.extend(data.existing.iter().cloned());
     taken.extend(data.descendants.values().flatten().cloned());
     let mut planner = Planner {
@@ -462,8 +462,8 @@ fn not_executed_report(
 /// The report of an executed diff, with the undo of what stayed written.
 fn executed_report(
     lang: Lang,
-    blocks: &HashMap<String, Option<Block>>,
-    children: &HashMap<String, Vec<ChildBlock>>,
+    blocks: &FastMap<String, Option<Block>>,
+    children: &FastMap<String, Vec<ChildBlock>>,
     plan: Vec<PlanEntry>,
     results: Vec<EditResult>,
     executed: Executed,
@@ -510,7 +510,7 @@ async fn flush<H: SiyuanHost>(host: &H, lang: Lang) -> Result<(), Error> {
 /// The time part of new ids: the caller's, else the newest `updated` of
 /// the blocks read (a host without a clock still gets ids of the right
 /// form, and the kernel accepts them).
-fn id_stamp(given: Option<&str>, blocks: &HashMap<String, Option<Block>>) -> String {
+fn id_stamp(given: Option<&str>, blocks: &FastMap<String, Option<Block>>) -> String {
     if let Some(stamp) = given.filter(|s| s.len() == 14 && s.bytes().all(|b| b.is_ascii_digit())) {
         return stamp.to_string();
     }
@@ -529,7 +529,7 @@ fn id_stamp(given: Option<&str>, blocks: &HashMap<String, Option<Block>>) -> Str
         .unwrap_or_else(|| "20000101000000".to_string())
 }
 
-fn collect_ids(node: &Node, out: &mut HashSet<String>) {
+fn collect_ids(node: &Node, out: &mut FastSet<String>) {
     if let Some(id) = node.ial.as_ref().and_then(|(a, _)| ial_id(a)) {
         out.insert(id.to_string());
     }
@@ -542,7 +542,7 @@ async fn fetch_kramdown<H: SiyuanHost>(
     host: &H,
     ids: &[String],
     lang: Lang,
-) -> Result<HashMap<String, String>, Error> {
+) -> Result<FastMap<String, String>, Error> {
     let answer = host
         .get_kramdown(ids)
         .await
@@ -561,7 +561,7 @@ async fn fetch_kramdown<H: SiyuanHost>(
 #[derive(Default)]
 struct UniqueIds {
     list: Vec<String>,
-    seen: HashSet<String>,
+    seen: FastSet<String>,
 }
 
 impl UniqueIds {
@@ -577,8 +577,8 @@ pub(super) struct Run<'a, H> {
     pub(super) lang: Lang,
     pub(super) atomic: bool,
     pub(super) results: &'a mut Vec<EditResult>,
-    pub(super) blocks: &'a HashMap<String, Option<Block>>,
-    pub(super) children: &'a HashMap<String, Vec<ChildBlock>>,
+    pub(super) blocks: &'a FastMap<String, Option<Block>>,
+    pub(super) children: &'a FastMap<String, Vec<ChildBlock>>,
     pub(super) warnings: Vec<Warning>,
 }
 
@@ -600,7 +600,7 @@ impl<H: SiyuanHost> Run<'_, H> {
     async fn execute(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: HashMap<String, String>,
+        kramdown: FastMap<String, String>,
     ) -> Result<Executed, Error> {
         let stale = self.recheck(plan, &kramdown).await?;
         if !stale.is_empty() && self.atomic {
@@ -647,8 +647,8 @@ impl<H: SiyuanHost> Run<'_, H> {
     async fn recheck(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: &HashMap<String, String>,
-    ) -> Result<HashSet<usize>, Error> {
+        kramdown: &FastMap<String, String>,
+    ) -> Result<FastSet<usize>, Error> {
         let lang = self.lang;
         let mut check_ids = UniqueIds::default();
         for entry in plan {
@@ -670,18 +670,18 @@ impl<H: SiyuanHost> Run<'_, H> {
             .await
             .map_err(|e| host_error(lang, &e))?;
         let now = one_per_id(now, check_ids.list.len(), Capability::GetKramdown, lang)?;
-        let fresh: HashMap<&str, Option<String>> = check_ids
+        let fresh: FastMap<&str, Option<String>> = check_ids
             .list
             .iter()
             .map(String::as_str)
             .zip(now.into_iter().map(|k| k.map(|k| normalize_eol(&k))))
             .collect();
-        let new_taken: HashSet<&str> = check_ids.list[targets..]
+        let new_taken: FastSet<&str> = check_ids.list[targets..]
             .iter()
             .filter(|id| fresh.get(id.as_str()).is_some_and(Option::is_some))
             .map(String::as_str)
             .collect();
-        let mut stale: HashSet<usize> = HashSet::new();
+        let mut stale: FastSet<usize> = FastSet::default();
         for (k, entry) in plan.iter().enumerate() {
             let id = &entry.planned.block_id;
             // Rewritten blocks must read exactly as checked; anchors of
@@ -720,11 +720,11 @@ impl<H: SiyuanHost> Run<'_, H> {
     async fn write_all(
         &mut self,
         plan: &[PlanEntry],
-        stale: &HashSet<usize>,
-        kramdown: &HashMap<String, String>,
+        stale: &FastSet<usize>,
+        kramdown: &FastMap<String, String>,
     ) -> Writes {
         let mut done: Vec<Done> = Vec::new();
-        let mut tails: HashMap<String, String> = HashMap::new();
+        let mut tails: FastMap<String, String> = FastMap::default();
         let mut renamed: Vec<IdMapping> = Vec::new();
         for (k, entry) in plan.iter().enumerate() {
             if stale.contains(&k) {
@@ -892,7 +892,7 @@ impl<H: SiyuanHost> Run<'_, H> {
             return;
         };
         for ((k, item), list) in items.into_iter().zip(lists) {
-            let before: HashSet<&str> = self
+            let before: FastSet<&str> = self
                 .children
                 .get(&item)
                 .map(|l| l.iter().map(|c| c.id.as_str()).collect())
@@ -920,7 +920,7 @@ impl<H: SiyuanHost> Run<'_, H> {
 /// written container rewrite kept (with their plan entry).
 fn read_back_ids(plan: &[PlanEntry], done: &[Done]) -> (Vec<String>, Vec<(usize, String)>) {
     let mut ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
-    let written_entries: HashSet<usize> = done.iter().map(Done::entry).collect();
+    let written_entries: FastSet<usize> = done.iter().map(Done::entry).collect();
     let mut kept: Vec<(usize, String)> = Vec::new();
     for (k, entry) in plan.iter().enumerate() {
         if written_entries.contains(&k) {
@@ -966,8 +966,8 @@ fn first_ial_id(markdown: &str) -> Option<String> {
 /// nearest previous sibling that was not deleted, else first in their
 /// parent; each group in document order.
 pub(super) fn delete_groups(
-    blocks: &HashMap<String, Option<Block>>,
-    children: &HashMap<String, Vec<ChildBlock>>,
+    blocks: &FastMap<String, Option<Block>>,
+    children: &FastMap<String, Vec<ChildBlock>>,
     done: &[Done],
     lang: Lang,
 ) -> (Vec<DeleteGroup>, Vec<Warning>) {

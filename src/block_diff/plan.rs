@@ -20,7 +20,7 @@
 //!   still be found, checked and undone. An id the author wrote is kept if
 //!   no block has it; one that exists already is dropped (no duplicates).
 
-use std::collections::{HashMap, HashSet};
+use crate::text::{FastMap, FastSet};
 
 use super::ial::carried_attrs;
 use super::messages as msg;
@@ -66,19 +66,19 @@ pub struct PlanEntry {
 
 /// Everything the planner reads besides the drafts.
 pub struct PlanData<'a> {
-    pub blocks: &'a HashMap<String, Option<Block>>,
+    pub blocks: &'a FastMap<String, Option<Block>>,
     /// Kramdown of edited and deleted containers.
-    pub kramdown: &'a HashMap<String, String>,
-    pub children: &'a HashMap<String, Vec<ChildBlock>>,
+    pub kramdown: &'a FastMap<String, String>,
+    pub children: &'a FastMap<String, Vec<ChildBlock>>,
     /// Ids other blocks reference; `None` when the host cannot tell.
-    pub referenced: Option<&'a HashSet<String>>,
+    pub referenced: Option<&'a FastSet<String>>,
     /// Ids written in bodies that already belong to a block.
-    pub existing: &'a HashSet<String>,
+    pub existing: &'a FastSet<String>,
     /// The ids inside each edited or deleted container (from its kramdown):
     /// a rewrite may restate them.
-    pub descendants: &'a HashMap<String, HashSet<String>>,
+    pub descendants: &'a FastMap<String, FastSet<String>>,
     /// Top-level blocks of each text, as the host's Lute split them.
-    pub splits: &'a HashMap<String, Vec<String>>,
+    pub splits: &'a FastMap<String, Vec<String>>,
     pub allow_child_reassign: bool,
     pub lang: Lang,
 }
@@ -90,11 +90,11 @@ pub struct IdMaker {
     stamp: String,
     seed: u64,
     counter: u64,
-    avoid: HashSet<String>,
+    avoid: FastSet<String>,
 }
 
 impl IdMaker {
-    pub fn new(stamp: &str, seed: u64, avoid: HashSet<String>) -> IdMaker {
+    pub fn new(stamp: &str, seed: u64, avoid: FastSet<String>) -> IdMaker {
         IdMaker {
             stamp: stamp.to_string(),
             seed,
@@ -788,7 +788,7 @@ mod tests {
 
     #[test]
     fn new_ids_have_the_kernel_form_and_never_repeat() {
-        let mut ids = IdMaker::new("20261124120000", seed_of(["diff"]), HashSet::new());
+        let mut ids = IdMaker::new("20261124120000", seed_of(["diff"]), FastSet::default());
         let a = ids.next_id();
         let b = ids.next_id();
         assert!(crate::siyuan::is_block_id(&a), "{a}");
@@ -796,7 +796,7 @@ mod tests {
         let mut again = IdMaker::new(
             "20261124120000",
             seed_of(["diff"]),
-            HashSet::from([a.clone()]),
+            FastSet::from_iter([a.clone()]),
         );
         assert_ne!(again.next_id(), a);
     }

@@ -13,7 +13,7 @@
 //!
 //! Reverted steps leave `done`; what is left is what the undo must cover.
 
-use std::collections::{HashMap, HashSet};
+use crate::text::{FastMap, FastSet};
 
 use super::execute::{delete_groups, Run};
 use super::messages as msg;
@@ -49,7 +49,7 @@ impl Tally {
 }
 
 /// What every touched block reads now.
-type Rows = HashMap<String, Option<Block>>;
+type Rows = FastMap<String, Option<Block>>;
 
 impl<H: SiyuanHost> Run<'_, H> {
     /// Reverts what `done` lists, judged against what the blocks read now
@@ -148,7 +148,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         let row = |id: &str| rows.get(id).and_then(Option::as_ref);
         let (groups, _) = delete_groups(self.blocks, self.children, done, self.lang);
         let mut restored: Vec<usize> = Vec::new();
-        let taken: HashSet<String> = self.taken_ids(done).await;
+        let taken: FastSet<String> = self.taken_ids(done).await;
         'groups: for group in &groups {
             let mut previous: Option<String> = None;
             for &step in &group.steps {
@@ -196,7 +196,7 @@ impl<H: SiyuanHost> Run<'_, H> {
 
     /// A restored block's kramdown without its id when another block has
     /// that id now (the kernel would refuse a duplicate), with a warning.
-    fn without_taken_id(&mut self, body: String, id: &str, taken: &HashSet<String>) -> String {
+    fn without_taken_id(&mut self, body: String, id: &str, taken: &FastSet<String>) -> String {
         if !taken.contains(id) {
             return body;
         }
@@ -253,7 +253,7 @@ impl<H: SiyuanHost> Run<'_, H> {
     }
 
     /// Ids among the deleted blocks' kramdown that another block has now.
-    async fn taken_ids(&self, done: &[Done]) -> HashSet<String> {
+    async fn taken_ids(&self, done: &[Done]) -> FastSet<String> {
         let mut wanted = Vec::new();
         for d in done {
             if let Some(body) = d.restore_body() {
@@ -261,7 +261,7 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
         }
         if wanted.is_empty() {
-            return HashSet::new();
+            return FastSet::default();
         }
         match self.host.get_blocks(&wanted).await {
             Ok(rows) if rows.len() == wanted.len() => wanted
@@ -269,7 +269,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 .zip(rows)
                 .filter_map(|(id, row)| row.map(|_| id))
                 .collect(),
-            _ => HashSet::new(),
+            _ => FastSet::default(),
         }
     }
 

@@ -7,7 +7,7 @@
 //! it (SPEC §3.7 rule 3). Every inserted block carries an id editkit chose,
 //! so even an insert whose answer was lost can be found.
 
-use std::collections::HashMap;
+use crate::text::FastMap;
 
 use super::execute::Run;
 use super::messages as msg;
@@ -37,8 +37,8 @@ impl<H: SiyuanHost> Run<'_, H> {
         &mut self,
         k: usize,
         entry: &PlanEntry,
-        kramdown: &HashMap<String, String>,
-        tails: &mut HashMap<String, String>,
+        kramdown: &FastMap<String, String>,
+        tails: &mut FastMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), Error> {
         let hunk = entry.planned.hunk_indexes.first().copied().unwrap_or(0);
@@ -116,7 +116,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         entry: &PlanEntry,
         id: &str,
         markdown: &str,
-        kramdown: &HashMap<String, String>,
+        kramdown: &FastMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), HostError> {
         let step = Done::Updated {
@@ -147,7 +147,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         k: usize,
         entry: &PlanEntry,
         id: &str,
-        kramdown: &HashMap<String, String>,
+        kramdown: &FastMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), HostError> {
         let step = Done::Deleted {
@@ -269,7 +269,7 @@ impl<H: SiyuanHost> Run<'_, H> {
 fn note_created(
     id: &str,
     chain: &mut Option<(String, bool)>,
-    tails: &mut HashMap<String, String>,
+    tails: &mut FastMap<String, String>,
     last_created: &mut Option<String>,
 ) {
     *last_created = Some(id.to_string());
@@ -295,7 +295,7 @@ impl Links {
     fn insert_anchor(
         &mut self,
         op: &HostOp,
-        tails: &HashMap<String, String>,
+        tails: &FastMap<String, String>,
     ) -> Option<InsertAnchor> {
         let HostOp::Insert {
             previous_id,

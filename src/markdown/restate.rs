@@ -20,7 +20,7 @@
 //! copied), those are the author's word: no text alignment is done, and
 //! every old child whose id the text does not name is `Removed`.
 
-use std::collections::HashSet;
+use crate::text::FastSet;
 
 use super::blocks::{parse, source_lines, IalPlace, Node};
 use super::ial::{ial_id, is_ial_line, render_ial, strip_inline_item_ial, Attrs};
@@ -165,8 +165,8 @@ fn root_of(tree: &[Node], item_root: bool) -> Option<&Node> {
 }
 
 /// Ids that IALs in the new text name (the root's own excluded).
-fn explicit_ids(node: &Node, is_root: bool) -> HashSet<String> {
-    let mut out = HashSet::new();
+fn explicit_ids(node: &Node, is_root: bool) -> FastSet<String> {
+    let mut out = FastSet::default();
     if !is_root {
         if let Some(id) = node.ial.as_ref().and_then(|(a, _)| ial_id(a)) {
             out.insert(id.to_string());
@@ -478,7 +478,7 @@ struct Edits {
     /// (line, depth, text): a line inserted after `line`, deeper first.
     after: Vec<(usize, usize, String)>,
     /// Whole lines dropped.
-    drop_lines: HashSet<usize>,
+    drop_lines: FastSet<usize>,
     /// (line, start, end) byte ranges dropped.
     drop_ranges: Vec<(usize, usize, usize)>,
 }

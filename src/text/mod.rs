@@ -20,7 +20,7 @@ pub use diff::{
     align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink,
     UnifiedDiffOptions,
 };
-pub(crate) use hash::hash_bytes;
+pub(crate) use hash::{hash_bytes, FastMap, FastSet};
 pub(crate) use lcs::lcs_len;
 pub use lines::{
     detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line,

@@ -15,7 +15,7 @@
 //! the compaction's positions drift where it swaps a deletion and an
 //! insertion (as `similar`'s do), and none of them leaves this module.
 
-use std::collections::HashMap;
+use crate::text::FastMap;
 
 /// What one operation does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ const SMALL: usize = 16;
 /// Line ids: equal lines, equal ids.
 enum Ids<'a> {
     Few(Vec<&'a str>),
-    Many(HashMap<&'a str, u32>),
+    Many(FastMap<&'a str, u32>),
 }
 
 impl<'a> Ids<'a> {
@@ -55,7 +55,7 @@ impl<'a> Ids<'a> {
         if lines < SMALL {
             Ids::Few(Vec::with_capacity(lines))
         } else {
-            Ids::Many(HashMap::with_capacity(lines))
+            Ids::Many(FastMap::with_capacity_and_hasher(lines, Default::default()))
         }
     }
 

@@ -343,3 +343,54 @@ test('a trapped wasm instance is replaced: the call is INTERNAL_ERROR and the ne
     true,
   );
 });
+
+test('a value that cannot cross into wasm is named by its path', () => {
+  const refusal = (f) => {
+    try {
+      f();
+    } catch (e) {
+      return [e.code, e.subject, e.message];
+    }
+    return null;
+  };
+  let deep = {};
+  const root = deep;
+  for (let i = 0; i < 40; i++) deep = deep.a = {};
+  const cases = [
+    [() => ek.evaluateSlice(['a', 'b\ud800'], 'a:+1'), 'INVALID_TEXT', 'children[1]'],
+    [
+      () => ek.findMatch('abc', 'b', { mode: 'safe', extra: [1, { deep: 'x\udc00' }] }),
+      'INVALID_TEXT',
+      'options.extra[1].deep',
+    ],
+    [
+      () =>
+        ek.findMatch('abc', 'b', {
+          get mode() {
+            throw new Error('boom');
+          },
+        }),
+      'INVALID_ARGUMENT',
+      'options',
+    ],
+    [
+      () =>
+        ek.findMatch('abc', 'b', {
+          nested: {
+            get inner() {
+              throw new Error('boom');
+            },
+          },
+        }),
+      'INVALID_ARGUMENT',
+      'options.nested',
+    ],
+    [() => ek.findMatch('abc', 'b', root), 'INVALID_ARGUMENT', `options${'.a'.repeat(33)}`],
+  ];
+  for (const [call, code, subject] of cases) {
+    const [gotCode, gotSubject, message] = refusal(call);
+    assert.equal(gotCode, code, subject);
+    assert.equal(gotSubject, subject);
+    assert.ok(message.includes(`\`${subject}\``), message);
+  }
+});

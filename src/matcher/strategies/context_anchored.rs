@@ -138,7 +138,7 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
     // The runs shared by the most middle lines first: one missing run
     // rules out all of them. Counting is linear in the search's runs, and
     // a search with a great many is left to the full scan.
-    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut counts: crate::text::FastMap<&str, usize> = crate::text::FastMap::default();
     for &run in middle.iter().flatten() {
         *counts.entry(run).or_default() += 1;
     }
