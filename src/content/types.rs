@@ -2,18 +2,17 @@
 //! what can go wrong. A leaf: it imports no stage module and no
 //! `messages`, so every stage and the messages can import it.
 
-use serde::Deserialize;
-
 use crate::host::Capability;
 use crate::{Details, ErrorCode, Lang};
 
 /// Options of every content tool.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct ContentOptions {
     /// Language of messages, type labels and formatted text (default `en`).
     pub lang: Lang,
 }
+
+crate::wire::read_object!(ContentOptions { lang });
 
 crate::wire::wire_enum! {
 /// Where createNewDoc puts the new document, relative to the anchor.

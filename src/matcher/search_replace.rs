@@ -64,8 +64,7 @@ pub struct SearchReplaceBlock {
 }
 
 /// Options of [`apply_search_replace`] and [`apply_edits`].
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchReplaceOptions {
     /// Default `true`: one failed block leaves the content unchanged (every
     /// failure is still reported). `false` keeps the blocks that applied
@@ -86,6 +85,16 @@ pub struct SearchReplaceOptions {
     /// Operation budget of each block (default [`DEFAULT_WORK_BUDGET`](crate::DEFAULT_WORK_BUDGET)).
     pub work_budget: Option<u32>,
 }
+
+crate::wire::read_object!(SearchReplaceOptions {
+    atomic,
+    mode,
+    lang,
+    fuzzy_threshold,
+    fuzzy_margin,
+    size_ratio,
+    work_budget,
+});
 
 impl Default for SearchReplaceOptions {
     fn default() -> Self {

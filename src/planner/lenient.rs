@@ -221,3 +221,30 @@ pub fn opt_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Err
         )),
     }
 }
+
+/// Each reader above as a type, for [`crate::wire::read_object`]: a field
+/// read through one is `reader.0`.
+macro_rules! readers {
+    ($($name:ident: $read:ident -> $value:ty),* $(,)?) => {$(
+        #[doc = concat!("[`", stringify!($read), "`] as a type.")]
+        pub struct $name(pub $value);
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $read(d).map($name)
+            }
+        }
+    )*};
+}
+
+readers! {
+    Text: string -> String,
+    OptText: opt_string -> Option<String>,
+    OptPositive: opt_positive -> Option<u32>,
+    OptCount: opt_count -> Option<u64>,
+    OptBool: opt_bool -> Option<bool>,
+    OccurrenceOf: occurrence -> Option<Occurrence>,
+    MatchMode: match_mode -> AnchorMatch,
+    LangOf: lang -> Lang,
+    OptMillis: opt_millis -> Option<f64>,
+}

@@ -170,7 +170,7 @@ mod anchor;
 mod apply;
 mod doc;
 mod guards;
-mod lenient;
+pub(crate) mod lenient;
 mod messages;
 mod prepare;
 mod problem;

@@ -154,8 +154,8 @@ pub fn heading_level_of_markdown(markdown: &str) -> u8 {
 /// One entry of `/api/block/getChildBlocks` (`{id, type, subType?,
 /// content?, markdown?}`, omitempty). For a heading the kernel lists the
 /// blocks under it up to the next heading of the same or a higher level.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ChildBlock {
     /// The child's id.
     pub id: String,
@@ -173,6 +173,14 @@ pub struct ChildBlock {
     pub markdown: String,
 }
 
+crate::wire::read_object!(ChildBlock {
+    id,
+    "type" type_,
+    sub_type,
+    content,
+    markdown,
+});
+
 impl ChildBlock {
     /// The child's type.
     pub fn kind(&self) -> BlockKind {
@@ -184,8 +192,8 @@ impl ChildBlock {
 /// subType, children}`; `type` is the AST node name such as
 /// `"NodeHeading"`, `children` is ignored). The kernel leaves `name` empty
 /// for the block itself and names a document by `notebook/hpath`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BreadcrumbEntry {
     /// The block at this level.
     pub id: String,
@@ -198,6 +206,13 @@ pub struct BreadcrumbEntry {
     /// Its subtype (`h1`…`h6`, `o`/`u`/`t`), or empty.
     pub sub_type: String,
 }
+
+crate::wire::read_object!(BreadcrumbEntry {
+    id,
+    name,
+    "type" type_,
+    sub_type,
+});
 
 impl BreadcrumbEntry {
     /// The level's block type, from its node name.

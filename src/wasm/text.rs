@@ -7,13 +7,18 @@ use super::convert::{string_arg, to_js};
 use crate::text::{unified_diff as diff, UnifiedDiffOptions};
 use crate::Lang;
 
-#[derive(serde::Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Default)]
 struct DiffOptions {
     old_name: Option<String>,
     new_name: Option<String>,
     context: Option<u32>,
 }
+
+crate::wire::read_object!(DiffOptions {
+    old_name,
+    new_name,
+    context,
+});
 
 /// `unifiedDiff(oldText, newText, { oldName, newName, context })` → string
 /// (`""` when equal).
