@@ -17,7 +17,7 @@
 //! stays an integer; any other number is an `f64`, correctly rounded for
 //! up to 15 significant digits and powers of ten up to 22 (every number a
 //! caller writes here: counts, milliseconds), within a few units in the
-//! last place beyond.
+//! last place beyond; `Number.MAX_VALUE` is `f64::MAX`.
 //!
 //! What it reads differently from `serde_json::Value`, on purpose: a
 //! struct is read from an object only (not from an array of its fields in
@@ -411,11 +411,40 @@ fn to_float(mantissa: u64, exponent: i64) -> f64 {
         let power = 10f64.powi(exponent.unsigned_abs() as i32);
         return if exponent < 0 { m / power } else { m * power };
     }
-    let exponent = exponent.clamp(-400, 400) as i32;
+    let clamped = exponent.clamp(-400, 400) as i32;
     // Two steps, so that 10^exponent never over- or underflows on its own
     // when the product is in range.
-    let half = exponent / 2;
-    m * 10f64.powi(half) * 10f64.powi(exponent - half)
+    let half = clamped / 2;
+    let value = m * 10f64.powi(half) * 10f64.powi(clamped - half);
+    if value.is_infinite() && at_most_max(mantissa, exponent) {
+        // The few units of error above pushed `Number.MAX_VALUE`
+        // (1.7976931348623157e308, what `JSON.stringify` writes for it)
+        // past the largest float.
+        return f64::MAX;
+    }
+    value
+}
+
+/// Whether `mantissa × 10^exponent` rounds to at most `f64::MAX`
+/// (1.797693134862315708…e308), judged on its leading 17 digits as
+/// `serde_json` judges it: …157e308 is, …158e308 is out of range.
+fn at_most_max(mantissa: u64, exponent: i64) -> bool {
+    let digits = mantissa.checked_ilog10().map_or(0, |d| d as i64 + 1);
+    if digits + exponent - 1 != 308 {
+        return digits + exponent - 1 < 308;
+    }
+    // The leading 17 digits against f64::MAX's.
+    let mut leading = mantissa;
+    let mut n = digits;
+    while n > 17 {
+        leading /= 10;
+        n -= 1;
+    }
+    while n < 17 {
+        leading *= 10;
+        n += 1;
+    }
+    leading <= 17_976_931_348_623_157
 }
 
 /// An unexpected value in the words of `serde_json`'s messages.
@@ -442,18 +471,11 @@ fn describe(unexpected: Unexpected<'_>) -> String {
     }
 }
 
-/// A float for a message: up to six decimals, at least one (`2.0`, `1.5`,
-/// `0.1`; std's float printer is not in the wasm, see `text::decimal`);
-/// beyond 10^15 in magnitude, or not finite, only its size.
+/// A float for a message, as `serde_json` prints it (`2.0`, `1.5`) but with
+/// at most six decimals, trailing zeros dropped, and every digit of a
+/// large one (`100000000000000000000.0` where it writes `1e+20`): std's
+/// float printer is not in the wasm, see `text::decimal`.
 fn float_text(x: f64) -> String {
-    if !x.is_finite() || x.abs() >= 1e15 {
-        return if x < 0.0 {
-            "-a large number"
-        } else {
-            "a large number"
-        }
-        .into();
-    }
     crate::text::shortest(x, 6, true)
 }
 
@@ -685,7 +707,7 @@ mod tests {
             let ours = parse(text);
             let theirs = serde_json::from_str::<serde_json::Value>(text);
             match (ours, theirs) {
-                (Ok(a), Ok(b)) => assert_eq!(as_value(a), b, "{text:?}"),
+                (Ok(a), Ok(b)) => assert!(close(&as_value(a), &b), "{text:?}"),
                 (Err(_), Err(_)) => {}
                 (a, b) => panic!("{text:?}: ours {a:?}, serde_json {b:?}"),
             }
@@ -706,6 +728,9 @@ mod tests {
             ("1e22", Json::Float(1e22)),
             ("123456789012345e-15", Json::Float(0.123456789012345)),
             ("18446744073709551616", Json::Float(18446744073709551616.0)),
+            ("1.7976931348623157e308", Json::Float(f64::MAX)),
+            ("-1.7976931348623157e308", Json::Float(f64::MIN)),
+            ("5e-324", Json::Float(5e-324)),
         ];
         for (text, expected) in cases {
             assert_eq!(&parse(text).unwrap(), expected, "{text}");
@@ -831,6 +856,7 @@ mod tests {
             r#"{"mode":"fuzzy","replaceAll":true,"fuzzyThreshold":0.85,"lineHint":12,"lang":"zh"}"#,
             r#"{"mode":"guess"}"#,
             r#"{"lineHint":1.5}"#,
+            r#"{"lineHint":-2.25}"#,
             r#"{"lineHint":-3}"#,
             r#"{"lineHint":"12"}"#,
             r#"{"replaceAll":null}"#,
@@ -937,8 +963,12 @@ mod tests {
             "invalid type: floating point `-0.1`, expected u32"
         );
         assert_eq!(
-            message(r#"{"workBudget":1e300}"#),
-            "invalid type: floating point `a large number`, expected u32"
+            message(r#"{"workBudget":1e20}"#),
+            "invalid type: floating point `100000000000000000000.0`, expected u32"
+        );
+        assert_eq!(
+            message(r#"{"workBudget":12345678901.5}"#),
+            "invalid type: floating point `12345678901.5`, expected u32"
         );
     }
 

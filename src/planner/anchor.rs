@@ -5,7 +5,7 @@
 //! - `contains`: the line contains the anchor;
 //! - `equals`: the line equals the anchor once trailing whitespace is
 //!   removed from both (leading indentation counts);
-//! - `regex`: regex-lite, linear time, searched within the line.
+//! - `regex`: [`super::regex`], linear time, searched within the line.
 //!
 //! A trailing newline on the anchor is ignored; an anchor spanning lines
 //! is refused, as is an empty one. Start/end blocks pair each start line
@@ -16,17 +16,12 @@
 //!
 //! Cost: one pass over the lines per anchor.
 
-use regex_lite::{Regex, RegexBuilder};
-
 use super::problem::Problem;
+use super::regex::Regex;
 use super::render::plain;
 use super::types::{AnchorMatch, Occurrence};
 use crate::error::{LineRange, Result};
 use crate::lang::Lang;
-
-/// Compiled-size cap for anchor regexes (regex-lite counts bytes of its
-/// program), far above any sensible line pattern.
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// Most candidate locations listed in an error.
 pub(crate) const MAX_LISTED_CANDIDATES: usize = 50;
@@ -64,19 +59,16 @@ impl Matcher {
             AnchorMatch::Contains => Matcher::Contains(anchor.to_string()),
             AnchorMatch::Equals => Matcher::Equals(anchor.trim_end().to_string()),
             AnchorMatch::Regex => {
-                let regex = RegexBuilder::new(anchor)
-                    .size_limit(REGEX_SIZE_LIMIT)
-                    .build()
-                    .map_err(|e| {
-                        plain(
-                            lang,
-                            &Problem::InvalidRegex {
-                                name: name.to_string(),
-                                pattern: anchor.to_string(),
-                                error: e.to_string(),
-                            },
-                        )
-                    })?;
+                let regex = Regex::new(anchor).map_err(|e| {
+                    plain(
+                        lang,
+                        &Problem::InvalidRegex {
+                            name: name.to_string(),
+                            pattern: anchor.to_string(),
+                            error: e.to_string(),
+                        },
+                    )
+                })?;
                 Matcher::Regex(regex)
             }
         })

@@ -175,6 +175,7 @@ mod messages;
 mod prepare;
 mod problem;
 mod range;
+mod regex;
 mod registry;
 mod render;
 mod session;

@@ -30,8 +30,9 @@ pub enum AnchorMatch {
     Contains = "contains",
     /// The line equals the anchor, ignoring trailing whitespace on both.
     Equals = "equals",
-    /// The anchor is a regular expression (regex-lite) matched against
-    /// each line without its line ending.
+    /// The anchor is a regular expression (`planner::regex`: Rust regex
+    /// syntax, ASCII classes) matched against each line without its line
+    /// ending.
     Regex = "regex",
 }
 }

@@ -6,11 +6,11 @@
 //! percentage, a plan's expiry time, a float in a refusal
 //! (docs/PERFORMANCE.md cut 28). These print by integer arithmetic.
 
-/// `value` with exactly `places` decimals (at most 9), rounded as
-/// `format!("{value:.places$}")` rounds: by the exact value the float
-/// holds (0.15 is stored as 0.1499…, so one place gives `0.1`), an exact
-/// tie to even. Not finite: `NaN`, `inf`, `-inf`. Beyond 9·10^15 after
-/// scaling, see below.
+/// `value` with exactly `places` decimals (at most 9), as
+/// `format!("{value:.places$}")` writes it: rounded by the exact value the
+/// float holds (0.15 is stored as 0.1499…, so one place gives `0.1`), an
+/// exact tie to even, every digit of a large number. Not finite: `NaN`,
+/// `inf`, `-inf`.
 pub(crate) fn fixed(value: f64, places: u32) -> String {
     if value.is_nan() {
         return "NaN".into();
@@ -21,32 +21,78 @@ pub(crate) fn fixed(value: f64, places: u32) -> String {
     }
     let places = places.min(9);
     let unit = 10u64.pow(places);
-    let (scaled, error) = product(value.abs(), unit as f64);
-    if scaled >= 9.0e15 {
-        // No caller prints such a number; from 2^53 on every float is a
-        // whole number, which this writes exactly (`as` saturates past
-        // u128, at 3.4·10^38). Between 9·10^15/10^places and 2^53 the
-        // fraction is dropped.
+    let x = value.abs();
+    let point = if places > 0 { "." } else { "" };
+    if x >= TWO_POW_53 {
+        // Every float from 2^53 on is a whole number.
         let zeros = "0".repeat(places as usize);
-        let point = if places > 0 { "." } else { "" };
-        return format!("{sign}{}{point}{zeros}", value.abs() as u128);
+        return format!("{sign}{}{point}{zeros}", whole_digits(x));
     }
-    // `scaled + error` is the exact product. Below 2^53 every half is a
-    // float, so only when `scaled` is one can the error tip the rounding.
+    // Both parts are exact; the fraction scaled is below 10^9, so below
+    // 2^53, where every half is a float: only when the rounded product is
+    // one can its error tip the rounding.
+    let mut whole = x.trunc();
+    let (scaled, error) = product(x - whole, unit as f64);
     let floor = scaled.floor();
-    let rounded = if scaled - floor == 0.5 {
-        let up = error > 0.0 || (error == 0.0 && floor % 2.0 == 1.0);
+    let mut digits = if scaled - floor == 0.5 {
+        // The last digit kept is the fraction's, or the whole number's.
+        let last = if places == 0 { whole } else { floor };
+        let up = error > 0.0 || (error == 0.0 && last % 2.0 == 1.0);
         floor + f64::from(u8::from(up))
     } else {
         scaled.round()
-    };
-    let rounded = rounded as u64;
-    let whole = rounded / unit;
+    } as u64;
+    if digits == unit {
+        whole += 1.0;
+        digits = 0;
+    }
+    let whole = whole as u64;
     if places == 0 {
         return format!("{sign}{whole}");
     }
-    let fraction = rounded % unit;
-    format!("{sign}{whole}.{fraction:0width$}", width = places as usize)
+    format!(
+        "{sign}{whole}{point}{digits:0width$}",
+        width = places as usize
+    )
+}
+
+const TWO_POW_53: f64 = 9_007_199_254_740_992.0;
+
+/// The decimal digits of a whole `x` ≥ 2^53: its 53-bit mantissa doubled
+/// exponent times, in base-10^9 limbs.
+fn whole_digits(x: f64) -> String {
+    const BASE: u64 = 1_000_000_000;
+    let bits = x.to_bits();
+    let mut left = ((bits >> 52) & 0x7ff) as i32 - 1075;
+    let mantissa = (bits & ((1 << 52) - 1)) | (1 << 52);
+    let mut limbs = vec![
+        mantissa % BASE,
+        mantissa / BASE % BASE,
+        mantissa / BASE / BASE,
+    ];
+    while left > 0 {
+        // 29 doublings at once: a limb below 10^9 shifted stays below 2^64.
+        let step = left.min(29);
+        let mut carry = 0;
+        for limb in &mut limbs {
+            let v = (*limb << step) + carry;
+            *limb = v % BASE;
+            carry = v / BASE;
+        }
+        while carry > 0 {
+            limbs.push(carry % BASE);
+            carry /= BASE;
+        }
+        left -= step;
+    }
+    while limbs.len() > 1 && limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    let mut text = limbs.pop().unwrap_or(0).to_string();
+    for limb in limbs.iter().rev() {
+        text.push_str(&format!("{limb:09}"));
+    }
+    text
 }
 
 /// `a × b` as the rounded product and its rounding error, exactly
@@ -108,6 +154,10 @@ mod tests {
             (3.5, 0, "4"),
             (1.0e20, 1, "100000000000000000000.0"),
             (9_007_199_254_740_993.0, 0, "9007199254740992"),
+            (12_345_678_901.5, 6, "12345678901.500000"),
+            (4_503_599_627_370_495.5, 0, "4503599627370496"),
+            (4_503_599_627_370_494.5, 0, "4503599627370494"),
+            (0.999_999_999_9, 3, "1.000"),
             (f64::NAN, 1, "NaN"),
             (f64::NEG_INFINITY, 2, "-inf"),
         ];
@@ -127,10 +177,17 @@ mod tests {
     }
 
     proptest! {
-        /// What std prints, for any value whose scaled magnitude is
-        /// under 9·10^15.
+        /// What std prints, for any value.
         #[test]
         fn fixed_is_std(value in -1.0e9f64..1.0e9, places in 0u32..=6) {
+            prop_assert_eq!(fixed(value, places), format!("{value:.p$}", p = places as usize));
+        }
+
+        /// And for any bit pattern: huge, tiny, whole and halves.
+        #[test]
+        fn fixed_is_std_for_any_float(bits in any::<u64>(), places in 0u32..=9) {
+            let value = f64::from_bits(bits);
+            prop_assume!(value.is_finite());
             prop_assert_eq!(fixed(value, places), format!("{value:.p$}", p = places as usize));
         }
 
