@@ -7,14 +7,18 @@
 //! `regex-lite` for size (docs/PERFORMANCE.md cut 32), and it matches
 //! exactly as `regex-lite` does wherever it accepts a pattern (a property
 //! test holds the two together): ASCII `\d`, `\w`, `\s` and `\b`, ASCII
-//! case folding under `(?i)`, `.` any character but `\n`.
+//! case folding under `(?i)` (range by range, as `regex-lite` folds), `.`
+//! any character but `\n`.
 //!
 //! The syntax is `regex-lite`'s less a few rare forms, which are refused
 //! with a message saying which (never read differently): nested classes,
 //! POSIX classes and class set operations (`[[:alpha:]]`, `[a&&b]`),
-//! `\x`/`\u` escapes, verbose mode `(?x)`, repeated assertions (`^*`) and
-//! counts over 1,000. Lines have no line break, so `(?m)` and `(?s)`
-//! change nothing and are accepted.
+//! `\x`/`\u` escapes, verbose mode `(?x)`, repeated assertions (`^*`),
+//! a repetition of a repetition, counts over 1,000, and patterns past the
+//! size and nesting limits below. Lines have no line break, so `(?m)` and
+//! `(?s)` change nothing and are accepted.
+
+use std::cell::RefCell;
 
 /// Why a pattern was refused: the words, for the `INVALID_REGEX` message.
 #[derive(Debug, PartialEq)]
@@ -30,12 +34,23 @@ impl std::fmt::Display for RegexError {
 #[derive(Debug)]
 pub(crate) struct Regex {
     program: Vec<Inst>,
+    /// The sets `Inst::Set` names: sorted, merged ranges, and negation.
+    sets: Vec<(Vec<(char, char)>, bool)>,
+    /// The thread lists, kept between lines.
+    scratch: RefCell<Option<Scratch>>,
 }
 
 /// Largest count of a counted repetition (`a{1000}`).
 const MAX_COUNT: u32 = 1_000;
-/// Most instructions a pattern compiles to.
-const MAX_PROGRAM: usize = 100_000;
+/// Most instructions a pattern compiles to, most character ranges those
+/// test in all, and most tree nodes the compiler visits (an empty body
+/// repeated compiles to nothing but is still visited): each below what
+/// `regex-lite` accepted at the 1 MB program size editkit gave it.
+const MAX_PROGRAM: usize = 5_000;
+const MAX_RANGES: usize = 20_000;
+const MAX_VISITS: usize = 20_000;
+/// Deepest nesting, counted at least as `regex-lite` counts it.
+const MAX_NESTING: u32 = 50;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Look {
@@ -48,11 +63,8 @@ enum Look {
 #[derive(Clone, Debug)]
 enum Node {
     Empty,
-    /// Characters in these inclusive ranges (or not in them).
-    Set {
-        ranges: Vec<(char, char)>,
-        negated: bool,
-    },
+    /// A character of the parser's set `n`.
+    Set(usize),
     Look(Look),
     Concat(Vec<Node>),
     Alt(Vec<Node>),
@@ -61,14 +73,14 @@ enum Node {
         min: u32,
         max: Option<u32>,
     },
+    /// A capturing group: no effect on matching, one level of nesting.
+    Capture(Box<Node>),
 }
 
 #[derive(Clone, Debug)]
 enum Inst {
-    Set {
-        ranges: Vec<(char, char)>,
-        negated: bool,
-    },
+    /// A character of set `n`.
+    Set(usize),
     Look(Look),
     /// Go on at both.
     Split(usize, usize),
@@ -88,7 +100,10 @@ fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// `ranges` with the other ASCII case of each letter added.
+/// `ranges` with ASCII case folded as `regex-lite` folds it, range by
+/// range: one reaching into `a`–`z` gains those letters in upper case,
+/// else one reaching into `A`–`Z` gains them in lower case (so `[Z-a]`
+/// gains `A` only).
 fn fold_case(ranges: &mut Vec<(char, char)>) {
     let mut extra = Vec::new();
     for &(lo, hi) in ranges.iter() {
@@ -97,19 +112,31 @@ fn fold_case(ranges: &mut Vec<(char, char)>) {
             if a <= b {
                 let moved = |c: char| char::from_u32((c as i32 + shift) as u32).unwrap_or(c);
                 extra.push((moved(a), moved(b)));
+                break;
             }
         }
     }
     ranges.extend(extra);
 }
 
+/// `ranges` sorted, overlapping and touching ones merged.
+fn canonical(mut ranges: Vec<(char, char)>) -> Vec<(char, char)> {
+    crate::sort::sort(&mut ranges);
+    let mut out: Vec<(char, char)> = Vec::with_capacity(ranges.len());
+    for (lo, hi) in ranges {
+        match out.last_mut() {
+            Some(last) if lo as u32 <= last.1 as u32 + 1 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
+        }
+    }
+    out
+}
+
 /// The complement of `ranges` over all characters.
 fn complement(ranges: &[(char, char)]) -> Vec<(char, char)> {
-    let mut sorted = ranges.to_vec();
-    crate::sort::sort(&mut sorted);
     let mut out = Vec::new();
     let mut next = 0u32;
-    for (lo, hi) in sorted {
+    for (lo, hi) in canonical(ranges.to_vec()) {
         if (lo as u32) > next {
             out.extend(span(next, lo as u32 - 1));
         }
@@ -132,9 +159,19 @@ fn span(lo: u32, hi: u32) -> Vec<(char, char)> {
     out
 }
 
+/// Whether `\c` may stand for `c` itself (`regex-lite`'s rule: any ASCII
+/// punctuation but `<` and `>`).
+fn is_escapable(c: char) -> bool {
+    c.is_ascii() && !c.is_ascii_alphanumeric() && c != '<' && c != '>'
+}
+
 struct Parser<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     case_insensitive: bool,
+    /// Every set the pattern names, stored once however often a
+    /// repetition compiles it.
+    sets: Vec<(Vec<(char, char)>, bool)>,
+    names: Vec<String>,
 }
 
 impl Parser<'_> {
@@ -142,10 +179,15 @@ impl Parser<'_> {
         self.chars.next_if_eq(&c).is_some()
     }
 
+    fn set(&mut self, ranges: Vec<(char, char)>, negated: bool) -> Node {
+        self.sets.push((canonical(ranges), negated));
+        Node::Set(self.sets.len() - 1)
+    }
+
     /// Alternatives up to `)` (inside a group) or the end.
     fn alternation(&mut self, depth: u32) -> Result<Node, RegexError> {
-        if depth > 100 {
-            return refuse("groups nested more than 100 deep");
+        if depth > MAX_NESTING {
+            return refuse("exceed the maximum number of nested parentheses/brackets");
         }
         // A flag group `(?i)` lasts to the end of the group it is in.
         let outer = self.case_insensitive;
@@ -240,15 +282,12 @@ impl Parser<'_> {
         Ok(n)
     }
 
-    fn literal(&self, c: char) -> Node {
+    fn literal(&mut self, c: char) -> Node {
         let mut ranges = vec![(c, c)];
         if self.case_insensitive {
             fold_case(&mut ranges);
         }
-        Node::Set {
-            ranges,
-            negated: false,
-        }
+        self.set(ranges, false)
     }
 
     fn atom(&mut self, depth: u32) -> Result<Node, RegexError> {
@@ -256,17 +295,13 @@ impl Parser<'_> {
             return Ok(Node::Empty);
         };
         Ok(match c {
-            '.' => Node::Set {
-                ranges: vec![('\n', '\n')],
-                negated: true,
-            },
+            '.' => self.set(vec![('\n', '\n')], true),
             '^' => Node::Look(Look::Start),
             '$' => Node::Look(Look::End),
             '(' => self.group(depth)?,
             '[' => self.class()?,
             '\\' => self.escape()?,
-            '*' | '+' | '?' => return refuse("repetition operator missing expression"),
-            '{' => return refuse("repetition operator missing expression"),
+            '*' | '+' | '?' | '{' => return refuse("repetition operator missing expression"),
             ']' | '}' => return refuse("an unescaped ] or } is not supported (write \\] or \\})"),
             c => self.literal(c),
         })
@@ -281,57 +316,80 @@ impl Parser<'_> {
             if self.eat('<') {
                 self.group_name()?;
             } else if !self.eat(':') {
-                // Flags: `(?i)` for the rest of the enclosing group, or
-                // `(?i:…)` for the group it opens.
-                let outer = self.case_insensitive;
-                let mut on = true;
-                let mut any = false;
-                let mut last_minus = false;
-                loop {
-                    match self.chars.next() {
-                        Some('i') => self.case_insensitive = on,
-                        Some('m' | 's' | 'U') => {}
-                        Some('x') => return refuse("verbose mode (?x) is not supported"),
-                        Some('-') if on => {
-                            on = false;
-                            last_minus = true;
-                            continue;
-                        }
-                        Some(')') if any && !last_minus => return Ok(Node::Empty),
-                        Some(':') if any && !last_minus => {
-                            let inner = self.alternation(depth + 1)?;
-                            self.case_insensitive = outer;
-                            if !self.eat(')') {
-                                return refuse("found open group without closing ')'");
-                            }
-                            return Ok(inner);
-                        }
-                        _ => return refuse("unrecognized flag or group syntax"),
-                    }
-                    any = true;
-                    last_minus = false;
-                }
+                return self.flags(depth);
+            } else {
+                let inner = self.alternation(depth + 1)?;
+                return self.close(inner);
             }
         }
         let inner = self.alternation(depth + 1)?;
+        let inner = self.close(inner)?;
+        Ok(Node::Capture(Box::new(inner)))
+    }
+
+    fn close(&mut self, inner: Node) -> Result<Node, RegexError> {
         if !self.eat(')') {
             return refuse("found open group without closing ')'");
         }
         Ok(inner)
     }
 
-    /// After `(?<` or `(?P<`: the name and `>`.
+    /// After `(?`: flags, `(?i)` for the rest of the enclosing group or
+    /// `(?i:…)` for the group it opens.
+    fn flags(&mut self, depth: u32) -> Result<Node, RegexError> {
+        let outer = self.case_insensitive;
+        let mut on = true;
+        let mut seen: Vec<char> = Vec::new();
+        let mut last_minus = false;
+        loop {
+            let c = self.chars.next();
+            match c {
+                Some(f @ ('i' | 'm' | 's' | 'U' | '-')) if seen.contains(&f) => {
+                    return refuse("duplicate flag")
+                }
+                Some('i') => self.case_insensitive = on,
+                Some('m' | 's' | 'U') => {}
+                Some('x') => return refuse("verbose mode (?x) is not supported"),
+                Some('-') => {
+                    on = false;
+                    last_minus = true;
+                    seen.push('-');
+                    continue;
+                }
+                Some(')') if !seen.is_empty() && !last_minus => return Ok(Node::Empty),
+                Some(':') if !seen.is_empty() && !last_minus => {
+                    let inner = self.alternation(depth + 1)?;
+                    self.case_insensitive = outer;
+                    return self.close(inner);
+                }
+                _ => return refuse("unrecognized flag or group syntax"),
+            }
+            seen.extend(c);
+            last_minus = false;
+        }
+    }
+
+    /// After `(?<` or `(?P<`: the name and `>`, never used before.
     fn group_name(&mut self) -> Result<(), RegexError> {
-        let mut first = true;
+        let mut name = String::new();
         loop {
             match self.chars.next() {
-                Some('>') if !first => return Ok(()),
+                Some('>') if !name.is_empty() => break,
                 Some(c)
-                    if c == '_' || c.is_ascii_alphabetic() || (!first && c.is_ascii_digit()) => {}
+                    if c == '_'
+                        || c.is_ascii_alphabetic()
+                        || (!name.is_empty() && c.is_ascii_digit()) =>
+                {
+                    name.push(c)
+                }
                 _ => return refuse("invalid capture group name"),
             }
-            first = false;
         }
+        if self.names.contains(&name) {
+            return refuse("duplicate capture group name");
+        }
+        self.names.push(name);
+        Ok(())
     }
 
     /// After `\` outside a class.
@@ -346,7 +404,7 @@ impl Parser<'_> {
             'z' => Node::Look(Look::End),
             _ => {
                 let (ranges, negated) = self.escaped_set(c)?;
-                Node::Set { ranges, negated }
+                self.set(ranges, negated)
             }
         })
     }
@@ -367,15 +425,10 @@ impl Parser<'_> {
                     'r' => '\r',
                     'f' => '\u{c}',
                     'v' => '\u{b}',
-                    '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}'
-                    | '^' | '$' | '-' => c,
+                    c if is_escapable(c) => c,
                     _ => return refuse("unrecognized escape sequence"),
                 };
-                let mut ranges = vec![(c, c)];
-                if self.case_insensitive {
-                    fold_case(&mut ranges);
-                }
-                (ranges, false)
+                (vec![(c, c)], false)
             }
         })
     }
@@ -390,7 +443,13 @@ impl Parser<'_> {
                 return refuse("found unclosed character class");
             };
             let lo = match c {
-                ']' if !first => break,
+                // A `]` first is itself, and never starts a range.
+                ']' if first => {
+                    ranges.push((']', ']'));
+                    first = false;
+                    continue;
+                }
+                ']' => break,
                 '[' => return refuse("nested and POSIX character classes are not supported"),
                 '&' | '~' | '-' if self.chars.peek() == Some(&c) => {
                     return refuse("character class set operations are not supported")
@@ -400,7 +459,12 @@ impl Parser<'_> {
                         return refuse("found unclosed character class");
                     };
                     let (set, negated_set) = self.escaped_set(e)?;
-                    if set.len() > 1 || negated_set || matches!(e, 'd' | 'w' | 's') {
+                    if matches!(e, 'd' | 'D' | 'w' | 'W' | 's' | 'S') {
+                        if self.starts_range() {
+                            return refuse(
+                                "character class ranges must start and end with a single character",
+                            );
+                        }
                         ranges.extend(if negated_set { complement(&set) } else { set });
                         first = false;
                         continue;
@@ -410,50 +474,75 @@ impl Parser<'_> {
                 c => c,
             };
             first = false;
-            // A range `lo-hi`, unless `-` is last.
-            let mut ahead = self.chars.clone();
-            if ahead.next() == Some('-') && ahead.peek().is_some_and(|&c| c != ']') {
-                self.chars.next();
-                if self.chars.peek() == Some(&'-') {
-                    return refuse("character class set operations are not supported");
-                }
-                let hi = match self.chars.next() {
-                    Some('\\') => {
-                        let e = self.chars.next().unwrap_or('\\');
-                        let (set, negated_set) = self.escaped_set(e)?;
-                        if set.len() != 1 || negated_set || set[0].0 != set[0].1 {
-                            return refuse("invalid range boundary, must be a literal");
-                        }
-                        set[0].0
-                    }
-                    Some('[') => {
-                        return refuse("nested and POSIX character classes are not supported")
-                    }
-                    Some(c) => c,
-                    None => return refuse("found unclosed character class"),
-                };
-                if hi < lo {
-                    return refuse("invalid character class range, the start must be <= the end");
-                }
-                ranges.push((lo, hi));
-            } else {
+            if !self.starts_range() {
                 ranges.push((lo, lo));
+                continue;
             }
+            self.chars.next();
+            if self.chars.peek() == Some(&'-') {
+                return refuse("character class set operations are not supported");
+            }
+            let hi = match self.chars.next() {
+                Some('\\') => {
+                    let e = self.chars.next().unwrap_or('\\');
+                    if matches!(e, 'd' | 'D' | 'w' | 'W' | 's' | 'S') {
+                        return refuse(
+                            "character class ranges must start and end with a single character",
+                        );
+                    }
+                    self.escaped_set(e)?.0[0].0
+                }
+                Some('[') => return refuse("nested and POSIX character classes are not supported"),
+                Some(c) => c,
+                None => return refuse("found unclosed character class"),
+            };
+            if hi < lo {
+                return refuse("invalid character class range, the start must be <= the end");
+            }
+            ranges.push((lo, hi));
         }
         if self.case_insensitive {
             fold_case(&mut ranges);
         }
-        Ok(Node::Set { ranges, negated })
+        Ok(self.set(ranges, negated))
+    }
+
+    /// Whether a `-` follows that makes a range (not one before `]`).
+    fn starts_range(&self) -> bool {
+        let mut ahead = self.chars.clone();
+        ahead.next() == Some('-') && ahead.peek().is_some_and(|&c| c != ']')
     }
 }
 
-struct Compiler {
-    program: Vec<Inst>,
+/// The tree nested no deeper than `regex-lite` allows: its captures,
+/// repetitions, sequences and alternatives each count a level (ours are
+/// never fewer: a sequence of one here is a level it does not count).
+fn check_nesting(node: &Node, depth: u32) -> Result<(), RegexError> {
+    if depth > MAX_NESTING {
+        return refuse("exceed the maximum number of nested parentheses/brackets");
+    }
+    match node {
+        Node::Empty | Node::Set(_) | Node::Look(_) => Ok(()),
+        Node::Repeat { node, .. } | Node::Capture(node) => check_nesting(node, depth + 1),
+        Node::Concat(items) | Node::Alt(items) => items
+            .iter()
+            .try_for_each(|item| check_nesting(item, depth + 1)),
+    }
 }
 
-impl Compiler {
+struct Compiler<'s> {
+    program: Vec<Inst>,
+    sets: &'s [(Vec<(char, char)>, bool)],
+    ranges: usize,
+    visits: usize,
+}
+
+impl Compiler<'_> {
     fn push(&mut self, inst: Inst) -> Result<usize, RegexError> {
-        if self.program.len() >= MAX_PROGRAM {
+        if let Inst::Set(n) = inst {
+            self.ranges += self.sets[n].0.len();
+        }
+        if self.program.len() >= MAX_PROGRAM || self.ranges > MAX_RANGES {
             return refuse("the pattern is too large once its repetitions are written out");
         }
         self.program.push(inst);
@@ -461,17 +550,19 @@ impl Compiler {
     }
 
     fn node(&mut self, node: &Node) -> Result<(), RegexError> {
+        self.visits += 1;
+        if self.visits > MAX_VISITS {
+            return refuse("the pattern is too large once its repetitions are written out");
+        }
         match node {
             Node::Empty => {}
-            Node::Set { ranges, negated } => {
-                self.push(Inst::Set {
-                    ranges: ranges.clone(),
-                    negated: *negated,
-                })?;
+            Node::Set(n) => {
+                self.push(Inst::Set(*n))?;
             }
             Node::Look(look) => {
                 self.push(Inst::Look(*look))?;
             }
+            Node::Capture(inner) => self.node(inner)?,
             Node::Concat(items) => {
                 for item in items {
                     self.node(item)?;
@@ -527,39 +618,64 @@ impl Compiler {
     }
 }
 
+/// The thread lists of a search, and the stack of the closure.
+#[derive(Debug)]
+struct Scratch {
+    current: Threads,
+    next: Threads,
+    stack: Vec<usize>,
+}
+
 impl Regex {
     /// Parses and compiles `pattern`.
     pub(crate) fn new(pattern: &str) -> Result<Regex, RegexError> {
         let mut parser = Parser {
             chars: pattern.chars().peekable(),
             case_insensitive: false,
+            sets: Vec::new(),
+            names: Vec::new(),
         };
         let tree = parser.alternation(0)?;
         if parser.chars.next().is_some() {
             return refuse("found closing ')' without matching '('");
         }
+        check_nesting(&tree, 0)?;
         let mut compiler = Compiler {
             program: Vec::new(),
+            sets: &parser.sets,
+            ranges: 0,
+            visits: 0,
         };
         compiler.node(&tree)?;
         compiler.push(Inst::Match)?;
+        let program = compiler.program;
         Ok(Regex {
-            program: compiler.program,
+            program,
+            sets: parser.sets,
+            scratch: RefCell::new(None),
         })
     }
 
     /// Whether the pattern matches anywhere in `text`.
     pub(crate) fn is_match(&self, text: &str) -> bool {
         let n = self.program.len();
-        let mut current = Threads::new(n);
-        let mut next = Threads::new(n);
-        let mut stack = Vec::new();
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch {
+            current,
+            next,
+            stack,
+        } = scratch.get_or_insert_with(|| Scratch {
+            current: Threads::new(n),
+            next: Threads::new(n),
+            stack: Vec::new(),
+        });
+        current.clear();
         let mut before: Option<char> = None;
         let mut chars = text.chars();
         loop {
             let here = chars.clone().next();
             // A match may start at every position.
-            if self.add(&mut current, &mut stack, 0, before, here) {
+            if self.add(current, stack, 0, before, here) {
                 return true;
             }
             let Some(c) = chars.next() else {
@@ -569,15 +685,15 @@ impl Regex {
             let after = chars.clone().next();
             for i in 0..current.len() {
                 let pc = current.dense[i];
-                if let Inst::Set { ranges, negated } = &self.program[pc] {
+                if let Inst::Set(set) = self.program[pc] {
+                    let (ranges, negated) = &self.sets[set];
                     let inside = ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi);
-                    if inside != *negated && self.add(&mut next, &mut stack, pc + 1, Some(c), after)
-                    {
+                    if inside != *negated && self.add(next, stack, pc + 1, Some(c), after) {
                         return true;
                     }
                 }
             }
-            std::mem::swap(&mut current, &mut next);
+            std::mem::swap(current, next);
             before = Some(c);
         }
     }
@@ -600,7 +716,7 @@ impl Regex {
             }
             match &self.program[pc] {
                 Inst::Match => return true,
-                Inst::Set { .. } => {}
+                Inst::Set(_) => {}
                 Inst::Jump(to) => stack.push(*to),
                 Inst::Split(a, b) => {
                     stack.push(*b);
@@ -625,6 +741,7 @@ impl Regex {
 
 /// A set of instruction indices in insertion order (a sparse set: clearing
 /// is O(1)).
+#[derive(Debug)]
 struct Threads {
     dense: Vec<usize>,
     sparse: Vec<usize>,
@@ -730,6 +847,12 @@ mod tests {
             r"[-a]|[a-]",
             r"[]x]",
             r"\t",
+            r"[]-a]",
+            r"(?i)[Z-a]",
+            r"(?i)[!-a]",
+            r"a\/b|\%|\#",
+            r"[\w.-]+@",
+            r"(?i-m)x",
             r"中文|😀",
             r".",
             "",
@@ -737,6 +860,24 @@ mod tests {
         for p in patterns {
             assert!(agrees(p, LINES).unwrap(), "{p} was refused");
         }
+    }
+
+    #[test]
+    fn large_and_deep_patterns_are_refused_as_regex_lite_refuses_them() {
+        let big_class = format!("(?:[{}]{{1000}}){{99}}", "a".repeat(10_000));
+        let deep = format!("{}a{}", "(".repeat(51), ")".repeat(51));
+        let deep_repeats = format!("{}a{}", "(?:a".repeat(26), ")*".repeat(26));
+        for p in [
+            big_class.as_str(),
+            deep.as_str(),
+            deep_repeats.as_str(),
+            "(?:[acegikmoqsuwy]{1000}){99}",
+        ] {
+            assert!(Regex::new(p).is_err(), "{}", &p[..40.min(p.len())]);
+            assert!(agrees(p, LINES).is_ok());
+        }
+        let twenty = format!("{}a{}", "(?:".repeat(20), ")".repeat(20));
+        assert!(agrees(&twenty, LINES).unwrap());
     }
 
     #[test]
@@ -772,6 +913,26 @@ mod tests {
                 "[b-a]",
                 "invalid character class range, the start must be <= the end",
             ),
+            (
+                r"[\w-.]",
+                "character class ranges must start and end with a single character",
+            ),
+            (
+                r"[a-\d]",
+                "character class ranges must start and end with a single character",
+            ),
+            ("(?ii)a", "duplicate flag"),
+            ("(?i-i)a", "duplicate flag"),
+            ("(?<x>a)|(?<x>b)", "duplicate capture group name"),
+            (
+                "((((){1000}){1000}){1000}){1000}",
+                "the pattern is too large once its repetitions are written out",
+            ),
+            (
+                "(?:(?:(?:a{0}){1000}){1000}){1000}",
+                "the pattern is too large once its repetitions are written out",
+            ),
+            (r"\<", "unrecognized escape sequence"),
         ] {
             assert_eq!(Regex::new(pattern).unwrap_err().0, reason, "{pattern}");
         }
@@ -783,6 +944,7 @@ mod tests {
             "a", "b", "A", "k", "δ", "_", "-", ".", r"\d", r"\D", r"\w", r"\W", r"\s", r"\S",
             r"\.", r"\-", r"\[", "^", "$", r"\b", r"\B", "[ab]", "[^a]", "[a-c]", "[A-Z_]",
             r"[\d.]", r"[^\s]", "[-a]", "[]a]", r"[\w-]", "()", "(?i)", "(?-i)", " ", r"\t",
+            "[]-a]", "[Z-a]", "[!-a]", r"\/", "z", "(?<n>a)",
         ])
         .prop_map(String::from),];
         let piece = (
@@ -806,7 +968,7 @@ mod tests {
         prop::collection::vec(
             prop::sample::select(vec![
                 'a', 'b', 'A', 'B', 'k', 'K', '\u{212a}', 'δ', '_', '-', '.', ' ', '1', '\t', '[',
-                ']',
+                ']', 'z', 'Z', '^', '`', '/', '!',
             ]),
             0..8,
         )
@@ -831,6 +993,7 @@ mod tests {
                     "a", "b", "(", ")", "[", "]", "{", "}", "*", "+", "?", "|", "^", "$", "\\", ".",
                     "-", ",", "0", "1", "2", "d", "w", "s", "b", "B", "P", "<", ">", "=", "i", ":",
                     "&", "~", "x", "u", "A", "z", " ", "#",
+                    "]-", "(?ii)", r"[\w-", "(?<x>", "Z-a", "(?i)[", "/", "%",
                 ]),
                 0..12,
             ).prop_map(|v| v.concat()),
