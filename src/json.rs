@@ -259,14 +259,6 @@ impl Parser<'_> {
         };
         self.at += 1;
         let c = match kind {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
             b'u' => {
                 let unit = self.hex4()?;
                 let code = match unit {
@@ -289,7 +281,10 @@ impl Parser<'_> {
                 // Every value left is a scalar value.
                 char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
             }
-            _ => return Err(self.error("invalid escape")),
+            other => match simple_escape(other) {
+                Some(c) => c,
+                None => return Err(self.error("invalid escape")),
+            },
         };
         out.push(c);
         Ok(())
@@ -392,6 +387,22 @@ impl Parser<'_> {
         }
         Ok(Json::Float(if negative { -value } else { value }))
     }
+}
+
+/// The character a one-letter JSON escape stands for (`\\n` → line feed);
+/// `\\u` is not one. Shared with the corrector's lenient reader.
+pub(crate) fn simple_escape(kind: u8) -> Option<char> {
+    Some(match kind {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
 }
 
 /// `mantissa` with the decimal digit `b` appended, if that fits.

@@ -400,14 +400,6 @@ mod json {
                         let e = *self.s.get(self.i)?;
                         self.i += 1;
                         let ch = match e {
-                            b'"' => '"',
-                            b'\\' => '\\',
-                            b'/' => '/',
-                            b'b' => '\u{8}',
-                            b'f' => '\u{c}',
-                            b'n' => '\n',
-                            b'r' => '\r',
-                            b't' => '\t',
                             b'u' => {
                                 let hi = self.hex4()?;
                                 let code = if (0xD800..0xDC00).contains(&hi) && self.eat(b"\\u") {
@@ -420,7 +412,7 @@ mod json {
                                 };
                                 char::from_u32(code).unwrap_or('\u{fffd}')
                             }
-                            _ => return None,
+                            other => crate::json::simple_escape(other)?,
                         };
                         let mut buf = [0u8; 4];
                         out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
