@@ -4,8 +4,9 @@
 //! so models fill the ones they do not mean with `""` or `0` (seed 001 §6.2).
 //! These functions turn those sentinels into `None`, accept numbers written
 //! as strings, and reject anything else with a message naming what was
-//! expected. They rely on `deserialize_any`, which both serde_json and
-//! serde-wasm-bindgen support.
+//! expected; the option types read fields through them as the reader
+//! types at the end ([`Text`], [`OptBool`], …, for
+//! [`crate::wire::read_object`]). They rely on `deserialize_any`.
 //!
 //! Where `0` is a meaningful value (`knownOldTotalLines` of an empty file)
 //! [`opt_count`] keeps it; only `""` and `null` are unset there.
@@ -93,7 +94,7 @@ fn integer(value: &Scalar) -> Option<u64> {
 }
 
 /// `null`, missing or `""` → `None`; any other string → `Some`.
-pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(None),
         Scalar::Str(s) if s.is_empty() => Ok(None),
@@ -103,7 +104,7 @@ pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::
 }
 
 /// A string where `null` means `""` (required text such as `newText`).
-pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(String::new()),
         Scalar::Str(s) => Ok(s),
@@ -112,7 +113,7 @@ pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 }
 
 /// A positive integer; `null`, `""` and `0` → `None`.
-pub fn opt_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+fn opt_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
     let value = scalar(d)?;
     match &value {
         Scalar::Null => return Ok(None),
@@ -129,7 +130,7 @@ pub fn opt_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::E
 }
 
 /// A non-negative integer where `0` is meaningful; `null` and `""` → `None`.
-pub fn opt_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+fn opt_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     let value = scalar(d)?;
     match &value {
         Scalar::Null => return Ok(None),
@@ -142,7 +143,7 @@ pub fn opt_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Erro
 }
 
 /// A boolean (or `"true"`/`"false"`); `null` and `""` → `None`.
-pub fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(None),
         Scalar::Bool(b) => Ok(Some(b)),
@@ -157,7 +158,7 @@ pub fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Erro
 }
 
 /// `1`, `2`, `"3"` or `"last"`; `null`, `""` and `0` → `None`.
-pub fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>, D::Error> {
+fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>, D::Error> {
     let value = scalar(d)?;
     if let Scalar::Str(s) = &value {
         let t = s.trim();
@@ -181,7 +182,7 @@ pub fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>,
 }
 
 /// `contains` | `equals` | `regex`; `null` and `""` → `contains`.
-pub fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> {
+fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(AnchorMatch::Contains),
         Scalar::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
@@ -199,7 +200,7 @@ pub fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Err
 }
 
 /// `en` | `zh` (and `zh-CN`, …); `null` and `""` → `en`.
-pub fn lang<'de, D: Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
+fn lang<'de, D: Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(Lang::En),
         Scalar::Str(s) if s.trim().is_empty() => Ok(Lang::En),
@@ -211,7 +212,7 @@ pub fn lang<'de, D: Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
 }
 
 /// A positive finite number of milliseconds; `null`, `""` and `0` → `None`.
-pub fn opt_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+fn opt_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(None),
         Scalar::Str(s) if s.trim().is_empty() => Ok(None),

@@ -60,7 +60,7 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
             ),
         )));
     };
-    from_json(&text).map_err(|e| {
+    crate::json::from_str(&text).map_err(|e| {
         let expected = lang.pick(
             "an object of the documented shape",
             "符合文档所述结构的对象",
@@ -69,12 +69,6 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
         err.message.push_str(&format!(" ({e})"));
         error_to_js(&err)
     })
-}
-
-/// A value from JSON text (parsed into a tree first, so the text parser is
-/// one function, not one per argument type).
-pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, crate::json::Error> {
-    crate::json::from_str(text)
 }
 
 /// A required string argument.
@@ -123,7 +117,7 @@ pub fn lang_of(options: &JsValue) -> Lang {
     }
     options
         .as_string()
-        .and_then(|t| from_json::<OnlyLang>(&t).ok())
+        .and_then(|t| crate::json::from_str::<OnlyLang>(&t).ok())
         .and_then(|o| o.lang)
         .and_then(|s| Lang::parse(&s))
         .unwrap_or_default()

@@ -57,7 +57,7 @@ impl JsHost {
         args: &[JsValue],
     ) -> HostResult<T> {
         let text = self.call_text(capability, args).await?;
-        super::convert::from_json(&text).map_err(|e| wrong_shape(capability, &e))
+        json::from_str(&text).map_err(|e| wrong_shape(capability, &e))
     }
 
     /// The JSON text of the answer (`null` for anything but a string).
