@@ -119,8 +119,9 @@ const ANCHOR_TRIES: usize = 4;
 const COUNT_CAP: usize = 1 << 16;
 
 /// The anchor when every search token is short: of the longest few
-/// distinct tokens, the one that occurs least often in the content as text (counted up to the fewest so
-/// far; ties go to the longer, then the earlier). Anchoring on a common
+/// distinct tokens, the one that occurs least often in the content as
+/// text (counted up to the fewest so far; ties go to the longer, then the
+/// earlier). Anchoring on a common
 /// token walks every occurrence: 10 MB of `}` lines with a search of `}`
 /// lines took over a second, where the search's one other token occurs
 /// nowhere. `None` when a counted token does not occur at all (no match
