@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Builds the wasm core and assembles the npm package in pkg/.
-#   cargo rustc --crate-type cdylib (keeps LTO, cargo #9672) → wasm-bindgen
+#   cargo +nightly rustc -Z build-std --crate-type cdylib (keeps LTO, cargo
+#   #9672; lib.sh's build_shipped_wasm) → wasm-bindgen
 #   --target web → wasm-opt -Oz, twice (npm binaryen) → pkg-template/build.mjs
 source "$(dirname "$0")/lib.sh"
 scripts/setup.sh
 
-step "cargo rustc --release --target wasm32-unknown-unknown"
-cargo rustc --quiet --lib --release --target wasm32-unknown-unknown --crate-type cdylib
+step "cargo +$SHIPPED_TOOLCHAIN rustc --release -Z build-std --target wasm32-unknown-unknown"
+build_shipped_wasm
 
 step "wasm-bindgen --target web"
 mkdir -p target/bindgen
 wasm-bindgen --target web --out-dir target/bindgen --out-name editkit \
   --experimental-reset-state-function --omit-default-module-path \
-  "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/editkit.wasm"
+  "$SHIPPED_WASM"
 
 # -Oz twice around --flatten --rereloop: the restructured control flow
 # shrinks again, 5 KB raw / 2 KB gzip at the same speed

@@ -10,3 +10,23 @@ step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
 }
+
+# The toolchain the shipped wasm is built with: a pinned nightly, because
+# rebuilding std with the crate (-Z build-std, size-optimised, panics that
+# abort at once) takes 60 KB raw / 22 KB gzip off the package at the same
+# speed (docs/PERFORMANCE.md cut 33). Tests, lints and the native core use
+# stable; setup.sh installs this one (minimal profile, rust-src, wasm32).
+SHIPPED_TOOLCHAIN=nightly-2026-05-20
+
+# Builds the release wasm as shipped into target/shipped/; extra arguments
+# go to cargo (size-grid.sh varies the opt-level through the environment).
+# The target's rustflags are restated (simd128 from .cargo/config.toml) with
+# the panic strategy std is rebuilt for.
+build_shipped_wasm() {
+  cargo "+$SHIPPED_TOOLCHAIN" rustc --quiet --lib --release --target wasm32-unknown-unknown \
+    --crate-type cdylib --target-dir "${CARGO_TARGET_DIR:-target}/shipped" \
+    -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size \
+    --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128", "-Z", "unstable-options", "-C", "panic=immediate-abort"]' \
+    "$@"
+}
+SHIPPED_WASM="${CARGO_TARGET_DIR:-target}/shipped/wasm32-unknown-unknown/release/editkit.wasm"

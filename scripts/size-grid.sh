@@ -11,11 +11,10 @@ WASM_OPT_FLAGS=(--strip-debug --strip-producers --enable-simd --enable-bulk-memo
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue)
 for level in s z 3; do
   step "cargo rustc opt-level=$level"
-  CARGO_PROFILE_RELEASE_OPT_LEVEL=$level cargo rustc --quiet --lib --release \
-    --target wasm32-unknown-unknown --crate-type cdylib
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=$level build_shipped_wasm
   wasm-bindgen --target web --out-dir "$out/bindgen-$level" --out-name editkit \
     --experimental-reset-state-function --omit-default-module-path \
-    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/editkit.wasm"
+    "$SHIPPED_WASM"
   for opt in Oz O3; do
     # The glue belongs to its wasm (closure shims are named per build).
     wasm-opt "-$opt" "${WASM_OPT_FLAGS[@]}" "$out/bindgen-$level/editkit_bg.wasm" \

@@ -95,6 +95,19 @@ test('the tarball holds the built package and nothing else', () => {
   );
 });
 
+// The shipped wasm is built with std rebuilt for panics that abort at once
+// (scripts/lib.sh, docs/PERFORMANCE.md cut 33): std's panic messages, which
+// a stable build carries, are not in it.
+test('the shipped wasm carries none of std’s panic messages', () => {
+  const wasm = readFileSync(join(repo, 'pkg', 'dist', 'editkit_bg.wasm')).toString('latin1');
+  for (const message of [
+    'out of range for slice of length',
+    'capacity overflow',
+    'already mutably borrowed',
+  ])
+    assert.ok(!wasm.includes(message), message);
+});
+
 test('Node ESM: import and call a real tool', () => {
   const dir = project('esm-app', {
     'index.mjs': `
