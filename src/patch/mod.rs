@@ -30,16 +30,15 @@ mod problem;
 mod types;
 mod unified;
 
-use std::collections::BTreeMap;
-
 pub use types::{
-    FileOp, FilePatch, FileResult, Hunk, HunkResult, Patch, PatchOptions, PatchReport,
+    FileOp, FilePatch, FileResult, Hunk, HunkResult, Patch, PatchFiles, PatchOptions, PatchReport,
 };
 
 use problem::Problem;
 
 use crate::error::{Error, ErrorCode};
 use crate::lang::Lang;
+use crate::text::FastMap;
 
 /// A parser's result: the patch when neither the parse nor the file
 /// checks ([`check_files`]) found a problem, else every problem.
@@ -54,7 +53,7 @@ fn parsed(files: Vec<FilePatch>, mut problems: Vec<Problem>) -> Result<Patch, Ve
 
 /// Paths present, and each file named once (a rename's target counts).
 fn check_files(files: &[FilePatch], problems: &mut Vec<Problem>) {
-    let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut seen: FastMap<&str, u32> = FastMap::default();
     for f in files {
         for p in std::iter::once(&f.path).chain(f.move_to.as_ref()) {
             if p.is_empty() {
@@ -108,7 +107,7 @@ pub fn parse_unified_diff(text: &str, lang: Lang) -> Result<Patch, Error> {
 /// (`INVALID_PATCH`) or bad options; every refusal of a file or hunk is in
 /// the report.
 pub fn plan_patch(
-    files: &BTreeMap<String, String>,
+    files: &impl PatchFiles,
     text: &str,
     options: &PatchOptions,
 ) -> Result<PatchReport, Error> {
@@ -119,7 +118,7 @@ pub fn plan_patch(
 
 /// Plans a unified diff over the given files, as [`plan_patch`] does.
 pub fn plan_unified_diff(
-    files: &BTreeMap<String, String>,
+    files: &impl PatchFiles,
     text: &str,
     options: &PatchOptions,
 ) -> Result<PatchReport, Error> {
@@ -130,7 +129,7 @@ pub fn plan_unified_diff(
 
 /// Plans an already parsed patch (either format) over the given files.
 pub fn plan_parsed_patch(
-    files: &BTreeMap<String, String>,
+    files: &impl PatchFiles,
     patch: &Patch,
     options: &PatchOptions,
 ) -> Result<PatchReport, Error> {
@@ -141,7 +140,7 @@ pub fn plan_parsed_patch(
 /// A patch that names no file is refused: an agent that sent it believes
 /// it changed something.
 fn plan_checked(
-    files: &BTreeMap<String, String>,
+    files: &impl PatchFiles,
     patch: &Patch,
     options: &PatchOptions,
     format: messages::Format,

@@ -2,11 +2,11 @@
 //! (a file to add must not exist, one to update or delete must), the
 //! hunks placed, and the atomic rule.
 
-use std::collections::BTreeMap;
-
 use super::messages;
 use super::place::{at_end, place_hunks, Placement};
-use super::types::{FileOp, FilePatch, FileResult, HunkResult, Patch, PatchOptions, PatchReport};
+use super::types::{
+    FileOp, FilePatch, FileResult, HunkResult, Patch, PatchFiles, PatchOptions, PatchReport,
+};
 use crate::error::{Error, ErrorCode};
 use crate::matcher::MatchMode;
 use crate::text::{detect_line_ending, split_bom, BOM};
@@ -26,11 +26,7 @@ pub(super) fn check_options(options: &PatchOptions) -> Result<(), Error> {
     Ok(())
 }
 
-pub(super) fn plan(
-    files: &BTreeMap<String, String>,
-    patch: &Patch,
-    options: &PatchOptions,
-) -> PatchReport {
+pub(super) fn plan(files: &impl PatchFiles, patch: &Patch, options: &PatchOptions) -> PatchReport {
     let lang = options.lang;
     let mut results: Vec<FileResult> = patch
         .files
@@ -70,14 +66,10 @@ fn file_result(f: &FilePatch) -> FileResult {
     }
 }
 
-fn plan_file(
-    files: &BTreeMap<String, String>,
-    f: &FilePatch,
-    options: &PatchOptions,
-) -> FileResult {
+fn plan_file(files: &impl PatchFiles, f: &FilePatch, options: &PatchOptions) -> FileResult {
     let lang = options.lang;
     let mut r = file_result(f);
-    let current = files.get(&f.path);
+    let current = files.text(&f.path);
     let refuse = |mut r: FileResult, e: Error| {
         r.error = Some(e.with_line(f.line));
         r
@@ -119,7 +111,7 @@ fn plan_file(
             return r;
         }
         (FileOp::Update, Some(text)) => {
-            if let Some(to) = f.move_to.as_ref().filter(|to| files.contains_key(*to)) {
+            if let Some(to) = f.move_to.as_ref().filter(|to| files.text(to).is_some()) {
                 return refuse(
                     r,
                     Error::new(ErrorCode::FileExists, messages::move_exists(lang, to)),

@@ -129,6 +129,27 @@ impl Patch {
     }
 }
 
+/// The files a patch is planned over: path → text; a path it has no text
+/// for does not exist. A `BTreeMap` or a `HashMap` of paths to texts is
+/// one (the wasm binding reads the host's object into a hash map, so the
+/// package carries no B-tree code; docs/PERFORMANCE.md cut 34).
+pub trait PatchFiles {
+    /// The text of `path`, if that file exists.
+    fn text(&self, path: &str) -> Option<&str>;
+}
+
+impl PatchFiles for std::collections::BTreeMap<String, String> {
+    fn text(&self, path: &str) -> Option<&str> {
+        self.get(path).map(String::as_str)
+    }
+}
+
+impl<S: std::hash::BuildHasher> PatchFiles for std::collections::HashMap<String, String, S> {
+    fn text(&self, path: &str) -> Option<&str> {
+        self.get(path).map(String::as_str)
+    }
+}
+
 /// Options of [`plan_patch`](super::plan_patch) and
 /// [`plan_unified_diff`](super::plan_unified_diff).
 #[derive(Clone, Debug, PartialEq)]

@@ -2,12 +2,14 @@
 //!
 //! Time comes from the caller (`now_ms`, the host's clock); ids are the
 //! session prefix plus a base-36 counter, so no clock or entropy is read
-//! here. Plans are kept in a `BTreeMap` (deterministic, no hashing seed).
+//! here. Plans are kept in a `Vec` sorted by id: deterministic, the order a
+//! `BTreeMap` gives, and a handful of live plans need no tree (the wasm
+//! carries no B-tree code for it; docs/PERFORMANCE.md cut 34).
 //! Expired and applied ids are remembered (the last [`MAX_RETIRED`]) so a
 //! late apply hears "expired" or "already applied" rather than a bare "not
 //! found".
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use super::types::{PlanAction, PlanMode};
 
@@ -116,7 +118,8 @@ pub(crate) enum LookupError {
 }
 
 pub(crate) struct Registry {
-    hunks: BTreeMap<String, Hunk>,
+    /// Sorted by `id`.
+    hunks: Vec<Hunk>,
     retired: VecDeque<(String, Retired, String)>,
     next_seq: u64,
     prefix: String,
@@ -126,7 +129,7 @@ pub(crate) struct Registry {
 impl Registry {
     pub fn new(prefix: &str, ttl_ms: f64) -> Self {
         Registry {
-            hunks: BTreeMap::new(),
+            hunks: Vec::new(),
             retired: VecDeque::new(),
             next_seq: 1,
             prefix: sanitize_prefix(prefix),
@@ -144,16 +147,12 @@ impl Registry {
     /// Moves every plan whose time is up (`now >= expires`) to the
     /// retired list.
     pub fn purge(&mut self, now_ms: f64) {
-        let expired: Vec<String> = self
-            .hunks
-            .values()
-            .filter(|h| now_ms >= h.expires_at_ms)
-            .map(|h| h.id.clone())
-            .collect();
-        for id in expired {
-            if let Some(h) = self.hunks.remove(&id) {
-                self.retire(h.id, Retired::Expired, h.path);
-            }
+        let (expired, live): (Vec<Hunk>, Vec<Hunk>) = std::mem::take(&mut self.hunks)
+            .into_iter()
+            .partition(|h| now_ms >= h.expires_at_ms);
+        self.hunks = live;
+        for h in expired {
+            self.retire(h.id, Retired::Expired, h.path);
         }
     }
 
@@ -166,7 +165,7 @@ impl Registry {
 
     /// The path of a live or recently retired plan (for error YAML).
     pub fn path_of(&self, id: &str) -> Option<&str> {
-        match self.hunks.get(id) {
+        match self.get(id) {
             Some(h) => Some(&h.path),
             None => self
                 .retired
@@ -180,7 +179,7 @@ impl Registry {
     /// The live plan `id` if `owner` made it. Call [`Registry::purge`]
     /// first so expired plans are reported as such.
     pub fn lookup(&self, id: &str, owner: &str) -> Result<&Hunk, LookupError> {
-        match self.hunks.get(id) {
+        match self.get(id) {
             Some(h) if h.owner == owner => Ok(h),
             Some(_) => Err(LookupError::WrongOwner),
             None => {
@@ -195,27 +194,37 @@ impl Registry {
         }
     }
 
-    pub fn get(&self, id: &str) -> Option<&Hunk> {
-        self.hunks.get(id)
+    /// Where `id` is, or would be inserted, in the sorted list.
+    fn position(&self, id: &str) -> Result<usize, usize> {
+        self.hunks.binary_search_by(|h| h.id.as_str().cmp(id))
     }
 
+    pub fn get(&self, id: &str) -> Option<&Hunk> {
+        self.position(id).ok().map(|i| &self.hunks[i])
+    }
+
+    /// Adds a plan, or replaces the one with its id.
     pub fn insert(&mut self, hunk: Hunk) {
-        self.hunks.insert(hunk.id.clone(), hunk);
+        match self.position(&hunk.id) {
+            Ok(i) => self.hunks[i] = hunk,
+            Err(i) => self.hunks.insert(i, hunk),
+        }
     }
 
     /// Removes an applied plan; a retry of its id gets `HUNK_NOT_FOUND`.
     pub fn consume(&mut self, id: &str) {
-        if let Some(h) = self.hunks.remove(id) {
+        if let Ok(i) = self.position(id) {
+            let h = self.hunks.remove(i);
             self.retire(h.id, Retired::Applied, h.path);
         }
     }
 
     pub fn live(&self) -> impl Iterator<Item = &Hunk> {
-        self.hunks.values()
+        self.hunks.iter()
     }
 
     pub fn live_mut(&mut self) -> impl Iterator<Item = &mut Hunk> {
-        self.hunks.values_mut()
+        self.hunks.iter_mut()
     }
 }
 
@@ -275,5 +284,67 @@ mod tests {
             base36(1_767_225_600_000)
         );
         assert_eq!(id_prefix_from_now(f64::NAN), "0");
+    }
+
+    fn hunk(id: &str, expires_at_ms: f64) -> Hunk {
+        Hunk {
+            id: id.to_string(),
+            seq: 0,
+            owner: "o".to_string(),
+            path: format!("{id}.txt"),
+            mode: PlanMode::PrepareFileAppend,
+            action: PlanAction::Append,
+            created_at_ms: 0.0,
+            expires_at_ms,
+            new_text: String::new(),
+            base: Base {
+                digest: 0,
+                bytes: 0,
+                existed: true,
+                line_count: 0,
+            },
+            edit: PlannedEdit::Append { create: false },
+            info: HunkInfo::Append,
+        }
+    }
+
+    fn live_ids(r: &Registry) -> Vec<&str> {
+        r.live().map(|h| h.id.as_str()).collect()
+    }
+
+    /// Plans are listed in id order whatever order they were made in (the
+    /// order a `BTreeMap` gave), a plan made again under its id replaces
+    /// it, and applied or expired plans leave the list.
+    #[test]
+    fn plans_are_kept_in_id_order() {
+        let mut r = Registry::new("h", 10.0);
+        for (id, expires) in [("h-b", 5.0), ("h-10", 50.0), ("h-2", 5.0), ("h-a", 50.0)] {
+            r.insert(hunk(id, expires));
+        }
+        assert_eq!(live_ids(&r), ["h-10", "h-2", "h-a", "h-b"]);
+        let mut again = hunk("h-2", 50.0);
+        again.new_text = "second".to_string();
+        r.insert(again);
+        assert_eq!(live_ids(&r), ["h-10", "h-2", "h-a", "h-b"]);
+        assert_eq!(r.get("h-2").map(|h| h.new_text.as_str()), Some("second"));
+        assert!(r.get("h-3").is_none());
+        r.consume("h-10");
+        r.consume("h-10");
+        r.purge(5.0);
+        assert_eq!(live_ids(&r), ["h-2", "h-a"]);
+        assert_eq!(
+            r.lookup("h-10", "o").err(),
+            Some(LookupError::NotFound {
+                retired: Some(Retired::Applied)
+            })
+        );
+        assert_eq!(
+            r.lookup("h-b", "o").err(),
+            Some(LookupError::NotFound {
+                retired: Some(Retired::Expired)
+            })
+        );
+        assert_eq!(r.path_of("h-b"), Some("h-b.txt"));
+        assert_eq!(r.lookup("h-a", "x").err(), Some(LookupError::WrongOwner));
     }
 }
