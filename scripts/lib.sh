@@ -20,10 +20,14 @@ SHIPPED_TOOLCHAIN=nightly-2026-05-20
 
 # Builds the release wasm as shipped into target/shipped/; extra arguments
 # go to cargo (size-grid.sh varies the opt-level through the environment).
-# The target's rustflags are restated (simd128 from .cargo/config.toml) with
-# the panic strategy std is rebuilt for.
+# `--config` adds the panic strategy std is rebuilt for to the target's
+# rustflags (cargo appends it to .cargo/config.toml's; simd128 is named
+# again so the build does not hang on that file). A `RUSTFLAGS` in the
+# environment would replace both, so it is not passed on. A panic aborts
+# before any hook runs, so the `debug-panic-hook` feature prints nothing
+# in this build.
 build_shipped_wasm() {
-  cargo "+$SHIPPED_TOOLCHAIN" rustc --quiet --lib --release --target wasm32-unknown-unknown \
+  env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS cargo "+$SHIPPED_TOOLCHAIN" rustc --quiet --lib --release --target wasm32-unknown-unknown \
     --crate-type cdylib --target-dir "${CARGO_TARGET_DIR:-target}/shipped" \
     -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size \
     --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128", "-Z", "unstable-options", "-C", "panic=immediate-abort"]' \

@@ -6,15 +6,17 @@
 #   scripts/setup.sh --browser  … and Chromium + ChromeDriver for browser tests
 source "$(dirname "$0")/lib.sh"
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+if ! grep -qx wasm32-unknown-unknown <<<"$(rustup target list --installed)"; then
   step "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
 
 # The shipped wasm's pinned nightly (lib.sh says why), with the std sources
 # -Z build-std compiles.
-if ! rustup component list --toolchain "$SHIPPED_TOOLCHAIN" --installed 2>/dev/null | grep -q '^rust-src' ||
-  ! rustup target list --toolchain "$SHIPPED_TOOLCHAIN" --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+# (Lists are read whole before grep: under pipefail, `rustup … | grep -q`
+# can fail when grep stops reading early.)
+if ! grep -q '^rust-src' <<<"$(rustup component list --toolchain "$SHIPPED_TOOLCHAIN" --installed 2>/dev/null)" ||
+  ! grep -qx wasm32-unknown-unknown <<<"$(rustup target list --toolchain "$SHIPPED_TOOLCHAIN" --installed 2>/dev/null)"; then
   step "rustup toolchain install $SHIPPED_TOOLCHAIN (rust-src, wasm32)"
   rustup toolchain install "$SHIPPED_TOOLCHAIN" --profile minimal --component rust-src \
     --target wasm32-unknown-unknown
@@ -22,7 +24,7 @@ fi
 
 # rustfmt and clippy: the formatting and lint gates of scripts/test.sh.
 for component in rustfmt clippy; do
-  if ! rustup component list --installed | grep -q "^$component"; then
+  if ! grep -q "^$component" <<<"$(rustup component list --installed)"; then
     step "rustup component add $component"
     rustup component add "$component"
   fi

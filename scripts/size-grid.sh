@@ -28,4 +28,5 @@ for level in s z 3; do
     BENCH_DIST="$PWD/$out/$level-$opt/dist" node bench/node/bench.mjs | grep -E "^matcher [a-f]\. .*10k|^block diff|^editkit_bg"
   done
 done
-# The release build is left as it was (opt-level from Cargo.toml).
+# pkg/ and target/bindgen are left as they were; target/shipped holds the
+# last variant built (opt-level 3): scripts/build.sh rebuilds it.

@@ -4,7 +4,7 @@
 //! refusals (code, file, hunk, candidates, words of the message), or the
 //! lines of the format problems.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use editkit::{
     apply_search_replace, plan_patch, plan_unified_diff, ErrorCode, FileOp, FileResult, HunkResult,
@@ -92,6 +92,21 @@ fn check_case(case: &Value) {
         "unified" => plan_unified_diff(&files, patch, &options),
         other => panic!("{name}: unknown format {other}"),
     };
+    // The same files as a hash map, which the wasm binding passes, plan
+    // to the same report or refusal.
+    let hashed: HashMap<String, String> = files.clone().into_iter().collect();
+    let again = match case["format"].as_str().unwrap() {
+        "codex" => Some(plan_patch(&hashed, patch, &options)),
+        "unified" => Some(plan_unified_diff(&hashed, patch, &options)),
+        _ => None,
+    };
+    if let Some(again) = again {
+        assert_eq!(
+            format!("{again:?}"),
+            format!("{outcome:?}"),
+            "{name}: HashMap files"
+        );
+    }
     let expect = &case["expect"];
     if let Some(lines) = expect.get("invalid") {
         let e = outcome.expect_err(name);
