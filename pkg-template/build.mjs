@@ -71,7 +71,59 @@ if (!generated.includes(ASCII_LOOP)) {
     'wasm-bindgen glue changed: passStringToWasm0 no longer has the ASCII loop build.mjs replaces',
   );
 }
-writeFileSync(glue, generated.replace(ASCII_LOOP, ENCODE_INTO));
+
+// An async export's future is polled from a microtask (js-sys queues each
+// poll with queueMicrotask) and woken from a host promise's `then`
+// callback, outside the stack of the JS call that started it. A trap there
+// was an uncaught exception (it ends a Node process) and left the call's
+// promise pending forever. The glue runs those callbacks through
+// `editkitReporting`: what one throws goes to the handler the TS layer
+// installs (boundary.ts: the instance is replaced and the calls in flight
+// reject with INTERNAL_ERROR); a callback of an instance already replaced
+// (a host that answers after the trap) is dropped, its call rejected
+// already. The build stops if the glue no longer has the expected shape.
+const REPORTED_CALLBACKS = [
+  ['queueMicrotask(arg0);', 'queueMicrotask(editkitReporting(arg0));'],
+  [
+    'const ret = arg0.then(arg1, arg2);',
+    'const ret = arg0.then(editkitReporting(arg1), editkitReporting(arg2));',
+  ],
+  ['const ret = arg0.then(arg1);', 'const ret = arg0.then(editkitReporting(arg1));'],
+];
+const REPORTING = `
+// editkit: callbacks that poll or wake a future report what they throw
+// (see pkg-template/build.mjs); boundary.ts installs the handler.
+let editkitAsyncFailure = (e) => {
+    throw e;
+};
+export function __editkitOnAsyncFailure(handler) {
+    editkitAsyncFailure = handler;
+}
+function editkitReporting(callback) {
+    const instance = __wbg_instance_id;
+    return (...args) => {
+        try {
+            return callback(...args);
+        } catch (e) {
+            if (instance === __wbg_instance_id) editkitAsyncFailure(e);
+        }
+    };
+}
+`;
+function reportAsyncFailures(text, file) {
+  for (const [from, to] of REPORTED_CALLBACKS) {
+    const found = text.split(from).length - 1;
+    if (found !== 1)
+      throw new Error(
+        `wasm-bindgen glue changed: ${file} has ${found} of \`${from}\`, build.mjs wraps exactly one`,
+      );
+    text = text.replace(from, to);
+  }
+  if (!text.includes('let __wbg_instance_id'))
+    throw new Error(`wasm-bindgen glue changed: ${file} has no __wbg_instance_id`);
+  return text + REPORTING;
+}
+writeFileSync(glue, reportAsyncFailures(generated.replace(ASCII_LOOP, ENCODE_INTO), generatedGlue));
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
@@ -147,7 +199,12 @@ if (variant) {
 // trap hook the recovery test needs, over the wasm built with
 // `--features test-hooks` (scripts/build.sh).
 const testBuild = join(root, 'target', 'test-build');
-const testGlue = join(root, 'target', 'bindgen-test', 'editkit.js');
+const testGlueGenerated = join(root, 'target', 'bindgen-test', 'editkit.js');
+const testGlue = join(root, 'target', 'bindgen-test', 'editkit.reporting.js');
+writeFileSync(
+  testGlue,
+  reportAsyncFailures(readFileSync(testGlueGenerated, 'utf8'), testGlueGenerated),
+);
 mkdirSync(testBuild, { recursive: true });
 await build({
   ...common,

@@ -183,8 +183,40 @@ export function setNotLoadedHint(path: string, failure?: unknown): void {
   importFailure = failure;
 }
 
+/**
+ * The async calls in flight, by the function that rejects each. A future
+ * is polled from a microtask, outside the stack of the call that started
+ * it; the glue hands what a poll throws to the handler below
+ * (pkg-template/build.mjs). A trap ends the instance every future in
+ * flight ran on, so it is replaced once and every call in flight rejects
+ * with INTERNAL_ERROR (they would otherwise never settle).
+ */
+const inFlight = new Set<(thrown: unknown) => void>();
+
+/** What an async call in flight rejects with when a poll trapped. */
+class AsyncTrap {
+  constructor(readonly thrown: unknown) {}
+}
+
+glue.__editkitOnAsyncFailure((thrown) => {
+  try {
+    glue.__wbg_reset_state();
+  } catch {
+    // The next call re-initialises or reports again.
+  }
+  const rejecters = [...inFlight];
+  inFlight.clear();
+  for (const reject of rejecters) reject(new AsyncTrap(thrown));
+});
+
 function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError {
   if (isEditkitError(thrown)) return thrown;
+  if (thrown instanceof AsyncTrap) {
+    // The instance was replaced when the trap was reported.
+    const cause = thrown.thrown;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return jsError('INTERNAL_ERROR', 'internal', lang, [message], {}, cause);
+  }
   if (!loaded) {
     // The glue has no instance yet: say what to do, not "internal error".
     if (missingWasmPath === undefined)
@@ -261,7 +293,21 @@ export async function callAsync<T>(
 ): Promise<T> {
   let answer: unknown;
   try {
-    answer = await fn();
+    answer = await new Promise<unknown>((resolve, reject) => {
+      // A synchronous throw of fn rejects this promise before it is in flight.
+      const running = fn();
+      inFlight.add(reject);
+      running.then(
+        (value) => {
+          inFlight.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          inFlight.delete(reject);
+          reject(error);
+        },
+      );
+    });
   } catch (e) {
     throw fromWasm(e, lang, ctx);
   }

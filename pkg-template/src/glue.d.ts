@@ -73,4 +73,7 @@ declare module 'editkit-glue' {
   export function resetStats(): unknown;
   export function clearCorrectionCache(): unknown;
   export function __trapForTests(): void;
+  /** Added by pkg-template/build.mjs: receives what a future's poll throws. */
+  export function __editkitOnAsyncFailure(handler: (thrown: unknown) => void): void;
+  export function __trapAfterHostForTests(host: unknown): Promise<unknown>;
 }

@@ -36,3 +36,17 @@ pub fn start() {
 pub fn trap_for_tests() {
     core::arch::wasm32::unreachable()
 }
+
+/// Traps inside an async call, after the host's `getBlocks` answered: the
+/// future is polled from a microtask, outside the JS caller's stack, so the
+/// TS layer's recovery of async calls (the glue reports the trap, the
+/// pending calls reject with `INTERNAL_ERROR`, a fresh instance follows)
+/// is tested for real. Test build only, like `__trapForTests`.
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen(js_name = __trapAfterHostForTests)]
+pub async fn trap_after_host_for_tests(host: JsValue) -> Result<JsValue, JsValue> {
+    use crate::host::SiyuanHost;
+    let host = host::JsHost::new(host);
+    let _ = host.get_blocks(&[]).await;
+    core::arch::wasm32::unreachable()
+}

@@ -319,6 +319,38 @@ test('host callbacks that throw, reject, hang up with junk, or have throwing get
   await canary();
 });
 
+test('a trap inside an async call rejects it and every async call in flight with INTERNAL_ERROR; the next calls work', async () => {
+  // The future is polled from a microtask, outside the caller's stack: the
+  // trap was an uncaught exception and the promise never settled.
+  const hooked = await import(join(repo, 'target', 'test-build', 'node.js'));
+  const host = fixtureHost();
+  const diff = `@@DELETE:${P}@@`;
+  const before = await hooked.applyBlockDiff(diff, host, { dryRun: true });
+  assert.equal(before.ok, true);
+  const uncaught = [];
+  const onUncaught = (e) => uncaught.push(e);
+  process.on('uncaughtException', onUncaught);
+  try {
+    // Another async call, in flight (its host answers late) when the trap comes.
+    const slowHost = {
+      ...host,
+      getBlocks: (ids) => new Promise((done) => setTimeout(() => done(host.getBlocks(ids)), 50)),
+    };
+    const inFlight = hooked.applyBlockDiff(diff, slowHost, { dryRun: true });
+    const isTrap = (e) =>
+      hooked.isEditkitError(e) &&
+      e.code === 'INTERNAL_ERROR' &&
+      e.cause instanceof WebAssembly.RuntimeError;
+    await assert.rejects(hooked.trapAfterHostForTests({ getBlocks: async () => [] }), isTrap);
+    await assert.rejects(inFlight, isTrap);
+  } finally {
+    process.off('uncaughtException', onUncaught);
+  }
+  assert.deepEqual(uncaught, []);
+  assert.equal(hooked.findMatch('abc', 'b').found, true);
+  assert.deepEqual(await hooked.applyBlockDiff(diff, host, { dryRun: true }), before);
+});
+
 test('a trapped wasm instance is replaced: the call is INTERNAL_ERROR and the next call works', async () => {
   // The hook lives only in the test build (SPEC §12), never in the package.
   assert.equal(ek.__trapForTests, undefined);
