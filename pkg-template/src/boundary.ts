@@ -185,20 +185,24 @@ export function setNotLoadedHint(path: string, failure?: unknown): void {
 
 /**
  * The async calls in flight, by the function that rejects each. A future
- * is polled from a microtask, outside the stack of the call that started
- * it; the glue hands what a poll throws to the handler below
- * (pkg-template/build.mjs). A trap ends the instance every future in
- * flight ran on, so it is replaced once and every call in flight rejects
- * with INTERNAL_ERROR (they would otherwise never settle).
+ * is polled from a microtask and woken from promise callbacks, outside the
+ * stack of the call that started it; the glue hands what those callbacks
+ * throw to `replaceInstance` (pkg-template/build.mjs).
  */
 const inFlight = new Set<(thrown: unknown) => void>();
 
-/** What an async call in flight rejects with when a poll trapped. */
+/** What an async call in flight rejects with when its instance trapped. */
 class AsyncTrap {
   constructor(readonly thrown: unknown) {}
 }
 
-glue.__editkitOnAsyncFailure((thrown) => {
+/**
+ * Replaces a trapped instance, once, and rejects every async call in
+ * flight with INTERNAL_ERROR: their futures lived in the instance that
+ * trapped (whether a poll or a synchronous call trapped), so they would
+ * otherwise never settle.
+ */
+function replaceInstance(thrown: unknown): void {
   try {
     glue.__wbg_reset_state();
   } catch {
@@ -207,7 +211,9 @@ glue.__editkitOnAsyncFailure((thrown) => {
   const rejecters = [...inFlight];
   inFlight.clear();
   for (const reject of rejecters) reject(new AsyncTrap(thrown));
-});
+}
+
+glue.__editkitOnAsyncFailure(replaceInstance);
 
 function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError {
   if (isEditkitError(thrown)) return thrown;
@@ -240,11 +246,7 @@ function fromWasm(thrown: unknown, lang: Lang, ctx?: HostContext): EditkitError 
     );
   }
   if (typeof WebAssembly !== 'undefined' && thrown instanceof WebAssembly.RuntimeError) {
-    try {
-      glue.__wbg_reset_state();
-    } catch {
-      // The next call re-initialises or reports again.
-    }
+    replaceInstance(thrown);
     return jsError('INTERNAL_ERROR', 'internal', lang, [thrown.message], {}, thrown);
   }
   if (typeof thrown === 'string' && thrown.startsWith('{')) {

@@ -349,6 +349,18 @@ test('a trap inside an async call rejects it and every async call in flight with
   assert.deepEqual(uncaught, []);
   assert.equal(hooked.findMatch('abc', 'b').found, true);
   assert.deepEqual(await hooked.applyBlockDiff(diff, host, { dryRun: true }), before);
+  // A synchronous call that traps fails the async calls in flight too.
+  const slowHost = {
+    ...host,
+    getBlocks: (ids) => new Promise((done) => setTimeout(() => done(host.getBlocks(ids)), 50)),
+  };
+  const inFlight = hooked.applyBlockDiff(diff, slowHost, { dryRun: true });
+  assert.throws(
+    () => hooked.trapForTests(),
+    (e) => e.code === 'INTERNAL_ERROR',
+  );
+  await assert.rejects(inFlight, (e) => hooked.isEditkitError(e) && e.code === 'INTERNAL_ERROR');
+  assert.deepEqual(await hooked.applyBlockDiff(diff, host, { dryRun: true }), before);
 });
 
 test('a trapped wasm instance is replaced: the call is INTERNAL_ERROR and the next call works', async () => {
