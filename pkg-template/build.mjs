@@ -100,6 +100,7 @@ export function __editkitOnAsyncFailure(handler) {
     editkitAsyncFailure = handler;
 }
 function editkitReporting(callback) {
+    if (typeof callback !== 'function') return callback;
     const instance = __wbg_instance_id;
     return (...args) => {
         try {

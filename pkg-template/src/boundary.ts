@@ -200,7 +200,10 @@ class AsyncTrap {
  * Replaces a trapped instance, once, and rejects every async call in
  * flight with INTERNAL_ERROR: their futures lived in the instance that
  * trapped (whether a poll or a synchronous call trapped), so they would
- * otherwise never settle.
+ * otherwise never settle. The rejections wait one microtask: a call whose
+ * future finished in the same batch of polls before the trap has its
+ * answer queued already, and keeps it (its writes happened; its report and
+ * undo must not be lost).
  */
 function replaceInstance(thrown: unknown): void {
   try {
@@ -209,8 +212,9 @@ function replaceInstance(thrown: unknown): void {
     // The next call re-initialises or reports again.
   }
   const rejecters = [...inFlight];
-  inFlight.clear();
-  for (const reject of rejecters) reject(new AsyncTrap(thrown));
+  queueMicrotask(() => {
+    for (const reject of rejecters) if (inFlight.delete(reject)) reject(new AsyncTrap(thrown));
+  });
 }
 
 glue.__editkitOnAsyncFailure(replaceInstance);
