@@ -167,54 +167,67 @@ impl Parser<'_> {
     /// After `[`.
     fn array(&mut self) -> Result<Json, Error> {
         let mut items = Vec::new();
-        self.skip_whitespace();
-        if self.bytes.get(self.at) == Some(&b']') {
-            self.at += 1;
-            return Ok(Json::Array(items));
-        }
-        loop {
-            items.push(self.value()?);
-            self.skip_whitespace();
-            match self.bytes.get(self.at) {
-                Some(b',') => self.at += 1,
-                Some(b']') => {
-                    self.at += 1;
-                    return Ok(Json::Array(items));
+        if !self.closes_at_once(b']') {
+            loop {
+                items.push(self.value()?);
+                if !self.another_item(b']', "expected `,` or `]`")? {
+                    break;
                 }
-                _ => return Err(self.error("expected `,` or `]`")),
             }
         }
+        Ok(Json::Array(items))
     }
 
     /// After `{`.
     fn object(&mut self) -> Result<Json, Error> {
         let mut entries = Vec::new();
-        self.skip_whitespace();
-        if self.bytes.get(self.at) == Some(&b'}') {
-            self.at += 1;
-            return Ok(Json::Object(entries));
-        }
-        loop {
-            self.skip_whitespace();
-            if self.bytes.get(self.at) != Some(&b'"') {
-                return Err(self.error("key must be a string"));
-            }
-            let key = self.string()?;
-            self.skip_whitespace();
-            if self.bytes.get(self.at) != Some(&b':') {
-                return Err(self.error("expected `:`"));
-            }
-            self.at += 1;
-            entries.push((key, self.value()?));
-            self.skip_whitespace();
-            match self.bytes.get(self.at) {
-                Some(b',') => self.at += 1,
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(Json::Object(entries));
+        if !self.closes_at_once(b'}') {
+            loop {
+                self.skip_whitespace();
+                if self.bytes.get(self.at) != Some(&b'"') {
+                    return Err(self.error("key must be a string"));
                 }
-                _ => return Err(self.error("expected `,` or `}`")),
+                let key = self.string()?;
+                self.skip_whitespace();
+                if self.bytes.get(self.at) != Some(&b':') {
+                    return Err(self.error("expected `:`"));
+                }
+                self.at += 1;
+                entries.push((key, self.value()?));
+                if !self.another_item(b'}', "expected `,` or `}`")? {
+                    break;
+                }
             }
+        }
+        Ok(Json::Object(entries))
+    }
+
+    /// Right after an opening bracket: whether `close` follows at once
+    /// (an empty array or object), consumed if so.
+    fn closes_at_once(&mut self, close: u8) -> bool {
+        self.skip_whitespace();
+        let closes = self.bytes.get(self.at) == Some(&close);
+        if closes {
+            self.at += 1;
+        }
+        closes
+    }
+
+    /// After an item of an array or object: `,` (another item follows) or
+    /// `close` (the last one), consumed; anything else is the error
+    /// `expected`.
+    fn another_item(&mut self, close: u8, expected: &str) -> Result<bool, Error> {
+        self.skip_whitespace();
+        match self.bytes.get(self.at) {
+            Some(b',') => {
+                self.at += 1;
+                Ok(true)
+            }
+            Some(&b) if b == close => {
+                self.at += 1;
+                Ok(false)
+            }
+            _ => Err(self.error(expected)),
         }
     }
 
