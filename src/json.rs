@@ -471,6 +471,35 @@ fn at_most_max(mantissa: u64, exponent: i64) -> bool {
     leading <= 17_976_931_348_623_157
 }
 
+/// `text` in double quotes with its quotes, backslashes and control
+/// characters escaped, as `{:?}` writes it for such text. Not `{:?}`
+/// itself: this was the package's one use of `str`'s `Debug`, which brings
+/// in the Unicode "printable" tables (3.8 KB; docs/PERFORMANCE.md cut 35).
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            // Invisible: controls, the BOM, zero-width and bidi marks,
+            // line and paragraph separators.
+            '\u{1}'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{feff}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// An unexpected value in the words of `serde_json`'s messages.
 fn describe(unexpected: Unexpected<'_>) -> String {
     match unexpected {
@@ -479,7 +508,7 @@ fn describe(unexpected: Unexpected<'_>) -> String {
         Unexpected::Signed(n) => format!("integer `{n}`"),
         Unexpected::Float(x) => format!("floating point `{}`", float_text(x)),
         Unexpected::Char(c) => format!("character `{c}`"),
-        Unexpected::Str(s) => format!("string {s:?}"),
+        Unexpected::Str(s) => format!("string {}", quoted(s)),
         Unexpected::Bytes(_) => "byte array".into(),
         Unexpected::Unit => "null".into(),
         Unexpected::Option => "Option value".into(),
@@ -697,7 +726,7 @@ mod tests {
     use proptest::prelude::*;
     use serde::de::DeserializeOwned;
 
-    use super::{from_str, parse, Json};
+    use super::{from_str, parse, quoted, Json};
     use crate::{
         ApplyOptions, Block, EditSpec, FileEditSessionOptions, GetBlockInfoArgs, InsertOptions,
         MatchOptions,
@@ -717,6 +746,29 @@ mod tests {
             Json::Object(entries) => {
                 Value::Object(entries.into_iter().map(|(k, v)| (k, as_value(v))).collect())
             }
+        }
+    }
+
+    /// Quoted text reads as `{:?}` writes it, for the characters a host's
+    /// value can hold: plain, CJK, emoji, quotes, backslashes, controls,
+    /// invisible marks.
+    #[test]
+    fn quoted_text_reads_as_debug_writes_it() {
+        for text in [
+            "",
+            "x",
+            "plain words",
+            "中文 🙂 text",
+            "say \"hi\"",
+            "C:\\dir",
+            "a\nb\r\nc\td\0e",
+            "\u{1}\u{1f}\u{7f}\u{85}\u{9f}",
+            "\u{feff}bom",
+            "zero\u{200b}width\u{200d}joiner\u{200f}",
+            "\u{2028}\u{2029}\u{202a}\u{202e}",
+            "' single ' quotes",
+        ] {
+            assert_eq!(quoted(text), format!("{text:?}"));
         }
     }
 

@@ -167,6 +167,28 @@ test('write answers are read by their shape: ids, a list of ids or null; a creat
   }
 });
 
+test('a row field of the wrong type is refused with the value it held, quoted and escaped', async () => {
+  const id = '20250101000000-aaaaaaa';
+  for (const [sort, shown] of [
+    ['x', 'string "x"'],
+    ['第"1"\n', 'string "第\\"1\\"\\n"'],
+    ['\u200b', 'string "\\u{200b}"'],
+    [true, 'boolean `true`'],
+  ]) {
+    const host = {
+      getBlocks: () => [{ id, type: 'p', markdown: 'a', sort }],
+      getKramdown: () => ['a'],
+    };
+    const diff = `@@${id}@@\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE`;
+    const error = await ek.applyBlockDiff(diff, host, { dryRun: true }).catch((e) => e);
+    assert.equal(error.code, 'HOST_ERROR');
+    assert.equal(
+      error.message,
+      `The host callback \`getBlocks\` failed: returned data of the wrong shape (invalid type: ${shown}, expected i64)`,
+    );
+  }
+});
+
 test('host errors become HOST_ERROR with the original error as cause', async () => {
   const boom = new Error('kernel down');
   const host = {
