@@ -17,9 +17,18 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     serde_json::to_string(value)
         .map(|s| JsValue::from_str(&s))
         .map_err(|e| {
+            // The category, not `{e}`: serde_json's error `Display` brings
+            // in its message table and std's I/O error texts for a path
+            // no editkit type takes (docs/PERFORMANCE.md cut 36).
             error_to_js(&Error::new(
                 ErrorCode::InternalError,
-                format!("editkit could not encode its result: {e}"),
+                format!(
+                    "editkit could not encode its result (a {} error)",
+                    match e.classify() {
+                        serde_json::error::Category::Io => "write",
+                        _ => "data",
+                    }
+                ),
             ))
         })
 }

@@ -108,6 +108,21 @@ test('the shipped wasm carries none of std’s panic messages', () => {
     assert.ok(!wasm.includes(message), message);
 });
 
+// Machinery no path of editkit's reaches, left out by not formatting the
+// errors that would name it (docs/PERFORMANCE.md cuts 35, 36): std's I/O
+// error texts and serde_json's error messages (a serde_json error only
+// reports its category).
+test('the shipped wasm carries no I/O error texts nor serde_json error messages', () => {
+  const wasm = readFileSync(join(repo, 'pkg', 'dist', 'editkit_bg.wasm')).toString('latin1');
+  for (const message of [
+    'entity not found',
+    'connection refused',
+    'float key must be finite',
+    'expected ident',
+  ])
+    assert.ok(!wasm.includes(message), message);
+});
+
 test('Node ESM: import and call a real tool', () => {
   const dir = project('esm-app', {
     'index.mjs': `
