@@ -189,11 +189,12 @@ fn has_visible_text(markdown: &str) -> bool {
 
 fn diff_of(old: &str, new: &str) -> String {
     let nl = |t: &str| {
-        if t.is_empty() || t.ends_with('\n') {
-            t.to_string()
-        } else {
-            format!("{t}\n")
+        let mut text = String::with_capacity(t.len() + 1);
+        text.push_str(t);
+        if !t.is_empty() && !t.ends_with('\n') {
+            text.push('\n');
         }
+        text
     };
     unified_diff(
         &nl(old),

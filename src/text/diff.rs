@@ -157,7 +157,14 @@ fn render_hunks(
         o += lo;
         n += ln;
     }
-    let mut out = format!("--- {}\n+++ {}\n", options.old_name, options.new_name);
+    // Every line once, each with a tag, plus the headers: one allocation.
+    let body: usize = old.iter().chain(new).map(|l| l.len() + 1).sum();
+    let mut out = String::with_capacity(body + 64);
+    for (mark, name) in [("--- ", options.old_name), ("+++ ", options.new_name)] {
+        out.push_str(mark);
+        out.push_str(name);
+        out.push('\n');
+    }
     let lengths: Vec<(bool, usize)> = at
         .iter()
         .map(|&(tag, _, _, lo, _)| (tag == Tag::Equal, lo))
@@ -172,11 +179,11 @@ fn render_hunks(
         let trail = context.min(old.len() - o_end);
         let (os, ns) = (o0 - lead, n0 - lead);
         let (oe, ne) = (o_end + trail, n_end + trail);
-        out.push_str(&format!(
-            "@@ -{} +{} @@\n",
-            hunk_range(os, oe - os),
-            hunk_range(ns, ne - ns)
-        ));
+        out.push_str("@@ -");
+        push_hunk_range(&mut out, os, oe - os);
+        out.push_str(" +");
+        push_hunk_range(&mut out, ns, ne - ns);
+        out.push_str(" @@\n");
         for line in &old[os..o0] {
             push_line(&mut out, ' ', line);
         }
@@ -232,12 +239,40 @@ fn hunk_groups(ops: &[(bool, usize)], context: usize) -> Vec<(usize, usize)> {
 
 /// A hunk header's range for `len` lines from 0-based line `first`, as
 /// `diff -u` writes it: `l` for one line, `l,n` otherwise, and the line
-/// before (0-based `first`) for an empty range.
-fn hunk_range(first: usize, len: usize) -> String {
+/// before (0-based `first`) for an empty range. Written into `out` digit
+/// by digit: the dry run renders a diff per
+/// edit, and `format!` was a tenth of the 1,000-hunk dry run
+/// (docs/PERFORMANCE.md cut 37).
+fn push_hunk_range(out: &mut String, first: usize, len: usize) {
     match len {
-        0 => format!("{first},0"),
-        1 => format!("{}", first + 1),
-        _ => format!("{},{len}", first + 1),
+        0 => {
+            push_decimal(out, first);
+            out.push_str(",0");
+        }
+        1 => push_decimal(out, first + 1),
+        _ => {
+            push_decimal(out, first + 1);
+            out.push(',');
+            push_decimal(out, len);
+        }
+    }
+}
+
+/// `n` in decimal digits, as `{n}` writes it.
+fn push_decimal(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 
@@ -436,6 +471,15 @@ mod tests {
         assert_eq!(sequence_ratio(&[], &[]), 1.0);
         assert_eq!(sequence_ratio(&["a"], &[]), 0.0);
         assert!((sequence_ratio(&["a", "b", "c", "d"], &["a", "b", "x", "d"]) - 0.75).abs() < 1e-6);
+    }
+
+    #[test]
+    fn decimals_are_written_as_format_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 1_000_007, usize::MAX] {
+            let mut out = String::from("x");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
     }
 
     #[test]
