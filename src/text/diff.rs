@@ -271,9 +271,8 @@ fn push_decimal(out: &mut String, n: usize) {
             break;
         }
     }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+    // ASCII digits: the check cannot fail.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// Excerpts longer than this many lines (either side) are not handed to

@@ -12,23 +12,15 @@ use wasm_bindgen::prelude::*;
 
 use crate::{Error, ErrorCode, Lang};
 
-/// A result as JSON text; a failure here is an editkit bug.
+/// A result as JSON text; a failure here is an editkit bug (the writer
+/// refuses only a map key that is not a string).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    serde_json::to_string(value)
+    crate::json::to_string(value)
         .map(|s| JsValue::from_str(&s))
         .map_err(|e| {
-            // The category, not `{e}`: serde_json's error `Display` brings
-            // in its message table and std's I/O error texts for a path
-            // no editkit type takes (docs/PERFORMANCE.md cut 36).
             error_to_js(&Error::new(
                 ErrorCode::InternalError,
-                format!(
-                    "editkit could not encode its result (a {} error)",
-                    match e.classify() {
-                        serde_json::error::Category::Io => "write",
-                        _ => "data",
-                    }
-                ),
+                format!("editkit could not encode its result: {e}"),
             ))
         })
 }
@@ -135,10 +127,10 @@ pub fn lang_of(options: &JsValue) -> Lang {
 /// An editkit error as JSON text (`{ code, message, ...details }`), thrown
 /// to the TS layer, which rethrows it as an `EditkitError`.
 pub fn error_to_js(error: &Error) -> JsValue {
-    JsValue::from_str(&serde_json::to_string(error).unwrap_or_else(|_| {
-        // The message as a JSON string (serde_json escapes it; Rust's
+    JsValue::from_str(&crate::json::to_string(error).unwrap_or_else(|_| {
+        // The message as a JSON string (the writer escapes it; Rust's
         // `{:?}` would not be JSON for every character).
-        let message = serde_json::to_string(&error.message)
+        let message = crate::json::to_string(&error.message)
             .unwrap_or_else(|_| "\"editkit could not encode an error\"".into());
         format!("{{\"code\":\"INTERNAL_ERROR\",\"message\":{message}}}")
     }))

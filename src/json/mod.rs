@@ -6,8 +6,7 @@
 //! replaced `serde_json`'s parser and `Value` for reading, for size
 //! (docs/PERFORMANCE.md cut 28): that parser, a B-tree map per object, and
 //! serde's error wording (which prints floats, and so kept std's float
-//! printer in the wasm) were 45 KB of it. Writing JSON stays with
-//! `serde_json`.
+//! printer in the wasm) were 45 KB of it. Writing is in [`write`] (cut 38).
 //!
 //! What it accepts is what `serde_json::from_str` accepts: RFC 8259 JSON,
 //! one value, whitespace around it; a lone surrogate escape (`"\udc00"`,
@@ -23,7 +22,12 @@
 //! struct is read from an object only (not from an array of its fields in
 //! order), and an enum only from a string (its unit variants).
 
+mod write;
+
 use std::fmt;
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use write::to_string;
 
 use serde::de::{
     self, DeserializeOwned, Deserializer, Expected, IntoDeserializer, Unexpected, Visitor,
@@ -775,7 +779,7 @@ mod tests {
     #[test]
     fn texts_parse_as_serde_json_parses_them() {
         // The table: JSON texts (valid and not) as JSON strings.
-        let table = include_str!("../tests/data/json-texts.json");
+        let table = include_str!("../../tests/data/json-texts.json");
         let mut texts: Vec<String> = serde_json::from_str(table).unwrap();
         texts.push(format!("{}{}", "[".repeat(127), "]".repeat(127)));
         texts.push(format!("{}{}", "[".repeat(128), "]".repeat(128)));

@@ -1,0 +1,924 @@
+//! JSON text written from any `Serialize` value, byte for byte as
+//! `serde_json::to_string` writes it (compact; `null` for a float that is
+//! not finite; only `"`, `\` and control characters escaped).
+//!
+//! Every result of the wasm binding crosses as this text. `serde_json`'s
+//! writer is generic over an `io::Write` and a formatter, and every write
+//! returns an `io::Result` that each field's code checks. Here the text is
+//! one `String` and the only failure is a map key that is not a string
+//! (docs/PERFORMANCE.md cut 38). Floats are written by `zmij`, the
+//! shortest-round-trip printer `serde_json` uses.
+
+use std::fmt;
+
+use serde::ser::{self, Serialize};
+
+/// `value` as compact JSON text.
+pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    let mut out = Writer {
+        text: String::with_capacity(128),
+    };
+    value.serialize(&mut out)?;
+    Ok(out.text)
+}
+
+/// Why a value could not be written: a map key that is not a string,
+/// number or character, or a `Serialize` impl's own refusal.
+#[derive(Debug)]
+pub(crate) struct Error(String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        Error(message.to_string())
+    }
+}
+
+fn key_must_be_a_string() -> Error {
+    Error("key must be a string".into())
+}
+
+fn float_key_must_be_finite() -> Error {
+    Error("float key must be finite (got NaN or +/-inf)".into())
+}
+
+struct Writer {
+    text: String,
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// How many leading bytes of `bytes` need no escape (none is `"`, `\` or
+/// below 0x20), eight at a time in `u64` arithmetic: the 1,000-hunk dry
+/// run's report is 790 KB of text, and a byte at a time was 7 % of it.
+fn clean_prefix(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // Set in some byte exactly when one byte is below 0x20, or equal
+        // to `"` or `\` (a zero byte of x ^ that byte).
+        let below = x.wrapping_sub(LO * 0x20) & !x;
+        let quote = (x ^ (LO * u64::from(b'"'))).wrapping_sub(LO) & !(x ^ (LO * u64::from(b'"')));
+        let slash = (x ^ (LO * u64::from(b'\\'))).wrapping_sub(LO) & !(x ^ (LO * u64::from(b'\\')));
+        if (below | quote | slash) & HI != 0 {
+            break;
+        }
+        at += 8;
+    }
+    while let Some(&b) = bytes.get(at) {
+        if b < 0x20 || b == b'"' || b == b'\\' {
+            break;
+        }
+        at += 1;
+    }
+    at
+}
+
+impl Writer {
+    fn string(&mut self, value: &str) {
+        self.text.push('"');
+        let bytes = value.as_bytes();
+        let mut start = 0;
+        let mut from = clean_prefix(bytes);
+        while let Some(&b) = bytes.get(from) {
+            let i = from;
+            from += 1;
+            let escape = match b {
+                b'"' => "\\\"",
+                b'\\' => "\\\\",
+                b'\n' => "\\n",
+                b'\r' => "\\r",
+                b'\t' => "\\t",
+                0x08 => "\\b",
+                0x0c => "\\f",
+                0..=0x1f => "",
+                _ => {
+                    from = i + clean_prefix(&bytes[i..]);
+                    continue;
+                }
+            };
+            // Bytes below 0x80 are whole characters: the run before them
+            // ends on a character boundary.
+            self.text.push_str(&value[start..i]);
+            if escape.is_empty() {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                self.text.push_str("\\u00");
+                self.text.push(char::from(HEX[usize::from(b >> 4)]));
+                self.text.push(char::from(HEX[usize::from(b & 0xf)]));
+            } else {
+                self.text.push_str(escape);
+            }
+            start = i + 1;
+        }
+        self.text.push_str(&value[start..]);
+        self.text.push('"');
+    }
+
+    fn unsigned(&mut self, value: u128) {
+        let mut digits = [0u8; 39];
+        let mut at = digits.len();
+        let mut rest = value;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        // ASCII digits: the check cannot fail.
+        self.text
+            .push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    }
+
+    fn signed(&mut self, value: i128) {
+        if value < 0 {
+            self.text.push('-');
+        }
+        self.unsigned(value.unsigned_abs());
+    }
+
+    /// A finite float's shortest text that reads back as the same float.
+    fn float<F: zmij::Float>(&mut self, value: F) {
+        self.text.push_str(zmij::Buffer::new().format_finite(value));
+    }
+
+    /// `{"variant":` before a variant's value; `}` closes it after.
+    fn open_variant(&mut self, variant: &str) {
+        self.text.push('{');
+        self.string(variant);
+        self.text.push(':');
+    }
+}
+
+/// An array or object being written: whether an item came yet (the next
+/// needs a comma), and what closes it.
+pub(crate) struct Compound<'a> {
+    writer: &'a mut Writer,
+    first: bool,
+    /// `]` or `}`, then `}` again for a variant's wrapper object.
+    close: &'static str,
+}
+
+impl Compound<'_> {
+    fn comma(&mut self) {
+        if !self.first {
+            self.writer.text.push(',');
+        }
+        self.first = false;
+    }
+
+    fn key(&mut self, key: &str) {
+        self.comma();
+        self.writer.string(key);
+        self.writer.text.push(':');
+    }
+
+    fn end(self) -> Result<(), Error> {
+        self.writer.text.push_str(self.close);
+        Ok(())
+    }
+}
+
+impl<'a> ser::Serializer for &'a mut Writer {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, value: bool) -> Result<(), Error> {
+        self.text.push_str(if value { "true" } else { "false" });
+        Ok(())
+    }
+
+    fn serialize_i8(self, value: i8) -> Result<(), Error> {
+        self.signed(value.into());
+        Ok(())
+    }
+
+    fn serialize_i16(self, value: i16) -> Result<(), Error> {
+        self.signed(value.into());
+        Ok(())
+    }
+
+    fn serialize_i32(self, value: i32) -> Result<(), Error> {
+        self.signed(value.into());
+        Ok(())
+    }
+
+    fn serialize_i64(self, value: i64) -> Result<(), Error> {
+        self.signed(value.into());
+        Ok(())
+    }
+
+    fn serialize_i128(self, value: i128) -> Result<(), Error> {
+        self.signed(value);
+        Ok(())
+    }
+
+    fn serialize_u8(self, value: u8) -> Result<(), Error> {
+        self.unsigned(value.into());
+        Ok(())
+    }
+
+    fn serialize_u16(self, value: u16) -> Result<(), Error> {
+        self.unsigned(value.into());
+        Ok(())
+    }
+
+    fn serialize_u32(self, value: u32) -> Result<(), Error> {
+        self.unsigned(value.into());
+        Ok(())
+    }
+
+    fn serialize_u64(self, value: u64) -> Result<(), Error> {
+        self.unsigned(value.into());
+        Ok(())
+    }
+
+    fn serialize_u128(self, value: u128) -> Result<(), Error> {
+        self.unsigned(value);
+        Ok(())
+    }
+
+    fn serialize_f32(self, value: f32) -> Result<(), Error> {
+        match value.is_finite() {
+            true => self.float(value),
+            false => self.text.push_str("null"),
+        }
+        Ok(())
+    }
+
+    fn serialize_f64(self, value: f64) -> Result<(), Error> {
+        match value.is_finite() {
+            true => self.float(value),
+            false => self.text.push_str("null"),
+        }
+        Ok(())
+    }
+
+    fn serialize_char(self, value: char) -> Result<(), Error> {
+        self.string(value.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+
+    fn serialize_str(self, value: &str) -> Result<(), Error> {
+        self.string(value);
+        Ok(())
+    }
+
+    fn serialize_bytes(self, value: &[u8]) -> Result<(), Error> {
+        let mut seq = self.serialize_seq(Some(value.len()))?;
+        for b in value {
+            ser::SerializeSeq::serialize_element(&mut seq, b)?;
+        }
+        seq.end()
+    }
+
+    fn serialize_none(self) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.text.push_str("null");
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        self.serialize_unit()
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.string(variant);
+        Ok(())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.open_variant(variant);
+        value.serialize(&mut *self)?;
+        self.text.push('}');
+        Ok(())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>, Error> {
+        self.text.push('[');
+        Ok(Compound {
+            writer: self,
+            first: true,
+            close: "]",
+        })
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a>, Error> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>, Error> {
+        self.open_variant(variant);
+        self.text.push('[');
+        Ok(Compound {
+            writer: self,
+            first: true,
+            close: "]}",
+        })
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>, Error> {
+        self.text.push('{');
+        Ok(Compound {
+            writer: self,
+            first: true,
+            close: "}",
+        })
+    }
+
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>, Error> {
+        self.serialize_map(Some(len))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>, Error> {
+        self.open_variant(variant);
+        self.text.push('{');
+        Ok(Compound {
+            writer: self,
+            first: true,
+            close: "}}",
+        })
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.comma();
+        value.serialize(&mut *self.writer)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.comma();
+        key.serialize(KeyWriter(self.writer))?;
+        self.writer.text.push(':');
+        Ok(())
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut *self.writer)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.key(key);
+        value.serialize(&mut *self.writer)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self)
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+
+    fn end(self) -> Result<(), Error> {
+        Compound::end(self)
+    }
+}
+
+/// A map key: a string as it is; a number, a `bool` or a character
+/// quoted, as `serde_json` writes them; anything else refused.
+struct KeyWriter<'a>(&'a mut Writer);
+
+impl KeyWriter<'_> {
+    fn quoted(self, write: impl FnOnce(&mut Writer)) -> Result<(), Error> {
+        self.0.text.push('"');
+        write(self.0);
+        self.0.text.push('"');
+        Ok(())
+    }
+}
+
+impl ser::Serializer for KeyWriter<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_str(self, value: &str) -> Result<(), Error> {
+        self.0.string(value);
+        Ok(())
+    }
+
+    fn serialize_char(self, value: char) -> Result<(), Error> {
+        self.0.string(value.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.0.string(variant);
+        Ok(())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_bool(self, value: bool) -> Result<(), Error> {
+        self.quoted(|w| w.text.push_str(if value { "true" } else { "false" }))
+    }
+
+    fn serialize_i8(self, value: i8) -> Result<(), Error> {
+        self.quoted(|w| w.signed(value.into()))
+    }
+
+    fn serialize_i16(self, value: i16) -> Result<(), Error> {
+        self.quoted(|w| w.signed(value.into()))
+    }
+
+    fn serialize_i32(self, value: i32) -> Result<(), Error> {
+        self.quoted(|w| w.signed(value.into()))
+    }
+
+    fn serialize_i64(self, value: i64) -> Result<(), Error> {
+        self.quoted(|w| w.signed(value.into()))
+    }
+
+    fn serialize_i128(self, value: i128) -> Result<(), Error> {
+        self.quoted(|w| w.signed(value))
+    }
+
+    fn serialize_u8(self, value: u8) -> Result<(), Error> {
+        self.quoted(|w| w.unsigned(value.into()))
+    }
+
+    fn serialize_u16(self, value: u16) -> Result<(), Error> {
+        self.quoted(|w| w.unsigned(value.into()))
+    }
+
+    fn serialize_u32(self, value: u32) -> Result<(), Error> {
+        self.quoted(|w| w.unsigned(value.into()))
+    }
+
+    fn serialize_u64(self, value: u64) -> Result<(), Error> {
+        self.quoted(|w| w.unsigned(value.into()))
+    }
+
+    fn serialize_u128(self, value: u128) -> Result<(), Error> {
+        self.quoted(|w| w.unsigned(value))
+    }
+
+    fn serialize_f32(self, value: f32) -> Result<(), Error> {
+        match value.is_finite() {
+            true => self.quoted(|w| w.float(value)),
+            false => Err(float_key_must_be_finite()),
+        }
+    }
+
+    fn serialize_f64(self, value: f64) -> Result<(), Error> {
+        match value.is_finite() {
+            true => self.quoted(|w| w.float(value)),
+            false => Err(float_key_must_be_finite()),
+        }
+    }
+
+    fn serialize_bytes(self, _value: &[u8]) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_none(self) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_unit(self) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<(), Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, Error> {
+        Err(key_must_be_a_string())
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Err(key_must_be_a_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! `serde_json::to_string` is the reference: every value must come out
+    //! as the same bytes.
+
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+    use serde::Serialize;
+
+    use super::to_string;
+
+    fn same<T: Serialize + ?Sized>(value: &T) {
+        let want = serde_json::to_string(value).unwrap();
+        assert_eq!(to_string(value).unwrap(), want);
+    }
+
+    #[test]
+    fn strings_escape_what_serde_json_escapes() {
+        let controls: String = (0u8..0x20).map(char::from).collect();
+        for text in [
+            "",
+            "plain",
+            "中文 🙂 ε",
+            "\"quoted\" \\ back\\slash /slash",
+            controls.as_str(),
+            "\u{7f}\u{80}\u{9f}\u{2028}\u{2029}\u{feff}\u{200b}",
+            "tail\n",
+            "\r\n\t\u{8}\u{c}",
+        ] {
+            same(text);
+            same(&text.chars().next());
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_as_serde_json_writes_them() {
+        for n in [0u64, 1, 9, 10, 1_000_007, u64::MAX] {
+            same(&n);
+        }
+        for n in [0i64, -1, -10, i64::MIN, i64::MAX] {
+            same(&n);
+        }
+        same(&u128::MAX);
+        same(&i128::MIN);
+        same(&(-128i8, 255u8, -32768i16, 65535u16, i32::MIN, u32::MAX));
+        for x in [
+            0.0,
+            -0.0,
+            0.1,
+            1.0 / 3.0,
+            1e21,
+            1e22,
+            123456789.0,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            same(&x);
+        }
+        for x in [0.1f32, 1.0 / 3.0, f32::MAX, f32::NAN] {
+            same(&x);
+        }
+    }
+
+    #[derive(Serialize)]
+    struct Unit;
+
+    #[derive(Serialize)]
+    struct Newtype(u8);
+
+    #[derive(Serialize)]
+    struct Pair(u8, &'static str);
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Fields {
+        block_id: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skipped: Option<u8>,
+        kept: Option<u8>,
+        #[serde(flatten)]
+        more: BTreeMap<String, u8>,
+        bytes: &'static [u8],
+        unit: (),
+        unit_struct: Unit,
+        newtype: Newtype,
+        pair: Pair,
+    }
+
+    #[derive(Serialize)]
+    enum Shapes {
+        Unit,
+        Newtype(u8),
+        Tuple(u8, bool),
+        Struct { a: u8, b: &'static str },
+    }
+
+    #[derive(Serialize)]
+    #[serde(tag = "op", rename_all = "camelCase")]
+    enum Tagged {
+        UpdateBlock {
+            id: &'static str,
+        },
+        DeleteBlock {
+            id: &'static str,
+            markdown: Option<&'static str>,
+        },
+    }
+
+    #[test]
+    fn every_serde_shape_is_written_as_serde_json_writes_it() {
+        same(&Fields {
+            block_id: "20250101000000-abcdefg",
+            skipped: None,
+            kept: None,
+            more: BTreeMap::from([("x".to_string(), 1), ("y\"".to_string(), 2)]),
+            bytes: b"\x00\xff",
+            unit: (),
+            unit_struct: Unit,
+            newtype: Newtype(7),
+            pair: Pair(1, "two"),
+        });
+        same(&[
+            Shapes::Unit,
+            Shapes::Newtype(1),
+            Shapes::Tuple(2, true),
+            Shapes::Struct { a: 3, b: "c" },
+        ]);
+        same(&[
+            Tagged::UpdateBlock { id: "a" },
+            Tagged::DeleteBlock {
+                id: "b",
+                markdown: Some("m"),
+            },
+        ]);
+        same(&Vec::<u8>::new());
+        same(&BTreeMap::<String, u8>::new());
+        same(&Some(Some(1u8)));
+    }
+
+    #[derive(Serialize, PartialEq, Eq, PartialOrd, Ord)]
+    enum KeyVariant {
+        First,
+        Second,
+    }
+
+    /// A map with float keys (no std map holds them).
+    struct FloatKeys(&'static [(f64, u8)]);
+
+    impl Serialize for FloatKeys {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+        }
+    }
+
+    #[test]
+    fn map_keys_are_strings_or_quoted_as_serde_json_quotes_them() {
+        same(&BTreeMap::from([(1u32, "a"), (20, "b")]));
+        same(&BTreeMap::from([(-1i64, "a")]));
+        same(&BTreeMap::from([(false, 0u8), (true, 1)]));
+        same(&BTreeMap::from([('k', 0u8), ('\n', 1)]));
+        same(&BTreeMap::from([
+            (KeyVariant::First, 0u8),
+            (KeyVariant::Second, 1),
+        ]));
+        same(&FloatKeys(&[(0.5, 1), (-2.0, 2), (1e300, 3)]));
+        // Keys that are not strings are refused, as serde_json refuses them.
+        let refused = BTreeMap::from([((1u8, 2u8), 0u8)]);
+        assert!(serde_json::to_string(&refused).is_err());
+        assert_eq!(
+            to_string(&refused).unwrap_err().to_string(),
+            "key must be a string"
+        );
+    }
+
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::Value;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<u64>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            "\\PC{0,12}".prop_map(Value::String),
+            prop::collection::vec(any::<char>(), 0..8)
+                .prop_map(|cs| Value::String(cs.into_iter().collect())),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                prop::collection::vec((any::<String>(), inner), 0..6)
+                    .prop_map(|entries| serde_json::Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        /// Any JSON value (any float, any characters in strings and keys)
+        /// is written as serde_json writes it.
+        #[test]
+        fn any_value_is_written_as_serde_json_writes_it(v in value()) {
+            prop_assert_eq!(to_string(&v).unwrap(), serde_json::to_string(&v).unwrap());
+        }
+
+        /// Long texts with escapes anywhere (the eight-byte scan's words
+        /// and their tails) are written as serde_json writes them.
+        #[test]
+        fn long_texts_with_escapes_are_written_as_serde_json_writes_them(
+            text in "([a-z ]{0,20}[\\x00-\\x1f\"\\\\\\x7f中🙂]?){0,12}",
+        ) {
+            prop_assert_eq!(to_string(&text).unwrap(), serde_json::to_string(&text).unwrap());
+        }
+    }
+}
