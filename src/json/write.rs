@@ -13,6 +13,8 @@ use std::fmt;
 
 use serde::ser::{self, Serialize};
 
+use super::plain_prefix;
+
 /// `value` as compact JSON text.
 pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
     let mut out = Writer {
@@ -53,43 +55,12 @@ struct Writer {
     text: String,
 }
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// How many leading bytes of `bytes` need no escape (none is `"`, `\` or
-/// below 0x20), eight at a time in `u64` arithmetic: the 1,000-hunk dry
-/// run's report is 790 KB of text, and a byte at a time was 7 % of it.
-fn clean_prefix(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // Set in some byte exactly when one byte is below 0x20, or equal
-        // to `"` or `\` (a zero byte of x ^ that byte).
-        let below = x.wrapping_sub(LO * 0x20) & !x;
-        let quote = (x ^ (LO * u64::from(b'"'))).wrapping_sub(LO) & !(x ^ (LO * u64::from(b'"')));
-        let slash = (x ^ (LO * u64::from(b'\\'))).wrapping_sub(LO) & !(x ^ (LO * u64::from(b'\\')));
-        if (below | quote | slash) & HI != 0 {
-            break;
-        }
-        at += 8;
-    }
-    while let Some(&b) = bytes.get(at) {
-        if b < 0x20 || b == b'"' || b == b'\\' {
-            break;
-        }
-        at += 1;
-    }
-    at
-}
-
 impl Writer {
     fn string(&mut self, value: &str) {
         self.text.push('"');
         let bytes = value.as_bytes();
         let mut start = 0;
-        let mut from = clean_prefix(bytes);
+        let mut from = plain_prefix(bytes);
         while let Some(&b) = bytes.get(from) {
             let i = from;
             from += 1;
@@ -103,7 +74,7 @@ impl Writer {
                 0x0c => "\\f",
                 0..=0x1f => "",
                 _ => {
-                    from = i + clean_prefix(&bytes[i..]);
+                    from = i + plain_prefix(&bytes[i..]);
                     continue;
                 }
             };
