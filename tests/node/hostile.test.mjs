@@ -388,6 +388,65 @@ test('a trap inside an async call rejects it and every async call in flight with
   assert.deepEqual(await hooked.applyBlockDiff(diff, host, { dryRun: true }), before);
 });
 
+test('a call that finishes in the same batch of polls as a trap keeps its answer', async () => {
+  // Both calls' last host answers are released together: the glue wakes
+  // the finishing call first and polls both in one microtask, where the
+  // second traps. The finished call's promise is already resolved; only
+  // the rejection of calls still in flight, one microtask later, lets its
+  // caller see the answer instead of INTERNAL_ERROR.
+  const hooked = await import(join(repo, 'target', 'test-build', 'node.js'));
+  const host = fixtureHost();
+  const diff = `@@DELETE:${P}@@`;
+  const calls = [];
+  const counting = new Proxy(host, {
+    get(target, name) {
+      const f = target[name];
+      if (typeof f !== 'function') return f;
+      return (...args) => (calls.push(name), f.apply(target, args));
+    },
+  });
+  const before = await hooked.applyBlockDiff(diff, counting, { dryRun: true });
+  const last = calls.at(-1);
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  let reachedLast;
+  const atLast = new Promise((resolve) => (reachedLast = resolve));
+  const gated = new Proxy(host, {
+    get(target, name) {
+      const f = target[name];
+      if (typeof f !== 'function') return f;
+      if (name !== last) return (...args) => f.apply(target, args);
+      // The answer is ready before the gate, so both gated callbacks are
+      // the same few steps from the gate to wasm.
+      return async (...args) => {
+        const answer = await f.apply(target, args);
+        reachedLast();
+        await gate;
+        return answer;
+      };
+    },
+  });
+  let trapReached;
+  const atTrap = new Promise((resolve) => (trapReached = resolve));
+  const finishing = hooked.applyBlockDiff(diff, gated, { dryRun: true });
+  await atLast;
+  const trapping = hooked.trapAfterHostForTests({
+    getBlocks: async () => {
+      trapReached();
+      await gate;
+      return [];
+    },
+  });
+  await atTrap;
+  release();
+  const [kept, trapped] = await Promise.allSettled([finishing, trapping]);
+  assert.equal(trapped.status, 'rejected');
+  assert.equal(trapped.reason.code, 'INTERNAL_ERROR');
+  assert.equal(kept.status, 'fulfilled', kept.reason?.message);
+  assert.deepEqual(kept.value, before);
+  assert.deepEqual(await hooked.applyBlockDiff(diff, host, { dryRun: true }), before);
+});
+
 test('a trapped wasm instance is replaced: the call is INTERNAL_ERROR and the next call works', async () => {
   // The hook lives only in the test build (SPEC §12), never in the package.
   assert.equal(ek.__trapForTests, undefined);
