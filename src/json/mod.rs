@@ -470,8 +470,11 @@ fn at_most_max(mantissa: u64, exponent: i64) -> bool {
     leading <= 17_976_931_348_623_157
 }
 
-/// `text` in double quotes with its quotes, backslashes and control
-/// characters escaped, as `{:?}` writes it for such text. Not `{:?}`
+/// `text` in double quotes with its quotes, backslashes, controls and
+/// the invisible or combining characters a host's text commonly carries
+/// escaped, as `{:?}` escapes them; the rarer ones `{:?}` also escapes
+/// (private use, unassigned code points, other combining marks) are
+/// written as they are. Not `{:?}`
 /// itself: this was the package's one use of `str`'s `Debug`, which brings
 /// in the Unicode "printable" tables (3.8 KB; docs/PERFORMANCE.md cut 35).
 fn quoted(text: &str) -> String {
@@ -485,12 +488,20 @@ fn quoted(text: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\0' => out.push_str("\\0"),
-            // Invisible: controls, the BOM, zero-width and bidi marks,
-            // line and paragraph separators.
+            // What is invisible or combines with the character before it:
+            // controls, spaces other than ' ' (the no-break and ideographic
+            // spaces too), the soft hyphen, zero-width characters, bidi
+            // marks and isolates, line and paragraph separators, combining
+            // diacritics, variation selectors, the BOM.
             '\u{1}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{2028}'..='\u{202e}'
+            | '\u{7f}'..='\u{a0}'
+            | '\u{ad}'
+            | '\u{300}'..='\u{36f}'
+            | '\u{2000}'..='\u{200f}'
+            | '\u{2028}'..='\u{202f}'
+            | '\u{205f}'..='\u{206f}'
+            | '\u{3000}'
+            | '\u{fe00}'..='\u{fe0f}'
             | '\u{feff}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
@@ -779,9 +790,9 @@ mod tests {
         }
     }
 
-    /// Quoted text reads as `{:?}` writes it, for the characters a host's
-    /// value can hold: plain, CJK, emoji, quotes, backslashes, controls,
-    /// invisible marks.
+    /// Quoted text reads as `{:?}` writes it for the characters `quoted`
+    /// covers: plain, CJK, emoji, quotes, backslashes, controls, and the
+    /// invisible and combining characters it escapes.
     #[test]
     fn quoted_text_reads_as_debug_writes_it() {
         for text in [
@@ -795,7 +806,10 @@ mod tests {
             "\u{1}\u{1f}\u{7f}\u{85}\u{9f}",
             "\u{feff}bom",
             "zero\u{200b}width\u{200d}joiner\u{200f}",
-            "\u{2028}\u{2029}\u{202a}\u{202e}",
+            "\u{2028}\u{2029}\u{202a}\u{202e}\u{202f}",
+            "\u{a0}nbsp\u{ad}soft\u{3000}全角空格\u{2060}\u{2066}\u{2069}",
+            "e\u{301} decomposed, \u{2764}\u{fe0f} with a selector",
+            "\u{2000}\u{200a}\u{205f}",
             "' single ' quotes",
         ] {
             assert_eq!(quoted(text), format!("{text:?}"));

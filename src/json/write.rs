@@ -485,7 +485,8 @@ impl ser::SerializeStructVariant for Compound<'_> {
 }
 
 /// A map key: a string as it is; a number, a `bool` or a character
-/// quoted, as `serde_json` writes them; anything else refused.
+/// quoted, and `Some` as its value, as `serde_json` writes them; anything
+/// else refused.
 struct KeyWriter<'a>(&'a mut Writer);
 
 impl KeyWriter<'_> {
@@ -602,8 +603,8 @@ impl ser::Serializer for KeyWriter<'_> {
         Err(key_must_be_a_string())
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Error> {
-        Err(key_must_be_a_string())
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
     }
 
     fn serialize_unit(self) -> Result<(), Error> {
@@ -843,6 +844,10 @@ mod tests {
             (KeyVariant::Second, 1),
         ]));
         same(&FloatKeys(&[(0.5, 1), (-2.0, 2), (1e300, 3)]));
+        same(&BTreeMap::from([(Some("k"), 0u8)]));
+        let none_key = BTreeMap::from([(None::<&str>, 0u8)]);
+        assert!(serde_json::to_string(&none_key).is_err());
+        assert!(to_string(&none_key).is_err());
         // Keys that are not strings are refused, as serde_json refuses them.
         let refused = BTreeMap::from([((1u8, 2u8), 0u8)]);
         assert!(serde_json::to_string(&refused).is_err());

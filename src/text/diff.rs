@@ -157,9 +157,7 @@ fn render_hunks(
         o += lo;
         n += ln;
     }
-    // Every line once, each with a tag, plus the headers: one allocation.
-    let body: usize = old.iter().chain(new).map(|l| l.len() + 1).sum();
-    let mut out = String::with_capacity(body + 64);
+    let mut out = String::new();
     for (mark, name) in [("--- ", options.old_name), ("+++ ", options.new_name)] {
         out.push_str(mark);
         out.push_str(name);

@@ -13,7 +13,8 @@ use wasm_bindgen::prelude::*;
 use crate::{Error, ErrorCode, Lang};
 
 /// A result as JSON text; a failure here is an editkit bug (the writer
-/// refuses only a map key that is not a string).
+/// fails only on a map key that is not a string or number, or when a
+/// `Serialize` impl reports an error).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     crate::json::to_string(value)
         .map(|s| JsValue::from_str(&s))
