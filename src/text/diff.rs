@@ -137,7 +137,16 @@ pub fn unified_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
         return String::new();
     }
     let (old, new) = (split_lines(old), split_lines(new));
-    render_hunks(&line_ops(&old, &new), &old, &new, options)
+    let ops = match (old.len(), new.len()) {
+        // At most one line a side, and the texts differ: one change, which
+        // is what Myers finds, without its tables (most block diffs of a
+        // dry run are of a one-line paragraph; docs/PERFORMANCE.md cut 40).
+        (0, n) => vec![(Tag::Insert, 0, n)],
+        (o, 0) => vec![(Tag::Delete, o, 0)],
+        (1, 1) => vec![(Tag::Replace, 1, 1)],
+        _ => line_ops(&old, &new),
+    };
+    render_hunks(&ops, &old, &new, options)
 }
 
 /// A unified diff of the line operations `ops` (tag, old lines, new
@@ -468,6 +477,25 @@ mod tests {
         assert_eq!(sequence_ratio(&[], &[]), 1.0);
         assert_eq!(sequence_ratio(&["a"], &[]), 0.0);
         assert!((sequence_ratio(&["a", "b", "c", "d"], &["a", "b", "x", "d"]) - 0.75).abs() < 1e-6);
+    }
+
+    proptest::proptest! {
+        /// Texts of at most one line each are diffed without Myers, to the
+        /// same diff Myers gives.
+        #[test]
+        fn one_line_texts_diff_as_myers_diffs_them(
+            old in "([a-c ]{0,3}(\r\n|\n|\r)?)?",
+            new in "([a-c ]{0,3}(\r\n|\n|\r)?)?",
+        ) {
+            let options = UnifiedDiffOptions::default();
+            let (o, n) = (split_lines(&old), split_lines(&new));
+            let myers = if old == new {
+                String::new()
+            } else {
+                render_hunks(&line_ops(&o, &n), &o, &n, UnifiedDiffOptions::default())
+            };
+            proptest::prop_assert_eq!(unified_diff(&old, &new, options), myers);
+        }
     }
 
     #[test]
