@@ -71,7 +71,6 @@ declare module 'editkit-glue' {
   ): unknown;
   export function stats(): unknown;
   export function resetStats(): unknown;
-  export function clearCorrectionCache(): unknown;
   export function __trapForTests(): void;
   /** Added by pkg-template/build.mjs: receives what a future's poll throws. */
   export function __editkitOnAsyncFailure(handler: (thrown: unknown) => void): void;

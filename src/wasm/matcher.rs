@@ -165,9 +165,3 @@ pub fn reset_stats() -> Result<JsValue, JsValue> {
     matcher::reset_stats();
     to_js(&())
 }
-
-#[wasm_bindgen(js_name = clearCorrectionCache)]
-pub fn clear_correction_cache() -> Result<JsValue, JsValue> {
-    matcher::clear_correction_cache();
-    to_js(&())
-}
