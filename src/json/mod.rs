@@ -758,6 +758,35 @@ fn plain_prefix(bytes: &[u8]) -> usize {
     at
 }
 
+/// Arbitrary JSON values for the reader's and the writer's property tests.
+#[cfg(test)]
+mod arbitrary {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    /// Any JSON value (nested four deep), its floats from `float`, its
+    /// strings of any characters.
+    pub(super) fn value(float: BoxedStrategy<f64>) -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<u64>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            float.prop_map(Value::from),
+            "\\PC{0,12}".prop_map(Value::String),
+            prop::collection::vec(any::<char>(), 0..8)
+                .prop_map(|cs| Value::String(cs.into_iter().collect())),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec((any::<String>(), inner), 0..6)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! `serde_json` (a dev-dependency) is the reference: the same texts
@@ -857,28 +886,12 @@ mod tests {
         }
     }
 
-    /// Any JSON value.
+    /// Any JSON value whose floats have up to 15 significant digits
+    /// (these come back exactly).
     fn value() -> impl Strategy<Value = serde_json::Value> {
-        use serde_json::Value;
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<u64>().prop_map(Value::from),
-            any::<i64>().prop_map(Value::from),
-            // Up to 15 significant digits: these come back exactly.
-            (-(10i64.pow(15))..10i64.pow(15), 0u32..=15)
-                .prop_map(|(m, k)| Value::from(m as f64 / 10f64.powi(k as i32))),
-            "\\PC{0,12}".prop_map(Value::String),
-            prop::collection::vec(any::<char>(), 0..6)
-                .prop_map(|cs| Value::String(cs.into_iter().collect())),
-        ];
-        leaf.prop_recursive(4, 48, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
-                prop::collection::vec(("\\PC{0,6}", inner), 0..6)
-                    .prop_map(|entries| serde_json::Value::Object(entries.into_iter().collect())),
-            ]
-        })
+        let exact = (-(10i64.pow(15))..10i64.pow(15), 0u32..=15)
+            .prop_map(|(m, k)| m as f64 / 10f64.powi(k as i32));
+        super::arbitrary::value(exact.boxed())
     }
 
     proptest! {

@@ -13,7 +13,8 @@ use std::fmt;
 
 use serde::ser::{self, Serialize};
 
-use super::plain_prefix;
+use super::{plain_prefix, Error};
+use crate::text::push_digits;
 
 /// `value` as compact JSON text.
 pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
@@ -24,19 +25,8 @@ pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Erro
     Ok(out.text)
 }
 
-/// Why a value could not be written: a map key that is not a string,
-/// number or character, or a `Serialize` impl's own refusal.
-#[derive(Debug)]
-pub(crate) struct Error(String);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
-
+// A failure is `super::Error`, the reader's: a message (serde's
+// `ser::Error` is implemented for it here).
 impl ser::Error for Error {
     fn custom<T: fmt::Display>(message: T) -> Self {
         Error(message.to_string())
@@ -49,6 +39,24 @@ fn key_must_be_a_string() -> Error {
 
 fn float_key_must_be_finite() -> Error {
     Error("float key must be finite (got NaN or +/-inf)".into())
+}
+
+/// The ten integer methods of a serializer: signed ones widened to `i128`
+/// for `$signed`, unsigned ones to `u128` for `$unsigned`.
+macro_rules! integers {
+    (|$w:ident, $v:ident| $signed:expr, |$w2:ident, $v2:ident| $unsigned:expr) => {
+        integers!(@one $w $v $signed; serialize_i8 i8, serialize_i16 i16, serialize_i32 i32,
+            serialize_i64 i64, serialize_i128 i128);
+        integers!(@one $w2 $v2 $unsigned; serialize_u8 u8, serialize_u16 u16,
+            serialize_u32 u32, serialize_u64 u64, serialize_u128 u128);
+    };
+    (@one $w:ident $v:ident $body:expr; $($method:ident $ty:ty),*) => {$(
+        fn $method(self, $v: $ty) -> Result<(), Error> {
+            let $v = $v.into();
+            let $w = self;
+            $body
+        }
+    )*};
 }
 
 struct Writer {
@@ -96,20 +104,20 @@ impl Writer {
     }
 
     fn unsigned(&mut self, value: u128) {
-        let mut digits = [0u8; 39];
-        let mut at = digits.len();
-        let mut rest = value;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
+        match u64::try_from(value) {
+            Ok(small) => push_digits(&mut self.text, small),
+            Err(_) => {
+                // Above u64: the high digits, then the low nineteen, with
+                // their leading zeros (u128 division is slow in wasm, so
+                // only these take it).
+                const TEN_19: u128 = 10_000_000_000_000_000_000;
+                self.unsigned(value / TEN_19);
+                let at = self.text.len();
+                push_digits(&mut self.text, (value % TEN_19) as u64);
+                let zeros = 19 - (self.text.len() - at);
+                self.text.insert_str(at, &"0".repeat(zeros));
             }
         }
-        // ASCII digits: the check cannot fail.
-        self.text
-            .push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
     }
 
     fn signed(&mut self, value: i128) {
@@ -139,6 +147,16 @@ pub(crate) struct Compound<'a> {
     first: bool,
     /// `]` or `}`, then `}` again for a variant's wrapper object.
     close: &'static str,
+}
+
+/// `opening` written; the array or object that `close` ends.
+fn compound<'a>(writer: &'a mut Writer, opening: char, close: &'static str) -> Compound<'a> {
+    writer.text.push(opening);
+    Compound {
+        writer,
+        first: true,
+        close,
+    }
 }
 
 impl Compound<'_> {
@@ -177,55 +195,16 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(())
     }
 
-    fn serialize_i8(self, value: i8) -> Result<(), Error> {
-        self.signed(value.into());
-        Ok(())
-    }
-
-    fn serialize_i16(self, value: i16) -> Result<(), Error> {
-        self.signed(value.into());
-        Ok(())
-    }
-
-    fn serialize_i32(self, value: i32) -> Result<(), Error> {
-        self.signed(value.into());
-        Ok(())
-    }
-
-    fn serialize_i64(self, value: i64) -> Result<(), Error> {
-        self.signed(value.into());
-        Ok(())
-    }
-
-    fn serialize_i128(self, value: i128) -> Result<(), Error> {
-        self.signed(value);
-        Ok(())
-    }
-
-    fn serialize_u8(self, value: u8) -> Result<(), Error> {
-        self.unsigned(value.into());
-        Ok(())
-    }
-
-    fn serialize_u16(self, value: u16) -> Result<(), Error> {
-        self.unsigned(value.into());
-        Ok(())
-    }
-
-    fn serialize_u32(self, value: u32) -> Result<(), Error> {
-        self.unsigned(value.into());
-        Ok(())
-    }
-
-    fn serialize_u64(self, value: u64) -> Result<(), Error> {
-        self.unsigned(value.into());
-        Ok(())
-    }
-
-    fn serialize_u128(self, value: u128) -> Result<(), Error> {
-        self.unsigned(value);
-        Ok(())
-    }
+    integers!(
+        |w, value| {
+            w.signed(value);
+            Ok(())
+        },
+        |w, value| {
+            w.unsigned(value);
+            Ok(())
+        }
+    );
 
     fn serialize_f32(self, value: f32) -> Result<(), Error> {
         match value.is_finite() {
@@ -310,12 +289,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
 
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>, Error> {
-        self.text.push('[');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            close: "]",
-        })
+        Ok(compound(self, '[', "]"))
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, Error> {
@@ -338,21 +312,11 @@ impl<'a> ser::Serializer for &'a mut Writer {
         _len: usize,
     ) -> Result<Compound<'a>, Error> {
         self.open_variant(variant);
-        self.text.push('[');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            close: "]}",
-        })
+        Ok(compound(self, '[', "]}"))
     }
 
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>, Error> {
-        self.text.push('{');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            close: "}",
-        })
+        Ok(compound(self, '{', "}"))
     }
 
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>, Error> {
@@ -367,12 +331,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         _len: usize,
     ) -> Result<Compound<'a>, Error> {
         self.open_variant(variant);
-        self.text.push('{');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            close: "}}",
-        })
+        Ok(compound(self, '{', "}}"))
     }
 }
 
@@ -390,44 +349,29 @@ impl ser::SerializeSeq for Compound<'_> {
     }
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
+/// Tuples, tuple structs and tuple variants are written as arrays.
+macro_rules! written_as_array {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Error;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                ser::SerializeSeq::serialize_element(self, value)
+            }
 
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self)
-    }
+            fn end(self) -> Result<(), Error> {
+                Compound::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self)
-    }
-}
+written_as_array!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
@@ -449,40 +393,30 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
+/// Structs and struct variants are written as objects.
+macro_rules! written_as_object {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Error;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.key(key);
-        value.serialize(&mut *self.writer)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Error> {
+                self.key(key);
+                value.serialize(&mut *self.writer)
+            }
 
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self)
-    }
+            fn end(self) -> Result<(), Error> {
+                Compound::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        ser::SerializeStruct::serialize_field(self, key, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self)
-    }
-}
+written_as_object!(SerializeStruct, SerializeStructVariant);
 
 /// A map key: a string as it is; a number, a `bool` or a character
 /// quoted, and `Some` as its value, as `serde_json` writes them; anything
@@ -541,45 +475,8 @@ impl ser::Serializer for KeyWriter<'_> {
         self.quoted(|w| w.text.push_str(if value { "true" } else { "false" }))
     }
 
-    fn serialize_i8(self, value: i8) -> Result<(), Error> {
-        self.quoted(|w| w.signed(value.into()))
-    }
-
-    fn serialize_i16(self, value: i16) -> Result<(), Error> {
-        self.quoted(|w| w.signed(value.into()))
-    }
-
-    fn serialize_i32(self, value: i32) -> Result<(), Error> {
-        self.quoted(|w| w.signed(value.into()))
-    }
-
-    fn serialize_i64(self, value: i64) -> Result<(), Error> {
-        self.quoted(|w| w.signed(value.into()))
-    }
-
-    fn serialize_i128(self, value: i128) -> Result<(), Error> {
-        self.quoted(|w| w.signed(value))
-    }
-
-    fn serialize_u8(self, value: u8) -> Result<(), Error> {
-        self.quoted(|w| w.unsigned(value.into()))
-    }
-
-    fn serialize_u16(self, value: u16) -> Result<(), Error> {
-        self.quoted(|w| w.unsigned(value.into()))
-    }
-
-    fn serialize_u32(self, value: u32) -> Result<(), Error> {
-        self.quoted(|w| w.unsigned(value.into()))
-    }
-
-    fn serialize_u64(self, value: u64) -> Result<(), Error> {
-        self.quoted(|w| w.unsigned(value.into()))
-    }
-
-    fn serialize_u128(self, value: u128) -> Result<(), Error> {
-        self.quoted(|w| w.unsigned(value))
-    }
+    integers!(|w, value| w.quoted(|w| w.signed(value)), |w, value| w
+        .quoted(|w| w.unsigned(value)));
 
     fn serialize_f32(self, value: f32) -> Result<(), Error> {
         match value.is_finite() {
@@ -719,6 +616,9 @@ mod tests {
         }
         same(&u128::MAX);
         same(&i128::MIN);
+        // Above u64, with zeros leading the low nineteen digits.
+        same(&(5 * 10u128.pow(19) + 7));
+        same(&-(5 * 10i128.pow(19) + 7));
         same(&(-128i8, 255u8, -32768i16, 65535u16, i32::MIN, u32::MAX));
         for x in [
             0.0,
@@ -857,25 +757,9 @@ mod tests {
         );
     }
 
+    /// Any JSON value, any float (`NaN` and infinities become `null`).
     fn value() -> impl Strategy<Value = serde_json::Value> {
-        use serde_json::Value;
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<u64>().prop_map(Value::from),
-            any::<i64>().prop_map(Value::from),
-            any::<f64>().prop_map(Value::from),
-            "\\PC{0,12}".prop_map(Value::String),
-            prop::collection::vec(any::<char>(), 0..8)
-                .prop_map(|cs| Value::String(cs.into_iter().collect())),
-        ];
-        leaf.prop_recursive(4, 48, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
-                prop::collection::vec((any::<String>(), inner), 0..6)
-                    .prop_map(|entries| serde_json::Value::Object(entries.into_iter().collect())),
-            ]
-        })
+        crate::json::arbitrary::value(any::<f64>().boxed())
     }
 
     proptest! {

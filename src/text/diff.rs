@@ -265,21 +265,9 @@ fn push_hunk_range(out: &mut String, first: usize, len: usize) {
     }
 }
 
-/// `n` in decimal digits, as `{n}` writes it.
+/// `n` in decimal digits.
 fn push_decimal(out: &mut String, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    // ASCII digits: the check cannot fail.
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    super::push_digits(out, n as u64);
 }
 
 /// Excerpts longer than this many lines (either side) are not handed to

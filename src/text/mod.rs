@@ -15,7 +15,7 @@ mod lines;
 mod myers;
 mod offsets;
 
-pub(crate) use decimal::{fixed, shortest};
+pub(crate) use decimal::{fixed, push_digits, shortest};
 pub use diff::{
     align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink,
     UnifiedDiffOptions,

@@ -10,6 +10,15 @@ import { join } from 'node:path';
 import { ek, fixtureHost, repo } from './support.mjs';
 
 const P = '20240614083000-a1b2c3d';
+
+/** `host` with each callback replaced by `wrap(name, callback)`. */
+const wrapCallbacks = (host, wrap) =>
+  new Proxy(host, {
+    get(target, name) {
+      const f = target[name];
+      return typeof f === 'function' ? wrap(name, (...args) => f.apply(target, args)) : f;
+    },
+  });
 const throwingGetter = {
   get lang() {
     throw new Error('getter');
@@ -337,21 +346,19 @@ test('a trap inside an async call rejects it and every async call in flight with
   const late = (ms = 30) => {
     let answered;
     const done = new Promise((resolve) => (answered = resolve));
-    const slowHost = new Proxy(host, {
-      get(target, name) {
-        const f = target[name];
-        if (typeof f !== 'function') return f;
-        return (...args) =>
+    const slowHost = wrapCallbacks(
+      host,
+      (_, f) =>
+        (...args) =>
           new Promise((resolve, reject) =>
             setTimeout(() => {
               Promise.resolve()
-                .then(() => f.apply(target, args))
+                .then(() => f(...args))
                 .then(resolve, reject)
                 .finally(answered);
             }, ms),
-          );
-      },
-    });
+          ),
+    );
     return { slowHost, done };
   };
   const problems = [];
@@ -398,34 +405,29 @@ test('a call that finishes in the same batch of polls as a trap keeps its answer
   const host = fixtureHost();
   const diff = `@@DELETE:${P}@@`;
   const calls = [];
-  const counting = new Proxy(host, {
-    get(target, name) {
-      const f = target[name];
-      if (typeof f !== 'function') return f;
-      return (...args) => (calls.push(name), f.apply(target, args));
-    },
-  });
+  const counting = wrapCallbacks(
+    host,
+    (name, f) =>
+      (...args) => (calls.push(name), f(...args)),
+  );
   const before = await hooked.applyBlockDiff(diff, counting, { dryRun: true });
   const last = calls.at(-1);
   let release;
   const gate = new Promise((resolve) => (release = resolve));
   let reachedLast;
   const atLast = new Promise((resolve) => (reachedLast = resolve));
-  const gated = new Proxy(host, {
-    get(target, name) {
-      const f = target[name];
-      if (typeof f !== 'function') return f;
-      if (name !== last) return (...args) => f.apply(target, args);
-      // The answer is ready before the gate, so both gated callbacks are
-      // the same few steps from the gate to wasm.
-      return async (...args) => {
-        const answer = await f.apply(target, args);
-        reachedLast();
-        await gate;
-        return answer;
-      };
-    },
-  });
+  // The answer is ready before the gate, so both gated callbacks are the
+  // same few steps from the gate to wasm.
+  const gated = wrapCallbacks(host, (name, f) =>
+    name !== last
+      ? f
+      : async (...args) => {
+          const answer = await f(...args);
+          reachedLast();
+          await gate;
+          return answer;
+        },
+  );
   let trapReached;
   const atTrap = new Promise((resolve) => (trapReached = resolve));
   const finishing = hooked.applyBlockDiff(diff, gated, { dryRun: true });
