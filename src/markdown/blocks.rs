@@ -969,4 +969,16 @@ mod tests {
         assert_eq!(tree[0].children[1].first, 3);
         assert!(tree[0].ial.is_some());
     }
+
+    proptest::proptest! {
+        /// A line that is not blank is one block, whatever it starts with
+        /// (the block diff's planner relies on it, docs/PERFORMANCE.md
+        /// cut 43).
+        #[test]
+        fn a_line_that_is_not_blank_is_one_block(
+            line in "[ \t]{0,4}(- |\\* |\\+ |> |#{1,7} ?|1[.)] ?|```|~~~|---|\\*\\*\\*|===|\\[a\\]: |<div>|\\{: id=\"x\"\\}|\\$\\$|\\|)?[a-c中 |:{}\\-*#>]{0,6}[a-c中|:{}\\-*#>][ \t]{0,2}",
+        ) {
+            proptest::prop_assert_eq!(split_blocks(&line), vec![line.as_str()]);
+        }
+    }
 }
