@@ -137,17 +137,24 @@ pub fn unified_diff(old: &str, new: &str, options: UnifiedDiffOptions<'_>) -> St
         return String::new();
     }
     let (old, new) = (split_lines(old), split_lines(new));
-    let ops = match (old.len(), new.len()) {
-        // At most one line a side, and the texts differ: one change, which
-        // is what Myers finds, without its tables (most block diffs of a
-        // dry run are of a one-line paragraph; docs/PERFORMANCE.md cut 40).
-        (0, n) => vec![(Tag::Insert, 0, n)],
-        (o, 0) => vec![(Tag::Delete, o, 0)],
-        (1, 1) => vec![(Tag::Replace, 1, 1)],
-        _ => line_ops(&old, &new),
+    // At most one line a side, and the texts differ: one change, which is
+    // what Myers finds, without its tables (most block diffs of a dry run
+    // are of a one-line paragraph; docs/PERFORMANCE.md cut 40).
+    let one = match (old.len(), new.len()) {
+        (0, n) => Some((Tag::Insert, 0, n)),
+        (o, 0) => Some((Tag::Delete, o, 0)),
+        (1, 1) => Some((Tag::Replace, 1, 1)),
+        _ => None,
     };
-    render_hunks(&ops, &old, &new, options)
+    match one {
+        Some(op) => render_hunks(&[op], &old, &new, options),
+        None => render_hunks(&line_ops(&old, &new), &old, &new, options),
+    }
 }
+
+/// An operation with where it starts: `(tag, old at, new at, old lines,
+/// new lines)`.
+type Step = (Tag, usize, usize, usize, usize);
 
 /// A unified diff of the line operations `ops` (tag, old lines, new
 /// lines), in order, over the old and new lines (each with its break).
@@ -159,7 +166,7 @@ fn render_hunks(
 ) -> String {
     let context = options.context;
     // Each operation with where it starts on both sides.
-    let mut at = Vec::with_capacity(ops.len());
+    let mut at: Vec<Step> = Vec::with_capacity(ops.len());
     let (mut o, mut n) = (0usize, 0usize);
     for &(tag, lo, ln) in ops {
         at.push((tag, o, n, lo, ln));
@@ -172,11 +179,9 @@ fn render_hunks(
         out.push_str(name);
         out.push('\n');
     }
-    let lengths: Vec<(bool, usize)> = at
-        .iter()
-        .map(|&(tag, _, _, lo, _)| (tag == Tag::Equal, lo))
-        .collect();
-    for (first, last) in hunk_groups(&lengths, context) {
+    let mut from = 0;
+    while let Some((first, last)) = next_hunk(&at, from, context) {
+        from = last + 1;
         let (_, o0, n0, _, _) = at[first];
         let lead = o0
             .min(context)
@@ -220,28 +225,21 @@ fn render_hunks(
     out
 }
 
-/// The hunks of a list of operations (`(is equal, old lines)` each): the
-/// first and last change of each, changes joined when the equal lines
-/// between them are at most twice the context.
-fn hunk_groups(ops: &[(bool, usize)], context: usize) -> Vec<(usize, usize)> {
-    let changes: Vec<usize> = (0..ops.len()).filter(|&i| !ops[i].0).collect();
-    let mut groups = Vec::new();
-    let mut k = 0;
-    while k < changes.len() {
-        let first = changes[k];
-        let mut last = first;
-        while k + 1 < changes.len() {
-            let gap: usize = (last + 1..changes[k + 1]).map(|i| ops[i].1).sum();
-            if gap > 2 * context {
-                break;
-            }
-            k += 1;
-            last = changes[k];
+/// The next hunk from operation `from` on: its first and last change,
+/// changes joined when the equal lines between them are at most twice the
+/// context. `steps` are `(tag, old at, new at, old lines, new lines)`.
+fn next_hunk(steps: &[Step], from: usize, context: usize) -> Option<(usize, usize)> {
+    let is_change = |i: &usize| steps[*i].0 != Tag::Equal;
+    let first = (from..steps.len()).find(is_change)?;
+    let mut last = first;
+    while let Some(next) = (last + 1..steps.len()).find(is_change) {
+        let gap: usize = steps[last + 1..next].iter().map(|s| s.3).sum();
+        if gap > 2 * context {
+            break;
         }
-        k += 1;
-        groups.push((first, last));
+        last = next;
     }
-    groups
+    Some((first, last))
 }
 
 /// A hunk header's range for `len` lines from 0-based line `first`, as
@@ -483,6 +481,55 @@ mod tests {
                 render_hunks(&line_ops(&o, &n), &o, &n, UnifiedDiffOptions::default())
             };
             proptest::prop_assert_eq!(unified_diff(&old, &new, options), myers);
+        }
+    }
+
+    /// The hunks as they were grouped before `next_hunk` (each change's
+    /// index, then runs joined across gaps of at most twice the context).
+    fn grouped(steps: &[Step], context: usize) -> Vec<(usize, usize)> {
+        let changes: Vec<usize> = (0..steps.len())
+            .filter(|&i| steps[i].0 != Tag::Equal)
+            .collect();
+        let mut groups = Vec::new();
+        let mut k = 0;
+        while k < changes.len() {
+            let first = changes[k];
+            let mut last = first;
+            while k + 1 < changes.len() {
+                let gap: usize = (last + 1..changes[k + 1]).map(|i| steps[i].3).sum();
+                if gap > 2 * context {
+                    break;
+                }
+                k += 1;
+                last = changes[k];
+            }
+            k += 1;
+            groups.push((first, last));
+        }
+        groups
+    }
+
+    proptest::proptest! {
+        /// Hunks found one at a time are the groups of every change.
+        #[test]
+        fn hunks_are_found_one_at_a_time_as_grouped(
+            runs in proptest::collection::vec((proptest::bool::ANY, 1usize..9), 0..12),
+            context in 0usize..4,
+        ) {
+            let steps: Vec<Step> = runs
+                .iter()
+                .map(|&(equal, len)| {
+                    let tag = if equal { Tag::Equal } else { Tag::Replace };
+                    (tag, 0, 0, len, len)
+                })
+                .collect();
+            let mut found = Vec::new();
+            let mut from = 0;
+            while let Some((first, last)) = next_hunk(&steps, from, context) {
+                found.push((first, last));
+                from = last + 1;
+            }
+            proptest::prop_assert_eq!(found, grouped(&steps, context));
         }
     }
 
