@@ -216,7 +216,7 @@ pub struct Planner<'a> {
     pub renamed: Vec<(String, String)>,
 }
 
-impl Planner<'_> {
+impl<'a> Planner<'a> {
     /// The top-level blocks of `text`. editkit's splitter keeps the text as
     /// written (its IALs included); where the host's Lute reads the text as
     /// a different number of blocks, Lute's own blocks are written instead,
@@ -246,8 +246,12 @@ impl Planner<'_> {
         }
     }
 
-    fn block(&self, id: &str) -> Option<&Block> {
-        self.data.blocks.get(id).and_then(Option::as_ref)
+    /// The fetched row of `id`, borrowed from the check's reads (not from
+    /// the planner, which each step borrows mutably): the planner used to
+    /// clone it per edit (docs/PERFORMANCE.md cut 45).
+    fn block(&self, id: &str) -> Option<&'a Block> {
+        let blocks: &'a FastMap<String, Option<Block>> = self.data.blocks;
+        blocks.get(id).and_then(Option::as_ref)
     }
 
     /// Plans one draft: the entry, or the error that refuses it.
@@ -309,7 +313,7 @@ impl Planner<'_> {
         let id = draft.block_id.clone();
         let old = draft.old_markdown.clone().unwrap_or_default();
         let new = draft.new_markdown.clone().unwrap_or_default();
-        let Some(block) = self.block(&id).cloned() else {
+        let Some(block) = self.block(&id) else {
             return Err(refuse(
                 lang,
                 Problem::Internal {
@@ -334,7 +338,7 @@ impl Planner<'_> {
             written,
             kept_children,
             reassigned_children,
-        } = self.rewrite(draft, &block, &first, &carried)?;
+        } = self.rewrite(draft, block, &first, &carried)?;
         let children_reassigned = !reassigned_children.is_empty();
         if children_reassigned {
             self.warnings.push(Warning {
@@ -441,7 +445,8 @@ impl Planner<'_> {
     fn plan_insert(&mut self, draft: &Draft) -> PlanEntry {
         let id = draft.block_id.clone();
         let body = draft.new_markdown.clone().unwrap_or_default();
-        let anchor = self.block(&id).cloned().unwrap_or_default();
+        let missing = Block::default();
+        let anchor = self.block(&id).unwrap_or(&missing);
         let anchor_kind = anchor.kind();
         let beside = matches!(draft.kind, EditKind::InsertBefore | EditKind::InsertAfter);
         let into = matches!(draft.kind, EditKind::Prepend | EditKind::Append);
