@@ -240,7 +240,7 @@ fn changing_now(
             let tree = kramdown.get(*id);
             match (row, tree) {
                 (Some(b), Some(k)) if b.kind() != BlockKind::Document => {
-                    !super::verify::same_text(&b.markdown, &crate::markdown::strip_ial(k))
+                    !super::verify::row_reads_as_tree(&b.markdown, k)
                 }
                 (Some(_), Some(_)) => false,
                 _ => true,
