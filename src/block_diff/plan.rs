@@ -639,7 +639,7 @@ impl<'a> Planner<'a> {
 pub fn ial_ids(markdown: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = markdown;
-    while let Some(at) = rest.find("{:") {
+    while let Some(at) = crate::text::find_pair(rest, *b"{:") {
         let tail = &rest[at..];
         let Some(close) = tail.find('}') else { break };
         if let Some(id) = ial_id(&parse_ial(&tail[..=close])) {

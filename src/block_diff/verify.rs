@@ -75,7 +75,7 @@ pub fn row_reads_as_tree(markdown: &str, kramdown: &str) -> bool {
                     .all(|line| line.trim().is_empty() || is_ial_line(line))
             })
     };
-    let quick = !markdown.as_bytes().windows(2).any(|w| w == b"{:")
+    let quick = crate::text::find_pair(markdown, *b"{:").is_none()
         && kramdown
             .strip_prefix(markdown)
             .is_some_and(only_ials_follow);

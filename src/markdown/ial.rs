@@ -18,7 +18,9 @@ pub fn parse_ial(ial: &str) -> Attrs {
     let mut rest = inner;
     loop {
         rest = rest.trim_start();
-        let Some(eq) = rest.find("=\"") else { break };
+        let Some(eq) = crate::text::find_pair(rest, *b"=\"") else {
+            break;
+        };
         let key = rest[..eq].trim();
         let value_start = eq + 2;
         let Some(close) = rest[value_start..].find('"') else {
@@ -90,7 +92,7 @@ pub fn strip_ial(kramdown: &str) -> String {
 /// `- {: id="x"}text` → `- text` (also after `>` prefixes and for ordered
 /// items); other lines unchanged.
 pub fn strip_inline_item_ial(line: &str) -> String {
-    let Some(open) = line.find("{:") else {
+    let Some(open) = crate::text::find_pair(line, *b"{:") else {
         return line.to_string();
     };
     let before = &line[..open];

@@ -518,7 +518,7 @@ impl Edits {
         // The containers' prefix of the block's first line (`> `, an item's
         // indentation), an inline item IAL in it left out.
         let mut before = first.get(..node.prefix_column).unwrap_or("").to_string();
-        while let Some(open) = before.find("{:") {
+        while let Some(open) = crate::text::find_pair(&before, *b"{:") {
             match before[open..].find('}') {
                 Some(close) => before.replace_range(open..open + close + 1, ""),
                 None => break,

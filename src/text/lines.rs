@@ -122,9 +122,30 @@ pub fn trim_blank_lines(text: &str) -> &str {
     }
 }
 
+/// Where the two-byte ASCII `pair` first occurs in `text`: `str::find`
+/// of a two-character pattern sets up a Two-Way searcher per call, which
+/// cost more than the search in the block diff's per-block IAL scans
+/// (docs/PERFORMANCE.md cut 47).
+pub(crate) fn find_pair(text: &str, pair: [u8; 2]) -> Option<usize> {
+    text.as_bytes().windows(2).position(|w| w == pair)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// A pair is found where `str::find` finds it, in any text
+        /// (multi-byte characters included).
+        #[test]
+        fn pairs_are_found_where_find_finds_them(
+            text in "[{:=\"a中🙂 ]{0,24}",
+            pair in proptest::sample::select(vec!["{:", "=\"", "::", "a{"]),
+        ) {
+            let bytes: [u8; 2] = pair.as_bytes().try_into().unwrap();
+            proptest::prop_assert_eq!(find_pair(&text, bytes), text.find(pair));
+        }
+    }
 
     #[test]
     fn lines_round_trip_with_mixed_endings() {

@@ -22,6 +22,7 @@ pub use diff::{
 };
 pub(crate) use hash::{hash_bytes, FastMap, FastSet};
 pub(crate) use lcs::lcs_len;
+pub(crate) use lines::find_pair;
 pub use lines::{
     detect_line_ending, line_count, lines_with_endings, split_bom, trim_blank_lines, Line,
     LineEnding, BOM,
