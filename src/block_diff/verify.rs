@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 
+use super::check::normalize_eol;
 use super::undo::Done;
 use crate::markdown::{is_ial_line, strip_ial};
 use crate::siyuan::Block;
@@ -54,10 +55,6 @@ pub fn check_written(done: &mut [Done], rows: &[Option<Block>]) -> Vec<(usize, P
         }
     }
     problems
-}
-
-fn normalize_eol(text: &str) -> String {
-    text.replace("\r\n", "\n")
 }
 
 /// Whether a block's row (`markdown`) says what its tree (`kramdown`)
