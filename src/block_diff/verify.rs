@@ -174,7 +174,7 @@ mod tests {
         /// by stripping the tree's IALs.
         #[test]
         fn rows_read_as_trees_as_stripping_says(
-            markdown in "(> |- |1\\. )?[a-c中 ]{0,4}(\\{: id=\"m\"\\})?(\r?\n(> |- )?[a-c ]{0,3})?",
+            markdown in "(> |- |1\\. )?[a-c中 \u{3000}\r]{0,4}(\\{: id=\"m\"\\})?(\r?\n(> |- )?[a-c \u{a0}]{0,3})?\r?",
             suffix in proptest::collection::vec(
                 proptest::sample::select(vec![
                     "\n{: id=\"x\"}", "\n{: id=\"x\" updated=\"1\"}", "\n", "\n  {: id=\"y\"}",

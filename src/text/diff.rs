@@ -472,7 +472,20 @@ mod tests {
         fn one_line_texts_diff_as_myers_diffs_them(
             old in "([a-c ]{0,3}(\r\n|\n|\r)?)?",
             new in "([a-c ]{0,3}(\r\n|\n|\r)?)?",
+            many in "([a-c ]{0,3}(\r\n|\n|\r)){0,4}[a-c]?",
+            many_first in proptest::bool::ANY,
         ) {
+            // And an empty side against several lines (all removed or all
+            // added).
+            let (o, n) = if many_first { (many.as_str(), "") } else { ("", many.as_str()) };
+            let (ol, nl) = (split_lines(o), split_lines(n));
+            let myers = if o == n {
+                String::new()
+            } else {
+                render_hunks(&line_ops(&ol, &nl), &ol, &nl, UnifiedDiffOptions::default())
+            };
+            proptest::prop_assert_eq!(unified_diff(o, n, UnifiedDiffOptions::default()), myers);
+
             let options = UnifiedDiffOptions::default();
             let (o, n) = (split_lines(&old), split_lines(&new));
             let myers = if old == new {
