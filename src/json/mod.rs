@@ -727,24 +727,19 @@ impl<'de> de::MapAccess<'de> for Entries {
     }
 }
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// How many leading bytes of `bytes` need no escape (none is `"`, `\` or
-/// below 0x20), eight at a time in `u64` arithmetic: the 1,000-hunk dry
-/// run's report is 790 KB of text, and a byte at a time was 7 % of it.
+/// How many leading bytes of `bytes` are plain string content in JSON
+/// text (none is `"`, `\` or below 0x20), eight at a time: the run the
+/// reader copies and the writer leaves unescaped in one piece (a host's
+/// 1,000 rows and a 790 KB report went through a byte at a time;
+/// docs/PERFORMANCE.md cuts 38, 39).
 fn plain_prefix(bytes: &[u8]) -> usize {
+    use crate::text::swar::{bytes_equal, control_bytes};
     let mut at = 0;
     while let Some(chunk) = bytes.get(at..at + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
-        // Set in some byte exactly when one byte is below 0x20, or equal
-        // to `"` or `\` (a zero byte of x ^ that byte).
-        let below = x.wrapping_sub(LO * 0x20) & !x;
-        let quote = (x ^ (LO * u64::from(b'"'))).wrapping_sub(LO) & !(x ^ (LO * u64::from(b'"')));
-        let slash = (x ^ (LO * u64::from(b'\\'))).wrapping_sub(LO) & !(x ^ (LO * u64::from(b'\\')));
-        if (below | quote | slash) & HI != 0 {
+        if control_bytes(x) | bytes_equal(x, b'"') | bytes_equal(x, b'\\') != 0 {
             break;
         }
         at += 8;

@@ -13,15 +13,7 @@
 //! runs deep into the needle; once such comparisons outgrow the scan, the
 //! rest is searched with std's Two-Way, linear in the worst case.
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
-/// High bit set in every byte of `x` that is zero (exact per byte: no
-/// carry crosses a byte).
-#[inline]
-fn zero_bytes(x: u64) -> u64 {
-    !(((x & HI7).wrapping_add(HI7)) | x | HI7)
-}
+use crate::text::swar::{zero_bytes, LO};
 
 /// Number of `\n` bytes in `bytes` (in the wasm build, the `v128` pass of
 /// [`newlines_and_ascii`]).
@@ -565,6 +557,5 @@ mod tests {
         ] {
             assert_eq!(count_newlines(s.as_bytes()), s.matches('\n').count());
         }
-        assert_eq!(zero_bytes(0x0100_0000_0000_0000).count_ones(), 7);
     }
 }

@@ -14,6 +14,7 @@ mod lcs;
 mod lines;
 mod myers;
 mod offsets;
+pub(crate) mod swar;
 
 pub(crate) use decimal::{fixed, push_digits, shortest};
 pub use diff::{
