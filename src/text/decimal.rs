@@ -152,7 +152,16 @@ pub(crate) fn push_digits(out: &mut String, n: u64) {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{fixed, shortest};
+    use super::{fixed, push_digits, shortest};
+
+    #[test]
+    fn digits_are_written_as_format_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 1_000_007, u64::MAX] {
+            let mut out = String::from("x");
+            push_digits(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 
     #[test]
     fn fixed_rounds_like_std() {

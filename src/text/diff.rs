@@ -251,21 +251,16 @@ fn next_hunk(steps: &[Step], from: usize, context: usize) -> Option<(usize, usiz
 fn push_hunk_range(out: &mut String, first: usize, len: usize) {
     match len {
         0 => {
-            push_decimal(out, first);
+            super::push_digits(out, first as u64);
             out.push_str(",0");
         }
-        1 => push_decimal(out, first + 1),
+        1 => super::push_digits(out, first as u64 + 1),
         _ => {
-            push_decimal(out, first + 1);
+            super::push_digits(out, first as u64 + 1);
             out.push(',');
-            push_decimal(out, len);
+            super::push_digits(out, len as u64);
         }
     }
-}
-
-/// `n` in decimal digits.
-fn push_decimal(out: &mut String, n: usize) {
-    super::push_digits(out, n as u64);
 }
 
 /// Excerpts longer than this many lines (either side) are not handed to
@@ -543,15 +538,6 @@ mod tests {
                 from = last + 1;
             }
             proptest::prop_assert_eq!(found, grouped(&steps, context));
-        }
-    }
-
-    #[test]
-    fn decimals_are_written_as_format_writes_them() {
-        for n in [0, 1, 9, 10, 99, 100, 1_000_007, usize::MAX] {
-            let mut out = String::from("x");
-            push_decimal(&mut out, n);
-            assert_eq!(out, format!("x{n}"));
         }
     }
 
