@@ -24,7 +24,7 @@ use crate::text::{FastMap, FastSet};
 
 use super::check::{check, normalize_eol, CheckInput};
 use super::messages as msg;
-use super::parser::analyze;
+use super::parser::{analyze, Keep};
 use super::plan::{ial_ids, seed_of, Draft, IdMaker, PlanData, PlanEntry, Planner};
 use super::refuse;
 use super::types::Problem;
@@ -50,7 +50,11 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     options: &ApplyOptions,
 ) -> Result<ApplyReport, Error> {
     let lang = options.lang;
-    let analysis = analyze(text, lang);
+    let keep = Keep {
+        hunks: false,
+        edits: true,
+    };
+    let analysis = analyze(text, lang, keep);
     if !analysis.errors.is_empty() {
         return Err(refuse(
             lang,

@@ -69,7 +69,11 @@ pub(crate) fn refuse(lang: Lang, problem: Problem) -> Error {
 
 /// Validates a diff's format. Never fails: problems are in `errors`.
 pub fn validate_block_diff_format(text: &str, options: &FormatOptions) -> FormatReport {
-    let analysis = parser::analyze(text, options.lang);
+    let keep = parser::Keep {
+        hunks: false,
+        edits: false,
+    };
+    let analysis = parser::analyze(text, options.lang, keep);
     FormatReport {
         valid: analysis.errors.is_empty(),
         errors: analysis.errors,
@@ -80,7 +84,11 @@ pub fn validate_block_diff_format(text: &str, options: &FormatOptions) -> Format
 /// Parses a diff into hunks and edits; `INVALID_DIFF_FORMAT` (with every
 /// problem in `errors`) when the format is wrong.
 pub fn parse_block_diff(text: &str, options: &FormatOptions) -> Result<ParseReport, Error> {
-    let analysis = parser::analyze(text, options.lang);
+    let keep = parser::Keep {
+        hunks: true,
+        edits: true,
+    };
+    let analysis = parser::analyze(text, options.lang, keep);
     if !analysis.errors.is_empty() {
         return Err(refuse(
             options.lang,

@@ -32,6 +32,17 @@ pub struct Analysis {
     pub warnings: Vec<Warning>,
 }
 
+/// What the caller reads of an [`Analysis`]. The format check reads
+/// neither list, a dry run or an apply only the edits, `parseBlockDiff`
+/// both: a list nobody reads is not built (its texts are most of the
+/// pass's copies; docs/PERFORMANCE.md cut 49). Errors and warnings are
+/// always complete.
+#[derive(Clone, Copy)]
+pub struct Keep {
+    pub hunks: bool,
+    pub edits: bool,
+}
+
 /// Where the pass is.
 enum State {
     /// Before the first header, or after a SEARCH block that had none.
@@ -49,6 +60,7 @@ enum State {
 struct Pass<'a> {
     tokens: Vec<Token<'a>>,
     lang: Lang,
+    keep: Keep,
     out: Analysis,
     /// The hunk being read (index into `out.hunks`), `None` before the
     /// first header or after a SEARCH without one.
@@ -56,19 +68,24 @@ struct Pass<'a> {
     /// Whether the current hunk's header is valid (edits are only made for
     /// valid headers).
     hunk_valid: bool,
+    /// SEARCH/REPLACE pairs closed in the current hunk.
+    pairs_in_hunk: usize,
     /// Non-blank text seen in a search hunk before its first pair.
     stray_text_line: Option<u32>,
     state: State,
 }
 
-/// Validates and parses a diff. Never fails: problems are in `errors`.
-pub fn analyze(text: &str, lang: Lang) -> Analysis {
+/// Validates and parses a diff. Never fails: problems are in `errors`;
+/// `hunks` and `edits` are empty unless `keep` asks for them.
+pub fn analyze(text: &str, lang: Lang, keep: Keep) -> Analysis {
     let mut pass = Pass {
         tokens: tokenize(text),
         lang,
+        keep,
         out: Analysis::default(),
         hunk: None,
         hunk_valid: false,
+        pairs_in_hunk: 0,
         stray_text_line: None,
         state: State::Outside,
     };
@@ -81,6 +98,9 @@ pub fn analyze(text: &str, lang: Lang) -> Analysis {
     }
     if !pass.out.errors.is_empty() {
         pass.out.edits.clear();
+    }
+    if !keep.hunks {
+        pass.out.hunks.clear();
     }
     // A stable sort: problems on one line stay in the order they were found.
     crate::sort::sort_by_key(&mut pass.out.errors, |e| e.details.line.unwrap_or(0));
@@ -231,6 +251,7 @@ impl<'a> Pass<'a> {
         });
         self.hunk = Some(self.out.hunks.len() - 1);
         self.hunk_valid = valid;
+        self.pairs_in_hunk = 0;
         self.stray_text_line = None;
         self.state = match header.command {
             Some(Command::Search) => State::AwaitSearch,
@@ -251,8 +272,9 @@ impl<'a> Pass<'a> {
         }
         if let Some(h) = self.hunk {
             let hunk = &self.out.hunks[h];
+            debug_assert!(!self.keep.hunks || hunk.pairs.len() == self.pairs_in_hunk);
             if hunk.command == "SEARCH"
-                && hunk.pairs.is_empty()
+                && self.pairs_in_hunk == 0
                 && !self.has_error_in(hunk.line, end)
             {
                 let (line, index, id) = (hunk.line, hunk.index, hunk.block_id.clone());
@@ -264,7 +286,7 @@ impl<'a> Pass<'a> {
                         hunk: index,
                     },
                 ));
-            } else if hunk.command == "SEARCH" && !hunk.pairs.is_empty() {
+            } else if hunk.command == "SEARCH" && self.pairs_in_hunk > 0 {
                 if let Some(stray) = self.stray_text_line {
                     self.warn(
                         WarningCode::TextOutsideHunk,
@@ -292,9 +314,10 @@ impl<'a> Pass<'a> {
     fn close_pair(&mut self, start: usize, divider: usize, end: usize) {
         let Some(h) = self.hunk else { return };
         let line = self.tokens[start].line;
-        let search = join_body(&self.tokens[start + 1..divider]);
-        let replace = join_body(&self.tokens[divider + 1..end]);
-        if search.trim().is_empty() {
+        self.pairs_in_hunk += 1;
+        // Blank lines joined are blank: the SEARCH is empty exactly when
+        // every line of it is.
+        if self.tokens[start + 1..divider].iter().all(Token::is_blank) {
             let index = self.out.hunks[h].index;
             self.error(refuse(
                 self.lang,
@@ -305,22 +328,30 @@ impl<'a> Pass<'a> {
                 },
             ));
         }
+        let edit = self.hunk_valid && self.keep.edits;
+        if !edit && !self.keep.hunks {
+            return;
+        }
+        let search = join_body(&self.tokens[start + 1..divider]);
+        let replace = join_body(&self.tokens[divider + 1..end]);
         let hunk = &mut self.out.hunks[h];
-        if self.hunk_valid {
+        if self.keep.hunks {
+            hunk.pairs.push(SearchReplacePair {
+                search: search.clone(),
+                replace: replace.clone(),
+                line,
+            });
+        }
+        if edit {
             self.out.edits.push(BlockEdit {
                 kind: EditKind::Update,
                 block_id: hunk.block_id.clone(),
-                search: Some(search.clone()),
-                replacement: Some(replace.clone()),
+                search: Some(search),
+                replacement: Some(replace),
                 hunk_index: hunk.index,
                 line,
             });
         }
-        hunk.pairs.push(SearchReplacePair {
-            search,
-            replace,
-            line,
-        });
     }
 
     fn close_command(&mut self, start: usize, end: usize) {
@@ -338,7 +369,9 @@ impl<'a> Pass<'a> {
             "APPEND" => EditKind::Append,
             _ => return,
         };
-        hunk.body = Some(body.clone());
+        if self.keep.hunks {
+            hunk.body = Some(body.clone());
+        }
         if kind == EditKind::Delete {
             if !body.is_empty() {
                 self.warn(
@@ -359,7 +392,7 @@ impl<'a> Pass<'a> {
             ));
             return;
         }
-        if self.hunk_valid {
+        if self.hunk_valid && self.keep.edits {
             self.out.edits.push(BlockEdit {
                 kind,
                 block_id: id,
@@ -425,4 +458,93 @@ fn join_body(tokens: &[Token<'_>]) -> String {
         out.push_str(t.text.strip_suffix('\r').unwrap_or(t.text));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{analyze, Keep};
+    use crate::{ErrorCode, Lang};
+
+    const LINES: &[&str] = &[
+        "@@20240101000000-aaaaaaa@@",
+        "@@20240101000000-bbbbbbb@@ 段落",
+        "@@REPLACE:20240101000000-aaaaaaa@@",
+        "@@DELETE:20240101000000-aaaaaaa@@",
+        "@@AFTER:20240101000000-bbbbbbb@@",
+        "@@APPEND:20240101000000-aaaaaaa@@",
+        "@@20240101000000-bad@@",
+        "@@MOVE:20240101000000-aaaaaaa@@",
+        "@@ 20240101000000-aaaaaaa",
+        "<<<<<<< SEARCH",
+        "=======",
+        ">>>>>>> REPLACE",
+        "<<<<<<< SEARCH\r",
+        "text",
+        "段落 😀",
+        "",
+        " ",
+        "\t",
+        "a\r",
+    ];
+    const BODY: &[&str] = &[
+        "text",
+        "段落 😀",
+        "",
+        " ",
+        "\t",
+        "\u{3000}",
+        "a\r",
+        "=======",
+    ];
+
+    /// A stray line, or a SEARCH/REPLACE pair whose parts hold blank and
+    /// non-blank lines (a SEARCH that is empty only when all of them are
+    /// blank), so that most diffs hold several hunks with pairs.
+    fn piece() -> impl proptest::strategy::Strategy<Value = Vec<&'static str>> {
+        use proptest::prelude::*;
+        let line = proptest::sample::select(LINES);
+        let body = || proptest::collection::vec(proptest::sample::select(BODY), 0..4);
+        prop_oneof![
+            line.prop_map(|l| vec![l]),
+            (body(), body()).prop_map(|(search, replace)| {
+                let mut lines = vec!["<<<<<<< SEARCH"];
+                lines.extend(search);
+                lines.push("=======");
+                lines.extend(replace);
+                lines.push(">>>>>>> REPLACE");
+                lines
+            }),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Leaving a list out changes nothing else: the errors and warnings
+        /// are those of the full pass, and a kept list is the full pass's.
+        #[test]
+        fn lists_left_out_change_nothing_else(pieces in proptest::collection::vec(piece(), 0..10), crlf in proptest::bool::ANY) {
+            let lines: Vec<&str> = pieces.iter().flatten().copied().collect();
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            let full = analyze(&text, Lang::En, Keep { hunks: true, edits: true });
+            // The emptiness test on lines is the one on the joined text.
+            for pair in full.hunks.iter().flat_map(|h| &h.pairs) {
+                let refused = full.errors.iter().any(|e| {
+                    e.code == ErrorCode::EmptySearch && e.details.line == Some(pair.line)
+                });
+                proptest::prop_assert_eq!(refused, pair.search.trim().is_empty(), "{:?}", text);
+            }
+            for (hunks, edits) in [(false, false), (false, true), (true, false)] {
+                let part = analyze(&text, Lang::En, Keep { hunks, edits });
+                proptest::prop_assert_eq!(&part.errors, &full.errors);
+                proptest::prop_assert_eq!(&part.warnings, &full.warnings);
+                proptest::prop_assert_eq!(part.hunks.is_empty(), !hunks || full.hunks.is_empty());
+                proptest::prop_assert_eq!(part.edits.is_empty(), !edits || full.edits.is_empty());
+                if hunks {
+                    proptest::prop_assert_eq!(&part.hunks, &full.hunks);
+                }
+                if edits {
+                    proptest::prop_assert_eq!(&part.edits, &full.edits);
+                }
+            }
+        }
+    }
 }
