@@ -215,7 +215,7 @@ const MAX_LABEL_CHARS: usize = 24;
 
 fn parse_header(line: &str) -> Option<Header<'_>> {
     let rest = line.strip_prefix("@@")?;
-    let close = rest.find("@@")?;
+    let close = crate::text::find_pair(rest, *b"@@")?;
     let inner = &rest[..close];
     let after = rest[close + 2..].trim();
     if inner.is_empty() || inner.len() > MAX_HEADER_INNER || inner.chars().any(char::is_whitespace)

@@ -13,7 +13,7 @@
 //! runs deep into the needle; once such comparisons outgrow the scan, the
 //! rest is searched with std's Two-Way, linear in the worst case.
 
-use crate::text::swar::{zero_bytes, LO};
+use crate::text::swar::{find_byte, zero_bytes, LO};
 
 /// Number of `\n` bytes in `bytes` (in the wasm build, the `v128` pass of
 /// [`newlines_and_ascii`]).
@@ -105,20 +105,7 @@ pub(crate) fn next_newline(bytes: &[u8], from: usize) -> Option<usize> {
         }
         at
     };
-    let pattern = LO * u64::from(b'\n');
-    let rest = bytes.get(from..)?;
-    let chunks = rest.chunks_exact(8);
-    let tail_start = rest.len() - chunks.remainder().len();
-    for (k, c) in chunks.enumerate() {
-        let m = zero_bytes(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) ^ pattern);
-        if m != 0 {
-            return Some(from + 8 * k + m.trailing_zeros() as usize / 8);
-        }
-    }
-    rest.get(tail_start..)?
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|p| from + tail_start + p)
+    find_byte(bytes.get(from..)?, b'\n').map(|p| from + p)
 }
 
 /// [`commonness_of`] as a table: picking a needle's rare bytes looks up

@@ -26,9 +26,51 @@ pub(crate) fn control_bytes(x: u64) -> u64 {
     zero_bytes(x & (LO * 0xe0))
 }
 
+/// The first index of `byte` in `bytes`, eight bytes per step: the
+/// newline search of `lines_with_endings` and of the matcher's
+/// `next_newline` (after its `v128` steps in wasm). A byte loop is not
+/// vectorised, and `str::find` checks each hit with a `memcmp` call.
+pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let hits = bytes_equal(word, byte);
+        if hits != 0 {
+            return Some(at + hits.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = chunks.remainder();
+    tail.iter().position(|&b| b == byte).map(|i| at + i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `find_byte` is `position` at every length and offset around the
+    /// eight-byte steps, with the byte absent, once, or repeated.
+    #[test]
+    fn find_byte_finds_the_first() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for also in [None, Some(at + 1), Some(at + 9)] {
+                    let mut bytes = vec![b'a'; len];
+                    if at < len {
+                        bytes[at] = b'\n';
+                    }
+                    if let Some(j) = also.filter(|&j| j < len) {
+                        bytes[j] = b'\n';
+                    }
+                    let expected = bytes.iter().position(|&b| b == b'\n');
+                    assert_eq!(find_byte(&bytes, b'\n'), expected, "{len} {at} {also:?}");
+                }
+            }
+        }
+        // A byte that differs from the one sought only in its high bit.
+        assert_eq!(find_byte(&[0x8a; 20], b'\n'), None);
+    }
 
     /// Each test marks exactly the bytes it names, wherever they sit.
     #[test]
