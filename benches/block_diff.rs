@@ -93,6 +93,18 @@ fn main() {
         dry_run: true,
         ..ApplyOptions::default()
     };
+    // BLOCK_DIFF_PROFILE=validate|dry-run: loop that part for a profiler
+    // instead of printing the figures.
+    if let Ok(which) = std::env::var("BLOCK_DIFF_PROFILE") {
+        for _ in 0..2000 {
+            if which == "validate" {
+                black_box(editkit::validate_block_diff_format(&diff, &Default::default()).valid);
+            } else {
+                black_box(block_on(apply_block_diff(&diff, &rows, &options)).ok());
+            }
+        }
+        return;
+    }
     let parse = time(|| editkit::validate_block_diff_format(&diff, &Default::default()).valid);
     println!(
         "  parse + format validation alone: {:.3} ms",

@@ -444,6 +444,37 @@ row(
   checkMs / splitMs <= 10,
   `${report.plan.length} edits planned; ${fetches > 0 ? 'one getBlocks call per run' : ''}`,
 );
+// Two floors of that check, in the same run (docs/PERFORMANCE.md, "Why
+// issue 16 stays open"): bringing the host's answers and the diff into
+// bytes, the least any check that reads 1,000 blocks through JS callbacks
+// does before its first step, and the format validation every check
+// starts with.
+const hostAnswers = [...blockRows.values()];
+const hostKramdown = hostAnswers.map((r) => `${r.markdown}\n${r.ial}`);
+const encoder = new TextEncoder();
+const bytes = new Uint8Array(4 * (diff.length + 1024 * hostAnswers.length));
+const crossingMs = time(() => {
+  encoder.encodeInto(JSON.stringify(hostAnswers), bytes);
+  encoder.encodeInto(JSON.stringify(hostKramdown), bytes);
+  encoder.encodeInto(diff, bytes);
+});
+row(
+  '  floor: host answers + diff to bytes (JSON.stringify, TextEncoder)',
+  crossingMs,
+  splitMs,
+  'part of the 10×',
+  undefined,
+  'JS alone, before editkit reads a byte',
+);
+const validateMs = time(() => ek.validateBlockDiffFormat(diff));
+row(
+  '  floor: validateBlockDiffFormat alone',
+  validateMs,
+  splitMs,
+  'part of the 10×',
+  undefined,
+  'the first step of every check',
+);
 
 // ---------------------------------------------------------------------------
 // §3 slice over 10,000 children: linear.
