@@ -485,6 +485,9 @@ mod tests {
         " ",
         "\t",
         "a\r",
+        " \r ",
+        "a\rb",
+        "\u{feff}@@20240101000000-aaaaaaa@@",
     ];
     const BODY: &[&str] = &[
         "text",
@@ -497,23 +500,31 @@ mod tests {
         "=======",
     ];
 
-    /// A stray line, or a SEARCH/REPLACE pair whose parts hold blank and
-    /// non-blank lines (a SEARCH that is empty only when all of them are
-    /// blank), so that most diffs hold several hunks with pairs.
+    /// A SEARCH/REPLACE pair whose parts hold blank and non-blank lines (a
+    /// SEARCH that is empty only when all of them are blank).
+    fn pair() -> impl proptest::strategy::Strategy<Value = Vec<&'static str>> {
+        use proptest::prelude::*;
+        let body = || proptest::collection::vec(proptest::sample::select(BODY), 0..4);
+        (body(), body()).prop_map(|(search, replace)| {
+            let mut lines = vec!["<<<<<<< SEARCH"];
+            lines.extend(search);
+            lines.push("=======");
+            lines.extend(replace);
+            lines.push(">>>>>>> REPLACE");
+            lines
+        })
+    }
+
+    /// A stray line, a pair, or a SEARCH hunk with one to three pairs, so
+    /// that most diffs hold several hunks with pairs.
     fn piece() -> impl proptest::strategy::Strategy<Value = Vec<&'static str>> {
         use proptest::prelude::*;
-        let line = proptest::sample::select(LINES);
-        let body = || proptest::collection::vec(proptest::sample::select(BODY), 0..4);
+        let header = proptest::sample::select(&LINES[..2]);
         prop_oneof![
-            line.prop_map(|l| vec![l]),
-            (body(), body()).prop_map(|(search, replace)| {
-                let mut lines = vec!["<<<<<<< SEARCH"];
-                lines.extend(search);
-                lines.push("=======");
-                lines.extend(replace);
-                lines.push(">>>>>>> REPLACE");
-                lines
-            }),
+            proptest::sample::select(LINES).prop_map(|l| vec![l]),
+            pair(),
+            (header, proptest::collection::vec(pair(), 1..4))
+                .prop_map(|(h, pairs)| std::iter::once(vec![h]).chain(pairs).flatten().collect()),
         ]
     }
 
@@ -525,6 +536,20 @@ mod tests {
             let lines: Vec<&str> = pieces.iter().flatten().copied().collect();
             let text = lines.join(if crlf { "\r\n" } else { "\n" });
             let full = analyze(&text, Lang::En, Keep { hunks: true, edits: true });
+            // A SEARCH hunk without pairs is refused, unless an error
+            // inside it already explains that.
+            for (k, hunk) in full.hunks.iter().enumerate() {
+                let end = full.hunks.get(k + 1).map_or(u32::MAX, |h| h.line);
+                let explained = full.errors.iter().any(|e| {
+                    e.code != ErrorCode::MissingSearch
+                        && e.details.line.is_some_and(|l| l >= hunk.line && l < end)
+                });
+                let refused = full.errors.iter().any(|e| {
+                    e.code == ErrorCode::MissingSearch && e.details.line == Some(hunk.line)
+                });
+                let expected = hunk.command == "SEARCH" && hunk.pairs.is_empty() && !explained;
+                proptest::prop_assert_eq!(refused, expected, "{:?}", text);
+            }
             // The emptiness test on lines is the one on the joined text.
             for pair in full.hunks.iter().flat_map(|h| &h.pairs) {
                 let refused = full.errors.iter().any(|e| {
