@@ -449,8 +449,8 @@ row(
 // bytes, the least any check that reads 1,000 blocks through JS callbacks
 // does before its first step, and the format validation every check
 // starts with.
-const hostAnswers = [...blockRows.values()];
-const hostKramdown = hostAnswers.map((r) => `${r.markdown}\n${r.ial}`);
+const hostAnswers = host.getBlocks(ids);
+const hostKramdown = host.getKramdown(ids);
 const encoder = new TextEncoder();
 const bytes = new Uint8Array(4 * (diff.length + 1024 * hostAnswers.length));
 const crossingMs = time(() => {
