@@ -4,12 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ek, repo } from './support.mjs';
+import { ek, repo, scratchDir } from './support.mjs';
 import { fixtureDouble } from './kernel-support.mjs';
 
 const BIN = join(repo, 'pkg', 'dist', 'mcp.js');
@@ -56,7 +55,7 @@ async function connect(args, env = {}) {
 const text = (result) => result.content.map((c) => c.text).join('\n');
 
 test('files: list the tools, land an edit on disk, refuse a path outside the root', async () => {
-  const base = mkdtempSync(join(tmpdir(), 'editkit-mcp-'));
+  const base = scratchDir('editkit-mcp-');
   const root = join(base, 'project');
   mkdirSync(root);
   writeFileSync(join(base, 'secret.txt'), 'keep out\n');

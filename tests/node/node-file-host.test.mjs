@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import {
   chmodSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -14,12 +13,11 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ek } from './support.mjs';
+import { ek, scratchDir } from './support.mjs';
 
 function sandbox() {
-  const base = mkdtempSync(join(tmpdir(), 'editkit-files-'));
+  const base = scratchDir('editkit-files-');
   const root = join(base, 'root');
   mkdirSync(join(root, 'src'), { recursive: true });
   writeFileSync(join(base, 'secret.txt'), 'outside\n');

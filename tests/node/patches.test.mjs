@@ -5,12 +5,11 @@
 // tested natively from tests/data/patch-cases.json.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ek, repo } from './support.mjs';
+import { ek, repo, scratchDir } from './support.mjs';
 
 const PATCH = [
   '*** Begin Patch',
@@ -242,7 +241,7 @@ test('apply_patch and apply_diff tools: the summary, each hunk and the diff; a r
 });
 
 test('apply_patch: two spellings of one file are refused before anything is read or written', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'editkit-patch-same-'));
+  const root = scratchDir('editkit-patch-same-');
   writeFileSync(join(root, 'a.txt'), 'one\ntwo\n');
   const runner = ek.createToolRunner({ files: ek.createNodeFileHost({ root }) });
   const r = await runner.runDetailed('apply_patch', {
@@ -256,7 +255,7 @@ test('apply_patch: two spellings of one file are refused before anything is read
 });
 
 test('createNodeFileHost: a patch adds, renames and deletes on disk; a path outside the root writes nothing', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'editkit-patch-'));
+  const root = scratchDir('editkit-patch-');
   writeFileSync(join(root, 'a.txt'), 'one\ntwo\n');
   writeFileSync(join(root, 'old.txt'), 'bye\n');
   const files = ek.createNodeFileHost({ root });
@@ -277,7 +276,7 @@ test('createNodeFileHost: a patch adds, renames and deletes on disk; a path outs
 });
 
 test('editkit-mcp: apply_patch lands on disk', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'editkit-mcp-patch-'));
+  const root = scratchDir('editkit-mcp-patch-');
   mkdirSync(join(root, 'src'));
   writeFileSync(join(root, 'src', 'm.rs'), 'fn f() {\n    1\n}\n');
   const client = new Client({ name: 'editkit-test', version: '1.0.0' });

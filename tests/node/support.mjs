@@ -1,6 +1,7 @@
 // Shared helpers for the Node suite: the built package and the fixtures.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +11,21 @@ export const shared = join(repo, '..', 'shared');
 
 export const ek = await import(join(repo, 'pkg', 'dist', 'node.js'));
 export const testing = await import(join(repo, 'pkg', 'dist', 'testing.js'));
+
+/**
+ * A fresh directory under the system's temp dir, removed when this test file's
+ * process exits (node --test runs each file in its own process), so repeated
+ * runs leave nothing behind.
+ */
+export function scratchDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+const scratch = [];
+process.on('exit', () => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 export const FIXTURE_FILES = [
   'doc1-weekly-report.json',

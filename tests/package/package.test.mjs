@@ -2,7 +2,7 @@
 // into scratch projects, and use it from Node ESM, Node CJS, and a Vite
 // build of a SiYuan-plugin-shaped bundle (CommonJS, `siyuan` external, the
 // wasm fetched from /plugins/<name>/editkit_bg.wasm as a plugin does).
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
@@ -13,6 +13,7 @@ import {
   copyFileSync,
   existsSync,
   readdirSync,
+  rmSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +22,8 @@ import { fileURLToPath } from 'node:url';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'editkit-package-'));
 let tarball;
+// Each scratch project installs the package and its peers (~115 MB in all).
+after(() => rmSync(work, { recursive: true, force: true }));
 
 const npm = (args, cwd) =>
   execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
