@@ -97,6 +97,17 @@ pub enum ErrorCode {
     /// Rewriting a container would give a referenced or attributed child a
     /// new id (`allowChildReassign` to accept).
     ChildrenWouldBeReassigned = "CHILDREN_WOULD_BE_REASSIGNED",
+    /// Deleting or re-IDing a database row (`custom-avs`) or a flashcard
+    /// (`custom-riff-decks`) would lose that membership for good
+    /// (`allowMembershipLoss` to accept).
+    WouldLoseMembership = "WOULD_LOSE_MEMBERSHIP",
+    /// New markdown opens a code fence or a `$$` math block it never
+    /// closes: the kernel would swallow what follows (the block's
+    /// attributes) into the code.
+    UnclosedFence = "UNCLOSED_FENCE",
+    /// Rewriting a container that holds a folded heading: the kernel would
+    /// move the heading's old section in beside the new one.
+    FoldedHeading = "FOLDED_HEADING",
     // ---- slice (SPEC §4) ------------------------------------------------
     /// A slice names an anchor id that is not among the children.
     SliceAnchorNotFound = "SLICE_ANCHOR_NOT_FOUND",

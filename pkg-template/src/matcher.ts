@@ -4,6 +4,7 @@
 import * as glue from 'editkit-glue';
 import { call, callAsync, check, HostContext, json, langOf, options, text } from './boundary.js';
 import { jsError, readOptions } from './errors.js';
+import { HostTimeoutError, isTimeout, settleWithin, timeoutOf } from './timeout.js';
 import type {
   CorrectionOptions,
   EditSpec,
@@ -104,15 +105,26 @@ export async function replaceTextWithCorrection(
   // JSON leaves the corrector function out of the options text.
   const o = options(opts, 'options', lang);
   const ctx = new HostContext();
+  // SPEC §3.7 rule 11: a corrector that never settles ends the call with
+  // HOST_TIMEOUT after `timeoutMs` (default 30 s) instead of hanging it.
+  const timeoutMs = timeoutOf(opts);
   const guarded = async (request: string): Promise<string> => {
     try {
-      const answer = await (corrector as (req: unknown) => unknown)(JSON.parse(request));
+      const answer = await settleWithin(
+        () => (corrector as (req: unknown) => unknown)(JSON.parse(request)),
+        timeoutMs,
+        'corrector',
+      );
       check(answer, 'corrector() answer', lang);
       if (typeof answer !== 'string')
         throw new Error("the corrector must resolve to the model's answer as a string");
       return answer;
     } catch (e) {
       ctx.errors.push(e);
+      // A timeout (ours, or a caller's wrapper saying HOST_TIMEOUT) reaches
+      // the core marked as one, so the call fails with HOST_TIMEOUT.
+      if (isTimeout(e) && !(e instanceof HostTimeoutError))
+        throw new HostTimeoutError('corrector', timeoutMs);
       throw e instanceof Error ? e : new Error(String(e));
     }
   };

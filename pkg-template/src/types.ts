@@ -980,6 +980,8 @@ export interface CorrectionOptions extends ReplaceOptions {
   instruction?: string;
   /** Asks an LLM; resolves to its answer (JSON with `search`, `replace`, `noChangesRequired`, `explanation`). */
   corrector: (request: CorrectionRequest) => Awaitable<string>;
+  /** How long the corrector may take (ms, default 30,000); then the call fails with `HOST_TIMEOUT` (SPEC §3.7 rule 11). */
+  timeoutMs?: number;
 }
 
 export interface MatcherStats {

@@ -35,6 +35,9 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'WRITE_FAILED'
   | 'CHILDREN_WOULD_BE_REASSIGNED'
+  | 'WOULD_LOSE_MEMBERSHIP'
+  | 'UNCLOSED_FENCE'
+  | 'FOLDED_HEADING'
   | 'SLICE_ANCHOR_NOT_FOUND'
   | 'INVALID_SLICE'
   | 'NOT_A_DOCUMENT'
@@ -94,6 +97,8 @@ export type WarningCode =
   | 'WRITE_OUTCOME_RESOLVED'
   | 'KERNEL_CREATED_BLOCK'
   | 'UNDO_UNCHECKED'
+  | 'CONTAINER_DELETED'
+  | 'MEMBERSHIP_LOST'
   | 'UNDO_POSITION_APPROXIMATE';
 
 /** How a block edit found its place without the matcher (Rust: `BlockStrategy`). */

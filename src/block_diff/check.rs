@@ -76,6 +76,7 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
     let mut drafts: Vec<Draft> = Vec::new();
 
     target_rules(input, &mut results);
+    body_rules(input, &mut results);
     same_block_conflicts(edits, lang, &mut results);
     nested_conflicts(input, &mut results);
 
@@ -177,8 +178,52 @@ fn compose_group(
     if applied.is_empty() {
         return;
     }
+    let composed = Composed {
+        original,
+        current,
+        applied,
+        strategy: strategies.join("+"),
+    };
+    draft_of_group(
+        input,
+        composed,
+        results,
+        warnings,
+        drafts,
+        deleted_by_update,
+    );
+}
+
+/// One block's update edits applied in order: its text before and after,
+/// the edits that applied, the strategies that placed them.
+struct Composed {
+    original: String,
+    current: String,
+    applied: Vec<usize>,
+    strategy: String,
+}
+
+/// The draft of one composed block: a warning when nothing changed, a
+/// refusal when the new text opens a fence it never closes, a delete when
+/// it leaves the block empty, else an update.
+fn draft_of_group(
+    input: &CheckInput<'_>,
+    composed: Composed,
+    results: &mut [EditResult],
+    warnings: &mut Vec<Warning>,
+    drafts: &mut Vec<Draft>,
+    deleted_by_update: &mut FastMap<String, Vec<u32>>,
+) {
+    let (edits, lang) = (input.edits, input.lang);
+    let Composed {
+        original,
+        current,
+        applied,
+        strategy,
+    } = composed;
+    let edit = &edits[applied[0]];
     let hunk_indexes: Vec<u32> = applied.iter().map(|&j| edits[j].hunk_index).collect();
-    let strategy = Some(strategies.join("+"));
+    let strategy = Some(strategy);
     if current == original {
         for &j in &applied {
             results[j].status = EditStatus::Unchanged;
@@ -190,6 +235,19 @@ fn compose_group(
             hunk_index: Some(edits[applied[0]].hunk_index),
             block_id: Some(edit.block_id.clone()),
         });
+        return;
+    }
+    if let Some(line) = opened_fence(&original, &current) {
+        let error = refuse(
+            lang,
+            Problem::UnclosedFence {
+                at: EditAt::of(&edits[applied[applied.len() - 1]]),
+                body_line: line,
+            },
+        );
+        for &j in &applied {
+            fail(&mut results[j], error.clone());
+        }
         return;
     }
     let empty = is_empty_markdown(&current);
@@ -268,6 +326,58 @@ fn other_drafts(
             strategy: None,
         });
     }
+}
+
+/// The 1-based line of a fence or `$$` block `new` opens and never
+/// closes, unless `old` was already like that (SPEC §3.7: a body the
+/// kernel would read differently from what the edit means is refused).
+fn opened_fence(old: &str, new: &str) -> Option<u32> {
+    let line = crate::markdown::unclosed_fence(new)?;
+    if crate::markdown::unclosed_fence(old).is_some() {
+        return None;
+    }
+    Some(u32::try_from(line + 1).unwrap_or(u32::MAX))
+}
+
+/// New text the kernel would read differently from what the edit means:
+/// an IAL naming an id that is not a block id (the kernel fails on it
+/// silently), and, in command bodies, a fence never closed (pairs are
+/// checked once composed, when the block's whole new text is known).
+fn body_rules(input: &CheckInput<'_>, results: &mut [EditResult]) {
+    for (i, edit) in input.edits.iter().enumerate() {
+        let Some(body) = edit.replacement.as_deref() else {
+            continue;
+        };
+        let at = EditAt::of(edit);
+        let problem = if let Some(id) = malformed_ial_id(body) {
+            Problem::InvalidBodyId { at, id }
+        } else if let (None, Some(line)) = (&edit.search, opened_fence("", body)) {
+            Problem::UnclosedFence {
+                at,
+                body_line: line,
+            }
+        } else {
+            continue;
+        };
+        fail_if_ok(&mut results[i], refuse(input.lang, problem));
+    }
+}
+
+/// The first `id="…"` of an IAL in `text` that is not a block id.
+fn malformed_ial_id(text: &str) -> Option<String> {
+    let mut rest = text;
+    while let Some(at) = crate::text::find_pair(rest, *b"{:") {
+        let tail = &rest[at..];
+        let close = tail.find(['}', '\n']).unwrap_or(tail.len());
+        let attrs = crate::markdown::parse_ial(&tail[..close]);
+        if let Some(id) = crate::markdown::ial_id(&attrs) {
+            if !crate::siyuan::is_block_id(id) {
+                return Some(id.to_string());
+            }
+        }
+        rest = &tail[close..];
+    }
+    None
 }
 
 /// Unknown ids, PREPEND/APPEND into a leaf, edits of a document.

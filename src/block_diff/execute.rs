@@ -23,6 +23,8 @@
 use crate::text::{FastMap, FastSet};
 
 use super::check::{check, normalize_eol, CheckInput};
+use super::emptied::{fold_emptied, order_writes, Known};
+use super::ial::memberships_in;
 use super::messages as msg;
 use super::parser::{analyze, Keep};
 use super::plan::{ial_ids, seed_of, Draft, IdMaker, PlanData, PlanEntry, Planner};
@@ -66,10 +68,88 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     let edits = analysis.edits;
     let mut warnings = analysis.warnings;
     require(host, &[Capability::GetBlocks], lang)?;
-    let reads = read_targets(host, &edits, lang).await?;
-    let children = read_child_lists(host, &edits, &reads.blocks, options.dry_run, lang).await?;
+    let mut checked = read_and_check(host, &edits, options, &mut warnings).await?;
+    let referenced =
+        read_references(host, &checked.drafts, &checked.reads.descendants, lang).await?;
+    let splits = read_splits(host, &checked.drafts, lang).await?;
+    let reads = &checked.reads;
+    let data = PlanData {
+        blocks: &reads.blocks,
+        kramdown: &reads.kramdown,
+        children: &checked.children,
+        referenced: referenced.as_ref(),
+        existing: &reads.existing,
+        descendants: &reads.descendants,
+        splits: &splits,
+        emptied_documents: &checked.emptied_documents,
+        allow_child_reassign: options.allow_child_reassign,
+        allow_membership_loss: options.allow_membership_loss,
+        lang,
+    };
+    let results = &mut checked.results;
+    let plan = plan_writes(text, options, data, &checked.drafts, results, &mut warnings);
+    let plan = order_writes(plan, &checked.insert_first, &checked.children);
+    let any_failed = results.iter().any(|r| r.status == EditStatus::Failed);
+    if options.dry_run || (any_failed && options.atomic) || plan.is_empty() {
+        return Ok(not_executed_report(
+            options,
+            plan,
+            checked.results,
+            warnings,
+        ));
+    }
+    require(host, &needed_capabilities(&plan), lang)?;
+    let mut run = Run {
+        host,
+        lang,
+        atomic: options.atomic,
+        results,
+        blocks: &reads.blocks,
+        children: &checked.children,
+        warnings: Vec::new(),
+    };
+    let executed = run.execute(&plan, reads.kramdown.clone()).await?;
+    warnings.append(&mut run.warnings);
+    let context = Context {
+        blocks: &reads.blocks,
+        children: &checked.children,
+        lost: &checked.lost,
+    };
+    Ok(executed_report(
+        lang,
+        context,
+        plan,
+        checked.results,
+        executed,
+        warnings,
+    ))
+}
+
+/// What the reads and the content check decided, before planning.
+struct Checked {
+    reads: Reads,
+    children: FastMap<String, Vec<ChildBlock>>,
+    results: Vec<EditResult>,
+    drafts: Vec<Draft>,
+    emptied_documents: FastSet<String>,
+    insert_first: Vec<String>,
+    lost: Vec<(String, Vec<&'static str>)>,
+}
+
+/// The validation reads and the content check: each edit against its
+/// block, blocks being edited right now refused, emptied containers
+/// deleted whole, lost memberships refused (or, allowed, noted).
+async fn read_and_check<H: SiyuanHost>(
+    host: &H,
+    edits: &[BlockEdit],
+    options: &ApplyOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Checked, Error> {
+    let lang = options.lang;
+    let mut reads = read_targets(host, edits, lang).await?;
+    let mut children = read_child_lists(host, edits, &reads.blocks, lang).await?;
     let outcome = check(&CheckInput {
-        edits: &edits,
+        edits,
         blocks: &reads.blocks,
         descendants: &reads.descendants,
         lang,
@@ -77,51 +157,89 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     });
     warnings.extend(outcome.warnings);
     let mut results = outcome.results;
-    fail_changing(&edits, &reads.changing, &mut results, lang);
+    fail_changing(edits, &reads.changing, &mut results, lang);
     let drafts: Vec<Draft> = outcome
         .drafts
         .into_iter()
         .filter(|d| !reads.changing.contains(&d.block_id))
         .collect();
-    let referenced = read_references(host, &drafts, &reads.descendants, lang).await?;
-    let splits = read_splits(host, &drafts, lang).await?;
-    let data = PlanData {
-        blocks: &reads.blocks,
-        kramdown: &reads.kramdown,
-        children: &children,
-        referenced: referenced.as_ref(),
-        existing: &reads.existing,
-        descendants: &reads.descendants,
-        splits: &splits,
-        allow_child_reassign: options.allow_child_reassign,
-        lang,
+    let known = Known {
+        blocks: &mut reads.blocks,
+        kramdown: &mut reads.kramdown,
+        children: &mut children,
     };
-    let plan = plan_writes(text, options, data, &drafts, &mut results, &mut warnings);
-    let any_failed = results.iter().any(|r| r.status == EditStatus::Failed);
-    if options.dry_run || (any_failed && options.atomic) || plan.is_empty() {
-        return Ok(not_executed_report(options, plan, results, warnings));
-    }
-    require(host, &needed_capabilities(&plan), lang)?;
-    let mut run = Run {
-        host,
-        lang,
-        atomic: options.atomic,
-        results: &mut results,
-        blocks: &reads.blocks,
-        children: &children,
-        warnings: Vec::new(),
-    };
-    let executed = run.execute(&plan, reads.kramdown).await?;
-    warnings.append(&mut run.warnings);
-    Ok(executed_report(
-        lang,
-        &reads.blocks,
-        &children,
-        plan,
-        results,
-        executed,
+    let emptied = fold_emptied(host, drafts, known, lang).await?;
+    warnings.extend(emptied.warnings);
+    let allow = options.allow_membership_loss;
+    let (drafts, lost) = memberships(
+        emptied.drafts,
+        &reads.kramdown,
+        allow,
+        &mut results,
         warnings,
-    ))
+        lang,
+    );
+    Ok(Checked {
+        reads,
+        children,
+        results,
+        drafts,
+        emptied_documents: emptied.emptied_documents,
+        insert_first: emptied.insert_first,
+        lost,
+    })
+}
+
+/// SPEC §3.7 rule 18: a delete that would drop a database row or a
+/// flashcard (its own or a descendant's) is refused unless the caller
+/// allows it; then each loss is a warning and is returned for the undo.
+fn memberships(
+    drafts: Vec<Draft>,
+    kramdown: &FastMap<String, String>,
+    allow: bool,
+    results: &mut [EditResult],
+    warnings: &mut Vec<Warning>,
+    lang: Lang,
+) -> (Vec<Draft>, Vec<(String, Vec<&'static str>)>) {
+    let mut kept = Vec::with_capacity(drafts.len());
+    let mut lost = Vec::new();
+    for draft in drafts {
+        let members = match (draft.kind, kramdown.get(&draft.block_id)) {
+            (EditKind::Delete, Some(k)) => memberships_in(k),
+            _ => Vec::new(),
+        };
+        if members.is_empty() {
+            kept.push(draft);
+            continue;
+        }
+        if !allow {
+            let problem = Problem::WouldLoseMembership {
+                id: draft.block_id.clone(),
+                hunk: draft.hunk_indexes.first().copied().unwrap_or(0),
+                line: draft.line,
+                members,
+                reassigned: false,
+            };
+            let error = refuse(lang, problem);
+            for &i in &draft.edits {
+                results[i].status = EditStatus::Failed;
+                results[i].error = Some(error.clone());
+            }
+            continue;
+        }
+        for (id, what) in &members {
+            warnings.push(Warning {
+                code: WarningCode::MembershipLost,
+                message: msg::membership_lost(lang, id, what),
+                line: Some(draft.line),
+                hunk_index: draft.hunk_indexes.first().copied(),
+                block_id: Some(id.clone()),
+            });
+        }
+        lost.extend(members);
+        kept.push(draft);
+    }
+    (kept, lost)
 }
 
 /// A block being edited right now (its row and tree disagree) fails its
@@ -279,14 +397,13 @@ fn container_descendants(
         .collect()
 }
 
-/// One child-list batch: sections of headings that get an APPEND, and,
-/// when writing, the parents of blocks that may be deleted (undo
-/// positions, emptied list items).
+/// One child-list batch: sections of headings that get an APPEND. (The
+/// parents of deleted blocks, for undo positions and emptied containers,
+/// are read by [`fold_emptied`].)
 async fn read_child_lists<H: SiyuanHost>(
     host: &H,
     edits: &[BlockEdit],
     blocks: &FastMap<String, Option<Block>>,
-    dry_run: bool,
     lang: Lang,
 ) -> Result<FastMap<String, Vec<ChildBlock>>, Error> {
     let mut child_ids = UniqueIds::default();
@@ -294,17 +411,8 @@ async fn read_child_lists<H: SiyuanHost>(
         let Some(Some(block)) = blocks.get(&edit.block_id) else {
             continue;
         };
-        let empties = edit
-            .replacement
-            .as_deref()
-            .is_some_and(super::plan::is_empty_markdown);
-        let may_delete =
-            edit.kind == EditKind::Delete || (edit.kind == EditKind::Update && empties);
         if edit.kind == EditKind::Append && block.kind() == BlockKind::Heading {
             child_ids.push(&block.id);
-        }
-        if may_delete && !dry_run && !block.parent_id.is_empty() {
-            child_ids.push(&block.parent_id);
         }
     }
     if child_ids.list.is_empty() {
@@ -463,11 +571,18 @@ fn not_executed_report(
     }
 }
 
+/// What the report of an executed diff reads besides the writes.
+struct Context<'a> {
+    blocks: &'a FastMap<String, Option<Block>>,
+    children: &'a FastMap<String, Vec<ChildBlock>>,
+    /// Memberships the deletes drop for good (`allowMembershipLoss`).
+    lost: &'a [(String, Vec<&'static str>)],
+}
+
 /// The report of an executed diff, with the undo of what stayed written.
 fn executed_report(
     lang: Lang,
-    blocks: &FastMap<String, Option<Block>>,
-    children: &FastMap<String, Vec<ChildBlock>>,
+    context: Context<'_>,
     plan: Vec<PlanEntry>,
     results: Vec<EditResult>,
     executed: Executed,
@@ -481,11 +596,26 @@ fn executed_report(
     let undo = if rollback.as_ref().is_some_and(|r| r.ok) || done.is_empty() {
         None
     } else {
-        let (groups, w) = delete_groups(blocks, children, &done, lang);
+        let (groups, w) = delete_groups(context.blocks, context.children, &done, lang);
         warnings.extend(w);
         let (text, w) = build_undo(&done, &groups, lang);
         warnings.extend(w);
-        Some(text)
+        let deleted: FastSet<&str> = done
+            .iter()
+            .filter(|d| matches!(d, Done::Deleted { .. }))
+            .map(Done::id)
+            .collect();
+        let lost: Vec<(String, Vec<&'static str>)> = context
+            .lost
+            .iter()
+            .filter(|(id, _)| deleted.contains(id.as_str()))
+            .cloned()
+            .collect();
+        Some(if lost.is_empty() {
+            text
+        } else {
+            format!("{}\n\n{text}", msg::undo_cannot_restore(lang, &lost))
+        })
     };
     let ok = results
         .iter()
@@ -645,8 +775,9 @@ impl<H: SiyuanHost> Run<'_, H> {
     }
 
     /// Re-check right before writing, against the tree: a block whose
-    /// kramdown (text and attributes) changed since the check is
-    /// STALE_BLOCK and nothing of its edits is written. The ids chosen for
+    /// kramdown (text, and attributes as a set: SPEC §3.7 rule 15) changed
+    /// since the check is STALE_BLOCK and nothing of its edits is
+    /// written. The ids chosen for
     /// new blocks must still be free. Returns the stale plan entries.
     async fn recheck(
         &mut self,
@@ -692,7 +823,9 @@ impl<H: SiyuanHost> Run<'_, H> {
             // inserts must still exist (their children may change freely).
             let rewrites = matches!(entry.planned.kind, EditKind::Update | EditKind::Delete);
             let changed = match (kramdown.get(id), fresh.get(id.as_str())) {
-                (Some(before), Some(Some(now))) => rewrites && before != now,
+                (Some(before), Some(Some(now))) => {
+                    rewrites && !crate::markdown::same_kramdown(before, now)
+                }
                 (None, None) => false, // a document anchor
                 _ => true,
             };

@@ -255,6 +255,48 @@ fn message(problem: &Problem, lang: Lang) -> String {
                 Lang::Zh => format!("Hunk #{hunk}：重写容器块 {id} 会使以下子块获得新的 ID，而{why}：{list}。未写入任何内容。"),
             }
         }
+        Problem::WouldLoseMembership {
+            id,
+            hunk,
+            members,
+            reassigned,
+            ..
+        } => {
+            let list = members
+                .iter()
+                .map(|(block, what)| format!("{block} ({})", what.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; ");
+            match (lang, reassigned) {
+                (Lang::En, false) => format!("Hunk #{hunk}: deleting block {id} would remove these blocks from their databases or flashcard decks for good: {list}. SiYuan drops a deleted block's database row, and a re-inserted block comes back without its custom-avs and custom-riff-decks, so no undo can restore the membership. Nothing was written."),
+                (Lang::Zh, false) => format!("Hunk #{hunk}：删除块 {id} 会使以下块永久离开其数据库或闪卡卡包：{list}。思源删除块时会移除其数据库行，重新插入的块也不会带回 custom-avs 和 custom-riff-decks，任何撤销都无法恢复这些归属。未写入任何内容。"),
+                (Lang::En, true) => format!("Hunk #{hunk}: rewriting container {id} would give these database rows or flashcards new ids, which removes them from their databases and decks for good: {list}. Nothing was written."),
+                (Lang::Zh, true) => format!("Hunk #{hunk}：重写容器块 {id} 会使以下数据库行或闪卡获得新的 ID，从而永久离开其数据库和卡包：{list}。未写入任何内容。"),
+            }
+        }
+        Problem::UnclosedFence { at, body_line } => {
+            let (id, n) = (&at.block_id, at.hunk_index);
+            match lang {
+                Lang::En => format!("Hunk #{n} (block {id}): line {body_line} of the new text opens a code fence or a $$ math block that is never closed. SiYuan would read everything after it, the block's attributes included, as code. Nothing was written."),
+                Lang::Zh => format!("Hunk #{n}（块 {id}）：新内容第 {body_line} 行打开的代码围栏或 $$ 公式块没有闭合。思源会把其后的一切（包括块的属性）都当作代码。未写入任何内容。"),
+            }
+        }
+        Problem::InvalidBodyId { at, id } => {
+            let n = at.hunk_index;
+            match lang {
+                Lang::En => format!("Hunk #{n}: an attribute list in the new text gives the id \"{id}\", which is not a block id (14 digits, \"-\", 7 lowercase letters or digits, e.g. {BLOCK_ID_EXAMPLE}). SiYuan would fail on it without saying so. Nothing was written."),
+                Lang::Zh => format!("Hunk #{n}：新内容的属性列表给出了 ID \"{id}\"，它不是合法的块 ID（14 位数字、\"-\"、7 位小写字母或数字，例如 {BLOCK_ID_EXAMPLE}）。思源会静默地失败。未写入任何内容。"),
+            }
+        }
+        Problem::FoldedHeading {
+            id, hunk, headings, ..
+        } => {
+            let list = headings.join(", ");
+            match lang {
+                Lang::En => format!("Hunk #{hunk}: container {id} holds folded headings ({list}). SiYuan moves a folded heading's old section in after the rewritten heading, so rewriting the container would duplicate that section. Nothing was written."),
+                Lang::Zh => format!("Hunk #{hunk}：容器块 {id} 中有折叠的标题（{list}）。思源会把折叠标题原有的下属内容移到重写后的标题之后，重写该容器会使这部分内容重复。未写入任何内容。"),
+            }
+        }
         Problem::WriteFailed { error, hunk } => {
             let name = error.capability.js_name();
             let detail = &error.message;
@@ -505,6 +547,45 @@ pub(crate) fn next_steps(problem: &Problem, lang: Lang) -> Vec<String> {
                 ("If losing their ids, references and attributes is intended, pass allowChildReassign: true.", "如果确实接受丢失它们的 ID、引用和属性，请传入 allowChildReassign: true。"),
             ],
         ),
+        Problem::WouldLoseMembership { reassigned, .. } => {
+            let mut steps = if *reassigned {
+                suggestions(
+                    lang,
+                    &[("Edit those blocks by their own ids instead of rewriting the container.", "改用这些块自己的 ID 编辑，而不是重写整个容器。")],
+                )
+            } else {
+                suggestions(
+                    lang,
+                    &[("Edit the block's text instead of deleting it, or remove it from its database or deck in SiYuan first.", "改为编辑该块的文本而不是删除它，或先在思源中把它移出数据库或卡包。")],
+                )
+            };
+            steps.extend(suggestions(
+                lang,
+                &[("If losing the membership is intended, pass allowMembershipLoss: true; the report and the undo then say what the undo cannot bring back.", "如果确实接受失去这些归属，请传入 allowMembershipLoss: true；报告和 undo 会说明 undo 无法恢复的内容。")],
+            ));
+            steps
+        }
+        Problem::UnclosedFence { .. } => suggestions(
+            lang,
+            &[
+                ("Close the fence: end the code with a line of the same backticks (```) or the math with a line $$.", "闭合围栏：用相同的反引号行（```）结束代码，或用一行 $$ 结束公式。"),
+                ("If the fence is meant to be text, escape it (\\```) or put it inside inline code.", "如果围栏是普通文字，请转义（\\```）或放进行内代码。"),
+            ],
+        ),
+        Problem::InvalidBodyId { .. } => suggestions(
+            lang,
+            &[
+                ("Remove the id from the attribute list: editkit gives new blocks ids of their own.", "从属性列表中删除该 id：editkit 会为新块分配自己的 ID。"),
+                ("To keep a block's id, copy it exactly as getBlockContent shows it.", "要保留块的 ID，请按 getBlockContent 显示的原样复制。"),
+            ],
+        ),
+        Problem::FoldedHeading { .. } => suggestions(
+            lang,
+            &[
+                ("Edit the blocks inside the container by their own ids (a hunk per block) instead of rewriting the container.", "改用容器内各块自己的 ID 逐个编辑（每块一个 hunk），而不是重写整个容器。"),
+                ("Or unfold the heading in SiYuan first, then apply the diff again.", "或者先在思源中展开该标题，再重新应用 diff。"),
+            ],
+        ),
         _ => Vec::new(),
     }
 }
@@ -643,5 +724,34 @@ pub fn summary_executed(
         (Lang::Zh, 0) => format!("已应用 {total} 个编辑中的 {applied} 个（{unchanged} 个无变化）。可使用 undo diff 撤销。"),
         (Lang::En, _) => format!("Applied {applied} of {total} edit(s); {failed} failed (see their errors). The undo diff covers what was written."),
         (Lang::Zh, _) => format!("已应用 {total} 个编辑中的 {applied} 个；{failed} 个失败（见各自的错误信息）。undo diff 覆盖已写入的内容。"),
+    }
+}
+
+pub fn container_deleted(lang: Lang, id: &str, type_name: &str) -> String {
+    match lang {
+        Lang::En => format!("The diff deletes every child of {type_name} {id}, so {id} itself is deleted: SiYuan drops an emptied {type_name} at its next load, and an undo could not put the text back into it. Its undo restores it whole."),
+        Lang::Zh => format!("diff 删除了{type_name} {id} 的全部子块，因此删除 {id} 本身：思源会在下次加载时丢弃空的{type_name}，撤销也就无法把内容放回去。其 undo 会完整恢复它。"),
+    }
+}
+
+pub fn membership_lost(lang: Lang, id: &str, what: &[&str]) -> String {
+    let what = what.join(", ");
+    match lang {
+        Lang::En => format!("Block {id} was deleted with {what} (allowMembershipLoss): its undo brings the text back, not its database row or flashcard."),
+        Lang::Zh => format!("块 {id} 带着 {what} 被删除（allowMembershipLoss）：其 undo 能恢复文本，不能恢复其数据库行或闪卡。"),
+    }
+}
+
+/// The line an undo starts with when it cannot bring memberships back
+/// (text before the first hunk is ignored when the undo is applied).
+pub fn undo_cannot_restore(lang: Lang, members: &[(String, Vec<&'static str>)]) -> String {
+    let list = members
+        .iter()
+        .map(|(block, what)| format!("{block} ({})", what.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ");
+    match lang {
+        Lang::En => format!("Note: this undo restores the text of these blocks, not their database rows or flashcards: {list}"),
+        Lang::Zh => format!("注意：本 undo 能恢复以下块的文本，不能恢复其数据库行或闪卡：{list}"),
     }
 }

@@ -29,6 +29,7 @@
 //! `updateBlock` does not drop blocks; attributes are carried over.
 
 mod check;
+mod emptied;
 mod execute;
 mod ial;
 mod lexer;

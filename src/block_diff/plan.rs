@@ -22,14 +22,14 @@
 
 use crate::text::{FastMap, FastSet};
 
-use super::ial::carried_attrs;
+use super::ial::{carried_attrs, carried_attrs_of, MEMBERSHIP_KEYS};
 use super::messages as msg;
 use super::refuse;
 use super::types::Problem;
 use super::{EditKind, HostOp, PlannedEdit, Warning, WarningCode};
 use crate::markdown::{
     ial_id, parse, parse_ial, restate_children, set_root_ial, source_lines, Attrs, ChildFate,
-    IalPlace, Node,
+    Descendant, IalPlace, Node,
 };
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::text::{unified_diff, UnifiedDiffOptions};
@@ -67,7 +67,7 @@ pub struct PlanEntry {
 /// Everything the planner reads besides the drafts.
 pub struct PlanData<'a> {
     pub blocks: &'a FastMap<String, Option<Block>>,
-    /// Kramdown of edited and deleted containers.
+    /// Kramdown of every target (documents excepted), read from the tree.
     pub kramdown: &'a FastMap<String, String>,
     pub children: &'a FastMap<String, Vec<ChildBlock>>,
     /// Ids other blocks reference; `None` when the host cannot tell.
@@ -79,7 +79,11 @@ pub struct PlanData<'a> {
     pub descendants: &'a FastMap<String, FastSet<String>>,
     /// Top-level blocks of each text, as the host's Lute split them.
     pub splits: &'a FastMap<String, Vec<String>>,
+    /// Documents the diff deletes every child of: the kernel gives each an
+    /// empty paragraph at its next load, which the undo removes.
+    pub emptied_documents: &'a FastSet<String>,
     pub allow_child_reassign: bool,
+    pub allow_membership_loss: bool,
     pub lang: Lang,
 }
 
@@ -254,6 +258,22 @@ impl<'a> Planner<'a> {
         blocks.get(id).and_then(Option::as_ref)
     }
 
+    /// The attributes an update of `block` restates: those of the
+    /// kramdown read the stale re-check compares against (SPEC §3.7 rule
+    /// 15: an attribute set after the row was read is kept too), else the
+    /// row's.
+    fn kept_attrs(&self, block: &Block, is_item: bool) -> Attrs {
+        let read = self
+            .data
+            .kramdown
+            .get(&block.id)
+            .and_then(|k| crate::markdown::root_attrs(k, is_item));
+        match read {
+            Some(attrs) => carried_attrs_of(attrs),
+            None => carried_attrs(&block.ial),
+        }
+    }
+
     /// Plans one draft: the entry, or the error that refuses it.
     pub fn plan(&mut self, draft: &Draft) -> Result<PlanEntry, Error> {
         match draft.kind {
@@ -291,18 +311,12 @@ impl<'a> Planner<'a> {
             }],
         };
         let mut entry = self.entry(draft, planned);
-        // KERNEL-FACTS §4: an emptied list item keeps an empty paragraph.
-        // (The parent's type is not at hand; a parent of another type simply
-        // shows no new child after the delete.)
+        // A document left without children gets an empty paragraph at its
+        // next load (dataparser); emptied containers never reach here
+        // (super::emptied deletes them whole).
         if let Some(block) = self.block(&draft.block_id) {
-            let parent = &block.parent_id;
-            let only_child = self
-                .data
-                .children
-                .get(parent)
-                .is_some_and(|kids| kids.len() == 1 && kids[0].id == draft.block_id);
-            if only_child {
-                entry.placeholder_in = Some(parent.clone());
+            if self.data.emptied_documents.contains(&block.root_id) {
+                entry.placeholder_in = Some(block.root_id.clone());
             }
         }
         entry
@@ -321,8 +335,8 @@ impl<'a> Planner<'a> {
                 },
             ));
         };
-        let carried = carried_attrs(&block.ial);
         let is_item = block.kind() == BlockKind::ListItem;
+        let carried = self.kept_attrs(block, is_item);
         let blocks = if is_item {
             item_blocks(&new, &block.subtype, |t| self.split(t))
         } else {
@@ -411,20 +425,32 @@ impl<'a> Planner<'a> {
             out.written = set_root_ial(first, carried, is_item);
             return Ok(out);
         };
-        let mut refused = Vec::new();
-        for d in &restated.descendants {
-            match d.fate {
-                ChildFate::Kept => out.kept_children.push(d.id.clone()),
-                ChildFate::Replaced => {
-                    out.reassigned_children.push(d.id.clone());
-                    let attributed = d.attrs.iter().any(|(k, _)| k != "id" && k != "updated");
-                    let referenced = self.data.referenced.is_none_or(|r| r.contains(&d.id));
-                    if attributed || referenced {
-                        refused.push(d.id.clone());
-                    }
-                }
-                ChildFate::Removed => {}
+        if let Some(kramdown) = self.data.kramdown.get(id) {
+            let headings = folded_headings(kramdown);
+            if !headings.is_empty() {
+                return Err(refuse(
+                    self.data.lang,
+                    Problem::FoldedHeading {
+                        id: id.clone(),
+                        hunk: draft.hunk_indexes[0],
+                        line: draft.line,
+                        headings,
+                    },
+                ));
             }
+        }
+        let Fates { refused, members } = self.fates(&restated.descendants, &mut out);
+        if !members.is_empty() && !self.data.allow_membership_loss {
+            return Err(refuse(
+                self.data.lang,
+                Problem::WouldLoseMembership {
+                    id: id.clone(),
+                    hunk: draft.hunk_indexes[0],
+                    line: draft.line,
+                    members,
+                    reassigned: true,
+                },
+            ));
         }
         if !refused.is_empty() && !self.data.allow_child_reassign {
             return Err(refuse(
@@ -440,6 +466,39 @@ impl<'a> Planner<'a> {
         }
         out.written = restated.kramdown;
         Ok(out)
+    }
+
+    /// What a container rewrite does to each old descendant: kept ones
+    /// and re-IDed ones go into `out`; re-IDed ones that are referenced or
+    /// attributed are `refused`, those that are database rows or
+    /// flashcards are `members`.
+    fn fates(&self, descendants: &[Descendant], out: &mut Rewrite) -> Fates {
+        let mut fates = Fates {
+            refused: Vec::new(),
+            members: Vec::new(),
+        };
+        for d in descendants {
+            match d.fate {
+                ChildFate::Kept => out.kept_children.push(d.id.clone()),
+                ChildFate::Replaced => {
+                    out.reassigned_children.push(d.id.clone());
+                    let attributed = d.attrs.iter().any(|(k, _)| k != "id" && k != "updated");
+                    let referenced = self.data.referenced.is_none_or(|r| r.contains(&d.id));
+                    if attributed || referenced {
+                        fates.refused.push(d.id.clone());
+                    }
+                    let what: Vec<&'static str> = MEMBERSHIP_KEYS
+                        .into_iter()
+                        .filter(|key| d.attrs.iter().any(|(k, v)| k == key && !v.is_empty()))
+                        .collect();
+                    if !what.is_empty() {
+                        fates.members.push((d.id.clone(), what));
+                    }
+                }
+                ChildFate::Removed => {}
+            }
+        }
+        fates
     }
 
     fn plan_insert(&mut self, draft: &Draft) -> PlanEntry {
@@ -635,6 +694,28 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The ids of the folded headings (`fold="1"`) inside a container's
+/// kramdown: rewriting the container would make the kernel move each
+/// one's old section in beside the new (KERNEL-FACTS §11).
+fn folded_headings(kramdown: &str) -> Vec<String> {
+    fn walk(nodes: &[Node], out: &mut Vec<String>) {
+        for node in nodes {
+            if let (BlockKind::Heading, Some((attrs, _))) = (node.kind, &node.ial) {
+                let folded = attrs.iter().any(|(k, v)| k == "fold" && v == "1");
+                if let (true, Some(id)) = (folded, ial_id(attrs)) {
+                    out.push(id.to_string());
+                }
+            }
+            walk(&node.children, out);
+        }
+    }
+    let mut out = Vec::new();
+    for root in parse(kramdown) {
+        walk(&root.children, &mut out);
+    }
+    out
+}
+
 /// Every `id="…"` written in IALs of a text.
 pub fn ial_ids(markdown: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -735,6 +816,12 @@ struct Rewrite {
     written: String,
     kept_children: Vec<String>,
     reassigned_children: Vec<String>,
+}
+
+/// The old descendants a container rewrite cannot keep as they are.
+struct Fates {
+    refused: Vec<String>,
+    members: Vec<(String, Vec<&'static str>)>,
 }
 
 /// Where the `k`-th block of an insert goes, and what its anchor is.

@@ -51,6 +51,14 @@ impl Tally {
 /// What every touched block reads now.
 type Rows = FastMap<String, Option<Block>>;
 
+/// Whether a block reads as editkit wrote it: as the text sent, or as
+/// verify read it right after the write (a write the kernel read
+/// differently, e.g. a fence that swallowed what followed it, is still
+/// editkit's own, and is restored).
+fn reads_as(row: &Block, sent: &str, verified: Option<&str>) -> bool {
+    same_text(&row.markdown, sent) || verified.is_some_and(|v| same_text(&row.markdown, v))
+}
+
 impl<H: SiyuanHost> Run<'_, H> {
     /// Reverts what `done` lists, judged against what the blocks read now
     /// (see the module docs); reverted steps leave `done`.
@@ -73,10 +81,15 @@ impl<H: SiyuanHost> Run<'_, H> {
                 return tally.report();
             }
         };
+        // Deleted blocks go back first: removing an inserted block first
+        // could leave their container empty, and SiYuan drops an emptied
+        // container at its next load (SPEC §3.7 rule 17).
+        if !self.restore_deleted(done, &rows, &mut tally).await {
+            return tally.report();
+        }
         if !self.revert_writes(done, &rows, &mut tally).await {
             return tally.report();
         }
-        self.restore_deleted(done, &rows, &mut tally).await;
         if tally.errors.is_empty() {
             self.delete_kernel_blocks(done, &mut tally).await;
         }
@@ -97,9 +110,14 @@ impl<H: SiyuanHost> Run<'_, H> {
         while k > 0 {
             k -= 1;
             let outcome = match &done[k] {
-                Done::Inserted { id, markdown, .. } => match row(id) {
+                Done::Inserted {
+                    id,
+                    markdown,
+                    current,
+                    ..
+                } => match row(id) {
                     None => Ok(()),
-                    Some(b) if same_text(&b.markdown, &strip_ial(markdown)) => {
+                    Some(b) if reads_as(b, &strip_ial(markdown), current.as_deref()) => {
                         self.host.delete_block(id).await
                     }
                     Some(_) => {
@@ -113,10 +131,11 @@ impl<H: SiyuanHost> Run<'_, H> {
                     old_kramdown,
                     old_markdown,
                     written,
+                    current,
                     ..
                 } => match row(id) {
                     Some(b) if same_text(&b.markdown, old_markdown) => Ok(()),
-                    Some(b) if same_text(&b.markdown, &strip_ial(written)) => {
+                    Some(b) if reads_as(b, &strip_ial(written), current.as_deref()) => {
                         let restore = old_kramdown.clone().unwrap_or_else(|| old_markdown.clone());
                         self.host.update_block(id, &restore).await
                     }
@@ -143,11 +162,18 @@ impl<H: SiyuanHost> Run<'_, H> {
     }
 
     /// Deleted blocks go back where they were, group by group; a block
-    /// that still reads as before was never deleted.
-    async fn restore_deleted(&mut self, done: &mut Vec<Done>, rows: &Rows, tally: &mut Tally) {
+    /// that still reads as before was never deleted. `false` when a host
+    /// write failed (the rollback stops there).
+    async fn restore_deleted(
+        &mut self,
+        done: &mut Vec<Done>,
+        rows: &Rows,
+        tally: &mut Tally,
+    ) -> bool {
         let row = |id: &str| rows.get(id).and_then(Option::as_ref);
         let (groups, _) = delete_groups(self.blocks, self.children, done, self.lang);
         let mut restored: Vec<usize> = Vec::new();
+        let mut failed = false;
         let taken: FastSet<String> = self.taken_ids(done).await;
         'groups: for group in &groups {
             let mut previous: Option<String> = None;
@@ -180,6 +206,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                         }
                         Err(e) => {
                             tally.errors.push(host_error(self.lang, &e));
+                            failed = true;
                             break 'groups;
                         }
                     }
@@ -192,6 +219,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         for step in restored.into_iter().rev() {
             done.remove(step);
         }
+        !failed
     }
 
     /// A restored block's kramdown without its id when another block has
@@ -273,25 +301,32 @@ impl<H: SiyuanHost> Run<'_, H> {
         }
     }
 
-    /// PREPEND semantics of the diff: on a heading, right after it.
-    /// (The parent is rarely among the diff's targets; then it is read.)
+    /// PREPEND semantics of the diff: on a heading, right after it; into
+    /// a task item, after its checkbox (an insert by parent: `prependBlock`
+    /// would put the block before the checkbox, SPEC §3.7 rule 20). (The
+    /// parent is rarely among the diff's targets; then it is read.)
     pub(super) async fn prepend_or_after_heading(
         &self,
         parent: &str,
         body: &str,
     ) -> Result<Vec<String>, HostError> {
-        let heading = match self.blocks.get(parent) {
-            Some(row) => row.as_ref().is_some_and(|b| b.kind() == BlockKind::Heading),
+        let row = match self.blocks.get(parent) {
+            Some(row) => row.clone(),
             None => {
                 let rows = self.host.get_blocks(&[parent.to_string()]).await?;
-                rows.first()
-                    .and_then(Option::as_ref)
-                    .is_some_and(|b| b.kind() == BlockKind::Heading)
+                rows.into_iter().next().flatten()
             }
         };
-        if heading {
+        let kind = row.as_ref().map(Block::kind);
+        let task_item =
+            kind == Some(BlockKind::ListItem) && row.as_ref().is_some_and(|b| b.subtype == "t");
+        if kind == Some(BlockKind::Heading) {
             self.host
                 .insert_block(body, &InsertAnchor::After(parent.to_string()))
+                .await
+        } else if task_item {
+            self.host
+                .insert_block(body, &InsertAnchor::Parent(parent.to_string()))
                 .await
         } else {
             self.host.prepend_block(parent, body).await

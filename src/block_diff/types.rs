@@ -76,6 +76,15 @@ pub enum WarningCode {
     KernelCreatedBlock = "KERNEL_CREATED_BLOCK",
     /// Part of the undo could not be expressed as a checked hunk.
     UndoUnchecked = "UNDO_UNCHECKED",
+    /// The diff deletes every child of a blockquote, list, list item or
+    /// super block: the container itself is deleted (SiYuan drops an
+    /// emptied container at its next load, and an undo could not put the
+    /// text back into it).
+    ContainerDeleted = "CONTAINER_DELETED",
+    /// A deleted block was a database row or a flashcard
+    /// (`allowMembershipLoss`): its undo brings the text back, not the
+    /// membership.
+    MembershipLost = "MEMBERSHIP_LOST",
     /// A deleted block's position could not be determined exactly; its undo
     /// re-inserts it at the start of its parent.
     UndoPositionApproximate = "UNDO_POSITION_APPROXIMATE",
@@ -149,6 +158,10 @@ pub struct ApplyOptions {
     /// Rewrite a container even when a referenced or attributed child would
     /// get a new id (default false: `CHILDREN_WOULD_BE_REASSIGNED`).
     pub allow_child_reassign: bool,
+    /// Delete or re-ID blocks that are database rows (`custom-avs`) or
+    /// flashcards (`custom-riff-decks`) even though the kernel drops the
+    /// membership for good (default false: `WOULD_LOSE_MEMBERSHIP`).
+    pub allow_membership_loss: bool,
     /// The time part (`YYYYMMDDHHMMSS`, local time) of the ids editkit gives
     /// the blocks it inserts. The JS layer fills it from the clock; without
     /// it the newest `updated` stamp of the blocks read is used.
@@ -161,6 +174,7 @@ crate::wire::read_object!(ApplyOptions {
     lang,
     match_mode,
     allow_child_reassign,
+    allow_membership_loss,
     id_stamp,
 });
 
@@ -172,6 +186,7 @@ impl Default for ApplyOptions {
             lang: Lang::En,
             match_mode: MatchMode::Safe,
             allow_child_reassign: false,
+            allow_membership_loss: false,
             id_stamp: None,
         }
     }
@@ -587,6 +602,27 @@ pub(crate) enum Problem {
         ids: Vec<String>,
         refs_unknown: bool,
     },
+    /// Deleting (or re-IDing, `reassigned`) `id` would drop the database
+    /// rows and flashcards of `members` (block id, attribute names).
+    WouldLoseMembership {
+        id: String,
+        hunk: u32,
+        line: u32,
+        members: Vec<(String, Vec<&'static str>)>,
+        reassigned: bool,
+    },
+    /// The new markdown opens a fence at its `body_line` (1-based) that it
+    /// never closes.
+    UnclosedFence { at: EditAt, body_line: u32 },
+    /// An IAL in the new markdown names `id`, which is not a block id.
+    InvalidBodyId { at: EditAt, id: String },
+    /// Rewriting container `id` would carry the folded `headings`.
+    FoldedHeading {
+        id: String,
+        hunk: u32,
+        line: u32,
+        headings: Vec<String>,
+    },
     /// A broken invariant of editkit itself.
     Internal { what: &'static str },
     // ---- execution ----
@@ -640,6 +676,10 @@ impl Problem {
             PairAmbiguous { .. } => ErrorCode::AmbiguousMatch,
             ContentMismatch { .. } => ErrorCode::ContentMismatch,
             ChildrenWouldBeReassigned { .. } => ErrorCode::ChildrenWouldBeReassigned,
+            WouldLoseMembership { .. } => ErrorCode::WouldLoseMembership,
+            UnclosedFence { .. } => ErrorCode::UnclosedFence,
+            InvalidBodyId { .. } => ErrorCode::InvalidBlockId,
+            FoldedHeading { .. } => ErrorCode::FoldedHeading,
             Internal { .. } | ChainBroken { .. } => ErrorCode::InternalError,
             StaleBlock { .. } | RollbackConflict { .. } => ErrorCode::StaleBlock,
             WriteFailed { error, .. } if error.timeout => ErrorCode::HostTimeout,
@@ -720,6 +760,34 @@ impl Problem {
                 d.hunk_index = Some(*hunk);
                 d.line = Some(*line);
                 d.block_ids = ids.clone();
+            }
+            WouldLoseMembership {
+                id,
+                hunk,
+                line,
+                members,
+                ..
+            } => {
+                d.block_id = Some(id.clone());
+                d.hunk_index = Some(*hunk);
+                d.line = Some(*line);
+                d.block_ids = members.iter().map(|(m, _)| m.clone()).collect();
+            }
+            FoldedHeading {
+                id,
+                hunk,
+                line,
+                headings,
+            } => {
+                d.block_id = Some(id.clone());
+                d.hunk_index = Some(*hunk);
+                d.line = Some(*line);
+                d.block_ids = headings.clone();
+            }
+            UnclosedFence { at: a, .. } => at(&mut d, a),
+            InvalidBodyId { at: a, id } => {
+                at(&mut d, a);
+                d.name = Some(id.clone());
             }
             Internal { .. } => {}
             StaleBlock { id, hunk } => {

@@ -45,6 +45,10 @@ pub enum Detail {
     Callout {
         kind: String,
     },
+    /// A code fence or `$$` math block that is never closed: it runs to
+    /// the end of the text and swallows whatever follows it there (an IAL
+    /// editkit would write after it included).
+    Unclosed,
 }
 
 /// Where a node's IAL is written.
@@ -111,6 +115,21 @@ impl Node {
     pub fn is_container(&self) -> bool {
         self.kind.is_container()
     }
+}
+
+/// The first line (0-based) of a code fence or `$$` math block in
+/// `markdown` that is never closed, at any depth.
+pub fn unclosed_fence(markdown: &str) -> Option<usize> {
+    fn find(nodes: &[Node]) -> Option<usize> {
+        nodes.iter().find_map(|n| {
+            if n.detail == Detail::Unclosed {
+                Some(n.first)
+            } else {
+                find(&n.children)
+            }
+        })
+    }
+    find(&parse(markdown))
 }
 
 /// The top-level blocks of `text`, in order.
@@ -281,7 +300,10 @@ fn parse_block(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
             j += 1;
         }
         let last = if j < lines.len() { j } else { lines.len() - 1 };
-        let node = Node::new(BlockKind::Code, idx, lines[last].idx, col);
+        let mut node = Node::new(BlockKind::Code, idx, lines[last].idx, col);
+        if j == lines.len() {
+            node.detail = Detail::Unclosed;
+        }
         return (node, last + 1);
     }
     if let Some(rest) = body.strip_prefix("$$") {
@@ -294,10 +316,11 @@ fn parse_block(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
             j += 1;
         }
         let last = if j < lines.len() { j } else { lines.len() - 1 };
-        return (
-            Node::new(BlockKind::Math, idx, lines[last].idx, col),
-            last + 1,
-        );
+        let mut node = Node::new(BlockKind::Math, idx, lines[last].idx, col);
+        if j == lines.len() {
+            node.detail = Detail::Unclosed;
+        }
+        return (node, last + 1);
     }
     if body.starts_with("{{{") {
         return superblock(lines, i, body, col);

@@ -111,6 +111,68 @@ pub fn strip_inline_item_ial(line: &str) -> String {
     }
 }
 
+/// Whether two reads of kramdown say the same thing: the same text and,
+/// IAL by IAL, the same attributes as key/value pairs. The kernel lists a
+/// block's attributes in a new order on every read (a Go map rebuilt at
+/// each load, KERNEL-FACTS §11), so the bytes of two reads of an unchanged
+/// block may differ (SPEC §3.7 rule 15).
+pub fn same_kramdown(a: &str, b: &str) -> bool {
+    a == b || with_sorted_ials(a) == with_sorted_ials(b)
+}
+
+/// `kramdown` with the pairs of every IAL in key order.
+pub fn with_sorted_ials(kramdown: &str) -> String {
+    let mut out = String::with_capacity(kramdown.len());
+    let mut rest = kramdown;
+    while let Some(open) = crate::text::find_pair(rest, *b"{:") {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open..];
+        let Some(close) = ial_end(tail) else {
+            out.push_str(&tail[..2]);
+            rest = &tail[2..];
+            continue;
+        };
+        let mut pairs = parse_ial(&tail[..close]);
+        if pairs.is_empty() {
+            out.push_str(&tail[..close]);
+        } else {
+            crate::sort::sort(&mut pairs);
+            out.push_str(&render_ial(&pairs).unwrap_or_default());
+        }
+        rest = &tail[close..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The end (after the `}`) of the IAL that `text` starts with; quoted
+/// values may hold `}`. `None` when it is not closed on its line.
+fn ial_end(text: &str) -> Option<usize> {
+    let mut quoted = false;
+    for (i, b) in text.bytes().enumerate().skip(2) {
+        match b {
+            b'"' => quoted = !quoted,
+            b'}' if !quoted => return Some(i + 1),
+            b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The attributes of the first block of `kramdown` (with `item_root`, of
+/// its first list item): the IAL a read of the block gives for itself.
+pub fn root_attrs(kramdown: &str, item_root: bool) -> Option<Attrs> {
+    let tree = super::blocks::parse(kramdown);
+    let first = tree.first()?;
+    let root = if item_root && first.kind == crate::siyuan::BlockKind::List {
+        first.children.first()?
+    } else {
+        first
+    };
+    root.ial.as_ref().map(|(attrs, _)| attrs.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +186,20 @@ mod tests {
         assert_eq!(ial_id(&attrs), Some("20240614083630-p12olp4"));
         assert_eq!(render_ial(&attrs).as_deref(), Some(ial));
         assert_eq!(render_ial(&[]), None);
+    }
+
+    #[test]
+    fn attributes_compare_as_sets() {
+        let a = "text\n{: id=\"x\" updated=\"1\" custom-b=\"2\" custom-a=\"}\"}";
+        let b = "text\n{: custom-a=\"}\" custom-b=\"2\" id=\"x\" updated=\"1\"}";
+        assert!(same_kramdown(a, b));
+        assert!(!same_kramdown(
+            a,
+            &b.replace("custom-b=\"2\"", "custom-b=\"3\"")
+        ));
+        assert!(!same_kramdown(a, &b.replace(" custom-b=\"2\"", "")));
+        assert!(!same_kramdown(a, &b.replace("text", "text!")));
+        assert_eq!(with_sorted_ials("a {: b"), "a {: b");
     }
 
     #[test]

@@ -17,10 +17,14 @@
 //! them off), exact CommonMark tab stops (a tab counts as four columns).
 
 mod blocks;
+mod canonical;
 mod ial;
 mod restate;
 
 pub(crate) use blocks::{list_marker, source_lines};
-pub use blocks::{parse, split_blocks, IalPlace, Node};
-pub use ial::{ial_id, is_ial_line, parse_ial, render_ial, strip_ial, Attrs};
-pub use restate::{restate_children, set_root_ial, ChildFate};
+pub use blocks::{parse, split_blocks, unclosed_fence, IalPlace, Node};
+pub use canonical::same_markdown;
+pub use ial::{
+    ial_id, is_ial_line, parse_ial, render_ial, root_attrs, same_kramdown, strip_ial, Attrs,
+};
+pub use restate::{restate_children, set_root_ial, ChildFate, Descendant};

@@ -157,8 +157,14 @@ fn set_parsed_root_ial(markdown: &str, attrs: &Attrs, item_root: bool) -> String
 }
 
 /// The attributes a text writes, in its order (the kernel keeps IAL keys
-/// in the order written), then those it leaves out from `kept`.
+/// in the order written), then those it leaves out from `kept`. An IAL
+/// that names an id restates the block whole (an undo, kramdown copied
+/// from a read): its attributes are exactly those, so an attribute an
+/// apply added is gone after its undo (SPEC §3.7 rule 16).
 fn merge_under(written: &Attrs, kept: &Attrs) -> Attrs {
+    if ial_id(written).is_some() {
+        return written.clone();
+    }
     let mut out = written.clone();
     for (k, v) in kept {
         if !out.iter().any(|(key, _)| key == k) {

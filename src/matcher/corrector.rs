@@ -231,8 +231,15 @@ async fn ask<C: Corrector + ?Sized>(
         Ok(a) => a,
         Err(h) => {
             stats::update(|s| s.corrections.host_error += 1);
+            // SPEC §3.7 rule 11: a corrector that never answered is a
+            // timeout, not a failure of the host.
+            let code = if h.timeout {
+                ErrorCode::HostTimeout
+            } else {
+                ErrorCode::HostError
+            };
             return Err(Error::new(
-                ErrorCode::HostError,
+                code,
                 messages::corrector_host_error(options.replace.lang, &h.message),
             )
             .with_name(Capability::Corrector.js_name())

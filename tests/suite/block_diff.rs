@@ -610,19 +610,22 @@ fn an_attribute_changed_after_the_check_is_stale_too() {
 }
 
 #[test]
-fn a_kernel_that_drops_content_is_caught_by_the_verify_step() {
+fn a_kernel_that_drops_content_is_caught_by_the_verify_step_and_rolled_back() {
     let host = KernelHost::new();
+    let before = host.block(P).unwrap().markdown;
     *host.tamper_after_write.borrow_mut() = Some((P.to_string(), "被截断".to_string()));
     let diff = format!("@@REPLACE:{P}@@\n全新的段落内容");
     let report = run(&host, &diff).unwrap();
     assert!(!report.ok);
     let error = report.results[0].error.as_ref().unwrap();
     assert_eq!(error.code, ErrorCode::WriteVerifyFailed);
+    // What the kernel made of the write is in the report; the rollback
+    // restored the block (it read as verify had read it: the write's own
+    // result, SPEC §3.7 item 11 of issue 31).
     assert_eq!(error.details.actual.as_deref(), Some("被截断"));
-    assert!(
-        report.undo.as_deref().unwrap().contains("被截断"),
-        "the undo's SEARCH is what the block now reads"
-    );
+    assert_eq!(report.rollback.as_ref().map(|r| r.ok), Some(true));
+    assert_eq!(report.undo, None);
+    assert_eq!(host.block(P).unwrap().markdown, before);
 }
 
 #[test]

@@ -482,6 +482,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
             ? await replaceTextWithCorrection(content, oldString, newString, {
                 ...matchOptions,
                 instruction: s(a.instruction),
+                timeoutMs,
                 corrector: (request) =>
                   hostCall('corrector', () => corrector(request), timeoutMs, 'corrector'),
               })
