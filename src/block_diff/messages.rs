@@ -270,8 +270,8 @@ fn message(problem: &Problem, lang: Lang) -> String {
             match (lang, reassigned) {
                 (Lang::En, false) => format!("Hunk #{hunk}: deleting block {id} would remove these blocks from their databases or flashcard decks for good: {list}. SiYuan drops a deleted block's database row, and a re-inserted block comes back without its custom-avs and custom-riff-decks, so no undo can restore the membership. Nothing was written."),
                 (Lang::Zh, false) => format!("Hunk #{hunk}：删除块 {id} 会使以下块永久离开其数据库或闪卡卡包：{list}。思源删除块时会移除其数据库行，重新插入的块也不会带回 custom-avs 和 custom-riff-decks，任何撤销都无法恢复这些归属。未写入任何内容。"),
-                (Lang::En, true) => format!("Hunk #{hunk}: rewriting container {id} would give these database rows or flashcards new ids, which removes them from their databases and decks for good: {list}. Nothing was written."),
-                (Lang::Zh, true) => format!("Hunk #{hunk}：重写容器块 {id} 会使以下数据库行或闪卡获得新的 ID，从而永久离开其数据库和卡包：{list}。未写入任何内容。"),
+                (Lang::En, true) => format!("Hunk #{hunk}: rewriting container {id} would remove these database rows or flashcards or give them new ids, which takes them out of their databases and decks for good: {list}. Nothing was written."),
+                (Lang::Zh, true) => format!("Hunk #{hunk}：重写容器块 {id} 会删除以下数据库行或闪卡，或使其获得新的 ID，从而永久离开其数据库和卡包：{list}。未写入任何内容。"),
             }
         }
         Problem::UnclosedFence { at, body_line } => {

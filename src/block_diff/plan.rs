@@ -470,8 +470,8 @@ impl<'a> Planner<'a> {
 
     /// What a container rewrite does to each old descendant: kept ones
     /// and re-IDed ones go into `out`; re-IDed ones that are referenced or
-    /// attributed are `refused`, those that are database rows or
-    /// flashcards are `members`.
+    /// attributed are `refused`; re-IDed or removed ones that are database
+    /// rows or flashcards are `members`.
     fn fates(&self, descendants: &[Descendant], out: &mut Rewrite) -> Fates {
         let mut fates = Fates {
             refused: Vec::new(),
@@ -487,15 +487,17 @@ impl<'a> Planner<'a> {
                     if attributed || referenced {
                         fates.refused.push(d.id.clone());
                     }
-                    let what: Vec<&'static str> = MEMBERSHIP_KEYS
-                        .into_iter()
-                        .filter(|key| d.attrs.iter().any(|(k, v)| k == key && !v.is_empty()))
-                        .collect();
-                    if !what.is_empty() {
-                        fates.members.push((d.id.clone(), what));
-                    }
                 }
                 ChildFate::Removed => {}
+            }
+            // Re-IDed or removed, a database row or flashcard loses its
+            // membership for good (the kernel treats both as deletes).
+            let what: Vec<&'static str> = MEMBERSHIP_KEYS
+                .into_iter()
+                .filter(|key| d.attrs.iter().any(|(k, v)| k == key && !v.is_empty()))
+                .collect();
+            if d.fate != ChildFate::Kept && !what.is_empty() {
+                fates.members.push((d.id.clone(), what));
             }
         }
         fates

@@ -347,8 +347,10 @@ fn parse_block(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
         if kind != BlockKind::Html {
             return (Node::new(kind, idx, idx, col), i + 1);
         }
+        // To the next blank line, or to an IAL line, which Lute (with
+        // kramdown IALs on) reads as the block's own attributes.
         let mut j = i + 1;
-        while j < lines.len() && !lines[j].blank() {
+        while j < lines.len() && !lines[j].blank() && !is_ial_text(lines[j].indented().1) {
             j += 1;
         }
         return (Node::new(kind, idx, lines[j - 1].idx, col), j);

@@ -519,13 +519,19 @@ mod tests {
     /// what vditor's Lute writes back for it) reads as one text.
     #[test]
     fn lute_output_reads_as_its_input() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lute-format-cases.json");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/lute-format-cases.json"
+        );
         let data: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let cases = data["cases"].as_array().unwrap();
         assert!(cases.len() > 100);
         for case in cases {
-            let (input, lute) = (case["input"].as_str().unwrap(), case["lute"].as_str().unwrap());
+            let (input, lute) = (
+                case["input"].as_str().unwrap(),
+                case["lute"].as_str().unwrap(),
+            );
             assert_eq!(canonical(input), canonical(lute), "{input:?} → {lute:?}");
         }
     }

@@ -136,7 +136,7 @@ fn ids_to_js(ids: &[String]) -> JsValue {
 
 /// A thrown JS value as a `HostError`: the TS layer marks a callback that
 /// did not settle within `timeoutMs` with `timeout: true`.
-fn failure(capability: Capability, value: &JsValue) -> HostError {
+pub(super) fn failure(capability: Capability, value: &JsValue) -> HostError {
     let timed_out = Reflect::get(value, &JsValue::from_str("timeout"))
         .ok()
         .and_then(|t| t.as_bool())

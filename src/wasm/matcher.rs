@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{
-    content_arg, describe, error_to_js, from_js, lang_of, required, result, string_arg, to_js,
+    content_arg, error_to_js, from_js, lang_of, required, result, string_arg, to_js,
 };
 use crate::host::{Capability, HostError};
 use crate::matcher::{
@@ -84,14 +84,14 @@ impl Corrector for JsCorrector {
     async fn correct(&self, request: &CorrectionRequest) -> Result<String, HostError> {
         let fail = |m: String| HostError::new(Capability::Corrector, m);
         let arg = to_js(request).map_err(|_| fail("could not encode the request".into()))?;
-        let value = self
-            .f
-            .call1(&JsValue::NULL, &arg)
-            .map_err(|e| fail(describe(&e)))?;
+        // A rejection marked `timeout: true` (timeoutMs passed) stays a
+        // timeout: the call then fails with HOST_TIMEOUT.
+        let thrown = |e: JsValue| super::host::failure(Capability::Corrector, &e);
+        let value = self.f.call1(&JsValue::NULL, &arg).map_err(thrown)?;
         let value = if value.has_type::<Promise>() {
             JsFuture::from(value.unchecked_into::<Promise>())
                 .await
-                .map_err(|e| fail(describe(&e)))?
+                .map_err(thrown)?
         } else {
             value
         };

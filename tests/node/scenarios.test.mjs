@@ -6,8 +6,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, Lute, testing } from './kernel-support.mjs';
-import { repo } from './support.mjs';
+import { ek, Lute, repo, testing } from './support.mjs';
 
 const SCENARIOS = JSON.parse(readFileSync(join(repo, 'tests', 'scenarios', 'siyuan.json'), 'utf8'));
 
@@ -37,6 +36,7 @@ function doubleTarget() {
         documents: [{ id: docId, title: 'scenario', box, hpath: '/scenario', blocks: [markdown] }],
         notebooks: [{ id: box, name: '工作笔记' }],
         lute: Lute,
+        seed: SEED,
       });
       const host = ek.createSiyuanHost({ request: double.request, lute: Lute });
       return {
@@ -46,6 +46,9 @@ function doubleTarget() {
         editor: {
           update: async (id, md) => double.editor.updateBlock(id, md),
           setAttrs: async (id, attrs) => double.editor.setAttrs(id, attrs),
+          delete: async (id) => {
+            await double.request('/api/block/deleteBlock', { id });
+          },
         },
       };
     },
@@ -88,6 +91,7 @@ function liveTarget(url, token) {
           update: (id, md) =>
             call('/api/block/updateBlock', { dataType: 'markdown', data: md, id }),
           setAttrs: (id, attrs) => call('/api/attr/setBlockAttrs', { id, attrs }),
+          delete: (id) => call('/api/block/deleteBlock', { id }),
         },
       };
     },
@@ -108,7 +112,17 @@ after(async () => {
   for (const t of targets) await t.cleanup();
 });
 
-const withoutUpdated = (k) => k.replace(/ updated="\d{14}"/g, '');
+const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
+
+/** Kramdown with each IAL's pairs as a set (sorted) and `updated` aside. */
+const asSets = (k) =>
+  k.replace(/\{:([^}]*)\}/g, (_, inner) => {
+    const pairs = [...inner.matchAll(/([\w-]+)="([^"]*)"/g)]
+      .filter((m) => m[1] !== 'updated')
+      .map((m) => `${m[1]}="${m[2]}"`)
+      .sort();
+    return `{: ${pairs.join(' ')}}`;
+  });
 
 function attrsOf(ial) {
   return Object.fromEntries(
@@ -150,14 +164,40 @@ async function check(ctx, spec, label) {
       `${label}: top-level block types`,
     );
   }
+  for (const id of spec.gone ?? []) {
+    const [kramdown] = await host.getKramdown([id]);
+    assert.equal(kramdown, null, `${label}: ${id} is gone from the document`);
+  }
+  for (const [id, keys] of Object.entries(spec.attrsAbsent ?? {})) {
+    const have = attrsOf((await row(id))?.ial);
+    for (const k of keys) assert.equal(have[k], undefined, `${label}: ${id} has no ${k}`);
+  }
   if (spec.sameAsStart) {
     const [now] = await host.getKramdown([docId]);
-    assert.equal(
-      withoutUpdated(now),
-      withoutUpdated(ctx.start),
-      `${label}: the document as it was`,
-    );
+    assert.equal(asSets(now), asSets(ctx.start), `${label}: the document as it was`);
   }
+}
+
+/**
+ * Reads a block's kramdown `times` times: its attributes are the same set
+ * every time (KERNEL-FACTS §11: their order is not stable). Says how many
+ * orders it saw.
+ */
+async function reads(ctx, spec, label) {
+  const orders = new Set();
+  const sets = new Set();
+  for (let i = 0; i < spec.times; i++) {
+    const [kramdown] = await ctx.host.getKramdown([spec.id]);
+    assert.ok(kramdown, `${label}: ${spec.id} exists`);
+    const ials = kramdown.match(/\{:[^}]*\}/g) ?? [];
+    orders.add(ials.join('|'));
+    sets.add(asSets(ials.join('|')));
+  }
+  assert.equal(sets.size, 1, `${label}: ${spec.times} reads, one attribute set`);
+  console.log(
+    `# ${label}: ${spec.times} reads of ${spec.id} listed its attributes in ${orders.size} order(s)`,
+  );
+  return orders.size;
 }
 
 let salt = 0;
@@ -191,6 +231,8 @@ for (const target of targets) {
           await ctx.editor[kind](...filled);
         } else if (step.check) {
           await check(ctx, JSON.parse(fill(JSON.stringify(step.check))), label);
+        } else if (step.reads) {
+          await reads(ctx, JSON.parse(fill(JSON.stringify(step.reads))), label);
         }
       }
     });

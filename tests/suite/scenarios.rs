@@ -66,12 +66,40 @@ fn to_base36(mut n: u32) -> String {
     digits.iter().rev().collect()
 }
 
-fn without_updated(kramdown: &str) -> String {
-    let mut out = kramdown.to_string();
-    while let Some(at) = out.find(" updated=\"") {
-        out.replace_range(at..at + 25, "");
+/// Kramdown with each IAL's pairs as a set (sorted) and `updated` aside:
+/// the kernel lists attributes in a new order on every read.
+fn as_sets(kramdown: &str) -> String {
+    let mut out = String::with_capacity(kramdown.len());
+    let mut rest = kramdown;
+    while let Some(open) = rest.find("{:") {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let mut pairs: Vec<(String, String)> = parse_ial(&rest[open..=open + close])
+            .into_iter()
+            .filter(|(k, _)| k != "updated")
+            .collect();
+        pairs.sort();
+        let inner: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}=\"{v}\"")).collect();
+        out.push_str(&format!("{{: {}}}", inner.join(" ")));
+        rest = &rest[open + close + 1..];
     }
+    out.push_str(rest);
     out
+}
+
+/// Reads a block's kramdown `times` times: one attribute set every time.
+fn reads(host: &KernelHost, spec: &Value, label: &str) {
+    let id = spec["id"].as_str().unwrap().to_string();
+    let mut sets = std::collections::HashSet::new();
+    for _ in 0..spec["times"].as_u64().unwrap() {
+        let kramdown = block_on(host.get_kramdown(std::slice::from_ref(&id))).unwrap()[0]
+            .clone()
+            .unwrap_or_else(|| panic!("{label}: {id} exists"));
+        sets.insert(as_sets(&kramdown));
+    }
+    assert_eq!(sets.len(), 1, "{label}: one attribute set");
 }
 
 fn check(host: &KernelHost, spec: &Value, start: &str, label: &str) {
@@ -108,6 +136,22 @@ fn check(host: &KernelHost, spec: &Value, start: &str, label: &str) {
             "{label}: blocks with id {id}"
         );
     }
+    for id in spec["gone"].as_array().into_iter().flatten() {
+        let id = id.as_str().unwrap().to_string();
+        let kramdown = block_on(host.get_kramdown(std::slice::from_ref(&id))).unwrap();
+        assert_eq!(kramdown[0], None, "{label}: {id} is gone from the document");
+    }
+    for (id, keys) in spec["attrsAbsent"].as_object().into_iter().flatten() {
+        let have: HashMap<String, String> = row(id)
+            .map(|b| parse_ial(&b.ial).into_iter().collect())
+            .unwrap_or_default();
+        for key in keys.as_array().unwrap() {
+            assert!(
+                !have.contains_key(key.as_str().unwrap()),
+                "{label}: {id} has no {key}"
+            );
+        }
+    }
     let children = || block_on(host.get_child_blocks(&[DOC.to_string()])).unwrap()[0].clone();
     if let Some(want) = spec.get("topLevel") {
         let got: Vec<String> = children().into_iter().map(|c| c.markdown).collect();
@@ -122,8 +166,8 @@ fn check(host: &KernelHost, spec: &Value, start: &str, label: &str) {
             .clone()
             .unwrap_or_default();
         assert_eq!(
-            without_updated(&now),
-            without_updated(start),
+            as_sets(&now),
+            as_sets(start),
             "{label}: the document as it was"
         );
     }
@@ -184,9 +228,14 @@ fn the_siyuan_scenario_table_holds_with_the_native_core() {
                     host.kernel("editorUpdate", args.clone());
                 } else if let Some(args) = editor.get("setAttrs") {
                     host.kernel("editorSetAttrs", args.clone());
+                } else if let Some(args) = editor.get("delete") {
+                    let body = json!({"id": args[0]});
+                    host.kernel("request", json!(["/api/block/deleteBlock", body]));
                 }
             } else if let Some(spec) = step.get("check") {
                 check(&host, &ids.fill_value(spec), &start, &label);
+            } else if let Some(spec) = step.get("reads") {
+                reads(&host, &ids.fill_value(spec), &label);
             }
         }
     }

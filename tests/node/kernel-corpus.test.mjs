@@ -1,0 +1,212 @@
+// Every edit kind on every block of real-shaped SiYuan documents
+// (tests/data/siyuan-corpus/: headings with sections, nested lists and task
+// lists, quotes and callouts, super blocks, tables, code and math, embeds,
+// block refs, database rows and flashcards by attribute, Chinese and
+// English prose), through the built package, createSiyuanHost and the
+// pessimistic kernel double (SPEC §3.7 rule 21), under several seeds:
+//
+// - applied cleanly, an edit changes nothing outside the blocks its plan
+//   names (and their ancestors and descendants), and its undo gives the
+//   document back exactly (attributes compared as sets, `updated` aside);
+// - refused, it writes nothing, and the refusal is one of the rules';
+// - with a failure at every write position — before the write reaches the
+//   kernel, or after it landed with its answer lost — in atomic mode the
+//   rollback gives the document back, and otherwise the undo does.
+//
+// EDITKIT_CORPUS_SEEDS (comma-separated) picks the seeds; the seed of a
+// failure is in its message.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ek, Lute, testing } from './kernel-support.mjs';
+import { repo } from './support.mjs';
+
+const SEEDS = (process.env.EDITKIT_CORPUS_SEEDS ?? '1,2').split(',').map(Number);
+const BOX = '20240701000000-corpusb';
+const DIR = join(repo, 'tests', 'data', 'siyuan-corpus');
+const CORPUS = readdirSync(DIR)
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((file, n) => ({
+    file,
+    id: `2024070100000${n}-corpus${n}`,
+    markdown: readFileSync(join(DIR, file), 'utf8'),
+  }));
+const WRITES = new Set([
+  '/api/block/updateBlock',
+  '/api/block/deleteBlock',
+  '/api/block/insertBlock',
+  '/api/block/prependBlock',
+  '/api/block/appendBlock',
+]);
+/** Refusals a rule may give on these documents; any other is a failure. */
+const RULE_REFUSALS = new Set([
+  'WOULD_LOSE_MEMBERSHIP',
+  'CHILDREN_WOULD_BE_REASSIGNED',
+  'FOLDED_HEADING',
+]);
+
+function makeDouble(doc, seed) {
+  return testing.createKernelDouble({
+    documents: [
+      { id: doc.id, title: doc.file, box: BOX, hpath: `/${doc.file}`, blocks: [doc.markdown] },
+    ],
+    notebooks: [{ id: BOX, name: 'corpus' }],
+    lute: Lute,
+    seed,
+  });
+}
+
+/** A double and a host whose k-th write fails `when` ('before' | 'after'). */
+function failing(doc, seed, k = 0, when = 'before') {
+  const double = makeDouble(doc, seed);
+  let writes = 0;
+  const request = async (path, body) => {
+    if (WRITES.has(path)) {
+      writes += 1;
+      if (writes === k) {
+        if (when === 'before') throw new Error(`write #${k} refused`);
+        await double.request(path, body);
+        throw new Error(`write #${k} landed, answer lost`);
+      }
+    }
+    return double.request(path, body);
+  };
+  return { double, host: ek.createSiyuanHost({ request, lute: Lute }), writes: () => writes };
+}
+
+const sortedIals = (text) =>
+  text.replace(/\{:([^}]*)\}/g, (_, inner) => {
+    const pairs = [...inner.matchAll(/([\w-]+)="([^"]*)"/g)]
+      .filter((m) => m[1] !== 'updated')
+      .map((m) => `${m[1]}="${m[2]}"`)
+      .sort();
+    return `{: ${pairs.join(' ')}}`;
+  });
+
+/** The document as the kernel holds it: attributes as sets, `updated` aside. */
+const state = (double, docId) => sortedIals(double.kramdown(docId));
+
+/** Every block of the document: id, type, parent, own markdown, attributes. */
+function blocksOf(double, docId) {
+  return double.snapshot(docId).map((b) => {
+    const row = double.block(b.id);
+    return { ...b, parent: row.parent_id, ial: sortedIals(row.ial), subtype: row.subtype };
+  });
+}
+
+const CONTAINERS = new Set(['l', 'i', 'b', 's', 'callout']);
+
+/** The edits of one block: [kind, diff], as an agent would write them. */
+function editsOf(block, n) {
+  const { id, type, markdown } = block;
+  const lines = markdown.split('\n');
+  const unique = (line) => markdown.split(line).length === 2;
+  const candidate = lines.find(
+    (l) => /[\p{L}\p{N}]/u.test(l) && unique(l) && !/^\s*(\{\{|```|\$\$|<|> \[!)/.test(l),
+  );
+  const edits = [];
+  if (candidate && !['tb', 'query_embed', 'html'].includes(type)) {
+    const changed = /\|\s*$/.test(candidate)
+      ? candidate.replace(/\|\s*$/, '改|')
+      : `${candidate}（改 ${n}）`;
+    edits.push([
+      'search/replace',
+      `@@${id}@@\n<<<<<<< SEARCH\n${candidate}\n=======\n${changed}\n>>>>>>> REPLACE`,
+    ]);
+    if (CONTAINERS.has(type) || type === 'h')
+      edits.push(['replace', `@@REPLACE:${id}@@\n${markdown.replace(candidate, changed)}`]);
+  }
+  if (!CONTAINERS.has(type) && type !== 'h')
+    edits.push(['replace', `@@REPLACE:${id}@@\nReplaced text ${n}。`]);
+  edits.push(['delete', `@@DELETE:${id}@@`]);
+  edits.push(['after', `@@AFTER:${id}@@\n插入的段落 ${n}`]);
+  edits.push(['before', `@@BEFORE:${id}@@\nInserted paragraph ${n}.`]);
+  if (CONTAINERS.has(type) || type === 'h') {
+    edits.push(['prepend', `@@PREPEND:${id}@@\n开头追加 ${n}`]);
+    edits.push(['append', `@@APPEND:${id}@@\nAppended ${n} 😀`]);
+  }
+  return edits;
+}
+
+/** Ids of the blocks an edit may change: the plan's, their ancestors, descendants. */
+function touched(before, report) {
+  const parent = new Map(before.map((b) => [b.id, b.parent]));
+  const targets = new Set(report.plan.map((p) => p.blockId));
+  const out = new Set();
+  for (const b of before) {
+    for (let x = b.id; x; x = parent.get(x)) {
+      if (targets.has(x)) out.add(b.id);
+    }
+  }
+  for (const t of targets) for (let x = t; x; x = parent.get(x)) out.add(x);
+  return out;
+}
+
+function assertOnlyTargetsChanged(label, before, after, report) {
+  const may = touched(before, report);
+  const now = new Map(after.map((b) => [b.id, b]));
+  for (const b of before) {
+    if (may.has(b.id)) continue;
+    const a = now.get(b.id);
+    assert.ok(a, `${label}: block ${b.id} (${b.type}) disappeared`);
+    if (CONTAINERS.has(b.type)) continue; // its markdown holds its children's
+    assert.equal(a.markdown, b.markdown, `${label}: ${b.id} changed`);
+    assert.equal(a.ial, b.ial, `${label}: attributes of ${b.id} changed`);
+  }
+}
+
+for (const seed of SEEDS) {
+  for (const doc of CORPUS) {
+    test(`${doc.file}, seed ${seed}: every edit of every block applies and undoes exactly, failures at every write included`, async () => {
+      const probe = makeDouble(doc, seed);
+      const blocks = blocksOf(probe, doc.id);
+      assert.ok(blocks.length >= 20, `${doc.file}: ${blocks.length} blocks`);
+      let applied = 0;
+      for (const [n, block] of blocks.entries()) {
+        for (const [kind, diff] of editsOf(block, n)) {
+          const label = `${doc.file} seed ${seed}, ${kind} of ${block.id} (${block.type})`;
+          const clean = failing(doc, seed);
+          const start = state(clean.double, doc.id);
+          const before = blocksOf(clean.double, doc.id);
+          const report = await ek.applyBlockDiff(diff, clean.host);
+          if (!report.ok) {
+            const codes = report.results.map((r) => r.error?.code).filter(Boolean);
+            assert.ok(
+              codes.length > 0 && codes.every((c) => RULE_REFUSALS.has(c)),
+              `${label}: ${report.summary}\n${diff}`,
+            );
+            assert.equal(state(clean.double, doc.id), start, `${label}: refused, nothing written`);
+            continue;
+          }
+          applied += 1;
+          const writes = clean.writes();
+          await clean.host.flushTransaction();
+          assertOnlyTargetsChanged(label, before, blocksOf(clean.double, doc.id), report);
+          const undone = await ek.applyBlockDiff(report.undo, clean.host);
+          assert.equal(undone.ok, true, `${label}: ${undone.summary}\n${report.undo}`);
+          assert.equal(state(clean.double, doc.id), start, `${label}\n${diff}\n${report.undo}`);
+          for (let k = 1; k <= writes; k++) {
+            for (const when of ['before', 'after']) {
+              for (const atomic of [true, false]) {
+                const run = failing(doc, seed, k, when);
+                const at = `${label}: write #${k} of ${writes} fails ${when} it lands, ${atomic ? 'atomic' : 'not atomic'}`;
+                const r = await ek.applyBlockDiff(diff, run.host, { atomic });
+                assert.equal(r.ok, false, at);
+                if (atomic) {
+                  assert.equal(r.rollback?.ok, true, `${at}: ${r.summary}`);
+                } else if (r.undo) {
+                  const u = await ek.applyBlockDiff(r.undo, run.host);
+                  assert.equal(u.ok, true, `${at}: ${u.summary}\n${r.undo}`);
+                }
+                assert.equal(state(run.double, doc.id), start, `${at}\n${diff}\n${r.undo ?? ''}`);
+              }
+            }
+          }
+        }
+      }
+      assert.ok(applied >= blocks.length, `${doc.file}: only ${applied} edits applied`);
+    });
+  }
+}

@@ -1,0 +1,350 @@
+// SiYuan round 3: the ways a note was damaged on the real kernel while every
+// test passed on a kind double (issue 31, items 1–11; SPEC §3.7 rules
+// 14–21). Each test goes through the built package, createSiyuanHost and the
+// pessimistic kernel double (attribute order shuffled on every read,
+// emptied containers dropped at the next load, deletes answered before they
+// run, failed inserts answered with an empty id), under the seed the run
+// names (EDITKIT_DOUBLE_SEED), which a failure prints.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ek, Lute, testing } from './kernel-support.mjs';
+
+const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
+const BOX = '20240701000000-boxrnd3';
+const D = '20240701000000-docrnd3';
+const id = (n) => `20240701${String(n).padStart(6, '0')}-${`r3b${n}`.padEnd(7, 'x').slice(0, 7)}`;
+const [P1, P2, P3, Q, QP, L, LI, LIP, S, SP, TL, TI, TP1, TP2, DB, FC, FQ, FH, FHP, AV, DECK] = [
+  ...Array(21).keys(),
+].map((n) => id(n + 1));
+
+/** A document with one block of each shape the items need. */
+const BLOCKS = [
+  `第一段，带属性。\n{: id="${P1}" name="第一" custom-note="保留"}`,
+  `second\n{: id="${P2}"}`,
+  `a + b = c\n{: id="${P3}"}`,
+  `> 引用里唯一的段落\n> {: id="${QP}"}\n{: id="${Q}" custom-kind="quote" memo="引用"}`,
+  `- {: id="${LI}"}唯一的一项\n  {: id="${LIP}"}\n{: id="${L}"}`,
+  `{{{row\n超级块里唯一的段落\n{: id="${SP}"}\n\n}}}\n{: id="${S}"}`,
+  `- {: id="${TI}"}[ ] 任务第一段\n  {: id="${TP1}"}\n\n  任务第二段\n  {: id="${TP2}"}\n{: id="${TL}"}`,
+  `数据库里的一行\n{: id="${DB}" custom-avs="${AV}"}`,
+  `一张闪卡\n{: id="${FC}" custom-riff-decks="${DECK}"}`,
+  `> ## 折叠的标题\n> {: id="${FH}" fold="1"}\n>\n> 标题下的段落\n> {: id="${FHP}" heading-fold="1"}\n{: id="${FQ}"}`,
+];
+
+function setup(hook = async () => {}, seed = SEED) {
+  const double = testing.createKernelDouble({
+    documents: [{ id: D, title: 'round 3', box: BOX, hpath: '/round 3', blocks: BLOCKS }],
+    notebooks: [{ id: BOX, name: 'round 3' }],
+    lute: Lute,
+    seed,
+  });
+  const seen = new Map();
+  const request = async (path, body) => {
+    const n = (seen.get(path) ?? 0) + 1;
+    seen.set(path, n);
+    const answer = await hook(path, body, n, double);
+    return answer ?? double.request(path, body);
+  };
+  return { double, host: ek.createSiyuanHost({ request, lute: Lute, timeoutMs: 2000 }) };
+}
+
+/** The document as the kernel holds it: attributes as sets, `updated` aside. */
+function state(double) {
+  return double.kramdown(D).replace(/\{:([^}]*)\}/g, (_, inner) => {
+    const pairs = [...inner.matchAll(/([\w-]+)="([^"]*)"/g)]
+      .filter((m) => m[1] !== 'updated')
+      .map((m) => `${m[1]}="${m[2]}"`)
+      .sort();
+    return `{: ${pairs.join(' ')}}`;
+  });
+}
+
+const sr = (target, search, replace) =>
+  `@@${target}@@\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`;
+const at = `seed ${SEED}`;
+const WRITES = new Set([
+  '/api/block/updateBlock',
+  '/api/block/deleteBlock',
+  '/api/block/insertBlock',
+  '/api/block/prependBlock',
+  '/api/block/appendBlock',
+]);
+
+/** A hook whose k-th write reaches the kernel and then loses its answer. */
+function landsThenThrows(k) {
+  let writes = 0;
+  return async (path, body, _n, double) => {
+    if (!WRITES.has(path)) return undefined;
+    writes += 1;
+    if (writes !== k) return undefined;
+    await double.request(path, body);
+    throw new Error('socket hang up');
+  };
+}
+
+test('1. a punctuation-only write that lands and then throws is rolled back, never reported as nothing changed', async () => {
+  for (const atomic of [true, false]) {
+    const { double, host } = setup(landsThenThrows(1));
+    const before = state(double);
+    const report = await ek.applyBlockDiff(sr(P2, 'second', 'second!'), host, { atomic });
+    assert.equal(report.ok, false, `${at}: ${report.summary}`);
+    if (atomic) {
+      assert.equal(report.rollback?.ok, true, `${at}: ${report.summary}`);
+      assert.equal(report.rollback.reverted, 1, `${at}: the write that landed is undone`);
+    } else {
+      // The undo covers the write that landed: applying it gives `second`,
+      // not `second!!` as a re-applied diff would.
+      const undone = await ek.applyBlockDiff(report.undo, host);
+      assert.equal(undone.ok, true, `${at}: ${undone.summary}\n${report.undo}`);
+    }
+    await host.flushTransaction();
+    assert.equal(double.block(P2).markdown, 'second', at);
+    assert.equal(state(double), before, at);
+  }
+});
+
+test('1. a write the kernel drops silently is caught even when it changes one symbol', async () => {
+  const { double, host } = setup();
+  double.failNextTransaction('/api/block/updateBlock');
+  const report = await ek.applyBlockDiff(sr(P3, 'a + b', 'a - b'), host);
+  assert.equal(report.ok, false, `${at}: ${report.summary}`);
+  assert.equal(report.results[0].error.code, 'WRITE_VERIFY_FAILED', at);
+  assert.equal(report.results[0].status, 'failed');
+  await host.flushTransaction();
+  assert.equal(double.block(P3).markdown, 'a + b = c');
+});
+
+test('2. attributes another client sets between the row read and the kramdown read are kept', async () => {
+  const { double, host } = setup(async (path, _body, n, d) => {
+    if (path === '/api/block/getBlockKramdown' && n === 1)
+      d.editor.setAttrs(P1, { memo: '别人的备注', bookmark: '书签', 'custom-y': '1' });
+  });
+  const report = await ek.applyBlockDiff(sr(P1, '带属性', '带着属性'), host);
+  assert.equal(report.ok, true, `${at}: ${report.summary}`);
+  await host.flushTransaction();
+  const row = double.block(P1);
+  assert.equal(row.markdown, '第一段，带着属性。');
+  assert.equal(row.memo, '别人的备注', at);
+  assert.equal(row.name, '第一');
+  assert.match(row.ial, /bookmark="书签"/);
+  assert.match(row.ial, /custom-y="1"/);
+  assert.match(row.ial, /custom-note="保留"/);
+});
+
+test('3. an undo removes the attributes its apply added', async () => {
+  const { double, host } = setup();
+  const before = state(double);
+  const report = await ek.applyBlockDiff(
+    `@@REPLACE:${P1}@@\n改写的第一段\n{: custom-x="1" bookmark="新书签" style="color: red;"}`,
+    host,
+  );
+  assert.equal(report.ok, true, `${at}: ${report.summary}`);
+  await host.flushTransaction();
+  assert.match(double.block(P1).ial, /custom-x="1"/);
+  assert.match(double.block(P1).ial, /custom-note="保留"/, 'the apply kept what it did not name');
+  const undone = await ek.applyBlockDiff(report.undo, host);
+  assert.equal(undone.ok, true, `${at}: ${undone.summary}\n${report.undo}`);
+  await host.flushTransaction();
+  assert.doesNotMatch(double.block(P1).ial, /custom-x|bookmark|style/);
+  assert.equal(state(double), before, at);
+});
+
+test('4. deleting the last child of a blockquote, list, list item or super block deletes the container, and its undo brings both back', async () => {
+  for (const [diff, container] of [
+    [`@@DELETE:${QP}@@`, Q],
+    [`@@DELETE:${LIP}@@`, L],
+    [sr(SP, '超级块里唯一的段落', ''), S],
+    [`@@DELETE:${TP1}@@\n\n@@DELETE:${TP2}@@`, TL],
+  ]) {
+    const { double, host } = setup();
+    const before = state(double);
+    const report = await ek.applyBlockDiff(diff, host);
+    assert.equal(report.ok, true, `${at} ${diff}: ${report.summary}`);
+    assert.deepEqual(
+      report.plan.map((p) => [p.kind, p.blockId]),
+      [['DELETE', container]],
+      diff,
+    );
+    assert.ok(
+      report.warnings.some((w) => w.code === 'CONTAINER_DELETED'),
+      diff,
+    );
+    await host.flushTransaction();
+    assert.equal(double.block(container), undefined, diff);
+    const undone = await ek.applyBlockDiff(report.undo, host);
+    assert.equal(undone.ok, true, `${at} ${diff}: ${undone.summary}\n${report.undo}`);
+    assert.equal(state(double), before, `${at} ${diff}\n${report.undo}`);
+  }
+});
+
+test('4. appending into a container after deleting its only child keeps the container, whatever write fails', async () => {
+  const diff = `@@DELETE:${QP}@@\n\n@@APPEND:${Q}@@\n替换进来的段落`;
+  {
+    const { double, host } = setup();
+    const before = state(double);
+    const report = await ek.applyBlockDiff(diff, host);
+    assert.equal(report.ok, true, `${at}: ${report.summary}`);
+    assert.deepEqual(
+      report.plan.map((p) => p.kind),
+      ['APPEND', 'DELETE'],
+      'the container is never empty between two writes',
+    );
+    await host.flushTransaction();
+    assert.equal(double.block(Q).markdown, '> 替换进来的段落');
+    const undone = await ek.applyBlockDiff(report.undo, host);
+    assert.equal(undone.ok, true, `${at}: ${undone.summary}\n${report.undo}`);
+    assert.equal(state(double), before, at);
+  }
+  for (const k of [1, 2]) {
+    for (const atomic of [true, false]) {
+      const label = `${at}: write #${k} lands and throws, ${atomic ? 'atomic' : 'non-atomic'}`;
+      const { double, host } = setup(landsThenThrows(k));
+      const before = state(double);
+      const report = await ek.applyBlockDiff(diff, host, { atomic });
+      assert.equal(report.ok, false, label);
+      if (atomic) assert.equal(report.rollback?.ok, true, `${label}: ${report.summary}`);
+      else {
+        const undone = await ek.applyBlockDiff(report.undo, host);
+        assert.equal(undone.ok, true, `${label}: ${undone.summary}\n${report.undo}`);
+      }
+      assert.equal(state(double), before, label);
+    }
+  }
+});
+
+test('5. deleting a database row or a flashcard is refused; allowed, the report and the undo say what cannot come back', async () => {
+  for (const [block, what] of [
+    [DB, 'custom-avs'],
+    [FC, 'custom-riff-decks'],
+  ]) {
+    const { double, host } = setup();
+    const before = state(double);
+    const refused = await ek.applyBlockDiff(`@@DELETE:${block}@@`, host);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.results[0].error.code, 'WOULD_LOSE_MEMBERSHIP');
+    assert.deepEqual(refused.results[0].error.blockIds, [block]);
+    assert.match(refused.results[0].error.message, new RegExp(what));
+    assert.equal(state(double), before, 'nothing written');
+
+    const allowed = await ek.applyBlockDiff(`@@DELETE:${block}@@`, host, {
+      allowMembershipLoss: true,
+    });
+    assert.equal(allowed.ok, true, allowed.summary);
+    assert.ok(allowed.warnings.some((w) => w.code === 'MEMBERSHIP_LOST' && w.blockId === block));
+    assert.match(allowed.undo, new RegExp(`^Note: .*${block} \\(${what}\\)`));
+    const undone = await ek.applyBlockDiff(allowed.undo, host);
+    assert.equal(undone.ok, true, `${undone.summary}\n${allowed.undo}`);
+    await host.flushTransaction();
+    assert.ok(double.block(block), 'the text is back');
+  }
+  // The kernel's side of it: the database lost the row for good.
+  const { double, host } = setup();
+  assert.deepEqual(double.databaseRows(AV), [DB]);
+  const allowed = await ek.applyBlockDiff(`@@DELETE:${DB}@@`, host, { allowMembershipLoss: true });
+  await ek.applyBlockDiff(allowed.undo, host);
+  assert.deepEqual(double.databaseRows(AV), []);
+});
+
+test('6. attributes listed in a new order on every read do not make an untouched container stale', async () => {
+  for (const seed of [1, 2, 3, 4, 5, SEED]) {
+    const { double, host } = setup(async () => {}, seed);
+    const report = await ek.applyBlockDiff(sr(Q, '唯一的段落', '唯一的一段'), host);
+    assert.equal(report.ok, true, `seed ${seed}: ${report.summary}`);
+    await host.flushTransaction();
+    assert.equal(double.block(QP).markdown, '引用里唯一的一段');
+    assert.equal(double.block(Q).memo, '引用');
+  }
+});
+
+test('7. a container holding a folded heading is not rewritten (the kernel would duplicate its section)', async () => {
+  const { double, host } = setup();
+  const before = state(double);
+  const report = await ek.applyBlockDiff(sr(FQ, '标题下的段落', '标题下的一段'), host);
+  assert.equal(report.ok, false);
+  assert.equal(report.results[0].error.code, 'FOLDED_HEADING');
+  assert.deepEqual(report.results[0].error.blockIds, [FH]);
+  assert.equal(state(double), before);
+  // The advice works: the paragraph edited by its own id.
+  const direct = await ek.applyBlockDiff(sr(FHP, '标题下的段落', '标题下的一段'), host);
+  assert.equal(direct.ok, true, direct.summary);
+  assert.equal(double.countId(FHP), 1);
+});
+
+test("8. a rollback puts a task item's first block back after its checkbox", async () => {
+  let writes = 0;
+  const { double, host } = setup(async (path) => {
+    if (WRITES.has(path) && ++writes === 2) throw new Error('refused');
+    return undefined;
+  });
+  const before = state(double);
+  const report = await ek.applyBlockDiff(
+    `@@DELETE:${TP1}@@\n\n${sr(P2, 'second', 'second edit')}`,
+    host,
+  );
+  assert.equal(report.ok, false);
+  assert.equal(report.rollback?.ok, true, `${at}: ${report.summary}`);
+  assert.equal(state(double), before, at);
+  assert.match(double.kramdown(TI).replace(/\{:[^}]*\}/g, ''), /^- \[ \] 任务第一段\n/);
+});
+
+test('9. a corrector that never answers ends the call with HOST_TIMEOUT', async () => {
+  await assert.rejects(
+    ek.replaceTextWithCorrection('alpha\nbeta\n', 'gamma', 'delta', {
+      corrector: () => new Promise(() => {}),
+      timeoutMs: 30,
+    }),
+    (e) => e.code === 'HOST_TIMEOUT',
+  );
+  const runner = ek.createToolRunner({
+    files: { readFile: () => 'alpha\nbeta\n', writeFile() {} },
+    corrector: () => new Promise(() => {}),
+    timeoutMs: 30,
+  });
+  const result = await runner.runDetailed('edit', {
+    path: 'a.txt',
+    old_string: 'gamma',
+    new_string: 'delta',
+  });
+  assert.equal(result.isError, true);
+  assert.equal(result.code, 'HOST_TIMEOUT', result.text);
+});
+
+test('11. a body the kernel would read otherwise is refused before anything is written', async () => {
+  for (const [body, code] of [
+    ['```js\nconst x = 1;', 'UNCLOSED_FENCE'],
+    ['$$\nx^2', 'UNCLOSED_FENCE'],
+    ['改写\n{: id="abc"}', 'INVALID_BLOCK_ID'],
+  ]) {
+    const { double, host } = setup();
+    const before = state(double);
+    const report = await ek.applyBlockDiff(`@@REPLACE:${P1}@@\n${body}`, host);
+    assert.equal(report.ok, false, body);
+    assert.equal(report.results[0].error.code, code, body);
+    assert.ok(report.results[0].error.suggestions.length > 0);
+    assert.equal(
+      double.calls.filter((c) => WRITES.has(c.path)).length,
+      0,
+      `${body}: nothing written`,
+    );
+    assert.equal(state(double), before);
+  }
+  // A SEARCH/REPLACE inside a code block keeps its fences: no refusal.
+  const { host } = setup();
+  const fenced = await ek.applyBlockDiff(`@@AFTER:${P3}@@\n\`\`\`js\nlet a = 1;\n\`\`\``, host);
+  assert.equal(fenced.ok, true, fenced.summary);
+});
+
+test('11. a write the kernel reads differently from what was sent is restored by the rollback', async () => {
+  // The kernel swallows the attribute line into a code block it opened.
+  const { double, host } = setup(async (path, body, n, d) => {
+    if (path !== '/api/block/updateBlock' || n !== 1) return undefined;
+    return d.request(path, { ...body, data: body.data.replace(/^/, '```\n') });
+  });
+  const before = state(double);
+  const report = await ek.applyBlockDiff(`@@REPLACE:${P1}@@\n改写的第一段`, host);
+  assert.equal(report.ok, false);
+  assert.equal(report.results[0].error.code, 'WRITE_VERIFY_FAILED');
+  assert.equal(report.rollback?.ok, true, `${at}: ${report.summary}`);
+  assert.equal(report.undo, undefined);
+  assert.equal(state(double), before, at);
+});
