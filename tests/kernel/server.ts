@@ -14,6 +14,9 @@
 //        → {"ok": result} | {"error": message, "timeout"?: true}
 //   {"op":"kernel","session":s,"name":"flush"|…,"args":[…]} → {"ok": result}
 //   {"op":"drop","session":s}
+//
+// The double's randomness (attribute order, re-IDed duplicates) is seeded
+// from EDITKIT_DOUBLE_SEED (default 1), unless `options.seed` is given.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,6 +47,8 @@ const INDEX = read('notebook-index.json') as {
   documents: unknown[];
 };
 
+const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
+
 interface Session {
   kernel: KernelDouble;
   host: SiyuanKernelHost;
@@ -70,6 +75,7 @@ async function serve(req: Request): Promise<unknown> {
       notebooks: [INDEX.notebook],
       lute: Lute,
       now: () => new Date(req.now ?? '2099-01-01T00:00:00Z'),
+      seed: SEED,
       ...(req.options ?? {}),
     });
     const host = createSiyuanHost({ request: kernel.request, lute: Lute });
@@ -122,6 +128,8 @@ async function serve(req: Request): Promise<unknown> {
         return k.editor.insertBlock(args[0] as string, args[1] as { previousID?: string });
       case 'txErrors':
         return k.txErrors;
+      case 'seed':
+        return k.seed;
       default:
         throw new Error(`unknown kernel op ${name}`);
     }

@@ -15,6 +15,9 @@ export const OUTCOMES = JSON.parse(
 );
 export const BOX = NOTEBOOK_INDEX.notebook.id;
 
+/** The kernel double's seed (its random attribute order and re-IDs): EDITKIT_DOUBLE_SEED, default 1. */
+export const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
+
 /** A kernel double over the four fixture documents (and their parent documents). */
 export function fixtureDouble(options = {}) {
   return testing.createKernelDouble({
@@ -22,6 +25,7 @@ export function fixtureDouble(options = {}) {
     documentRows: NOTEBOOK_INDEX.documents,
     notebooks: [NOTEBOOK_INDEX.notebook],
     lute: Lute,
+    seed: SEED,
     ...options,
   });
 }

@@ -47,7 +47,12 @@ export function fixture(name) {
 
 /** A memory host (the kernel double behind the adapter) over all four fixture documents. */
 export function fixtureHost(options = {}) {
-  return testing.createMemoryHost({ fixtures: FIXTURE_FILES.map(fixture), lute: Lute, ...options });
+  return testing.createMemoryHost({
+    fixtures: FIXTURE_FILES.map(fixture),
+    lute: Lute,
+    seed: Number(process.env.EDITKIT_DOUBLE_SEED ?? 1),
+    ...options,
+  });
 }
 
 export function writes(host) {

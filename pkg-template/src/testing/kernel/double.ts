@@ -49,6 +49,12 @@ export interface KernelDoubleOptions {
   searchLimit?: number;
   /** Dates and ids in UTC (default true, so tests read the same on every machine; the kernel uses local time). */
   utc?: boolean;
+  /**
+   * Seeds the double's randomness (default 1): attribute order on every
+   * read and indexing, `custom-*` order on writes, the ids a load gives
+   * duplicates (KERNEL-FACTS §9, §11). The same seed replays the same run.
+   */
+  seed?: number;
 }
 
 /** A recorded request. */
@@ -71,6 +77,8 @@ export interface KernelEditor {
 }
 
 export interface KernelDouble {
+  /** The seed of the double's randomness. */
+  readonly seed: number;
   /** Serves one kernel API request (the body and the answer are JSON-copied, as over HTTP). */
   request(path: string, body?: Record<string, unknown>): Promise<KernelResponse>;
   /** Every request served, in order. */
@@ -113,12 +121,14 @@ const WRITES = new Set([
 
 export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDouble {
   const start = options.now?.() ?? new Date(Date.UTC(2099, 0, 1));
+  const seed = options.seed ?? 1;
   const k = new KernelState(
     options.lute ?? (globalThis as { Lute?: LuteNamespace }).Lute,
     start,
     options.sqlLagMs ?? 3000,
     options.searchLimit ?? 64,
     options.utc ?? true,
+    seed,
   );
   for (const nb of options.notebooks ?? []) k.notebooks.set(nb.id, { ...nb });
   const calls: KernelCall[] = [];
@@ -315,6 +325,7 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   };
 
   return {
+    seed,
     request,
     calls,
     clock: {

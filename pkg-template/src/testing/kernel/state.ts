@@ -15,6 +15,7 @@ import type { LuteEngine, LuteNamespace } from '../lute.js';
 import { stampOf } from './model.js';
 import type { DNode } from './model.js';
 import type { ParseContext } from './parse.js';
+import { Random } from './random.js';
 import { invalidate, rowOf } from './render.js';
 import type { Renderer } from './render.js';
 import { referencedIds } from './sql.js';
@@ -50,6 +51,8 @@ export class KernelState implements Renderer, ParseContext {
   private readonly indexed = new Map<string, Block[]>();
   /** Documents written since their last indexing, with the time the SQL timer picks them up. */
   private readonly pending = new Map<string, number>();
+  /** The seeded randomness (random.ts). */
+  readonly rand: Random;
 
   constructor(
     private readonly luteSource: LuteNamespace | LuteEngine | undefined,
@@ -57,7 +60,9 @@ export class KernelState implements Renderer, ParseContext {
     readonly sqlLagMs: number,
     readonly searchLimit: number,
     readonly utc: boolean,
+    seed: number,
   ) {
+    this.rand = new Random(seed);
     this.clock = start.getTime();
     this.clockStart = this.clock;
   }
