@@ -1,0 +1,80 @@
+// Attribute views (databases) and flashcards, as far as a block's text can
+// lose them (KERNEL-FACTS §3, §9; kernel notes §8). A block belongs to a
+// database when the database's block-key column lists it; the block's
+// `custom-avs` attribute names the databases (comma-separated). The double
+// keeps each database's block-key column only; the cells of its other
+// columns are not modelled.
+
+import type { DNode } from './model.js';
+
+export type Databases = Map<string, Set<string>>;
+
+/** The database ids a block's `custom-avs` names. */
+export function avIdsOf(n: DNode): string[] {
+  return (n.attrs.get('custom-avs') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Adds a block to each database its `custom-avs` names (loading, setting attributes). */
+export function bind(dbs: Databases, n: DNode): void {
+  for (const av of avIdsOf(n)) {
+    let rows = dbs.get(av);
+    if (!rows) dbs.set(av, (rows = new Set()));
+    rows.add(n.id);
+  }
+}
+
+/** Every database membership of the blocks of a subtree. */
+export function bindTree(dbs: Databases, n: DNode): void {
+  bind(dbs, n);
+  for (const c of n.children) bindTree(dbs, c);
+}
+
+/**
+ * `syncDelete2AttributeView` (`transaction.go:1223-1261`): removes a deleted
+ * block — and, with `descendants`, every block below it — from the
+ * block-key column of each database it names. The database file is saved at
+ * once: a transaction that fails afterwards does not bring the rows back.
+ */
+export function unbind(dbs: Databases, n: DNode, descendants: boolean): void {
+  for (const av of avIdsOf(n)) dbs.get(av)?.delete(n.id);
+  if (descendants) for (const c of n.children) unbind(dbs, c, true);
+}
+
+/**
+ * `doInsert0` (`transaction.go:1461-1467`): a copy loses its database
+ * binding and its flashcard decks — on the first top-level inserted block
+ * only (not its descendants, not further blocks).
+ */
+export function stripCopyAttrs(n: DNode): void {
+  for (const key of [...n.attrs.keys()])
+    if (
+      key === 'custom-avs' ||
+      key === 'av-names' ||
+      key.startsWith('custom-sy-av-s-text') ||
+      key === 'custom-riff-decks'
+    )
+      n.attrs.delete(key);
+}
+
+/** Ids of the blocks of a subtree (pre-order). */
+export function subtreeIds(n: DNode, out: Set<string> = new Set()): Set<string> {
+  out.add(n.id);
+  for (const c of n.children) subtreeIds(c, out);
+  return out;
+}
+
+/**
+ * `getRemovedNodes` + `syncDelete2AvBlock` on update (`transaction.go:1667-1670`,
+ * KERNEL-FACTS §3): every block of the old subtree whose id the new subtree
+ * does not have leaves its databases.
+ */
+export function unbindRemoved(dbs: Databases, old: DNode, kept: Set<string>): void {
+  const walk = (n: DNode): void => {
+    if (!kept.has(n.id)) unbind(dbs, n, false);
+    n.children.forEach(walk);
+  };
+  walk(old);
+}
