@@ -128,6 +128,10 @@ async function serve(req: Request): Promise<unknown> {
         return k.editor.insertBlock(args[0] as string, args[1] as { previousID?: string });
       case 'txErrors':
         return k.txErrors;
+      case 'attrs':
+        return k.attrs(args[0] as string) ?? null;
+      case 'databaseRows':
+        return k.databaseRows(args[0] as string);
       case 'seed':
         return k.seed;
       default:

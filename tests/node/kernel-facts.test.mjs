@@ -3,7 +3,7 @@
 // that a test passing against it would pass against SiYuan.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, fixtureDouble, kernel, Lute, sql, testing } from './kernel-support.mjs';
+import { ek, fixtureDouble, kernel, Lute, SEED, sql, testing } from './kernel-support.mjs';
 
 const DOC1 = '20240614083000-wk24rep';
 const P1 = '20240614083000-a1b2c3d';
@@ -56,7 +56,11 @@ test('§3 updateBlock keeps the first block only and exactly the IAL the markdow
   assert.equal(row.markdown, '第一段');
   assert.ok(!double.kramdown(DOC1).includes('第二段'), 'the rest is dropped');
   assert.deepEqual([row.name, row.alias, row.memo], ['', '', '']);
-  assert.match(row.ial, /^\{: id="20240614083630-p12olp4" updated="\d{14}"\}$/);
+  // The ial column lists the pairs in a random order (§11): compare them as a set.
+  assert.match(
+    testing.canonicalIal(row.ial),
+    /^\{: id="20240614083630-p12olp4" updated="\d{14}"\}$/,
+  );
   await host.updateBlock(CLOSING, '带属性\n{: name="n1" custom-k="v"}');
   const [withIal] = await host.getBlocks([CLOSING]);
   assert.equal(withIal.name, 'n1');
@@ -164,9 +168,12 @@ test('§4 deleteBlock removes that block only (a heading keeps its section); an 
   const h3 = '20240614083300-h3bk2nd';
   const section = (await host.getChildBlocks([h3]))[0].map((c) => c.id);
   await host.deleteBlock(h3);
+  await host.flushTransaction();
+  assert.equal(double.block(h3), undefined);
   for (const id of section) assert.ok(double.block(id), `${id} stays`);
   const li1 = '20240614083125-li01qwe';
   await host.deleteBlock('20240614083125-p01asdf');
+  await host.flushTransaction();
   const [kids] = await host.getChildBlocks([li1]);
   assert.equal(kids.length, 1);
   assert.equal(kids[0].type, 'p');
@@ -181,18 +188,15 @@ test('§5 ids written in an IAL are trusted: a taken id makes a duplicate, a mal
     previousID: CLOSING,
   });
   assert.equal(dup.code, 0);
-  assert.equal(double.countId(P1), 2, 'two blocks share the id');
-  // A later delete hits the first in document order.
-  await raw(double, '/api/block/deleteBlock', { id: P1 });
-  assert.equal(double.countId(P1), 1);
-  assert.equal(double.block(P1).markdown, '复制来的段落');
+  assert.equal(dup.data[0].doOperations[0].id, P1);
+  assert.equal(double.countId(P1), 2, 'the write saved two blocks with one id (§9: until a load)');
   const bad = await raw(double, '/api/block/insertBlock', {
-    ...md('x\n{: id="not-an-id"}'),
+    ...md('x\n{: id="not-an-id-at-all"}'),
     previousID: CLOSING,
   });
   assert.deepEqual(
     [bad.code, bad.msg],
-    [-1, 'data block DOM failed: found invalid ID [not-an-id]'],
+    [-1, 'data block DOM failed: found invalid ID [not-an-id-at-all]'],
   );
   // A copy loses its flashcard and database attributes on insert.
   const copy = await raw(double, '/api/block/insertBlock', {

@@ -15,7 +15,7 @@ export type {
   MemoryHostOptions,
   TreeNode,
 } from './memory-host.js';
-export { createKernelDouble } from './kernel-double.js';
+export { canonicalIal, createKernelDouble } from './kernel-double.js';
 export type {
   KernelCall,
   KernelDouble,

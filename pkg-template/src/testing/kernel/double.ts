@@ -7,25 +7,29 @@
 // clock the SQL view lags behind, a concurrent editor, write transactions
 // that fail after answering `code 0`.
 //
-// What it does not emulate is listed in docs/KERNEL-DOUBLE.md.
+// It is pessimistic (KERNEL-FACTS revision 3): where the kernel is random
+// (attribute order, the ids a load gives duplicates) it draws from a seeded
+// PRNG, every read or write loads the document with the kernel's repairs
+// (load.ts), and `deleteBlock` answers before its transaction runs
+// (queue.ts), so that a test passes only when the engine is safe under
+// every such behaviour. What it does not emulate is listed in
+// docs/KERNEL-DOUBLE.md.
 
 import type { Block, KernelResponse } from '../../types.js';
 import type { LuteEngine, LuteNamespace } from '../lute.js';
-import {
-  createDailyNote,
-  createDocWithMd,
-  loadDocumentRow,
-  loadFixture,
-  loadMarkdownDocument,
-} from './filetree.js';
+import { blockAttrs } from './attrs.js';
+import { bind, bindTree } from './av.js';
+import { endpoints, serve } from './endpoints.js';
+import type { Body } from './endpoints.js';
+import { loadDocumentRow, loadFixture, loadMarkdownDocument } from './filetree.js';
 import type { FixtureDocument, MarkdownDocument } from './filetree.js';
-import { ID_RE, KernelFailure } from './model.js';
-import { blockKramdown, breadcrumb, childBlocks, outline } from './reads.js';
+import { insertBlock } from './inserts.js';
+import { loadDocument, loadFor, saved } from './load.js';
+import { TxQueue } from './queue.js';
 import { kramdownOf, rowOf } from './render.js';
-import { runSql } from './sql.js';
 import { KernelState } from './state.js';
 import type { KernelNotebook } from './state.js';
-import { deleteBlock, insertBlock, intoBlock, MSG, updateBlock } from './writes.js';
+import { deleteBlock, TxFailure, updateBlock } from './writes.js';
 import type { PreparedWrite } from './writes.js';
 
 export type { KernelNotebook } from './state.js';
@@ -91,12 +95,16 @@ export interface KernelDouble {
   flush(): void;
   /** Answers the next request to `path` with this non-zero code (an argument check failing, once). */
   failNext(path: string, code?: number, msg?: string): void;
-  /** The next write transaction to `path` (any write when omitted) fails in the kernel's queue: answered `code 0`, not applied (KERNEL-FACTS §2). */
+  /** The next write transaction to `path` (any write when omitted) fails in the kernel's queue: answered `code 0`, not applied (KERNEL-FACTS §2); a queued `deleteBlock` fails when it runs. */
   failNextTransaction(path?: string, msg?: string): void;
   /** Errors of failed transactions (what the kernel pushes to the UI, `util.PushTxErr`). */
   readonly txErrors: string[];
-  /** The kramdown of a block now (tree view), or null. */
+  /** The kramdown of a block now (tree view, each IAL in its stored order — the endpoint's is random), or null. Side-effect free: no load. */
   kramdown(id: string): string | null;
+  /** A block's attributes now (`id` and `updated` included), or undefined: compare attributes as a set. */
+  attrs(id: string): Record<string, string> | undefined;
+  /** The blocks a database (attribute view) lists in its block-key column (KERNEL-FACTS §9). */
+  databaseRows(avId: string): string[];
   /** The row of a block computed from the tree now, or undefined. */
   block(id: string): Block | undefined;
   /** The row `/api/query/sql` would return now, or undefined. */
@@ -119,6 +127,16 @@ const WRITES = new Set([
   '/api/block/deleteBlock',
 ]);
 
+/** The documents as the kernel finds them at start: loaded once with repair, persisted, indexed. */
+function boot(k: KernelState): void {
+  for (const doc of k.tree.docs.values()) {
+    loadDocument(k, doc);
+    saved(k, doc.id);
+    bindTree(k.databases, doc);
+    k.indexDoc(doc.id);
+  }
+}
+
 export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDouble {
   const start = options.now?.() ?? new Date(Date.UTC(2099, 0, 1));
   const seed = options.seed ?? 1;
@@ -133,145 +151,17 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   for (const nb of options.notebooks ?? []) k.notebooks.set(nb.id, { ...nb });
   const calls: KernelCall[] = [];
   const failures = new Map<string, { code: number; msg: string }>();
-  const txFailures: { path?: string; msg: string }[] = [];
-  const txErrors: string[] = [];
+  const queue = new TxQueue();
 
   for (const f of options.fixtures ?? []) loadFixture(k, f);
   for (const m of options.documents ?? []) loadMarkdownDocument(k, m);
   for (const r of options.documentRows ?? []) loadDocumentRow(k, r);
+  boot(k);
 
-  function need(body: Record<string, unknown>, key: string): string {
-    const v = body[key];
-    if (typeof v !== 'string') throw new KernelFailure(-1, `missing string argument [${key}]`);
-    return v;
-  }
+  const handlers = endpoints(k, queue);
 
-  function needId(body: Record<string, unknown>, key: string): string {
-    const v = need(body, key);
-    if (!ID_RE.test(v)) throw new KernelFailure(-1, MSG.invalidId);
-    return v;
-  }
-
-  function optId(body: Record<string, unknown>, key: string): string {
-    const v = body[key];
-    if (v === undefined || v === null || v === '') return '';
-    if (typeof v !== 'string' || !ID_RE.test(v)) throw new KernelFailure(-1, MSG.invalidId);
-    return v;
-  }
-
-  function markdownArg(body: Record<string, unknown>): string {
-    const dataType = body.dataType;
-    if (dataType !== 'markdown')
-      throw new KernelFailure(
-        -1,
-        `the kernel double accepts dataType "markdown" only (got ${JSON.stringify(dataType)})`,
-      );
-    return need(body, 'data');
-  }
-
-  /** Commits a prepared write unless a queued failure was asked for. */
-  function transact(path: string, write: PreparedWrite): unknown {
-    const i = txFailures.findIndex((f) => f.path === undefined || f.path === path);
-    if (i >= 0) {
-      const [failure] = txFailures.splice(i, 1);
-      txErrors.push(`${path}: ${failure!.msg}`);
-      return write.data;
-    }
-    write.commit();
-    return write.data;
-  }
-
-  const handlers: Record<string, (body: Record<string, unknown>) => unknown> = {
-    '/api/query/sql': (body) => {
-      const stmt = need(body, 'stmt');
-      const statements = stmt
-        .split(';')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
-      if (statements.length > 1 && body.mode !== 'multiple')
-        throw new KernelFailure(1, 'only one statement is allowed unless mode is "multiple"');
-      const tables = k.tables();
-      return statements.flatMap((s) => runSql(s, tables, k.searchLimit));
-    },
-
-    '/api/sqlite/flushTransaction': () => {
-      k.catchUp(true);
-      return null;
-    },
-
-    '/api/block/getChildBlocks': (body) => childBlocks(k, needId(body, 'id')),
-
-    '/api/block/getBlockKramdown': (body) => {
-      const id = needId(body, 'id');
-      const mode = body.mode ?? 'md';
-      if (mode !== 'md' && mode !== 'textmark') throw new KernelFailure(-1, 'Invalid mode');
-      return blockKramdown(k, id);
-    },
-
-    '/api/outline/getDocOutline': (body) => {
-      const doc = k.tree.find(needId(body, 'id'));
-      if (!doc || doc.type !== 'd') return [];
-      return outline(k, doc);
-    },
-
-    '/api/block/getBlockBreadcrumb': (body) => {
-      const n = k.tree.find(needId(body, 'id'));
-      return n ? breadcrumb(k, n) : [];
-    },
-
-    '/api/filetree/getHPathByID': (body) => {
-      const n = k.tree.find(needId(body, 'id'));
-      if (!n) throw new KernelFailure(-1, MSG.notFound);
-      return k.tree.rootOf(n).doc?.hpath ?? '';
-    },
-
-    '/api/filetree/getIDsByHPath': (body) => {
-      const path = need(body, 'path');
-      const box = need(body, 'notebook');
-      return [...k.tree.docs.values()]
-        .filter((d) => d.doc?.box === box && d.doc.hpath === path)
-        .map((d) => d.id);
-    },
-
-    '/api/block/updateBlock': (body) => {
-      const id = needId(body, 'id');
-      return transact('/api/block/updateBlock', updateBlock(k, id, markdownArg(body)));
-    },
-
-    '/api/block/deleteBlock': (body) =>
-      transact('/api/block/deleteBlock', deleteBlock(k, needId(body, 'id'))),
-
-    '/api/block/insertBlock': (body) =>
-      transact(
-        '/api/block/insertBlock',
-        insertBlock(k, {
-          md: markdownArg(body),
-          parentID: optId(body, 'parentID'),
-          previousID: optId(body, 'previousID'),
-          nextID: optId(body, 'nextID'),
-        }),
-      ),
-
-    '/api/block/prependBlock': (body) =>
-      transact(
-        '/api/block/prependBlock',
-        intoBlock(k, needId(body, 'parentID'), markdownArg(body), true),
-      ),
-
-    '/api/block/appendBlock': (body) =>
-      transact(
-        '/api/block/appendBlock',
-        intoBlock(k, needId(body, 'parentID'), markdownArg(body), false),
-      ),
-
-    '/api/filetree/createDocWithMd': (body) =>
-      createDocWithMd(k, body, needId(body, 'notebook'), optId(body, 'id') || undefined),
-
-    '/api/filetree/createDailyNote': (body) => createDailyNote(k, needId(body, 'notebook')),
-  };
-
-  function request(path: string, body: Record<string, unknown> = {}): Promise<KernelResponse> {
-    const copy = JSON.parse(JSON.stringify(body ?? {})) as Record<string, unknown>;
+  function request(path: string, body: Body = {}): Promise<KernelResponse> {
+    const copy = JSON.parse(JSON.stringify(body ?? {})) as Body;
     let response: KernelResponse;
     const failure = failures.get(path);
     if (failure) {
@@ -279,50 +169,12 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       response = { code: failure.code, msg: failure.msg, data: null };
     } else {
       k.catchUp(false);
-      const handler = handlers[path];
-      try {
-        if (!handler) throw new KernelFailure(404, `the kernel double does not serve ${path}`);
-        const data = handler(copy);
-        response = { code: 0, msg: '', data: data === undefined ? null : data };
-      } catch (e) {
-        if (e instanceof KernelFailure) response = { code: e.code, msg: e.message, data: null };
-        else throw e;
-      }
+      response = serve(handlers, path, copy);
     }
     const answer = JSON.parse(JSON.stringify(response)) as KernelResponse;
     calls.push({ path, body: copy, response: answer });
     return Promise.resolve(JSON.parse(JSON.stringify(answer)) as KernelResponse);
   }
-
-  const editor: KernelEditor = {
-    updateBlock(id, markdown) {
-      updateBlock(k, id, markdown).commit();
-    },
-    insertBlock(markdown, anchor) {
-      const w = insertBlock(k, {
-        md: markdown,
-        parentID: anchor.parentID ?? '',
-        previousID: anchor.previousID ?? '',
-        nextID: anchor.nextID ?? '',
-      });
-      w.commit();
-      const tx = (w.data as { doOperations: { id: string }[] }[])[0];
-      return (tx?.doOperations ?? []).map((op) => op.id);
-    },
-    deleteBlock(id) {
-      deleteBlock(k, id).commit();
-    },
-    setAttrs(id, attrs) {
-      const n = k.tree.find(id);
-      if (!n) throw new Error(`setAttrs: no block ${id}`);
-      for (const [key, v] of Object.entries(attrs)) {
-        if (v === '') n.attrs.delete(key);
-        else n.attrs.set(key, v);
-      }
-      n.attrs.set('updated', k.stamp());
-      k.touch(n);
-    },
-  };
 
   return {
     seed,
@@ -332,30 +184,92 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       now: () => k.now(),
       advance(ms) {
         k.clock += ms;
+        queue.runDue(k.clock);
         k.catchUp(false);
       },
     },
-    editor,
-    flush: () => k.catchUp(true),
+    editor: editorOf(k, queue),
+    flush() {
+      queue.runAll();
+      k.catchUp(true);
+    },
     failNext(path, code = -1, msg = 'simulated kernel failure') {
       failures.set(path, { code, msg });
     },
     failNextTransaction(path, msg = 'simulated transaction failure') {
       if (path !== undefined && !WRITES.has(path))
         throw new Error(`failNextTransaction: ${path} is not a write endpoint`);
-      txFailures.push({ path, msg });
+      queue.failNext(path, msg);
     },
-    txErrors,
-    kramdown: (id) => {
+    txErrors: queue.errors,
+    ...levers(k),
+  };
+}
+
+/** Commits an editor change at once (it is a transaction too: queued ones run first). */
+function commitNow(queue: TxQueue, w: PreparedWrite): PreparedWrite {
+  queue.runAll();
+  try {
+    w.commit();
+  } catch (e) {
+    if (e instanceof TxFailure) throw new Error(`editor: ${e.message}`);
+    throw e;
+  }
+  return w;
+}
+
+function editorOf(k: KernelState, queue: TxQueue): KernelEditor {
+  return {
+    updateBlock(id, markdown) {
+      commitNow(queue, updateBlock(k, id, markdown));
+    },
+    insertBlock(markdown, anchor) {
+      const w = insertBlock(k, {
+        md: markdown,
+        parentID: anchor.parentID ?? '',
+        previousID: anchor.previousID ?? '',
+        nextID: anchor.nextID ?? '',
+      });
+      commitNow(queue, w);
+      const tx = (w.done() as { doOperations: { id: string }[] }[])[0];
+      return (tx?.doOperations ?? []).map((op) => op.id);
+    },
+    deleteBlock(id) {
+      commitNow(queue, deleteBlock(k, id));
+    },
+    setAttrs(id, attrs) {
+      queue.runAll();
+      const n = loadFor(k, id);
+      if (!n) throw new Error(`setAttrs: no block ${id}`);
+      for (const [key, v] of Object.entries(attrs)) {
+        if (v === '') n.attrs.delete(key);
+        else n.attrs.set(key, v);
+      }
+      n.attrs.set('updated', k.stamp());
+      bind(k.databases, n);
+      k.touch(n);
+    },
+  };
+}
+
+/** The test levers that read the double's state (no load, no randomness). */
+function levers(k: KernelState) {
+  return {
+    kramdown: (id: string) => {
       const n = k.tree.find(id);
       return n ? kramdownOf(n) : null;
     },
-    block: (id) => {
+    attrs: (id: string) => {
+      const n = k.tree.find(id);
+      return n ? blockAttrs(n) : undefined;
+    },
+    databaseRows: (avId: string) => [...(k.databases.get(avId) ?? [])],
+    block: (id: string) => {
       const n = k.tree.find(id);
       return n ? rowOf(k, n) : undefined;
     },
-    indexedBlock: (id) => k.indexedRow(id),
-    snapshot(docId) {
+    indexedBlock: (id: string) => k.indexedRow(id),
+    snapshot(docId: string) {
       const d = k.tree.docs.get(docId);
       if (!d) return [];
       return k.tree.blocksOf(d).map((c) => ({
@@ -364,8 +278,8 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
         markdown: rowOf(k, c).markdown ?? '',
       }));
     },
-    topLevel: (docId) => (k.tree.docs.get(docId)?.children ?? []).map((c) => c.id),
-    countId: (id) => k.tree.all(id).length,
+    topLevel: (docId: string) => (k.tree.docs.get(docId)?.children ?? []).map((c) => c.id),
+    countId: (id: string) => k.tree.all(id).length,
     documentIds: () => [...k.tree.docs.keys()],
   };
 }

@@ -1,7 +1,9 @@
 // Documents: loading the test data, and `/api/filetree/*` (KERNEL-FACTS §8).
 
 import type { Block } from '../../types.js';
-import { CONTAINERS, KernelFailure, parseIalPairs, sortKeys } from './model.js';
+import { parsePairs } from './attrs.js';
+import { unpadTable } from './format.js';
+import { CONTAINERS, KernelFailure, sortKeys } from './model.js';
 import type { DNode } from './model.js';
 import { parseMarkdown } from './parse.js';
 import { DEFAULT_DAILY_NOTE_PATH } from './state.js';
@@ -44,7 +46,7 @@ export function newDocNode(
   row: { id: string; box: string; path: string; hpath: string; ial?: string; title?: string },
 ): DNode {
   const attrs = new Map<string, string>();
-  const pairs = parseIalPairs(row.ial ?? '');
+  const pairs = parsePairs(row.ial ?? '');
   for (const [key, v] of pairs) if (key !== 'id') attrs.set(key, v);
   if (!attrs.has('title')) attrs.set('title', row.title ?? row.hpath.split('/').pop() ?? '');
   if (!attrs.has('type')) attrs.set('type', 'doc');
@@ -72,14 +74,13 @@ export function newDocNode(
 /** A document row without a body (a folder document of the notebook index), unless loaded. */
 export function loadDocumentRow(k: KernelState, r: Block): void {
   if (k.tree.has(r.id) || r.type !== 'd') return;
-  const d = newDocNode(k, {
+  newDocNode(k, {
     id: r.id,
     box: r.box ?? '',
     path: r.path ?? `/${r.id}.sy`,
     hpath: r.hpath ?? '',
     ial: r.ial ?? '',
   });
-  k.indexDoc(d.id);
 }
 
 export function loadFixture(k: KernelState, f: FixtureDocument): void {
@@ -107,7 +108,7 @@ export function loadFixture(k: KernelState, f: FixtureDocument): void {
       body: '',
       content: row?.content ?? '',
     };
-    const pairs = parseIalPairs(row?.ial ?? '');
+    const pairs = parsePairs(row?.ial ?? '');
     for (const [key, v] of pairs) if (key !== 'id') n.attrs.set(key, v);
     n.idAt = Math.max(
       0,
@@ -130,17 +131,22 @@ export function loadFixture(k: KernelState, f: FixtureDocument): void {
         n.delim = m ? m[2] : '.';
       }
       if (t.type === 's') n.layout = /^\{\{\{(\w+)/.exec(firstLine)?.[1] ?? 'row';
-      if (t.type === 'callout') n.calloutType = /\[!(\w+)\]/.exec(firstLine)?.[1] ?? 'NOTE';
+      if (t.type === 'callout') {
+        n.calloutType = /\[!(\w+)\]/.exec(firstLine)?.[1] ?? 'NOTE';
+        n.subtype = n.calloutType;
+      }
     } else {
       n.body = kd.includes('\n{:') ? kd.slice(0, kd.lastIndexOf('\n{:')) : (row?.markdown ?? '');
+      // KERNEL-FACTS §6, notes §2: the kernel writes tables unpadded; the
+      // fixtures' tables (padded by hand) read back in the kernel's form.
+      if (t.type === 't') n.body = unpadTable(n.body);
     }
-    if (row) n.row = sortKeys({ ...row });
+    if (row) n.row = sortKeys(t.type === 't' ? { ...row, markdown: n.body } : { ...row });
     return n;
   };
   d.children = f.tree.children.map((c) => build(c, d));
   k.tree.register(d);
   d.row = sortKeys({ ...docRow });
-  k.indexDoc(d.id);
 }
 
 export function loadMarkdownDocument(k: KernelState, m: MarkdownDocument): void {
@@ -155,11 +161,10 @@ export function loadMarkdownDocument(k: KernelState, m: MarkdownDocument): void 
     .map((b) => (typeof b === 'string' ? b : `${b.markdown}\n{: id="${b.id}"}`))
     .join('\n\n');
   if (md.trim() !== '') {
-    const { top } = parseMarkdown(k, md);
+    const { top } = parseMarkdown(k, md, { api: false });
     d.children = top;
     k.tree.register(d);
   }
-  k.indexDoc(d.id);
 }
 
 function createDoc(

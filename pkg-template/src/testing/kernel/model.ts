@@ -104,12 +104,6 @@ export function headingLevel(n: DNode): number {
   return n.type === 'h' && k >= 1 && k <= 6 ? k : 0;
 }
 
-export function parseIalPairs(ial: string): [string, string][] {
-  const out: [string, string][] = [];
-  for (const m of ial.matchAll(/([^\s={}:]+)="([^"]*)"/g)) out.push([m[1]!, m[2]!]);
-  return out;
-}
-
 /** Row keys sorted, as Go encodes a map (KERNEL-FACTS §7). */
 export function sortKeys<T extends object>(row: T): T {
   const out: Record<string, unknown> = {};

@@ -1,15 +1,22 @@
 // The read endpoints that see the block tree, not the SQL view
-// (KERNEL-FACTS §1, §8): child lists, kramdown, breadcrumbs, outlines.
+// (KERNEL-FACTS §1, §8, §11): child lists, kramdown, attributes,
+// breadcrumbs, outlines. Each loads the document first (load.ts).
 
 import type { BreadcrumbEntry } from '../../types.js';
+import { blockAttrs, pairsOf, shuffledIal } from './attrs.js';
+import { loadFor } from './load.js';
 import { TYPE_NAMES } from './model.js';
 import type { DNode } from './model.js';
-import { contentOf, kramdownOf, rowOf } from './render.js';
+import { contentOf, render, rowOf } from './render.js';
 import type { KernelState } from './state.js';
 
-/** `/api/block/getChildBlocks`: `[{id, type, subType?, content?, markdown?}]`; unknown id → `[]`. */
+/**
+ * `/api/block/getChildBlocks` (notes §11): `[{id, type, subType?,
+ * content?, markdown?}]`, empty strings omitted, no U+200B; a heading's
+ * section, a container's blocks; a leaf or an unknown id → `[]`.
+ */
 export function childBlocks(k: KernelState, id: string): Record<string, unknown>[] {
-  const n = k.tree.find(id);
+  const n = loadFor(k, id);
   if (!n) return [];
   return k.tree.childrenOf(n).map((c) => {
     const row = rowOf(k, c);
@@ -21,10 +28,40 @@ export function childBlocks(k: KernelState, id: string): Record<string, unknown>
   });
 }
 
+/**
+ * A block's kramdown as a load gives it: KERNEL-FACTS §11, notes §1–§2:
+ * every block's IAL lists its pairs (`id` and `updated` too) in a fresh
+ * random order at every read.
+ */
+function loadedKramdown(k: KernelState, n: DNode): string {
+  return render(n, (x) => shuffledIal(k.rand, pairsOf(x)));
+}
+
 /** `/api/block/getBlockKramdown`: `{id, kramdown}`; unknown id → `""`. */
 export function blockKramdown(k: KernelState, id: string): { id: string; kramdown: string } {
-  const n = k.tree.find(id);
-  return { id, kramdown: n ? kramdownOf(n) : '' };
+  const n = loadFor(k, id);
+  return { id, kramdown: n ? loadedKramdown(k, n) : '' };
+}
+
+/**
+ * `/api/block/getBlockKramdowns` (notes §9): `{id: kramdown}`; an id whose
+ * document cannot be loaded (not in the block tree) gets no key, an id the
+ * block tree still has but the document does not (stale) gets `""`.
+ */
+export function blockKramdowns(k: KernelState, ids: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const id of ids) {
+    const n = loadFor(k, id);
+    if (n) out[id] = loadedKramdown(k, n);
+    else if (k.tree.known.has(id)) out[id] = '';
+  }
+  return out;
+}
+
+/** `/api/attr/getBlockAttrs` (`sql.GetBlockAttrs`): the attributes as an object; unknown id → `{}`. */
+export function getBlockAttrs(k: KernelState, id: string): Record<string, string> {
+  const n = loadFor(k, id);
+  return n ? blockAttrs(n) : {};
 }
 
 /** An entry of `/api/outline/getDocOutline`. */

@@ -6,16 +6,19 @@ import type { Block } from '../../types.js';
 import { decodeEntities } from '../../siyuan/block-dom.js';
 import { isEditkitError } from '../../errors.js';
 import type { LuteEngine } from '../lute.js';
+import { ialText, pairsOf } from './attrs.js';
+import { stripZwsp } from './format.js';
 import { CONTAINERS, KernelFailure, runes, shortHash, SORT, sortKeys } from './model.js';
 import type { DNode } from './model.js';
 import type { Tree } from './tree.js';
 
-/** `{: k="v" …}`: the attributes in insertion order, `id` where it stood. */
+/** `{: k="v" …}`: the attributes in their stored order, `id` where it stands. */
 export function ialOf(n: DNode): string {
-  const pairs: [string, string][] = [...n.attrs];
-  pairs.splice(Math.min(n.idAt ?? 0, pairs.length), 0, ['id', n.id]);
-  return `{: ${pairs.map(([k, v]) => `${k}="${v}"`).join(' ')}}`;
+  return ialText(pairsOf(n));
 }
+
+/** Writes a block's IAL; `null` renders without IALs. */
+export type IalWriter = ((n: DNode) => string) | null;
 
 function indent(text: string, pad: string): string {
   return text
@@ -33,18 +36,20 @@ function itemMarker(li: DNode): string {
   return '- ';
 }
 
-function renderItem(li: DNode, withIal: boolean): string {
+function renderItem(li: DNode, ial: IalWriter): string {
   const marker = itemMarker(li);
   const pad = ' '.repeat(marker.length);
   // The checkbox is written before the child it stands before (the first,
-  // unless a block was prepended before it).
+  // unless a block was prepended before it; alone when the item has no
+  // block left, KERNEL-FACTS §11).
   const parts = li.children.map((c, i) => {
-    const text = render(c, withIal);
+    const text = render(c, ial);
     return li.task !== undefined && i === (li.taskAt ?? 0) ? `[${li.task}] ${text}` : text;
   });
+  if (li.task !== undefined && (li.taskAt ?? 0) >= li.children.length) parts.push(`[${li.task}] `);
   const first = parts[0] ?? '';
   const [head = '', ...rest] = first.split('\n');
-  let out = `${marker}${withIal ? ialOf(li) : ''}${head}`;
+  let out = `${marker}${ial ? ial(li) : ''}${head}`;
   if (rest.length > 0) out += `\n${indent(rest.join('\n'), pad)}`;
   for (const p of parts.slice(1)) out += `\n\n${indent(p, pad)}`;
   return out;
@@ -61,35 +66,35 @@ function quote(parts: string[]): string {
     .join('\n>\n');
 }
 
-/** Kramdown (`withIal`) or the same without IALs. */
-export function render(n: DNode, withIal: boolean): string {
-  const tail = withIal ? `\n${ialOf(n)}` : '';
+/** Kramdown (with each block's IAL as `ial` writes it) or the same without IALs. */
+export function render(n: DNode, ial: IalWriter): string {
+  const tail = ial ? `\n${ial(n)}` : '';
+  const kids = () => n.children.map((c) => render(c, ial));
   switch (n.type) {
     case 'd':
-      return (
-        n.children.map((c) => render(c, withIal)).join('\n\n') + (withIal ? `\n\n${ialOf(n)}` : '')
-      );
+      return kids().join('\n\n') + (ial ? `\n\n${ial(n)}` : '');
     case 'l':
-      return n.children.map((c) => renderItem(c, withIal)).join('\n') + tail;
+      return n.children.map((c) => renderItem(c, ial)).join('\n') + tail;
     case 'i':
-      return renderItem(n, withIal); // its IAL sits after the marker
+      return renderItem(n, ial); // its IAL sits after the marker
     case 'b':
-      return quote(n.children.map((c) => render(c, withIal))) + tail;
+      return quote(kids()) + tail;
     case 'callout': {
       const head = `[!${n.calloutType ?? 'NOTE'}]`;
-      return (
-        quote([head, ...n.children.map((c) => render(c, withIal))]).replace('\n>\n', '\n') + tail
-      );
+      return quote([head, ...kids()]).replace('\n>\n', '\n') + tail;
     }
     case 's':
-      return `{{{${n.layout ?? 'row'}\n${n.children.map((c) => `${render(c, withIal)}\n\n`).join('')}}}}${tail}`;
+      return `{{{${n.layout ?? 'row'}\n${kids()
+        .map((c) => `${c}\n\n`)
+        .join('')}}}}${tail}`;
     default:
       return n.body + tail;
   }
 }
 
+/** Kramdown with each IAL in its stored order (the test lever `double.kramdown`). */
 export function kramdownOf(n: DNode): string {
-  return render(n, true);
+  return render(n, ialOf);
 }
 
 export interface Renderer {
@@ -110,13 +115,19 @@ export function luteCall<T>(f: () => T): T {
   }
 }
 
-/** The `markdown` column: Lute's standard Markdown of the block's kramdown (super blocks keep `{{{…}}}`, as the kernel does). */
+/**
+ * The `markdown` column: Lute's standard Markdown of the block's kramdown
+ * (super blocks keep `{{{…}}}`, as the kernel does), without U+200B
+ * (`sql/database.go:965-968`, KERNEL-FACTS §6).
+ */
 export function markdownOf(r: Renderer, n: DNode): string {
   if (n.type === 'd') return '';
-  if (!CONTAINERS.has(n.type)) return n.body;
-  if (n.type === 's') return render(n, false);
+  if (!CONTAINERS.has(n.type)) return stripZwsp(n.body);
+  if (n.type === 's') return stripZwsp(render(n, null));
   const k = kramdownOf(n);
-  return luteCall(() => r.lute().BlockDOM2StdMd(r.lute().Md2BlockDOM(k))).replace(/\n+$/, '');
+  return stripZwsp(
+    luteCall(() => r.lute().BlockDOM2StdMd(r.lute().Md2BlockDOM(k))).replace(/\n+$/, ''),
+  );
 }
 
 export function contentOf(n: DNode): string {

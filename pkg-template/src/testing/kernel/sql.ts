@@ -212,14 +212,3 @@ function parseSelect(stmt: string): Select {
   if (i < tokens.length) throw sqlError(`near "${tokens.slice(i).join(' ')}": syntax error`);
   return { distinct, cols, table, where, order, limit };
 }
-
-/** `((id "text"))`, `((id 'text'))` and `((id))` references in markdown. */
-export function referencedIds(markdown: string): string[] {
-  const out: string[] = [];
-  for (const m of markdown.matchAll(/\(\((\d{14}-[0-9a-z]{7})(?:\s+(?:"[^"]*"|'[^']*'))?\)\)/g))
-    out.push(m[1]!);
-  // An embed that selects blocks by id refers to them too.
-  if (/^\{\{/.test(markdown.trim()))
-    for (const m of markdown.matchAll(/id\s*=\s*'(\d{14}-[0-9a-z]{7})'/g)) out.push(m[1]!);
-  return out;
-}

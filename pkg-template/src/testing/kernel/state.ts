@@ -12,13 +12,17 @@ import type { Block } from '../../types.js';
 import { EditkitError } from '../../errors.js';
 import { kernelLute } from '../lute.js';
 import type { LuteEngine, LuteNamespace } from '../lute.js';
+import { parsePairs, shuffledIal } from './attrs.js';
+import type { Databases } from './av.js';
+import { saved } from './load.js';
+import type { LoadState } from './load.js';
 import { stampOf } from './model.js';
 import type { DNode } from './model.js';
 import type { ParseContext } from './parse.js';
 import { Random } from './random.js';
+import { refsOf } from './refs.js';
 import { invalidate, rowOf } from './render.js';
 import type { Renderer } from './render.js';
-import { referencedIds } from './sql.js';
 import type { Row } from './sql.js';
 import { Tree } from './tree.js';
 
@@ -49,10 +53,16 @@ export class KernelState implements Renderer, ParseContext {
   private engine: LuteEngine | undefined;
   /** Rows the SQL view serves, by document, in index order. */
   private readonly indexed = new Map<string, Block[]>();
-  /** Documents written since their last indexing, with the time the SQL timer picks them up. */
-  private readonly pending = new Map<string, number>();
+  /** The `refs` rows of each indexed document. */
+  private readonly indexedRefs = new Map<string, Row[]>();
   /** The seeded randomness (random.ts). */
   readonly rand: Random;
+  /** What each document's next load has to do (load.ts). */
+  readonly loads = new Map<string, LoadState>();
+  /** Each database's block-key column (av.ts). */
+  readonly databases: Databases = new Map();
+  /** Documents written since their last indexing, with the time the SQL timer picks them up. */
+  private readonly pending = new Map<string, number>();
 
   constructor(
     private readonly luteSource: LuteNamespace | LuteEngine | undefined,
@@ -99,12 +109,13 @@ export class KernelState implements Renderer, ParseContext {
     return id;
   }
 
-  /** Marks a node changed and queues its document for the SQL view. */
+  /** Marks a node changed: its document is saved (load.ts) and queued for the SQL view. */
   touch(n: DNode | null): void {
     invalidate(n);
     if (!n) return;
     const root = this.tree.rootOf(n);
     if (root.type !== 'd') return;
+    saved(this, root.id);
     if (!this.pending.has(root.id)) {
       // The SQL flush timer fires every `sqlLagMs` from the double's start.
       const lag = Math.max(1, this.sqlLagMs);
@@ -123,15 +134,32 @@ export class KernelState implements Renderer, ParseContext {
     }
   }
 
+  /**
+   * (Re)indexes a document: its rows and refs as the tree has them now.
+   * KERNEL-FACTS §11, notes §1: the `ial` column lists each block's pairs in
+   * a random order, drawn anew at every indexing.
+   */
   indexDoc(docId: string): void {
     const root = this.tree.docs.get(docId);
-    if (!root || !this.tree.docs.has(docId)) {
+    if (!root) {
       this.indexed.delete(docId);
+      this.indexedRefs.delete(docId);
       return;
     }
     const rows: Block[] = [rowOf(this, root)];
     for (const n of this.tree.blocksOf(root)) rows.push(rowOf(this, n));
+    for (const r of rows) r.ial = shuffledIal(this.rand, parsePairs(r.ial ?? ''));
     this.indexed.set(docId, rows);
+    const def = (id: string) => {
+      const n = this.tree.find(id);
+      if (!n) return undefined;
+      const doc = this.tree.rootOf(n);
+      return { parent: n.parent?.id ?? '', root: doc.id, path: doc.doc?.path ?? '' };
+    };
+    this.indexedRefs.set(
+      docId,
+      refsOf(rows, def, () => this.rand.nodeId(this.stamp())),
+    );
   }
 
   /** The tables the SQL view serves now. */
@@ -139,29 +167,7 @@ export class KernelState implements Renderer, ParseContext {
     const blocks: Row[] = [];
     for (const rows of this.indexed.values()) for (const r of rows) blocks.push(r);
     const refs: Row[] = [];
-    const byId = new Map<string, Row>();
-    for (const r of blocks) if (!byId.has(r.id as string)) byId.set(r.id as string, r);
-    let n = 0;
-    for (const r of blocks) {
-      for (const def of referencedIds(String(r.markdown ?? ''))) {
-        const target = byId.get(def);
-        n += 1;
-        refs.push({
-          id: `ref-${n}`,
-          def_block_id: def,
-          def_block_parent_id: target?.parent_id ?? '',
-          def_block_root_id: target?.root_id ?? '',
-          def_block_path: target?.path ?? '',
-          block_id: r.id,
-          root_id: r.root_id,
-          box: r.box,
-          path: r.path,
-          content: r.content,
-          markdown: r.markdown,
-          type: 'ref_id',
-        });
-      }
-    }
+    for (const rows of this.indexedRefs.values()) for (const r of rows) refs.push(r);
     return { blocks, refs };
   }
 

@@ -2,9 +2,15 @@
 // structural rules (heading parents and sections).
 //
 // KERNEL-FACTS §5: ids written in an IAL are trusted, so two blocks can
-// share an id until the kernel's index repair re-IDs one of them; a lookup
+// share an id until the next load re-IDs the later one (load.ts); a lookup
 // by id finds the first in document order, which is the node a
 // `deleteBlock(id)` or an `updateBlock(id, …)` hits.
+//
+// KERNEL-FACTS §9: the kernel's block tree (`id → document`) is another
+// table: a save upserts every id of the document and only a delete removes
+// ids (`treenode/blocktree.go:705-728`, `transaction.go:1060-1062`). `known`
+// is that table, so an id whose block a load dropped, or an update re-IDed,
+// is still "known" (stale): `CheckContainerParent` passes for it.
 
 import { CONTAINERS, headingLevel } from './model.js';
 import type { DNode } from './model.js';
@@ -13,6 +19,13 @@ export class Tree {
   /** Documents by id, in creation order. */
   readonly docs = new Map<string, DNode>();
   private readonly byId = new Map<string, DNode[]>();
+  /** The kernel's block tree: every id saved, until deleted. */
+  readonly known = new Set<string>();
+
+  /** In the block tree, but no block has it now (dropped at load, re-IDed by an update). */
+  isStale(id: string): boolean {
+    return this.known.has(id) && !this.has(id);
+  }
 
   /** The block with this id (the first in document order when duplicated). */
   find(id: string): DNode | undefined {
@@ -40,16 +53,29 @@ export class Tree {
     return (this.byId.get(id)?.length ?? 0) > 0;
   }
 
-  /** Registers a node and its descendants under their ids. */
-  register(n: DNode): void {
+  /** Registers a node and its descendants under their ids (`persist`: and in the block tree). */
+  register(n: DNode, persist = true): void {
     const list = this.byId.get(n.id);
     if (list) {
       if (!list.includes(n)) list.push(n);
     } else this.byId.set(n.id, [n]);
+    if (persist) this.known.add(n.id);
     for (const c of n.children) {
       c.parent = n;
-      this.register(c);
+      this.register(c, persist);
     }
+  }
+
+  /** Gives one node another id (a load's re-ID: not in the block tree until saved). */
+  rename(n: DNode, id: string): void {
+    const list = this.byId.get(n.id);
+    const i = list?.indexOf(n) ?? -1;
+    if (list && i >= 0) list.splice(i, 1);
+    if (list && list.length === 0) this.byId.delete(n.id);
+    n.id = id;
+    const next = this.byId.get(id);
+    if (next) next.push(n);
+    else this.byId.set(id, [n]);
   }
 
   unregister(n: DNode): void {

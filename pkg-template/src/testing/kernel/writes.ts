@@ -1,19 +1,34 @@
 // The write endpoints of `/api/block/*` as the kernel performs them
-// (KERNEL-FACTS §2–§5). Each write is prepared (argument checks, Lute's
-// parse, the answer) and then committed to the tree; a transaction that
-// fails in the kernel's queue is answered `code 0` all the same and simply
-// not committed (§2), which is what `failNextTransaction` emulates.
+// (KERNEL-FACTS §2–§5, §9–§11). Each write is prepared (argument checks,
+// Lute's parse) when the request arrives and committed as a transaction
+// (queue.ts): the commit loads the document (load.ts), finds its nodes
+// again, changes the tree and saves. A transaction that fails — queued
+// failure, a node the load no longer has — is answered `code 0` all the
+// same (§2) and changes nothing; an insert's answer then carries an empty id
+// (§10). Inserts, prepends and appends are in inserts.ts.
 
+import { setNodeAttrs } from './attrs.js';
+import { bind, subtreeIds, unbind, unbindRemoved } from './av.js';
+import { loadFor } from './load.js';
 import { CONTAINERS, KernelFailure } from './model.js';
 import type { DNode } from './model.js';
 import { parseMarkdown } from './parse.js';
 import type { KernelState } from './state.js';
 
-/** A prepared write: the answer's `data`, and the change to make. */
+/** A prepared write: its change and its answers. */
 export interface PreparedWrite {
-  data: unknown;
+  /** Loads the document, changes and saves it; throws `TxFailure` where the kernel's transaction fails. */
   commit(): void;
+  /** The answer after the transaction committed. */
+  done(): unknown;
+  /** The answer after it failed (an insert's op keeps an empty id). */
+  failed(): unknown;
+  /** What a failed transaction leaves behind anyway (a delete's database rows). */
+  onFail?(): void;
 }
+
+/** The kernel's transaction failed (`TxErr`): rolled back, pushed to the UI, answered code 0. */
+export class TxFailure extends Error {}
 
 /** Kernel messages (treenode.CheckContainerParent, util.InvalidIDPattern, …). */
 export const MSG = {
@@ -26,16 +41,30 @@ export const MSG = {
   notFound: 'block not found',
 };
 
-/** `treenode.CheckContainerParent` (v3.7.0): d, b, l, i, s and callout take children. */
-export function checkContainerParent(k: KernelState, parentID: string): DNode {
+/**
+ * `treenode.CheckContainerParent` (v3.7.0): d, b, l, i, s and callout take
+ * children. It reads the block tree, not the document: an id a load dropped
+ * (or an update re-IDed) still passes (KERNEL-FACTS §9) and answers null.
+ */
+export function checkContainerParent(k: KernelState, parentID: string): DNode | null {
   const p = k.tree.find(parentID);
-  if (!p) throw new KernelFailure(-1, MSG.parentNotFound(parentID));
+  if (!p) {
+    if (k.tree.isStale(parentID)) return null;
+    throw new KernelFailure(-1, MSG.parentNotFound(parentID));
+  }
   if (CONTAINERS.has(p.type)) return p;
   if (p.type === 'h') throw new KernelFailure(-1, MSG.headingLeaf(parentID));
   throw new KernelFailure(-1, MSG.leaf(parentID, p.type));
 }
 
-function operation(
+/** The node a transaction works on, after its load; else the transaction fails. */
+export function txNode(k: KernelState, id: string): DNode {
+  const n = loadFor(k, id);
+  if (!n) throw new TxFailure(`block not found: ${id}`);
+  return n;
+}
+
+export function operation(
   action: string,
   dom: string | null,
   id: string,
@@ -52,13 +81,15 @@ function operation(
   };
 }
 
-/** A write's answer: `[{timestamp, doOperations, undoOperations}]`. */
-function answer(k: KernelState, ops: Record<string, unknown>[]): unknown[] {
-  return [{ timestamp: k.clock, doOperations: ops, undoOperations: null }];
+/** A write's answer: `[{timestamp, doOperations, undoOperations}]`; API transactions carry timestamp 0 (KERNEL-FACTS §12). */
+export function answer(ops: Record<string, unknown>[]): unknown[] {
+  return [{ timestamp: 0, doOperations: ops, undoOperations: null }];
 }
 
-function insertAt(k: KernelState, parent: DNode, index: number, list: DNode[]): void {
+export function insertAt(k: KernelState, parent: DNode, index: number, list: DNode[]): void {
   parent.children.splice(index, 0, ...list);
+  // The checkbox keeps standing before the block it stood before.
+  if (parent.taskAt !== undefined && index < parent.taskAt) parent.taskAt += list.length;
   for (const n of list) {
     n.parent = parent;
     k.tree.register(n);
@@ -66,18 +97,17 @@ function insertAt(k: KernelState, parent: DNode, index: number, list: DNode[]): 
   k.touch(parent);
 }
 
-function remove(k: KernelState, n: DNode): void {
+export function remove(k: KernelState, n: DNode): void {
   const parent = n.parent;
   if (!parent) return;
   const at = parent.children.indexOf(n);
   parent.children.splice(at, 1);
-  // The checkbox keeps standing before the block it stood before.
   if (parent.taskAt !== undefined && at < parent.taskAt) parent.taskAt -= 1;
   k.tree.unregister(n);
   k.touch(parent);
 }
 
-function emptyParagraph(k: KernelState): DNode {
+export function emptyParagraph(k: KernelState): DNode {
   return {
     id: k.newId(),
     type: 'p',
@@ -90,71 +120,93 @@ function emptyParagraph(k: KernelState): DNode {
   };
 }
 
-function newItem(k: KernelState, list: DNode, child: DNode): DNode {
-  const li: DNode = {
-    id: k.newId(),
-    type: 'i',
-    subtype: list.subtype,
-    attrs: new Map([['updated', k.stamp()]]),
-    children: [child],
-    parent: list,
-    body: '',
-    content: '',
+function linkParents(n: DNode): void {
+  for (const c of n.children) {
+    c.parent = n;
+    linkParents(c);
+  }
+}
+
+function foldedHeadings(n: DNode, out: DNode[] = []): DNode[] {
+  if (n.type === 'h' && n.attrs.get('fold') === '1') out.push(n);
+  for (const c of n.children) foldedHeadings(c, out);
+  return out;
+}
+
+/**
+ * `treenode.MoveFoldHeading` (KERNEL-FACTS §11, notes §6), when a container
+ * is updated: each heading of the old container with `fold="1"` hides its
+ * section (the following siblings up to the next heading of its level or
+ * higher); a heading of the new markdown with `fold="1"` and the same id
+ * gets the old section moved in right after it — before what the markdown
+ * itself put there, so restated blocks appear twice with the same id.
+ */
+function moveFoldHeadings(k: KernelState, fresh: DNode, old: DNode): void {
+  if (!CONTAINERS.has(old.type)) return;
+  const sections = new Map<string, DNode[]>();
+  for (const h of foldedHeadings(old)) sections.set(h.id, k.tree.headingSection(h));
+  linkParents(fresh);
+  for (const h of foldedHeadings(fresh)) {
+    const moved = sections.get(h.id);
+    const parent = h.parent;
+    if (!moved || !parent) continue;
+    for (const n of moved) {
+      const from = n.parent?.children;
+      if (from) from.splice(from.indexOf(n), 1);
+    }
+    const at = parent.children.indexOf(h) + 1;
+    parent.children.splice(at, 0, ...moved);
+    if (parent.taskAt !== undefined && at < parent.taskAt) parent.taskAt += moved.length;
+    for (const n of moved) n.parent = parent;
+  }
+}
+
+/** `/api/block/updateBlock` of a document: every child goes (N deletes), the markdown is appended. */
+function updateDocument(k: KernelState, doc: DNode, top: DNode[], dom: string): PreparedWrite {
+  const ops = doc.children.map((c) => operation('delete', null, c.id));
+  ops.push(operation('appendInsert', dom, top[0]?.id ?? '', { parentID: doc.id }));
+  const data = answer(ops);
+  return {
+    done: () => data,
+    failed: () => data,
+    commit() {
+      const live = txNode(k, doc.id);
+      for (const c of [...live.children]) {
+        remove(k, c);
+        for (const id of subtreeIds(c)) k.tree.known.delete(id);
+        unbind(k.databases, c, true);
+      }
+      insertAt(k, live, 0, top);
+    },
   };
-  if (list.subtype === 't') {
-    li.task = ' ';
-    li.taskAt = 0;
-  }
-  child.parent = li;
-  return li;
 }
 
-/** The nodes appended/prepended into a container (list rules of §4). */
-function intoContainer(k: KernelState, parent: DNode, top: DNode[]): DNode[] {
-  const placed: DNode[] = [];
-  for (const n of top) {
-    if (parent.type === 'l') {
-      // List markdown moves its items in; any other block gets a new item.
-      if (n.type === 'l') {
-        for (const li of n.children) li.subtype = parent.subtype;
-        placed.push(...n.children);
-      } else placed.push(newItem(k, parent, n));
-    } else placed.push(n);
-  }
-  return placed;
-}
-
-/** `/api/block/updateBlock` (KERNEL-FACTS §3). */
+/** `/api/block/updateBlock` (KERNEL-FACTS §3, §11). */
 export function updateBlock(k: KernelState, id: string, md: string): PreparedWrite {
-  const target = k.tree.find(id);
-  if (!target) throw new KernelFailure(-1, `get block failed: ${MSG.notFound}`);
+  // `dataBlockDOM` (the parse) comes before `GetBlock` (`block_op.go:849-872`).
   const { top, dom } = parseMarkdown(k, md);
-  if (target.type === 'd') {
-    // A document: all its children are replaced (N deletes + 1 insert).
-    const ops = target.children.map((c) => operation('delete', null, c.id));
-    ops.push(operation('appendInsert', dom, top[0]?.id ?? '', { parentID: id }));
-    return {
-      data: answer(k, ops),
-      commit() {
-        for (const c of [...target.children]) remove(k, c);
-        insertAt(k, target, 0, intoContainer(k, target, top));
-      },
-    };
-  }
+  const target = loadFor(k, id);
+  if (!target) throw new KernelFailure(-1, `get block failed: ${MSG.notFound}`);
+  if (target.type === 'd') return updateDocument(k, target, top, dom);
   // Only the first block is kept; a list item takes the first item of list
   // markdown (the list and its IAL are dropped) and anything else goes
   // straight into the list in the item's place.
   let first = top[0]!;
   if (target.type === 'i' && first.type === 'l' && first.children.length > 0)
     first = first.children[0]!;
+  const data = answer([operation('update', dom, id)]);
   return {
-    data: answer(k, [operation('update', dom, id)]),
+    done: () => data,
+    failed: () => data,
     commit() {
-      const live = k.tree.find(id);
-      const parent = live?.parent;
-      if (!live || !parent) return;
+      const live = txNode(k, id);
+      const parent = live.parent;
+      if (!parent) throw new TxFailure(`block not found: ${id}`);
       k.tree.unregister(live);
       first.id = id;
+      moveFoldHeadings(k, first, live);
+      // Blocks of the old subtree the new one does not have leave their databases (§3).
+      unbindRemoved(k.databases, live, subtreeIds(first));
       first.parent = parent;
       parent.children[parent.children.indexOf(live)] = first;
       k.tree.register(first);
@@ -163,122 +215,58 @@ export function updateBlock(k: KernelState, id: string, md: string): PreparedWri
   };
 }
 
-/** `/api/block/deleteBlock` (KERNEL-FACTS §4). */
+/**
+ * `/api/block/deleteBlock` (KERNEL-FACTS §4, §9, §10): the block and its
+ * subtree leave the tree, the block tree and every database they are in
+ * (`syncDelete2AvBlock`, saved at once: not undone when the transaction
+ * fails). An emptied list item gets an empty paragraph — not a task item,
+ * whose checkbox is still its first child (notes §7). An unknown id
+ * changes nothing. The answer does not wait for the transaction (queue.ts).
+ */
 export function deleteBlock(k: KernelState, id: string): PreparedWrite {
-  const target = k.tree.find(id);
-  const data = answer(k, [operation('delete', null, id)]);
-  if (!target) return { data, commit() {} }; // queued; an unknown id changes nothing
-  if (target.type === 'd')
+  if (k.tree.find(id)?.type === 'd')
     throw new KernelFailure(
       -1,
       'the kernel double does not delete documents with deleteBlock (use removeDoc)',
     );
+  const data = answer([operation('delete', null, id)]);
   return {
-    data,
+    done: () => data,
+    failed: () => data,
+    onFail() {
+      const live = loadFor(k, id);
+      if (live) unbind(k.databases, live, true);
+    },
     commit() {
-      const live = k.tree.find(id);
+      const live = loadFor(k, id);
       const parent = live?.parent;
       if (!live || !parent) return;
       remove(k, live);
-      // An emptied list item keeps an empty paragraph.
-      if (parent.type === 'i' && parent.children.length === 0)
+      for (const x of subtreeIds(live)) k.tree.known.delete(x);
+      unbind(k.databases, live, true);
+      if (parent.type === 'i' && parent.children.length === 0 && parent.task === undefined)
         insertAt(k, parent, 0, [emptyParagraph(k)]);
     },
   };
 }
 
-export interface InsertArgs {
-  md: string;
-  parentID: string;
-  previousID: string;
-  nextID: string;
-}
-
-/** `/api/block/insertBlock`: nextID wins over previousID over parentID (KERNEL-FACTS §4). */
-export function insertBlock(k: KernelState, a: InsertArgs): PreparedWrite {
-  if (a.parentID && !a.previousID && !a.nextID) checkContainerParent(k, a.parentID);
-  const anchorId = a.nextID || a.previousID || a.parentID;
-  if (!anchorId) throw new KernelFailure(-1, 'one of previousID, nextID, parentID is required');
-  const { top, dom } = parseMarkdown(k, a.md);
-  const anchor0 = k.tree.find(anchorId);
-  const extra = { parentID: a.parentID, previousID: a.previousID, nextID: a.nextID };
-  if (!anchor0 || (anchor0.type === 'd' && !a.parentID)) {
-    // doInsert: no block tree for the anchor → logged, nothing inserted, code 0.
-    return { data: answer(k, [operation('insert', dom, '', extra)]), commit() {} };
-  }
-  let anchor = anchor0;
-  // doInsert0: the first block is the inserted node; every later top-level
-  // block is inserted after it as is ("remains").
-  let inserted = top[0]!;
-  const remains = top.slice(1);
-  if (a.nextID || a.previousID) {
-    if (a.previousID && anchor.type === 'h' && anchor.attrs.get('fold') === '1') {
-      const section = k.tree.headingSection(anchor);
-      if (section.length > 0) anchor = section[section.length - 1]!;
-    }
-    // List markdown next to a list item contributes its first item only;
-    // any other block goes straight into the list (no wrapping).
-    if (inserted.type === 'l' && anchor.parent?.type === 'l' && inserted.children.length > 0)
-      inserted = inserted.children[0]!;
-  }
-  // A copy loses its database binding and flashcard attributes.
-  for (const key of [...inserted.attrs.keys()])
-    if (
-      key === 'custom-avs' ||
-      key === 'av-names' ||
-      key.startsWith('custom-sy-av-s-text') ||
-      key === 'custom-riff-decks'
-    )
-      inserted.attrs.delete(key);
-  const nodes = [inserted, ...remains];
-  // The answer names the inserted node only.
-  return {
-    data: answer(k, [operation('insert', dom, inserted.id, extra)]),
-    commit() {
-      const live = k.tree.find(anchor.id) ?? anchor;
-      if (a.nextID || a.previousID) {
-        const parent = live.parent;
-        if (!parent) return;
-        const at = parent.children.indexOf(live) + (a.nextID ? 0 : 1);
-        insertAt(k, parent, at, nodes);
-        return;
-      }
-      // parentID only, a container: first child (after a super block's
-      // layout marker; in a task item, after its checkbox, which then
-      // belongs to the new first block).
-      // (doInsert0 inserts after the checkbox node: `taskAt` stays 0.)
-      insertAt(k, live, 0, nodes);
-    },
-  };
-}
-
-/** `/api/block/prependBlock` / `appendBlock` into a container (KERNEL-FACTS §4). */
-export function intoBlock(
+/**
+ * `/api/attr/setBlockAttrs` after its argument checks (`model.SetBlockAttrs`,
+ * notes §4): load, change, save (no transaction). A `custom-avs` it sets
+ * binds the block to those databases.
+ */
+export function setBlockAttrs(
   k: KernelState,
-  parentID: string,
-  md: string,
-  first: boolean,
-): PreparedWrite {
-  const parent = checkContainerParent(k, parentID);
-  const { top, dom } = parseMarkdown(k, md);
-  const placed = intoContainer(k, parent, top);
-  const previous = first ? '' : (parent.children[parent.children.length - 1]?.id ?? '');
-  // The kernel reports the parsed top-level block (for list markdown moved
-  // into a list, the list that was never inserted).
-  const ops = top.map((n) =>
-    operation(first ? 'prependInsert' : 'appendInsert', dom, n.id, {
-      parentID,
-      previousID: previous,
-    }),
-  );
-  return {
-    data: answer(k, ops),
-    commit() {
-      const live = k.tree.find(parentID) ?? parent;
-      insertAt(k, live, first ? 0 : live.children.length, placed);
-      // KERNEL-FACTS §4: `prependBlock` into a task item puts the blocks
-      // before the checkbox node (`doPrependInsert` PrependChild).
-      if (first && live.taskAt !== undefined) live.taskAt += placed.length;
-    },
-  };
+  id: string,
+  nameValues: Record<string, string>,
+): void {
+  const n = loadFor(k, id);
+  if (!n)
+    throw new KernelFailure(
+      -1,
+      k.tree.known.has(id) ? `Content block with id [${id}] not found` : 'tree not found',
+    );
+  setNodeAttrs(k.rand, n, nameValues);
+  bind(k.databases, n);
+  k.touch(n);
 }
