@@ -343,3 +343,564 @@ test("§8 createDailyNote: the notebook's save path in the kernel's local date, 
     0,
   );
 });
+
+// ---------------------------------------------------------------------------
+// Revision 3 (KERNEL-FACTS §9–§12 and the kernel notes): the pessimistic double.
+
+const DOC2 = '20240615100000-sy9plg2';
+const DOC4 = '20240615073000-dn0615a';
+const SUPER = '20240615100050-sb0row1';
+const TASK_LIST = '20240615100150-lsttask';
+const TASK_ITEM = '20240615100205-li2todo';
+const TASK_P = '20240615100205-p6todo2';
+const LI1 = '20240614083125-li01qwe';
+const FOLDED = '20240615073010-dh1todo';
+const { canonicalIal } = testing;
+const kramdownOf = async (double, id) =>
+  (await raw(double, '/api/block/getBlockKramdown', { id })).data.kramdown;
+const childIds = async (double, id) =>
+  (await raw(double, '/api/block/getChildBlocks', { id })).data.map((c) => c.id);
+/** The key order of every IAL in a text. */
+const keyOrders = (text) =>
+  [...text.matchAll(/\{:([^}]*)\}/g)].map((m) =>
+    [...m[1].matchAll(/([\w-]+)="/g)].map((x) => x[1]),
+  );
+const flush = (double) => raw(double, '/api/sqlite/flushTransaction', {});
+/** A double over markdown documents only. */
+const mdDouble = (blocks, options = {}) =>
+  testing.createKernelDouble({
+    documents: [
+      {
+        id: '20250101000000-docmd01',
+        title: 'M',
+        box: '20250101000000-box0001',
+        hpath: '/M',
+        blocks,
+      },
+    ],
+    lute: Lute,
+    ...options,
+  });
+const MD_DOC = '20250101000000-docmd01';
+
+test('seed: createKernelDouble({ seed }) drives one PRNG (default 1); the same seed replays the same reads', async () => {
+  assert.equal(testing.createKernelDouble({ lute: Lute }).seed, 1);
+  assert.equal(fixtureDouble().seed, SEED, 'the helpers take EDITKIT_DOUBLE_SEED');
+  const reads = async (seed) => {
+    const double = fixtureDouble({ seed });
+    assert.equal(double.seed, seed);
+    const out = [];
+    for (let i = 0; i < 8; i++) out.push(await kramdownOf(double, CLOSING));
+    return out;
+  };
+  assert.deepEqual(await reads(7), await reads(7), 'same seed, same orders');
+  assert.notDeepEqual(await reads(7), await reads(8), 'another seed, other orders');
+});
+
+test('§11 attribute order: every getBlockKramdown lists each IAL in a fresh random order, the SQL ial column at each indexing, setBlockAttrs rebuilds randomly; double.kramdown stays stable', async () => {
+  const double = fixtureDouble();
+  const seen = new Set();
+  const canon = new Set();
+  for (let i = 0; i < 12; i++) {
+    const k = await kramdownOf(double, LIST);
+    seen.add(JSON.stringify(keyOrders(k)));
+    canon.add(canonicalIal(k));
+  }
+  assert.ok(seen.size > 1, 'orders differ between reads');
+  assert.equal(canon.size, 1, 'the same attributes every time');
+  assert.equal(double.kramdown(LIST), double.kramdown(LIST), 'the lever is stable');
+  // The ial column: a new order each time the document is indexed.
+  const orders = new Set();
+  for (let i = 0; i < 8; i++) {
+    double.editor.updateBlock(P1, `第 ${i} 版`);
+    double.flush();
+    const [row] = await sql(double, `SELECT ial FROM blocks WHERE id = '${CLOSING}'`);
+    orders.add(row.ial);
+  }
+  assert.ok(orders.size > 1, 'the ial column of an unchanged block changes order at re-indexing');
+  // setBlockAttrs rebuilds the IAL from a map.
+  const stored = new Set();
+  for (let i = 0; i < 8; i++) {
+    await raw(double, '/api/attr/setBlockAttrs', { id: CLOSING, attrs: { 'custom-n': String(i) } });
+    stored.add(JSON.stringify(keyOrders(double.kramdown(CLOSING))));
+  }
+  assert.ok(stored.size > 1);
+  // double.attrs compares attributes as a set.
+  assert.deepEqual(double.attrs(CLOSING), {
+    alias: '结语,结束语',
+    'custom-n': '7',
+    id: CLOSING,
+    memo: '周报结尾',
+    name: 'closing',
+    updated: '20240614183512',
+  });
+});
+
+test('§9 loads drop emptied containers (list, item, quote, super block; not a callout, not a task item); the stale block-tree row lets a prepend/append through and the transaction fails: code 0, empty id, nothing written', async () => {
+  const double = fixtureDouble();
+  // Empty the blockquote; the load after the delete drops it.
+  await raw(double, '/api/block/deleteBlock', { id: '20240614083420-p07yuio' });
+  await raw(double, '/api/block/deleteBlock', { id: '20240614083435-p08ghjk' });
+  await flush(double);
+  assert.ok(!(await childIds(double, DOC1)).includes(QUOTE), 'the quote is gone at load');
+  assert.equal(double.indexedBlock(QUOTE).type, 'b', 'the SQL view keeps its stale row…');
+  for (const path of ['/api/block/appendBlock', '/api/block/prependBlock']) {
+    const res = await raw(double, path, { ...md('放回去'), parentID: QUOTE });
+    assert.equal(res.code, 0, `${path}: the block tree still has the quote`);
+    assert.equal(res.data[0].doOperations[0].id, '', `${path}: the op id stays empty`);
+  }
+  const byParent = await raw(double, '/api/block/insertBlock', {
+    ...md('放回去'),
+    parentID: QUOTE,
+  });
+  assert.deepEqual([byParent.code, byParent.data[0].doOperations[0].id], [0, '']);
+  assert.ok(!double.kramdown(DOC1).includes('放回去'), 'nothing written');
+  assert.equal(double.txErrors.length, 3);
+  // A list whose only item went, and items: a plain one gets a paragraph,
+  // a task item keeps its checkbox and survives with no block.
+  const d4 = fixtureDouble();
+  await raw(d4, '/api/block/deleteBlock', { id: '20240615073020-dli1abc' });
+  await flush(d4);
+  assert.ok(
+    !(await childIds(d4, DOC4)).includes('20240615073020-dl0todo'),
+    'the empty list is gone',
+  );
+  await raw(d4, '/api/block/deleteBlock', { id: TASK_P });
+  await flush(d4);
+  assert.ok((await childIds(d4, TASK_LIST)).includes(TASK_ITEM), 'the task item survives');
+  assert.deepEqual(await childIds(d4, TASK_ITEM), [], 'with no block: no placeholder');
+  // A super block emptied: gone. A callout emptied: stays.
+  const d2 = fixtureDouble();
+  await raw(d2, '/api/block/deleteBlock', { id: '20240615100050-p2left0' });
+  await raw(d2, '/api/block/deleteBlock', { id: '20240615100105-sb1col2' });
+  await flush(d2);
+  assert.ok(!(await childIds(d2, DOC2)).includes(SUPER), 'the super block is gone');
+  const callout = (
+    await raw(d2, '/api/block/appendBlock', { ...md('> [!NOTE]\n> 甲\n>\n> 乙'), parentID: DOC2 })
+  ).data[0].doOperations[0].id;
+  for (const id of await childIds(d2, callout)) await raw(d2, '/api/block/deleteBlock', { id });
+  await flush(d2);
+  assert.ok((await childIds(d2, DOC2)).includes(callout), 'the emptied callout stays');
+});
+
+test('§9 a document left with no block gets a new empty paragraph at every load, a new id each time until a write saves it', async () => {
+  const double = mdDouble(['唯一的段落']);
+  const [only] = await childIds(double, MD_DOC);
+  await raw(double, '/api/block/deleteBlock', { id: only });
+  await flush(double);
+  const first = await childIds(double, MD_DOC);
+  const second = await childIds(double, MD_DOC);
+  assert.equal(first.length, 1);
+  assert.notEqual(first[0], second[0], 'a new random id at each load');
+  const res = await raw(double, '/api/block/appendBlock', { ...md('新段落'), parentID: MD_DOC });
+  const kids = await childIds(double, MD_DOC);
+  assert.deepEqual(kids.slice(1), [res.data[0].doOperations[0].id]);
+  assert.deepEqual(await childIds(double, MD_DOC), kids, 'saved: the ids stick');
+});
+
+test('§9 duplicate ids: the later occurrence gets a new random id at every load until a write saves the document; the SQL view keeps both rows until re-indexed', async () => {
+  const double = fixtureDouble();
+  await raw(double, '/api/block/insertBlock', {
+    ...md(`复制来的段落\n{: id="${P1}"}`),
+    previousID: CLOSING,
+  });
+  await flush(double);
+  assert.equal((await sql(double, `SELECT id FROM blocks WHERE id = '${P1}'`)).length, 2);
+  const copyId = async () => {
+    const kids = (await raw(double, '/api/block/getChildBlocks', { id: DOC1 })).data;
+    return kids.find((c) => c.markdown === '复制来的段落').id;
+  };
+  const a = await copyId();
+  const b = await copyId();
+  assert.notEqual(a, P1, 'the later occurrence is re-IDed');
+  assert.notEqual(a, b, 'with a new random id at each load');
+  assert.equal(double.countId(P1), 1);
+  assert.equal((await kramdownOf(double, P1)).split('\n')[0], double.kramdown(P1).split('\n')[0]);
+  assert.ok((await kramdownOf(double, P1)).startsWith('本周主要完成了'), 'the id finds the first');
+  assert.equal(await kramdownOf(double, a), '', 'an id of an earlier load is gone');
+  // A write to the document saves it: the id the copy has then sticks.
+  await raw(double, '/api/block/updateBlock', { ...md('改了'), id: CLOSING });
+  const c = await copyId();
+  assert.equal(await copyId(), c);
+  assert.equal((await sql(double, `SELECT id FROM blocks WHERE id = '${P1}'`)).length, 2, 'stale');
+  await flush(double);
+  assert.equal((await sql(double, `SELECT id FROM blocks WHERE id = '${P1}'`)).length, 1);
+  assert.equal((await sql(double, `SELECT id FROM blocks WHERE id = '${c}'`)).length, 1);
+});
+
+test('§10 deleteBlock answers before its transaction runs: reads still see the block until the next write, a flush, setBlockAttrs or 50 ms of the clock', async () => {
+  const double = fixtureDouble();
+  const res = await raw(double, '/api/block/deleteBlock', { id: P1 });
+  assert.deepEqual(res.data[0].timestamp, 0);
+  assert.deepEqual(
+    [res.data[0].doOperations[0].action, res.data[0].doOperations[0].id],
+    ['delete', P1],
+  );
+  assert.notEqual(await kramdownOf(double, P1), '', 'getBlockKramdown still has it');
+  assert.ok((await childIds(double, DOC1)).includes(P1), 'so do child lists');
+  assert.equal((await sql(double, `SELECT id FROM blocks WHERE id = '${P1}'`)).length, 1);
+  // The next write runs it first.
+  await raw(double, '/api/block/updateBlock', { ...md('结语'), id: CLOSING });
+  assert.equal(await kramdownOf(double, P1), '');
+  // The clock: the queue's 50 ms tick.
+  await raw(double, '/api/block/deleteBlock', { id: CLOSING });
+  double.clock.advance(49);
+  assert.notEqual(await kramdownOf(double, CLOSING), '');
+  double.clock.advance(1);
+  assert.equal(await kramdownOf(double, CLOSING), '');
+  // setBlockAttrs flushes the queue first.
+  await raw(double, '/api/block/deleteBlock', { id: LI2 });
+  await raw(double, '/api/attr/setBlockAttrs', { id: LIST, attrs: { 'custom-a': '1' } });
+  assert.equal(double.block(LI2), undefined);
+  // A queued delete that fails: code 0 at once, the error when it runs.
+  double.failNextTransaction('/api/block/deleteBlock', 'boom');
+  const failing = await raw(double, '/api/block/deleteBlock', { id: QUOTE });
+  assert.equal(failing.code, 0);
+  assert.deepEqual(double.txErrors, []);
+  await flush(double);
+  assert.deepEqual(double.txErrors, ['/api/block/deleteBlock: boom']);
+  assert.ok(double.block(QUOTE), 'not deleted');
+});
+
+test('§10 a failed insert, prepend or append answers code 0 with an empty op id; only a committed one names the block', async () => {
+  for (const [path, body] of [
+    ['/api/block/insertBlock', { previousID: P1 }],
+    ['/api/block/prependBlock', { parentID: LIST }],
+    ['/api/block/appendBlock', { parentID: LIST }],
+  ]) {
+    const double = fixtureDouble();
+    double.failNextTransaction(path);
+    const failed = await raw(double, path, { ...md('失败的块'), ...body });
+    assert.equal(failed.code, 0, path);
+    assert.equal(failed.data.length, 1);
+    assert.equal(failed.data[0].doOperations.length, 1);
+    assert.equal(failed.data[0].doOperations[0].id, '', path);
+    assert.equal(failed.data[0].undoOperations, null);
+    assert.ok(!double.kramdown(DOC1).includes('失败的块'));
+    const ok = await raw(double, path, { ...md('成功的块'), ...body });
+    const id = ok.data[0].doOperations[0].id;
+    assert.match(id, /^\d{14}-[0-9a-z]{7}$/, path);
+    assert.ok(
+      double.kramdown(id).startsWith('成功的块') || double.kramdown(id).includes('成功的块'),
+    );
+  }
+  const double = fixtureDouble();
+  const unknown = await raw(double, '/api/block/insertBlock', {
+    ...md('x'),
+    nextID: '20990101000000-zzzzzzz',
+  });
+  assert.deepEqual([unknown.code, unknown.data[0].doOperations[0].id], [0, '']);
+  // On success the op names the actual parent.
+  const ok = await raw(double, '/api/block/insertBlock', { ...md('y'), previousID: P1 });
+  assert.equal(ok.data[0].doOperations[0].parentID, DOC1);
+});
+
+test('§10 an IAL id shorter than 14 characters without `updated` makes Lute panic: code 0, data null, nothing written; with `updated` (or 14+ characters) it is refused with code -1', async () => {
+  const double = fixtureDouble();
+  const before = double.kramdown(DOC1);
+  for (const [path, body] of [
+    ['/api/block/updateBlock', { id: P1 }],
+    ['/api/block/insertBlock', { previousID: P1 }],
+    ['/api/block/appendBlock', { parentID: LIST }],
+    ['/api/block/prependBlock', { parentID: DOC1 }],
+  ]) {
+    const res = await raw(double, path, { ...md('甲\n\n乙\n{: id="abc"}'), ...body });
+    assert.deepEqual(res, { code: 0, msg: '', data: null }, path);
+  }
+  assert.equal(double.kramdown(DOC1), before, 'nothing written');
+  const withUpdated = await raw(double, '/api/block/updateBlock', {
+    ...md('乙\n{: id="abc" updated="20240101000000"}'),
+    id: P1,
+  });
+  assert.deepEqual(
+    [withUpdated.code, withUpdated.msg],
+    [-1, 'data block DOM failed: found invalid ID [abc]'],
+  );
+  // The container check of append/prepend still comes first.
+  const leaf = await raw(double, '/api/block/appendBlock', {
+    ...md('x\n{: id="abc"}'),
+    parentID: P1,
+  });
+  assert.equal(leaf.code, -1);
+});
+
+test('§10 API writes keep only the whitelisted IAL keys, in the whitelist order, then custom-* (random order, lower-cased), then colgroup; the editor and setBlockAttrs keep any key', async () => {
+  const ial =
+    '{: custom-b="2" foo="x" title="t" Custom-Up="3" memo="m" name="n" bookmark="b" custom-a="1" fold="1" style="color: red;" scroll="s"}';
+  const orders = new Set();
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    const double = fixtureDouble({ seed });
+    await raw(double, '/api/block/updateBlock', { ...md(`段落\n${ial}`), id: P1 });
+    const keys = keyOrders(double.kramdown(P1))[0];
+    assert.deepEqual(keys.slice(0, 7), [
+      'id',
+      'bookmark',
+      'style',
+      'name',
+      'memo',
+      'fold',
+      'updated',
+    ]);
+    assert.deepEqual([...keys.slice(7)].sort(), ['custom-a', 'custom-b', 'custom-up']);
+    orders.add(keys.slice(7).join());
+    assert.ok(!/foo=|title=|scroll=/.test(double.kramdown(P1)), 'other keys dropped');
+  }
+  assert.ok(orders.size > 1, 'custom-* keys come in a random order');
+  const double = fixtureDouble();
+  const [t] = (
+    await raw(double, '/api/block/insertBlock', { ...md('|a|b|\n| -| -|\n|1|2|'), previousID: P1 })
+  ).data[0].doOperations.map((op) => op.id);
+  assert.deepEqual(keyOrders(double.kramdown(t))[0], ['id', 'updated', 'colgroup']);
+  // Not the editor, not setBlockAttrs.
+  double.editor.setAttrs(P1, { foo: 'x' });
+  await raw(double, '/api/attr/setBlockAttrs', { id: P1, attrs: { bar: 'y' } });
+  assert.equal(double.attrs(P1).foo, 'x');
+  assert.equal(double.attrs(P1).bar, 'y');
+});
+
+test("§10 updated: a restated `updated` is kept, a restated id without one gets the id's time, a block without an IAL id gets the clock", async () => {
+  const double = fixtureDouble({ now: () => new Date(Date.UTC(2030, 4, 6, 7, 8, 9)) });
+  await raw(double, '/api/block/updateBlock', {
+    ...md(`甲\n{: id="${P1}" updated="20200101010101"}`),
+    id: P1,
+  });
+  assert.equal(double.attrs(P1).updated, '20200101010101');
+  await raw(double, '/api/block/updateBlock', { ...md(`乙\n{: id="${P1}"}`), id: P1 });
+  assert.equal(double.attrs(P1).updated, P1.slice(0, 14));
+  await raw(double, '/api/block/updateBlock', { ...md('丙'), id: P1 });
+  assert.equal(double.attrs(P1).updated, '20300506070809');
+});
+
+test('§11 refs: one row per (referenced block, leaf block) per document for ((id "t")), ((id \'t\')) and ((id)); embeds only for exactly WHERE id = literal; never for siyuan://blocks links', async () => {
+  const double = fixtureDouble();
+  const H2 = '20240614083112-h2jz8kq';
+  await raw(double, '/api/block/updateBlock', {
+    ...md(
+      `见 ((${LI2} "甲")) 与 ((${LI2} '乙')) 和 ((${QUOTE}))，[链接](siyuan://blocks/${CLOSING})`,
+    ),
+    id: P1,
+  });
+  await raw(double, '/api/block/appendBlock', {
+    ...md(`- 项目里引用 ((${H2} "h"))`),
+    parentID: LIST,
+  });
+  for (const stmt of [
+    `SELECT * FROM blocks WHERE id='${CLOSING}'`,
+    `select id from blocks where (blocks.id = "${LIST}") limit 1`,
+    `SELECT * FROM blocks WHERE id = '${QUOTE}' AND type = 'b'`,
+    `SELECT * FROM blocks WHERE id IN ('${QUOTE}')`,
+  ])
+    await raw(double, '/api/block/insertBlock', { ...md(`{{${stmt}}}`), previousID: CLOSING });
+  await flush(double);
+  const rows = await sql(
+    double,
+    `SELECT def_block_id, block_id, type FROM refs WHERE root_id = '${DOC1}'`,
+  );
+  const pairs = rows.map((r) => `${r.def_block_id}<-${r.block_id === P1 ? 'P1' : r.type}`).sort();
+  assert.deepEqual(
+    pairs,
+    [
+      `${CLOSING}<-query_embed`,
+      `${H2}<-textmark`,
+      `${LI2}<-P1`,
+      `${LIST}<-query_embed`,
+      `${QUOTE}<-P1`,
+    ].sort(),
+  );
+  const [inItem] = rows.filter((r) => r.def_block_id === H2);
+  assert.equal(double.block(inItem.block_id).type, 'p', 'the leaf block holding the ref');
+});
+
+test('§9 databases: a delete removes the block and its descendants from every database they list (even when the transaction then fails); a re-inserted copy loses custom-avs and does not come back', async () => {
+  const double = fixtureDouble();
+  const AV = '20240101000000-avdb001';
+  await raw(double, '/api/attr/setBlockAttrs', { id: LI2, attrs: { 'custom-avs': AV } });
+  double.editor.setAttrs('20240614083201-p03hjkl', {
+    'custom-avs': `${AV},20240101000000-avdb002`,
+  });
+  await raw(double, '/api/attr/setBlockAttrs', { id: P1, attrs: { 'custom-avs': AV } });
+  assert.deepEqual(double.databaseRows(AV), [LI2, '20240614083201-p03hjkl', P1]);
+  const kramdown = await kramdownOf(double, LI2);
+  await raw(double, '/api/block/deleteBlock', { id: LI2 });
+  await flush(double);
+  assert.deepEqual(double.databaseRows(AV), [P1], 'the item and the paragraph below it');
+  assert.deepEqual(double.databaseRows('20240101000000-avdb002'), []);
+  // Re-inserting the kramdown brings the text back, not the database row.
+  const back = await raw(double, '/api/block/insertBlock', { ...md(kramdown), previousID: LI1 });
+  assert.equal(back.data[0].doOperations[0].id, LI2);
+  assert.equal(double.attrs(LI2)['custom-avs'], undefined, 'stripped from the first block');
+  assert.equal(
+    double.attrs('20240614083201-p03hjkl')['custom-avs'],
+    `${AV},20240101000000-avdb002`,
+    'not from its descendants',
+  );
+  assert.deepEqual(double.databaseRows(AV), [P1]);
+  // A delete that fails still unbinds.
+  double.failNextTransaction('/api/block/deleteBlock');
+  await raw(double, '/api/block/deleteBlock', { id: P1 });
+  await flush(double);
+  assert.ok(double.block(P1), 'still there');
+  assert.deepEqual(double.databaseRows(AV), [], 'but out of the database');
+});
+
+test('§4 setBlockAttrs / getBlockAttrs: names lower-cased and checked, values trimmed, "" or null removes, data-task refused, errors code -1, answer null', async () => {
+  const double = fixtureDouble();
+  const set = (id, attrs) => raw(double, '/api/attr/setBlockAttrs', { id, attrs });
+  const ok = await set(CLOSING, { 'Custom-Key': '  v  ', name: null, memo: '', alias: '  ' });
+  assert.deepEqual(ok, { code: 0, msg: '', data: null });
+  assert.deepEqual((await raw(double, '/api/attr/getBlockAttrs', { id: CLOSING })).data, {
+    'custom-key': 'v',
+    id: CLOSING,
+    updated: '20240614183512',
+  });
+  for (const [attrs, msg] of [
+    [{ 'custom-': 'x' }, /lowercase English letters/],
+    [{ 'custom-1x': 'x' }, /lowercase English letters/],
+    [{ '1abc': 'x' }, /lowercase English letters/],
+    [{ 'data-task': 'x' }, /data-task/],
+    [{ ok: 1 }, /the value of attr \[ok\] must be a string/],
+  ]) {
+    const res = await set(CLOSING, attrs);
+    assert.equal(res.code, -1, JSON.stringify(attrs));
+    assert.match(res.msg, msg);
+  }
+  assert.equal((await set('20990101000000-zzzzzzz', { a: 'b' })).code, -1, 'unknown block');
+  assert.equal((await set('bad', { a: 'b' })).code, -1);
+  assert.deepEqual(
+    (await raw(double, '/api/attr/getBlockAttrs', { id: '20990101000000-zzzzzzz' })).data,
+    {},
+  );
+  const v = await raw(double, '/api/attr/getBlockAttrs', { id: P1 });
+  assert.deepEqual(Object.keys(v.data), ['id', 'updated'], 'keys sorted, as Go encodes a map');
+});
+
+test('§6 zero-width spaces: written text keeps a U+200B after each code and kbd span followed by more text on its line; the markdown and content columns and getChildBlocks never have one', async () => {
+  const double = fixtureDouble();
+  await raw(double, '/api/block/updateBlock', {
+    ...md('用 `fetch` 或 <kbd>Ctrl</kbd> 结束 `end`'),
+    id: P1,
+  });
+  assert.equal(
+    (await kramdownOf(double, P1)).split('\n')[0],
+    '用 `fetch`\u200b 或 <kbd>Ctrl</kbd>\u200b 结束 `end`',
+  );
+  await flush(double);
+  const [row] = await sql(double, `SELECT markdown, content FROM blocks WHERE id = '${P1}'`);
+  assert.deepEqual(row, {
+    content: '用 fetch 或 Ctrl 结束 end',
+    markdown: '用 `fetch` 或 <kbd>Ctrl</kbd> 结束 `end`',
+  });
+  const kids = (await raw(double, '/api/block/getChildBlocks', { id: DOC1 })).data;
+  assert.ok(!JSON.stringify(kids).includes('\u200b'));
+});
+
+test('§6 tables are not padded: |a|bb| rows, | -… delimiter cells as wide as the column (alignment colons as Lute writes them), in kramdown and the markdown column', async () => {
+  const double = fixtureDouble();
+  const res = await raw(double, '/api/block/insertBlock', {
+    ...md('| 名 | b | c | d |\n| :-- | :-: | --: | --- |\n| 中文字 | bbbbb | c | `x` y |'),
+    previousID: P1,
+  });
+  const id = res.data[0].doOperations[0].id;
+  const table = '|名|b|c|d|\n| :-----| :---: | -: | --|\n|中文字|bbbbb|c|`x`\u200b y|';
+  assert.equal((await kramdownOf(double, id)).split('\n{:')[0], table);
+  await flush(double);
+  assert.equal(double.indexedBlock(id).markdown, table.replace('\u200b', ''));
+  // The fixture's hand-written table reads back in the kernel's form.
+  assert.equal(
+    double.indexedBlock('20240614083500-tbl4abc').markdown,
+    '|问题|状态|负责人|\n| -----------------| ------| ------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|',
+  );
+});
+
+test('§11 folded headings: updating a container whose markdown restates a folded heading (same id, fold="1") moves the old section in right after it, before what the markdown put there: a deleted child comes back, a restated one is doubled', async () => {
+  const H = '20250101000000-fold0h1';
+  const PA = '20250101000000-para0a1';
+  const BQ = '20250101000000-quote01';
+  const quote = `> ## 折叠\n> {: id="${H}" fold="1"}\n>\n> 段落甲\n> {: id="${PA}"}\n>\n> 段落乙\n>\n> ## 下一节\n{: id="${BQ}"}`;
+  const texts = (double) =>
+    double
+      .snapshot(MD_DOC)
+      .filter((b) => b.type !== 'b')
+      .map((b) => b.markdown);
+  // The markdown drops 段落甲 and adds 新段落: 段落甲 comes back.
+  const d1 = mdDouble([quote]);
+  await raw(d1, '/api/block/updateBlock', {
+    ...md(`> ## 折叠\n> {: id="${H}" fold="1"}\n>\n> 新段落`),
+    id: BQ,
+  });
+  assert.deepEqual(texts(d1), ['## 折叠', '段落甲', '段落乙', '新段落']);
+  // The markdown restates the section (as getBlockKramdown gives it): doubled.
+  const d2 = mdDouble([quote]);
+  const kramdown = await kramdownOf(d2, BQ);
+  await raw(d2, '/api/block/updateBlock', { ...md(kramdown), id: BQ });
+  assert.deepEqual(texts(d2), ['## 折叠', '段落甲', '段落乙', '段落甲', '段落乙', '## 下一节']);
+  assert.equal(d2.countId(PA), 2, 'the same id twice (until the next load re-IDs one)');
+  // Without fold="1" (or with another id) nothing moves.
+  const d3 = mdDouble([quote]);
+  await raw(d3, '/api/block/updateBlock', {
+    ...md(`> ## 折叠\n> {: id="${H}"}\n>\n> 新段落`),
+    id: BQ,
+  });
+  assert.deepEqual(texts(d3), ['## 折叠', '新段落']);
+});
+
+test("§11 task items and super blocks: insertBlock by parent puts multi-block markdown after a task item's checkbox, fully reversed; into a super block only the first block; prependBlock lands before the checkbox", async () => {
+  const double = fixtureDouble();
+  await raw(double, '/api/block/insertBlock', { ...md('一\n\n二\n\n三'), parentID: TASK_ITEM });
+  const strip = (k) =>
+    k
+      .replace(/\{:[^}]*\}/g, '')
+      .replace(/\n\s*\n/g, '\n')
+      .trim();
+  assert.equal(
+    strip(double.kramdown(TASK_ITEM)),
+    '- [ ] 三\n  二\n  一\n  在 onload 中 fetch 并实例化',
+  );
+  await raw(double, '/api/block/prependBlock', { ...md('前置'), parentID: TASK_ITEM });
+  assert.ok(strip(double.kramdown(TASK_ITEM)).startsWith('- 前置\n  [ ] 三'));
+  const before = (await childIds(double, SUPER)).length;
+  const res = await raw(double, '/api/block/insertBlock', { ...md('甲\n\n乙'), parentID: SUPER });
+  const kids = (await raw(double, '/api/block/getChildBlocks', { id: SUPER })).data;
+  assert.equal(kids.length, before + 1, 'only the first block');
+  assert.deepEqual([kids[0].id, kids[0].markdown], [res.data[0].doOperations[0].id, '甲']);
+  assert.ok(!double.kramdown(DOC2).includes('乙'));
+});
+
+test("§8 getChildBlocks: {id, type, subType?, content?, markdown?}, empty fields omitted; a callout's subType is its callout type", async () => {
+  const double = fixtureDouble();
+  const callout = (
+    await raw(double, '/api/block/appendBlock', {
+      ...md('> [!WARNING]\n> 小心\n>\n> 第二段'),
+      parentID: DOC1,
+    })
+  ).data[0].doOperations[0].id;
+  const kids = (await raw(double, '/api/block/getChildBlocks', { id: DOC1 })).data;
+  const c = kids.find((x) => x.id === callout);
+  assert.deepEqual(Object.keys(c), ['id', 'type', 'subType', 'content', 'markdown']);
+  assert.deepEqual([c.type, c.subType], ['callout', 'WARNING']);
+  const tb = kids.find((x) => x.type === 'tb');
+  assert.deepEqual(Object.keys(tb), ['id', 'type', 'markdown'], 'no subType, no content');
+  await flush(double);
+  assert.equal(double.indexedBlock(callout).subtype, 'WARNING');
+});
+
+test('§10 getBlockKramdowns: {ids, mode?} → {id: kramdown}; malformed ids skipped, an id the block tree does not have gets no key, a stale one ""', async () => {
+  const double = fixtureDouble();
+  const res = await raw(double, '/api/block/getBlockKramdowns', {
+    ids: [P1, 'not-an-id', '20990101000000-zzzzzzz', LIST],
+  });
+  assert.equal(res.code, 0);
+  assert.deepEqual(Object.keys(res.data), [P1, LIST]);
+  assert.equal(canonicalIal(res.data[LIST]), canonicalIal(double.kramdown(LIST)));
+  // A list item an update re-IDed is still in the block tree: "".
+  await raw(double, '/api/block/updateBlock', { ...md('- 甲\n- 乙'), id: LIST });
+  const stale = await raw(double, '/api/block/getBlockKramdowns', { ids: [LI2] });
+  assert.deepEqual(stale.data, { [LI2]: '' });
+  assert.equal(
+    (await raw(double, '/api/block/getBlockKramdowns', { ids: [P1], mode: 'x' })).code,
+    -1,
+  );
+  // The stale row also lets an append through, which then fails.
+  const app = await raw(double, '/api/block/appendBlock', { ...md('x'), parentID: LI2 });
+  assert.deepEqual([app.code, app.data[0].doOperations[0].id], [0, '']);
+});
