@@ -268,10 +268,11 @@ impl<'a> Planner<'a> {
             .kramdown
             .get(&block.id)
             .and_then(|k| crate::markdown::root_attrs(k, is_item));
-        match read {
+        let carried = match read {
             Some(attrs) => carried_attrs_of(attrs),
             None => carried_attrs(&block.ial),
-        }
+        };
+        crate::markdown::in_written_order(carried)
     }
 
     /// Plans one draft: the entry, or the error that refuses it.

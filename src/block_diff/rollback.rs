@@ -84,15 +84,16 @@ impl<H: SiyuanHost> Run<'_, H> {
         // Deleted blocks go back first: removing an inserted block first
         // could leave their container empty, and SiYuan drops an emptied
         // container at its next load (SPEC §3.7 rule 17).
-        if !self.restore_deleted(done, &rows, &mut tally).await {
-            return tally.report();
-        }
-        if !self.revert_writes(done, &rows, &mut tally).await {
-            return tally.report();
-        }
-        if tally.errors.is_empty() {
+        if self.restore_deleted(done, &rows, &mut tally).await
+            && self.revert_writes(done, &rows, &mut tally).await
+            && tally.errors.is_empty()
+        {
             self.delete_kernel_blocks(done, &mut tally).await;
         }
+        // `deleteBlock` answers before its transaction has run
+        // (KERNEL-FACTS §10): the rollback's deletes are waited for, so a
+        // read right after the report sees the note as it says.
+        let _ = self.host.flush_transaction().await;
         tally.report()
     }
 

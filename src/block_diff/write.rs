@@ -18,7 +18,7 @@ use super::undo::Done;
 use super::verify::same_text;
 use super::{EditKind, HostOp, Warning, WarningCode};
 use crate::host::{Capability, HostError, InsertAnchor, NewIds, SiyuanHost};
-use crate::markdown::strip_ial;
+use crate::markdown::{strip_ial, with_ials_in_written_order};
 use crate::siyuan::Block;
 use crate::Error;
 
@@ -122,7 +122,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         let step = Done::Updated {
             entry: k,
             id: id.to_string(),
-            old_kramdown: kramdown.get(id).cloned(),
+            old_kramdown: kramdown.get(id).map(|k| with_ials_in_written_order(k)),
             old_markdown: entry.planned.old_markdown.clone().unwrap_or_default(),
             written: markdown.to_string(),
             current: None,
@@ -153,7 +153,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         let step = Done::Deleted {
             entry: k,
             id: id.to_string(),
-            old_kramdown: kramdown.get(id).cloned(),
+            old_kramdown: kramdown.get(id).map(|k| with_ials_in_written_order(k)),
             old_markdown: entry.planned.old_markdown.clone().unwrap_or_default(),
         };
         if let Err(e) = self.host.delete_block(id).await {

@@ -530,7 +530,9 @@ fn attribute_value(block: &Block, key: &str) -> String {
         "created" => block.created.clone(),
         "hash" => block.hash.clone(),
         "hpath" => block.hpath.clone(),
-        "ial" => block.ial.clone(),
+        // Sorted by key: the kernel lists a block's attributes in a new
+        // order on every read (KERNEL-FACTS §11).
+        "ial" => crate::markdown::with_sorted_ials(&block.ial),
         "id" => block.id.clone(),
         "length" => block.length.to_string(),
         "memo" => block.memo.clone(),

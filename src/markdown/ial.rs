@@ -122,6 +122,14 @@ pub fn same_kramdown(a: &str, b: &str) -> bool {
 
 /// `kramdown` with the pairs of every IAL in key order.
 pub fn with_sorted_ials(kramdown: &str) -> String {
+    rewrite_ials(kramdown, |mut pairs| {
+        crate::sort::sort(&mut pairs);
+        pairs
+    })
+}
+
+/// `kramdown` with every IAL's pairs passed through `order`.
+fn rewrite_ials(kramdown: &str, order: impl Fn(Attrs) -> Attrs) -> String {
     let mut out = String::with_capacity(kramdown.len());
     let mut rest = kramdown;
     while let Some(open) = crate::text::find_pair(rest, *b"{:") {
@@ -132,12 +140,11 @@ pub fn with_sorted_ials(kramdown: &str) -> String {
             rest = &tail[2..];
             continue;
         };
-        let mut pairs = parse_ial(&tail[..close]);
+        let pairs = parse_ial(&tail[..close]);
         if pairs.is_empty() {
             out.push_str(&tail[..close]);
         } else {
-            crate::sort::sort(&mut pairs);
-            out.push_str(&render_ial(&pairs).unwrap_or_default());
+            out.push_str(&render_ial(&order(pairs)).unwrap_or_default());
         }
         rest = &tail[close..];
     }
@@ -158,6 +165,21 @@ fn ial_end(text: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// `attrs` in the order editkit writes them: `id` first, then by key. The
+/// kernel lists attributes in a new order on every read (KERNEL-FACTS
+/// §11); restated in one order, the same block always gives the same text
+/// to write, whichever read it came from.
+pub fn in_written_order(mut attrs: Attrs) -> Attrs {
+    crate::sort::sort_by_key(&mut attrs, |(k, _)| (k != "id", k.clone()));
+    attrs
+}
+
+/// `kramdown` with every IAL's pairs [`in_written_order`]: the text an undo
+/// writes back is the same whichever read it came from.
+pub fn with_ials_in_written_order(kramdown: &str) -> String {
+    rewrite_ials(kramdown, in_written_order)
 }
 
 /// The attributes of the first block of `kramdown` (with `item_root`, of

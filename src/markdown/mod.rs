@@ -25,6 +25,7 @@ pub(crate) use blocks::{list_marker, source_lines};
 pub use blocks::{parse, split_blocks, unclosed_fence, IalPlace, Node};
 pub use canonical::same_markdown;
 pub use ial::{
-    ial_id, is_ial_line, parse_ial, render_ial, root_attrs, same_kramdown, strip_ial, Attrs,
+    ial_id, in_written_order, is_ial_line, parse_ial, render_ial, root_attrs, same_kramdown,
+    strip_ial, with_ials_in_written_order, with_sorted_ials, Attrs,
 };
 pub use restate::{restate_children, set_root_ial, ChildFate, Descendant};

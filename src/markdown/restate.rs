@@ -23,7 +23,7 @@
 use crate::text::FastSet;
 
 use super::blocks::{parse, source_lines, IalPlace, Node};
-use super::ial::{ial_id, is_ial_line, render_ial, strip_inline_item_ial, Attrs};
+use super::ial::{ial_id, in_written_order, is_ial_line, render_ial, strip_inline_item_ial, Attrs};
 use crate::siyuan::BlockKind;
 use crate::text::similarity;
 
@@ -264,11 +264,13 @@ impl Work<'_> {
             attrs: attrs.clone(),
         });
         // A changed block gets a fresh `updated` from the kernel.
-        let mut written: Attrs = attrs
-            .iter()
-            .filter(|(k, _)| unchanged || k != "updated")
-            .cloned()
-            .collect();
+        let mut written: Attrs = in_written_order(
+            attrs
+                .iter()
+                .filter(|(k, _)| unchanged || k != "updated")
+                .cloned()
+                .collect(),
+        );
         if let Some((own, place)) = &new.ial {
             written = merge_under(own, &written);
             self.edits.remove(place);

@@ -4,13 +4,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  asKernel,
   BOX,
+  docState,
   ek,
   FIXTURES,
   kernel,
   OUTCOMES,
   recorder,
   sql,
+  TABLE,
+  TABLE_KERNEL,
+  testing,
   topLevel,
   writeCalls,
 } from './kernel-support.mjs';
@@ -263,18 +268,32 @@ test('kernelRequest POSTs JSON with the token to baseUrl + path', async () => {
 // ---------------------------------------------------------------------------
 // Through the kernel double
 
-test('adapter + double: rows, child lists, kramdown and breadcrumbs are the fixtures', async () => {
+test('adapter + double: rows, child lists, kramdown and breadcrumbs are the fixtures (attributes as sets, the table as the kernel writes it)', async () => {
   const { host } = kernel();
+  const { canonicalIal } = testing;
   for (const f of FIXTURES) {
     const ids = [f.document.id, ...f.blocks.map((b) => b.id).filter((x) => x !== f.document.id)];
     const rows = await host.getBlocks(ids);
-    rows.forEach((r, i) =>
-      assert.deepEqual(r, f.blocks.find((b) => b.id === ids[i]) ?? f.document, ids[i]),
-    );
+    rows.forEach((r, i) => {
+      const want = { ...(f.blocks.find((b) => b.id === ids[i]) ?? f.document) };
+      want.ial = canonicalIal(want.ial);
+      if (want.id === TABLE) want.markdown = TABLE_KERNEL;
+      assert.deepEqual({ ...r, ial: canonicalIal(r.ial) }, want, ids[i]);
+    });
     const kids = await host.getChildBlocks(ids);
-    kids.forEach((k, i) => assert.deepEqual(k, f.api.getChildBlocks[ids[i]], ids[i]));
+    kids.forEach((k, i) =>
+      assert.deepEqual(
+        k,
+        f.api.getChildBlocks[ids[i]].map((c) =>
+          c.id === TABLE ? { ...c, markdown: TABLE_KERNEL } : c,
+        ),
+        ids[i],
+      ),
+    );
     const kram = await host.getKramdown(ids);
-    kram.forEach((k, i) => assert.equal(k, f.api.getBlockKramdown[ids[i]], ids[i]));
+    kram.forEach((k, i) =>
+      assert.equal(canonicalIal(k), asKernel(f.api.getBlockKramdown[ids[i]]), ids[i]),
+    );
     const crumbs = await host.getBreadcrumb(ids);
     crumbs.forEach((c, i) => assert.deepEqual(c, f.api.getBlockBreadcrumb[ids[i]], ids[i]));
   }
@@ -368,13 +387,13 @@ test('apply then undo restores every fixture document (kramdown text and block o
   for (const doc of FIXTURES) {
     const { double, host } = kernel();
     const docId = doc.document.id;
-    const before = { kramdown: double.kramdown(docId), order: double.snapshot(docId) };
+    const before = { kramdown: docState(double, docId), order: double.snapshot(docId) };
     const report = await ek.applyBlockDiff(diffFor(doc), host);
     assert.equal(report.ok, true, `${doc.document.hpath}: ${report.summary}`);
-    assert.notEqual(double.kramdown(docId), before.kramdown);
+    assert.notEqual(docState(double, docId), before.kramdown);
     const undone = await ek.applyBlockDiff(report.undo, host);
     assert.equal(undone.ok, true, `${doc.document.hpath}: ${undone.summary}\n${report.undo}`);
-    assert.equal(double.kramdown(docId), before.kramdown, doc.document.hpath);
+    assert.equal(docState(double, docId), before.kramdown, doc.document.hpath);
     assert.deepEqual(double.snapshot(docId), before.order, doc.document.hpath);
     // The SQL view agrees once flushed.
     await host.flushTransaction();
@@ -391,14 +410,14 @@ test('apply then undo restores every fixture document even when only a flush mak
   for (const doc of FIXTURES) {
     const { double, host } = kernel({}, { flush: 'never' });
     const docId = doc.document.id;
-    const before = double.kramdown(docId);
+    const before = docState(double, docId);
     const report = await ek.applyBlockDiff(diffFor(doc), host);
     assert.equal(report.ok, true, report.summary);
     const flushes = double.calls.filter((c) => c.path === '/api/sqlite/flushTransaction').length;
     assert.ok(flushes >= 1, 'the verify read was preceded by a flush');
     const undone = await ek.applyBlockDiff(report.undo, host);
     assert.equal(undone.ok, true, undone.summary);
-    assert.equal(double.kramdown(docId), before);
+    assert.equal(docState(double, docId), before);
   }
 });
 
@@ -437,7 +456,7 @@ test('a multi-block REPLACE lands as several blocks, in order, after the target'
   assert.equal(top[at + 3].id, HEADING, 'the old next sibling follows');
   const undone = await ek.applyBlockDiff(report.undo, host);
   assert.equal(undone.ok, true, undone.summary);
-  assert.equal(double.kramdown(DOC1), FIXTURES[0].api.getBlockKramdown[DOC1]);
+  assert.equal(docState(double, DOC1), asKernel(FIXTURES[0].api.getBlockKramdown[DOC1]));
 });
 
 test('attributes (name, alias, memo, custom-*) survive an update', async () => {
@@ -569,7 +588,7 @@ test("the original plugin's 34 block-diff cases run end to end through the adapt
       const undone = await ek.applyBlockDiff(report.undo, host);
       assert.equal(undone.ok, true, `${c.title}: ${undone.summary}`);
       const f = FIXTURES.find((x) => x.document.id === DOC1);
-      assert.equal(double.kramdown(DOC1), f.api.getBlockKramdown[DOC1], c.title);
+      assert.equal(docState(double, DOC1), asKernel(f.api.getBlockKramdown[DOC1]), c.title);
     }
   }
   assert.ok(agreeOnWrites.length >= 5, agreeOnWrites.join('\n'));

@@ -6,12 +6,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  asKernel,
   ek,
   FIXTURES,
   fixtureDouble,
   kernel,
   Lute,
   sql,
+  TABLE,
+  TABLE_KERNEL,
+  TABLE_SPACED,
   testing,
   topLevel,
 } from './kernel-support.mjs';
@@ -28,16 +32,6 @@ const CODE = '20240614083330-cd7rust';
 
 const raw = (double, path, body) => double.request(path, body);
 const { canonicalIal } = testing;
-
-// The fixtures' table was written by hand, spaced; the kernel writes it
-// unpadded (KERNEL-FACTS §6, kernel notes §2), and so does the double.
-const TABLE = '20240614083500-tbl4abc';
-const TABLE_SPACED =
-  '| 问题 | 状态 | 负责人 |\n| --- | --- | --- |\n| 列表项更新异常 | 已修复 | 张三 |\n| 多块 REPLACE 丢失 | 调查中 | 李四 |';
-const TABLE_KERNEL =
-  '|问题|状态|负责人|\n| -----------------| ------| ------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|';
-/** A fixture's kramdown as the kernel serves it: its table unpadded, its IALs compared as sets. */
-const asKernel = (kramdown) => canonicalIal(kramdown.replace(TABLE_SPACED, TABLE_KERNEL));
 
 test('the double serves the fixtures exactly (SQL rows, child lists, kramdown, breadcrumbs, hpaths), attributes as sets and the table unpadded', async () => {
   const double = fixtureDouble();

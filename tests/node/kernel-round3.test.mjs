@@ -50,13 +50,16 @@ function setup(hook = async () => {}, seed = SEED) {
 
 /** The document as the kernel holds it: attributes as sets, `updated` aside. */
 function state(double) {
-  return double.kramdown(D).replace(/\{:([^}]*)\}/g, (_, inner) => {
-    const pairs = [...inner.matchAll(/([\w-]+)="([^"]*)"/g)]
-      .filter((m) => m[1] !== 'updated')
-      .map((m) => `${m[1]}="${m[2]}"`)
-      .sort();
-    return `{: ${pairs.join(' ')}}`;
-  });
+  return double
+    .kramdown(D)
+    .replace(/\u200b/g, '')
+    .replace(/\{:([^}]*)\}/g, (_, inner) => {
+      const pairs = [...inner.matchAll(/([\w-]+)="([^"]*)"/g)]
+        .filter((m) => m[1] !== 'updated')
+        .map((m) => `${m[1]}="${m[2]}"`)
+        .sort();
+      return `{: ${pairs.join(' ')}}`;
+    });
 }
 
 const sr = (target, search, replace) =>

@@ -5,7 +5,7 @@
 // 3 and 9, through the built package, createSiyuanHost and the double.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, FIXTURES, fixtureDouble, Lute, testing } from './kernel-support.mjs';
+import { docState, ek, FIXTURES, fixtureDouble, Lute, testing } from './kernel-support.mjs';
 
 const WRITES = [
   '/api/block/updateBlock',
@@ -16,8 +16,9 @@ const WRITES = [
 ];
 
 /** An edit of one block of each kind the document holds at its top level. */
-function diffFor(doc) {
-  const rows = new Map(doc.blocks.map((b) => [b.id, b]));
+function diffFor(doc, double) {
+  // The rows as the kernel serves them (its tables unpadded, say).
+  const rows = new Map(doc.blocks.map((b) => [b.id, double.block(b.id) ?? b]));
   const hunks = [];
   const seen = new Set();
   for (const node of doc.tree.children) {
@@ -82,18 +83,8 @@ function diffFor(doc) {
   return hunks.join('\n\n');
 }
 
-/**
- * A document's kramdown, table padding aside: the fixtures' tables were
- * written without Lute's column padding, which a rewrite adds (see
- * docs/KERNEL-DOUBLE.md).
- */
-function kramdownOf(double, id) {
-  return double
-    .kramdown(id)
-    .split('\n')
-    .map((l) => (l.startsWith('|') ? l.replace(/ +\|/g, ' |').replace(/-{3,}/g, '---') : l))
-    .join('\n');
-}
+/** A document as its user reads it: attributes as sets, no zero-width spaces. */
+const kramdownOf = (double, id) => docState(double, id);
 
 /** A double and a host whose k-th write fails `when` ('before' | 'after'). */
 function failing(k, when, make = fixtureDouble) {
@@ -154,11 +145,11 @@ test('apply then undo leaves every fixture document exactly as it was, failures 
   const kinds = otherKinds();
   for (const doc of [...FIXTURES, kinds]) {
     const docId = doc.document.id;
-    const diff = diffFor(doc);
+    const make = doc === kinds ? () => otherKinds().documents : fixtureDouble;
+    const diff = diffFor(doc, make());
     if (doc === kinds)
       assert.equal((diff.match(/^@@/gm) ?? []).length, 11, `every kind is edited:\n${diff}`);
     // A clean run: how many writes, and that apply∘undo is the identity.
-    const make = doc === kinds ? () => otherKinds().documents : fixtureDouble;
     const clean = failing(0, 'before', make);
     const before = kramdownOf(clean.double, docId);
     const report = await ek.applyBlockDiff(diff, clean.host);

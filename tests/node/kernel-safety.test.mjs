@@ -4,7 +4,7 @@
 // createSiyuanHost and the kernel double. Numbers are the issue's items.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, FIXTURES, fixtureDouble, Lute } from './kernel-support.mjs';
+import { docState, ek, FIXTURES, fixtureDouble, Lute } from './kernel-support.mjs';
 
 const DOC1 = '20240614083000-wk24rep';
 const P = '20240614083000-a1b2c3d';
@@ -35,7 +35,7 @@ function setup(hook = () => {}, hostOptions = {}) {
   return { double, host };
 }
 
-const docText = (double) => double.kramdown(DOC1);
+const docText = (double) => docState(double, DOC1);
 
 test('1. the user typing while editkit works is never overwritten', async () => {
   const typed = `${ORIGINAL}（用户刚输入）`;
@@ -90,19 +90,27 @@ test('2. editing a container keeps every child it does not delete: ids, attribut
   assert.equal(double.block('20240614083230-li05ghj').markdown, '- 编写单元测试与集成测试');
 });
 
-test('3. a write that fails in the kernel queue (code 0) is caught by verify and rolled back', async () => {
-  const { double, host } = setup();
-  const before = docText(double);
-  double.failNextTransaction('/api/block/insertBlock');
-  const report = await ek.applyBlockDiff(
-    `${sr(P, '若干问题', '三个问题')}\n\n@@AFTER:${P06}@@\n新的一段`,
-    host,
-  );
-  assert.equal(report.ok, false);
-  assert.equal(report.results[1].error.code, 'WRITE_VERIFY_FAILED');
-  assert.equal(report.results[0].status, 'rolled_back');
-  assert.equal(report.rollback.ok, true);
-  assert.equal(docText(double), before);
+test('3. a write that fails in the kernel queue (code 0) is caught and rolled back', async () => {
+  // An update answered code 0 that never ran: verify finds the old text.
+  // An insert that failed in the queue is answered code 0 with an empty
+  // op id (KERNEL-FACTS §10): the write fails at once.
+  for (const [path, code] of [
+    ['/api/block/updateBlock', 'WRITE_VERIFY_FAILED'],
+    ['/api/block/insertBlock', 'WRITE_FAILED'],
+  ]) {
+    const { double, host } = setup();
+    const before = docText(double);
+    double.failNextTransaction(path);
+    const report = await ek.applyBlockDiff(
+      `@@AFTER:${P06}@@\n新的一段\n\n${sr(P, '若干问题', '三个问题')}`,
+      host,
+    );
+    assert.equal(report.ok, false, path);
+    const failed = report.results.find((r) => r.status === 'failed');
+    assert.equal(failed.error.code, code, path);
+    assert.equal(report.rollback.ok, true, path);
+    assert.equal(docText(double), before, path);
+  }
 });
 
 test('4. a write that landed but threw (or timed out) is found, rolled back or undone — at every write position', async () => {

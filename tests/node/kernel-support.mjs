@@ -73,3 +73,23 @@ export async function sql(double, stmt) {
   if (res.code !== 0) throw new Error(res.msg);
   return res.data;
 }
+
+// The fixtures' table was written by hand, spaced; the kernel writes it
+// unpadded (KERNEL-FACTS §6, kernel notes §2), and so does the double.
+export const TABLE = '20240614083500-tbl4abc';
+export const TABLE_SPACED =
+  '| 问题 | 状态 | 负责人 |\n| --- | --- | --- |\n| 列表项更新异常 | 已修复 | 张三 |\n| 多块 REPLACE 丢失 | 调查中 | 李四 |';
+export const TABLE_KERNEL =
+  '|问题|状态|负责人|\n| -----------------| ------| ------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|';
+/** A fixture's kramdown as the kernel serves it: its table unpadded, its IALs compared as sets. */
+export const asKernel = (kramdown) =>
+  testing.canonicalIal(kramdown.replace(TABLE_SPACED, TABLE_KERNEL));
+
+/**
+ * A document as its user reads it on the kernel: its kramdown with
+ * attributes compared as sets and without the zero-width spaces the kernel
+ * puts beside inline code and <kbd> on every API write (invisible, and not
+ * editkit's to control: kernel notes §2).
+ */
+export const docState = (double, docId) =>
+  testing.canonicalIal(double.kramdown(docId).replace(/\u200b/g, ''));

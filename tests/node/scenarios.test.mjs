@@ -114,9 +114,13 @@ after(async () => {
 
 const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
 
-/** Kramdown with each IAL's pairs as a set (sorted) and `updated` aside. */
+/**
+ * Kramdown with each IAL's pairs as a set (sorted), `updated` aside, and
+ * without the zero-width spaces the kernel puts beside inline code and
+ * <kbd> on every API write (kernel notes §2).
+ */
 const asSets = (k) =>
-  k.replace(/\{:([^}]*)\}/g, (_, inner) => {
+  k.replace(/\u200b/g, '').replace(/\{:([^}]*)\}/g, (_, inner) => {
     const pairs = [...inner.matchAll(/([\w-]+)="([^"]*)"/g)]
       .filter((m) => m[1] !== 'updated')
       .map((m) => `${m[1]}="${m[2]}"`)

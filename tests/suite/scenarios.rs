@@ -66,11 +66,14 @@ fn to_base36(mut n: u32) -> String {
     digits.iter().rev().collect()
 }
 
-/// Kramdown with each IAL's pairs as a set (sorted) and `updated` aside:
-/// the kernel lists attributes in a new order on every read.
+/// Kramdown with each IAL's pairs as a set (sorted) and `updated` aside
+/// (the kernel lists attributes in a new order on every read), without the
+/// zero-width spaces the kernel puts beside inline code and `<kbd>` on
+/// every API write.
 fn as_sets(kramdown: &str) -> String {
+    let kramdown = kramdown.replace('\u{200b}', "");
     let mut out = String::with_capacity(kramdown.len());
-    let mut rest = kramdown;
+    let mut rest = kramdown.as_str();
     while let Some(open) = rest.find("{:") {
         out.push_str(&rest[..open]);
         let Some(close) = rest[open..].find('}') else {

@@ -147,18 +147,28 @@ class Builder {
     luteId: string,
   ): Map<string, string> {
     const domAttrs = el.attrs.filter(([k]) => !k.startsWith('data-') && !NOT_ATTRS.has(k));
-    const attrs = this.opts.api
-      ? whitelisted(this.ctx.rand, domAttrs, type === 't' ? colgroupOf(el) : undefined)
-      : new Map(domAttrs);
+    const attrs = whitelisted(this.ctx.rand, domAttrs, type === 't' ? colgroupOf(el) : undefined);
+    if (!this.opts.api && named) {
+      // A document the double is given keeps every key its IALs write (a
+      // .sy file holds what setBlockAttrs wrote too); keys Lute's DOM adds
+      // on its own (an iframe's `loading`) are not in a .sy file.
+      const written = new Set(parsePairs(this.givenIal(luteId) ?? '').map(([k]) => k));
+      for (const [k, v] of domAttrs) if (written.has(k) && !attrs.has(k)) attrs.set(k, v);
+    }
     const updated = attrs.get('updated');
     if (!named && (updated === undefined || updated === luteId.slice(0, 14)))
       attrs.set('updated', this.stampNow);
     return attrs;
   }
 
+  /** The IAL the given markdown writes for the block with this id. */
+  private givenIal(luteId: string): string | undefined {
+    return new RegExp(`\\{:[^}\\n]*\\bid="${luteId}"[^}\\n]*\\}`).exec(this.markdown)?.[0];
+  }
+
   /** Documents the double is given keep their IAL keys in the order written. */
   private keepWrittenOrder(n: DNode, luteId: string): void {
-    const given = new RegExp(`\\{:[^}\\n]*\\bid="${luteId}"[^}\\n]*\\}`).exec(this.markdown)?.[0];
+    const given = this.givenIal(luteId);
     if (!given) return;
     const pairs = parsePairs(given);
     const sorted = new Map<string, string>();

@@ -87,7 +87,7 @@ export class KernelState implements Renderer, ParseContext {
           subject: 'lute',
         });
       }
-      this.engine = kernelLute(this.luteSource);
+      this.engine = sharedEngine(this.luteSource);
     }
     return this.engine;
   }
@@ -178,4 +178,39 @@ export class KernelState implements Renderer, ParseContext {
     }
     return undefined;
   }
+}
+
+/**
+ * One Lute engine per Lute given, its answers remembered: Lute's calls are
+ * pure for a given text (the ids it makes up for blocks without an IAL id
+ * are replaced by the double's own), and a test that builds hundreds of
+ * doubles over one document parses the same texts again and again (Lute
+ * compiled to JavaScript is most of the time such a test takes).
+ */
+const engines = new WeakMap<object, LuteEngine>();
+const MEMO_LIMIT = 50_000;
+
+function sharedEngine(source: LuteNamespace | LuteEngine): LuteEngine {
+  const known = engines.get(source);
+  if (known) return known;
+  const engine = kernelLute(source);
+  const memo = (f: (text: string) => string): ((text: string) => string) => {
+    const answers = new Map<string, string>();
+    return (text) => {
+      let answer = answers.get(text);
+      if (answer === undefined) {
+        answer = f(text);
+        if (answers.size >= MEMO_LIMIT) answers.clear();
+        answers.set(text, answer);
+      }
+      return answer;
+    };
+  };
+  const shared: LuteEngine = {
+    Md2BlockDOM: memo((md) => engine.Md2BlockDOM(md)),
+    BlockDOM2StdMd: memo((dom) => engine.BlockDOM2StdMd(dom)),
+    BlockDOM2Content: memo((dom) => engine.BlockDOM2Content(dom)),
+  };
+  engines.set(source, shared);
+  return shared;
 }
