@@ -432,10 +432,16 @@ fn callout_title<'a>(prefix: &str, line: &'a str) -> std::borrow::Cow<'a, str> {
     if !is_callout {
         return line.into();
     }
-    line.chars()
-        .filter(|c| !is_icon(*c))
-        .collect::<String>()
-        .into()
+    // `[!TIP]title` and `[!TIP] 💡 title` are one header: Lute writes a
+    // space and the type's icon before a title.
+    let end = line.find(']').map_or(line.len(), |e| e + 1);
+    let title: String = line[end..].chars().filter(|c| !is_icon(*c)).collect();
+    let title = title.trim();
+    if title.is_empty() {
+        line[..end].to_string().into()
+    } else {
+        format!("{} {title}", &line[..end]).into()
+    }
 }
 
 fn is_icon(c: char) -> bool {
@@ -553,6 +559,7 @@ mod tests {
                 "((20240101000000-abcdefg))",
                 "((20240101000000-abcdefg '别的'))",
             ),
+            ("> [!NOTE]（改）\n> x", "> [!NOTE] ✏️ （改）\n> x"),
         ] {
             assert!(same_markdown(a, b), "{a:?} vs {b:?}");
         }

@@ -108,7 +108,7 @@ function editsOf(block, n) {
   const lines = markdown.split('\n');
   const unique = (line) => markdown.split(line).length === 2;
   const candidate = lines.find(
-    (l) => /[\p{L}\p{N}]/u.test(l) && unique(l) && !/^\s*(\{\{|```|\$\$|<|> \[!)/.test(l),
+    (l) => /[\p{L}\p{N}]/u.test(l) && unique(l) && !/^\s*(\{\{|```|\$\$|<)/.test(l),
   );
   const edits = [];
   if (candidate && !['tb', 'query_embed', 'html'].includes(type)) {

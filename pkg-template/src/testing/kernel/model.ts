@@ -33,6 +33,8 @@ export interface DNode {
   layout?: string;
   /** Callouts: the `[!TYPE]` line's type. */
   calloutType?: string;
+  /** Callouts: the title after `[!TYPE]` (Lute's `callout-title`), if any. */
+  calloutTitle?: string;
   /** Documents: where it lives. */
   doc?: { box: string; path: string; hpath: string };
   /** The last computed row (its `parent_id` is recomputed on read). */

@@ -201,6 +201,19 @@ class Builder {
       // notes §11: a callout's subtype is its callout type.
       n.calloutType = attr(el, 'data-subtype') ?? 'NOTE';
       n.subtype = n.calloutType;
+      // Lute's DOM always shows a title (the type's name by default) and an
+      // icon; its markdown writes them only for a title of the author's.
+      const part = (name: string): string => {
+        const span = findAll(el.children, (e) => (attr(e, 'class') ?? '').includes(name))[0];
+        return span ? textOf(span.children).trim() : '';
+      };
+      const title = part('callout-title');
+      const type = n.calloutType;
+      const defaultTitle = type.charAt(0) + type.slice(1).toLowerCase();
+      if (title !== '' && title !== defaultTitle) {
+        const icon = part('callout-icon');
+        n.calloutTitle = icon === '' ? title : `${icon} ${title}`;
+      }
     }
   }
 

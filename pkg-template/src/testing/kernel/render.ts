@@ -80,7 +80,8 @@ export function render(n: DNode, ial: IalWriter): string {
     case 'b':
       return quote(kids()) + tail;
     case 'callout': {
-      const head = `[!${n.calloutType ?? 'NOTE'}]`;
+      const title = n.calloutTitle ? ` ${n.calloutTitle}` : '';
+      const head = `[!${n.calloutType ?? 'NOTE'}]${title}`;
       return quote([head, ...kids()]).replace('\n>\n', '\n') + tail;
     }
     case 's':
