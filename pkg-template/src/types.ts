@@ -320,6 +320,8 @@ export interface ApplyOptions {
   matchMode?: 'exact' | 'safe';
   /** Rewrite a container even when a referenced or attributed child would get a new id (default `false`: `CHILDREN_WOULD_BE_REASSIGNED`). */
   allowChildReassign?: boolean;
+  /** Delete (or re-ID) blocks that are database rows (`custom-avs`) or flashcards (`custom-riff-decks`) although SiYuan drops the membership for good (default `false`: `WOULD_LOSE_MEMBERSHIP`); the report and the undo then say what the undo cannot bring back. */
+  allowMembershipLoss?: boolean;
   /** Milliseconds each host callback may take before `HOST_TIMEOUT` (default 30,000). */
   timeoutMs?: number;
 }
