@@ -199,23 +199,26 @@ fn merge_into(drafts: Vec<Draft>, container: &Block, children: &FastSet<&str>) -
     rest
 }
 
+/// The ids of `ids` that `known` has no entry for.
+fn unknown<T>(ids: &[String], known: &FastMap<String, T>) -> Vec<String> {
+    ids.iter()
+        .filter(|id| !known.contains_key(*id))
+        .cloned()
+        .collect()
+}
+
 async fn read_children<H: SiyuanHost>(
     host: &H,
     ids: &[String],
     children: &mut FastMap<String, Vec<ChildBlock>>,
     lang: Lang,
 ) -> Result<(), Error> {
-    let missing: Vec<String> = ids
-        .iter()
-        .filter(|id| !children.contains_key(*id))
-        .cloned()
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
+    let missing = unknown(ids, children);
+    if !missing.is_empty() {
+        require(host, &[Capability::GetChildBlocks], lang)?;
+        let lists = fetch_children(host, &missing, lang).await?;
+        children.extend(missing.into_iter().zip(lists));
     }
-    require(host, &[Capability::GetChildBlocks], lang)?;
-    let lists = fetch_children(host, &missing, lang).await?;
-    children.extend(missing.into_iter().zip(lists));
     Ok(())
 }
 
@@ -225,16 +228,11 @@ async fn read_rows<H: SiyuanHost>(
     blocks: &mut FastMap<String, Option<Block>>,
     lang: Lang,
 ) -> Result<(), Error> {
-    let missing: Vec<String> = ids
-        .iter()
-        .filter(|id| !blocks.contains_key(*id))
-        .cloned()
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
+    let missing = unknown(ids, blocks);
+    if !missing.is_empty() {
+        let rows = fetch_blocks(host, &missing, lang).await?;
+        blocks.extend(missing.into_iter().zip(rows));
     }
-    let rows = fetch_blocks(host, &missing, lang).await?;
-    blocks.extend(missing.into_iter().zip(rows));
     Ok(())
 }
 

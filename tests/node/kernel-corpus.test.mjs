@@ -19,7 +19,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, Lute, testing } from './kernel-support.mjs';
+import { ek, failingHost, Lute, testing } from './kernel-support.mjs';
 import { repo } from './support.mjs';
 
 const SEEDS = (process.env.EDITKIT_CORPUS_SEEDS ?? '1,2,3').split(',').map(Number);
@@ -33,13 +33,6 @@ const CORPUS = readdirSync(DIR)
     id: `2024070100000${n}-corpus${n}`,
     markdown: readFileSync(join(DIR, file), 'utf8'),
   }));
-const WRITES = new Set([
-  '/api/block/updateBlock',
-  '/api/block/deleteBlock',
-  '/api/block/insertBlock',
-  '/api/block/prependBlock',
-  '/api/block/appendBlock',
-]);
 /** Refusals a rule may give on these documents; any other is a failure. */
 const RULE_REFUSALS = new Set([
   'WOULD_LOSE_MEMBERSHIP',
@@ -59,22 +52,7 @@ function makeDouble(doc, seed) {
 }
 
 /** A double and a host whose k-th write fails `when` ('before' | 'after'). */
-function failing(doc, seed, k = 0, when = 'before') {
-  const double = makeDouble(doc, seed);
-  let writes = 0;
-  const request = async (path, body) => {
-    if (WRITES.has(path)) {
-      writes += 1;
-      if (writes === k) {
-        if (when === 'before') throw new Error(`write #${k} refused`);
-        await double.request(path, body);
-        throw new Error(`write #${k} landed, answer lost`);
-      }
-    }
-    return double.request(path, body);
-  };
-  return { double, host: ek.createSiyuanHost({ request, lute: Lute }), writes: () => writes };
-}
+const failing = (doc, seed, k = 0, when = 'before') => failingHost(makeDouble(doc, seed), k, when);
 
 const sortedIals = (text) =>
   text.replace(/\{:([^}]*)\}/g, (_, inner) => {

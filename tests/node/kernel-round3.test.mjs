@@ -7,7 +7,7 @@
 // names (EDITKIT_DOUBLE_SEED), which a failure prints.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, Lute, testing } from './kernel-support.mjs';
+import { BLOCK_WRITES, ek, Lute, testing } from './kernel-support.mjs';
 
 const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
 const BOX = '20240701000000-boxrnd3';
@@ -65,19 +65,11 @@ function state(double) {
 const sr = (target, search, replace) =>
   `@@${target}@@\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`;
 const at = `seed ${SEED}`;
-const WRITES = new Set([
-  '/api/block/updateBlock',
-  '/api/block/deleteBlock',
-  '/api/block/insertBlock',
-  '/api/block/prependBlock',
-  '/api/block/appendBlock',
-]);
-
 /** A hook whose k-th write reaches the kernel and then loses its answer. */
 function landsThenThrows(k) {
   let writes = 0;
   return async (path, body, _n, double) => {
-    if (!WRITES.has(path)) return undefined;
+    if (!BLOCK_WRITES.has(path)) return undefined;
     writes += 1;
     if (writes !== k) return undefined;
     await double.request(path, body);
@@ -276,7 +268,7 @@ test('7. a container holding a folded heading is not rewritten (the kernel would
 test("8. a rollback puts a task item's first block back after its checkbox", async () => {
   let writes = 0;
   const { double, host } = setup(async (path) => {
-    if (WRITES.has(path) && ++writes === 2) throw new Error('refused');
+    if (BLOCK_WRITES.has(path) && ++writes === 2) throw new Error('refused');
     return undefined;
   });
   const before = state(double);
@@ -325,7 +317,7 @@ test('11. a body the kernel would read otherwise is refused before anything is w
     assert.equal(report.results[0].error.code, code, body);
     assert.ok(report.results[0].error.suggestions.length > 0);
     assert.equal(
-      double.calls.filter((c) => WRITES.has(c.path)).length,
+      double.calls.filter((c) => BLOCK_WRITES.has(c.path)).length,
       0,
       `${body}: nothing written`,
     );

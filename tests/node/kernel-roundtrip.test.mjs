@@ -5,15 +5,15 @@
 // 3 and 9, through the built package, createSiyuanHost and the double.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { docState, ek, FIXTURES, fixtureDouble, Lute, testing } from './kernel-support.mjs';
-
-const WRITES = [
-  '/api/block/updateBlock',
-  '/api/block/deleteBlock',
-  '/api/block/insertBlock',
-  '/api/block/prependBlock',
-  '/api/block/appendBlock',
-];
+import {
+  docState,
+  ek,
+  failingHost,
+  FIXTURES,
+  fixtureDouble,
+  Lute,
+  testing,
+} from './kernel-support.mjs';
 
 /** An edit of one block of each kind the document holds at its top level. */
 function diffFor(doc, double) {
@@ -87,22 +87,7 @@ function diffFor(doc, double) {
 const kramdownOf = (double, id) => docState(double, id);
 
 /** A double and a host whose k-th write fails `when` ('before' | 'after'). */
-function failing(k, when, make = fixtureDouble) {
-  const double = make();
-  let writes = 0;
-  const request = async (path, body) => {
-    if (WRITES.includes(path)) {
-      writes += 1;
-      if (writes === k) {
-        if (when === 'before') throw new Error(`write #${k} refused`);
-        await double.request(path, body);
-        throw new Error(`write #${k} landed, answer lost`);
-      }
-    }
-    return double.request(path, body);
-  };
-  return { double, host: ek.createSiyuanHost({ request, lute: Lute }), writes: () => writes };
-}
+const failing = (k, when, make = fixtureDouble) => failingHost(make(), k, when);
 
 /**
  * The block types no fixture holds (callouts, HTML, iframes, video, audio,

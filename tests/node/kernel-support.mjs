@@ -93,3 +93,33 @@ export const asKernel = (kramdown) =>
  */
 export const docState = (double, docId) =>
   testing.canonicalIal(double.kramdown(docId).replace(/\u200b/g, ''));
+
+/** The block write endpoints. */
+export const BLOCK_WRITES = new Set([
+  '/api/block/updateBlock',
+  '/api/block/deleteBlock',
+  '/api/block/insertBlock',
+  '/api/block/prependBlock',
+  '/api/block/appendBlock',
+]);
+
+/**
+ * A host over `double` whose k-th block write fails `when`: 'before' it
+ * reaches the kernel, or 'after' it landed with its answer lost. `writes()`
+ * counts the block writes made so far (k = 0: none fails).
+ */
+export function failingHost(double, k = 0, when = 'before') {
+  let writes = 0;
+  const request = async (path, body) => {
+    if (BLOCK_WRITES.has(path)) {
+      writes += 1;
+      if (writes === k) {
+        if (when === 'before') throw new Error(`write #${k} refused`);
+        await double.request(path, body);
+        throw new Error(`write #${k} landed, answer lost`);
+      }
+    }
+    return double.request(path, body);
+  };
+  return { double, host: ek.createSiyuanHost({ request, lute: Lute }), writes: () => writes };
+}
