@@ -343,3 +343,29 @@ test('11. a write the kernel reads differently from what was sent is restored by
   assert.equal(report.undo, undefined);
   assert.equal(state(double), before, at);
 });
+
+test('10. a child linked to by URL or embedded by a query is known to be referenced (the refs table does not list either)', async () => {
+  for (const mention of [
+    `见 [引用](siyuan://blocks/${QP})。`,
+    `{{SELECT * FROM blocks WHERE id = '${QP}' OR id = '${P1}'}}`,
+  ]) {
+    const { double, host } = setup();
+    double.editor.updateBlock(P3, mention);
+    await host.flushTransaction();
+    const refs = await double.request('/api/query/sql', {
+      stmt: `SELECT * FROM refs WHERE def_block_id = '${QP}'`,
+    });
+    assert.deepEqual(refs.data, [], `${mention}: not in the refs table`);
+    const before = state(double);
+    // QP's text is rewritten beyond recognition into two paragraphs: which
+    // one is QP cannot be told, so it would get a new id.
+    const report = await ek.applyBlockDiff(
+      sr(Q, '> 引用里唯一的段落', '> 全然不同的一段新文字\n>\n> 另外一段，没有一个字相同'),
+      host,
+    );
+    assert.equal(report.ok, false, `${mention}: ${report.summary}`);
+    assert.equal(report.results[0].error.code, 'CHILDREN_WOULD_BE_REASSIGNED');
+    assert.deepEqual(report.results[0].error.blockIds, [QP]);
+    assert.equal(state(double), before);
+  }
+});

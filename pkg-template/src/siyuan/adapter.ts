@@ -316,19 +316,32 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       return valid.map((id) => rows.get(id) ?? null);
     },
 
+    // The refs table holds block refs and embeds that select exactly
+    // `id = '…'`, never `siyuan://blocks/<id>` links or other queries
+    // (KERNEL-FACTS §11): a block is also referenced when another block's
+    // markdown names its id, which one LIKE statement per id finds (all of
+    // a chunk in one request, `mode: "multiple"`).
     async getReferencedIds(ids) {
       const valid = [...new Set(checkIds(ids))];
-      const found: string[] = [];
-      if (valid.length === 0) return found;
+      const found = new Set<string>();
+      if (valid.length === 0) return [];
       await beforeSql();
       for (let i = 0; i < valid.length; i += batch) {
         const chunk = valid.slice(i, i + batch);
         const stmt = `SELECT DISTINCT def_block_id FROM refs WHERE def_block_id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${chunk.length}`;
         const rows = await call<unknown>('/api/query/sql', { stmt });
         for (const row of Array.isArray(rows) ? rows : [])
-          if (isRecord(row) && typeof row.def_block_id === 'string') found.push(row.def_block_id);
+          if (isRecord(row) && typeof row.def_block_id === 'string') found.add(row.def_block_id);
+        const named = chunk
+          .map((id) => `SELECT id, markdown FROM blocks WHERE markdown LIKE '%${id}%' LIMIT 1`)
+          .join('; ');
+        const mentions = await call<unknown>('/api/query/sql', { stmt: named, mode: 'multiple' });
+        for (const row of Array.isArray(mentions) ? mentions : []) {
+          if (!isRecord(row) || typeof row.markdown !== 'string') continue;
+          for (const id of chunk) if (row.markdown.includes(id)) found.add(id);
+        }
       }
-      return found;
+      return [...found];
     },
 
     async getChildBlocks(ids) {
