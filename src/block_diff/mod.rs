@@ -9,7 +9,7 @@
 //!    against the block's markdown (whole block, unique substring, then a
 //!    whitespace-tolerant fallback) and composed into a [`PlannedEdit`]
 //!    holding the exact host writes.
-//! 4. [`execute`] — re-fetches the targets in one batch (`STALE_BLOCK`),
+//! 4. [`run`] — re-fetches the targets in one batch (`STALE_BLOCK`),
 //!    writes in diff order, verifies in one batch, rolls back on failure
 //!    (atomic by default) and builds the `undo` diff ([`undo`]).
 //!
@@ -36,7 +36,9 @@ mod lexer;
 mod messages;
 mod parser;
 mod plan;
+mod reads;
 mod rollback;
+mod run;
 mod types;
 mod undo;
 mod verify;

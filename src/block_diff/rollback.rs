@@ -15,10 +15,10 @@
 
 use crate::text::{FastMap, FastSet};
 
-use super::execute::{delete_groups, Run};
 use super::messages as msg;
 use super::plan::ial_ids;
 use super::refuse;
+use super::run::{delete_groups, Run};
 use super::types::Problem;
 use super::undo::{Done, UndoPosition};
 use super::verify::same_text;

@@ -4,8 +4,17 @@
 //! shows (SPEC §3.7 rule 2). The comparison forgives what the kernel
 //! canonicalises on write (rule 10) and nothing else that carries text.
 
+use crate::text::FastSet;
+
 use super::check::normalize_eol;
+use super::messages as msg;
+use super::plan::{ial_ids, PlanEntry};
+use super::refuse;
+use super::run::Run;
+use super::types::Problem as Refusal;
 use super::undo::Done;
+use super::{EditStatus, IdMapping, Warning, WarningCode};
+use crate::host::SiyuanHost;
 use crate::markdown::{is_ial_line, strip_ial};
 use crate::siyuan::Block;
 
@@ -82,6 +91,158 @@ pub fn row_reads_as_tree(markdown: &str, kramdown: &str) -> bool {
 /// ([`crate::markdown::canonical`], SPEC §3.7 rules 10 and 14).
 pub fn same_text(actual: &str, expected: &str) -> bool {
     crate::markdown::same_markdown(actual, expected)
+}
+
+impl<H: SiyuanHost> Run<'_, H> {
+    /// Re-reads every written block in one batch (after a flush) and the
+    /// children each container rewrite kept, compares them with the plan,
+    /// and finds the blocks the kernel created on its own. Returns the plan
+    /// entries that failed verification.
+    pub(super) async fn verify(
+        &mut self,
+        plan: &[PlanEntry],
+        done: &mut Vec<Done>,
+        id_map: &mut Vec<IdMapping>,
+    ) -> Vec<usize> {
+        let lang = self.lang;
+        if done.is_empty() {
+            return Vec::new();
+        }
+        let _ = self.host.flush_transaction().await;
+        let (ids, kept) = read_back_ids(plan, done);
+        let written = done.len();
+        let rows = match self.host.get_blocks(&ids).await {
+            Ok(rows) if rows.len() == ids.len() => rows,
+            _ => {
+                self.warnings.push(Warning {
+                    code: WarningCode::UndoUnchecked,
+                    message: msg::verify_unavailable(lang),
+                    line: None,
+                    hunk_index: None,
+                    block_id: None,
+                });
+                return Vec::new();
+            }
+        };
+        id_map.extend(inserted_under_new_ids(done));
+        let mut problems = check_written(done, &rows[..written]);
+        for ((k, child), row) in kept.iter().zip(&rows[written..]) {
+            if row.is_none() {
+                problems.push((
+                    *k,
+                    Problem {
+                        id: child.clone(),
+                        actual: String::new(),
+                    },
+                ));
+            }
+        }
+        self.find_kernel_blocks(plan, done).await;
+        let mut failed: Vec<usize> = Vec::new();
+        for (entry, problem) in problems {
+            for &i in &plan[entry].edits {
+                if self.results[i].status == EditStatus::Applied {
+                    let hunk = self.results[i].hunk_index;
+                    self.fail(
+                        i,
+                        refuse(
+                            lang,
+                            Refusal::WriteVerifyFailed {
+                                id: problem.id.clone(),
+                                hunk,
+                                actual: problem.actual.clone(),
+                            },
+                        ),
+                    );
+                }
+            }
+            if !failed.contains(&entry) {
+                failed.push(entry);
+            }
+        }
+        crate::sort::sort(&mut failed);
+        failed
+    }
+
+    /// After a delete that emptied a list item, the kernel's placeholder
+    /// paragraph: a child of the item that was not there before.
+    async fn find_kernel_blocks(&mut self, plan: &[PlanEntry], done: &mut Vec<Done>) {
+        let items: Vec<(usize, String)> = plan
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| {
+                done.iter()
+                    .any(|d| d.entry() == *k && matches!(d, Done::Deleted { .. }))
+            })
+            .filter_map(|(k, e)| e.placeholder_in.clone().map(|item| (k, item)))
+            .collect();
+        if items.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = items.iter().map(|(_, item)| item.clone()).collect();
+        let Ok(lists) = self.host.get_child_blocks(&ids).await else {
+            return;
+        };
+        for ((k, item), list) in items.into_iter().zip(lists) {
+            let before: FastSet<&str> = self
+                .children
+                .get(&item)
+                .map(|l| l.iter().map(|c| c.id.as_str()).collect())
+                .unwrap_or_default();
+            for child in list {
+                if !before.contains(child.id.as_str()) && !done.iter().any(|d| d.id() == child.id) {
+                    self.warnings.push(Warning {
+                        code: WarningCode::KernelCreatedBlock,
+                        message: msg::kernel_created(self.lang, &child.id, &item),
+                        line: None,
+                        hunk_index: None,
+                        block_id: Some(child.id.clone()),
+                    });
+                    done.push(Done::KernelCreated {
+                        entry: k,
+                        id: child.id,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The ids the verify reads: every written block, then the children each
+/// written container rewrite kept (with their plan entry).
+fn read_back_ids(plan: &[PlanEntry], done: &[Done]) -> (Vec<String>, Vec<(usize, String)>) {
+    let mut ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
+    let written_entries: FastSet<usize> = done.iter().map(Done::entry).collect();
+    let mut kept: Vec<(usize, String)> = Vec::new();
+    for (k, entry) in plan.iter().enumerate() {
+        if written_entries.contains(&k) {
+            for child in &entry.planned.kept_children {
+                kept.push((k, child.clone()));
+                ids.push(child.clone());
+            }
+        }
+    }
+    (ids, kept)
+}
+
+/// Inserted blocks whose markdown named another id than the kernel gave.
+fn inserted_under_new_ids(done: &[Done]) -> Vec<IdMapping> {
+    done.iter()
+        .filter_map(|step| match step {
+            Done::Inserted { id, markdown, .. } => first_ial_id(markdown)
+                .filter(|old| old != id)
+                .map(|old| IdMapping {
+                    old_id: old,
+                    new_id: id.clone(),
+                }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The `id` in the IAL of the first block of `markdown`, if any.
+fn first_ial_id(markdown: &str) -> Option<String> {
+    ial_ids(markdown).into_iter().next()
 }
 
 #[cfg(test)]

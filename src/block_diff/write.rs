@@ -9,10 +9,10 @@
 
 use crate::text::FastMap;
 
-use super::execute::Run;
 use super::messages as msg;
 use super::plan::PlanEntry;
 use super::refuse;
+use super::run::Run;
 use super::types::Problem;
 use super::undo::Done;
 use super::verify::same_text;
