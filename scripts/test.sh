@@ -28,6 +28,15 @@ tsc -p tests/types
 step "node --test tests/node"
 node --test tests/node/
 
+# SPEC §3.7 rule 21 and "SiYuan at kernel speed": the SiYuan suites again,
+# block by block (a host without the batch callbacks) and on a kernel
+# without the batch endpoints, each under another seed of the double.
+SIYUAN_SUITES=(tests/node/kernel-*.test.mjs tests/node/scenarios.test.mjs tests/node/adapter.test.mjs tests/node/block-diff.test.mjs)
+step "node --test the SiYuan suites block by block (EDITKIT_BATCH=0, seed 2)"
+EDITKIT_BATCH=0 EDITKIT_DOUBLE_SEED=2 EDITKIT_CORPUS_SEEDS=2 node --test "${SIYUAN_SUITES[@]}"
+step "node --test the SiYuan suites on a kernel without batch endpoints (EDITKIT_BATCH=fallback, seed 3)"
+EDITKIT_BATCH=fallback EDITKIT_DOUBLE_SEED=3 EDITKIT_CORPUS_SEEDS=3 node --test "${SIYUAN_SUITES[@]}"
+
 step "node --test tests/package (npm pack → ESM, CJS, Vite SiYuan-plugin bundle)"
 node --test tests/package/
 

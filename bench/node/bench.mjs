@@ -509,6 +509,65 @@ row(
 );
 
 // ---------------------------------------------------------------------------
+// §3 kernel requests per apply (SiYuan at kernel speed): an apply of n
+// SEARCH/REPLACE hunks on n blocks of one document, counted on the kernel
+// double's request log, with the kernel's batch endpoints and block by
+// block. The modelled latency is requests × REQUEST_MS (a local HTTP round
+// trip) + write transactions × TICK_MS (the kernel's queue tick, which every
+// transaction waits for): a model, not a measurement.
+
+const REQUEST_MS = 5;
+const TICK_MS = 50;
+const testing = await import(join(dist, 'testing.js'));
+const { createRequire } = await import('node:module');
+const lute = testing.loadLute(
+  readFileSync(join(repo, 'node_modules', 'vditor', 'dist', 'js', 'lute', 'lute.min.js'), 'utf8'),
+  createRequire(import.meta.url),
+);
+// Counted on the same double before batching (issue 33): 4 + 3n requests.
+const before = (n) => 4 + 3 * n;
+async function requestsPerApply(n, batch) {
+  const id = (i) => `20240801000000-p${String(i).padStart(6, '0')}`;
+  const blocks = Array.from({ length: n }, (_, i) => `第 ${i} 段，原来的文字。\n{: id="${id(i)}"}`);
+  const double = testing.createKernelDouble({
+    documents: [
+      {
+        id: '20240801000000-docreqs',
+        title: 'r',
+        box: '20240801000000-boxreqs',
+        hpath: '/r',
+        blocks,
+      },
+    ],
+    notebooks: [{ id: '20240801000000-boxreqs', name: 'r' }],
+    lute,
+  });
+  const host = ek.createSiyuanHost({ request: double.request, lute, batch });
+  const diff = Array.from(
+    { length: n },
+    (_, i) => `@@${id(i)}@@\n<<<<<<< SEARCH\n原来的文字\n=======\n新的文字\n>>>>>>> REPLACE`,
+  ).join('\n\n');
+  await ek.applyBlockDiff(diff, host);
+  const writes = double.calls.filter((c) =>
+    /\/api\/block\/(batch|update|insert|prepend|append|delete)/.test(c.path),
+  ).length;
+  return { requests: double.calls.length, transactions: writes };
+}
+for (const n of [1, 3, 10, 100]) {
+  const batched = await requestsPerApply(n, true);
+  const single = await requestsPerApply(n, false);
+  const model = (r) => r.requests * REQUEST_MS + r.transactions * TICK_MS;
+  row(
+    `kernel requests, ${n} hunk(s): batch / block by block`,
+    batched.requests,
+    undefined,
+    '≤ 8 requests',
+    batched.requests <= 8,
+    `block by block ${single.requests}, before batching ${before(n)}; modelled ${model(batched)} / ${model(single)} ms (${REQUEST_MS} ms a request, ${TICK_MS} ms a transaction)`,
+  );
+}
+
+// ---------------------------------------------------------------------------
 // §4 package size.
 
 const wasm = readFileSync(join(dist, 'editkit_bg.wasm'));

@@ -149,6 +149,18 @@ export interface SiyuanHost {
   insertBlock?(markdown: string, anchor: InsertAnchor): Awaitable<NewBlockIds>;
   prependBlock?(parentID: string, markdown: string): Awaitable<NewBlockIds>;
   appendBlock?(parentID: string, markdown: string): Awaitable<NewBlockIds>;
+  /**
+   * Optional batches of the writes above (kernel v3.7: `batchUpdateBlock`,
+   * one transaction; `batchInsertBlock`, `batchPrependBlock`,
+   * `batchAppendBlock`, one request). With them editkit makes a constant
+   * number of requests per apply. The insert batches answer the new ids of
+   * each item, `[]` for an item the kernel did not insert; a batch that
+   * throws is an unknown outcome for every item (editkit re-reads them).
+   */
+  updateBlocks?(items: { id: string; markdown: string }[]): Awaitable<unknown>;
+  insertBlocks?(items: { markdown: string; anchor: InsertAnchor }[]): Awaitable<NewBlockIds[]>;
+  prependBlocks?(items: { parentID: string; markdown: string }[]): Awaitable<NewBlockIds[]>;
+  appendBlocks?(items: { parentID: string; markdown: string }[]): Awaitable<NewBlockIds[]>;
   /** Makes earlier writes visible to reads (`/api/sqlite/flushTransaction`). */
   flushTransaction?(): Awaitable<unknown>;
   /** The breadcrumb of each id (`/api/block/getBlockBreadcrumb`), outermost
@@ -233,8 +245,16 @@ export interface SiyuanHostOptions {
    * `flushTransaction()` itself).
    */
   flush?: 'auto' | 'always' | 'never';
-  /** Ids per SQL statement for batched fetches (1–64, default 64). */
+  /** Ids per SQL statement for batched fetches (1–1000, default 256; every statement states its own LIMIT, so the kernel's default of 64 rows does not apply). */
   batchSize?: number;
+  /**
+   * Use the kernel's batch endpoints (v3.7: `getBlockKramdowns`,
+   * `batchUpdateBlock`, `batchInsertBlock`, `batchPrependBlock`,
+   * `batchAppendBlock`; default true): a constant number of requests per
+   * apply. A kernel without them (answering 404) is found once and the
+   * host then sends one request per block. `false`: no batch callbacks.
+   */
+  batch?: boolean;
   /** Milliseconds a kernel request may take before it fails with `HOST_TIMEOUT` (default 30,000). */
   timeoutMs?: number;
   /**
@@ -245,8 +265,14 @@ export interface SiyuanHostOptions {
   lute?: unknown;
 }
 
+/** The batch callbacks of a host (optional: `createSiyuanHost({ batch: false })` has none). */
+type BatchCallbacks = 'updateBlocks' | 'insertBlocks' | 'prependBlocks' | 'appendBlocks';
+
 /** The host `createSiyuanHost` returns: every callback, plus the request function. */
-export interface SiyuanKernelHost extends Required<Omit<SiyuanHost, 'splitMarkdown'>> {
+export interface SiyuanKernelHost
+  extends
+    Required<Omit<SiyuanHost, 'splitMarkdown' | BatchCallbacks>>,
+    Pick<SiyuanHost, BatchCallbacks> {
   splitMarkdown?(markdown: string): Promise<string[]>;
   /** The request function the host sends through. */
   readonly request: KernelRequest;

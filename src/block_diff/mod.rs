@@ -28,6 +28,7 @@
 //! silent skip; multi-block replacements are split so the kernel's
 //! `updateBlock` does not drop blocks; attributes are carried over.
 
+mod batched;
 mod check;
 mod emptied;
 mod execute;

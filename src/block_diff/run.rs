@@ -9,6 +9,7 @@
 
 use crate::text::{FastMap, FastSet};
 
+use super::batched::has_batches;
 use super::check::normalize_eol;
 use super::messages as msg;
 use super::plan::PlanEntry;
@@ -53,7 +54,13 @@ impl<H: SiyuanHost> Run<'_, H> {
         plan: &[PlanEntry],
         kramdown: FastMap<String, String>,
     ) -> Result<Executed, Error> {
-        let stale = self.recheck(plan, &kramdown).await?;
+        if has_batches(self.host) {
+            let mut id_map = Vec::new();
+            if let Some(writes) = self.write_batched(plan, &kramdown, &mut id_map).await? {
+                return Ok(self.finish(plan, writes, id_map).await);
+            }
+        }
+        let stale = self.recheck(plan, &kramdown, None).await?;
         if !stale.is_empty() && self.atomic {
             return Ok(Executed {
                 done: Vec::new(),
@@ -70,11 +77,33 @@ impl<H: SiyuanHost> Run<'_, H> {
         // reads the blocks itself).
         let mut id_map = renamed;
         if failed_at.is_none() {
-            let failures = self.verify(plan, &mut done, &mut id_map).await;
+            let failures = self.verify(plan, &mut done, 0, &mut id_map).await;
             if !failures.is_empty() && self.atomic {
                 failed_at = failures.first().copied();
             }
         }
+        let writes = Writes {
+            done,
+            failed_at,
+            renamed: Vec::new(),
+        };
+        Ok(self.finish(plan, writes, id_map).await)
+    }
+
+    /// After the writes: in atomic mode, a failure rolls back what was
+    /// written.
+    async fn finish(
+        &mut self,
+        plan: &[PlanEntry],
+        writes: Writes,
+        mut id_map: Vec<IdMapping>,
+    ) -> Executed {
+        let Writes {
+            mut done,
+            failed_at,
+            renamed,
+        } = writes;
+        id_map.extend(renamed);
         let rollback = match failed_at {
             Some(_) => {
                 let (report, map) = self.roll_back(&mut done).await;
@@ -84,11 +113,11 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
             None => None,
         };
-        Ok(Executed {
+        Executed {
             done,
             rollback,
             id_map,
-        })
+        }
     }
 
     /// Re-check right before writing, against the tree: a block whose
@@ -96,20 +125,22 @@ impl<H: SiyuanHost> Run<'_, H> {
     /// since the check is STALE_BLOCK and nothing of its edits is
     /// written. The ids chosen for
     /// new blocks must still be free. Returns the stale plan entries.
-    async fn recheck(
+    pub(super) async fn recheck(
         &mut self,
         plan: &[PlanEntry],
         kramdown: &FastMap<String, String>,
+        only: Option<&FastSet<usize>>,
     ) -> Result<FastSet<usize>, Error> {
         let lang = self.lang;
+        let checked = |k: &usize| only.is_none_or(|o| o.contains(k));
         let mut check_ids = UniqueIds::default();
-        for entry in plan {
+        for (_, entry) in plan.iter().enumerate().filter(|(k, _)| checked(k)) {
             if kramdown.contains_key(&entry.planned.block_id) {
                 check_ids.push(&entry.planned.block_id);
             }
         }
         let targets = check_ids.list.len();
-        for entry in plan {
+        for (_, entry) in plan.iter().enumerate().filter(|(k, _)| checked(k)) {
             for op in &entry.planned.operations {
                 if let Some(id) = new_id_of(op) {
                     check_ids.push(id);
@@ -134,7 +165,7 @@ impl<H: SiyuanHost> Run<'_, H> {
             .map(String::as_str)
             .collect();
         let mut stale: FastSet<usize> = FastSet::default();
-        for (k, entry) in plan.iter().enumerate() {
+        for (k, entry) in plan.iter().enumerate().filter(|(k, _)| checked(k)) {
             let id = &entry.planned.block_id;
             // Rewritten blocks must read exactly as checked; anchors of
             // inserts must still exist (their children may change freely).
@@ -213,7 +244,12 @@ impl<H: SiyuanHost> Run<'_, H> {
 
     /// An entry written: its edits are applied, the first lists the blocks
     /// it created, and the ids the kernel did not keep are mapped.
-    fn mark_applied(&mut self, entry: &PlanEntry, written: &[Done], renamed: &mut Vec<IdMapping>) {
+    pub(super) fn mark_applied(
+        &mut self,
+        entry: &PlanEntry,
+        written: &[Done],
+        renamed: &mut Vec<IdMapping>,
+    ) {
         let created: Vec<String> = written
             .iter()
             .filter_map(|d| match d {

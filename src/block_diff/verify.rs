@@ -94,23 +94,24 @@ pub fn same_text(actual: &str, expected: &str) -> bool {
 }
 
 impl<H: SiyuanHost> Run<'_, H> {
-    /// Re-reads every written block in one batch (after a flush) and the
-    /// children each container rewrite kept, compares them with the plan,
-    /// and finds the blocks the kernel created on its own. Returns the plan
-    /// entries that failed verification.
+    /// Re-reads every block written since step `from` of `done` in one
+    /// batch (after a flush) and the children each container rewrite kept,
+    /// compares them with the plan, and finds the blocks the kernel created
+    /// on its own. Returns the plan entries that failed verification.
     pub(super) async fn verify(
         &mut self,
         plan: &[PlanEntry],
         done: &mut Vec<Done>,
+        from: usize,
         id_map: &mut Vec<IdMapping>,
     ) -> Vec<usize> {
         let lang = self.lang;
-        if done.is_empty() {
+        if done.len() <= from {
             return Vec::new();
         }
         let _ = self.host.flush_transaction().await;
-        let (ids, kept) = read_back_ids(plan, done);
-        let written = done.len();
+        let (ids, kept) = read_back_ids(plan, &done[from..]);
+        let written = done.len() - from;
         let rows = match self.host.get_blocks(&ids).await {
             Ok(rows) if rows.len() == ids.len() => rows,
             _ => {
@@ -124,8 +125,8 @@ impl<H: SiyuanHost> Run<'_, H> {
                 return Vec::new();
             }
         };
-        id_map.extend(inserted_under_new_ids(done));
-        let mut problems = check_written(done, &rows[..written]);
+        id_map.extend(inserted_under_new_ids(&done[from..]));
+        let mut problems = check_written(&mut done[from..], &rows[..written]);
         for ((k, child), row) in kept.iter().zip(&rows[written..]) {
             if row.is_none() {
                 problems.push((
@@ -137,7 +138,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 ));
             }
         }
-        self.find_kernel_blocks(plan, done).await;
+        self.find_kernel_blocks(plan, done, from).await;
         let mut failed: Vec<usize> = Vec::new();
         for (entry, problem) in problems {
             for &i in &plan[entry].edits {
@@ -164,14 +165,16 @@ impl<H: SiyuanHost> Run<'_, H> {
         failed
     }
 
-    /// After a delete that emptied a list item, the kernel's placeholder
-    /// paragraph: a child of the item that was not there before.
-    async fn find_kernel_blocks(&mut self, plan: &[PlanEntry], done: &mut Vec<Done>) {
+    /// After deletes (since step `from`) that emptied a document, the
+    /// kernel's placeholder paragraph: a child of it that was not there
+    /// before.
+    async fn find_kernel_blocks(&mut self, plan: &[PlanEntry], done: &mut Vec<Done>, from: usize) {
         let items: Vec<(usize, String)> = plan
             .iter()
             .enumerate()
             .filter(|(k, _)| {
-                done.iter()
+                done[from..]
+                    .iter()
                     .any(|d| d.entry() == *k && matches!(d, Done::Deleted { .. }))
             })
             .filter_map(|(k, e)| e.placeholder_in.clone().map(|item| (k, item)))

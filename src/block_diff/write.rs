@@ -23,7 +23,7 @@ use crate::siyuan::Block;
 use crate::Error;
 
 /// What re-reading after a failed write found.
-enum Landed {
+pub(super) enum Landed {
     Yes,
     No,
     /// The re-read failed too: assume it may have landed.
@@ -42,11 +42,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         done: &mut Vec<Done>,
     ) -> Result<(), Error> {
         let hunk = entry.planned.hunk_indexes.first().copied().unwrap_or(0);
-        let mut links = Links {
-            is_update: entry.planned.kind == EditKind::Update,
-            last_created: None,
-            chain: None,
-        };
+        let mut links = Links::of(entry);
         for op in &entry.planned.operations {
             let (answer, markdown, new_id, capability) = match op {
                 HostOp::Update { id, markdown } => {
@@ -104,7 +100,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         Ok(())
     }
 
-    fn write_failed(&self, error: HostError, hunk: u32) -> Error {
+    pub(super) fn write_failed(&self, error: HostError, hunk: u32) -> Error {
         refuse(self.lang, Problem::WriteFailed { error, hunk })
     }
 
@@ -142,7 +138,7 @@ impl<H: SiyuanHost> Run<'_, H> {
 
     /// One `deleteBlock`; a failed call is settled by reading whether the
     /// block is gone anyway.
-    async fn write_delete(
+    pub(super) async fn write_delete(
         &mut self,
         k: usize,
         entry: &PlanEntry,
@@ -169,7 +165,7 @@ impl<H: SiyuanHost> Run<'_, H> {
     /// every block of the markdown it reads), else the id editkit gave the
     /// block. A failed call is settled by looking for that id.
     #[allow(clippy::too_many_arguments)] // one call site per insert kind
-    async fn inserted(
+    pub(super) async fn inserted(
         &mut self,
         k: usize,
         answer: Result<NewIds, HostError>,
@@ -242,7 +238,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         }
     }
 
-    fn settle(&mut self, landed: Landed, step: Done, done: &mut Vec<Done>) {
+    pub(super) fn settle(&mut self, landed: Landed, step: Done, done: &mut Vec<Done>) {
         let id = step.id().to_string();
         match landed {
             Landed::Yes | Landed::Unknown => {
@@ -266,7 +262,7 @@ impl<H: SiyuanHost> Run<'_, H> {
     }
 }
 
-fn note_created(
+pub(super) fn note_created(
     id: &str,
     chain: &mut Option<(String, bool)>,
     tails: &mut FastMap<String, String>,
@@ -281,18 +277,27 @@ fn note_created(
 /// How one plan entry's inserts link up: the block it created last, and
 /// the anchor chain it extends with whether it owns the chain's tail
 /// (later inserts at the same anchor go after this entry's blocks).
-struct Links {
+pub(super) struct Links {
     is_update: bool,
-    last_created: Option<String>,
-    chain: Option<(String, bool)>,
+    pub(super) last_created: Option<String>,
+    pub(super) chain: Option<(String, bool)>,
 }
 
 impl Links {
+    /// The links of one entry, before its first write.
+    pub(super) fn of(entry: &PlanEntry) -> Links {
+        Links {
+            is_update: entry.planned.kind == EditKind::Update,
+            last_created: None,
+            chain: None,
+        }
+    }
+
     /// Where an insert goes: into its parent, after the entry's previous
     /// insert, before its next sibling, or after its previous sibling (or
     /// after the blocks an earlier entry inserted there). `None` when it
     /// should follow an insert that made no block (a broken chain).
-    fn insert_anchor(
+    pub(super) fn insert_anchor(
         &mut self,
         op: &HostOp,
         tails: &FastMap<String, String>,

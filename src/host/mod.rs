@@ -38,6 +38,15 @@ pub enum Capability {
     PrependBlock,
     /// `appendBlock`.
     AppendBlock,
+    /// `updateBlocks`: several updates in one request (the kernel's
+    /// `batchUpdateBlock`: one transaction).
+    UpdateBlocks,
+    /// `insertBlocks`: several inserts in one request (`batchInsertBlock`).
+    InsertBlocks,
+    /// `prependBlocks`: several prepends in one request (`batchPrependBlock`).
+    PrependBlocks,
+    /// `appendBlocks`: several appends in one request (`batchAppendBlock`).
+    AppendBlocks,
     /// `flushTransaction`: wait until queued writes reach the tree and the
     /// index.
     FlushTransaction,
@@ -71,6 +80,10 @@ impl Capability {
             InsertBlock => "insertBlock",
             PrependBlock => "prependBlock",
             AppendBlock => "appendBlock",
+            UpdateBlocks => "updateBlocks",
+            InsertBlocks => "insertBlocks",
+            PrependBlocks => "prependBlocks",
+            AppendBlocks => "appendBlocks",
             FlushTransaction => "flushTransaction",
             GetBreadcrumb => "getBreadcrumb",
             CreateDoc => "createDoc",
@@ -204,6 +217,35 @@ pub trait SiyuanHost {
     async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
         let _ = (parent_id, markdown);
         Err(HostError::missing(Capability::AppendBlock))
+    }
+
+    /// Several `updateBlock`s in one request (`batchUpdateBlock`, one
+    /// transaction). Optional: editkit writes block by block without it.
+    async fn update_blocks(&self, updates: &[(String, String)]) -> HostResult<()> {
+        let _ = updates;
+        Err(HostError::missing(Capability::UpdateBlocks))
+    }
+
+    /// Several `insertBlock`s in one request (`batchInsertBlock`), in
+    /// order: the ids each created, empty for one the kernel did not
+    /// insert. Optional.
+    async fn insert_blocks(&self, inserts: &[(String, InsertAnchor)]) -> HostResult<Vec<NewIds>> {
+        let _ = inserts;
+        Err(HostError::missing(Capability::InsertBlocks))
+    }
+
+    /// Several `prependBlock`s (parent id, markdown) in one request
+    /// (`batchPrependBlock`): the ids each created. Optional.
+    async fn prepend_blocks(&self, items: &[(String, String)]) -> HostResult<Vec<NewIds>> {
+        let _ = items;
+        Err(HostError::missing(Capability::PrependBlocks))
+    }
+
+    /// Several `appendBlock`s (parent id, markdown) in one request
+    /// (`batchAppendBlock`): the ids each created. Optional.
+    async fn append_blocks(&self, items: &[(String, String)]) -> HostResult<Vec<NewIds>> {
+        let _ = items;
+        Err(HostError::missing(Capability::AppendBlocks))
     }
 
     /// The breadcrumb of each id (`/api/block/getBlockBreadcrumb`, one

@@ -70,22 +70,34 @@ impl JsHost {
     /// nothing (the write created no block).
     async fn call_ids(&self, capability: Capability, args: &[JsValue]) -> HostResult<NewIds> {
         let text = self.call_text(capability, args).await?;
-        let ids = match json::parse(&text).map_err(|e| wrong_shape(capability, &e))? {
-            Json::Null => Some(Vec::new()),
-            Json::String(id) => Some(vec![id]),
-            Json::Array(items) => items
-                .into_iter()
-                .map(|item| match item {
-                    Json::String(id) => Some(id),
-                    _ => None,
-                })
-                .collect(),
-            _ => None,
-        };
-        ids.ok_or_else(|| {
+        let answer = json::parse(&text).map_err(|e| wrong_shape(capability, &e))?;
+        new_ids(answer).ok_or_else(|| {
             wrong_shape(
                 capability,
                 &"expected a block id, a list of block ids, or null",
+            )
+        })
+    }
+
+    /// New block ids of each item of a batch write: a list with one entry
+    /// per item, each what [`Self::call_ids`] reads.
+    async fn call_batch_ids(
+        &self,
+        capability: Capability,
+        items: Array,
+        expected: usize,
+    ) -> HostResult<Vec<NewIds>> {
+        let text = self.call_text(capability, &[items.into()]).await?;
+        let lists = match json::parse(&text).map_err(|e| wrong_shape(capability, &e))? {
+            Json::Array(entries) if entries.len() == expected => {
+                entries.into_iter().map(new_ids).collect::<Option<Vec<_>>>()
+            }
+            _ => None,
+        };
+        lists.ok_or_else(|| {
+            wrong_shape(
+                capability,
+                &"expected a list with each item's new block ids",
             )
         })
     }
@@ -108,6 +120,40 @@ impl JsHost {
             )
         })
     }
+}
+
+/// A write's new block ids: a string, an array of strings, or nothing.
+fn new_ids(answer: Json) -> Option<NewIds> {
+    match answer {
+        Json::Null => Some(Vec::new()),
+        Json::String(id) => Some(vec![id]),
+        Json::Array(items) => items
+            .into_iter()
+            .map(|item| match item {
+                Json::String(id) => Some(id),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `{previousID | nextID | parentID: id}`.
+fn anchor_object(anchor: &InsertAnchor) -> JsValue {
+    let (key, id) = match anchor {
+        InsertAnchor::After(id) => ("previousID", id),
+        InsertAnchor::Before(id) => ("nextID", id),
+        InsertAnchor::Parent(id) => ("parentID", id),
+    };
+    object(&[(key, id)])
+}
+
+/// `[{parentID, markdown}, …]`.
+fn into_items(items: &[(String, String)]) -> Array {
+    items
+        .iter()
+        .map(|(parent, markdown)| object(&[("parentID", parent), ("markdown", markdown)]))
+        .collect()
 }
 
 /// A host answer that is not what the capability returns.
@@ -184,22 +230,44 @@ impl SiyuanHost for JsHost {
     }
 
     async fn insert_block(&self, markdown: &str, anchor: &InsertAnchor) -> HostResult<NewIds> {
-        let anchor_object = js_sys::Object::new();
-        let (key, id) = match anchor {
-            InsertAnchor::After(id) => ("previousID", id),
-            InsertAnchor::Before(id) => ("nextID", id),
-            InsertAnchor::Parent(id) => ("parentID", id),
-        };
-        let _ = Reflect::set(
-            &anchor_object,
-            &JsValue::from_str(key),
-            &JsValue::from_str(id),
-        );
         self.call_ids(
             Capability::InsertBlock,
-            &[JsValue::from_str(markdown), anchor_object.into()],
+            &[JsValue::from_str(markdown), anchor_object(anchor)],
         )
         .await
+    }
+
+    async fn update_blocks(&self, updates: &[(String, String)]) -> HostResult<()> {
+        let items: Array = updates
+            .iter()
+            .map(|(id, markdown)| object(&[("id", id), ("markdown", markdown)]))
+            .collect();
+        self.call(Capability::UpdateBlocks, &[items.into()])
+            .await
+            .map(|_| ())
+    }
+
+    async fn insert_blocks(&self, inserts: &[(String, InsertAnchor)]) -> HostResult<Vec<NewIds>> {
+        let items: Array = inserts
+            .iter()
+            .map(|(markdown, anchor)| {
+                let item = object(&[("markdown", markdown)]);
+                let _ = Reflect::set(&item, &JsValue::from_str("anchor"), &anchor_object(anchor));
+                item
+            })
+            .collect();
+        self.call_batch_ids(Capability::InsertBlocks, items, inserts.len())
+            .await
+    }
+
+    async fn prepend_blocks(&self, items: &[(String, String)]) -> HostResult<Vec<NewIds>> {
+        self.call_batch_ids(Capability::PrependBlocks, into_items(items), items.len())
+            .await
+    }
+
+    async fn append_blocks(&self, items: &[(String, String)]) -> HostResult<Vec<NewIds>> {
+        self.call_batch_ids(Capability::AppendBlocks, into_items(items), items.len())
+            .await
     }
 
     async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {

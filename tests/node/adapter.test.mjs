@@ -17,6 +17,7 @@ import {
   TABLE_KERNEL,
   testing,
   topLevel,
+  viaPath,
   writeCalls,
 } from './kernel-support.mjs';
 
@@ -32,8 +33,8 @@ const id = (n) => `20240101000000-${String(n).padStart(7, '0')}`;
 // ---------------------------------------------------------------------------
 // Request shapes
 
-test('getBlocks: 150 ids → chunks of 64 that state their LIMIT, rows re-ordered to the ids, null where missing', async () => {
-  const ids = Array.from({ length: 150 }, (_, i) => id(i));
+test('getBlocks: 600 ids → chunks of 256 that state their LIMIT (the kernel caps only statements without one at 64 rows), rows re-ordered to the ids, null where missing', async () => {
+  const ids = Array.from({ length: 600 }, (_, i) => id(i));
   const { calls, request } = recorder((path, body) => {
     const listed = [...body.stmt.matchAll(/'([^']+)'/g)].map((m) => m[1]);
     // Answer in reverse order, and drop every id ending in 7: the adapter must not rely on row order.
@@ -51,13 +52,13 @@ test('getBlocks: 150 ids → chunks of 64 that state their LIMIT, rows re-ordere
     ['/api/query/sql', '/api/query/sql', '/api/query/sql'],
   );
   const limits = calls.map((c) => /LIMIT (\d+)$/.exec(c.body.stmt)?.[1]);
-  assert.deepEqual(limits, ['64', '64', '22']);
+  assert.deepEqual(limits, ['256', '256', '88']);
   for (const c of calls)
     assert.match(
       c.body.stmt,
       /^SELECT \* FROM blocks WHERE id IN \('\d{14}-[0-9a-z]{7}'(, '\d{14}-[0-9a-z]{7}')*\) LIMIT \d+$/,
     );
-  assert.equal(rows.length, 150);
+  assert.equal(rows.length, 600);
   rows.forEach((r, i) =>
     ids[i].endsWith('7') ? assert.equal(r, null) : assert.equal(r.id, ids[i]),
   );
@@ -217,8 +218,7 @@ test('flush: "auto" flushes before a SQL read that follows a write, only then; "
 
 test('reading callbacks: kramdown "" → null, child list null → [], breadcrumb of an unknown block → []', async () => {
   const { calls, request } = recorder((path) => {
-    if (path === '/api/block/getBlockKramdown')
-      return { code: 0, msg: '', data: { id: P1, kramdown: '' } };
+    if (path === '/api/block/getBlockKramdowns') return { code: 0, msg: '', data: { [P1]: '' } };
     if (path === '/api/block/getChildBlocks') return { code: 0, msg: '', data: null };
     return { code: -1, msg: 'block not found', data: null };
   });
@@ -228,7 +228,7 @@ test('reading callbacks: kramdown "" → null, child list null → [], breadcrum
   assert.deepEqual(await host.getBreadcrumb([P1]), [[]]);
   assert.deepEqual(
     calls.map((c) => c.body),
-    [{ id: P1, mode: 'md' }, { id: P1 }, { id: P1, excludeTypes: [] }],
+    [{ ids: [P1], mode: 'md' }, { id: P1 }, { id: P1, excludeTypes: [] }],
   );
 });
 
@@ -507,6 +507,7 @@ test('a dry run sends no write request', async () => {
           '/api/query/sql',
           '/api/block/getChildBlocks',
           '/api/block/getBlockKramdown',
+          '/api/block/getBlockKramdowns',
         ].includes(c.path),
       ),
       double.calls.map((c) => c.path).join(),
@@ -536,7 +537,7 @@ test('a kernel error in the middle of an apply is WRITE_FAILED and the rollback 
   const doc = FIXTURES[0];
   const { double, host } = kernel();
   const before = double.kramdown(DOC1);
-  double.failNext('/api/block/insertBlock', -1, 'disk full');
+  double.failNext(viaPath('/api/block/insertBlock'), -1, 'disk full');
   const report = await ek.applyBlockDiff(diffFor(doc), host);
   assert.equal(report.ok, false);
   const failed = report.results.find((r) => r.status === 'failed');
@@ -560,7 +561,8 @@ function withoutIds(markdown) {
 test("the original plugin's 34 block-diff cases run end to end through the adapter and the double", async () => {
   const agreeOnWrites = [];
   for (const c of OUTCOMES.diff) {
-    const { double, host } = kernel();
+    // Block by block, as the plugin wrote (its writes are compared).
+    const { double, host } = kernel({}, { batch: false });
     const dry = await ek.applyBlockDiff(c.diff, host, { dryRun: true }).catch((e) => e);
     assert.ok(dry && (dry.plan !== undefined || dry.code), c.title);
     assert.deepEqual(writeCalls(double), [], `${c.title}: dry run wrote`);

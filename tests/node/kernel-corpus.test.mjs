@@ -19,7 +19,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, failingHost, Lute, testing } from './kernel-support.mjs';
+import { doublePath, ek, failingHost, Lute, testing } from './kernel-support.mjs';
 import { repo } from './support.mjs';
 
 const SEEDS = (process.env.EDITKIT_CORPUS_SEEDS ?? '1,2,3').split(',').map(Number);
@@ -47,6 +47,7 @@ function makeDouble(doc, seed) {
     ],
     notebooks: [{ id: BOX, name: 'corpus' }],
     lute: Lute,
+    ...doublePath(),
     seed,
   });
 }

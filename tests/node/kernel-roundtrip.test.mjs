@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   docState,
+  doublePath,
   ek,
   failingHost,
   FIXTURES,
@@ -115,6 +116,7 @@ function otherKinds() {
       },
     ],
     lute: Lute,
+    ...doublePath(),
   });
   const id = '20990101000000-doc0005';
   const top = double.topLevel(id).map((b) => ({ id: b, type: double.block(b).type, children: [] }));
@@ -140,7 +142,8 @@ test('apply then undo leaves every fixture document exactly as it was, failures 
     const report = await ek.applyBlockDiff(diff, clean.host);
     assert.equal(report.ok, true, `${doc.document.hpath}: ${report.summary}\n${diff}`);
     const writes = clean.writes();
-    assert.ok(writes >= 5, `${doc.document.hpath}: ${writes} writes`);
+    // Five or more block by block; in batches, one request per kind of write.
+    assert.ok(writes >= 3, `${doc.document.hpath}: ${writes} writes`);
     const undone = await ek.applyBlockDiff(report.undo, clean.host);
     assert.equal(undone.ok, true, `${doc.document.hpath}: ${undone.summary}\n${report.undo}`);
     assert.equal(kramdownOf(clean.double, docId), before, `${doc.document.hpath}\n${report.undo}`);

@@ -2,9 +2,20 @@
 // fixtures, a double over them, and a recording fake `request`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, fixture, FIXTURE_FILES, Lute, LUTE_PATH, shared, testing } from './support.mjs';
+import {
+  doublePath,
+  ek,
+  fixture,
+  WRITE_PATH,
+  FIXTURE_FILES,
+  hostPath,
+  Lute,
+  LUTE_PATH,
+  shared,
+  testing,
+} from './support.mjs';
 
-export { ek, fixture, FIXTURE_FILES, Lute, LUTE_PATH, testing };
+export { doublePath, ek, fixture, FIXTURE_FILES, hostPath, Lute, LUTE_PATH, testing };
 
 export const FIXTURES = FIXTURE_FILES.map(fixture);
 export const NOTEBOOK_INDEX = JSON.parse(
@@ -25,7 +36,7 @@ export function fixtureDouble(options = {}) {
     documentRows: NOTEBOOK_INDEX.documents,
     notebooks: [NOTEBOOK_INDEX.notebook],
     lute: Lute,
-    seed: SEED,
+    ...doublePath(),
     ...options,
   });
 }
@@ -33,7 +44,7 @@ export function fixtureDouble(options = {}) {
 /** A double and an adapter over it. */
 export function kernel(options = {}, hostOptions = {}) {
   const double = fixtureDouble(options);
-  const host = ek.createSiyuanHost({ request: double.request, ...hostOptions });
+  const host = ek.createSiyuanHost({ request: double.request, ...hostPath(), ...hostOptions });
   return { double, host };
 }
 
@@ -94,14 +105,35 @@ export const asKernel = (kramdown) =>
 export const docState = (double, docId) =>
   testing.canonicalIal(double.kramdown(docId).replace(/\u200b/g, ''));
 
-/** The block write endpoints. */
+/** The block write endpoints (a batch request is one write). */
 export const BLOCK_WRITES = new Set([
   '/api/block/updateBlock',
   '/api/block/deleteBlock',
   '/api/block/insertBlock',
   '/api/block/prependBlock',
   '/api/block/appendBlock',
+  '/api/block/batchUpdateBlock',
+  '/api/block/batchInsertBlock',
+  '/api/block/batchPrependBlock',
+  '/api/block/batchAppendBlock',
 ]);
+
+/**
+ * Whether a request is a block write on the suite's write path (a batch
+ * endpoint the kernel lacks, on the fallback path, answers 404 and writes
+ * nothing: it is not one).
+ */
+export function isBlockWrite(path) {
+  return BLOCK_WRITES.has(path) && !(WRITE_PATH === 'fallback' && path.includes('/batch'));
+}
+
+/** The endpoint a one-block write goes through on the suite's write path. */
+export function viaPath(path) {
+  if (WRITE_PATH !== '1') return path;
+  const name = path.split('/').pop();
+  if (name === 'deleteBlock') return path;
+  return `/api/block/batch${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+}
 
 /**
  * A host over `double` whose k-th block write fails `when`: 'before' it
@@ -111,7 +143,7 @@ export const BLOCK_WRITES = new Set([
 export function failingHost(double, k = 0, when = 'before') {
   let writes = 0;
   const request = async (path, body) => {
-    if (BLOCK_WRITES.has(path)) {
+    if (isBlockWrite(path)) {
       writes += 1;
       if (writes === k) {
         if (when === 'before') throw new Error(`write #${k} refused`);
@@ -121,5 +153,9 @@ export function failingHost(double, k = 0, when = 'before') {
     }
     return double.request(path, body);
   };
-  return { double, host: ek.createSiyuanHost({ request, lute: Lute }), writes: () => writes };
+  return {
+    double,
+    host: ek.createSiyuanHost({ request, lute: Lute, ...hostPath() }),
+    writes: () => writes,
+  };
 }

@@ -6,7 +6,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, Lute, repo, testing } from './support.mjs';
+import { doublePath, ek, hostPath, Lute, repo, testing } from './support.mjs';
 
 const SCENARIOS = JSON.parse(readFileSync(join(repo, 'tests', 'scenarios', 'siyuan.json'), 'utf8'));
 
@@ -36,9 +36,9 @@ function doubleTarget() {
         documents: [{ id: docId, title: 'scenario', box, hpath: '/scenario', blocks: [markdown] }],
         notebooks: [{ id: box, name: '工作笔记' }],
         lute: Lute,
-        seed: SEED,
+        ...doublePath(),
       });
-      const host = ek.createSiyuanHost({ request: double.request, lute: Lute });
+      const host = ek.createSiyuanHost({ request: double.request, lute: Lute, ...hostPath() });
       return {
         docId,
         host,

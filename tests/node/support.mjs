@@ -13,6 +13,21 @@ export const ek = await import(join(repo, 'pkg', 'dist', 'node.js'));
 export const testing = await import(join(repo, 'pkg', 'dist', 'testing.js'));
 
 /**
+ * The write path the SiYuan suites take (EDITKIT_BATCH): unset or `1`, the
+ * kernel's batch endpoints; `0`, block by block (a host without the batch
+ * callbacks); `fallback`, a kernel without the batch endpoints (the host
+ * finds out once and sends one request per block).
+ */
+export const WRITE_PATH = process.env.EDITKIT_BATCH ?? '1';
+/** createSiyuanHost's options for that path. */
+export const hostPath = () => ({ batch: WRITE_PATH !== '0' });
+/** createKernelDouble's options for that path, and the seed (EDITKIT_DOUBLE_SEED). */
+export const doublePath = () => ({
+  batchEndpoints: WRITE_PATH !== 'fallback',
+  seed: Number(process.env.EDITKIT_DOUBLE_SEED ?? 1),
+});
+
+/**
  * A fresh directory under the system's temp dir, removed when this test file's
  * process exits (node --test runs each file in its own process), so repeated
  * runs leave nothing behind.

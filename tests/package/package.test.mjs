@@ -368,11 +368,13 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
           },
         ],
       };
-    if (path === '/api/block/getBlockKramdown')
+    if (path === '/api/block/getBlockKramdowns')
       return {
         code: 0,
         msg: '',
-        data: { id: body.id, kramdown: `hello\n{: id="${body.id}" updated="20250101000000"}` },
+        data: Object.fromEntries(
+          body.ids.map((id) => [id, `hello\n{: id="${id}" updated="20250101000000"}`]),
+        ),
       };
     return { code: 0, msg: '', data: null };
   };
@@ -403,7 +405,7 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
   assert.deepEqual(requests, [
     '/api/sqlite/flushTransaction',
     '/api/query/sql',
-    '/api/block/getBlockKramdown',
+    '/api/block/getBlockKramdowns',
   ]);
 });
 

@@ -386,7 +386,18 @@ fn ids_of(v: Value, c: Capability) -> HostResult<NewIds> {
 
 impl SiyuanHost for KernelHost {
     fn has(&self, capability: Capability) -> bool {
-        capability != Capability::Corrector && !self.missing.borrow().contains(&capability)
+        // The native suites write block by block (the levers hook single
+        // writes); the batch path runs in the Node suites.
+        let batch = matches!(
+            capability,
+            Capability::UpdateBlocks
+                | Capability::InsertBlocks
+                | Capability::PrependBlocks
+                | Capability::AppendBlocks
+        );
+        capability != Capability::Corrector
+            && !batch
+            && !self.missing.borrow().contains(&capability)
     }
 
     async fn get_blocks(&self, ids: &[String]) -> HostResult<Vec<Option<Block>>> {

@@ -43,6 +43,15 @@ export const BLOCK_ID_PATTERN = /^\d{14}-[0-9a-z]{7}$/;
 /** The kernel's own cap on rows of a statement without LIMIT. */
 export const KERNEL_SQL_DEFAULT_LIMIT = 64;
 
+/** Ids per SQL statement by default: each statement states its own LIMIT. */
+const SQL_IDS_PER_STATEMENT = 256;
+const MAX_SQL_IDS_PER_STATEMENT = 1000;
+
+/** A kernel older than an endpoint answers 404 (the double: code 404; HTTP: a non-JSON 404 page). */
+function missingEndpoint(e: unknown): boolean {
+  return e instanceof SiyuanApiError && (e.kernelCode === 404 || /HTTP 404/.test(e.msg));
+}
+
 /** A kernel answer with a non-zero `code` (or no `{code, msg, data}` at all). */
 export class SiyuanApiError extends EditkitError {
   /** The kernel's `code` (non-zero); `NaN` when the answer was malformed. */
@@ -148,6 +157,36 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** An insert's anchor: exactly one of previousID, nextID, parentID, a block id. */
+function anchorOf(anchor: unknown): ['previousID' | 'nextID' | 'parentID', string] {
+  if (!isRecord(anchor))
+    throw invalid('adapter', 'insertBlock: anchor must be {previousID} | {nextID} | {parentID}');
+  const keys = (['previousID', 'nextID', 'parentID'] as const).filter(
+    (k) => anchor[k] !== undefined,
+  );
+  if (keys.length !== 1)
+    throw invalid(
+      'adapter',
+      'insertBlock: the anchor must name exactly one of previousID, nextID, parentID',
+    );
+  const key = keys[0]!;
+  return [key, checkId(anchor[key], key)];
+}
+
+/** The items of a batch call, each checked by `read`. */
+function itemsOf<I, T>(items: unknown, read: (item: I) => T): T[] {
+  if (!Array.isArray(items)) throw invalid('adapter', 'a batch call takes an array of items');
+  return items.map((item) => {
+    if (!isRecord(item)) throw invalid('adapter', 'each item of a batch call is an object');
+    return read(item as I);
+  });
+}
+
+/** The one-block insert's "no id" answer: in a batch, an item not inserted (`[]`). */
+function emptyAnswer(e: unknown): boolean {
+  return e instanceof SiyuanApiError && e.kernelCode === 0;
+}
+
 /** One write operation as the kernel echoes it in `doOperations`. */
 interface Operation {
   action?: string;
@@ -162,7 +201,7 @@ interface Operation {
 export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
   const o = readOptions(
     options,
-    ['request', 'flush', 'batchSize', 'timeoutMs', 'lute'] as const,
+    ['request', 'flush', 'batchSize', 'timeoutMs', 'lute', 'batch'] as const,
     'options',
   );
   if (typeof o.request !== 'function')
@@ -172,8 +211,10 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
   const size =
     typeof o.batchSize === 'number' && Number.isFinite(o.batchSize)
       ? o.batchSize
-      : KERNEL_SQL_DEFAULT_LIMIT;
-  const batch = Math.max(1, Math.min(KERNEL_SQL_DEFAULT_LIMIT, Math.floor(size)));
+      : SQL_IDS_PER_STATEMENT;
+  const batch = Math.max(1, Math.min(MAX_SQL_IDS_PER_STATEMENT, Math.floor(size)));
+  /** The kernel serves the batch endpoints (until one answers 404: an older kernel). */
+  const batched = { reads: true, writes: o.batch !== false };
   const timeoutMs =
     typeof o.timeoutMs === 'number' && Number.isFinite(o.timeoutMs) && o.timeoutMs > 0
       ? o.timeoutMs
@@ -271,7 +312,19 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
    * block DOM, are what was created.
    */
   async function insertedIds(path: string, data: unknown, intoParent?: string): Promise<string[]> {
-    const ops = operations(data);
+    const ids = await idsOf(operations(data), intoParent);
+    if (ids.length === 0) {
+      throw new SiyuanApiError(
+        path,
+        0,
+        'the kernel reported no inserted block (doOperations carries no id); the anchor may not exist',
+      );
+    }
+    return ids;
+  }
+
+  /** The ids the operations of one insert transaction created (`[]`: none). */
+  async function idsOf(ops: Operation[], intoParent?: string): Promise<string[]> {
     const ids: string[] = [];
     for (const op of ops) {
       if (typeof op.id !== 'string' || op.id === '') continue;
@@ -297,14 +350,129 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       }
       if (!done) ids.push(op.id);
     }
-    if (ids.length === 0) {
-      throw new SiyuanApiError(
-        path,
-        0,
-        'the kernel reported no inserted block (doOperations carries no id); the anchor may not exist',
-      );
-    }
     return ids;
+  }
+
+  /**
+   * One batch write: the batch endpoint when the kernel has it, else (an
+   * older kernel answered 404; remembered) `each` item through the
+   * one-block endpoint. Returns the transactions the kernel answered.
+   */
+  async function batchWrite<T>(
+    path: string,
+    items: T[],
+    body: (item: T) => Record<string, unknown>,
+    each: (item: T) => Promise<unknown>,
+  ): Promise<unknown[] | undefined> {
+    if (batched.writes) {
+      try {
+        const data = await write(path, { blocks: items.map(body) });
+        return Array.isArray(data) ? data : [];
+      } catch (e) {
+        if (!missingEndpoint(e)) throw e;
+        batched.writes = false;
+      }
+    }
+    for (const item of items) await each(item);
+    return undefined;
+  }
+
+  /** Per item, the ids an insert batch created (`[]` where the kernel inserted nothing). */
+  async function batchIds<T>(
+    path: string,
+    items: T[],
+    body: (item: T) => Record<string, unknown>,
+    one: (item: T) => Promise<string[]>,
+    parentOf: (item: T) => string | undefined,
+  ): Promise<string[][]> {
+    const fallback: string[][] = [];
+    const txs = await batchWrite(path, items, body, async (item) => {
+      fallback.push(
+        await one(item).catch((e: unknown) => (emptyAnswer(e) ? [] : Promise.reject(e))),
+      );
+    });
+    if (txs === undefined) return fallback;
+    const out: string[][] = [];
+    for (const [i, item] of items.entries()) {
+      const tx = txs[i];
+      const ops = isRecord(tx) && Array.isArray(tx.doOperations) ? tx.doOperations : [];
+      out.push(await idsOf(ops.filter(isRecord) as Operation[], parentOf(item)));
+    }
+    return out;
+  }
+
+  async function updateOne(id: unknown, markdown: unknown): Promise<void> {
+    checkId(id);
+    await write('/api/block/updateBlock', { dataType: 'markdown', data: String(markdown), id });
+  }
+
+  async function insertOne(markdown: unknown, anchor: unknown): Promise<string[]> {
+    const [key, target] = anchorOf(anchor);
+    const data = await write('/api/block/insertBlock', {
+      dataType: 'markdown',
+      data: String(markdown),
+      [key]: target,
+    });
+    return insertedIds('/api/block/insertBlock', data);
+  }
+
+  async function intoOne(path: string, parentID: unknown, markdown: unknown): Promise<string[]> {
+    checkId(parentID, 'parentID');
+    const data = await write(path, { dataType: 'markdown', data: String(markdown), parentID });
+    return insertedIds(path, data, parentID as string);
+  }
+
+  /** The batch writes (the kernel's batch endpoints, one request each). */
+  function batchCallbacks(): Pick<
+    SiyuanKernelHost,
+    'updateBlocks' | 'insertBlocks' | 'prependBlocks' | 'appendBlocks'
+  > {
+    type Into = { parentID: string; markdown: string };
+    const into = (path: string, one: string) => async (items: Into[]) => {
+      const list = itemsOf<Into, Into>(items, (i) => ({
+        parentID: checkId(i.parentID, 'parentID'),
+        markdown: String(i.markdown),
+      }));
+      return batchIds(
+        path,
+        list,
+        (i) => ({ dataType: 'markdown', data: i.markdown, parentID: i.parentID }),
+        (i) => intoOne(one, i.parentID, i.markdown),
+        (i) => i.parentID,
+      );
+    };
+    return {
+      async updateBlocks(items) {
+        type Update = { id: string; markdown: string };
+        const list = itemsOf<Update, Update>(items, (i) => ({
+          id: checkId(i.id),
+          markdown: String(i.markdown),
+        }));
+        if (list.length === 0) return;
+        await batchWrite(
+          '/api/block/batchUpdateBlock',
+          list,
+          (i) => ({ id: i.id, dataType: 'markdown', data: i.markdown }),
+          (i) => updateOne(i.id, i.markdown),
+        );
+      },
+      async insertBlocks(items) {
+        type Insert = { markdown: string; anchor: InsertAnchor };
+        const list = itemsOf<Insert, { markdown: string; anchor: ReturnType<typeof anchorOf> }>(
+          items,
+          (i) => ({ markdown: String(i.markdown), anchor: anchorOf(i.anchor) }),
+        );
+        return batchIds(
+          '/api/block/batchInsertBlock',
+          list,
+          (i) => ({ dataType: 'markdown', data: i.markdown, [i.anchor[0]]: i.anchor[1] }),
+          (i) => insertOne(i.markdown, { [i.anchor[0]]: i.anchor[1] }),
+          () => undefined,
+        );
+      },
+      prependBlocks: into('/api/block/batchPrependBlock', '/api/block/prependBlock'),
+      appendBlocks: into('/api/block/batchAppendBlock', '/api/block/appendBlock'),
+    };
   }
 
   const host: SiyuanKernelHost = {
@@ -356,6 +524,23 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
 
     async getKramdown(ids) {
       const valid = checkIds(ids);
+      if (batched.reads && valid.length > 0) {
+        try {
+          // One request (`getBlockKramdowns`, v3.5.3+): `{id: kramdown}`.
+          const data = await call<unknown>('/api/block/getBlockKramdowns', {
+            ids: valid,
+            mode: 'md',
+          });
+          const map = isRecord(data) ? data : {};
+          return valid.map((id) => {
+            const k = map[id];
+            return typeof k === 'string' && k !== '' ? k : null;
+          });
+        } catch (e) {
+          if (!missingEndpoint(e)) throw e;
+          batched.reads = false;
+        }
+      }
       const out: (string | null)[] = [];
       for (const id of valid) {
         const data = await call<unknown>('/api/block/getBlockKramdown', { id, mode: 'md' });
@@ -367,8 +552,7 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     },
 
     async updateBlock(id, markdown) {
-      checkId(id);
-      await write('/api/block/updateBlock', { dataType: 'markdown', data: String(markdown), id });
+      await updateOne(id, markdown);
     },
 
     async deleteBlock(id) {
@@ -377,52 +561,22 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     },
 
     async insertBlock(markdown, anchor: InsertAnchor) {
-      if (!isRecord(anchor))
-        throw invalid(
-          'adapter',
-          'insertBlock: anchor must be {previousID} | {nextID} | {parentID}',
-        );
-      const keys = (['previousID', 'nextID', 'parentID'] as const).filter(
-        (k) => (anchor as Record<string, unknown>)[k] !== undefined,
-      );
-      if (keys.length !== 1)
-        throw invalid(
-          'adapter',
-          'insertBlock: the anchor must name exactly one of previousID, nextID, parentID',
-        );
-      const key = keys[0]!;
-      const target = checkId((anchor as Record<string, unknown>)[key], key);
-      const data = await write('/api/block/insertBlock', {
-        dataType: 'markdown',
-        data: String(markdown),
-        [key]: target,
-      });
-      return insertedIds('/api/block/insertBlock', data);
+      return insertOne(markdown, anchor);
     },
 
     async prependBlock(parentID, markdown) {
-      checkId(parentID, 'parentID');
-      const data = await write('/api/block/prependBlock', {
-        dataType: 'markdown',
-        data: String(markdown),
-        parentID,
-      });
-      return insertedIds('/api/block/prependBlock', data, parentID);
+      return intoOne('/api/block/prependBlock', parentID, markdown);
     },
 
     async appendBlock(parentID, markdown) {
-      checkId(parentID, 'parentID');
-      const data = await write('/api/block/appendBlock', {
-        dataType: 'markdown',
-        data: String(markdown),
-        parentID,
-      });
-      return insertedIds('/api/block/appendBlock', data, parentID);
+      return intoOne('/api/block/appendBlock', parentID, markdown);
     },
 
     async flushTransaction() {
       await flush();
     },
+
+    ...(o.batch === false ? {} : batchCallbacks()),
 
     async getBreadcrumb(ids) {
       const valid = checkIds(ids);

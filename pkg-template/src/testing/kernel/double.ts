@@ -59,6 +59,12 @@ export interface KernelDoubleOptions {
    * duplicates (KERNEL-FACTS §9, §11). The same seed replays the same run.
    */
   seed?: number;
+  /**
+   * Serve the batch write endpoints of v3.7 (`batchUpdateBlock`,
+   * `batchInsertBlock`, `batchPrependBlock`, `batchAppendBlock`; default
+   * true). `false` is a kernel older than them: they answer 404.
+   */
+  batchEndpoints?: boolean;
 }
 
 /** A recorded request. */
@@ -125,6 +131,10 @@ const WRITES = new Set([
   '/api/block/prependBlock',
   '/api/block/appendBlock',
   '/api/block/deleteBlock',
+  '/api/block/batchUpdateBlock',
+  '/api/block/batchInsertBlock',
+  '/api/block/batchPrependBlock',
+  '/api/block/batchAppendBlock',
 ]);
 
 /** The documents as the kernel finds them at start: loaded once with repair, persisted, indexed. */
@@ -158,7 +168,7 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
   for (const r of options.documentRows ?? []) loadDocumentRow(k, r);
   boot(k);
 
-  const handlers = endpoints(k, queue);
+  const handlers = endpoints(k, queue, options.batchEndpoints ?? true);
 
   function request(path: string, body: Body = {}): Promise<KernelResponse> {
     const copy = JSON.parse(JSON.stringify(body ?? {})) as Body;

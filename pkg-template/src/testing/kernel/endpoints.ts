@@ -5,6 +5,8 @@
 // pattern), as is a Lute panic (KERNEL-FACTS §10).
 
 import type { KernelResponse } from '../../types.js';
+import { batchInsert, batchInto, batchUpdate } from './batch.js';
+import type { Args } from './batch.js';
 import { createDailyNote, createDocWithMd } from './filetree.js';
 import { insertBlock, intoBlock } from './inserts.js';
 import { loadFor } from './load.js';
@@ -93,9 +95,13 @@ export function serve(handlers: Record<string, Handler>, path: string, body: Bod
   }
 }
 
-/** The endpoints the double serves. */
-export function endpoints(k: KernelState, queue: TxQueue): Record<string, Handler> {
-  return { ...readEndpoints(k, queue), ...writeEndpoints(k, queue) };
+/** The endpoints the double serves (the batch writes unless `batch` is false). */
+export function endpoints(k: KernelState, queue: TxQueue, batch = true): Record<string, Handler> {
+  return {
+    ...readEndpoints(k, queue),
+    ...writeEndpoints(k, queue),
+    ...(batch ? batchEndpoints(k, queue) : {}),
+  };
 }
 
 /** Reads: SQL, the tree endpoints (each loads the document), flushTransaction, setBlockAttrs. */
@@ -164,6 +170,29 @@ function readEndpoints(k: KernelState, queue: TxQueue): Record<string, Handler> 
         .filter((d) => d.doc?.box === box && d.doc.hpath === path)
         .map((d) => d.id);
     },
+  };
+}
+
+/** How the batch endpoints read their arguments (batch.ts). */
+const ARGS: Args = {
+  markdownArg,
+  needId,
+  optId,
+  blocks(body) {
+    const blocks = body.blocks;
+    if (!Array.isArray(blocks) || blocks.some((b) => typeof b !== 'object' || b === null))
+      throw new KernelPanic('interface conversion: blocks is not an array of objects');
+    return blocks as Body[];
+  },
+};
+
+/** The batch write endpoints of v3.7 (batch.ts); `false`: a kernel older than them (404). */
+export function batchEndpoints(k: KernelState, queue: TxQueue): Record<string, Handler> {
+  return {
+    '/api/block/batchInsertBlock': (body) => batchInsert(k, queue, ARGS, body),
+    '/api/block/batchPrependBlock': (body) => batchInto(k, queue, ARGS, body, true),
+    '/api/block/batchAppendBlock': (body) => batchInto(k, queue, ARGS, body, false),
+    '/api/block/batchUpdateBlock': (body) => batchUpdate(k, queue, ARGS, body),
   };
 }
 
