@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the wasm core and assembles the npm package in pkg/.
-#   cargo +nightly rustc -Z build-std --crate-type cdylib (keeps LTO, cargo
-#   #9672; lib.sh's build_shipped_wasm) → wasm-bindgen
+#   cargo rustc --crate-type cdylib (stable; keeps LTO, cargo #9672;
+#   lib.sh's build_shipped_wasm) → wasm-bindgen
 #   --target web → wasm-opt -Oz, twice (npm binaryen) → pkg-template/build.mjs
 source "$(dirname "$0")/lib.sh"
 scripts/setup.sh
 
-step "cargo +$SHIPPED_TOOLCHAIN rustc --release -Z build-std --target wasm32-unknown-unknown"
+step "cargo rustc --release --target wasm32-unknown-unknown --crate-type cdylib"
 build_shipped_wasm
 
 step "wasm-bindgen --target web"

@@ -2,24 +2,13 @@
 # Installs what a fresh machine lacks to build and test editkit; fast and
 # quiet when everything is already there. Everything comes from the package
 # registries (crates.io, npm, Debian).
-#   scripts/setup.sh            Rust target, the shipped wasm's nightly, rustfmt, clippy, wasm-bindgen-cli, Node packages
+#   scripts/setup.sh            the wasm32 target, rustfmt, clippy, wasm-bindgen-cli, Node packages
 #   scripts/setup.sh --browser  … and Chromium + ChromeDriver for browser tests
 source "$(dirname "$0")/lib.sh"
 
 if ! grep -qx wasm32-unknown-unknown <<<"$(rustup target list --installed)"; then
   step "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
-fi
-
-# The shipped wasm's pinned nightly (lib.sh says why), with the std sources
-# -Z build-std compiles.
-# (Lists are read whole before grep: under pipefail, `rustup … | grep -q`
-# can fail when grep stops reading early.)
-if ! grep -q '^rust-src' <<<"$(rustup component list --toolchain "$SHIPPED_TOOLCHAIN" --installed 2>/dev/null)" ||
-  ! grep -qx wasm32-unknown-unknown <<<"$(rustup target list --toolchain "$SHIPPED_TOOLCHAIN" --installed 2>/dev/null)"; then
-  step "rustup toolchain install $SHIPPED_TOOLCHAIN (rust-src, wasm32)"
-  rustup toolchain install "$SHIPPED_TOOLCHAIN" --profile minimal --component rust-src \
-    --target wasm32-unknown-unknown
 fi
 
 # rustfmt and clippy: the formatting and lint gates of scripts/test.sh.

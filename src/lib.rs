@@ -30,7 +30,6 @@ mod error;
 mod host;
 // Read only by the wasm binding (and the tests).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod json;
 mod lang;
 mod markdown;
 mod matcher;
@@ -38,7 +37,6 @@ mod patch;
 mod planner;
 mod siyuan;
 mod slice;
-mod sort;
 mod text;
 mod wire;
 

@@ -64,89 +64,25 @@ macro_rules! wire_enum {
 
 pub(crate) use wire_enum;
 
-/// Implements `Deserialize` for a struct that has a `Default`, read from
-/// an object: each field from the key that is its name in camelCase (or
-/// the key written before it), through its type's reader or the named
-/// reader type's `.0`; other keys skipped; a missing key leaves the
-/// default. That is `#[derive(Deserialize)]` with `#[serde(default,
-/// rename_all = "camelCase")]`, less two things no caller reaches: the
-/// duplicate-key check (the TS layer writes objects with
-/// `JSON.stringify`) and the sequence form. The derive was about 350
-/// bytes more of wasm per type (docs/PERFORMANCE.md cut 30). Keys come
-/// from the field names, so none can be misspelt.
-macro_rules! read_object {
-    ($name:ident { $( $($key:literal)? $field:ident $(: $reader:ty)? ),* $(,)? }) => {
-        impl<'de> ::serde::Deserialize<'de> for $name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct Reader;
-                impl<'de> ::serde::de::Visitor<'de> for Reader {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(concat!("struct ", stringify!($name)))
-                    }
-
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                        self,
-                        mut map: A,
-                    ) -> Result<$name, A::Error> {
-                        let mut out = <$name as ::std::default::Default>::default();
-                        while let Some(key) = map.next_key::<::std::borrow::Cow<'de, str>>()? {
-                            $(
-                                if $crate::wire::read_object!(@is key $field $($key)?) {
-                                    out.$field = $crate::wire::read_object!(@value map $($reader)?);
-                                    continue;
-                                }
-                            )*
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                        Ok(out)
-                    }
-                }
-                d.deserialize_map(Reader)
-            }
-        }
-    };
-    (@is $key:ident $field:ident) => { $crate::wire::is_camel_case_of(&$key, stringify!($field)) };
-    (@is $key:ident $field:ident $wire:literal) => { $key == $wire };
-    (@value $map:ident) => { $map.next_value()? };
-    (@value $map:ident $reader:ty) => { $map.next_value::<$reader>()?.0 };
-}
-
-pub(crate) use read_object;
-
-/// Whether `key` is `snake` (a Rust field name) in camelCase:
-/// `expectedReplacements` for `expected_replacements`. A trailing `_`
-/// (`type_`) is dropped.
-pub(crate) fn is_camel_case_of(key: &str, snake: &str) -> bool {
-    let snake = snake.strip_suffix('_').unwrap_or(snake).as_bytes();
-    let mut key = key.bytes();
-    let mut upper = false;
-    for &b in snake {
-        if b == b'_' {
-            upper = true;
-            continue;
-        }
-        let want = if upper { b.to_ascii_uppercase() } else { b };
-        upper = false;
-        if key.next() != Some(want) {
-            return false;
-        }
-    }
-    key.next().is_none()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::is_camel_case_of;
     use crate::planner::lenient;
+    use serde::Deserialize;
 
-    #[derive(Debug, PartialEq)]
+    /// The options types' shape: `#[derive(Deserialize)]` with
+    /// `#[serde(default, rename_all = "camelCase")]`, the lenient readers
+    /// of the planner, a renamed key and a field that is never read.
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(default, rename_all = "camelCase")]
     struct Sample {
         line_hint: Option<u32>,
+        #[serde(rename = "type")]
         kind: String,
+        #[serde(deserialize_with = "lenient::string")]
         new_text: String,
+        #[serde(deserialize_with = "lenient::lang")]
         lang: crate::Lang,
+        #[serde(skip_deserializing)]
         untouched: bool,
     }
 
@@ -162,20 +98,12 @@ mod tests {
         }
     }
 
-    read_object!(Sample {
-        line_hint,
-        "type" kind,
-        new_text: lenient::Text,
-        lang: lenient::LangOf,
-        untouched,
-    });
-
     #[test]
     fn objects_are_read_by_their_camel_case_keys() {
         let read = |text: &str| serde_json::from_str::<Sample>(text).map_err(|e| e.to_string());
         assert_eq!(
             read(
-                r#"{"lineHint":7,"type":"p","newText":null,"lang":"zh","line_hint":9,"extra":[{}]}"#
+                r#"{"lineHint":7,"type":"p","newText":null,"lang":"zh","line_hint":9,"untouched":false,"extra":[{}]}"#
             ),
             Ok(Sample {
                 line_hint: Some(7),
@@ -192,27 +120,8 @@ mod tests {
         assert!(read(r#"{"newText":5}"#)
             .unwrap_err()
             .starts_with("expected a string"));
-        assert!(read("[1]")
+        assert!(read("7")
             .unwrap_err()
-            .starts_with("invalid type: sequence, expected struct Sample"));
-    }
-
-    #[test]
-    fn camel_case_keys_match_their_fields() {
-        for (key, field, expected) in [
-            ("expectedReplacements", "expected_replacements", true),
-            ("mode", "mode", true),
-            ("type", "type_", true),
-            ("idPrefix", "id_prefix", true),
-            ("id_prefix", "id_prefix", false),
-            ("idprefix", "id_prefix", false),
-            ("IdPrefix", "id_prefix", false),
-            ("idPrefixes", "id_prefix", false),
-            ("idPrefi", "id_prefix", false),
-            ("", "mode", false),
-            ("showLineNumbers", "show_line_numbers", true),
-        ] {
-            assert_eq!(is_camel_case_of(key, field), expected, "{key} / {field}");
-        }
+            .starts_with("invalid type: integer `7`, expected struct Sample"));
     }
 }

@@ -14,6 +14,12 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // each opt-level × wasm-opt variant through it).
 const dist = process.env.BENCH_DIST ?? join(repo, 'pkg', 'dist');
 const ek = await import(join(dist, 'node.js'));
+// BENCH_BEFORE: the dist/ folder of an earlier build (e.g. the last commit's
+// pkg/dist copied aside). The matcher rows then also time it, in the same
+// run, and print now / before (issue 32: within 10 %).
+const beforeBuild = process.env.BENCH_BEFORE
+  ? await import(join(process.env.BENCH_BEFORE, 'node.js'))
+  : undefined;
 
 /** Fastest time in ms of `fn` over at least `min` runs and ~250 ms. */
 function time(fn, min = 5) {
@@ -248,6 +254,22 @@ function naiveWindowScan(lines, search) {
 }
 
 const matcherTimes = {};
+const comparisons = [];
+/** The same search with the BENCH_BEFORE build, timed twice around a
+ * second timing of this build (the fastest of each), so that neither
+ * build has the machine's quieter moment to itself. */
+function compareWithBefore(c, size, content, ms) {
+  const now = () => ek.findMatch(content, c.search, { mode: c.mode });
+  const then = () => beforeBuild.findMatch(content, c.search, { mode: c.mode });
+  const first = time(then);
+  const nowMs = Math.min(ms, time(now));
+  const beforeMs = Math.min(first, time(then));
+  comparisons.push({
+    name: `matcher ${c.id} [${c.mode}] @${size / 1000}k lines: now / before`,
+    ms: nowMs,
+    beforeMs,
+  });
+}
 for (const size of [10_000, 100_000]) {
   const lines = file(size, size);
   const content = lines.join('\n');
@@ -265,6 +287,7 @@ for (const size of [10_000, 100_000]) {
     });
     if (c.own) matcherTimes[`${c.id}${size}`] = ms;
     const outcome = result.found ? `found by ${result.strategy}` : `refused: ${result.code}`;
+    if (beforeBuild) compareWithBefore(c, size, content, ms);
     const ratioOk = ms / baseline <= c.target;
     row(
       `matcher ${c.name} [${c.mode}] @${size / 1000}k lines (${kb} KB)`,
@@ -298,6 +321,16 @@ for (const size of [10_000, 100_000]) {
       result.found ? `found by ${result.strategy}; the text crosses every call` : result.code,
     );
   }
+}
+for (const { name, ms, beforeMs } of comparisons) {
+  row(
+    name,
+    ms / beforeMs,
+    undefined,
+    '≤ 1.10×',
+    ms / beforeMs <= 1.1,
+    `${ms.toFixed(3)} / ${beforeMs.toFixed(3)} ms`,
+  );
 }
 for (const id of 'abcdef') {
   const ratio = matcherTimes[`${id}100000`] / matcherTimes[`${id}10000`];

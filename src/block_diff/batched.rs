@@ -21,7 +21,7 @@
 //!   atomic mode the first failure stops the writes and the rollback
 //!   undoes what every batch did.
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::plan::PlanEntry;
 use super::run::{Run, Writes};
@@ -95,9 +95,9 @@ pub(super) fn has_batches<H: SiyuanHost>(host: &H) -> bool {
 /// as the one-by-one writes would resolve it, the ids editkit chose
 /// standing in for blocks not written yet. `None` when an insert has no
 /// chosen id: then the writes go one by one.
-fn resolve(plan: &[PlanEntry], stale: &FastSet<usize>) -> Option<Vec<Planned>> {
+fn resolve(plan: &[PlanEntry], stale: &StableSet<usize>) -> Option<Vec<Planned>> {
     let mut out = Vec::new();
-    let mut tails: FastMap<String, String> = FastMap::default();
+    let mut tails: StableMap<String, String> = StableMap::default();
     for (k, entry) in plan.iter().enumerate() {
         if stale.contains(&k) {
             continue;
@@ -182,10 +182,10 @@ impl<H: SiyuanHost> Run<'_, H> {
     pub(super) async fn write_batched(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: &FastMap<String, String>,
+        kramdown: &StableMap<String, String>,
         id_map: &mut Vec<IdMapping>,
     ) -> Result<Option<Writes>, Error> {
-        let Some(steps) = resolve(plan, &FastSet::default()) else {
+        let Some(steps) = resolve(plan, &StableSet::default()) else {
             return Ok(None);
         };
         let mut writes = Writes {
@@ -193,14 +193,14 @@ impl<H: SiyuanHost> Run<'_, H> {
             failed_at: None,
             renamed: Vec::new(),
         };
-        let mut failed: FastSet<usize> = FastSet::default();
-        let mut started: FastSet<usize> = FastSet::default();
+        let mut failed: StableSet<usize> = StableSet::default();
+        let mut started: StableSet<usize> = StableSet::default();
         for batch in 0..5 {
             let mut items: Vec<&Planned> = steps
                 .iter()
                 .filter(|p| p.step.batch() == batch && !failed.contains(&p.entry))
                 .collect();
-            let fresh: FastSet<usize> = items
+            let fresh: StableSet<usize> = items
                 .iter()
                 .map(|p| p.entry)
                 .filter(|k| !started.contains(k))
@@ -244,7 +244,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         &mut self,
         plan: &[PlanEntry],
         items: &[&Planned],
-        errors: &FastMap<usize, Error>,
+        errors: &StableMap<usize, Error>,
         writes: &mut Writes,
     ) {
         let mut entries: Vec<usize> = items.iter().map(|p| p.entry).collect();
@@ -278,10 +278,10 @@ impl<H: SiyuanHost> Run<'_, H> {
     async fn write_batch(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: &FastMap<String, String>,
+        kramdown: &StableMap<String, String>,
         items: &[&Planned],
         done: &mut Vec<Done>,
-    ) -> FastMap<usize, Error> {
+    ) -> StableMap<usize, Error> {
         match items[0].step {
             Step::Update { .. } => self.update_batch(plan, kramdown, items, done).await,
             Step::Delete { .. } => self.delete_batch(plan, kramdown, items, done).await,
@@ -292,10 +292,10 @@ impl<H: SiyuanHost> Run<'_, H> {
     async fn update_batch(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: &FastMap<String, String>,
+        kramdown: &StableMap<String, String>,
         items: &[&Planned],
         done: &mut Vec<Done>,
-    ) -> FastMap<usize, Error> {
+    ) -> StableMap<usize, Error> {
         let updates: Vec<(String, String)> = items
             .iter()
             .filter_map(|p| match &p.step {
@@ -322,7 +322,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         match self.host.update_blocks(&updates).await {
             Ok(()) => {
                 done.extend(steps);
-                FastMap::default()
+                StableMap::default()
             }
             Err(e) => {
                 // An unknown outcome for each: what reads as written landed.
@@ -344,7 +344,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         plan: &[PlanEntry],
         items: &[&Planned],
         done: &mut Vec<Done>,
-    ) -> FastMap<usize, Error> {
+    ) -> StableMap<usize, Error> {
         let answer = match &items[0].step {
             Step::Prepend { .. } | Step::Append { .. } => {
                 let into: Vec<(String, String)> = items
@@ -396,9 +396,9 @@ impl<H: SiyuanHost> Run<'_, H> {
         answers: Vec<Option<NewIds>>,
         thrown: Option<HostError>,
         done: &mut Vec<Done>,
-    ) -> FastMap<usize, Error> {
+    ) -> StableMap<usize, Error> {
         let mut unknown: Vec<&Planned> = Vec::new();
-        let mut errors: FastMap<usize, Error> = FastMap::default();
+        let mut errors: StableMap<usize, Error> = StableMap::default();
         for (p, ids) in items.iter().zip(answers) {
             let (markdown, new_id) = inserted_text(&p.step);
             match ids.filter(|ids| ids.iter().any(|id| !id.is_empty())) {
@@ -447,11 +447,11 @@ impl<H: SiyuanHost> Run<'_, H> {
     async fn delete_batch(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: &FastMap<String, String>,
+        kramdown: &StableMap<String, String>,
         items: &[&Planned],
         done: &mut Vec<Done>,
-    ) -> FastMap<usize, Error> {
-        let mut errors = FastMap::default();
+    ) -> StableMap<usize, Error> {
+        let mut errors = StableMap::default();
         for p in items {
             let Step::Delete { id } = &p.step else {
                 continue;
@@ -476,7 +476,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         plan: &[PlanEntry],
         items: &[&Planned],
         error: HostError,
-    ) -> FastMap<usize, Error> {
+    ) -> StableMap<usize, Error> {
         items
             .iter()
             .map(|p| {
@@ -487,11 +487,11 @@ impl<H: SiyuanHost> Run<'_, H> {
     }
 
     /// The rows of `ids` now, after a flush (empty when the read failed).
-    async fn rows_now(&self, ids: Vec<String>) -> FastMap<String, Option<crate::siyuan::Block>> {
+    async fn rows_now(&self, ids: Vec<String>) -> StableMap<String, Option<crate::siyuan::Block>> {
         let _ = self.host.flush_transaction().await;
         match self.host.get_blocks(&ids).await {
             Ok(rows) if rows.len() == ids.len() => ids.into_iter().zip(rows).collect(),
-            _ => FastMap::default(),
+            _ => StableMap::default(),
         }
     }
 }

@@ -24,7 +24,7 @@
 //! into it — the container's rewrite would overwrite or re-ID the other
 //! edit's block.
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::messages as msg;
 use super::plan::{is_empty_markdown, Draft};
@@ -49,9 +49,9 @@ pub struct CheckOutcome {
 pub struct CheckInput<'a> {
     pub edits: &'a [BlockEdit],
     /// The host's rows by id (`None`: no such block).
-    pub blocks: &'a FastMap<String, Option<Block>>,
+    pub blocks: &'a StableMap<String, Option<Block>>,
     /// The ids inside each edited or deleted container (from its kramdown).
-    pub descendants: &'a FastMap<String, FastSet<String>>,
+    pub descendants: &'a StableMap<String, StableSet<String>>,
     pub lang: Lang,
     pub mode: MatchMode,
 }
@@ -84,9 +84,7 @@ pub fn check(input: &CheckInput<'_>) -> CheckOutcome {
     other_drafts(input, &deleted_by_update, &mut results, &mut drafts);
 
     // Drafts in diff order of their first edit (an edit is in one draft).
-    crate::sort::sort_by_key(&mut drafts, |d| {
-        d.edits.first().copied().unwrap_or(usize::MAX)
-    });
+    drafts.sort_by_key(|d| d.edits.first().copied().unwrap_or(usize::MAX));
     CheckOutcome {
         results,
         drafts,
@@ -103,11 +101,11 @@ fn compose_updates(
     results: &mut [EditResult],
     warnings: &mut Vec<Warning>,
     drafts: &mut Vec<Draft>,
-) -> FastMap<String, Vec<u32>> {
+) -> StableMap<String, Vec<u32>> {
     let edits = input.edits;
-    let mut deleted_by_update: FastMap<String, Vec<u32>> = FastMap::default();
+    let mut deleted_by_update: StableMap<String, Vec<u32>> = StableMap::default();
     let mut update_groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of: FastMap<&str, usize> = FastMap::default();
+    let mut group_of: StableMap<&str, usize> = StableMap::default();
     for (i, edit) in edits
         .iter()
         .enumerate()
@@ -140,7 +138,7 @@ fn compose_group(
     results: &mut [EditResult],
     warnings: &mut Vec<Warning>,
     drafts: &mut Vec<Draft>,
-    deleted_by_update: &mut FastMap<String, Vec<u32>>,
+    deleted_by_update: &mut StableMap<String, Vec<u32>>,
 ) {
     let (edits, lang) = (input.edits, input.lang);
     let edit = &edits[group[0]];
@@ -212,7 +210,7 @@ fn draft_of_group(
     results: &mut [EditResult],
     warnings: &mut Vec<Warning>,
     drafts: &mut Vec<Draft>,
-    deleted_by_update: &mut FastMap<String, Vec<u32>>,
+    deleted_by_update: &mut StableMap<String, Vec<u32>>,
 ) {
     let (edits, lang) = (input.edits, input.lang);
     let Composed {
@@ -274,7 +272,7 @@ fn draft_of_group(
 /// block an update empties.
 fn other_drafts(
     input: &CheckInput<'_>,
-    deleted_by_update: &FastMap<String, Vec<u32>>,
+    deleted_by_update: &StableMap<String, Vec<u32>>,
     results: &mut [EditResult],
     drafts: &mut Vec<Draft>,
 ) {
@@ -430,7 +428,7 @@ fn target_rules(input: &CheckInput<'_>, results: &mut [EditResult]) {
 
 /// A delete with another edit of the same block; two REPLACE commands.
 fn same_block_conflicts(edits: &[BlockEdit], lang: Lang, results: &mut [EditResult]) {
-    let mut by_block: FastMap<&str, Vec<usize>> = FastMap::default();
+    let mut by_block: StableMap<&str, Vec<usize>> = StableMap::default();
     for (i, edit) in edits.iter().enumerate() {
         by_block.entry(edit.block_id.as_str()).or_default().push(i);
     }
@@ -490,7 +488,7 @@ fn same_block_conflicts(edits: &[BlockEdit], lang: Lang, results: &mut [EditResu
 /// block inside it (or an insert into it), are refused together.
 fn nested_conflicts(input: &CheckInput<'_>, results: &mut [EditResult]) {
     let edits = input.edits;
-    let rewritten: Vec<(usize, &FastSet<String>)> = edits
+    let rewritten: Vec<(usize, &StableSet<String>)> = edits
         .iter()
         .enumerate()
         .filter(|(_, e)| matches!(e.kind, EditKind::Update | EditKind::Delete))

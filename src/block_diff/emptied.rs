@@ -21,7 +21,7 @@
 //! batch per level of nesting the deletes reach, and one `getBlocks` and
 //! one `getKramdown` batch for the containers that turn out emptied.
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::messages as msg;
 use super::plan::{Draft, PlanEntry};
@@ -41,16 +41,16 @@ pub struct Emptied {
     /// into them: their inserts go first.
     pub insert_first: Vec<String>,
     /// Documents the diff deletes every child of.
-    pub emptied_documents: FastSet<String>,
+    pub emptied_documents: StableSet<String>,
     pub warnings: Vec<Warning>,
 }
 
 /// The reads the check made, which this stage extends with the rows,
 /// kramdown and child lists of the containers it looks at.
 pub struct Known<'a> {
-    pub blocks: &'a mut FastMap<String, Option<Block>>,
-    pub kramdown: &'a mut FastMap<String, String>,
-    pub children: &'a mut FastMap<String, Vec<ChildBlock>>,
+    pub blocks: &'a mut StableMap<String, Option<Block>>,
+    pub kramdown: &'a mut StableMap<String, String>,
+    pub children: &'a mut StableMap<String, Vec<ChildBlock>>,
 }
 
 /// Folds the deletes of every child of a container into a delete of the
@@ -61,7 +61,7 @@ pub async fn fold_emptied<H: SiyuanHost>(
     known: Known<'_>,
     lang: Lang,
 ) -> Result<Emptied, Error> {
-    let adding: FastSet<String> = drafts
+    let adding: StableSet<String> = drafts
         .iter()
         .filter(|d| matches!(d.kind, EditKind::Prepend | EditKind::Append))
         .map(|d| d.block_id.clone())
@@ -69,10 +69,10 @@ pub async fn fold_emptied<H: SiyuanHost>(
     let mut out = Emptied {
         drafts: Vec::new(),
         insert_first: Vec::new(),
-        emptied_documents: FastSet::default(),
+        emptied_documents: StableSet::default(),
         warnings: Vec::new(),
     };
-    let mut looked_at: FastSet<String> = FastSet::default();
+    let mut looked_at: StableSet<String> = StableSet::default();
     for _ in 0..MAX_LEVELS {
         let deleted = deleted_ids(&drafts);
         let parents = parents_of(&drafts, known.blocks, &looked_at);
@@ -109,7 +109,7 @@ pub async fn fold_emptied<H: SiyuanHost>(
         for container in emptied {
             let row = known.blocks.get(&container).and_then(Option::as_ref);
             let Some(row) = row else { continue };
-            let children: FastSet<&str> = known
+            let children: StableSet<&str> = known
                 .children
                 .get(&container)
                 .map(|list| list.iter().map(|c| c.id.as_str()).collect())
@@ -137,7 +137,7 @@ fn dropped_when_empty(kind: BlockKind) -> bool {
     )
 }
 
-fn deleted_ids(drafts: &[Draft]) -> FastSet<String> {
+fn deleted_ids(drafts: &[Draft]) -> StableSet<String> {
     drafts
         .iter()
         .filter(|d| d.kind == EditKind::Delete)
@@ -150,8 +150,8 @@ fn deleted_ids(drafts: &[Draft]) -> FastSet<String> {
 /// too, its own parent is the container, whose child list holds both.)
 fn parents_of(
     drafts: &[Draft],
-    blocks: &FastMap<String, Option<Block>>,
-    looked_at: &FastSet<String>,
+    blocks: &StableMap<String, Option<Block>>,
+    looked_at: &StableSet<String>,
 ) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for draft in drafts.iter().filter(|d| d.kind == EditKind::Delete) {
@@ -166,20 +166,20 @@ fn parents_of(
     out
 }
 
-fn all_deleted(children: Option<&Vec<ChildBlock>>, deleted: &FastSet<String>) -> bool {
+fn all_deleted(children: Option<&Vec<ChildBlock>>, deleted: &StableSet<String>) -> bool {
     children.is_some_and(|list| !list.is_empty() && list.iter().all(|c| deleted.contains(&c.id)))
 }
 
 /// The drafts with those deleting `children` of `container` (and every
 /// block they took in) folded into one delete of `container`.
-fn merge_into(drafts: Vec<Draft>, container: &Block, children: &FastSet<&str>) -> Vec<Draft> {
+fn merge_into(drafts: Vec<Draft>, container: &Block, children: &StableSet<&str>) -> Vec<Draft> {
     let (inside, mut rest): (Vec<Draft>, Vec<Draft>) = drafts
         .into_iter()
         .partition(|d| d.kind == EditKind::Delete && children.contains(d.block_id.as_str()));
     let mut edits: Vec<usize> = inside.iter().flat_map(|d| d.edits.clone()).collect();
-    crate::sort::sort(&mut edits);
+    edits.sort();
     let mut hunks: Vec<u32> = inside.iter().flat_map(|d| d.hunk_indexes.clone()).collect();
-    crate::sort::sort(&mut hunks);
+    hunks.sort();
     hunks.dedup();
     let line = inside.iter().map(|d| d.line).min().unwrap_or(0);
     rest.push(Draft {
@@ -193,14 +193,12 @@ fn merge_into(drafts: Vec<Draft>, container: &Block, children: &FastSet<&str>) -
         strategy: None,
     });
     // Drafts stay in diff order of their first edit.
-    crate::sort::sort_by_key(&mut rest, |d| {
-        d.edits.first().copied().unwrap_or(usize::MAX)
-    });
+    rest.sort_by_key(|d| d.edits.first().copied().unwrap_or(usize::MAX));
     rest
 }
 
 /// The ids of `ids` that `known` has no entry for.
-fn unknown<T>(ids: &[String], known: &FastMap<String, T>) -> Vec<String> {
+fn unknown<T>(ids: &[String], known: &StableMap<String, T>) -> Vec<String> {
     ids.iter()
         .filter(|id| !known.contains_key(*id))
         .cloned()
@@ -210,7 +208,7 @@ fn unknown<T>(ids: &[String], known: &FastMap<String, T>) -> Vec<String> {
 async fn read_children<H: SiyuanHost>(
     host: &H,
     ids: &[String],
-    children: &mut FastMap<String, Vec<ChildBlock>>,
+    children: &mut StableMap<String, Vec<ChildBlock>>,
     lang: Lang,
 ) -> Result<(), Error> {
     let missing = unknown(ids, children);
@@ -225,7 +223,7 @@ async fn read_children<H: SiyuanHost>(
 async fn read_rows<H: SiyuanHost>(
     host: &H,
     ids: &[String],
-    blocks: &mut FastMap<String, Option<Block>>,
+    blocks: &mut StableMap<String, Option<Block>>,
     lang: Lang,
 ) -> Result<(), Error> {
     let missing = unknown(ids, blocks);
@@ -239,7 +237,7 @@ async fn read_rows<H: SiyuanHost>(
 async fn read_kramdown<H: SiyuanHost>(
     host: &H,
     ids: &[String],
-    kramdown: &mut FastMap<String, String>,
+    kramdown: &mut StableMap<String, String>,
     lang: Lang,
 ) -> Result<(), Error> {
     require(host, &[Capability::GetKramdown], lang)?;
@@ -262,11 +260,11 @@ async fn read_kramdown<H: SiyuanHost>(
 pub fn order_writes(
     plan: Vec<PlanEntry>,
     insert_first: &[String],
-    children: &FastMap<String, Vec<ChildBlock>>,
+    children: &StableMap<String, Vec<ChildBlock>>,
 ) -> Vec<PlanEntry> {
     let mut plan = plan;
     for container in insert_first {
-        let kids: FastSet<&str> = children
+        let kids: StableSet<&str> = children
             .get(container)
             .map(|list| list.iter().map(|c| c.id.as_str()).collect())
             .unwrap_or_default();

@@ -8,7 +8,7 @@
 //! No state is shared between calls, so concurrent applies (JS may call in
 //! while one awaits a host Promise) cannot interfere inside the core.
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::check::{check, CheckInput};
 use super::emptied::{fold_emptied, order_writes, Known};
@@ -116,10 +116,10 @@ pub async fn apply_block_diff<H: SiyuanHost>(
 /// What the reads and the content check decided, before planning.
 struct Checked {
     reads: Reads,
-    children: FastMap<String, Vec<ChildBlock>>,
+    children: StableMap<String, Vec<ChildBlock>>,
     results: Vec<EditResult>,
     drafts: Vec<Draft>,
-    emptied_documents: FastSet<String>,
+    emptied_documents: StableSet<String>,
     insert_first: Vec<String>,
     lost: Vec<(String, Vec<&'static str>)>,
 }
@@ -183,7 +183,7 @@ async fn read_and_check<H: SiyuanHost>(
 /// allows it; then each loss is a warning and is returned for the undo.
 fn memberships(
     drafts: Vec<Draft>,
-    kramdown: &FastMap<String, String>,
+    kramdown: &StableMap<String, String>,
     allow: bool,
     results: &mut [EditResult],
     warnings: &mut Vec<Warning>,
@@ -234,7 +234,7 @@ fn memberships(
 /// edits as stale.
 fn fail_changing(
     edits: &[BlockEdit],
-    changing: &FastSet<String>,
+    changing: &StableSet<String>,
     results: &mut [EditResult],
     lang: Lang,
 ) {
@@ -265,16 +265,15 @@ fn plan_writes(
 ) -> Vec<PlanEntry> {
     let blocks = data.blocks;
     let stamp = id_stamp(options.id_stamp.as_deref(), blocks);
+    // In a fixed order: a map's iteration order is no part of the state.
+    let mut ials: Vec<&str> = blocks.values().flatten().map(|b| b.ial.as_str()).collect();
+    ials.sort_unstable();
     let seed = seed_of(
-        std::iter::once(text).chain(
-            blocks
-                .values()
-                .flatten()
-                .map(|b| b.ial.as_str())
-                .chain(std::iter::once(stamp.as_str())),
-        ),
+        std::iter::once(text)
+            .chain(ials)
+            .chain(std::iter::once(stamp.as_str())),
     );
-    let mut taken: FastSet<String> = blocks.keys().cloned().collect();
+    let mut taken: StableSet<String> = blocks.keys().cloned().collect();
     taken.extend(data.existing.iter().cloned());
     taken.extend(data.descendants.values().flatten().cloned());
     let mut planner = Planner {
@@ -351,8 +350,8 @@ fn not_executed_report(
 
 /// What the report of an executed diff reads besides the writes.
 struct Context<'a> {
-    blocks: &'a FastMap<String, Option<Block>>,
-    children: &'a FastMap<String, Vec<ChildBlock>>,
+    blocks: &'a StableMap<String, Option<Block>>,
+    children: &'a StableMap<String, Vec<ChildBlock>>,
     /// Memberships the deletes drop for good (`allowMembershipLoss`).
     lost: &'a [(String, Vec<&'static str>)],
 }
@@ -378,7 +377,7 @@ fn executed_report(
         warnings.extend(w);
         let (text, w) = build_undo(&done, &groups, lang);
         warnings.extend(w);
-        let deleted: FastSet<&str> = done
+        let deleted: StableSet<&str> = done
             .iter()
             .filter(|d| matches!(d, Done::Deleted { .. }))
             .map(Done::id)
@@ -415,7 +414,7 @@ fn executed_report(
 /// The time part of new ids: the caller's, else the newest `updated` of
 /// the blocks read (a host without a clock still gets ids of the right
 /// form, and the kernel accepts them).
-fn id_stamp(given: Option<&str>, blocks: &FastMap<String, Option<Block>>) -> String {
+fn id_stamp(given: Option<&str>, blocks: &StableMap<String, Option<Block>>) -> String {
     if let Some(stamp) = given.filter(|s| s.len() == 14 && s.bytes().all(|b| b.is_ascii_digit())) {
         return stamp.to_string();
     }

@@ -314,7 +314,7 @@ fn message(problem: &Problem, lang: Lang) -> String {
 /// them (the next steps are the suggestions, said once).
 fn content_mismatch(lang: Lang, at: &EditAt, m: &Mismatch) -> String {
     let (id, n) = (&at.block_id, at.hunk_index);
-    let percent = crate::text::fixed(m.similarity * 100.0, 1);
+    let percent = format!("{:.1}", m.similarity * 100.0);
     let (expected, actual, diff) = (&m.expected, &m.actual, &m.diff);
     let mut message = match lang {
         Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{}", diff.trim_end()),

@@ -103,7 +103,7 @@ pub fn analyze(text: &str, lang: Lang, keep: Keep) -> Analysis {
         pass.out.hunks.clear();
     }
     // A stable sort: problems on one line stay in the order they were found.
-    crate::sort::sort_by_key(&mut pass.out.errors, |e| e.details.line.unwrap_or(0));
+    pass.out.errors.sort_by_key(|e| e.details.line.unwrap_or(0));
     pass.out
 }
 

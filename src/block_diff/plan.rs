@@ -20,7 +20,7 @@
 //!   still be found, checked and undone. An id the author wrote is kept if
 //!   no block has it; one that exists already is dropped (no duplicates).
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::ial::{carried_attrs, carried_attrs_of, MEMBERSHIP_KEYS};
 use super::messages as msg;
@@ -66,22 +66,22 @@ pub struct PlanEntry {
 
 /// Everything the planner reads besides the drafts.
 pub struct PlanData<'a> {
-    pub blocks: &'a FastMap<String, Option<Block>>,
+    pub blocks: &'a StableMap<String, Option<Block>>,
     /// Kramdown of every target (documents excepted), read from the tree.
-    pub kramdown: &'a FastMap<String, String>,
-    pub children: &'a FastMap<String, Vec<ChildBlock>>,
+    pub kramdown: &'a StableMap<String, String>,
+    pub children: &'a StableMap<String, Vec<ChildBlock>>,
     /// Ids other blocks reference; `None` when the host cannot tell.
-    pub referenced: Option<&'a FastSet<String>>,
+    pub referenced: Option<&'a StableSet<String>>,
     /// Ids written in bodies that already belong to a block.
-    pub existing: &'a FastSet<String>,
+    pub existing: &'a StableSet<String>,
     /// The ids inside each edited or deleted container (from its kramdown):
     /// a rewrite may restate them.
-    pub descendants: &'a FastMap<String, FastSet<String>>,
+    pub descendants: &'a StableMap<String, StableSet<String>>,
     /// Top-level blocks of each text, as the host's Lute split them.
-    pub splits: &'a FastMap<String, Vec<String>>,
+    pub splits: &'a StableMap<String, Vec<String>>,
     /// Documents the diff deletes every child of: the kernel gives each an
     /// empty paragraph at its next load, which the undo removes.
-    pub emptied_documents: &'a FastSet<String>,
+    pub emptied_documents: &'a StableSet<String>,
     pub allow_child_reassign: bool,
     pub allow_membership_loss: bool,
     pub lang: Lang,
@@ -94,11 +94,11 @@ pub struct IdMaker {
     stamp: String,
     seed: u64,
     counter: u64,
-    avoid: FastSet<String>,
+    avoid: StableSet<String>,
 }
 
 impl IdMaker {
-    pub fn new(stamp: &str, seed: u64, avoid: FastSet<String>) -> IdMaker {
+    pub fn new(stamp: &str, seed: u64, avoid: StableSet<String>) -> IdMaker {
         IdMaker {
             stamp: stamp.to_string(),
             seed,
@@ -254,7 +254,7 @@ impl<'a> Planner<'a> {
     /// the planner, which each step borrows mutably): the planner used to
     /// clone it per edit (docs/PERFORMANCE.md cut 45).
     fn block(&self, id: &str) -> Option<&'a Block> {
-        let blocks: &'a FastMap<String, Option<Block>> = self.data.blocks;
+        let blocks: &'a StableMap<String, Option<Block>> = self.data.blocks;
         blocks.get(id).and_then(Option::as_ref)
     }
 
@@ -892,7 +892,7 @@ mod tests {
 
     #[test]
     fn new_ids_have_the_kernel_form_and_never_repeat() {
-        let mut ids = IdMaker::new("20261124120000", seed_of(["diff"]), FastSet::default());
+        let mut ids = IdMaker::new("20261124120000", seed_of(["diff"]), StableSet::default());
         let a = ids.next_id();
         let b = ids.next_id();
         assert!(crate::siyuan::is_block_id(&a), "{a}");
@@ -900,7 +900,7 @@ mod tests {
         let mut again = IdMaker::new(
             "20261124120000",
             seed_of(["diff"]),
-            FastSet::from_iter([a.clone()]),
+            StableSet::from_iter([a.clone()]),
         );
         assert_ne!(again.next_id(), a);
     }

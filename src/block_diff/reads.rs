@@ -12,7 +12,7 @@
 //! heading APPEND needs one (the parents of deletes are read by
 //! [`super::emptied`]).
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::check::normalize_eol;
 use super::plan::{ial_ids, Draft};
@@ -25,15 +25,15 @@ use crate::{Error, Lang};
 /// What the validation reads found about the targets.
 pub(super) struct Reads {
     /// Each target's row (`None`: no such block).
-    pub(super) blocks: FastMap<String, Option<Block>>,
+    pub(super) blocks: StableMap<String, Option<Block>>,
     /// Ids the new bodies write that a block already has.
-    pub(super) existing: FastSet<String>,
+    pub(super) existing: StableSet<String>,
     /// Each target's kramdown, read from the tree (documents excepted).
-    pub(super) kramdown: FastMap<String, String>,
+    pub(super) kramdown: StableMap<String, String>,
     /// Targets whose row and tree disagree: being edited right now.
-    pub(super) changing: FastSet<String>,
+    pub(super) changing: StableSet<String>,
     /// The ids inside each container target.
-    pub(super) descendants: FastMap<String, FastSet<String>>,
+    pub(super) descendants: StableMap<String, StableSet<String>>,
 }
 
 /// The validation reads, fresh (after a flush): the targets' rows and the
@@ -53,7 +53,7 @@ pub(super) async fn read_targets<H: SiyuanHost>(
         ids.push(&edit.block_id);
     }
     let targets = ids.list.len();
-    let mut body_ids: FastSet<String> = FastSet::default();
+    let mut body_ids: StableSet<String> = StableSet::default();
     for edit in edits {
         for id in ial_ids(edit.replacement.as_deref().unwrap_or("")) {
             ids.push(&id);
@@ -61,14 +61,14 @@ pub(super) async fn read_targets<H: SiyuanHost>(
         }
     }
     let rows = crate::host::fetch_blocks(host, &ids.list, lang).await?;
-    let existing: FastSet<String> = ids
+    let existing: StableSet<String> = ids
         .list
         .iter()
         .zip(&rows)
         .filter(|(id, row)| row.is_some() && body_ids.contains(*id))
         .map(|(id, _)| id.clone())
         .collect();
-    let blocks: FastMap<String, Option<Block>> = ids.list[..targets]
+    let blocks: StableMap<String, Option<Block>> = ids.list[..targets]
         .iter()
         .cloned()
         .zip(rows.into_iter().take(targets))
@@ -83,7 +83,7 @@ pub(super) async fn read_targets<H: SiyuanHost>(
         })
         .cloned()
         .collect();
-    let mut kramdown: FastMap<String, String> = FastMap::default();
+    let mut kramdown: StableMap<String, String> = StableMap::default();
     if !present.is_empty() {
         require(host, &[Capability::GetKramdown], lang)?;
         kramdown = fetch_kramdown(host, &present, lang).await?;
@@ -104,10 +104,10 @@ pub(super) async fn read_targets<H: SiyuanHost>(
 fn changing_now(
     edits: &[BlockEdit],
     present: &[String],
-    blocks: &FastMap<String, Option<Block>>,
-    kramdown: &FastMap<String, String>,
-) -> FastSet<String> {
-    let rewritten_ids: FastSet<&str> = edits
+    blocks: &StableMap<String, Option<Block>>,
+    kramdown: &StableMap<String, String>,
+) -> StableSet<String> {
+    let rewritten_ids: StableSet<&str> = edits
         .iter()
         .filter(|e| matches!(e.kind, EditKind::Update | EditKind::Delete))
         .map(|e| e.block_id.as_str())
@@ -133,9 +133,9 @@ fn changing_now(
 /// The ids inside each container target (documents excepted), from its
 /// kramdown.
 fn container_descendants(
-    blocks: &FastMap<String, Option<Block>>,
-    kramdown: &FastMap<String, String>,
-) -> FastMap<String, FastSet<String>> {
+    blocks: &StableMap<String, Option<Block>>,
+    kramdown: &StableMap<String, String>,
+) -> StableMap<String, StableSet<String>> {
     kramdown
         .iter()
         .filter(|(id, _)| {
@@ -145,7 +145,7 @@ fn container_descendants(
                 .is_some_and(|b| b.kind().is_container() && b.kind() != BlockKind::Document)
         })
         .map(|(id, k)| {
-            let mut inside = FastSet::default();
+            let mut inside = StableSet::default();
             for node in parse(k) {
                 collect_ids(&node, &mut inside);
             }
@@ -161,9 +161,9 @@ fn container_descendants(
 pub(super) async fn read_child_lists<H: SiyuanHost>(
     host: &H,
     edits: &[BlockEdit],
-    blocks: &FastMap<String, Option<Block>>,
+    blocks: &StableMap<String, Option<Block>>,
     lang: Lang,
-) -> Result<FastMap<String, Vec<ChildBlock>>, Error> {
+) -> Result<StableMap<String, Vec<ChildBlock>>, Error> {
     let mut child_ids = UniqueIds::default();
     for edit in edits {
         let Some(Some(block)) = blocks.get(&edit.block_id) else {
@@ -174,7 +174,7 @@ pub(super) async fn read_child_lists<H: SiyuanHost>(
         }
     }
     if child_ids.list.is_empty() {
-        return Ok(FastMap::default());
+        return Ok(StableMap::default());
     }
     require(host, &[Capability::GetChildBlocks], lang)?;
     let lists = fetch_children(host, &child_ids.list, lang).await?;
@@ -186,9 +186,9 @@ pub(super) async fn read_child_lists<H: SiyuanHost>(
 pub(super) async fn read_references<H: SiyuanHost>(
     host: &H,
     drafts: &[Draft],
-    descendants: &FastMap<String, FastSet<String>>,
+    descendants: &StableMap<String, StableSet<String>>,
     lang: Lang,
-) -> Result<Option<FastSet<String>>, Error> {
+) -> Result<Option<StableSet<String>>, Error> {
     let rewritten_children: Vec<String> = drafts
         .iter()
         .filter(|d| d.kind == EditKind::Update)
@@ -196,7 +196,7 @@ pub(super) async fn read_references<H: SiyuanHost>(
         .flat_map(|set| set.iter().cloned())
         .collect();
     if rewritten_children.is_empty() {
-        return Ok(Some(FastSet::default()));
+        return Ok(Some(StableSet::default()));
     }
     if !host.has(Capability::GetReferencedIds) {
         return Ok(None);
@@ -213,8 +213,8 @@ pub(super) async fn read_splits<H: SiyuanHost>(
     host: &H,
     drafts: &[Draft],
     lang: Lang,
-) -> Result<FastMap<String, Vec<String>>, Error> {
-    let mut splits: FastMap<String, Vec<String>> = FastMap::default();
+) -> Result<StableMap<String, Vec<String>>, Error> {
+    let mut splits: StableMap<String, Vec<String>> = StableMap::default();
     if !host.has(Capability::SplitMarkdown) {
         return Ok(splits);
     }
@@ -239,7 +239,7 @@ pub(super) async fn flush<H: SiyuanHost>(host: &H, lang: Lang) -> Result<(), Err
         .map_err(|e| host_error(lang, &e))
 }
 
-pub(super) fn collect_ids(node: &Node, out: &mut FastSet<String>) {
+pub(super) fn collect_ids(node: &Node, out: &mut StableSet<String>) {
     if let Some(id) = node.ial.as_ref().and_then(|(a, _)| ial_id(a)) {
         out.insert(id.to_string());
     }
@@ -252,7 +252,7 @@ pub(super) async fn fetch_kramdown<H: SiyuanHost>(
     host: &H,
     ids: &[String],
     lang: Lang,
-) -> Result<FastMap<String, String>, Error> {
+) -> Result<StableMap<String, String>, Error> {
     let answer = host
         .get_kramdown(ids)
         .await
@@ -271,7 +271,7 @@ pub(super) async fn fetch_kramdown<H: SiyuanHost>(
 #[derive(Default)]
 pub(super) struct UniqueIds {
     pub(super) list: Vec<String>,
-    pub(super) seen: FastSet<String>,
+    pub(super) seen: StableSet<String>,
 }
 
 impl UniqueIds {

@@ -13,7 +13,7 @@
 //!
 //! Reverted steps leave `done`; what is left is what the undo must cover.
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::messages as msg;
 use super::plan::ial_ids;
@@ -49,7 +49,7 @@ impl Tally {
 }
 
 /// What every touched block reads now.
-type Rows = FastMap<String, Option<Block>>;
+type Rows = StableMap<String, Option<Block>>;
 
 /// Whether a block reads as editkit wrote it: as the text sent, or as
 /// verify read it right after the write (a write the kernel read
@@ -175,7 +175,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         let (groups, _) = delete_groups(self.blocks, self.children, done, self.lang);
         let mut restored: Vec<usize> = Vec::new();
         let mut failed = false;
-        let taken: FastSet<String> = self.taken_ids(done).await;
+        let taken: StableSet<String> = self.taken_ids(done).await;
         'groups: for group in &groups {
             let mut previous: Option<String> = None;
             for &step in &group.steps {
@@ -216,7 +216,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 tally.reverted += 1;
             }
         }
-        crate::sort::sort(&mut restored);
+        restored.sort();
         for step in restored.into_iter().rev() {
             done.remove(step);
         }
@@ -225,7 +225,7 @@ impl<H: SiyuanHost> Run<'_, H> {
 
     /// A restored block's kramdown without its id when another block has
     /// that id now (the kernel would refuse a duplicate), with a warning.
-    fn without_taken_id(&mut self, body: String, id: &str, taken: &FastSet<String>) -> String {
+    fn without_taken_id(&mut self, body: String, id: &str, taken: &StableSet<String>) -> String {
         if !taken.contains(id) {
             return body;
         }
@@ -282,7 +282,7 @@ impl<H: SiyuanHost> Run<'_, H> {
     }
 
     /// Ids among the deleted blocks' kramdown that another block has now.
-    async fn taken_ids(&self, done: &[Done]) -> FastSet<String> {
+    async fn taken_ids(&self, done: &[Done]) -> StableSet<String> {
         let mut wanted = Vec::new();
         for d in done {
             if let Some(body) = d.restore_body() {
@@ -290,7 +290,7 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
         }
         if wanted.is_empty() {
-            return FastSet::default();
+            return StableSet::default();
         }
         match self.host.get_blocks(&wanted).await {
             Ok(rows) if rows.len() == wanted.len() => wanted
@@ -298,7 +298,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 .zip(rows)
                 .filter_map(|(id, row)| row.map(|_| id))
                 .collect(),
-            _ => FastSet::default(),
+            _ => StableSet::default(),
         }
     }
 

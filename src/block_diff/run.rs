@@ -7,7 +7,7 @@
 //! empty a document). A host with the batch callbacks gets the writes in
 //! batches ([`super::batched`]).
 
-use crate::text::{FastMap, FastSet};
+use crate::text::{StableMap, StableSet};
 
 use super::batched::has_batches;
 use super::check::normalize_eol;
@@ -29,8 +29,8 @@ pub(super) struct Run<'a, H> {
     pub(super) lang: Lang,
     pub(super) atomic: bool,
     pub(super) results: &'a mut Vec<EditResult>,
-    pub(super) blocks: &'a FastMap<String, Option<Block>>,
-    pub(super) children: &'a FastMap<String, Vec<ChildBlock>>,
+    pub(super) blocks: &'a StableMap<String, Option<Block>>,
+    pub(super) children: &'a StableMap<String, Vec<ChildBlock>>,
     pub(super) warnings: Vec<Warning>,
 }
 
@@ -52,7 +52,7 @@ impl<H: SiyuanHost> Run<'_, H> {
     pub(super) async fn execute(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: FastMap<String, String>,
+        kramdown: StableMap<String, String>,
     ) -> Result<Executed, Error> {
         if has_batches(self.host) {
             let mut id_map = Vec::new();
@@ -128,9 +128,9 @@ impl<H: SiyuanHost> Run<'_, H> {
     pub(super) async fn recheck(
         &mut self,
         plan: &[PlanEntry],
-        kramdown: &FastMap<String, String>,
-        only: Option<&FastSet<usize>>,
-    ) -> Result<FastSet<usize>, Error> {
+        kramdown: &StableMap<String, String>,
+        only: Option<&StableSet<usize>>,
+    ) -> Result<StableSet<usize>, Error> {
         let lang = self.lang;
         let checked = |k: &usize| only.is_none_or(|o| o.contains(k));
         let mut check_ids = UniqueIds::default();
@@ -153,18 +153,18 @@ impl<H: SiyuanHost> Run<'_, H> {
             .await
             .map_err(|e| host_error(lang, &e))?;
         let now = one_per_id(now, check_ids.list.len(), Capability::GetKramdown, lang)?;
-        let fresh: FastMap<&str, Option<String>> = check_ids
+        let fresh: StableMap<&str, Option<String>> = check_ids
             .list
             .iter()
             .map(String::as_str)
             .zip(now.into_iter().map(|k| k.map(|k| normalize_eol(&k))))
             .collect();
-        let new_taken: FastSet<&str> = check_ids.list[targets..]
+        let new_taken: StableSet<&str> = check_ids.list[targets..]
             .iter()
             .filter(|id| fresh.get(id.as_str()).is_some_and(Option::is_some))
             .map(String::as_str)
             .collect();
-        let mut stale: FastSet<usize> = FastSet::default();
+        let mut stale: StableSet<usize> = StableSet::default();
         for (k, entry) in plan.iter().enumerate().filter(|(k, _)| checked(k)) {
             let id = &entry.planned.block_id;
             // Rewritten blocks must read exactly as checked; anchors of
@@ -205,11 +205,11 @@ impl<H: SiyuanHost> Run<'_, H> {
     async fn write_all(
         &mut self,
         plan: &[PlanEntry],
-        stale: &FastSet<usize>,
-        kramdown: &FastMap<String, String>,
+        stale: &StableSet<usize>,
+        kramdown: &StableMap<String, String>,
     ) -> Writes {
         let mut done: Vec<Done> = Vec::new();
-        let mut tails: FastMap<String, String> = FastMap::default();
+        let mut tails: StableMap<String, String> = StableMap::default();
         let mut renamed: Vec<IdMapping> = Vec::new();
         for (k, entry) in plan.iter().enumerate() {
             if stale.contains(&k) {
@@ -306,8 +306,8 @@ fn new_id_of(op: &HostOp) -> Option<&str> {
 /// nearest previous sibling that was not deleted, else first in their
 /// parent; each group in document order.
 pub(super) fn delete_groups(
-    blocks: &FastMap<String, Option<Block>>,
-    children: &FastMap<String, Vec<ChildBlock>>,
+    blocks: &StableMap<String, Option<Block>>,
+    children: &StableMap<String, Vec<ChildBlock>>,
     done: &[Done],
     lang: Lang,
 ) -> (Vec<DeleteGroup>, Vec<Warning>) {
@@ -370,7 +370,7 @@ pub(super) fn delete_groups(
         .into_iter()
         .map(|(mut group, orders)| {
             let mut pairs: Vec<(usize, usize)> = orders.into_iter().zip(group.steps).collect();
-            crate::sort::sort(&mut pairs); // (sibling index, step) pairs are distinct
+            pairs.sort(); // (sibling index, step) pairs are distinct
             group.steps = pairs.into_iter().map(|(_, s)| s).collect();
             group
         })

@@ -2,7 +2,7 @@
 //! and what can go wrong ([`Problem`]). A leaf: it imports no stage module
 //! and no `messages`, so every stage and the messages import it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::matcher::MatchMode;
 use crate::{Details, Error, ErrorCode, Lang, LineRange};
@@ -111,13 +111,12 @@ pub struct Warning {
 }
 
 /// Options of [`validate_block_diff_format`](crate::validate_block_diff_format) and [`parse_block_diff`](crate::parse_block_diff).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct FormatOptions {
     /// Message language (default `en`).
     pub lang: Lang,
 }
-
-crate::wire::read_object!(FormatOptions { lang });
 
 /// Every format problem of a diff, for live editor feedback.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -144,7 +143,8 @@ pub struct ParseReport {
 }
 
 /// Options of [`apply_block_diff`](crate::apply_block_diff).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ApplyOptions {
     /// Parse and check only; return the plan; write nothing (default false).
     pub dry_run: bool,
@@ -167,16 +167,6 @@ pub struct ApplyOptions {
     /// it the newest `updated` stamp of the blocks read is used.
     pub id_stamp: Option<String>,
 }
-
-crate::wire::read_object!(ApplyOptions {
-    dry_run,
-    atomic,
-    lang,
-    match_mode,
-    allow_child_reassign,
-    allow_membership_loss,
-    id_stamp,
-});
 
 impl Default for ApplyOptions {
     fn default() -> Self {

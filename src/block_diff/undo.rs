@@ -179,7 +179,7 @@ pub fn build_undo(done: &[Done], groups: &[DeleteGroup], lang: Lang) -> (String,
             .collect();
         hunks.push((last, format!("{header}\n{}", body.join("\n\n"))));
     }
-    crate::sort::sort_by_key(&mut hunks, |h| std::cmp::Reverse(h.0)); // step indexes are unique
+    hunks.sort_by_key(|h| std::cmp::Reverse(h.0)); // step indexes are unique
     let text = hunks
         .into_iter()
         .map(|(_, h)| h)

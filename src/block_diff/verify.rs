@@ -4,7 +4,7 @@
 //! shows (SPEC §3.7 rule 2). The comparison forgives what the kernel
 //! canonicalises on write (rule 10) and nothing else that carries text.
 
-use crate::text::FastSet;
+use crate::text::StableSet;
 
 use super::check::normalize_eol;
 use super::messages as msg;
@@ -161,7 +161,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 failed.push(entry);
             }
         }
-        crate::sort::sort(&mut failed);
+        failed.sort();
         failed
     }
 
@@ -187,7 +187,7 @@ impl<H: SiyuanHost> Run<'_, H> {
             return;
         };
         for ((k, item), list) in items.into_iter().zip(lists) {
-            let before: FastSet<&str> = self
+            let before: StableSet<&str> = self
                 .children
                 .get(&item)
                 .map(|l| l.iter().map(|c| c.id.as_str()).collect())
@@ -215,7 +215,7 @@ impl<H: SiyuanHost> Run<'_, H> {
 /// written container rewrite kept (with their plan entry).
 fn read_back_ids(plan: &[PlanEntry], done: &[Done]) -> (Vec<String>, Vec<(usize, String)>) {
     let mut ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
-    let written_entries: FastSet<usize> = done.iter().map(Done::entry).collect();
+    let written_entries: StableSet<usize> = done.iter().map(Done::entry).collect();
     let mut kept: Vec<(usize, String)> = Vec::new();
     for (k, entry) in plan.iter().enumerate() {
         if written_entries.contains(&k) {

@@ -7,7 +7,7 @@
 //! it (SPEC §3.7 rule 3). Every inserted block carries an id editkit chose,
 //! so even an insert whose answer was lost can be found.
 
-use crate::text::FastMap;
+use crate::text::StableMap;
 
 use super::messages as msg;
 use super::plan::PlanEntry;
@@ -37,8 +37,8 @@ impl<H: SiyuanHost> Run<'_, H> {
         &mut self,
         k: usize,
         entry: &PlanEntry,
-        kramdown: &FastMap<String, String>,
-        tails: &mut FastMap<String, String>,
+        kramdown: &StableMap<String, String>,
+        tails: &mut StableMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), Error> {
         let hunk = entry.planned.hunk_indexes.first().copied().unwrap_or(0);
@@ -112,7 +112,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         entry: &PlanEntry,
         id: &str,
         markdown: &str,
-        kramdown: &FastMap<String, String>,
+        kramdown: &StableMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), HostError> {
         let step = Done::Updated {
@@ -143,7 +143,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         k: usize,
         entry: &PlanEntry,
         id: &str,
-        kramdown: &FastMap<String, String>,
+        kramdown: &StableMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), HostError> {
         let step = Done::Deleted {
@@ -265,7 +265,7 @@ impl<H: SiyuanHost> Run<'_, H> {
 pub(super) fn note_created(
     id: &str,
     chain: &mut Option<(String, bool)>,
-    tails: &mut FastMap<String, String>,
+    tails: &mut StableMap<String, String>,
     last_created: &mut Option<String>,
 ) {
     *last_created = Some(id.to_string());
@@ -300,7 +300,7 @@ impl Links {
     pub(super) fn insert_anchor(
         &mut self,
         op: &HostOp,
-        tails: &FastMap<String, String>,
+        tails: &StableMap<String, String>,
     ) -> Option<InsertAnchor> {
         let HostOp::Insert {
             previous_id,

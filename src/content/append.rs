@@ -85,15 +85,14 @@ pub struct AppendPlan {
 /// What [`plan_append`] needs, for hosts that already hold it (the JS
 /// `planAppend`): the target block's row and, for a heading, its section
 /// as `getChildBlocks` lists it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct AppendSource {
     /// The target block's row.
     pub block: Block,
     /// For a heading, its section as `getChildBlocks` lists it (else empty).
     pub section: Vec<ChildBlock>,
 }
-
-crate::wire::read_object!(AppendSource { block, section });
 
 impl AppendSource {
     /// [`plan_append`], once the block's id is a block id

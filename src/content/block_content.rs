@@ -24,7 +24,7 @@
 //! `@@<id>@@<type label>` line that applyBlockDiff accepts as a hunk
 //! header. With a slice the text starts with the `[Slice View]` line.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{
     checked_id, expansion, fetch_blocks, fetch_children, join_markdown, messages, refuse, require,
@@ -36,7 +36,8 @@ use crate::slice::{empty_slice_message, slice_header, slice_range};
 use crate::Error;
 
 /// Arguments of getBlockContent (the agent's tool arguments).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct GetBlockContentArgs {
     /// The block to read (a document, heading, container or leaf).
     pub block_id: String,
@@ -49,13 +50,6 @@ pub struct GetBlockContentArgs {
     /// A slice over the listed blocks (SPEC §4); `""` means no slice.
     pub slice: Option<String>,
 }
-
-crate::wire::read_object!(GetBlockContentArgs {
-    block_id,
-    show_id,
-    show_sub_structure,
-    slice,
-});
 
 /// The flags after the seed's coupling.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -85,15 +79,14 @@ pub fn resolve_view(args: &GetBlockContentArgs) -> ViewFlags {
 /// view lists children (documents, headings, containers with
 /// sub-structure), its `getChildBlocks` list. Rendering trusts the list: an
 /// empty one renders as an empty document or section.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct BlockContentSource {
     /// The block's row.
     pub block: Block,
     /// Its `getChildBlocks` list, when the view lists children (else empty).
     pub children: Vec<ChildBlock>,
 }
-
-crate::wire::read_object!(BlockContentSource { block, children });
 
 /// The rendered view.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -103,17 +103,16 @@ impl BlockIds {
 }
 
 /// Arguments of getBlockInfo.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct GetBlockInfoArgs {
     /// The blocks to describe.
     pub ids: BlockIds,
 }
 
-crate::wire::read_object!(GetBlockInfoArgs { ids });
-
 /// One heading of a document outline.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct TocNode {
     /// The heading block's id.
     pub block_id: String,
@@ -125,16 +124,9 @@ pub struct TocNode {
     pub children: Vec<TocNode>,
 }
 
-crate::wire::read_object!(TocNode {
-    block_id,
-    content,
-    level,
-    children,
-});
-
 /// One level of a breadcrumb.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct BreadcrumbItem {
     /// The block (or document) at this level.
     pub id: String,
@@ -149,16 +141,9 @@ pub struct BreadcrumbItem {
     pub name: String,
 }
 
-crate::wire::read_object!(BreadcrumbItem {
-    id,
-    "type" type_,
-    sub_type,
-    name,
-});
-
 /// What getBlockInfo says about one block.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct BlockInfo {
     /// The block's id.
     pub id: String,
@@ -185,33 +170,16 @@ pub struct BlockInfo {
     pub breadcrumb: Option<Vec<BreadcrumbItem>>,
 }
 
-crate::wire::read_object!(BlockInfo {
-    id,
-    "type" type_,
-    block,
-    content_length,
-    markdown_length,
-    markdown_preview,
-    child_block_count,
-    toc,
-    breadcrumb,
-});
-
 /// The result of [`get_block_info`]: the blocks found, in the order asked,
 /// and the ids that matched nothing.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct BlockInfoResult {
     /// The blocks found, in the order asked.
     pub blocks: Vec<BlockInfo>,
     /// The ids no block has.
     pub not_found_ids: Vec<String>,
 }
-
-crate::wire::read_object!(BlockInfoResult {
-    blocks,
-    not_found_ids,
-});
 
 fn lists_children(kind: BlockKind) -> bool {
     kind.is_container() || kind == BlockKind::Heading
@@ -221,7 +189,8 @@ fn lists_children(kind: BlockKind) -> bool {
 /// JS `buildBlockInfo`): the block's row, its child list (documents,
 /// headings, containers), a document's headings in document order, and
 /// its breadcrumb as `getBlockBreadcrumb` answers it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct BlockInfoSource {
     /// The block's row.
     pub block: Block,
@@ -232,13 +201,6 @@ pub struct BlockInfoSource {
     /// Its breadcrumb as `getBlockBreadcrumb` answers it.
     pub breadcrumb: Option<Vec<BreadcrumbEntry>>,
 }
-
-crate::wire::read_object!(BlockInfoSource {
-    block,
-    children,
-    headings,
-    breadcrumb,
-});
 
 impl BlockInfoSource {
     /// The info, once the block's id is a block id (`INVALID_BLOCK_ID`

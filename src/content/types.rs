@@ -4,15 +4,15 @@
 
 use crate::host::Capability;
 use crate::{Details, ErrorCode, Lang};
+use serde::Deserialize;
 
 /// Options of every content tool.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ContentOptions {
     /// Language of messages, type labels and formatted text (default `en`).
     pub lang: Lang,
 }
-
-crate::wire::read_object!(ContentOptions { lang });
 
 crate::wire::wire_enum! {
 /// Where createNewDoc puts the new document, relative to the anchor.

@@ -123,7 +123,7 @@ pub fn same_kramdown(a: &str, b: &str) -> bool {
 /// `kramdown` with the pairs of every IAL in key order.
 pub fn with_sorted_ials(kramdown: &str) -> String {
     rewrite_ials(kramdown, |mut pairs| {
-        crate::sort::sort(&mut pairs);
+        pairs.sort();
         pairs
     })
 }
@@ -172,7 +172,7 @@ fn ial_end(text: &str) -> Option<usize> {
 /// §11); restated in one order, the same block always gives the same text
 /// to write, whichever read it came from.
 pub fn in_written_order(mut attrs: Attrs) -> Attrs {
-    crate::sort::sort_by_key(&mut attrs, |(k, _)| (k != "id", k.clone()));
+    attrs.sort_by_key(|(k, _)| (k != "id", k.clone()));
     attrs
 }
 

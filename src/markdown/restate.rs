@@ -20,7 +20,7 @@
 //! copied), those are the author's word: no text alignment is done, and
 //! every old child whose id the text does not name is `Removed`.
 
-use crate::text::FastSet;
+use crate::text::StableSet;
 
 use super::blocks::{parse, source_lines, IalPlace, Node};
 use super::ial::{ial_id, in_written_order, is_ial_line, render_ial, strip_inline_item_ial, Attrs};
@@ -111,7 +111,7 @@ pub fn restate_children(
     }
     let kramdown = work.edits.apply(&new_lines);
     let mut descendants = work.fates;
-    crate::sort::sort_by_key(&mut descendants, |d| order_of(old_kramdown, &d.id));
+    descendants.sort_by_key(|d| order_of(old_kramdown, &d.id));
     Some(Restated {
         kramdown,
         descendants,
@@ -185,8 +185,8 @@ fn root_of(tree: &[Node], item_root: bool) -> Option<&Node> {
 }
 
 /// Ids that IALs in the new text name (the root's own excluded).
-fn explicit_ids(node: &Node, is_root: bool) -> FastSet<String> {
-    let mut out = FastSet::default();
+fn explicit_ids(node: &Node, is_root: bool) -> StableSet<String> {
+    let mut out = StableSet::default();
     if !is_root {
         if let Some(id) = node.ial.as_ref().and_then(|(a, _)| ial_id(a)) {
             out.insert(id.to_string());
@@ -463,7 +463,7 @@ fn gap_steps(gap_old: &[usize], gap_new: &[usize], paired: &[(usize, usize)]) ->
             events.push((n, Step::New(n)));
         }
     }
-    crate::sort::sort_by_key(&mut events, |e| e.0);
+    events.sort_by_key(|e| e.0);
     events.into_iter().map(|(_, s)| s).collect()
 }
 
@@ -500,7 +500,7 @@ struct Edits {
     /// (line, depth, text): a line inserted after `line`, deeper first.
     after: Vec<(usize, usize, String)>,
     /// Whole lines dropped.
-    drop_lines: FastSet<usize>,
+    drop_lines: StableSet<usize>,
     /// (line, start, end) byte ranges dropped.
     drop_ranges: Vec<(usize, usize, usize)>,
 }
@@ -541,7 +541,7 @@ impl Edits {
     }
 
     fn apply(mut self, lines: &[&str]) -> String {
-        crate::sort::sort_by(&mut self.after, |a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        self.after.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         let mut out: Vec<String> = Vec::with_capacity(lines.len() + self.after.len());
         for (idx, line) in lines.iter().enumerate() {
             if !self.drop_lines.contains(&idx) {
@@ -559,7 +559,7 @@ impl Edits {
                             .map(|i| (i.1, i.1, i.2.as_str())),
                     )
                     .collect();
-                crate::sort::sort_by_key(&mut changes, |c| std::cmp::Reverse(c.0));
+                changes.sort_by_key(|c| std::cmp::Reverse(c.0));
                 for (start, end, insert) in changes {
                     if text.is_char_boundary(start)
                         && text.is_char_boundary(end)

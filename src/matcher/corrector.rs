@@ -25,6 +25,7 @@
 use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::messages;
 use super::normalize::Fnv;
@@ -254,11 +255,11 @@ async fn ask<C: Corrector + ?Sized>(
 
 /// The first JSON object in `answer` that looks like a correction.
 fn parse_answer(answer: &str) -> Option<Correction> {
-    let fields = json::find_object(answer, &["search", "noChangesRequired"])?;
-    let get = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-    let no_changes_required = matches!(get("noChangesRequired"), Some(json::Value::Bool(true)));
+    let fields = find_object(answer, &["search", "noChangesRequired"])?;
+    let get = |name: &str| fields.get(name);
+    let no_changes_required = matches!(get("noChangesRequired"), Some(Value::Bool(true)));
     let search = match get("search") {
-        Some(json::Value::Str(s)) => s.clone(),
+        Some(Value::String(s)) => s.clone(),
         _ if no_changes_required => String::new(),
         _ => return None,
     };
@@ -266,11 +267,11 @@ fn parse_answer(answer: &str) -> Option<Correction> {
         return None;
     }
     let replace = match get("replace") {
-        Some(json::Value::Str(s)) => Some(s.clone()),
+        Some(Value::String(s)) => Some(s.clone()),
         _ => None,
     };
     let explanation = match get("explanation") {
-        Some(json::Value::Str(s)) => s.clone(),
+        Some(Value::String(s)) => s.clone(),
         _ => String::new(),
     };
     Some(Correction {
@@ -281,182 +282,85 @@ fn parse_answer(answer: &str) -> Option<Correction> {
     })
 }
 
-/// A deliberately small JSON reader: enough to pull one object out of an
-/// LLM answer (`serde_json` is a dev-dependency only, for size).
-mod json {
-    #[derive(Clone, Debug, PartialEq)]
-    pub(super) enum Value {
-        Null,
-        Bool(bool),
-        Num,
-        Str(String),
-        Arr,
-        Obj(Vec<(String, Value)>),
-    }
+/// How many `{` of an answer are tried as the start of its JSON object:
+/// the work stays bounded on a long answer full of braces.
+const MAX_ATTEMPTS: usize = 64;
 
-    const MAX_DEPTH: usize = 64;
-    const MAX_ATTEMPTS: usize = 64;
-
-    struct Reader<'a> {
-        s: &'a [u8],
-        i: usize,
-    }
-
-    impl Reader<'_> {
-        fn ws(&mut self) {
-            while self.s.get(self.i).is_some_and(|b| b.is_ascii_whitespace()) {
-                self.i += 1;
-            }
-        }
-
-        fn eat(&mut self, lit: &[u8]) -> bool {
-            if self.s.get(self.i..self.i + lit.len()) == Some(lit) {
-                self.i += lit.len();
-                true
-            } else {
-                false
-            }
-        }
-
-        fn value(&mut self, depth: usize) -> Option<Value> {
-            if depth > MAX_DEPTH {
-                return None;
-            }
-            self.ws();
-            match *self.s.get(self.i)? {
-                b'{' => self.object(depth),
-                b'[' => self.array(depth),
-                b'"' => self.string().map(Value::Str),
-                b't' | b'T' if self.eat(b"true") || self.eat(b"True") => Some(Value::Bool(true)),
-                b'f' | b'F' if self.eat(b"false") || self.eat(b"False") => Some(Value::Bool(false)),
-                b'n' | b'N' if self.eat(b"null") || self.eat(b"None") => Some(Value::Null),
-                b'-' | b'0'..=b'9' => {
-                    while self.s.get(self.i).is_some_and(|b| {
-                        matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-                    }) {
-                        self.i += 1;
-                    }
-                    Some(Value::Num)
+/// The first JSON object in `text` (at any `{`) that parses and has one of
+/// `keys`: an LLM often wraps its JSON in prose or a code fence, and writes
+/// Python's `True`/`False`/`None` or a trailing comma ([`as_json`]).
+fn find_object(text: &str, keys: &[&str]) -> Option<serde_json::Map<String, Value>> {
+    let text = as_json(text);
+    text.match_indices('{')
+        .take(MAX_ATTEMPTS)
+        .find_map(|(at, _)| {
+            let mut values = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+            match values.next() {
+                Some(Ok(Value::Object(fields))) if keys.iter().any(|k| fields.contains_key(*k)) => {
+                    Some(fields)
                 }
                 _ => None,
             }
-        }
+        })
+}
 
-        fn object(&mut self, depth: usize) -> Option<Value> {
-            self.i += 1;
-            let mut fields = Vec::new();
-            self.ws();
-            if self.eat(b"}") {
-                return Some(Value::Obj(fields));
-            }
-            loop {
-                self.ws();
-                let k = self.string()?;
-                self.ws();
-                if !self.eat(b":") {
-                    return None;
-                }
-                let v = self.value(depth + 1)?;
-                fields.push((k, v));
-                self.ws();
-                if self.eat(b",") {
-                    self.ws();
-                    if self.eat(b"}") {
-                        return Some(Value::Obj(fields));
-                    }
-                    continue;
-                }
-                return self.eat(b"}").then_some(Value::Obj(fields));
-            }
-        }
-
-        fn array(&mut self, depth: usize) -> Option<Value> {
-            self.i += 1;
-            self.ws();
-            if self.eat(b"]") {
-                return Some(Value::Arr);
-            }
-            loop {
-                self.value(depth + 1)?;
-                self.ws();
-                if self.eat(b",") {
-                    continue;
-                }
-                return self.eat(b"]").then_some(Value::Arr);
+/// An LLM's almost-JSON as JSON: outside strings, `True`, `False` and
+/// `None` become `true`, `false` and `null`, and a comma before `}` or `]`
+/// is dropped.
+fn as_json(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c == '"' {
+            in_string = true;
+        } else if c == ',' && rest[1..].trim_start().starts_with(['}', ']']) {
+            rest = &rest[1..];
+            continue;
+        } else if let Some((word, json)) = [("True", "true"), ("False", "false"), ("None", "null")]
+            .into_iter()
+            .find(|(word, _)| rest.starts_with(word))
+        {
+            let before = out.chars().last().is_none_or(|p| !p.is_alphanumeric());
+            let after = rest[word.len()..]
+                .chars()
+                .next()
+                .is_none_or(|n| !n.is_alphanumeric());
+            if before && after {
+                out.push_str(json);
+                rest = &rest[word.len()..];
+                continue;
             }
         }
-
-        fn hex4(&mut self) -> Option<u32> {
-            let digits = self.s.get(self.i..self.i + 4)?;
-            let v = u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()?;
-            self.i += 4;
-            Some(v)
-        }
-
-        fn string(&mut self) -> Option<String> {
-            if !self.eat(b"\"") {
-                return None;
-            }
-            let mut out: Vec<u8> = Vec::new();
-            loop {
-                let b = *self.s.get(self.i)?;
-                self.i += 1;
-                match b {
-                    b'"' => return String::from_utf8(out).ok(),
-                    b'\\' => {
-                        let e = *self.s.get(self.i)?;
-                        self.i += 1;
-                        let ch = match e {
-                            b'u' => {
-                                let hi = self.hex4()?;
-                                let code = if (0xD800..0xDC00).contains(&hi) && self.eat(b"\\u") {
-                                    let lo = self.hex4()?;
-                                    0x10000
-                                        + ((hi - 0xD800) << 10)
-                                        + (lo.checked_sub(0xDC00)? & 0x3FF)
-                                } else {
-                                    hi
-                                };
-                                char::from_u32(code).unwrap_or('\u{fffd}')
-                            }
-                            other => crate::json::simple_escape(other)?,
-                        };
-                        let mut buf = [0u8; 4];
-                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                    }
-                    _ => out.push(b),
-                }
-            }
-        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
     }
-
-    /// Fields of the first object in `text` (at any `{`) that parses and
-    /// has one of `keys`.
-    pub(super) fn find_object(text: &str, keys: &[&str]) -> Option<Vec<(String, Value)>> {
-        let bytes = text.as_bytes();
-        let mut attempts = 0usize;
-        let mut from = 0usize;
-        while let Some(off) = bytes.get(from..)?.iter().position(|&b| b == b'{') {
-            let at = from + off;
-            attempts += 1;
-            if attempts > MAX_ATTEMPTS {
-                return None;
-            }
-            let mut r = Reader { s: bytes, i: at };
-            if let Some(Value::Obj(fields)) = r.value(0) {
-                if fields.iter().any(|(k, _)| keys.contains(&k.as_str())) {
-                    return Some(fields);
-                }
-            }
-            from = at + 1;
-        }
-        None
+    if out == text {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(out)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn almost_json_is_read_as_json() {
+        assert_eq!(
+            as_json(r#"{"a": True, "b": [None, False,], "c": "True, }",}"#),
+            r#"{"a": true, "b": [null, false], "c": "True, }"}"#
+        );
+        assert_eq!(
+            as_json(r#"{"Trueish": "x\"True"}"#),
+            r#"{"Trueish": "x\"True"}"#
+        );
+    }
 
     #[test]
     fn answers_are_found_inside_fences_and_prose() {

@@ -129,7 +129,7 @@ pub(crate) fn run(
         tried.push(strategy);
         match strategies::run(strategy, &mut cx, needle) {
             Outcome::Found(mut candidates) => {
-                crate::sort::sort_by_key(&mut candidates, |c| (c.start, c.end));
+                candidates.sort_by_key(|c| (c.start, c.end));
                 return Run {
                     strategy: Some(strategy),
                     candidates,
@@ -224,7 +224,7 @@ pub(crate) struct Positions {
 
 impl Positions {
     pub(crate) fn new(body: &str, mut points: Vec<usize>) -> Positions {
-        crate::sort::sort(&mut points);
+        points.sort();
         points.dedup();
         let mut info = Vec::with_capacity(points.len());
         let (mut at, mut line, mut units) = (0usize, 0usize, 0usize);

@@ -64,7 +64,8 @@ pub struct SearchReplaceBlock {
 }
 
 /// Options of [`apply_search_replace`] and [`apply_edits`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct SearchReplaceOptions {
     /// Default `true`: one failed block leaves the content unchanged (every
     /// failure is still reported). `false` keeps the blocks that applied
@@ -85,16 +86,6 @@ pub struct SearchReplaceOptions {
     /// Operation budget of each block (default [`DEFAULT_WORK_BUDGET`](crate::DEFAULT_WORK_BUDGET)).
     pub work_budget: Option<u32>,
 }
-
-crate::wire::read_object!(SearchReplaceOptions {
-    atomic,
-    mode,
-    lang,
-    fuzzy_threshold,
-    fuzzy_margin,
-    size_ratio,
-    work_budget,
-});
 
 impl Default for SearchReplaceOptions {
     fn default() -> Self {
@@ -457,7 +448,7 @@ fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
 /// `INVALID_DIFF_FORMAT` wrapping one error per problem, in line order
 /// (problems on one line in the order they were found).
 fn format_error(lang: Lang, mut problems: Vec<(FormatProblem, u32)>) -> Error {
-    crate::sort::sort_by_key(&mut problems, |&(_, line)| line); // stable
+    problems.sort_by_key(|&(_, line)| line); // stable
     let errors: Vec<Error> = problems
         .iter()
         .map(|&(p, line)| {

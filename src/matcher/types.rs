@@ -3,7 +3,7 @@
 //! and the failure report's [`Hint`]s), which `messages` words. A leaf: it
 //! imports no other module of the matcher.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Details, ErrorCode, LineRange};
 use crate::lang::Lang;
@@ -107,7 +107,8 @@ pub const DEFAULT_WORK_BUDGET: u32 = 100_000_000;
 /// Options of [`find_match`](super::find_match) and
 /// [`replace_text`](super::replace_text): what to find, how much to
 /// forgive, and the language of messages.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct MatchOptions {
     /// Default `safe`.
     pub mode: MatchMode,
@@ -135,18 +136,6 @@ pub struct MatchOptions {
     /// Language of messages. Default `en`.
     pub lang: Lang,
 }
-
-crate::wire::read_object!(MatchOptions {
-    mode,
-    expected_replacements,
-    replace_all,
-    fuzzy_threshold,
-    fuzzy_margin,
-    size_ratio,
-    work_budget,
-    line_hint,
-    lang,
-});
 
 impl Default for MatchOptions {
     fn default() -> Self {

@@ -86,7 +86,7 @@ pub(crate) fn nfd(text: &str) -> String {
         while i < chars.len() && combining_class(chars[i]) != 0 {
             i += 1;
         }
-        crate::sort::sort_by_key(&mut chars[start..i], |&c| combining_class(c));
+        chars[start..i].sort_by_key(|&c| combining_class(c));
     }
     chars.into_iter().collect()
 }

@@ -38,7 +38,7 @@ use problem::Problem;
 
 use crate::error::{Error, ErrorCode};
 use crate::lang::Lang;
-use crate::text::FastMap;
+use crate::text::StableMap;
 
 /// A parser's result: the patch when neither the parse nor the file
 /// checks ([`check_files`]) found a problem, else every problem.
@@ -53,7 +53,7 @@ fn parsed(files: Vec<FilePatch>, mut problems: Vec<Problem>) -> Result<Patch, Ve
 
 /// Paths present, and each file named once (a rename's target counts).
 fn check_files(files: &[FilePatch], problems: &mut Vec<Problem>) {
-    let mut seen: FastMap<&str, u32> = FastMap::default();
+    let mut seen: StableMap<&str, u32> = StableMap::default();
     for f in files {
         for p in std::iter::once(&f.path).chain(f.move_to.as_ref()) {
             if p.is_empty() {
@@ -73,7 +73,7 @@ fn check_files(files: &[FilePatch], problems: &mut Vec<Problem>) {
 
 /// `INVALID_PATCH` wrapping one error per problem, in line order.
 fn invalid(lang: Lang, format: messages::Format, mut problems: Vec<Problem>) -> Error {
-    crate::sort::sort_by_key(&mut problems, Problem::line);
+    problems.sort_by_key(Problem::line);
     let errors: Vec<Error> = problems
         .iter()
         .map(|p| {

@@ -1,7 +1,7 @@
 //! A parsed patch (either format), the options of planning one, and the
 //! report a plan returns. A leaf: it imports no other module of `patch`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::lang::Lang;
@@ -152,7 +152,8 @@ impl<S: std::hash::BuildHasher> PatchFiles for std::collections::HashMap<String,
 
 /// Options of [`plan_patch`](super::plan_patch) and
 /// [`plan_unified_diff`](super::plan_unified_diff).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct PatchOptions {
     /// Default `true`: nothing is written unless every hunk of every file
     /// applies. `false` writes the files whose hunks all applied.
@@ -163,8 +164,6 @@ pub struct PatchOptions {
     /// Language of messages. Default `en`.
     pub lang: Lang,
 }
-
-crate::wire::read_object!(PatchOptions { atomic, mode, lang });
 
 impl Default for PatchOptions {
     fn default() -> Self {

@@ -17,11 +17,11 @@
 //! Cost: one pass over the lines per anchor.
 
 use super::problem::Problem;
-use super::regex::Regex;
 use super::render::plain;
 use super::types::{AnchorMatch, Occurrence};
 use crate::error::{LineRange, Result};
 use crate::lang::Lang;
+use regex_lite::Regex;
 
 /// Most candidate locations listed in an error.
 pub(crate) const MAX_LISTED_CANDIDATES: usize = 50;
@@ -216,6 +216,30 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e.code, ErrorCode::InvalidRegex);
+        // regex-lite says what it does not support.
+        let e = Matcher::new("(?<=## )Done", AnchorMatch::Regex, "anchor", Lang::En)
+            .err()
+            .unwrap();
+        assert_eq!(e.code, ErrorCode::InvalidRegex);
+        assert!(e.message.contains("look-around"), "{}", e.message);
+    }
+
+    /// regex-lite's whole syntax is accepted: POSIX classes, hex escapes,
+    /// verbose mode (the engine editkit had before refused them).
+    #[test]
+    fn regex_lite_syntax_is_accepted() {
+        let lines = ["## Done: 3 items", "## todo", "- [x] ab"];
+        for (pattern, found) in [
+            (r"^## [[:upper:]]", vec![0]),
+            (r"\x5b\x78\x5d", vec![2]),
+            (r"(?x) ^ \#\# \s todo  # a comment", vec![1]),
+        ] {
+            assert_eq!(
+                m(pattern, AnchorMatch::Regex).find(&lines),
+                found,
+                "{pattern}"
+            );
+        }
     }
 
     #[test]

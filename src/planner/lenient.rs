@@ -4,9 +4,8 @@
 //! so models fill the ones they do not mean with `""` or `0` (seed 001 §6.2).
 //! These functions turn those sentinels into `None`, accept numbers written
 //! as strings, and reject anything else with a message naming what was
-//! expected; the option types read fields through them as the reader
-//! types at the end ([`Text`], [`OptBool`], …, for
-//! [`crate::wire::read_object`]). They rely on `deserialize_any`.
+//! expected; the option types read their fields through them
+//! (`#[serde(deserialize_with = "…")]`). They rely on `deserialize_any`.
 //!
 //! Where `0` is a meaningful value (`knownOldTotalLines` of an empty file)
 //! [`opt_count`] keeps it; only `""` and `null` are unset there.
@@ -94,7 +93,7 @@ fn integer(value: &Scalar) -> Option<u64> {
 }
 
 /// `null`, missing or `""` → `None`; any other string → `Some`.
-fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub(crate) fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(None),
         Scalar::Str(s) if s.is_empty() => Ok(None),
@@ -104,7 +103,7 @@ fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Erro
 }
 
 /// A string where `null` means `""` (required text such as `newText`).
-fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub(crate) fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(String::new()),
         Scalar::Str(s) => Ok(s),
@@ -113,7 +112,7 @@ fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 }
 
 /// A positive integer; `null`, `""` and `0` → `None`.
-fn opt_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+pub(crate) fn opt_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
     let value = scalar(d)?;
     match &value {
         Scalar::Null => return Ok(None),
@@ -130,7 +129,7 @@ fn opt_positive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error
 }
 
 /// A non-negative integer where `0` is meaningful; `null` and `""` → `None`.
-fn opt_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+pub(crate) fn opt_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     let value = scalar(d)?;
     match &value {
         Scalar::Null => return Ok(None),
@@ -143,7 +142,7 @@ fn opt_count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
 }
 
 /// A boolean (or `"true"`/`"false"`); `null` and `""` → `None`.
-fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+pub(crate) fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(None),
         Scalar::Bool(b) => Ok(Some(b)),
@@ -158,7 +157,7 @@ fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
 }
 
 /// `1`, `2`, `"3"` or `"last"`; `null`, `""` and `0` → `None`.
-fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>, D::Error> {
+pub(crate) fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>, D::Error> {
     let value = scalar(d)?;
     if let Scalar::Str(s) = &value {
         let t = s.trim();
@@ -182,7 +181,7 @@ fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>, D::
 }
 
 /// `contains` | `equals` | `regex`; `null` and `""` → `contains`.
-fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> {
+pub(crate) fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(AnchorMatch::Contains),
         Scalar::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
@@ -200,7 +199,7 @@ fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> 
 }
 
 /// `en` | `zh` (and `zh-CN`, …); `null` and `""` → `en`.
-fn lang<'de, D: Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
+pub(crate) fn lang<'de, D: Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(Lang::En),
         Scalar::Str(s) if s.trim().is_empty() => Ok(Lang::En),
@@ -212,7 +211,7 @@ fn lang<'de, D: Deserializer<'de>>(d: D) -> Result<Lang, D::Error> {
 }
 
 /// A positive finite number of milliseconds; `null`, `""` and `0` → `None`.
-fn opt_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+pub(crate) fn opt_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     match scalar(d)? {
         Scalar::Null => Ok(None),
         Scalar::Str(s) if s.trim().is_empty() => Ok(None),
@@ -221,31 +220,4 @@ fn opt_millis<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> 
             "expected a positive number of milliseconds",
         )),
     }
-}
-
-/// Each reader above as a type, for [`crate::wire::read_object`]: a field
-/// read through one is `reader.0`.
-macro_rules! readers {
-    ($($name:ident: $read:ident -> $value:ty),* $(,)?) => {$(
-        #[doc = concat!("[`", stringify!($read), "`] as a type.")]
-        pub struct $name(pub $value);
-
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $read(d).map($name)
-            }
-        }
-    )*};
-}
-
-readers! {
-    Text: string -> String,
-    OptText: opt_string -> Option<String>,
-    OptPositive: opt_positive -> Option<u32>,
-    OptCount: opt_count -> Option<u64>,
-    OptBool: opt_bool -> Option<bool>,
-    OccurrenceOf: occurrence -> Option<Occurrence>,
-    MatchMode: match_mode -> AnchorMatch,
-    LangOf: lang -> Lang,
-    OptMillis: opt_millis -> Option<f64>,
 }

@@ -236,8 +236,8 @@ fn next_step(problem: &Problem, lang: Lang) -> String {
         InvalidArgument { .. } | AnchorEmpty { .. } | AnchorMultiline { .. } => String::new(),
         InvalidRegex { .. } => pick(
             lang,
-            "Fix the pattern (Rust regex syntax; nested classes, \\x escapes and (?x) are not supported), or use match: \"contains\" with plain text.".into(),
-            "请修正正则（Rust regex 语法；不支持嵌套字符类、\\x 转义与 (?x)），或改用 match: \"contains\" 与普通文本。".into(),
+            "Fix the pattern (regex-lite syntax: no look-around, no backreferences, no Unicode classes such as \\p{L}), or use match: \"contains\" with plain text.".into(),
+            "请修正正则（regex-lite 语法：不支持环视、反向引用与 \\p{L} 这类 Unicode 字符类），或改用 match: \"contains\" 与普通文本。".into(),
         ),
         AnchorNotFound { of_block: false, .. } => pick(
             lang,
@@ -401,7 +401,7 @@ pub(crate) fn plan_summary(lang: Lang, p: &PlanResult, ttl_ms: f64) -> String {
     let id = &p.hunk_id;
     let what = plan_what(lang, p);
     // Whole minutes as an integer: no float printer in the wasm.
-    let minutes = crate::text::fixed((ttl_ms / 60_000.0).round().max(1.0), 0);
+    let minutes = format!("{:.0}", (ttl_ms / 60_000.0).round().max(1.0));
     let head = if p.revised {
         pick(
             lang,

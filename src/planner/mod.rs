@@ -175,7 +175,6 @@ mod messages;
 mod prepare;
 mod problem;
 mod range;
-mod regex;
 mod registry;
 mod render;
 mod session;

@@ -151,7 +151,7 @@ impl FileEditSession {
             .iter()
             .filter_map(|id| self.registry.get(id).map(|h| (h.seq, id)))
             .collect();
-        crate::sort::sort_by_key(&mut known, |(seq, _)| *seq); // seqs are unique
+        known.sort_by_key(|(seq, _)| *seq); // seqs are unique
         let mut out: Vec<String> = known.into_iter().map(|(_, id)| id.clone()).collect();
         out.extend(
             hunk_ids
@@ -173,7 +173,7 @@ impl FileEditSession {
             .live()
             .filter(|h| path.is_none_or(|p| p == h.path))
             .collect();
-        crate::sort::sort_by_key(&mut out, |h| h.seq); // seqs are unique
+        out.sort_by_key(|h| h.seq); // seqs are unique
         out.into_iter()
             .map(|h| PendingHunk {
                 hunk_id: h.id.clone(),

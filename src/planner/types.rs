@@ -8,9 +8,8 @@
 //! `yaml` (seed 001 §8 field names), `diff` (unified, 3 lines of context)
 //! and `text` (both in Markdown fences).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::lenient;
 use crate::error::LineRange;
 use crate::lang::Lang;
 
@@ -149,178 +148,173 @@ pub enum LocatedBy {
 // ---------------------------------------------------------------------
 
 /// Construction options of a [`super::FileEditSession`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct FileEditSessionOptions {
     /// Time to live of a plan in milliseconds. Default 3,600,000 (1 h);
     /// `0`, `""`, negative or non-finite values mean the default.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_millis")]
     pub ttl_ms: Option<f64>,
     /// Prefix of the hunk ids this session issues: the host's `randomId()`
     /// or its `now()` in base 36 ([`super::id_prefix_from_now`]). Only
     /// ASCII letters, digits, `_` and `-` are kept (at most 16); empty
     /// becomes `h`. Two sessions with different prefixes never issue the
     /// same id.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub id_prefix: String,
 }
 
-crate::wire::read_object!(FileEditSessionOptions {
-    ttl_ms: lenient::OptMillis,
-    id_prefix: lenient::Text,
-});
-
 /// `prepareRangeEdit`: replace, delete or append by line range.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct RangeEditOptions {
     /// The file's path (reported back; the host does the I/O).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub path: String,
     /// The file's current content; `None` (null/undefined) means the file
     /// does not exist (`FILE_NOT_FOUND`). `""` is an empty file.
     pub content: Option<String>,
     /// `N`, `N~M`, `N~` (with N = last line + 1: append), `~N`, `~`.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub range: String,
     /// Replacement text; `""` deletes the range.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub new_text: String,
     /// Who plans (an agent id); `apply` must come from the same owner.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub owner: String,
     /// Revise this earlier plan (same tool, same owner, same path) instead
     /// of making a new one. `""` = unset.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
 
-crate::wire::read_object!(RangeEditOptions {
-    path: lenient::Text,
-    content,
-    range: lenient::Text,
-    new_text: lenient::Text,
-    owner: lenient::Text,
-    existing_hunk_id: lenient::OptText,
-    lang: lenient::LangOf,
-});
-
 /// `prepareAppend`: add text at the end of the file.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct AppendOptions {
     /// The file's path, as the host names it (shown in the YAML).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub path: String,
     /// `None` = the file does not exist (allowed with `create: true`).
     pub content: Option<String>,
     /// Text to append (required, `CONTENT_REQUIRED`).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub new_text: String,
     /// Create the file when it does not exist (default false).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub create: Option<bool>,
     /// Who plans (an agent id): only the same owner applies or revises a plan.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub owner: String,
     /// A plan of this owner, tool and file to revise (it keeps its id).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
 
-crate::wire::read_object!(AppendOptions {
-    path: lenient::Text,
-    content,
-    new_text: lenient::Text,
-    create: lenient::OptBool,
-    owner: lenient::Text,
-    existing_hunk_id: lenient::OptText,
-    lang: lenient::LangOf,
-});
-
 /// `prepareInsertAfter` / `prepareInsertBefore`: insert next to an anchor
 /// line.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct InsertOptions {
     /// The file's path, as the host names it (shown in the YAML).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub path: String,
     /// The file's current text; absent when the file does not exist.
     pub content: Option<String>,
     /// One line of text (a trailing newline is ignored) or a regex.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub anchor: String,
     /// `contains` (default, also for `""`), `equals` or `regex`.
+    #[serde(
+        rename = "match",
+        deserialize_with = "crate::planner::lenient::match_mode"
+    )]
     pub match_mode: AnchorMatch,
     /// Which matching line (1-based or `"last"`); required when several
     /// lines match (`ANCHOR_AMBIGUOUS`). `0`/`""` = unset.
+    #[serde(deserialize_with = "crate::planner::lenient::occurrence")]
     pub occurrence: Option<Occurrence>,
     /// Text to insert (required).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub new_text: String,
     /// Who plans (an agent id): only the same owner applies or revises a plan.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub owner: String,
     /// A plan of this owner, tool and file to revise (it keeps its id).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
 
-crate::wire::read_object!(InsertOptions {
-    path: lenient::Text,
-    content,
-    anchor: lenient::Text,
-    "match" match_mode: lenient::MatchMode,
-    occurrence: lenient::OccurrenceOf,
-    new_text: lenient::Text,
-    owner: lenient::Text,
-    existing_hunk_id: lenient::OptText,
-    lang: lenient::LangOf,
-});
-
 /// `prepareBlockReplace`: replace the block between a start and an end
 /// anchor line.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct BlockReplaceOptions {
     /// The file's path, as the host names it (shown in the YAML).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub path: String,
     /// The file's current text; absent when the file does not exist.
     pub content: Option<String>,
     /// The line that starts the block.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub start_anchor: String,
     /// The line that ends it (the first match after the start).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub end_anchor: String,
     /// How anchor lines are matched (default `contains`).
+    #[serde(
+        rename = "match",
+        deserialize_with = "crate::planner::lenient::match_mode"
+    )]
     pub match_mode: AnchorMatch,
     /// Default true: keep both anchor lines, replace only the lines
     /// between them. false: the anchor lines are replaced too.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub include_anchors: Option<bool>,
     /// Default true: several candidate blocks without `occurrence` are
     /// refused (`ANCHOR_AMBIGUOUS`) — when `strict` is also true.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub require_unique: Option<bool>,
     /// Default true: reject ambiguous plans. With `strict: false` (or
     /// `requireUnique: false`) the first block (or `occurrence`) is used.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub strict: Option<bool>,
     /// Which block when the anchors delimit several (1-based, or `last`).
+    #[serde(deserialize_with = "crate::planner::lenient::occurrence")]
     pub occurrence: Option<Occurrence>,
     /// New block text (required).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub new_text: String,
     /// Who plans (an agent id): only the same owner applies or revises a plan.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub owner: String,
     /// A plan of this owner, tool and file to revise (it keeps its id).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_string")]
     pub existing_hunk_id: Option<String>,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
 
-crate::wire::read_object!(BlockReplaceOptions {
-    path: lenient::Text,
-    content,
-    start_anchor: lenient::Text,
-    end_anchor: lenient::Text,
-    "match" match_mode: lenient::MatchMode,
-    include_anchors: lenient::OptBool,
-    require_unique: lenient::OptBool,
-    strict: lenient::OptBool,
-    occurrence: lenient::OccurrenceOf,
-    new_text: lenient::Text,
-    owner: lenient::Text,
-    existing_hunk_id: lenient::OptText,
-    lang: lenient::LangOf,
-});
-
 /// `apply`: carry out a plan on the file's current content.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct FileApplyOptions {
     /// The plan to apply, as a prepare tool issued it.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub hunk_id: String,
     /// Who applies: the owner that prepared the plan.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub owner: String,
     /// The file's current content; `None` = the file does not exist
     /// (fine for an append planned with `create: true`).
@@ -330,101 +324,89 @@ pub struct FileApplyOptions {
     /// host that still has to write the result consumes the plan only once
     /// the write succeeded, so a failed write leaves it ready for a retry.
     /// Default `false` (the apply consumes it).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub defer_consume: Option<bool>,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
 
-crate::wire::read_object!(FileApplyOptions {
-    hunk_id: lenient::Text,
-    owner: lenient::Text,
-    content,
-    defer_consume: lenient::OptBool,
-    lang: lenient::LangOf,
-});
-
 /// `checkOverwrite`: guard a whole-file overwrite.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct OverwriteOptions {
     /// The file's path (shown in the YAML).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub path: String,
     /// The file's current content.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub content: String,
     /// What the caller wants to write.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub new_content: String,
     /// `total_lines` of the caller's last `formatFileView` (0 for an empty
     /// file; `""`/null = missing, which is refused).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_count")]
     pub known_old_total_lines: Option<u64>,
     /// `size_bytes` of the caller's last `formatFileView` (UTF-8 bytes).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_count")]
     pub known_old_total_bytes: Option<u64>,
     /// Declares what the content is. `diff`/`patch` allow any diff text;
     /// `block-diff`/`search-replace` (and aliases, see
     /// `guards::PatchKind`) allow editkit's own edit formats; anything
     /// else, or unset, refuses diff-looking content (`SUSPICIOUS_DIFF`).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_string")]
     pub content_format: Option<String>,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
-
-crate::wire::read_object!(OverwriteOptions {
-    path: lenient::Text,
-    content: lenient::Text,
-    new_content: lenient::Text,
-    known_old_total_lines: lenient::OptCount,
-    known_old_total_bytes: lenient::OptCount,
-    content_format: lenient::OptText,
-    lang: lenient::LangOf,
-});
 
 /// `checkNewFile`: guard the creation of a new file.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct NewFileOptions {
     /// The path to create (shown in the YAML).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub path: String,
     /// Whether anything exists at the path.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub exists: Option<bool>,
     /// Whether what exists is a regular file.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub is_file: Option<bool>,
     /// The new file's text.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub new_content: String,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
 
-crate::wire::read_object!(NewFileOptions {
-    path: lenient::Text,
-    exists: lenient::OptBool,
-    is_file: lenient::OptBool,
-    new_content: lenient::Text,
-    lang: lenient::LangOf,
-});
-
 /// `formatFileView`: a bounded, line-numbered view of a file.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct FileViewOptions {
     /// The file's path (shown in the YAML; may be empty).
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub path: String,
     /// The file's text.
+    #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub content: String,
     /// A line range (`N~M`, …); `""` = the whole file. An end beyond the
     /// last line is clamped.
+    #[serde(deserialize_with = "crate::planner::lenient::opt_string")]
     pub range: Option<String>,
     /// Most lines shown (default 500; `0`/`""` = default).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_positive")]
     pub max_lines: Option<u32>,
     /// Prefix each line with its number (default true).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub show_line_numbers: Option<bool>,
     /// Language of messages (default `en`).
+    #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,
 }
-
-crate::wire::read_object!(FileViewOptions {
-    path: lenient::Text,
-    content: lenient::Text,
-    range: lenient::OptText,
-    max_lines: lenient::OptPositive,
-    show_line_numbers: lenient::OptBool,
-    lang: lenient::LangOf,
-});
 
 // ---------------------------------------------------------------------
 // Results

@@ -168,7 +168,18 @@ pub(crate) fn preview_block<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
 /// A number as YAML prints it: integral values without a fraction, others
 /// to the thousandth (a time in milliseconds, to the microsecond).
 pub(crate) fn number(value: f64) -> String {
-    crate::text::shortest(value, 3, false)
+    let text = format!("{value:.3}");
+    match text.split_once('.') {
+        Some((whole, fraction)) => {
+            let fraction = fraction.trim_end_matches('0');
+            if fraction.is_empty() {
+                whole.to_string()
+            } else {
+                format!("{whole}.{fraction}")
+            }
+        }
+        None => text,
+    }
 }
 
 /// Wraps `body` in a Markdown code fence longer than any backtick run

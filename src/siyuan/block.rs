@@ -9,7 +9,8 @@ use super::BlockKind;
 /// (snake_case keys). Unknown keys are ignored; missing keys default to
 /// empty, so hosts may send only what they have (`id`, `type`, `markdown`
 /// at least).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Block {
     /// The block's id (`20240614083000-a1b2c3d`).
     pub id: String,
@@ -57,73 +58,7 @@ pub struct Block {
     pub hash: String,
 }
 
-// Read by hand, not derived: a host answers with a list of rows, and the
-// derive (a sequence form no JSON row uses, a field enum, a duplicate check
-// per field) made this one type 10 KB of the wasm (docs/PERFORMANCE.md
-// cut 27). Same rules: every key optional, unknown keys ignored, a value
-// of the wrong type an error. Not `wire::read_object!`: nineteen of the
-// columns are text, read here through one `next_value::<String>` call
-// (`text_field`), where the macro writes one call per field (1.8 KB more).
-impl<'de> Deserialize<'de> for Block {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(RowVisitor)
-    }
-}
-
-struct RowVisitor;
-
-impl<'de> serde::de::Visitor<'de> for RowVisitor {
-    type Value = Block;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a block row (an object)")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Block, A::Error> {
-        let mut row = Block::default();
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            match key.as_ref() {
-                "length" => row.length = map.next_value()?,
-                "sort" => row.sort = map.next_value()?,
-                name => match row.text_field(name) {
-                    Some(field) => *field = map.next_value()?,
-                    None => {
-                        map.next_value::<serde::de::IgnoredAny>()?;
-                    }
-                },
-            }
-        }
-        Ok(row)
-    }
-}
-
 impl Block {
-    /// The text column named `name` (the kernel's key), if there is one.
-    fn text_field(&mut self, name: &str) -> Option<&mut String> {
-        Some(match name {
-            "id" => &mut self.id,
-            "parent_id" => &mut self.parent_id,
-            "root_id" => &mut self.root_id,
-            "box" => &mut self.box_id,
-            "path" => &mut self.path,
-            "hpath" => &mut self.hpath,
-            "name" => &mut self.name,
-            "alias" => &mut self.alias,
-            "memo" => &mut self.memo,
-            "tag" => &mut self.tag,
-            "content" => &mut self.content,
-            "fcontent" => &mut self.fcontent,
-            "markdown" => &mut self.markdown,
-            "type" => &mut self.type_,
-            "subtype" => &mut self.subtype,
-            "ial" => &mut self.ial,
-            "created" => &mut self.created,
-            "updated" => &mut self.updated,
-            "hash" => &mut self.hash,
-            _ => return None,
-        })
-    }
-
     /// The block's type.
     pub fn kind(&self) -> BlockKind {
         BlockKind::from_code(&self.type_)
@@ -156,8 +91,8 @@ pub fn heading_level_of_markdown(markdown: &str) -> u8 {
 /// One entry of `/api/block/getChildBlocks` (`{id, type, subType?,
 /// content?, markdown?}`, omitempty). For a heading the kernel lists the
 /// blocks under it up to the next heading of the same or a higher level.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct ChildBlock {
     /// The child's id.
     pub id: String,
@@ -175,14 +110,6 @@ pub struct ChildBlock {
     pub markdown: String,
 }
 
-crate::wire::read_object!(ChildBlock {
-    id,
-    "type" type_,
-    sub_type,
-    content,
-    markdown,
-});
-
 impl ChildBlock {
     /// The child's type.
     pub fn kind(&self) -> BlockKind {
@@ -194,8 +121,8 @@ impl ChildBlock {
 /// subType, children}`; `type` is the AST node name such as
 /// `"NodeHeading"`, `children` is ignored). The kernel leaves `name` empty
 /// for the block itself and names a document by `notebook/hpath`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct BreadcrumbEntry {
     /// The block at this level.
     pub id: String,
@@ -208,13 +135,6 @@ pub struct BreadcrumbEntry {
     /// Its subtype (`h1`…`h6`, `o`/`u`/`t`), or empty.
     pub sub_type: String,
 }
-
-crate::wire::read_object!(BreadcrumbEntry {
-    id,
-    name,
-    "type" type_,
-    sub_type,
-});
 
 impl BreadcrumbEntry {
     /// The level's block type, from its node name.
@@ -277,7 +197,6 @@ mod tests {
             r#"{"id":5}"#,
             r#"{"markdown":null}"#,
             r#"{"length":"x"}"#,
-            r#"["20240614083112-h2jz8kq"]"#,
             "7",
         ] {
             assert!(serde_json::from_str::<Block>(bad).is_err(), "{bad}");

@@ -71,7 +71,7 @@ mod types;
 
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::siyuan::{Block, ChildBlock};
 use crate::{Error, Lang};
@@ -110,13 +110,12 @@ impl SliceItem for &str {
 }
 
 /// Options of [`evaluate_slice`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub struct SliceOptions {
     /// Message language (default `en`).
     pub lang: Lang,
 }
-
-crate::wire::read_object!(SliceOptions { lang });
 
 /// The selected run of a child list.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -1,9 +1,29 @@
 //! Every diff, ratio and line alignment in editkit goes through these
-//! functions: line diffs from [`super::myers`], ratios from the
+//! functions: line diffs from `similar` ([`line_ops`]), ratios from the
 //! bit-parallel LCS.
 
 use super::lcs::{self, lcs_len};
-use super::myers::{line_ops, LineOp, Tag};
+use similar::{Algorithm, DiffTag as Tag};
+
+/// One operation of a line diff: its kind and how many old and new lines
+/// it covers (`Equal` covers as many of each; `Delete` no new line,
+/// `Insert` no old line). Operations are in order, so positions are
+/// running sums.
+pub(crate) type LineOp = (Tag, usize, usize);
+
+/// The operations that turn the `old` lines into the `new` ones: `similar`'s
+/// Myers diff, with its compaction (inserted runs slid to one place) and
+/// its deletions and insertions with no equal line between them merged
+/// into replacements.
+pub(crate) fn line_ops(old: &[&str], new: &[&str]) -> Vec<LineOp> {
+    similar::capture_diff_slices(Algorithm::Myers, old, new)
+        .iter()
+        .map(|op| {
+            let (tag, old, new) = op.as_tag_tuple();
+            (tag, old.len(), new.len())
+        })
+        .collect()
+}
 
 /// Texts above this many chars are compared by lines instead, keeping the
 /// LCS's `len a · len b / 64` word operations bounded for huge texts.
@@ -244,23 +264,15 @@ fn next_hunk(steps: &[Step], from: usize, context: usize) -> Option<(usize, usiz
 
 /// A hunk header's range for `len` lines from 0-based line `first`, as
 /// `diff -u` writes it: `l` for one line, `l,n` otherwise, and the line
-/// before (0-based `first`) for an empty range. Written into `out` digit
-/// by digit: the dry run renders a diff per
-/// edit, and `format!` was a tenth of the 1,000-hunk dry run
-/// (docs/PERFORMANCE.md cut 37).
+/// before (0-based `first`) for an empty range.
 fn push_hunk_range(out: &mut String, first: usize, len: usize) {
-    match len {
-        0 => {
-            super::push_digits(out, first as u64);
-            out.push_str(",0");
-        }
-        1 => super::push_digits(out, first as u64 + 1),
-        _ => {
-            super::push_digits(out, first as u64 + 1);
-            out.push(',');
-            super::push_digits(out, len as u64);
-        }
-    }
+    use std::fmt::Write;
+    // Writing into a String cannot fail.
+    let _ = match len {
+        0 => write!(out, "{first},0"),
+        1 => write!(out, "{}", first + 1),
+        _ => write!(out, "{},{len}", first + 1),
+    };
 }
 
 /// Excerpts longer than this many lines (either side) are not handed to

@@ -7,21 +7,18 @@
 //! core are UTF-8 byte offsets; results expose UTF-16 offsets (what JS
 //! string indices count), counted with [`utf16_len`].
 
-mod decimal;
 mod diff;
 mod hash;
 mod lcs;
 mod lines;
-mod myers;
 mod offsets;
 pub(crate) mod swar;
 
-pub(crate) use decimal::{fixed, push_digits, shortest};
 pub use diff::{
     align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink,
     UnifiedDiffOptions,
 };
-pub(crate) use hash::{hash_bytes, FastMap, FastSet};
+pub(crate) use hash::{hash_bytes, StableMap, StableSet};
 pub(crate) use lcs::lcs_len;
 pub(crate) use lines::find_pair;
 pub use lines::{

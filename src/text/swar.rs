@@ -1,5 +1,5 @@
 //! Eight bytes at a time in plain `u64` arithmetic (SWAR): the byte tests
-//! the matcher's scans and the JSON reader and writer share. Fast natively
+//! the matcher's scans and the line splitter share. Fast natively
 //! and in wasm alike, with no SIMD dependency.
 
 /// `0x01` in every byte: `LO * b` repeats byte `b` eight times.
@@ -17,13 +17,6 @@ pub(crate) fn zero_bytes(x: u64) -> u64 {
 #[inline]
 pub(crate) fn bytes_equal(x: u64, byte: u8) -> u64 {
     zero_bytes(x ^ (LO * u64::from(byte)))
-}
-
-/// High bit set in every byte of `x` below 0x20 (a control character):
-/// its top three bits are zero.
-#[inline]
-pub(crate) fn control_bytes(x: u64) -> u64 {
-    zero_bytes(x & (LO * 0xe0))
 }
 
 /// The first index of `byte` in `bytes`, eight bytes per step: the
@@ -86,8 +79,7 @@ mod tests {
                 let x = u64::from_le_bytes(word);
                 let hit = 0x80u64 << (8 * at);
                 assert_eq!(bytes_equal(x, b'"') & hit != 0, b == b'"');
-                assert_eq!(control_bytes(x) & hit != 0, b < 0x20);
-                assert_eq!(control_bytes(x) & !hit, 0, "{b} at {at}");
+                assert_eq!(bytes_equal(x, b'"') & !hit, 0, "{b} at {at}");
             }
         }
     }

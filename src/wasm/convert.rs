@@ -12,11 +12,11 @@ use wasm_bindgen::prelude::*;
 
 use crate::{Error, ErrorCode, Lang};
 
-/// A result as JSON text; a failure here is an editkit bug (the writer
+/// A result as JSON text; a failure here is an editkit bug (serde_json
 /// fails only on a map key that is not a string or number, or when a
 /// `Serialize` impl reports an error).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    crate::json::to_string(value)
+    serde_json::to_string(value)
         .map(|s| JsValue::from_str(&s))
         .map_err(|e| {
             error_to_js(&Error::new(
@@ -62,13 +62,13 @@ fn parse<T: DeserializeOwned>(value: &JsValue, name: &str, lang: Lang) -> Result
             ),
         )));
     };
-    crate::json::from_str(&text).map_err(|e| {
+    serde_json::from_str(&text).map_err(|e| {
         let expected = lang.pick(
             "an object of the documented shape",
             "符合文档所述结构的对象",
         );
         let mut err = Error::invalid_argument(lang, name, expected);
-        err.message.push_str(&format!(" ({e})"));
+        err.message.push_str(&format!(" ({})", json_error_text(&e)));
         error_to_js(&err)
     })
 }
@@ -119,7 +119,7 @@ pub fn lang_of(options: &JsValue) -> Lang {
     }
     options
         .as_string()
-        .and_then(|t| crate::json::from_str::<OnlyLang>(&t).ok())
+        .and_then(|t| serde_json::from_str::<OnlyLang>(&t).ok())
         .and_then(|o| o.lang)
         .and_then(|s| Lang::parse(&s))
         .unwrap_or_default()
@@ -128,10 +128,10 @@ pub fn lang_of(options: &JsValue) -> Lang {
 /// An editkit error as JSON text (`{ code, message, ...details }`), thrown
 /// to the TS layer, which rethrows it as an `EditkitError`.
 pub fn error_to_js(error: &Error) -> JsValue {
-    JsValue::from_str(&crate::json::to_string(error).unwrap_or_else(|_| {
+    JsValue::from_str(&serde_json::to_string(error).unwrap_or_else(|_| {
         // The message as a JSON string (the writer escapes it; Rust's
         // `{:?}` would not be JSON for every character).
-        let message = crate::json::to_string(&error.message)
+        let message = serde_json::to_string(&error.message)
             .unwrap_or_else(|_| "\"editkit could not encode an error\"".into());
         format!("{{\"code\":\"INTERNAL_ERROR\",\"message\":{message}}}")
     }))
@@ -154,4 +154,15 @@ pub fn describe(value: &JsValue) -> String {
         .and_then(|m| m.as_string())
         .or_else(|| value.as_string())
         .unwrap_or_else(|| "a non-Error value was thrown".to_string())
+}
+
+/// A serde_json error without its " at line 1 column N": the position is in
+/// the JSON text the TS layer wrote, not in anything the caller wrote.
+pub fn json_error_text(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match text.strip_suffix(&position) {
+        Some(plain) => plain.to_string(),
+        None => text,
+    }
 }

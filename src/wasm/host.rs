@@ -9,10 +9,10 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::convert::describe;
+use super::convert::{describe, json_error_text};
 use crate::host::{Capability, HostError, HostResult, InsertAnchor, NewIds, SiyuanHost};
-use crate::json::{self, Json};
 use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
+use serde_json::Value as Json;
 
 pub struct JsHost {
     object: JsValue,
@@ -57,7 +57,7 @@ impl JsHost {
         args: &[JsValue],
     ) -> HostResult<T> {
         let text = self.call_text(capability, args).await?;
-        json::from_str(&text).map_err(|e| wrong_shape(capability, &e))
+        serde_json::from_str(&text).map_err(|e| wrong_shape(capability, &json_error_text(&e)))
     }
 
     /// The JSON text of the answer (`null` for anything but a string).
@@ -70,7 +70,8 @@ impl JsHost {
     /// nothing (the write created no block).
     async fn call_ids(&self, capability: Capability, args: &[JsValue]) -> HostResult<NewIds> {
         let text = self.call_text(capability, args).await?;
-        let answer = json::parse(&text).map_err(|e| wrong_shape(capability, &e))?;
+        let answer = serde_json::from_str::<Json>(&text)
+            .map_err(|e| wrong_shape(capability, &json_error_text(&e)))?;
         new_ids(answer).ok_or_else(|| {
             wrong_shape(
                 capability,
@@ -88,7 +89,9 @@ impl JsHost {
         expected: usize,
     ) -> HostResult<Vec<NewIds>> {
         let text = self.call_text(capability, &[items.into()]).await?;
-        let lists = match json::parse(&text).map_err(|e| wrong_shape(capability, &e))? {
+        let lists = match serde_json::from_str::<Json>(&text)
+            .map_err(|e| wrong_shape(capability, &json_error_text(&e)))?
+        {
             Json::Array(entries) if entries.len() == expected => {
                 entries.into_iter().map(new_ids).collect::<Option<Vec<_>>>()
             }
@@ -105,12 +108,14 @@ impl JsHost {
     /// The id a create call returns: a string, or an object with `id`.
     async fn call_id(&self, capability: Capability, args: &[JsValue]) -> HostResult<String> {
         let text = self.call_text(capability, args).await?;
-        let id = match json::parse(&text).map_err(|e| wrong_shape(capability, &e))? {
+        let id = match serde_json::from_str::<Json>(&text)
+            .map_err(|e| wrong_shape(capability, &json_error_text(&e)))?
+        {
             Json::String(id) => Some(id),
-            Json::Object(entries) => entries.into_iter().find_map(|(key, value)| match value {
-                Json::String(id) if key == "id" => Some(id),
+            Json::Object(mut entries) => match entries.remove("id") {
+                Some(Json::String(id)) => Some(id),
                 _ => None,
-            }),
+            },
             _ => None,
         };
         id.ok_or_else(|| {

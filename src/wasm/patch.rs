@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{from_js, lang_of, required, result, string_arg};
 use crate::patch::{self, Patch, PatchOptions};
-use crate::text::FastMap;
+use crate::text::StableMap;
 use crate::{Error, Lang};
 
 /// The format of a patch text: `codex` or `unified`.
@@ -33,7 +33,7 @@ pub fn plan_patch(
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
-    let files: FastMap<String, String> = required(files, "files", lang)?;
+    let files: StableMap<String, String> = required(files, "files", lang)?;
     let text = string_arg(&text, "patch", lang)?;
     let format = string_arg(&format, "format", lang)?;
     let options: PatchOptions = from_js(options, "options", lang)?;

@@ -1,24 +1,20 @@
 //! Text utilities exported for hosts: the same unified diff the core puts
 //! in its reports.
 
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{string_arg, to_js};
 use crate::text::{unified_diff as diff, UnifiedDiffOptions};
 use crate::Lang;
 
-#[derive(Default)]
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 struct DiffOptions {
     old_name: Option<String>,
     new_name: Option<String>,
     context: Option<u32>,
 }
-
-crate::wire::read_object!(DiffOptions {
-    old_name,
-    new_name,
-    context,
-});
 
 /// `unifiedDiff(oldText, newText, { oldName, newName, context })` → string
 /// (`""` when equal).

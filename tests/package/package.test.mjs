@@ -98,34 +98,6 @@ test('the tarball holds the built package and nothing else', () => {
   );
 });
 
-// The shipped wasm is built with std rebuilt for panics that abort at once
-// (scripts/lib.sh, docs/PERFORMANCE.md cut 33): std's panic messages, which
-// a stable build carries, are not in it.
-const assertShippedWasmLacks = (texts) => {
-  const wasm = readFileSync(join(repo, 'pkg', 'dist', 'editkit_bg.wasm')).toString('latin1');
-  for (const text of texts) assert.ok(!wasm.includes(text), text);
-};
-
-test('the shipped wasm carries none of std’s panic messages', () => {
-  assertShippedWasmLacks([
-    'out of range for slice of length',
-    'capacity overflow',
-    'already mutably borrowed',
-  ]);
-});
-
-// Machinery no path of editkit's reaches (docs/PERFORMANCE.md cuts 36,
-// 38): std's I/O error texts, which formatting a serde_json error kept,
-// and serde_json's own messages (results are written by editkit's writer).
-test('the shipped wasm carries no I/O error texts nor serde_json error messages', () => {
-  assertShippedWasmLacks([
-    'entity not found',
-    'connection refused',
-    'trailing comma',
-    'expected ident',
-  ]);
-});
-
 test('Node ESM: import and call a real tool', () => {
   const dir = project('esm-app', {
     'index.mjs': `

@@ -126,7 +126,7 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
     };
     for anchor in [first, last] {
         let mut runs = word_runs(anchor);
-        crate::sort::sort_by_key(&mut runs, |r| std::cmp::Reverse(r.len()));
+        runs.sort_by_key(|r| std::cmp::Reverse(r.len()));
         if runs.into_iter().take(ANCHOR_SCANS).any(missing) {
             return true;
         }
@@ -138,7 +138,7 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
     // The runs shared by the most middle lines first: one missing run
     // rules out all of them. Counting is linear in the search's runs, and
     // a search with a great many is left to the full scan.
-    let mut counts: crate::text::FastMap<&str, usize> = crate::text::FastMap::default();
+    let mut counts: crate::text::StableMap<&str, usize> = crate::text::StableMap::default();
     for &run in middle.iter().flatten() {
         *counts.entry(run).or_default() += 1;
     }
@@ -146,7 +146,7 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
         return false;
     }
     let mut runs: Vec<(usize, &str)> = counts.into_iter().map(|(r, n)| (n, r)).collect();
-    crate::sort::sort_by(&mut runs, |a, b| {
+    runs.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(b.1.len().cmp(&a.1.len()))
             .then(a.1.cmp(b.1))
@@ -174,7 +174,7 @@ fn word_runs(key: &str) -> Vec<&str> {
     let mut runs: Vec<&str> = ascii_word_runs(key)
         .filter(|r| r.len() >= MIN_RUN)
         .collect();
-    crate::sort::sort(&mut runs);
+    runs.sort();
     runs.dedup();
     runs
 }
@@ -196,7 +196,7 @@ struct Middle<'n> {
 /// lines' hashes: an O(1) upper bound of the middle LCS of any window.
 fn seen_before(hashes: &[u64], middle: &[u64]) -> Vec<u32> {
     let mut sorted_middle = middle.to_vec();
-    crate::sort::sort(&mut sorted_middle);
+    sorted_middle.sort();
     let mut out = Vec::with_capacity(hashes.len() + 1);
     out.push(0u32);
     for h in hashes {
@@ -276,7 +276,7 @@ pub(crate) fn decide(
     search_lines: usize,
     mut scored: Vec<(Window, f64)>,
 ) -> Outcome {
-    crate::sort::sort_by(&mut scored, |a, b| {
+    scored.sort_by(|a, b| {
         b.1.total_cmp(&a.1)
             .then(
                 a.0.count

@@ -390,7 +390,7 @@ pub(crate) fn substring_spans(
         }
         if !extra.is_empty() {
             spans.extend(extra);
-            crate::sort::sort(&mut spans);
+            spans.sort();
             spans.dedup();
         }
     }

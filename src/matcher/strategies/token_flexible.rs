@@ -130,7 +130,7 @@ const COUNT_CAP: usize = 1 << 16;
 fn rarest_token<'s>(cx: &mut Cx<'_, '_>, search: &[&'s str]) -> Option<(usize, &'s str)> {
     // Longest first, earlier first among equals (a stable sort).
     let mut by_length: Vec<usize> = (0..search.len()).collect();
-    crate::sort::sort_by_key(&mut by_length, |&i| std::cmp::Reverse(search[i].len()));
+    by_length.sort_by_key(|&i| std::cmp::Reverse(search[i].len()));
     let body = cx.content.body;
     let mut counted: Vec<&str> = Vec::with_capacity(ANCHOR_TRIES);
     let mut best: Option<(usize, usize)> = None; // (occurrences, index in search)

@@ -167,9 +167,7 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
             }
         }
     }
-    crate::sort::sort_by(&mut kept, |a, b| {
-        b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first))
-    });
+    kept.sort_by(|a, b| b.dice.total_cmp(&a.dice).then(a.first.cmp(&b.first)));
     Some(kept)
 }
 
@@ -194,7 +192,7 @@ impl SearchBag {
             });
         }
         let mut distinct = hashes.clone();
-        crate::sort::sort(&mut distinct);
+        distinct.sort();
         distinct.dedup();
         let table = SlotTable::new(&distinct);
         let mut need = vec![0u32; distinct.len()];
