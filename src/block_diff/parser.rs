@@ -108,14 +108,15 @@ pub fn analyze(text: &str, lang: Lang, keep: Keep) -> Analysis {
 }
 
 impl<'a> Pass<'a> {
-    /// Token `i` moves the parser's state.
-    // One piece on purpose: the state machine's transition table, one arm
-    // per (state, token) pair.
+    /// Token `i` moves the parser's state: a malformed header is reported
+    /// wherever it stands, a header closes the hunk before it and opens its
+    /// own, a command body takes every other line as text, and elsewhere a
+    /// marker or text line moves the SEARCH/REPLACE pair being read (one
+    /// method per kind of token, each saying what it does in every state).
     fn step(&mut self, i: usize) {
         let line = self.tokens[i].line;
-        let blank = || self.tokens[i].is_blank();
-        match (&self.state, &self.tokens[i].kind) {
-            (_, TokenKind::Malformed { fix }) => {
+        match &self.tokens[i].kind {
+            TokenKind::Malformed { fix } => {
                 let error = refuse(
                     self.lang,
                     Problem::MalformedHeader {
@@ -126,11 +127,11 @@ impl<'a> Pass<'a> {
                 );
                 self.error(error);
             }
-            (_, TokenKind::Header(_)) => {
+            TokenKind::Header(_) => {
                 self.finish_hunk(i);
                 self.start_hunk(i);
             }
-            (State::CommandBody { .. }, kind) => {
+            kind if matches!(self.state, State::CommandBody { .. }) => {
                 if !matches!(kind, TokenKind::Text) {
                     self.warn(
                         WarningCode::MarkerInBody,
@@ -139,61 +140,89 @@ impl<'a> Pass<'a> {
                     );
                 }
             }
-            (State::Outside, TokenKind::Text) => {
-                if !blank() {
-                    self.warn_once_outside(line);
-                }
+            TokenKind::Text => self.text_line(i),
+            TokenKind::Search => self.search_marker(i),
+            TokenKind::Divider => self.divider(i, line),
+            TokenKind::Replace => self.replace_marker(i),
+        }
+    }
+
+    /// A text line outside a pair: outside any hunk, non-blank text is
+    /// warned about (once); in a search hunk before its next SEARCH, the
+    /// first non-blank line is remembered (warned about when the hunk has
+    /// pairs). Inside a pair it is body; a command body never gets here.
+    fn text_line(&mut self, i: usize) {
+        let line = self.tokens[i].line;
+        match self.state {
+            State::Outside if !self.tokens[i].is_blank() => self.warn_once_outside(line),
+            State::AwaitSearch if self.stray_text_line.is_none() && !self.tokens[i].is_blank() => {
+                self.stray_text_line = Some(line);
             }
-            (State::AwaitSearch, TokenKind::Text) => {
-                if self.stray_text_line.is_none() && !blank() {
-                    self.stray_text_line = Some(line);
-                }
-            }
-            (State::Outside, TokenKind::Search) => {
+            _ => {}
+        }
+    }
+
+    /// A SEARCH marker opens a pair in a search hunk; outside any hunk it
+    /// opens one too, reported as having no block id; inside a pair it is
+    /// nested.
+    fn search_marker(&mut self, i: usize) {
+        let line = self.tokens[i].line;
+        match self.state {
+            State::Outside => {
                 self.error(refuse(self.lang, Problem::SearchWithoutBlockId { line }));
                 self.state = State::InSearch { start: i };
             }
-            (State::AwaitSearch, TokenKind::Search) => self.state = State::InSearch { start: i },
-            (State::InSearch { .. } | State::InReplace { .. }, TokenKind::Search) => {
+            State::AwaitSearch => self.state = State::InSearch { start: i },
+            State::InSearch { .. } | State::InReplace { .. } => {
                 self.error(refuse(self.lang, Problem::NestedSearch { line }));
             }
-            (State::InSearch { start }, TokenKind::Divider) => {
-                self.state = State::InReplace {
-                    start: *start,
-                    divider: i,
-                };
+            // A command body's markers are text (see `step`).
+            State::CommandBody { .. } => {}
+        }
+    }
+
+    /// The divider (token `i`, at `line`) turns a SEARCH section into a
+    /// REPLACE one; anywhere else it is misplaced (a second one in a
+    /// REPLACE section, or one outside a pair).
+    fn divider(&mut self, i: usize, line: u32) {
+        let extra_in_replace = match self.state {
+            State::InSearch { start } => {
+                self.state = State::InReplace { start, divider: i };
+                return;
             }
-            (State::InReplace { .. }, TokenKind::Divider) => {
-                self.error(refuse(
-                    self.lang,
-                    Problem::MisplacedDelimiter {
-                        line,
-                        extra_in_replace: true,
-                    },
-                ));
-            }
-            (State::Outside | State::AwaitSearch, TokenKind::Divider) => {
-                self.error(refuse(
-                    self.lang,
-                    Problem::MisplacedDelimiter {
-                        line,
-                        extra_in_replace: false,
-                    },
-                ));
-            }
-            (State::InSearch { .. }, TokenKind::Replace) => {
+            State::InReplace { .. } => true,
+            State::Outside | State::AwaitSearch => false,
+            // A command body's markers are text (see `step`).
+            State::CommandBody { .. } => return,
+        };
+        self.error(refuse(
+            self.lang,
+            Problem::MisplacedDelimiter {
+                line,
+                extra_in_replace,
+            },
+        ));
+    }
+
+    /// A REPLACE marker closes the pair of a REPLACE section; in a SEARCH
+    /// section the divider is missing (the pair is dropped), and outside a
+    /// pair it is unmatched.
+    fn replace_marker(&mut self, i: usize) {
+        let line = self.tokens[i].line;
+        match self.state {
+            State::InSearch { .. } => {
                 self.error(refuse(self.lang, Problem::MissingDelimiter { line }));
                 self.state = self.after_pair_state();
             }
-            (State::InReplace { start, divider }, TokenKind::Replace) => {
-                let (start, divider) = (*start, *divider);
+            State::InReplace { start, divider } => {
                 self.close_pair(start, divider, i);
                 self.state = self.after_pair_state();
             }
-            (State::Outside | State::AwaitSearch, TokenKind::Replace) => {
+            State::Outside | State::AwaitSearch => {
                 self.error(refuse(self.lang, Problem::UnmatchedReplace { line }));
             }
-            (State::InSearch { .. } | State::InReplace { .. }, TokenKind::Text) => {}
+            // A command body's markers are text (see `step`).
+            State::CommandBody { .. } => {}
         }
     }
 

@@ -341,37 +341,61 @@ enum Section<'t> {
 }
 
 /// The blocks of a text and its format problems (each with its line), in
-/// one pass: a state machine whose match lists every (marker, section)
-/// pair once, with the problem it reports. One piece: splitting the match
-/// would scatter the table of transitions.
+/// one pass: a marker line moves the [`Section`] (one method per marker,
+/// each saying what it does in every section and the problem it reports
+/// there), any other line joins the body of the section it is in.
 fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
-    let mut blocks = Vec::new();
-    let mut problems: Vec<(FormatProblem, u32)> = Vec::new();
+    let mut found = Scanned::default();
     let mut state = Section::Outside;
     for (i, l) in crate::text::lines_with_endings(text).enumerate() {
         let no = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        let text = l.text;
-        let body_line = (
-            escaped_marker(text)
-                .or_else(|| escaped_line_hint(text))
-                .unwrap_or(text),
-            l.ending,
-        );
-        let open_at = |line: u32| Section::Search {
-            line,
-            body: Vec::new(),
+        state = match marker(l.text) {
+            Some(Marker::Search) => found.search_marker(state, no),
+            Some(Marker::Divider) => found.divider(state, no),
+            Some(Marker::Replace) => found.replace_marker(state, no),
+            None => found.body_line(state, l.text, l.ending, no),
         };
-        state = match (marker(text), state) {
-            (Some(Marker::Search), Section::Outside) => open_at(no),
-            (Some(Marker::Search), Section::Search { .. }) => {
-                problems.push((FormatProblem::NestedSearch, no));
-                open_at(no)
+    }
+    match state {
+        Section::Outside => {}
+        Section::Search { line, .. } | Section::Replace { line, .. } => {
+            found.problems.push((FormatProblem::UnclosedSearch, line))
+        }
+    }
+    (found.blocks, found.problems)
+}
+
+/// What [`scan`] has found so far: the closed blocks, and the format
+/// problems with their lines.
+#[derive(Default)]
+struct Scanned {
+    blocks: Vec<SearchReplaceBlock>,
+    problems: Vec<(FormatProblem, u32)>,
+}
+
+impl Scanned {
+    /// A SEARCH marker at line `no` opens a block. In a SEARCH section it
+    /// is nested; in a REPLACE section the open block was never closed.
+    fn search_marker<'t>(&mut self, state: Section<'t>, no: u32) -> Section<'t> {
+        match state {
+            Section::Outside => {}
+            Section::Search { .. } => self.problems.push((FormatProblem::NestedSearch, no)),
+            Section::Replace { line, .. } => {
+                self.problems.push((FormatProblem::UnclosedSearch, line))
             }
-            (Some(Marker::Search), Section::Replace { line, .. }) => {
-                problems.push((FormatProblem::UnclosedSearch, line));
-                open_at(no)
-            }
-            (Some(Marker::Divider), Section::Search { line, mut body }) => {
+        }
+        Section::Search {
+            line: no,
+            body: Vec::new(),
+        }
+    }
+
+    /// The divider ends a SEARCH section (its leading line hints taken off
+    /// as the block's start line); anywhere else it is misplaced and
+    /// changes nothing.
+    fn divider<'t>(&mut self, state: Section<'t>, no: u32) -> Section<'t> {
+        match state {
+            Section::Search { line, mut body } => {
                 let start_line = take_line_hints(&mut body);
                 Section::Replace {
                     line,
@@ -380,69 +404,75 @@ fn scan(text: &str) -> (Vec<SearchReplaceBlock>, Vec<(FormatProblem, u32)>) {
                     body: Vec::new(),
                 }
             }
-            (Some(Marker::Divider), s) => {
-                problems.push((FormatProblem::MisplacedDelimiter, no));
+            s => {
+                self.problems.push((FormatProblem::MisplacedDelimiter, no));
                 s
             }
-            (
-                Some(Marker::Replace),
-                Section::Replace {
-                    line,
-                    start_line,
-                    search,
-                    body,
-                },
-            ) => {
-                blocks.push(SearchReplaceBlock {
-                    search,
-                    replace: join(&body),
-                    line,
-                    start_line,
-                });
-                Section::Outside
-            }
-            (Some(Marker::Replace), Section::Outside) => {
-                problems.push((FormatProblem::UnmatchedReplace, no));
-                Section::Outside
-            }
-            (Some(Marker::Replace), Section::Search { .. }) => {
-                problems.push((FormatProblem::MissingDelimiter, no));
-                Section::Outside
-            }
-            (None, Section::Outside) => Section::Outside,
-            (None, Section::Search { line, mut body }) => {
-                body.push(body_line);
-                Section::Search { line, body }
-            }
-            (
-                None,
-                Section::Replace {
-                    line,
-                    start_line,
-                    search,
-                    mut body,
-                },
-            ) => {
-                if line_hint(text).is_some() {
-                    problems.push((FormatProblem::MisplacedLineHint, no));
-                }
-                body.push(body_line);
-                Section::Replace {
-                    line,
-                    start_line,
-                    search,
-                    body,
-                }
-            }
-        };
-    }
-    match state {
-        Section::Outside => {}
-        Section::Search { line, .. } | Section::Replace { line, .. } => {
-            problems.push((FormatProblem::UnclosedSearch, line))
         }
     }
-    (blocks, problems)
+
+    /// A REPLACE marker closes the block of a REPLACE section. Outside a
+    /// block it is unmatched; in a SEARCH section the divider is missing
+    /// and the block is dropped.
+    fn replace_marker<'t>(&mut self, state: Section<'t>, no: u32) -> Section<'t> {
+        match state {
+            Section::Replace {
+                line,
+                start_line,
+                search,
+                body,
+            } => self.blocks.push(SearchReplaceBlock {
+                search,
+                replace: join(&body),
+                line,
+                start_line,
+            }),
+            Section::Outside => self.problems.push((FormatProblem::UnmatchedReplace, no)),
+            Section::Search { .. } => self.problems.push((FormatProblem::MissingDelimiter, no)),
+        }
+        Section::Outside
+    }
+
+    /// A line that is no marker (`text`, ended by `ending`): ignored outside
+    /// a block, else one more line of the section's body (an escaped marker
+    /// or line hint unescaped). A line hint in a REPLACE section is
+    /// misplaced.
+    fn body_line<'t>(
+        &mut self,
+        state: Section<'t>,
+        text: &'t str,
+        ending: &'t str,
+        no: u32,
+    ) -> Section<'t> {
+        let body_line = || {
+            let unescaped = escaped_marker(text).or_else(|| escaped_line_hint(text));
+            (unescaped.unwrap_or(text), ending)
+        };
+        match state {
+            Section::Outside => Section::Outside,
+            Section::Search { line, mut body } => {
+                body.push(body_line());
+                Section::Search { line, body }
+            }
+            Section::Replace {
+                line,
+                start_line,
+                search,
+                mut body,
+            } => {
+                if line_hint(text).is_some() {
+                    self.problems.push((FormatProblem::MisplacedLineHint, no));
+                }
+                body.push(body_line());
+                Section::Replace {
+                    line,
+                    start_line,
+                    search,
+                    body,
+                }
+            }
+        }
+    }
 }
 
 /// `INVALID_DIFF_FORMAT` wrapping one error per problem, in line order

@@ -102,7 +102,7 @@
 //! matcher's safe strategies see it (trailing or inner whitespace, line
 //! endings, typographic characters, a uniformly changed indentation), as
 //! whole lines (`located_by: safe_strategy`, see
-//! `apply::relocate_with_safe_strategies`; the new text is written as
+//! `apply::safe::relocate_with_safe_strategies`; the new text is written as
 //! planned, or re-indented like the window when the window was found
 //! re-indented); `rejected` otherwise — `AMBIGUOUS_MATCH` with every place
 //! listed when the window stands at several, shifted or not (one of them

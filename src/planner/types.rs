@@ -138,7 +138,7 @@ pub enum LocatedBy {
     EndOfFile = "end_of_file",
     /// The planned lines with their whole context found, reformatted or
     /// re-indented, by a safe strategy of the matcher at exactly one place
-    /// (`apply::relocate_with_safe_strategies`).
+    /// (`apply::safe::relocate_with_safe_strategies`).
     SafeStrategy = "safe_strategy",
 }
 }
