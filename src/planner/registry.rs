@@ -2,14 +2,13 @@
 //!
 //! Time comes from the caller (`now_ms`, the host's clock); ids are the
 //! session prefix plus a base-36 counter, so no clock or entropy is read
-//! here. Plans are kept in a `Vec` sorted by id: deterministic, the order a
-//! `BTreeMap` gives, and a handful of live plans need no tree (the wasm
-//! carries no B-tree code for it; docs/PERFORMANCE.md cut 34).
+//! here. Plans are kept in a `BTreeMap` by id: a listing of live plans comes
+//! in the same order on every run.
 //! Expired and applied ids are remembered (the last [`MAX_RETIRED`]) so a
 //! late apply hears "expired" or "already applied" rather than a bare "not
 //! found".
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::types::{PlanAction, PlanMode};
 
@@ -118,8 +117,7 @@ pub(crate) enum LookupError {
 }
 
 pub(crate) struct Registry {
-    /// Sorted by `id`.
-    hunks: Vec<Hunk>,
+    hunks: BTreeMap<String, Hunk>,
     retired: VecDeque<(String, Retired, String)>,
     next_seq: u64,
     prefix: String,
@@ -129,7 +127,7 @@ pub(crate) struct Registry {
 impl Registry {
     pub fn new(prefix: &str, ttl_ms: f64) -> Self {
         Registry {
-            hunks: Vec::new(),
+            hunks: BTreeMap::new(),
             retired: VecDeque::new(),
             next_seq: 1,
             prefix: sanitize_prefix(prefix),
@@ -147,11 +145,11 @@ impl Registry {
     /// Moves every plan whose time is up (`now >= expires`) to the
     /// retired list.
     pub fn purge(&mut self, now_ms: f64) {
-        let (expired, live): (Vec<Hunk>, Vec<Hunk>) = std::mem::take(&mut self.hunks)
+        let (expired, live) = std::mem::take(&mut self.hunks)
             .into_iter()
-            .partition(|h| now_ms >= h.expires_at_ms);
+            .partition::<BTreeMap<_, _>, _>(|(_, h)| now_ms >= h.expires_at_ms);
         self.hunks = live;
-        for h in expired {
+        for h in expired.into_values() {
             self.retire(h.id, Retired::Expired, h.path);
         }
     }
@@ -194,37 +192,29 @@ impl Registry {
         }
     }
 
-    /// Where `id` is, or would be inserted, in the sorted list.
-    fn position(&self, id: &str) -> Result<usize, usize> {
-        self.hunks.binary_search_by(|h| h.id.as_str().cmp(id))
-    }
-
     pub fn get(&self, id: &str) -> Option<&Hunk> {
-        self.position(id).ok().map(|i| &self.hunks[i])
+        self.hunks.get(id)
     }
 
     /// Adds a plan, or replaces the one with its id.
     pub fn insert(&mut self, hunk: Hunk) {
-        match self.position(&hunk.id) {
-            Ok(i) => self.hunks[i] = hunk,
-            Err(i) => self.hunks.insert(i, hunk),
-        }
+        self.hunks.insert(hunk.id.clone(), hunk);
     }
 
     /// Removes an applied plan; a retry of its id gets `HUNK_NOT_FOUND`.
     pub fn consume(&mut self, id: &str) {
-        if let Ok(i) = self.position(id) {
-            let h = self.hunks.remove(i);
+        if let Some(h) = self.hunks.remove(id) {
             self.retire(h.id, Retired::Applied, h.path);
         }
     }
 
+    /// The live plans in id order.
     pub fn live(&self) -> impl Iterator<Item = &Hunk> {
-        self.hunks.iter()
+        self.hunks.values()
     }
 
     pub fn live_mut(&mut self) -> impl Iterator<Item = &mut Hunk> {
-        self.hunks.iter_mut()
+        self.hunks.values_mut()
     }
 }
 
@@ -312,8 +302,7 @@ mod tests {
         r.live().map(|h| h.id.as_str()).collect()
     }
 
-    /// Plans are listed in id order whatever order they were made in (the
-    /// order a `BTreeMap` gave), a plan made again under its id replaces
+    /// Plans are listed in id order whatever order they were made in, a plan made again under its id replaces
     /// it, and applied or expired plans leave the list.
     #[test]
     fn plans_are_kept_in_id_order() {

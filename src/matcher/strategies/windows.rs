@@ -77,12 +77,16 @@ impl SlotTable {
         t
     }
 
+    // Called for every word of the content: inlined even in the
+    // size-optimised wasm, where it was a call per word (8 % of a failed
+    // search).
+    #[inline(always)]
     fn get(&self, h: u64) -> Option<u32> {
         let mut i = (h as usize) & self.mask;
         loop {
-            match self.keys[i] {
+            match *self.keys.get(i)? {
                 EMPTY => return None,
-                k if k == h => return Some(self.slots[i]),
+                k if k == h => return self.slots.get(i).copied(),
                 _ => i = (i + 1) & self.mask,
             }
         }
@@ -119,15 +123,17 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
     let (slots, per_line) = content_slots(content, &bag.table);
     let mut have = vec![0u32; bag.need.len()];
     let (mut overlap, mut total) = (0u32, 0u32);
-    let words = |l: usize| per_line.get(l).map_or(0, |p| p.2);
     let mut kept: Vec<Window> = Vec::with_capacity(KEEP + 1);
     // Once KEEP windows are kept, a window no better than the worst of
     // them can never enter (`keep_best` would refuse it): most windows
     // share a word or two with the search, so this skips their scan.
     let mut floor = f64::NEG_INFINITY;
-    for l in 0..n {
-        let (a, b, _) = per_line[l];
-        total += words(l);
+    // Lines are read through iterators and `get`, not `[]`: in the
+    // size-optimised wasm a bounds-checked index is a call (its panic path
+    // keeps it from being inlined), one per line in the hottest loop of a
+    // failed search.
+    for (l, &(a, b, words)) in per_line.iter().enumerate() {
+        total += words;
         for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
             if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
                 if *h < w {
@@ -136,9 +142,8 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
                 *h += 1;
             }
         }
-        if l >= size {
-            let (a, b, _) = per_line[l - size];
-            total -= words(l - size);
+        if let Some(&(a, b, words)) = l.checked_sub(size).and_then(|gone| per_line.get(gone)) {
+            total -= words;
             for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
                 if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
                     *h -= 1;
@@ -221,12 +226,14 @@ fn content_slots(content: &Content<'_>, table: &SlotTable) -> (Vec<u32>, Vec<(u3
     let mut slots: Vec<u32> = Vec::with_capacity(content.body.len() / 64);
     let mut per_line: Vec<(u32, u32, u32)> = Vec::with_capacity(n);
     let body = content.body.as_bytes();
-    for i in 0..n {
-        let line = content.line(i);
+    // One pass over the line spans (not `content.line(i)` per line: a call
+    // per line in the size-optimised wasm).
+    for span in content.lines() {
+        let line = content.body.get(span.start()..span.end()).unwrap_or("");
         let first = slots.len() as u32;
         // Words are hashed in place in the whole body (`hash_span` may read
         // past the line end, never past the body).
-        let offset = content.lines().get(i).map_or(0, |l| l.start());
+        let offset = span.start();
         let mut words = 0u32;
         for_each_word(line, |s, e| {
             words += 1;
