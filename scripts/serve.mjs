@@ -16,9 +16,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the shared SiYuan fixtures live when the repo sits next to them. */
 export const DEFAULT_FIXTURES = join(root, '..', 'shared', 'fixtures', 'siyuan');
 
-function mounts(fixtures) {
+function mounts(fixtures, pkg) {
   return [
-    ['/pkg/', join(root, 'pkg', 'dist')],
+    ['/pkg/', pkg ?? join(root, 'pkg', 'dist')],
     // Lute (SiYuan's Markdown engine) for the in-memory kernel double.
     ['/vendor/lute/', join(root, 'node_modules', 'vditor', 'dist', 'js', 'lute')],
     ...(fixtures && existsSync(fixtures) ? [['/fixtures/siyuan/', fixtures]] : []),
@@ -61,11 +61,13 @@ async function resolve(urlPath, table) {
  * Starts the server; resolves to { url, close }. Port 0 picks a free one.
  * `options.fixtures`: the folder served at /fixtures/siyuan/ (default
  * ../shared/fixtures/siyuan; null or a missing folder serves none, and the
- * demo falls back to its built-in notebook).
+ * demo falls back to its built-in notebook). `options.pkg`: the dist folder
+ * served at /pkg/ (default pkg/dist; the cold-start bench serves an earlier
+ * build beside it).
  */
 export function serve(port = 8080, host = '127.0.0.1', options = {}) {
   const fixtures = options.fixtures === undefined ? DEFAULT_FIXTURES : options.fixtures;
-  const table = mounts(fixtures);
+  const table = mounts(fixtures, options.pkg);
   // What the page may load, so it never probes for a file that is not
   // there (a 404 would be a console error on every load).
   const config = JSON.stringify({ fixtures: Boolean(fixtures && existsSync(fixtures)) });

@@ -18,6 +18,10 @@ const FLAGS = [
   '--disable-sync',
 ];
 const server = await serve(0);
+// COLD_START_BEFORE: the dist/ folder of an earlier build, timed in the same
+// run (its own server, the same page) for a before/after line.
+const beforeDist = process.env.COLD_START_BEFORE;
+const beforeServer = beforeDist ? await serve(0, '127.0.0.1', { pkg: beforeDist }) : undefined;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: FLAGS,
@@ -25,10 +29,12 @@ const browser = await chromium.launch({
 const times = [];
 const baseline = [];
 const parts = [];
-const run = async (query) => {
+const beforeTimes = [];
+const beforeBaseline = [];
+const run = async (query, at = server) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.url}cold-start.html${query}`);
+  await page.goto(`${at.url}cold-start.html${query}`);
   await page.waitForSelector('body[data-ok="true"]', { state: 'attached', timeout: 20000 });
   const d = await page.evaluate(() => ({ ...document.body.dataset }));
   await context.close();
@@ -40,6 +46,10 @@ try {
     baseline.push(Number((await run('?baseline')).coldStartMs));
     const d = await run('');
     times.push(Number(d.coldStartMs));
+    if (beforeServer) {
+      beforeBaseline.push(Number((await run('?baseline', beforeServer)).coldStartMs));
+      beforeTimes.push(Number((await run('', beforeServer)).coldStartMs));
+    }
     parts.push(
       `import ${Number(d.importMs).toFixed(0)} + init ${Number(d.initMs).toFixed(0)} + call ${Number(d.firstCallMs).toFixed(0)}`,
     );
@@ -47,6 +57,7 @@ try {
 } finally {
   await browser.close();
   await server.close();
+  await beforeServer?.close();
 }
 times.sort((a, b) => a - b);
 baseline.sort((a, b) => a - b);
@@ -59,3 +70,10 @@ console.log(
 console.log(
   `  baseline, fetch + WebAssembly.compile of the same bytes alone: median ${floor.toFixed(1)} ms; editkit's loader and first call add ${(median - floor).toFixed(1)} ms (${(median / floor).toFixed(2)}× the floor)`,
 );
+if (beforeServer) {
+  const middle = (list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const [then, thenFloor] = [middle(beforeTimes), middle(beforeBaseline)];
+  console.log(
+    `  before (${beforeDist}), same run: median ${then.toFixed(1)} ms on a floor of ${thenFloor.toFixed(1)} ms; now / before ${(median / then).toFixed(2)}×`,
+  );
+}

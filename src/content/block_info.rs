@@ -50,9 +50,9 @@ impl Default for BlockIds {
     }
 }
 
-// Read by hand: serde's untagged enums buffer the value in a generic
-// tree of their own and try each variant on it, code a string-or-list
-// does not need (docs/PERFORMANCE.md cut 28).
+// A visitor rather than `#[serde(untagged)]`: a wrong value is refused
+// with what the field takes ("expected comma-separated block ids or a list
+// of block ids"), where an untagged enum only says that no variant matched.
 impl<'de> Deserialize<'de> for BlockIds {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(BlockIdsVisitor)

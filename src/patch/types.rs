@@ -131,8 +131,8 @@ impl Patch {
 
 /// The files a patch is planned over: path → text; a path it has no text
 /// for does not exist. A `BTreeMap` or a `HashMap` of paths to texts is
-/// one (the wasm binding reads the host's object into a hash map, so the
-/// package carries no B-tree code; docs/PERFORMANCE.md cut 34).
+/// one (the wasm binding reads the host's object into a hash map: the
+/// report's order comes from the patch, never from the map).
 pub trait PatchFiles {
     /// The text of `path`, if that file exists.
     fn text(&self, path: &str) -> Option<&str>;

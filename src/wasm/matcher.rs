@@ -113,7 +113,7 @@ pub async fn replace_text_with_correction(
     let content = content_arg(&content, lang)?;
     let search = string_arg(&search, "search", lang)?;
     let replace = string_arg(&replace, "replace", lang)?;
-    let options = correction_options(options, lang)?;
+    let options: CorrectionOptions = from_js(options, "options", lang)?;
     let Some(f) = corrector.dyn_ref::<Function>().cloned() else {
         return Err(error_to_js(&Error::invalid_argument(
             lang,
@@ -134,25 +134,6 @@ pub async fn replace_text_with_correction(
         )
         .await,
     )
-}
-
-/// The options read as two views of one object, the match options and
-/// `instruction`, rather than through `CorrectionOptions`' derived reader:
-/// its `#[serde(flatten)]` buffers the object in serde's own generic tree
-/// first, 6 KB of the wasm for one argument (docs/PERFORMANCE.md cut 28).
-/// The same result: `MatchOptions` ignores keys it does not know.
-fn correction_options(options: JsValue, lang: crate::Lang) -> Result<CorrectionOptions, JsValue> {
-    #[derive(serde::Deserialize, Default)]
-    #[serde(default)]
-    struct Instruction {
-        instruction: String,
-    }
-    let Instruction { instruction } = from_js(options.clone(), "options", lang)?;
-    let replace: MatchOptions = from_js(options, "options", lang)?;
-    Ok(CorrectionOptions {
-        instruction,
-        replace,
-    })
 }
 
 #[wasm_bindgen(js_name = stats)]
