@@ -62,11 +62,11 @@ use types::Problem;
 /// and next steps in `lang`, its details. Every block-diff error is built
 /// here.
 pub(crate) fn refuse(lang: Lang, problem: Problem) -> Error {
-    let mut error = Error::new(problem.code(), messages::render(&problem, lang));
+    let said = messages::render(&problem, lang);
+    let mut error = Error::new(problem.code(), said.message);
     *error.details = problem.details();
-    let steps = messages::next_steps(&problem, lang);
-    if !steps.is_empty() {
-        error.details.suggestions = steps;
+    if !said.steps.is_empty() {
+        error.details.suggestions = said.steps;
     }
     error
 }

@@ -680,121 +680,115 @@ impl Problem {
 
     /// The structured details a host reads without parsing the message:
     /// line, block id, hunk index, the callback's name, the data of a
-    /// mismatch. (The next steps are added by `refuse`.)
-    // One piece on purpose: one arm per problem, read as a table.
+    /// mismatch. (The next steps are added by `refuse`.) The place is set
+    /// last, so it wins over the details a matcher refusal brings.
     pub(crate) fn details(&self) -> Details {
+        let mut d = self.facts();
+        let (line, block_id, hunk_index) = self.place();
+        d.line = line;
+        d.block_id = block_id.map(str::to_string);
+        d.hunk_index = hunk_index;
+        d
+    }
+
+    /// Where the problem is: the diff line, the block, the hunk index
+    /// (each when the problem knows it).
+    fn place(&self) -> (Option<u32>, Option<&str>, Option<u32>) {
         use Problem::*;
-        let mut d = Details::default();
-        let at = |d: &mut Details, at: &EditAt| {
-            d.block_id = Some(at.block_id.clone());
-            d.hunk_index = Some(at.hunk_index);
-            d.line = Some(at.line);
-        };
         match self {
-            EmptyDiff => {}
+            EmptyDiff | InvalidFormat { .. } | Internal { .. } => (None, None, None),
             SearchWithoutBlockId { line }
             | NestedSearch { line }
             | MisplacedDelimiter { line, .. }
             | MissingDelimiter { line }
             | UnmatchedReplace { line }
             | UnclosedSearch { line }
-            | MalformedHeader { line, .. } => d.line = Some(*line),
-            InvalidBlockId { line, hunk, .. } => {
-                d.line = Some(*line);
-                d.hunk_index = Some(*hunk);
-            }
-            UnknownCommand { line, word, hunk } => {
-                d.line = Some(*line);
-                d.name = Some(word.clone());
-                d.hunk_index = Some(*hunk);
+            | MalformedHeader { line, .. } => (Some(*line), None, None),
+            InvalidBlockId { line, hunk, .. } | UnknownCommand { line, hunk, .. } => {
+                (Some(*line), None, Some(*hunk))
             }
             EmptyInsert { line, id, hunk, .. }
             | EmptySearch { line, id, hunk }
-            | MissingSearch { line, id, hunk } => {
-                d.line = Some(*line);
-                d.block_id = Some(id.clone());
-                d.hunk_index = Some(*hunk);
+            | MissingSearch { line, id, hunk }
+            | ChildrenWouldBeReassigned { line, id, hunk, .. }
+            | WouldLoseMembership { line, id, hunk, .. }
+            | FoldedHeading { line, id, hunk, .. } => (Some(*line), Some(id), Some(*hunk)),
+            BlockNotFound { at }
+            | NotAContainer { at, .. }
+            | DocumentTarget { at }
+            | ConflictingDelete { at, .. }
+            | ConflictingReplace { at, .. }
+            | ConflictingAnchor { at, .. }
+            | NestedEdit { at, .. }
+            | NestedEditOuter { at, .. }
+            | PairRefused { at, .. }
+            | PairAmbiguous { at, .. }
+            | ContentMismatch { at, .. }
+            | UnclosedFence { at, .. }
+            | InvalidBodyId { at, .. } => (Some(at.line), Some(&at.block_id), Some(at.hunk_index)),
+            StaleBlock { id, hunk } | WriteVerifyFailed { id, hunk, .. } => {
+                (None, Some(id), Some(*hunk))
             }
+            WriteFailed { hunk, .. } | ChainBroken { hunk } => (None, None, Some(*hunk)),
+            RollbackConflict { id } => (None, Some(id), None),
+        }
+    }
+
+    /// What the problem names besides its place: a name (command, id,
+    /// callback), the format errors, candidates, the mismatch's data, the
+    /// blocks concerned, what a block reads back as.
+    fn facts(&self) -> Details {
+        use Problem::*;
+        let mut d = Details::default();
+        match self {
+            UnknownCommand { word: name, .. } | InvalidBodyId { id: name, .. } => {
+                d.name = Some(name.clone());
+            }
+            WriteFailed { error, .. } => d.name = Some(error.capability.js_name().to_string()),
             InvalidFormat { errors } => d.errors = errors.clone(),
-            BlockNotFound { at: a }
-            | NotAContainer { at: a, .. }
-            | DocumentTarget { at: a }
-            | ConflictingDelete { at: a, .. }
-            | ConflictingReplace { at: a, .. }
-            | ConflictingAnchor { at: a, .. }
-            | NestedEdit { at: a, .. }
-            | NestedEditOuter { at: a, .. } => at(&mut d, a),
-            PairRefused { at: a, error } => {
-                d = (*error.details).clone();
-                at(&mut d, a);
-            }
-            PairAmbiguous { at: a, lines } => {
-                at(&mut d, a);
+            PairRefused { error, .. } => d = (*error.details).clone(),
+            PairAmbiguous { lines, .. } => {
                 d.candidates = lines.iter().map(|&l| LineRange::new(l, l)).collect();
             }
-            ContentMismatch { at: a, mismatch } => {
-                at(&mut d, a);
+            ContentMismatch { mismatch, .. } => {
                 d.similarity = Some((mismatch.similarity * 1000.0).round() / 1000.0);
                 d.expected = Some(mismatch.expected.clone());
                 d.actual = Some(mismatch.actual.clone());
                 d.diff = Some(mismatch.diff.clone());
             }
-            ChildrenWouldBeReassigned {
-                id,
-                hunk,
-                line,
-                ids,
-                ..
-            } => {
-                d.block_id = Some(id.clone());
-                d.hunk_index = Some(*hunk);
-                d.line = Some(*line);
-                d.block_ids = ids.clone();
-            }
-            WouldLoseMembership {
-                id,
-                hunk,
-                line,
-                members,
-                ..
-            } => {
-                d.block_id = Some(id.clone());
-                d.hunk_index = Some(*hunk);
-                d.line = Some(*line);
+            ChildrenWouldBeReassigned { ids: blocks, .. }
+            | FoldedHeading {
+                headings: blocks, ..
+            } => d.block_ids = blocks.clone(),
+            WouldLoseMembership { members, .. } => {
                 d.block_ids = members.iter().map(|(m, _)| m.clone()).collect();
             }
-            FoldedHeading {
-                id,
-                hunk,
-                line,
-                headings,
-            } => {
-                d.block_id = Some(id.clone());
-                d.hunk_index = Some(*hunk);
-                d.line = Some(*line);
-                d.block_ids = headings.clone();
-            }
-            UnclosedFence { at: a, .. } => at(&mut d, a),
-            InvalidBodyId { at: a, id } => {
-                at(&mut d, a);
-                d.name = Some(id.clone());
-            }
-            Internal { .. } => {}
-            StaleBlock { id, hunk } => {
-                d.block_id = Some(id.clone());
-                d.hunk_index = Some(*hunk);
-            }
-            WriteFailed { error, hunk } => {
-                d.hunk_index = Some(*hunk);
-                d.name = Some(error.capability.js_name().to_string());
-            }
-            ChainBroken { hunk } => d.hunk_index = Some(*hunk),
-            WriteVerifyFailed { id, hunk, actual } => {
-                d.block_id = Some(id.clone());
-                d.hunk_index = Some(*hunk);
-                d.actual = Some(actual.clone());
-            }
-            RollbackConflict { id } => d.block_id = Some(id.clone()),
+            WriteVerifyFailed { actual, .. } => d.actual = Some(actual.clone()),
+            EmptyDiff
+            | SearchWithoutBlockId { .. }
+            | NestedSearch { .. }
+            | MisplacedDelimiter { .. }
+            | MissingDelimiter { .. }
+            | UnmatchedReplace { .. }
+            | UnclosedSearch { .. }
+            | InvalidBlockId { .. }
+            | MalformedHeader { .. }
+            | EmptyInsert { .. }
+            | EmptySearch { .. }
+            | MissingSearch { .. }
+            | BlockNotFound { .. }
+            | NotAContainer { .. }
+            | DocumentTarget { .. }
+            | ConflictingDelete { .. }
+            | ConflictingReplace { .. }
+            | ConflictingAnchor { .. }
+            | NestedEdit { .. }
+            | NestedEditOuter { .. }
+            | UnclosedFence { .. }
+            | Internal { .. }
+            | StaleBlock { .. }
+            | ChainBroken { .. }
+            | RollbackConflict { .. } => {}
         }
         d
     }

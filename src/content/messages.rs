@@ -1,8 +1,10 @@
 //! Every message and every piece of agent-facing text the content tools
-//! produce, in English and Chinese side by side: every refusal in
-//! [`render`], one arm per [`Problem`]; every other text one function each.
-//! Only formatting happens here; the data comes from `types` (a leaf), so
-//! no stage module is imported.
+//! produce, in English and Chinese side by side. A refusal is worded by
+//! [`render`], whose `match` names every [`Problem`] and hands its fields
+//! to one function, grouped by kind below (the arguments, the host, the
+//! blocks and documents named); every other text is one function, grouped
+//! by tool. Only formatting happens here; the data comes from `types` (a
+//! leaf), so no stage module is imported.
 //!
 //! Where the original plugin had a text (its Chinese errors, its
 //! getBlockInfo layout, its createNewDoc confirmation), the Chinese version
@@ -17,92 +19,146 @@ use super::types::{DocLocation, Placement, Problem};
 
 /// The message of a refusal, in `lang`. Only formats: what the refusal is
 /// and where come from `problem`; a block type's label is written in `lang`.
-///
-/// One piece on purpose: one flat match, one arm per problem with both
-/// languages side by side, read as a table.
+/// Every variant is named (no wildcard), so a new one does not compile
+/// until it has its words; each is one function below, by kind.
 pub fn render(problem: &Problem, lang: Lang) -> String {
     use Problem::*;
     match problem {
-        HostBadId { capability, got } => {
-            let name = capability.js_name();
-            match lang {
-                Lang::En => format!("The host callback `{name}` returned '{got}', which is not a block id; it must resolve to the new document's id."),
-                Lang::Zh => format!("宿主回调 `{name}` 返回了 '{got}'，不是块 ID；它必须返回新文档的 ID。"),
-            }
-        }
-        InvalidBlockId { value, .. } => match lang {
-            Lang::En => format!("Invalid ID format: {value}. A block id is 14 digits, a dash and 7 lowercase letters or digits, e.g. {BLOCK_ID_EXAMPLE}."),
-            Lang::Zh => format!("无效的ID格式: {value}。块 ID 由 14 位数字、一个短横线和 7 位小写字母或数字组成，例如 {BLOCK_ID_EXAMPLE}。"),
-        },
-        NoIds => lang
-            .pick(
-                "Argument `ids` is empty: give one block id, or several separated by commas.",
-                "参数 `ids` 为空：请提供一个块 ID，或用逗号分隔的多个块 ID。",
-            )
-            .to_string(),
-        EmptyMarkdown => lang
-            .pick(
-                "Argument `markdown` is empty: there is nothing to append.",
-                "参数 `markdown` 为空：没有可追加的内容。",
-            )
-            .to_string(),
-        EmptyTitle => lang
-            .pick(
-                "Argument `title` is empty: give the new document a title.",
-                "参数 `title` 为空：请为新文档提供标题。",
-            )
-            .to_string(),
-        MalformedPath { path } => match lang {
-            Lang::En => format!("The anchor document's `path` '{path}' is not a SiYuan document path (/<id>/…/<id>.sy), so its parent cannot be determined."),
-            Lang::Zh => format!("锚点文档的 `path` '{path}' 不是思源文档路径（/<ID>/…/<ID>.sy），无法确定其父文档。"),
-        },
-        BlockNotFound { id } => match lang {
-            Lang::En => {
-                format!("Block not found: {id}. Check the id; the block may have been deleted.")
-            }
-            Lang::Zh => format!("未找到块: {id}。请检查 ID；该块可能已被删除。"),
-        },
-        AnchorDocNotFound { id } => match lang {
-            Lang::En => format!("Anchor document not found: {id}. Check the id; the document may have been deleted."),
-            Lang::Zh => format!("未找到锚点文档: {id}。请检查 ID；该文档可能已被删除。"),
-        },
+        InvalidBlockId { value, .. } => invalid_block_id(lang, value),
+        NoIds => no_ids(lang),
+        EmptyMarkdown => empty_markdown(lang),
+        EmptyTitle => empty_title(lang),
+        HostBadId { capability, got } => host_bad_id(lang, capability.js_name(), got),
+        BlockNotFound { id } => block_not_found(lang, id),
+        AnchorDocNotFound { id } => anchor_doc_not_found(lang, id),
+        MalformedPath { path } => malformed_path(lang, path),
         AnchorNotADocument {
             id,
             type_code,
             root_id,
-        } => {
-            let label = BlockKind::from_code(type_code).label(lang);
-            let next = if root_id.is_empty() || root_id == id {
-                String::new()
-            } else {
-                match lang {
-                    Lang::En => format!(" Its document is {root_id}: pass that id to place the new document relative to it."),
-                    Lang::Zh => format!("它所在的文档是 {root_id}：如需相对该文档放置新文档，请传入这个 ID。"),
-                }
-            };
-            match lang {
-                Lang::En => format!(
-                    "The anchor ID is not a document but a block of type {type_code} ({label}).{next}"
-                ),
-                Lang::Zh => {
-                    format!("锚点 ID 不是文档类型，而是 {type_code} 类型的块（{label}）。{next}")
-                }
-            }
-        }
-        TargetNotADocument { id, type_code } => {
-            let label = BlockKind::from_code(type_code).label(lang);
-            match lang {
-                Lang::En => format!("Target {id} is not a document but a block of type {type_code} ({label}). Use targetType \"block\" to append relative to this block, or pass its document's id (root_id)."),
-                Lang::Zh => format!("目标 {id} 不是文档，而是 {type_code} 类型的块（{label}）。如需相对该块追加，请使用 targetType \"block\"；或传入它所在文档的 ID（root_id）。"),
-            }
-        }
-        NoParentDocument { .. } => lang
-            .pick(
-                "The anchor document is at the notebook root and has no parent document. To create a document at the notebook root, use location \"siblings\".",
-                "锚点文档位于笔记本根目录，没有父文档。如需在笔记本根目录创建文档，请使用 location \"siblings\"。",
-            )
-            .to_string(),
+        } => anchor_not_a_document(lang, id, type_code, root_id),
+        TargetNotADocument { id, type_code } => target_not_a_document(lang, id, type_code),
+        NoParentDocument { .. } => no_parent_document(lang),
     }
+}
+
+// ---- the arguments ----------------------------------------------------------------
+
+/// The argument is not a block id.
+fn invalid_block_id(lang: Lang, value: &str) -> String {
+    match lang {
+        Lang::En => format!("Invalid ID format: {value}. A block id is 14 digits, a dash and 7 lowercase letters or digits, e.g. {BLOCK_ID_EXAMPLE}."),
+        Lang::Zh => format!("无效的ID格式: {value}。块 ID 由 14 位数字、一个短横线和 7 位小写字母或数字组成，例如 {BLOCK_ID_EXAMPLE}。"),
+    }
+}
+
+/// getBlockInfo's `ids` holds no id.
+fn no_ids(lang: Lang) -> String {
+    lang.pick(
+        "Argument `ids` is empty: give one block id, or several separated by commas.",
+        "参数 `ids` 为空：请提供一个块 ID，或用逗号分隔的多个块 ID。",
+    )
+    .to_string()
+}
+
+/// appendContent's `markdown` is blank.
+fn empty_markdown(lang: Lang) -> String {
+    lang.pick(
+        "Argument `markdown` is empty: there is nothing to append.",
+        "参数 `markdown` 为空：没有可追加的内容。",
+    )
+    .to_string()
+}
+
+/// createNewDoc's `title` is blank.
+fn empty_title(lang: Lang) -> String {
+    lang.pick(
+        "Argument `title` is empty: give the new document a title.",
+        "参数 `title` 为空：请为新文档提供标题。",
+    )
+    .to_string()
+}
+
+// ---- the host ---------------------------------------------------------------------
+
+/// The host callback `name` answered with something that is not a block
+/// id.
+fn host_bad_id(lang: Lang, name: &str, got: &str) -> String {
+    match lang {
+        Lang::En => format!("The host callback `{name}` returned '{got}', which is not a block id; it must resolve to the new document's id."),
+        Lang::Zh => format!("宿主回调 `{name}` 返回了 '{got}'，不是块 ID；它必须返回新文档的 ID。"),
+    }
+}
+
+// ---- the blocks and documents named -----------------------------------------------
+
+/// No block has this id.
+fn block_not_found(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => {
+            format!("Block not found: {id}. Check the id; the block may have been deleted.")
+        }
+        Lang::Zh => format!("未找到块: {id}。请检查 ID；该块可能已被删除。"),
+    }
+}
+
+/// createNewDoc's anchor document does not exist.
+fn anchor_doc_not_found(lang: Lang, id: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "Anchor document not found: {id}. Check the id; the document may have been deleted."
+        ),
+        Lang::Zh => format!("未找到锚点文档: {id}。请检查 ID；该文档可能已被删除。"),
+    }
+}
+
+/// The anchor document's `path` is not a SiYuan document path.
+fn malformed_path(lang: Lang, path: &str) -> String {
+    match lang {
+        Lang::En => format!("The anchor document's `path` '{path}' is not a SiYuan document path (/<id>/…/<id>.sy), so its parent cannot be determined."),
+        Lang::Zh => format!("锚点文档的 `path` '{path}' 不是思源文档路径（/<ID>/…/<ID>.sy），无法确定其父文档。"),
+    }
+}
+
+/// createNewDoc's anchor is a block of another type; `root_id` is its
+/// document (empty when unknown).
+fn anchor_not_a_document(lang: Lang, id: &str, type_code: &str, root_id: &str) -> String {
+    let label = BlockKind::from_code(type_code).label(lang);
+    let next = if root_id.is_empty() || root_id == id {
+        String::new()
+    } else {
+        match lang {
+            Lang::En => format!(" Its document is {root_id}: pass that id to place the new document relative to it."),
+            Lang::Zh => format!("它所在的文档是 {root_id}：如需相对该文档放置新文档，请传入这个 ID。"),
+        }
+    };
+    match lang {
+        Lang::En => format!(
+            "The anchor ID is not a document but a block of type {type_code} ({label}).{next}"
+        ),
+        Lang::Zh => {
+            format!("锚点 ID 不是文档类型，而是 {type_code} 类型的块（{label}）。{next}")
+        }
+    }
+}
+
+/// appendContent with `targetType: "document"` names a block of another
+/// type.
+fn target_not_a_document(lang: Lang, id: &str, type_code: &str) -> String {
+    let label = BlockKind::from_code(type_code).label(lang);
+    match lang {
+        Lang::En => format!("Target {id} is not a document but a block of type {type_code} ({label}). Use targetType \"block\" to append relative to this block, or pass its document's id (root_id)."),
+        Lang::Zh => format!("目标 {id} 不是文档，而是 {type_code} 类型的块（{label}）。如需相对该块追加，请使用 targetType \"block\"；或传入它所在文档的 ID（root_id）。"),
+    }
+}
+
+/// `location: "parent"` for an anchor at the notebook root.
+fn no_parent_document(lang: Lang) -> String {
+    lang.pick(
+        "The anchor document is at the notebook root and has no parent document. To create a document at the notebook root, use location \"siblings\".",
+        "锚点文档位于笔记本根目录，没有父文档。如需在笔记本根目录创建文档，请使用 location \"siblings\"。",
+    )
+    .to_string()
 }
 
 // ---- getBlockContent -----------------------------------------------------------

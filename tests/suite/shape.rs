@@ -1,7 +1,8 @@
 //! The codebase's shape, kept by tests (docs/ARCHITECTURE.md):
 //!
-//! - every `messages.rs` is a leaf beside its capability's vocabulary: it
-//!   imports no stage module of its capability, so no stage is imported
+//! - every messages module (a `messages.rs`, or every file of a
+//!   `messages/` directory) is a leaf beside its capability's vocabulary:
+//!   it imports no stage module of its capability, so no stage is imported
 //!   back by the messages it imports;
 //! - no function in `src/` is longer than 80 lines unless a comment right
 //!   above it says why it is one piece.
@@ -39,34 +40,107 @@ fn sources() -> Vec<(String, String)> {
 /// vocabulary, never a stage.
 const VOCABULARY: &[&str] = &["types", "problem"];
 
-#[test]
-fn messages_import_only_their_vocabulary() {
+/// For a messages module, its capability and how many `super::` lead from
+/// it to the capability: one from `messages.rs` and `messages/mod.rs`, two
+/// from a file inside `messages/`, one more per directory below. `None`
+/// for any other file.
+fn messages_module(name: &str) -> Option<(&str, usize)> {
+    let parts: Vec<&str> = name.split(['/', '\\']).collect();
+    if let [.., capability, "messages.rs"] = parts.as_slice() {
+        return Some((capability, 1));
+    }
+    let at = parts.iter().position(|p| *p == "messages")?;
+    let capability = *parts.get(at.checked_sub(1)?)?;
+    let below = &parts[at + 1..];
+    let in_mod = below.last() == Some(&"mod.rs");
+    Some((capability, below.len() - usize::from(in_mod) + 1))
+}
+
+/// The imports of the messages module `name` that reach a stage of its
+/// capability: `use super::…` up to the capability and on to a module
+/// other than the vocabulary (or beyond the capability), or `use
+/// crate::<capability>::…` naming such a module. Going up less far stays
+/// inside the messages.
+fn stage_imports(name: &str, text: &str) -> Vec<String> {
+    let Some((capability, levels)) = messages_module(name) else {
+        return Vec::new();
+    };
+    let own = format!("crate::{capability}::");
+    // A unit-test module's `use super::*` is the messages module itself.
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
     let mut wrong = Vec::new();
-    for (name, text) in sources() {
-        if !name.ends_with("messages.rs") {
+    for line in code.lines() {
+        let line = line.trim_start();
+        let Some(path) = ["use ", "pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+        else {
+            continue;
+        };
+        let (up, rest) = if let Some(rest) = path.strip_prefix(own.as_str()) {
+            (levels, rest)
+        } else {
+            let mut rest = path;
+            let mut up = 0;
+            while let Some(r) = rest.strip_prefix("super::") {
+                rest = r;
+                up += 1;
+            }
+            (up, rest)
+        };
+        if up < levels {
             continue;
         }
-        // A unit-test module's `use super::*` is the messages module itself.
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for line in code.lines() {
-            let line = line.trim_start();
-            let Some(rest) = line.strip_prefix("use super::") else {
-                continue;
-            };
-            let module: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !VOCABULARY.contains(&module.as_str()) {
-                wrong.push(format!("{name}: `{line}`"));
-            }
+        let module: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let allowed = VOCABULARY.contains(&module.as_str())
+            || (path.starts_with(own.as_str()) && module == "messages");
+        if up > levels || !allowed {
+            wrong.push(format!("{name}: `{line}`"));
         }
     }
+    wrong
+}
+
+#[test]
+fn messages_import_only_their_vocabulary() {
+    let wrong: Vec<String> = sources()
+        .iter()
+        .flat_map(|(name, text)| stage_imports(name, text))
+        .collect();
     assert!(
         wrong.is_empty(),
         "messages modules importing a stage:\n{}",
         wrong.join("\n")
     );
+}
+
+#[test]
+fn the_import_check_sees_every_messages_module_and_its_stages() {
+    assert_eq!(messages_module("a/messages.rs"), Some(("a", 1)));
+    assert_eq!(messages_module("a/messages/mod.rs"), Some(("a", 1)));
+    assert_eq!(messages_module("a/messages/format.rs"), Some(("a", 2)));
+    assert_eq!(messages_module("a/messages/b/mod.rs"), Some(("a", 2)));
+    assert_eq!(messages_module("a/check.rs"), None);
+    let inside = "use super::{suggestions, Said};\nuse super::super::types::Problem;\n";
+    assert!(stage_imports("a/messages/format.rs", inside).is_empty());
+    assert!(stage_imports("a/messages/mod.rs", "use super::problem::P;\n").is_empty());
+    assert!(stage_imports("a/messages/x.rs", "use crate::b::check::X;\n").is_empty());
+    for (name, line) in [
+        ("a/messages.rs", "use super::check::X;"),
+        ("a/messages/mod.rs", "pub use super::check::X;"),
+        ("a/messages/x.rs", "use super::super::check::X;"),
+        ("a/messages/x.rs", "use super::super::super::b::X;"),
+        ("a/messages/x.rs", "use crate::a::check::X;"),
+    ] {
+        assert_eq!(
+            stage_imports(name, line),
+            vec![format!("{name}: `{line}`")],
+            "{name}"
+        );
+    }
 }
 
 /// Functions longer than [`MAX_FUNCTION_LINES`], with no comment above
