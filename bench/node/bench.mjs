@@ -255,15 +255,17 @@ function naiveWindowScan(lines, search) {
 
 const matcherTimes = {};
 const comparisons = [];
-/** The same search with the BENCH_BEFORE build, timed twice around a
- * second timing of this build (the fastest of each), so that neither
- * build has the machine's quieter moment to itself. */
-function compareWithBefore(c, size, content, ms) {
+/** The same search with the BENCH_BEFORE build, the two builds timed in
+ * turn three times (the fastest of each), so that neither has the
+ * machine's quieter moments to itself. */
+function compareWithBefore(c, size, content) {
   const now = () => ek.findMatch(content, c.search, { mode: c.mode });
   const then = () => beforeBuild.findMatch(content, c.search, { mode: c.mode });
-  const first = time(then);
-  const nowMs = Math.min(ms, time(now));
-  const beforeMs = Math.min(first, time(then));
+  let [nowMs, beforeMs] = [Infinity, Infinity];
+  for (let round = 0; round < 3; round++) {
+    beforeMs = Math.min(beforeMs, time(then));
+    nowMs = Math.min(nowMs, time(now));
+  }
   comparisons.push({
     name: `matcher ${c.id} [${c.mode}] @${size / 1000}k lines: now / before`,
     ms: nowMs,
@@ -287,7 +289,7 @@ for (const size of [10_000, 100_000]) {
     });
     if (c.own) matcherTimes[`${c.id}${size}`] = ms;
     const outcome = result.found ? `found by ${result.strategy}` : `refused: ${result.code}`;
-    if (beforeBuild) compareWithBefore(c, size, content, ms);
+    if (beforeBuild) compareWithBefore(c, size, content);
     const ratioOk = ms / baseline <= c.target;
     row(
       `matcher ${c.name} [${c.mode}] @${size / 1000}k lines (${kb} KB)`,
@@ -601,19 +603,25 @@ for (const n of [1, 3, 10, 100]) {
 }
 
 // ---------------------------------------------------------------------------
-// §4 package size.
+// §4 package size: a budget (revision 3), gzip ≤ 450 KB; raw is printed.
 
 const wasm = readFileSync(join(dist, 'editkit_bg.wasm'));
 const gz = gzipSync(wasm, { level: 9 }).length;
+const sizeNote = (bytes) => {
+  if (!beforeBuild) return 'KB';
+  const then = readFileSync(join(process.env.BENCH_BEFORE, 'editkit_bg.wasm'));
+  const was = bytes === wasm.length ? then.length : gzipSync(then, { level: 9 }).length;
+  return `KB; before ${(was / 1024).toFixed(0)} KB`;
+};
 row(
   'editkit_bg.wasm raw',
   wasm.length / 1024,
   undefined,
-  '≤ 400 KB',
-  wasm.length <= 400 * 1024,
-  'KB',
+  'budget is gzip',
+  undefined,
+  sizeNote(wasm.length),
 );
-row('editkit_bg.wasm gzip', gz / 1024, undefined, '≤ 150 KB', gz <= 150 * 1024, 'KB');
+row('editkit_bg.wasm gzip', gz / 1024, undefined, '≤ 450 KB', gz <= 450 * 1024, sizeNote(gz));
 
 // ---------------------------------------------------------------------------
 
