@@ -7,7 +7,7 @@
 //! Kept apart as one of the three plan writers (`trimmed`, `lines`,
 //! `fuzzy`): each reads against its own strategy.
 
-use super::{replacement_lines, shift_line};
+use super::{paired_lines, replacement_lines, shift_line};
 use crate::matcher::content::Content;
 use crate::matcher::indent::IndentMap;
 use crate::matcher::normalize::{indent_of, is_blank, key, Level};
@@ -25,10 +25,7 @@ pub(super) fn fuzzy(
     plan: &FuzzyPlan,
     r: &str,
 ) -> Result<String, Unmappable> {
-    let s_lines: Vec<&str> = needle.lines.iter().map(String::as_str).collect();
-    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count)
-        .map(|i| content.line(i))
-        .collect();
+    let (s_lines, f_lines) = paired_lines(content, needle, plan.first, plan.count);
     let s_keys: Vec<String> = s_lines.iter().map(|l| key(l, Level::Fold)).collect();
     let f_keys: Vec<String> = f_lines.iter().map(|l| key(l, Level::Fold)).collect();
     // A token span starting mid-line keeps the text before it: the first

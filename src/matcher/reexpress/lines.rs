@@ -10,7 +10,7 @@
 //! `fuzzy`); the quotes it restyles with are `quotes.rs`.
 
 use super::quotes::Quotes;
-use super::{replacement_lines, shift_line};
+use super::{paired_lines, replacement_lines, shift_line};
 use crate::matcher::content::Content;
 use crate::matcher::fidelity::{keep_file_bytes, lead_of};
 use crate::matcher::indent::IndentMap;
@@ -28,10 +28,7 @@ pub(super) fn lines(
     plan: &LinesPlan,
     r: &str,
 ) -> Result<String, Unmappable> {
-    let s_lines: Vec<&str> = needle.lines.iter().map(String::as_str).collect();
-    let f_lines: Vec<&str> = (plan.first..plan.first + plan.count)
-        .map(|i| content.line(i))
-        .collect();
+    let (s_lines, f_lines) = paired_lines(content, needle, plan.first, plan.count);
     let r_lines = replacement_lines(needle, r);
     let links = align_lines(&s_lines, &r_lines);
     // Does the replacement's first line stand where the search's first

@@ -81,6 +81,19 @@ fn shift_line(line: &str, map: &IndentMap) -> Option<String> {
     map.apply(ind).map(|i| i + &line[ind.len()..])
 }
 
+/// The search's lines, and the file's lines `first..first + count` it
+/// matched.
+fn paired_lines<'n, 'c>(
+    content: &Content<'c>,
+    needle: &'n Needle,
+    first: usize,
+    count: usize,
+) -> (Vec<&'n str>, Vec<&'c str>) {
+    let search = needle.lines.iter().map(String::as_str).collect();
+    let file = (first..first + count).map(|i| content.line(i)).collect();
+    (search, file)
+}
+
 /// The replacement's lines once the search's surrounding blank lines (and
 /// final line break) are removed from it the same way.
 fn replacement_lines<'r>(needle: &Needle, r: &'r str) -> Vec<&'r str> {

@@ -163,15 +163,7 @@ fn located_by_safe_strategies(
             context_matched: e.before.len() + e.after.len(),
             candidates: places,
         },
-        Relocated::Nowhere => Located::Rejected {
-            reason: RejectReason::ContentChanged,
-            candidates: Vec::new(),
-            context_matched: candidates
-                .iter()
-                .map(|&c| context_score(lines, c, e))
-                .max()
-                .unwrap_or(0),
-        },
+        Relocated::Nowhere => content_changed(lines, e, candidates),
     }
 }
 
@@ -215,6 +207,12 @@ fn locate_by_edges(
             };
         }
     }
+    content_changed(lines, e, candidates)
+}
+
+/// The window is nowhere any more: rejected, with the best context any of
+/// the core's places still has as evidence.
+fn content_changed(lines: &[&str], e: &LinesEdit, candidates: &[usize]) -> Located {
     Located::Rejected {
         reason: RejectReason::ContentChanged,
         candidates: Vec::new(),
