@@ -1,6 +1,11 @@
 //! Every diff, ratio and line alignment in editkit goes through these
 //! functions: line diffs from `similar` ([`line_ops`]), ratios from the
 //! bit-parallel LCS.
+//!
+//! The unified-diff writer is ours by design: `similar`'s own hunk headers
+//! miscounted some hunks (docs/patches.md, "Properties"); this writer is
+//! held to the round trip (a diff applied to the old text gives the new
+//! text exactly) by `tests/suite/patch_props.rs`.
 
 use super::lcs::{self, lcs_len};
 use similar::{Algorithm, DiffTag as Tag};

@@ -1,5 +1,7 @@
 //! The length of a longest common subsequence, computed 64 positions at a
 //! time (the bit-parallel method of Allison & Dix, in Hyyrö's form).
+//! Ours: `similar` computes whole diffs; this is the matcher's own
+//! similarity (SPEC §1), and it reproduces `similar`'s ratio to the bit.
 //!
 //! Similarity ratios only need how many items a minimal diff keeps equal,
 //! which is exactly the LCS length: an optimal Myers diff keeps

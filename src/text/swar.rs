@@ -1,6 +1,11 @@
 //! Eight bytes at a time in plain `u64` arithmetic (SWAR): the byte tests
 //! the matcher's scans and the line splitter share. Fast natively
 //! and in wasm alike, with no SIMD dependency.
+//!
+//! Ours, not `memchr`'s: these loops are the matcher's scans (SPEC §1), and
+//! one word loop answers several questions at once (the next line break,
+//! whether a run is ASCII, how many breaks precede a match), which a
+//! byte finder alone does not.
 
 /// `0x01` in every byte: `LO * b` repeats byte `b` eight times.
 pub(crate) const LO: u64 = 0x0101_0101_0101_0101;
