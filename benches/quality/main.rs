@@ -14,10 +14,6 @@
 //! `QUALITY_FILES=n` (default 400) and `QUALITY_SPANS=n` (default 3 per kind
 //! and file) size the corpus.
 
-// std's sorts are disallowed in the library (clippy.toml: wasm size); a
-// test or bench binary is native and may use them.
-#![allow(clippy::disallowed_methods)]
-
 #[path = "corpus.rs"]
 mod corpus;
 

@@ -194,6 +194,18 @@ fn unmappable(lang: Lang, strategy: Strategy, at: (u32, u32), why: &Unmappable) 
         (Lang::Zh, Unmappable::LiteralEscape(literal)) => format!(
             "搜索需要去掉一层转义才能在{place}匹配（策略 {strategy}），但替换内容在字符串字面量 `{literal}` 中新增了转义序列：在那里去掉转义会把新代码自身的转义变成真实字符，破坏该字面量。未做任何修改。请发送不带多余转义的搜索和替换内容。"
         ),
+        (Lang::En, Unmappable::LosesText(word)) => format!(
+            "The search matched {place} (strategy {strategy}), but its lines do not pair with the file's there (a paragraph wrapped differently, lines merged or split), and writing the replacement would lose \u{201c}{word}\u{201d}. Nothing was changed. Quote the file's text exactly, with its line breaks, in both search and replacement."
+        ),
+        (Lang::Zh, Unmappable::LosesText(word)) => format!(
+            "搜索在{place}匹配（策略 {strategy}），但搜索的各行与文件中的行对不上（段落换行位置不同，或行被合并、拆分），写入替换内容会丢失“{word}”。未做任何修改。请在搜索和替换中照原样引用文件文本，包括换行。"
+        ),
+        (Lang::En, Unmappable::RepeatsText(word)) => format!(
+            "The search matched {place} (strategy {strategy}), but its lines do not pair with the file's there, and writing the replacement would repeat \u{201c}{word}\u{201d}. Nothing was changed. Quote the file's text exactly, with its line breaks, in both search and replacement."
+        ),
+        (Lang::Zh, Unmappable::RepeatsText(word)) => format!(
+            "搜索在{place}匹配（策略 {strategy}），但搜索的各行与文件中的行对不上，写入替换内容会重复“{word}”。未做任何修改。请在搜索和替换中照原样引用文件文本，包括换行。"
+        ),
     }
 }
 

@@ -345,6 +345,32 @@ fn tokens_are_anchored_at_both_ends() {
     assert_eq!(e.code, ErrorCode::NotFound);
 }
 
+/// A hard-wrapped paragraph quoted on one line, with a sentence added: the
+/// fuzzy tier used to pair the one search line with the file's first line
+/// only and drop the link line (issue 36).
+#[test]
+fn a_paragraph_quoted_on_one_line_keeps_the_files_lines() {
+    let content = "Intro line.\n\nTo generate a test coverage report, see the\n[Test Coverage section of the Building guide][].\n\nOutro.\n";
+    let search = "To generate a test coverage report, see the [Test Coverage section of the Building guide][].";
+    let replace = format!("{search}\nThis works on Linux, macOS and Windows (x86_64 and arm64).");
+    let (out, s) = replaced(content, search, &replace, &fuzzy());
+    assert_eq!(s, Strategy::TokenFlexible);
+    assert_eq!(
+        out,
+        "Intro line.\n\nTo generate a test coverage report, see the\n[Test Coverage section of the Building guide][].\nThis works on Linux, macOS and Windows (x86_64 and arm64).\n\nOutro.\n"
+    );
+    // A word changed on the second line, CRLF file: the break and the
+    // endings stay where the file has them.
+    let crlf = content.replace('\n', "\r\n");
+    let (out, _) = replaced(
+        &crlf,
+        search,
+        &search.replace("Building", "Build"),
+        &fuzzy(),
+    );
+    assert_eq!(out, crlf.replace("Building", "Build"));
+}
+
 // ---- 10. context_anchored ---------------------------------------------------
 
 #[test]

@@ -259,6 +259,12 @@ pub(crate) enum Unmappable {
     /// the new code's own escape, which undoing the search's over-escaping
     /// would turn into a real character.
     LiteralEscape(String),
+    /// A fuzzy replacement would drop this word: of the file (one the
+    /// model kept) or of the model's new text.
+    LosesText(String),
+    /// A fuzzy replacement would write this word more often than the
+    /// model and the file have it.
+    RepeatsText(String),
 }
 
 /// A candidate place: first and last line, and the start column where

@@ -33,13 +33,20 @@
 //! - `fuzzy.rs`: a fuzzy match
 //!   ([`FuzzyPlan`](super::strategies::FuzzyPlan)), re-indented line by
 //!   line;
+//! - `rewrap.rs`: a token span whose line breaks are not the search's (a
+//!   re-wrapped paragraph), written token by token in the file's breaks;
+//! - `conserve.rs`: the last check on every fuzzy replacement, that it
+//!   keeps the words the model kept, writes the ones it added and repeats
+//!   none;
 //! - `quotes.rs`: typographic quotes written in the region's style, and the
 //!   code comments they may be confined to.
 
+mod conserve;
 mod escaping;
 mod fuzzy;
 mod lines;
 mod quotes;
+mod rewrap;
 mod trimmed;
 
 use super::content::Content;
@@ -71,8 +78,62 @@ pub(crate) fn replacement(
         Plan::Verbatim => Ok(r),
         Plan::Trimmed(plan) => trimmed(&r, plan),
         Plan::Lines(plan) => lines(content, needle, plan, &r),
-        Plan::Fuzzy(plan) => fuzzy(content, needle, candidate, plan, &r),
+        Plan::Fuzzy(plan) => {
+            let body = content.body;
+            let start = candidate.replace_start(content);
+            let rewrapped = rewrap_needed(body, candidate, plan, &needle.lf).and_then(|lead| {
+                let region = body.get(candidate.start..candidate.end)?;
+                rewrap::rewrapped(region, lead, &needle.lf, &r)
+            });
+            let written = match rewrapped {
+                // A span replaced from its line start keeps its indentation.
+                Some(text) if start < candidate.start && !text.is_empty() => {
+                    format!("{}{text}", &body[start..candidate.start])
+                }
+                Some(text) => text,
+                None => fuzzy(content, needle, candidate, plan, &r)?,
+            };
+            let region = body.get(start..candidate.end).unwrap_or("");
+            conserve::check(region, &needle.lf, &r, &written)?;
+            Ok(written)
+        }
     }
+}
+
+/// For a token span (`same_tokens`) whose line breaks fall between other
+/// tokens than the search's: the indentation of the line it starts on (the
+/// replacement is then written by `rewrap`). `None` when the breaks agree
+/// and the line-by-line writer applies.
+fn rewrap_needed<'b>(
+    body: &'b str,
+    candidate: &Candidate,
+    plan: &super::strategies::FuzzyPlan,
+    search: &str,
+) -> Option<&'b str> {
+    if !plan.same_tokens {
+        return None;
+    }
+    let region = body.get(candidate.start..candidate.end)?;
+    if break_positions(region) == break_positions(search.trim()) {
+        return None;
+    }
+    let line_start = body[..candidate.start].rfind('\n').map_or(0, |p| p + 1);
+    let before = &body[line_start..candidate.start];
+    Some(&before[..before.len() - before.trim_start_matches([' ', '\t']).len()])
+}
+
+/// The token indices a line break comes before.
+fn break_positions(text: &str) -> Vec<usize> {
+    let spans: Vec<(usize, usize)> = super::normalize::tokens(text).collect();
+    spans
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| {
+            text.get(w[0].1..w[1].0)
+                .is_some_and(|gap| gap.contains('\n'))
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
 }
 
 /// Re-indents `line` by `map`; `None` when the map cannot express it.

@@ -336,6 +336,7 @@ pub(crate) fn decide(
                 first: w.first,
                 count: w.count,
                 from_line_start: false,
+                same_tokens: false,
             }),
             unescaped: 0,
         });

@@ -260,6 +260,10 @@ pub(crate) struct FuzzyPlan {
     /// Only indentation precedes the span on its first line: the
     /// replacement is written from the line start (a token span).
     pub from_line_start: bool,
+    /// The span holds exactly the search's tokens (`token_flexible`):
+    /// where its line breaks are not the search's, the replacement is
+    /// written token by token in the file's breaks.
+    pub same_tokens: bool,
 }
 
 impl Candidate {

@@ -19,8 +19,10 @@
 //!
 //! The match is the span from the first token to the last. When only
 //! indentation precedes it on its line, the replacement is written from the
-//! line start, re-indented line by line from the search lines it pairs with
-//! (see [`reexpress`](crate::matcher::reexpress)).
+//! line start, re-indented line by line from the search lines it pairs with;
+//! where the span's line breaks fall between other tokens than the
+//! search's (a re-wrapped paragraph), it is written token by token in the
+//! file's own breaks (see [`reexpress`](crate::matcher::reexpress)).
 
 use super::exact::found;
 use super::{Candidate, Cx, FuzzyPlan, Needle, Outcome, Plan, MAX_CANDIDATES};
@@ -96,6 +98,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
                 first,
                 count: last + 1 - first,
                 from_line_start,
+                same_tokens: true,
             }),
             unescaped: 0,
         });
