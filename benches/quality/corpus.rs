@@ -29,6 +29,8 @@ use std::collections::HashMap;
 use editkit::{plan_patch, replace_text, MatchMode, MatchOptions, PatchOptions};
 use editkit::{Error, ErrorCode};
 
+#[path = "prose.rs"]
+pub mod prose;
 #[path = "sources.rs"]
 pub mod sources;
 pub use sources::{collect_sources, fingerprint, Source};
@@ -927,7 +929,7 @@ pub fn evaluate_patches(sources: &[Source], cases: &[Case]) -> (HashMap<Kind, Ta
 pub type Tallies = HashMap<(Kind, MatchMode), Tally>;
 
 /// Counts per (kind, mode).
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, Debug)]
 pub struct Tally {
     pub cases: u32,
     pub exact: u32,

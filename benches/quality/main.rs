@@ -19,7 +19,7 @@ mod corpus;
 
 use corpus::{
     build_cases, build_planner_cases, collect_sources, evaluate, evaluate_planner, fingerprint,
-    group_tally, Group, Kind, PlannerKind, Tally, MODES,
+    group_tally, prose, Group, Kind, PlannerKind, Tally, MODES,
 };
 use editkit::MatchMode;
 
@@ -163,8 +163,84 @@ fn main() {
         }
     }
 
+    prose_table();
     patch_table(&sources, &cases);
     planner_table(&sources);
+}
+
+/// The prose kinds (issue 36): Markdown notes written for the project, in
+/// the safe and fuzzy modes, beside the code kinds above.
+fn prose_table() {
+    let docs = prose::load_docs();
+    let cases = prose::build(&docs, env_usize("QUALITY_PROSE", 6));
+    let (tallies, wrong) = prose::evaluate(&docs, &cases);
+    println!();
+    println!(
+        "{:<24} {:>6} | {:>7} {:>7} | {:>18} | {:>18}",
+        "prose (tests/data/prose)",
+        "cases",
+        "safe",
+        "fuzzy",
+        "safe: ok/ref/wrong",
+        "fuzzy: ok/ref/wrong"
+    );
+    for kind in prose::ProseKind::ALL {
+        let [safe, fuzzy] =
+            prose::PROSE_MODES.map(|m| tallies.get(&(kind, m)).copied().unwrap_or_default());
+        println!(
+            "{:<24} {:>6} | {:>7} {:>7} | {:>18} | {:>18}",
+            kind.name(),
+            safe.cases,
+            pct(&safe),
+            pct(&fuzzy),
+            format!(
+                "{}/{}/{}",
+                safe.exact + safe.placed,
+                safe.refused,
+                safe.wrong
+            ),
+            format!(
+                "{}/{}/{}",
+                fuzzy.exact + fuzzy.placed,
+                fuzzy.refused,
+                fuzzy.wrong
+            ),
+        );
+    }
+    let safe = prose::total(&tallies, MatchMode::Safe);
+    let fuzzy = prose::total(&tallies, MatchMode::Fuzzy);
+    let verdict = |ok: bool| if ok { "holds" } else { "MISSED" };
+    let exact_share = if safe.cases == 0 {
+        0.0
+    } else {
+        f64::from(safe.exact) / f64::from(safe.cases)
+    };
+    println!(
+        "prose, safe mode:       byte-exact {:5.1}% ({}/{} of {} documents' slips)   target ≥ 90.0%  {}   [fuzzy lands {}]",
+        100.0 * exact_share,
+        safe.exact,
+        safe.cases,
+        docs.len(),
+        verdict(exact_share >= 0.90),
+        pct(&fuzzy)
+    );
+    println!(
+        "prose wrong edits:      {} (safe {}, fuzzy {})   target 0  {}",
+        wrong.len(),
+        safe.wrong,
+        fuzzy.wrong,
+        verdict(wrong.is_empty())
+    );
+    for &(i, mode) in wrong.iter().take(10) {
+        let case = &cases[i];
+        println!(
+            "  WRONG {:?} in {mode:?} mode: {}",
+            case.kind, docs[case.doc].name
+        );
+        if std::env::var_os("QUALITY_VERBOSE").is_some() {
+            println!("    SEARCH:\n{}    REPLACE:\n{}", case.search, case.replace);
+        }
+    }
 }
 
 /// The same cases as codex patches (one hunk each, context lines carrying

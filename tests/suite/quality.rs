@@ -12,7 +12,7 @@ use editkit::MatchMode;
 
 use super::quality_corpus::{
     build_cases, build_planner_cases, collect_sources, evaluate, evaluate_patches,
-    evaluate_planner, fingerprint, group_tally, patch_text, Group, Kind, PlannerKind,
+    evaluate_planner, fingerprint, group_tally, patch_text, prose, Group, Kind, PlannerKind,
 };
 
 #[test]
@@ -185,4 +185,88 @@ fn corpus_fingerprint_hash_is_sha256() {
             "sha256({input:?})"
         );
     }
+}
+
+/// The prose corpus (issue 36): Markdown notes in Chinese and English
+/// written for the project, with the slips models make when they quote
+/// prose. No edit is wrong in either mode — a re-wrapped paragraph in
+/// particular keeps every word and line the model kept — and every kind
+/// produces cases.
+#[test]
+fn prose_slips_never_land_wrong() {
+    let docs = prose::load_docs();
+    assert!(docs.len() >= 8, "{} prose documents", docs.len());
+    let cases = prose::build(&docs, 4);
+    let (tallies, wrong) = prose::evaluate(&docs, &cases);
+    let described: Vec<String> = wrong
+        .iter()
+        .take(5)
+        .map(|&(i, mode)| {
+            let c = &cases[i];
+            format!(
+                "{:?} in {mode:?} mode, {}:\nSEARCH:\n{}\nREPLACE:\n{}",
+                c.kind, docs[c.doc].name, c.search, c.replace
+            )
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} wrong prose edits, e.g.\n{}",
+        wrong.len(),
+        described.join("\n---\n")
+    );
+    for kind in prose::ProseKind::ALL {
+        let t = tallies
+            .get(&(kind, MatchMode::Safe))
+            .copied()
+            .unwrap_or_default();
+        assert!(t.cases > 0, "no cases of {kind:?}");
+    }
+    // Fuzzy mode writes a re-wrapped paragraph in the file's own line
+    // breaks, byte for byte.
+    for kind in [
+        prose::ProseKind::ReWrapped,
+        prose::ProseKind::ReWrappedWordChanged,
+    ] {
+        let t = tallies
+            .get(&(kind, MatchMode::Fuzzy))
+            .copied()
+            .unwrap_or_default();
+        assert_eq!(t.exact, t.cases, "{kind:?} in fuzzy mode: {t:?}");
+    }
+}
+
+/// Each prose slip does what its name says, outside code spans and link
+/// destinations only.
+#[test]
+fn prose_slips_change_prose_not_code() {
+    use prose::{slip, with_marker, ProseKind as K, MARKER};
+    let cases: &[(K, &str, Option<&str>)] = &[
+        (K::Width, "见 `a，b`，好。", Some("见 `a，b`,好.")),
+        (K::CjkSpacing, "用 Git 提交", Some("用Git提交")),
+        (K::CjkSpacing, "用Git提交", Some("用 Git 提交")),
+        (K::Emphasis, "**a** and __b__", Some("__a__ and **b**")),
+        (K::ListMarkers, "- a\n* b\n", Some("* a\n- b\n")),
+        (K::OrderedNumbers, "3. a\n4. b\n", Some("1. a\n2. b\n")),
+        (K::OrderedNumbers, "1. a\n2. b\n", None),
+        (K::BrTags, "a<br />b<br>", Some("a<br>b<br />")),
+        (
+            K::NeedlessEscapes,
+            "See (this). Done! [x](http://a.b/c-d)",
+            Some("See \\(this\\)\\. Done\\! [x](http://a.b/c-d)"),
+        ),
+        (K::HardBreaks, "line  \nnext\\\n", Some("line\\\nnext  \n")),
+        (K::InlineQuotes, "it’s “here”", Some("it's \"here\"")),
+        (K::InlineQuotes, "it's \"here\"", Some("it’s “here”")),
+        (K::InlineQuotes, "no quotes", None),
+    ];
+    for &(kind, text, expected) in cases {
+        assert_eq!(
+            slip(kind, text).as_deref(),
+            expected,
+            "{kind:?} on {text:?}"
+        );
+    }
+    assert_eq!(with_marker("a  \nb\n", 0), format!("a{MARKER}  \nb\n"));
+    assert_eq!(with_marker("a<br />\n", 0), format!("a{MARKER}<br />\n"));
 }
