@@ -180,6 +180,8 @@ pub fn matcher(data: &[u8]) {
         1 => MatchMode::Safe,
         _ => MatchMode::Fuzzy,
     };
+    // Bit 2 turns the prose tier on.
+    let prose = m & 4 != 0;
     let [content, search, replace] = parts::<3>(rest);
     let (content, search, replace) = (content.as_ref(), search.as_ref(), replace.as_ref());
     let utf16_len = content.encode_utf16().count() as u32;
@@ -188,6 +190,7 @@ pub fn matcher(data: &[u8]) {
         search,
         &MatchOptions {
             mode,
+            prose,
             ..MatchOptions::default()
         },
     ) {
@@ -204,6 +207,7 @@ pub fn matcher(data: &[u8]) {
         replace,
         &MatchOptions {
             mode,
+            prose,
             ..MatchOptions::default()
         },
     ) {

@@ -135,16 +135,51 @@ pub struct ProseCase {
     pub region: (usize, usize),
 }
 
-/// The options a prose edit runs with in `mode`.
-pub fn options(mode: MatchMode) -> MatchOptions {
-    MatchOptions {
-        mode,
-        ..MatchOptions::default()
+/// How prose is edited: a mode, with the prose tier (`prose: true`, what
+/// the hosts set for Markdown and SiYuan text) or without it (a caller
+/// that did not say the text is prose).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Run {
+    pub mode: MatchMode,
+    pub prose: bool,
+}
+
+impl Run {
+    pub fn options(self) -> MatchOptions {
+        MatchOptions {
+            mode: self.mode,
+            prose: self.prose,
+            ..MatchOptions::default()
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match (self.mode, self.prose) {
+            (MatchMode::Safe, true) => "safe",
+            (MatchMode::Fuzzy, true) => "fuzzy",
+            (MatchMode::Safe, false) => "safe, no prose",
+            (MatchMode::Fuzzy, false) => "fuzzy, no prose",
+            (MatchMode::Exact, _) => "exact",
+        }
     }
 }
 
-/// The modes prose is measured in.
-pub const PROSE_MODES: [MatchMode; 2] = [MatchMode::Safe, MatchMode::Fuzzy];
+/// The runs prose is measured in: safe and fuzzy with the prose tier, and
+/// fuzzy without it (no wrong edit even where nobody said "prose").
+pub const RUNS: [Run; 3] = [
+    Run {
+        mode: MatchMode::Safe,
+        prose: true,
+    },
+    Run {
+        mode: MatchMode::Fuzzy,
+        prose: true,
+    },
+    Run {
+        mode: MatchMode::Fuzzy,
+        prose: false,
+    },
+];
 
 // ---------------------------------------------------------------------------
 // Documents as blocks.
@@ -308,6 +343,39 @@ pub fn with_marker(span: &str, at: usize) -> String {
     out
 }
 
+/// `span` with a word of line `at` replaced: a Latin word of four letters
+/// or more (by `EDITKIT_W9`), else two CJK characters (by `替换`), found
+/// once in the span and outside code; `None` when the line has neither.
+fn with_word_changed(span: &str, at: usize) -> Option<String> {
+    let line = span.split_inclusive('\n').nth(at)?;
+    let mut prose_parts = String::new();
+    map_prose(line, |part| {
+        prose_parts.push_str(part);
+        prose_parts.push('\u{0}');
+        part.to_string()
+    });
+    let unique = |w: &str| span.matches(w).count() == 1;
+    let latin = prose_parts
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| w.len() >= 4 && unique(w));
+    let (old, new) = match latin {
+        Some(w) => (w.to_string(), NEW_WORD),
+        None => {
+            let chars: Vec<char> = prose_parts.chars().collect();
+            let pair = chars
+                .windows(2)
+                .map(|w| w.iter().collect::<String>())
+                .find(|p| p.chars().all(is_cjk) && unique(p))?;
+            (pair, "替换")
+        }
+    };
+    let start: usize = span.split_inclusive('\n').take(at).map(str::len).sum();
+    let in_line = line.find(&old)?;
+    let mut out = span.to_string();
+    out.replace_range(start + in_line..start + in_line + old.len(), new);
+    Some(out)
+}
+
 fn map_lines(text: &str, mut f: impl FnMut(&str) -> String) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for line in text.split_inclusive('\n') {
@@ -405,12 +473,13 @@ fn swap_br(s: &str) -> String {
         .replace('\u{0}', "<br>")
 }
 
-/// Escapes `.`, `!`, `(`, `)` and `-` inside the line's prose (never its
-/// first character, where an escape can matter).
+/// Escapes `.`, `!`, `(`, `)` and `-` inside the line's prose (never at
+/// its start, where an escape can matter: `1\.` is not a list item).
 fn needless_escapes(line: &str) -> String {
     let lead = line.len() - line.trim_start().len();
     let (head, body) = line.split_at(lead);
-    let first_len = body.chars().next().map_or(0, char::len_utf8);
+    let number = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let first_len = number + body[number..].chars().next().map_or(0, char::len_utf8);
     let (first, rest) = body.split_at(first_len);
     let escaped = map_prose(rest, |part| {
         let mut out = String::with_capacity(part.len() + 4);
@@ -491,18 +560,16 @@ pub fn slip(kind: ProseKind, span: &str) -> Option<String> {
 /// Whether line `line` shows the slip of `kind` (the line the edit goes
 /// on, so that the edited line itself carries it).
 fn shows(kind: ProseKind, line: &str) -> bool {
+    // The marker goes after the line's last character: keep it off a CJK
+    // character, where the document's CJK–Latin spacing decides whether a
+    // space goes before it.
+    let marker_free = line[..content_end(line)]
+        .chars()
+        .next_back()
+        .is_some_and(|c| !is_cjk(c));
     slip(kind, line).is_some()
-        && match kind {
-            // The marker goes after the line's last character: keep it
-            // off a CJK character, where the spacing rule would apply to
-            // the marker itself.
-            ProseKind::CjkSpacing => line[..content_end(line)]
-                .chars()
-                .next_back()
-                .is_some_and(|c| !is_cjk(c)),
-            ProseKind::HardBreaks => has_hard_break(line),
-            _ => true,
-        }
+        && marker_free
+        && (kind != ProseKind::HardBreaks || has_hard_break(line))
 }
 
 // ---------------------------------------------------------------------------
@@ -557,7 +624,13 @@ fn line_case(
     let first = at.saturating_sub(1).max(from);
     let end = (at + 2).min(to);
     let span = layout.span(first, end);
-    let edited = with_marker(span, at - first);
+    // Every other case changes a word inside the line instead of adding
+    // one at its end.
+    let edited = if at % 2 == 1 {
+        with_word_changed(span, at - first).unwrap_or_else(|| with_marker(span, at - first))
+    } else {
+        with_marker(span, at - first)
+    };
     let search = slip(kind, span)?;
     let replace = slip(kind, &edited)?;
     Some(case(
@@ -652,9 +725,9 @@ fn words(text: &str) -> String {
     .collect()
 }
 
-/// Runs one case in one mode.
-pub fn run(case: &ProseCase, doc: &Doc, mode: MatchMode) -> Outcome {
-    match replace_text(&doc.text, &case.search, &case.replace, &options(mode)) {
+/// Runs one case in one way.
+pub fn run(case: &ProseCase, doc: &Doc, how: Run) -> Outcome {
+    match replace_text(&doc.text, &case.search, &case.replace, &how.options()) {
         Ok(r) => classify(case, &doc.text, &r.content),
         Err(_) => Outcome::Refused,
     }
@@ -677,21 +750,21 @@ fn classify(case: &ProseCase, source: &str, content: &str) -> Outcome {
     }
 }
 
-pub type ProseTallies = HashMap<(ProseKind, MatchMode), Tally>;
+pub type ProseTallies = HashMap<(ProseKind, Run), Tally>;
 
-/// Runs every case in every prose mode: tallies per kind and mode, and the
-/// cases that went wrong.
-pub fn evaluate(docs: &[Doc], cases: &[ProseCase]) -> (ProseTallies, Vec<(usize, MatchMode)>) {
+/// Runs every case in every run: tallies per kind and run, and the cases
+/// that went wrong.
+pub fn evaluate(docs: &[Doc], cases: &[ProseCase]) -> (ProseTallies, Vec<(usize, Run)>) {
     let mut tallies = ProseTallies::new();
     let mut wrong = Vec::new();
     for (i, case) in cases.iter().enumerate() {
-        for mode in PROSE_MODES {
-            let outcome = run(case, &docs[case.doc], mode);
+        for how in RUNS {
+            let outcome = run(case, &docs[case.doc], how);
             if outcome == Outcome::Wrong {
-                wrong.push((i, mode));
+                wrong.push((i, how));
             }
             tallies
-                .entry((case.kind, mode))
+                .entry((case.kind, how))
                 .or_default()
                 .add(outcome, None);
         }
@@ -699,11 +772,11 @@ pub fn evaluate(docs: &[Doc], cases: &[ProseCase]) -> (ProseTallies, Vec<(usize,
     (tallies, wrong)
 }
 
-/// The kinds' tallies in `mode`, summed.
-pub fn total(tallies: &ProseTallies, mode: MatchMode) -> Tally {
+/// The kinds' tallies in one run, summed.
+pub fn total(tallies: &ProseTallies, how: Run) -> Tally {
     let mut sum = Tally::default();
     for kind in ProseKind::ALL {
-        if let Some(t) = tallies.get(&(kind, mode)) {
+        if let Some(t) = tallies.get(&(kind, how)) {
             sum.merge(t);
         }
     }

@@ -903,6 +903,17 @@ export interface MatchOptions {
   sizeRatio?: number;
   /** Operation budget (default 100 000 000); running out means "not found". */
   workBudget?: number;
+  /**
+   * The text is prose (Markdown, plain text): the safe tier also forgives
+   * what models write differently when they quote prose — full-/half-width
+   * punctuation, spaces between CJK and Latin text, re-wrapped lines,
+   * `**`/`__`, list markers and numbers, `<br>` forms, needless escapes,
+   * hard-break styles — and writes the replacement in the file's own form
+   * (strategy `prose`). Never inside code, math, URLs or HTML. The file
+   * tools set it for `.md`, `.markdown` and `.txt`; the SiYuan path for
+   * every block but code, math and HTML. Default `false`.
+   */
+  prose?: boolean;
   lang?: Lang;
 }
 
@@ -962,6 +973,8 @@ export interface SearchReplaceOptions {
   fuzzyMargin?: number;
   sizeRatio?: number;
   workBudget?: number;
+  /** The content is prose: see {@link MatchOptions.prose}. */
+  prose?: boolean;
 }
 
 export interface BlockResult {

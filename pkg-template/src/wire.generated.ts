@@ -82,6 +82,7 @@ export type Strategy =
   | 'whitespace_normalized'
   | 'unicode_normalized'
   | 'escape_normalized'
+  | 'prose'
   | 'token_flexible'
   | 'context_anchored'
   | 'block_similarity';

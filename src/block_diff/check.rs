@@ -160,8 +160,15 @@ fn compose_group(
                 replacement,
                 EditStrategy::Block(BlockStrategy::ReplaceCommand),
             )),
-            Some(search) => apply_pair(&current, search, &replacement, input.mode, lang)
-                .map_err(|failure| pair_refusal(lang, e, block, &current, failure)),
+            Some(search) => {
+                let how = PairMatch {
+                    mode: input.mode,
+                    prose: block.kind().is_prose(),
+                    lang,
+                };
+                apply_pair(&current, search, &replacement, how)
+                    .map_err(|failure| pair_refusal(lang, e, block, &current, failure))
+            }
         };
         match outcome {
             Ok((next, strategy)) => {
@@ -570,7 +577,35 @@ fn pair_refusal(
     let problem = match failure {
         PairFailure::Refused(error) => Problem::PairRefused { at, error },
         PairFailure::Ambiguous(lines) => Problem::PairAmbiguous { at, lines },
-        PairFailure::Mismatch(similarity) => {
+        PairFailure::Mismatch(Closest {
+            similarity,
+            lines: Some((first, last)),
+        }) => {
+            let expected = trim_blank_lines(edit.search.as_deref().unwrap_or(""));
+            let block_lines: Vec<&str> = trim_blank_lines(current).split('\n').collect();
+            let actual = block_lines[first as usize - 1..last as usize].join("\n");
+            let diff = unified_diff(
+                &format!("{expected}\n"),
+                &format!("{actual}\n"),
+                UnifiedDiffOptions {
+                    old_name: "SEARCH",
+                    new_name: "block",
+                    context: 2,
+                },
+            );
+            Problem::ContentMismatch {
+                at,
+                mismatch: Mismatch {
+                    similarity,
+                    expected: expected.to_string(),
+                    actual,
+                    diff,
+                    heading_section: false,
+                    lines: Some((first, last)),
+                },
+            }
+        }
+        PairFailure::Mismatch(Closest { similarity, .. }) => {
             let actual = trim_blank_lines(current);
             let expected = trim_blank_lines(edit.search.as_deref().unwrap_or(""));
             let diff = unified_diff(
@@ -590,6 +625,7 @@ fn pair_refusal(
                     actual: actual.to_string(),
                     diff,
                     heading_section: block.kind() == BlockKind::Heading && expected.contains('\n'),
+                    lines: None,
                 },
             }
         }
@@ -601,11 +637,21 @@ fn pair_refusal(
 pub enum PairFailure {
     /// Found more than once; 1-based line numbers of each occurrence.
     Ambiguous(Vec<u32>),
-    /// Not found; similarity of SEARCH and the block in [0, 1].
-    Mismatch(f64),
+    /// Not found; how close the block came.
+    Mismatch(Closest),
     /// The matcher found the place but refused the edit for a reason of its
     /// own (already applied, a replacement it cannot re-express, …).
     Refused(Error),
+}
+
+/// How a SEARCH is matched in a block.
+#[derive(Clone, Copy)]
+pub struct PairMatch {
+    pub mode: MatchMode,
+    /// The block is prose (not code, math or HTML): the matcher's prose
+    /// tier runs.
+    pub prose: bool,
+    pub lang: Lang,
 }
 
 /// Applies one SEARCH/REPLACE pair to a block's current markdown; the
@@ -614,9 +660,9 @@ pub fn apply_pair(
     current: &str,
     search: &str,
     replacement: &str,
-    mode: MatchMode,
-    lang: Lang,
+    how: PairMatch,
 ) -> Result<(String, EditStrategy), PairFailure> {
+    let PairMatch { mode, prose, lang } = how;
     let search = normalize_eol(trim_blank_lines(search));
     let block = trim_blank_lines(current);
     if block == search {
@@ -641,13 +687,14 @@ pub fn apply_pair(
             return Err(PairFailure::Ambiguous(lines));
         }
     }
-    let mismatch = || PairFailure::Mismatch(crate::text::similarity(&search, block));
+    let mismatch = || PairFailure::Mismatch(closest(block, &search));
     if mode == MatchMode::Exact {
         return Err(mismatch());
     }
     // The matcher's ladder, restricted to this block.
     let options = MatchOptions {
         mode,
+        prose,
         lang,
         ..MatchOptions::default()
     };
@@ -667,6 +714,52 @@ pub fn apply_pair(
             _ => PairFailure::Refused(e),
         }),
     }
+}
+
+/// How close a block came to a SEARCH it does not hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Closest {
+    /// Sequence similarity in [0, 1], of the lines below or else of the
+    /// whole block.
+    pub similarity: f64,
+    /// 1-based lines of the block (blank lines at its edges trimmed) that
+    /// come closer than the whole block: a one-line SEARCH in a list is
+    /// compared with each item, not with the list.
+    pub lines: Option<(u32, u32)>,
+}
+
+/// Blocks longer than this many lines are compared whole only.
+const CLOSEST_MAX_LINES: usize = 2_000;
+
+/// The closest run of the block's lines to `search` (as many lines as the
+/// search has, one fewer or one more), when it is closer than the block as
+/// a whole.
+fn closest(block: &str, search: &str) -> Closest {
+    let whole = Closest {
+        similarity: crate::text::similarity(search, block),
+        lines: None,
+    };
+    let lines: Vec<&str> = block.split('\n').collect();
+    let k = search.split('\n').count();
+    if lines.len() <= k || lines.len() > CLOSEST_MAX_LINES {
+        return whole;
+    }
+    let mut best = whole;
+    for len in [k.saturating_sub(1).max(1), k, k + 1] {
+        for start in 0..=lines.len().saturating_sub(len) {
+            let window = lines[start..start + len].join("\n");
+            let similarity = crate::text::similarity(search, &window);
+            if similarity > best.similarity {
+                let first = u32::try_from(start + 1).unwrap_or(u32::MAX);
+                let last = u32::try_from(start + len).unwrap_or(u32::MAX);
+                best = Closest {
+                    similarity,
+                    lines: Some((first, last)),
+                };
+            }
+        }
+    }
+    best
 }
 
 /// Start offsets of every occurrence of `needle`, overlapping ones included
@@ -703,37 +796,33 @@ fn line_of(text: &str, byte: usize) -> u32 {
 mod tests {
     use super::*;
 
+    fn how(mode: MatchMode) -> PairMatch {
+        PairMatch {
+            mode,
+            prose: false,
+            lang: Lang::En,
+        }
+    }
+
     #[test]
     fn pairs_match_whole_block_then_unique_substring_then_whitespace() {
         let block = "本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。";
-        let (new, s) = apply_pair(
-            block,
-            &format!("\n{block}\n"),
-            "x",
-            MatchMode::Safe,
-            Lang::En,
-        )
-        .ok()
-        .unwrap();
+        let (new, s) = apply_pair(block, &format!("\n{block}\n"), "x", how(MatchMode::Safe))
+            .ok()
+            .unwrap();
         assert_eq!((new.as_str(), s.as_str()), ("x", "whole_block"));
-        let (new, s) = apply_pair(
-            block,
-            "本周主要完成了插件",
-            "本周",
-            MatchMode::Safe,
-            Lang::En,
-        )
-        .ok()
-        .unwrap();
+        let (new, s) = apply_pair(block, "本周主要完成了插件", "本周", how(MatchMode::Safe))
+            .ok()
+            .unwrap();
         assert_eq!(s.as_str(), "substring");
         assert_eq!(new, "本周 **diff 编辑** 功能的重构，并修复了若干问题。");
         let spaced = format!("   {block}   ");
-        let (new, s) = apply_pair(block, &spaced, "新内容", MatchMode::Safe, Lang::En)
+        let (new, s) = apply_pair(block, &spaced, "新内容", how(MatchMode::Safe))
             .ok()
             .unwrap();
         assert_eq!((new.as_str(), s.as_str()), ("新内容", "trimmed_boundaries"));
         assert!(matches!(
-            apply_pair(block, &spaced, "x", MatchMode::Exact, Lang::En),
+            apply_pair(block, &spaced, "x", how(MatchMode::Exact)),
             Err(PairFailure::Mismatch(_))
         ));
     }
@@ -741,24 +830,45 @@ mod tests {
     #[test]
     fn repeated_search_text_is_ambiguous_with_every_line() {
         let block = "- a\n- b\n- a";
-        match apply_pair(block, "- a", "- c", MatchMode::Safe, Lang::En) {
+        match apply_pair(block, "- a", "- c", how(MatchMode::Safe)) {
             Err(PairFailure::Ambiguous(lines)) => assert_eq!(lines, vec![1, 3]),
             _ => panic!("expected ambiguity"),
         }
         // Overlapping occurrences are two places too.
         assert!(matches!(
-            apply_pair("aaa", "aa", "b", MatchMode::Safe, Lang::En),
+            apply_pair("aaa", "aa", "b", how(MatchMode::Safe)),
             Err(PairFailure::Ambiguous(_))
         ));
     }
 
     #[test]
     fn mismatch_reports_a_sequence_similarity() {
-        let Err(PairFailure::Mismatch(sim)) =
-            apply_pair("abcdef", "abcxyz", "q", MatchMode::Safe, Lang::En)
+        let Err(PairFailure::Mismatch(Closest {
+            similarity: sim,
+            lines: None,
+        })) = apply_pair("abcdef", "abcxyz", "q", how(MatchMode::Safe))
         else {
             panic!()
         };
         assert!((sim - 0.5).abs() < 1e-9, "{sim}");
+    }
+
+    /// A one-line SEARCH in a list is compared with the item it nearly
+    /// matches, not with the whole list (issue 36).
+    #[test]
+    fn a_container_mismatch_names_the_closest_lines() {
+        let list = "- 第一项：准备工作\n- 第二项：配置同步方式，选择 S3 存储\n- 第三项：检查结果";
+        let Err(PairFailure::Mismatch(c)) = apply_pair(
+            list,
+            "- 第二项：配置同步方法，选择 S3 存储",
+            "x",
+            how(MatchMode::Safe),
+        ) else {
+            panic!()
+        };
+        assert_eq!(c.lines, Some((2, 2)));
+        assert!(c.similarity > 0.9, "{}", c.similarity);
+        let whole = crate::text::similarity("- 第二项：配置同步方法，选择 S3 存储", list);
+        assert!(whole + 0.25 < c.similarity, "{whole}");
     }
 }

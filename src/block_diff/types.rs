@@ -500,6 +500,9 @@ pub(crate) struct Mismatch {
     /// The block is a heading and SEARCH has several lines: the reader
     /// probably copied the heading's section, not its own line.
     pub heading_section: bool,
+    /// The block's lines (1-based, blank edges trimmed) `actual` holds,
+    /// when they came closer than the whole block (a line of a list).
+    pub lines: Option<(u32, u32)>,
 }
 
 /// Why the block-diff engine refused (a whole diff, or one edit), with
@@ -755,6 +758,9 @@ impl Problem {
                 d.expected = Some(mismatch.expected.clone());
                 d.actual = Some(mismatch.actual.clone());
                 d.diff = Some(mismatch.diff.clone());
+                if let Some((first, last)) = mismatch.lines {
+                    d.candidates = vec![LineRange::new(first, last)];
+                }
             }
             ChildrenWouldBeReassigned { ids: blocks, .. }
             | FoldedHeading {

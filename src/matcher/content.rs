@@ -57,6 +57,9 @@ pub(crate) struct Content<'a> {
     has_crlf: OnceCell<bool>,
     keeps_word_runs: OnceCell<bool>,
     fold_hashes: OnceCell<Vec<u64>>,
+    /// The prose tier's reading of the whole content: its conventions, for
+    /// new text (one pass, however many places an edit replaces).
+    prose_conventions: OnceCell<super::prose::conventions::Conventions>,
 }
 
 impl<'a> Content<'a> {
@@ -68,7 +71,15 @@ impl<'a> Content<'a> {
             has_crlf: OnceCell::new(),
             keeps_word_runs: OnceCell::new(),
             fold_hashes: OnceCell::new(),
+            prose_conventions: OnceCell::new(),
         }
+    }
+
+    /// The writing conventions the content shows, as prose.
+    pub(crate) fn prose_conventions(&self) -> &super::prose::conventions::Conventions {
+        self.prose_conventions.get_or_init(|| {
+            super::prose::conventions::Conventions::of(&super::prose::Prose::of(self.body, true))
+        })
     }
 
     pub(crate) fn lines(&self) -> &[LineSpan] {
@@ -183,7 +194,7 @@ impl<'a> Content<'a> {
 
 /// Fold-key hashes of only the lines a strategy looks at, each computed on
 /// first use (or the whole table, when another strategy built it).
-/// Strategy 11 looks at a few regions around the token filter's windows;
+/// Strategy 12 looks at a few regions around the token filter's windows;
 /// hashing every line for it was a third of a fuzzy miss.
 pub(crate) struct FoldHashesNear<'c, 'a> {
     content: &'c Content<'a>,

@@ -26,6 +26,8 @@ pub(crate) struct Settings {
     pub limits: Limits,
     pub budget: u32,
     pub line_hint: Option<u32>,
+    /// The text is prose: the ladder includes `prose`.
+    pub prose: bool,
     pub lang: Lang,
 }
 
@@ -86,6 +88,7 @@ impl Settings {
             line_hint: o
                 .line_hint
                 .filter(|_| !o.replace_all && o.expected_replacements.is_none()),
+            prose: o.prose,
             lang,
         })
     }
@@ -98,7 +101,7 @@ impl Settings {
         } else {
             self.mode
         };
-        Strategy::ladder(mode)
+        Strategy::ladder(mode, self.prose)
     }
 }
 
@@ -122,6 +125,7 @@ pub(crate) fn run(
         budget: Budget::new(settings.budget),
         limits: settings.limits,
         replace_all: settings.replace_all,
+        prose: settings.prose,
         near: Vec::new(),
     };
     let mut tried = Vec::new();

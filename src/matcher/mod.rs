@@ -28,9 +28,10 @@
 //! | 6 | [`whitespace_normalized`](strategies::whitespace_normalized) | safe | the width of inner whitespace runs |
 //! | 7 | [`unicode_normalized`](strategies::unicode_normalized) | safe | curly quotes, dashes, NBSP, zero-width |
 //! | 8 | [`escape_normalized`](strategies::escape_normalized) | safe | one level of over-escaping |
-//! | 9 | [`token_flexible`](strategies::token_flexible) | fuzzy | any whitespace between tokens |
-//! | 10 | [`context_anchored`](strategies::context_anchored) | fuzzy | changed middle lines between exact anchors |
-//! | 11 | [`block_similarity`](strategies::block_similarity) | fuzzy | small differences anywhere |
+//! | 9 | [`prose`](strategies::prose) | safe, prose only (runs before 8) | punctuation width, CJK–Latin spaces, re-wrapped lines, Markdown markers, escapes, hard breaks |
+//! | 10 | [`token_flexible`](strategies::token_flexible) | fuzzy | any whitespace between tokens |
+//! | 11 | [`context_anchored`](strategies::context_anchored) | fuzzy | changed middle lines between exact anchors |
+//! | 12 | [`block_similarity`](strategies::block_similarity) | fuzzy | small differences anywhere |
 //!
 //! Safe strategies forgive formatting only, and re-express the replacement
 //! in the file's formatting ([`reexpress`]); where that is not well
@@ -96,6 +97,7 @@ mod indent;
 mod ladder;
 mod messages;
 mod normalize;
+mod prose;
 
 /// The line's fold key, the matcher's loosest safe normalisation
 /// (indentation, inner spacing, typographic characters, zero-width
@@ -398,7 +400,9 @@ fn locate(
         let run = ladder::run(content, &needle, settings, ladder);
         return (needle, run, None);
     }
-    let safe_len = ladder.len().min(Strategy::ladder(MatchMode::Safe).len());
+    let safe_len = ladder
+        .len()
+        .min(Strategy::ladder(MatchMode::Safe, settings.prose).len());
     let (safe, fuzzy) = ladder.split_at(safe_len);
     let mut run = ladder::run(content, &needle, settings, safe);
     if run.strategy.is_some() || run.exhausted {
@@ -496,7 +500,7 @@ fn not_found_or_applied(
             content,
             &probe,
             &single,
-            Strategy::ladder(settings.mode.min(MatchMode::Safe)),
+            Strategy::ladder(settings.mode.min(MatchMode::Safe), settings.prose),
         );
         if let (Some(s), Verdict::Accept(c)) =
             (again.strategy, ladder::decide(&single, again.candidates))

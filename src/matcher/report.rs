@@ -36,6 +36,7 @@ pub(crate) fn closest(
         budget: Budget::new(CLOSEST_BUDGET.min(settings.budget.max(1_000_000))),
         limits: settings.limits,
         replace_all: false,
+        prose: settings.prose,
         near: Vec::new(),
     };
     let heads = best_windows(&mut cx, needle)?;

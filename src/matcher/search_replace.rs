@@ -85,6 +85,9 @@ pub struct SearchReplaceOptions {
     pub size_ratio: Option<f64>,
     /// Operation budget of each block (default [`DEFAULT_WORK_BUDGET`](crate::DEFAULT_WORK_BUDGET)).
     pub work_budget: Option<u32>,
+    /// The content is prose (Markdown, plain text): the `prose` strategy
+    /// runs (see [`MatchOptions::prose`]). Default `false`.
+    pub prose: bool,
 }
 
 impl Default for SearchReplaceOptions {
@@ -97,6 +100,7 @@ impl Default for SearchReplaceOptions {
             fuzzy_margin: None,
             size_ratio: None,
             work_budget: None,
+            prose: false,
         }
     }
 }
@@ -111,6 +115,7 @@ impl SearchReplaceOptions {
             fuzzy_margin: self.fuzzy_margin,
             size_ratio: self.size_ratio,
             work_budget: self.work_budget,
+            prose: self.prose,
             lang: self.lang,
             ..MatchOptions::default()
         }

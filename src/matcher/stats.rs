@@ -27,6 +27,8 @@ pub struct StrategyCounts {
     pub unicode_normalized: u32,
     /// Finds by `escape_normalized`.
     pub escape_normalized: u32,
+    /// Finds by `prose`.
+    pub prose: u32,
     /// Finds by `token_flexible`.
     pub token_flexible: u32,
     /// Finds by `context_anchored`.
@@ -103,6 +105,7 @@ pub(crate) fn count_strategy(strategy: Strategy) {
             Strategy::WhitespaceNormalized => &mut c.whitespace_normalized,
             Strategy::UnicodeNormalized => &mut c.unicode_normalized,
             Strategy::EscapeNormalized => &mut c.escape_normalized,
+            Strategy::Prose => &mut c.prose,
             Strategy::TokenFlexible => &mut c.token_flexible,
             Strategy::ContextAnchored => &mut c.context_anchored,
             Strategy::BlockSimilarity => &mut c.block_similarity,

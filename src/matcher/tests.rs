@@ -708,7 +708,10 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
         outcome(&r),
         (Some(Strategy::ContextAnchored), None, vec![(1, 12)])
     );
-    assert_eq!(r.tried, Strategy::ALL[..10].to_vec());
+    assert_eq!(
+        r.tried,
+        Strategy::ladder(MatchMode::Fuzzy, false)[..10].to_vec()
+    );
     assert!(r.matches[0].score >= DEFAULT_FUZZY_THRESHOLD && r.matches[0].score < 1.0);
     let (out, s) = replaced(&file, &search, "fn process() {}\n", &fuzzy());
     assert_eq!(
@@ -721,7 +724,7 @@ fn context_anchored_fires_and_needs_70_percent_of_the_middle_lines() {
     let search = process_block(&[1, 4, 7, 8], " + x");
     let r = find_fuzzy(&file, &search, MatchOptions::default());
     assert_eq!(outcome(&r), (None, Some(ErrorCode::NotFound), vec![]));
-    assert_eq!(r.tried, Strategy::ALL.to_vec());
+    assert_eq!(r.tried, Strategy::ladder(MatchMode::Fuzzy, false).to_vec());
     // A changed anchor line is never forgiven by context_anchored, even
     // with every middle line equal.
     let search = process_block(&[], "").replace("fn process(items", "fn process_all(items");

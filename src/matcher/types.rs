@@ -14,18 +14,18 @@ crate::wire::wire_enum! {
 pub enum MatchMode {
     /// Strategy 1 only: the search must occur byte for byte.
     Exact = "exact",
-    /// Strategies 1–8: formatting differences are forgiven, content never.
+    /// Strategies 1–8 (and 9, `prose`, for prose): formatting differences are forgiven, content never.
     #[default]
     Safe = "safe",
-    /// Strategies 1–11: also small content differences, under a score
+    /// Strategies 1–12: also small content differences, under a score
     /// threshold, a margin over the runner-up and a size limit.
     Fuzzy = "fuzzy",
 }
 }
 
 crate::wire::wire_enum! {
-/// The eleven strategies, most exact first (SPEC §6.1; `ALL` is the
-/// ladder). Serialised as the snake_case names the failure report and
+/// The twelve strategies, most exact first (SPEC §6.1; `ALL` is the
+/// ladder; `prose` runs for prose only). Serialised as the snake_case names the failure report and
 /// `stats()` use (declared once here, like every wire vocabulary).
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,6 +47,10 @@ pub enum Strategy {
     UnicodeNormalized = "unicode_normalized",
     /// One level of over-escaping (`\\n`, `\\"`) undone.
     EscapeNormalized = "escape_normalized",
+    /// Prose written in another form: punctuation width, CJK–Latin spaces,
+    /// line breaks inside a paragraph, Markdown markers, escapes, hard
+    /// breaks (safe mode, prose only).
+    Prose = "prose",
     /// The same tokens in the same order, any whitespace between them
     /// (fuzzy mode).
     TokenFlexible = "token_flexible",
@@ -60,7 +64,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Strategies 9–11 forgive content, not only formatting.
+    /// Strategies 10–12 forgive content, not only formatting.
     pub fn is_fuzzy(self) -> bool {
         matches!(
             self,
@@ -68,12 +72,44 @@ impl Strategy {
         )
     }
 
-    /// The strategies a mode runs, in order.
-    pub fn ladder(mode: MatchMode) -> &'static [Strategy] {
-        match mode {
-            MatchMode::Exact => &Self::ALL[..1],
-            MatchMode::Safe => &Self::ALL[..8],
-            MatchMode::Fuzzy => Self::ALL,
+    /// The strategies a mode runs, in order. For prose, `prose` runs
+    /// before `escape_normalized`: in Markdown a backslash is markup (an
+    /// escape, a hard break), not a JSON string's over-escaping.
+    pub fn ladder(mode: MatchMode, prose: bool) -> &'static [Strategy] {
+        use Strategy as S;
+        const FUZZY_CODE: [Strategy; 11] = [
+            S::Exact,
+            S::LineEndings,
+            S::TrimmedBoundaries,
+            S::TrailingWhitespace,
+            S::Indentation,
+            S::WhitespaceNormalized,
+            S::UnicodeNormalized,
+            S::EscapeNormalized,
+            S::TokenFlexible,
+            S::ContextAnchored,
+            S::BlockSimilarity,
+        ];
+        const FUZZY_PROSE: [Strategy; 12] = [
+            S::Exact,
+            S::LineEndings,
+            S::TrimmedBoundaries,
+            S::TrailingWhitespace,
+            S::Indentation,
+            S::WhitespaceNormalized,
+            S::UnicodeNormalized,
+            S::Prose,
+            S::EscapeNormalized,
+            S::TokenFlexible,
+            S::ContextAnchored,
+            S::BlockSimilarity,
+        ];
+        match (mode, prose) {
+            (MatchMode::Exact, _) => &FUZZY_CODE[..1],
+            (MatchMode::Safe, false) => &FUZZY_CODE[..8],
+            (MatchMode::Safe, true) => &FUZZY_PROSE[..9],
+            (MatchMode::Fuzzy, false) => &FUZZY_CODE,
+            (MatchMode::Fuzzy, true) => &FUZZY_PROSE,
         }
     }
 }
@@ -95,7 +131,7 @@ pub const CONTEXT_MIDDLE_MIN: f64 = 0.7;
 /// two. One altered line in a block of three still passes; three of seven
 /// do not.
 pub const MIN_EQUAL_LINE_RATIO: f64 = 0.6;
-/// Fuzzy block strategies (10, 11) need a search of at least this many
+/// Fuzzy block strategies (11, 12) need a search of at least this many
 /// non-blank lines: on one or two lines a "small difference" is the edit.
 pub const MIN_FUZZY_LINES: usize = 3;
 /// Work budget of one call, in operations (roughly bytes scanned plus
@@ -133,6 +169,10 @@ pub struct MatchOptions {
     /// ambiguous. A single match is used wherever it is: the hint never
     /// moves an edit to a place the search does not match.
     pub line_hint: Option<u32>,
+    /// The text is prose (Markdown or plain text, a SiYuan block other
+    /// than code, math and HTML): the safe tier also forgives what models
+    /// write differently in prose (strategy `prose`). Default `false`.
+    pub prose: bool,
     /// Language of messages. Default `en`.
     pub lang: Lang,
 }
@@ -148,6 +188,7 @@ impl Default for MatchOptions {
             size_ratio: None,
             work_budget: None,
             line_hint: None,
+            prose: false,
             lang: Lang::En,
         }
     }

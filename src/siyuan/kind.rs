@@ -49,6 +49,24 @@ pub enum BlockKind {
 }
 
 impl BlockKind {
+    /// Text the matcher's prose tier may match: everything but code, math,
+    /// HTML and the blocks that hold no Markdown text (issue 36).
+    pub fn is_prose(self) -> bool {
+        use BlockKind::*;
+        matches!(
+            self,
+            Document
+                | Heading
+                | Paragraph
+                | List
+                | ListItem
+                | Blockquote
+                | Superblock
+                | Callout
+                | Table
+        )
+    }
+
     /// The kind of a type code (`blocks.type`); `Other` for a code this
     /// version does not know.
     pub fn from_code(code: &str) -> BlockKind {

@@ -68,6 +68,23 @@ test('replaceText keeps CRLF and the file’s indentation; refusals are typed er
   );
 });
 
+test('replaceText with prose: true writes a slipped prose edit in the file’s own form, CRLF kept', () => {
+  const note = '- **必须**先备份，再升级到 v3。\r\n- 然后重启 SiYuan。\r\n';
+  const search = '* __必须__先备份,再升级到v3.\n* 然后重启SiYuan.';
+  const replace = '* __必须__先备份,再升级到v3.\n* 然后重启SiYuan.\n* 最后检查"同步"状态.';
+  assert.throws(
+    () => ek.replaceText(note, search, replace),
+    (e) => e.code === 'NOT_FOUND',
+  );
+  const r = ek.replaceText(note, search, replace, { prose: true });
+  assert.equal(r.strategy, 'prose');
+  assert.equal(
+    r.content,
+    '- **必须**先备份，再升级到 v3。\r\n- 然后重启 SiYuan。\r\n- 最后检查"同步"状态。\r\n',
+  );
+  assert.equal(ek.stats().strategies.prose >= 1, true);
+});
+
 test('applySearchReplace: atomic by default, seed-003 summaries, format errors with their line', () => {
   const ok = ek.applySearchReplace(
     'a\nb\nc\n',

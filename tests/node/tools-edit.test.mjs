@@ -230,3 +230,45 @@ test('file tools answer in the words of their own fields and say what they did',
   const missing = await runner.run('read_file', { path: "it's.txt" });
   assert.match(missing, /\npath: 'it''s\.txt'\n/);
 });
+
+test('edit, multi_edit and edit_file_search_replace run the prose tier on Markdown and text files only', async () => {
+  const note = '准备：安装 SiYuan 3.0 或更新的版本，然后登录。\n';
+  const search = '准备:安装SiYuan 3.0或更新的版本,然后登录.';
+  const replace = '准备:安装SiYuan 3.1或更新的版本,然后登录账号.';
+  const want = '准备：安装 SiYuan 3.1 或更新的版本，然后登录账号。\n';
+  const { files, host } = filesOf({
+    'a.md': note,
+    'b.txt': note,
+    'c.MARKDOWN': note,
+    'd.js': note,
+  });
+  const runner = ek.createToolRunner({ files: host });
+  for (const path of ['a.md', 'b.txt', 'c.MARKDOWN']) {
+    const r = await runner.runDetailed('edit', { path, old_string: search, new_string: replace });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.data.strategy, 'prose');
+    assert.equal(files.get(path), want);
+  }
+  // Source code never gets the prose rules.
+  const code = await runner.runDetailed('edit', {
+    path: 'd.js',
+    old_string: search,
+    new_string: replace,
+  });
+  assert.equal(code.code, 'NOT_FOUND');
+  assert.equal(files.get('d.js'), note);
+  files.set('a.md', note);
+  const multi = await runner.runDetailed('multi_edit', {
+    path: 'a.md',
+    edits: [{ old_string: search, new_string: replace }],
+  });
+  assert.equal(multi.isError, false, multi.text);
+  assert.equal(files.get('a.md'), want);
+  files.set('a.md', note);
+  const blocks = await runner.runDetailed('edit_file_search_replace', {
+    path: 'a.md',
+    search_replace: `<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`,
+  });
+  assert.equal(blocks.isError, false, blocks.text);
+  assert.equal(files.get('a.md'), want);
+});

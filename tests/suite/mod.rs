@@ -14,6 +14,7 @@ mod patch;
 mod patch_props;
 mod planner;
 mod planner_refusals;
+mod prose_props;
 mod quality;
 /// The match-quality corpus, shared with `cargo bench --bench quality`.
 #[path = "../../benches/quality/corpus.rs"]

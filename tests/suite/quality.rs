@@ -204,8 +204,12 @@ fn prose_slips_never_land_wrong() {
         .map(|&(i, mode)| {
             let c = &cases[i];
             format!(
-                "{:?} in {mode:?} mode, {}:\nSEARCH:\n{}\nREPLACE:\n{}",
-                c.kind, docs[c.doc].name, c.search, c.replace
+                "{:?} ({}), {}:\nSEARCH:\n{}\nREPLACE:\n{}",
+                c.kind,
+                mode.name(),
+                docs[c.doc].name,
+                c.search,
+                c.replace
             )
         })
         .collect();
@@ -217,23 +221,35 @@ fn prose_slips_never_land_wrong() {
     );
     for kind in prose::ProseKind::ALL {
         let t = tallies
-            .get(&(kind, MatchMode::Safe))
+            .get(&(kind, prose::RUNS[0]))
             .copied()
             .unwrap_or_default();
         assert!(t.cases > 0, "no cases of {kind:?}");
     }
-    // Fuzzy mode writes a re-wrapped paragraph in the file's own line
-    // breaks, byte for byte.
+    // Fuzzy mode without the prose tier writes a re-wrapped paragraph in
+    // the file's own line breaks, byte for byte.
+    let fuzzy_code = prose::Run {
+        mode: MatchMode::Fuzzy,
+        prose: false,
+    };
     for kind in [
         prose::ProseKind::ReWrapped,
         prose::ProseKind::ReWrappedWordChanged,
     ] {
         let t = tallies
-            .get(&(kind, MatchMode::Fuzzy))
+            .get(&(kind, fuzzy_code))
             .copied()
             .unwrap_or_default();
         assert_eq!(t.exact, t.cases, "{kind:?} in fuzzy mode: {t:?}");
     }
+    // The prose tier places the slips byte-exact in the file's form.
+    let safe = prose::total(&tallies, prose::RUNS[0]);
+    assert!(
+        f64::from(safe.exact) >= 0.9 * f64::from(safe.cases),
+        "safe mode placed {} of {} prose slips byte-exact",
+        safe.exact,
+        safe.cases
+    );
 }
 
 /// Each prose slip does what its name says, outside code spans and link

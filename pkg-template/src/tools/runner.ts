@@ -126,6 +126,12 @@ const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? 
 const count = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 ? v : undefined);
 /** `mode`: "" means unset (the matcher's default). */
 const modeOf = (v: unknown): MatchMode | undefined => (s(v) || undefined) as MatchMode | undefined;
+/**
+ * Markdown and plain-text files are prose: their edits run the matcher's
+ * prose tier (`MatchOptions.prose`), which forgives the slips models make
+ * when they quote prose and writes the file's own form back.
+ */
+export const isProsePath = (path: string): boolean => /\.(md|markdown|txt)$/i.test(path);
 /** `occurrence`: 1-based or "last"; 0 and "" mean unset. */
 const occurrenceOf = (v: unknown): number | string | undefined =>
   v === 0 || v === '' || v === undefined ? undefined : (v as number | string);
@@ -471,6 +477,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         }
         const matchOptions = {
           mode: modeOf(a.mode),
+          prose: isProsePath(path),
           replaceAll: b(a.replace_all, false),
           expectedReplacements: count(a.expected_replacements),
           lang,
@@ -518,6 +525,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         const r = applyEdits(content, edits, {
           atomic: true,
           mode: modeOf(a.mode),
+          prose: isProsePath(path),
           lang,
         });
         const result = await searchReplaceResult(path, content, r, 'editLine');
@@ -538,6 +546,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         if (content === null) return fileMissing(path, lang);
         const r = applySearchReplace(content, s(a.search_replace), {
           atomic: b(a.atomic, true),
+          prose: isProsePath(path),
           lang,
         });
         return searchReplaceResult(path, content, r, 'blockLine');

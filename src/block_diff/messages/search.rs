@@ -54,9 +54,11 @@ pub(super) fn content_mismatch(lang: Lang, at: &EditAt, m: &Mismatch) -> Said {
     let (id, n) = (&at.block_id, at.hunk_index);
     let percent = format!("{:.1}", m.similarity * 100.0);
     let (expected, actual, diff) = (&m.expected, &m.actual, &m.diff);
-    let mut message = match lang {
-        Lang::En => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{}", diff.trim_end()),
-        Lang::Zh => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{}", diff.trim_end()),
+    let mut message = match (lang, m.lines) {
+        (Lang::En, None) => format!("Hunk #{n}: SEARCH does not match block {id} (similarity {percent}%).\nSEARCH:\n{expected}\nBlock markdown:\n{actual}\nDiff (SEARCH → block):\n{}", diff.trim_end()),
+        (Lang::Zh, None) => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配（相似度 {percent}%）。\nSEARCH：\n{expected}\n块的 markdown：\n{actual}\n差异（SEARCH → 块）：\n{}", diff.trim_end()),
+        (Lang::En, Some((a, b))) => format!("Hunk #{n}: SEARCH does not match block {id}; closest are its lines {a}–{b} (similarity {percent}%).\nSEARCH:\n{expected}\nBlock lines {a}–{b}:\n{actual}\nDiff (SEARCH → those lines):\n{}", diff.trim_end()),
+        (Lang::Zh, Some((a, b))) => format!("Hunk #{n}：SEARCH 与块 {id} 的内容不匹配；最接近的是该块的第 {a}–{b} 行（相似度 {percent}%）。\nSEARCH：\n{expected}\n块的第 {a}–{b} 行：\n{actual}\n差异（SEARCH → 这些行）：\n{}", diff.trim_end()),
     };
     if m.heading_section {
         message.push_str(lang.pick(

@@ -38,6 +38,8 @@
 //! - `conserve.rs`: the last check on every fuzzy replacement, that it
 //!   keeps the words the model kept, writes the ones it added and repeats
 //!   none;
+//! - `prose.rs`: a prose match ([`Plan::Prose`]), written unit by unit
+//!   in the file's own form and conventions;
 //! - `quotes.rs`: typographic quotes written in the region's style, and the
 //!   code comments they may be confined to.
 
@@ -45,6 +47,7 @@ mod conserve;
 mod escaping;
 mod fuzzy;
 mod lines;
+mod prose;
 mod quotes;
 mod rewrap;
 mod trimmed;
@@ -78,6 +81,7 @@ pub(crate) fn replacement(
         Plan::Verbatim => Ok(r),
         Plan::Trimmed(plan) => trimmed(&r, plan),
         Plan::Lines(plan) => lines(content, needle, plan, &r),
+        Plan::Prose => prose::prose(content, needle, candidate, &r),
         Plan::Fuzzy(plan) => {
             let body = content.body;
             let start = candidate.replace_start(content);

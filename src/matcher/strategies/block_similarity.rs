@@ -1,4 +1,4 @@
-//! Strategy 11, `block_similarity` (fuzzy tier): the window of whole lines
+//! Strategy 12, `block_similarity` (fuzzy tier): the window of whole lines
 //! most similar to the search, by sequence similarity of the fold-key
 //! texts (a normalised edit distance over the lines' characters).
 //!

@@ -1,4 +1,4 @@
-//! Strategy 10, `context_anchored` (fuzzy tier): the first and last lines
+//! Strategy 11, `context_anchored` (fuzzy tier): the first and last lines
 //! of the search are anchors, the lines between them mostly equal.
 //!
 //! - Forgives: middle lines that changed, appeared or disappeared, as long
@@ -264,7 +264,7 @@ fn score_between(
     Pair::Scored(window, score)
 }
 
-/// The fuzzy acceptance rule shared by strategies 10 and 11: the best
+/// The fuzzy acceptance rule shared by strategies 11 and 12: the best
 /// window must reach the threshold, beat every window in another place
 /// ([`Window::same_place`]) by the margin, and hold more of the search's
 /// lines than any of them. Windows too close to call (both above the

@@ -1,4 +1,4 @@
-//! The eleven strategies, one module each, all of the same shape:
+//! The twelve strategies, one module each, all of the same shape:
 //!
 //! ```text
 //! pub(crate) const STRATEGY: Strategy;                       // its name
@@ -22,6 +22,7 @@ pub mod exact;
 pub mod indentation;
 pub mod line_endings;
 pub(crate) mod lines;
+pub mod prose;
 pub mod token_flexible;
 pub mod trailing_whitespace;
 pub mod trimmed_boundaries;
@@ -85,6 +86,8 @@ pub(crate) struct Cx<'c, 'a> {
     /// Replace-all: candidates must not overlap (left to right), instead of
     /// every overlapping position counting toward ambiguity.
     pub replace_all: bool,
+    /// The text is prose: strategy `prose` runs.
+    pub prose: bool,
     pub near: Vec<NearMiss>,
 }
 
@@ -102,6 +105,7 @@ impl<'c, 'a> Cx<'c, 'a> {
                 size_ratio: 1.25,
             },
             replace_all: false,
+            prose: false,
             near: Vec::new(),
         }
     }
@@ -210,6 +214,8 @@ pub(crate) enum Plan {
     Lines(LinesPlan),
     /// A fuzzy window: re-indent line by line from paired lines.
     Fuzzy(FuzzyPlan),
+    /// Prose matched unit by unit: written back in the file's own form.
+    Prose,
 }
 
 /// What `trimmed_boundaries` cut off the search.
@@ -311,7 +317,7 @@ pub(crate) enum Outcome {
 type FindFn = fn(&mut Cx<'_, '_>, &Needle) -> Outcome;
 
 /// Every strategy module, in ladder order.
-pub(crate) const TABLE: [(Strategy, FindFn); 11] = [
+pub(crate) const TABLE: [(Strategy, FindFn); 12] = [
     (exact::STRATEGY, exact::find),
     (line_endings::STRATEGY, line_endings::find),
     (trimmed_boundaries::STRATEGY, trimmed_boundaries::find),
@@ -320,6 +326,7 @@ pub(crate) const TABLE: [(Strategy, FindFn); 11] = [
     (whitespace_normalized::STRATEGY, whitespace_normalized::find),
     (unicode_normalized::STRATEGY, unicode_normalized::find),
     (escape_normalized::STRATEGY, escape_normalized::find),
+    (prose::STRATEGY, prose::find),
     (token_flexible::STRATEGY, token_flexible::find),
     (context_anchored::STRATEGY, context_anchored::find),
     (block_similarity::STRATEGY, block_similarity::find),

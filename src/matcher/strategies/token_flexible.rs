@@ -1,4 +1,4 @@
-//! Strategy 9, `token_flexible` (fuzzy tier): the same tokens in the same
+//! Strategy 10, `token_flexible` (fuzzy tier): the same tokens in the same
 //! order, with any whitespace, line breaks included, between them.
 //!
 //! Tokens are maximal runs of non-whitespace characters, and each of
