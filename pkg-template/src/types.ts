@@ -1094,6 +1094,18 @@ export interface PatchReport {
   files: PatchFileResult[];
   /** One paragraph for the agent: what applied, every failure with file, hunk and line. */
   summary: string;
+  /** What the patch asked for that was nothing to do (absent when none). */
+  warnings?: PatchWarning[];
+}
+
+/** A part of a patch that was nothing to do, and why that is not a failure. */
+export interface PatchWarning {
+  /** `NO_HUNKS`: a unified-diff file section with headers and no hunk. */
+  code: 'NO_HUNKS';
+  path: string;
+  /** 1-based line of the patch text. */
+  line: number;
+  message: string;
 }
 
 /** The file callbacks `applyPatch` and `applyUnifiedDiff` use. */

@@ -205,6 +205,7 @@ fn update_hunks(
             at_end: false,
             appends: true,
             line_hint: None,
+            context_free: false,
             old_without_final_newline: false,
             new_without_final_newline: false,
         };

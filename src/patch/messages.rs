@@ -169,6 +169,18 @@ pub(super) fn anchor_not_found(
     }
 }
 
+/// A hunk without context lines whose lines are not at its line number.
+pub(super) fn not_at_its_line(lang: Lang, line: u32, n: usize, found: Option<&str>) -> String {
+    match (lang, n, found) {
+        (Lang::En, 0, _) => format!("This hunk has no context lines and inserts after line {line}, which the file does not have (after the offset of the hunks before it); with no context it goes at its line or nowhere."),
+        (Lang::Zh, 0, _) => format!("此补丁块没有上下文行，要插入到第 {line} 行之后，但文件没有这一行（已计入前面补丁块的偏移）；没有上下文的补丁块只能放在它的行号处。"),
+        (Lang::En, _, Some(text)) => format!("This hunk has no context lines, and the file's line {line} (after the offset of the hunks before it) is `{text}`, not its first removed line; with no context it goes at its line or nowhere."),
+        (Lang::Zh, _, Some(text)) => format!("此补丁块没有上下文行，而文件第 {line} 行（已计入前面补丁块的偏移）是 `{text}`，不是它删除的第一行；没有上下文的补丁块只能放在它的行号处。"),
+        (Lang::En, _, None) => format!("This hunk has no context lines and its {n} line(s) at line {line} (after the offset of the hunks before it) are past the end of the file or before the previous hunk; with no context it goes at its line or nowhere."),
+        (Lang::Zh, _, None) => format!("此补丁块没有上下文行，它在第 {line} 行（已计入前面补丁块的偏移）的 {n} 行超出文件末尾或位于上一个补丁块之前；没有上下文的补丁块只能放在它的行号处。"),
+    }
+}
+
 pub(super) fn found_before(lang: Lang, at: &[u32], from: u32, anchor: Option<u32>) -> String {
     let list = lines_list(lang, at);
     match (lang, anchor) {
@@ -292,6 +304,14 @@ fn file_line(r: &FileResult) -> String {
         (FileOp::Delete, _) => format!("D {}", r.path),
         (FileOp::Update, Some(to)) => format!("R {} → {to}", r.path),
         (FileOp::Update, None) => format!("M {}", r.path),
+    }
+}
+
+/// A unified-diff file section with headers and no hunk.
+pub(super) fn no_hunks(lang: Lang, path: &str, line: u32) -> String {
+    match lang {
+        Lang::En => format!("Note: the section for `{path}` (line {line}) has headers and no hunk, so there was nothing to apply to it."),
+        Lang::Zh => format!("注意：`{path}` 的段落（第 {line} 行）只有文件头、没有补丁块，因此对它无事可做。"),
     }
 }
 

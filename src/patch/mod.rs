@@ -32,6 +32,7 @@ mod unified;
 
 pub use types::{
     FileOp, FilePatch, FileResult, Hunk, HunkResult, Patch, PatchFiles, PatchOptions, PatchReport,
+    PatchWarning,
 };
 
 use problem::Problem;
@@ -45,7 +46,10 @@ use crate::text::StableMap;
 fn parsed(files: Vec<FilePatch>, mut problems: Vec<Problem>) -> Result<Patch, Vec<Problem>> {
     check_files(&files, &mut problems);
     if problems.is_empty() {
-        Ok(Patch { files })
+        Ok(Patch {
+            files,
+            empty_sections: Vec::new(),
+        })
     } else {
         Err(problems)
     }
@@ -99,7 +103,11 @@ pub fn parse_patch(text: &str, lang: Lang) -> Result<Patch, Error> {
 /// Parses a unified diff (`INVALID_PATCH` with every format problem and
 /// its line, including hunk counts that disagree with their bodies).
 pub fn parse_unified_diff(text: &str, lang: Lang) -> Result<Patch, Error> {
-    unified::parse(text).map_err(|p| invalid(lang, messages::Format::Unified, p))
+    let (files, empty, problems) = unified::parse(text);
+    let mut patch =
+        parsed(files, problems).map_err(|p| invalid(lang, messages::Format::Unified, p))?;
+    patch.empty_sections = empty;
+    Ok(patch)
 }
 
 /// Plans a codex patch over the given files (path → text; a path absent
@@ -145,7 +153,7 @@ fn plan_checked(
     options: &PatchOptions,
     format: messages::Format,
 ) -> Result<PatchReport, Error> {
-    if patch.files.is_empty() {
+    if patch.files.is_empty() && patch.empty_sections.is_empty() {
         return Err(invalid(options.lang, format, vec![Problem::NoFiles]));
     }
     Ok(plan::plan(files, patch, options))

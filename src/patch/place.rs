@@ -67,11 +67,35 @@ pub(super) fn place_hunks(
 ) -> Vec<Result<Placement, Error>> {
     let file = FileLines::new(body);
     let mut from_line = 1u32;
+    // How far the file has moved from the diff's line numbers, as the
+    // hunks placed so far show (what `patch` calls the offset): a later
+    // hunk's `@@ -l` is read as `l + offset`, so a hunk whose lines occur
+    // at several places goes to the one the earlier hunks lead to.
+    let mut offset = 0i64;
     let mut out = Vec::with_capacity(hunks.len());
     for hunk in hunks {
+        let shifted;
+        let hunk = match hunk.line_hint {
+            Some(l) if offset != 0 => {
+                let mut h = hunk.clone();
+                h.line_hint = u32::try_from((i64::from(l) + offset).max(1)).ok();
+                shifted = h;
+                &shifted
+            }
+            _ => hunk,
+        };
         let placed = place(&file, hunk, from_line, mode, lang);
         if let Ok(p) = &placed {
             from_line = p.last + 1;
+            if let Some(l) = hunk.line_hint {
+                // An insertion's `@@ -l,0` names the line it follows.
+                let expected = if hunk.old_lines.is_empty() {
+                    l + 1
+                } else {
+                    l.max(1)
+                };
+                offset += i64::from(p.first) - i64::from(expected);
+            }
         }
         out.push(placed);
     }
@@ -213,25 +237,14 @@ fn place_lines(
     lang: Lang,
 ) -> Result<Placement, Error> {
     let body = file.body;
+    if let (true, Some(line)) = (hunk.context_free, hunk.line_hint) {
+        return at_its_line(file, hunk, line, from_line, mode, lang);
+    }
     if hunk.old_lines.is_empty() {
         return insertion(file, hunk, lang);
     }
     let anchor_line = resolve_anchors(file, hunk, from_line, lang)?;
-    // An empty last old line is a line: the search ends with its line
-    // break, and so does the replacement (unless the hunk removes all).
-    // The lines are joined with the file's own line ending, so a search
-    // that starts or ends with an empty line is found whole by the exact
-    // strategy rather than inside a CRLF.
-    let ending = file.ending;
-    let ends_blank = hunk.old_lines.last().is_some_and(String::is_empty);
-    let mut search = hunk.old_lines.join(ending);
-    let mut replace = hunk.new_lines.join(ending);
-    if ends_blank {
-        search.push_str(ending);
-        if !hunk.new_lines.is_empty() {
-            replace.push_str(ending);
-        }
-    }
+    let (search, replace) = search_and_replace(hunk, file.ending);
     let options = MatchOptions {
         mode,
         lang,
@@ -274,6 +287,25 @@ fn place_lines(
         first,
         last,
     })
+}
+
+/// The hunk's old and new lines as one search and one replacement text.
+/// An empty last old line is a line: the search ends with its line break,
+/// and so does the replacement (unless the hunk removes all). The lines are
+/// joined with the file's own line ending, so a search that starts or ends
+/// with an empty line is found whole by the exact strategy rather than
+/// inside a CRLF.
+fn search_and_replace(hunk: &Hunk, ending: &str) -> (String, String) {
+    let ends_blank = hunk.old_lines.last().is_some_and(String::is_empty);
+    let mut search = hunk.old_lines.join(ending);
+    let mut replace = hunk.new_lines.join(ending);
+    if ends_blank {
+        search.push_str(ending);
+        if !hunk.new_lines.is_empty() {
+            replace.push_str(ending);
+        }
+    }
+    (search, replace)
 }
 
 /// A candidate place as whole lines: `(first, last, span_start, span_end)`.
@@ -474,6 +506,103 @@ fn insertion(file: &FileLines<'_>, hunk: &Hunk, lang: Lang) -> Result<Placement,
         first: file.count() + 1,
         last: file.count(),
     })
+}
+
+/// A unified hunk without context lines (`diff -U0`), at its line number
+/// `line` (the offset applied): its old lines must be the file's lines
+/// there, exactly (line endings aside); an insertion (`@@ -l,0`) goes after
+/// line `l`. Anywhere else it is refused: with no context, a match
+/// elsewhere would be a guess.
+fn at_its_line(
+    file: &FileLines<'_>,
+    hunk: &Hunk,
+    line: u32,
+    from_line: u32,
+    mode: MatchMode,
+    lang: Lang,
+) -> Result<Placement, Error> {
+    let count = file.count();
+    let refuse = |found: Option<&str>| {
+        Error::new(
+            ErrorCode::NotFound,
+            messages::not_at_its_line(lang, line, hunk.old_lines.len(), found),
+        )
+        .with_line(hunk.line)
+        .with_suggestions(messages::hunk_advice(lang))
+    };
+    if hunk.old_lines.is_empty() {
+        // After line `line` (0: before the first).
+        if line > count || line + 1 < from_line {
+            return Err(refuse(None));
+        }
+        return Ok(insert_after(file, hunk, line));
+    }
+    let n = u32::try_from(hunk.old_lines.len()).unwrap_or(u32::MAX);
+    let last = line.saturating_add(n - 1);
+    if line < from_line.max(1) || last > count {
+        return Err(refuse(None));
+    }
+    let same = (line..=last)
+        .zip(&hunk.old_lines)
+        .all(|(l, old)| file.text(l) == old.as_str());
+    if !same {
+        return Err(refuse(Some(file.text(line))));
+    }
+    let (search, replace) = search_and_replace(hunk, file.ending);
+    // An empty last old line is a whole line, its break included.
+    let end = if hunk.old_lines.last().is_some_and(String::is_empty) {
+        file.starts
+            .get(last as usize)
+            .copied()
+            .unwrap_or(file.body.len())
+    } else {
+        file.text_ends[last as usize - 1]
+    };
+    let span = (line, last, file.starts[line as usize - 1], end);
+    let options = MatchOptions {
+        mode,
+        lang,
+        ..MatchOptions::default()
+    };
+    let (start, end, text) = replacement(file, span, hunk, &search, &replace, &options)?;
+    Ok(Placement {
+        start,
+        end,
+        text,
+        strategy: Some(Strategy::Exact),
+        first: line,
+        last,
+    })
+}
+
+/// A hunk's new lines after line `line` of the file (0: before the first).
+fn insert_after(file: &FileLines<'_>, hunk: &Hunk, line: u32) -> Placement {
+    let ending = file.ending;
+    let body = file.body;
+    let (at, lead) = match file.starts.get(line as usize) {
+        Some(&start) => (start, false),
+        // After the last line: it needs a break first when it has none.
+        None => (body.len(), !body.is_empty() && !body.ends_with('\n')),
+    };
+    let mut text = String::new();
+    if lead {
+        text.push_str(ending);
+    }
+    let n = hunk.new_lines.len();
+    for (i, l) in hunk.new_lines.iter().enumerate() {
+        text.push_str(l);
+        if i + 1 < n || !(lead || (at == body.len() && hunk.new_without_final_newline)) {
+            text.push_str(ending);
+        }
+    }
+    Placement {
+        start: at,
+        end: at,
+        text,
+        strategy: None,
+        first: line + 1,
+        last: line,
+    }
 }
 
 /// `HUNK_WITHOUT_CONTEXT`: nothing in the hunk says where it goes.

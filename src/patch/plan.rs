@@ -6,6 +6,7 @@ use super::messages;
 use super::place::{at_end, place_hunks, Placement};
 use super::types::{
     FileOp, FilePatch, FileResult, HunkResult, Patch, PatchFiles, PatchOptions, PatchReport,
+    PatchWarning,
 };
 use crate::error::{Error, ErrorCode};
 use crate::matcher::MatchMode;
@@ -42,13 +43,28 @@ pub(super) fn plan(files: &impl PatchFiles, patch: &Patch, options: &PatchOption
         }
     }
     let applied = results.iter().filter(|r| r.write).count();
-    let summary = messages::summary(lang, &results, options.atomic);
+    let warnings: Vec<PatchWarning> = patch
+        .empty_sections
+        .iter()
+        .map(|(line, path)| PatchWarning {
+            code: "NO_HUNKS",
+            path: path.clone(),
+            line: *line,
+            message: messages::no_hunks(lang, path, *line),
+        })
+        .collect();
+    let mut summary = messages::summary(lang, &results, options.atomic);
+    for w in &warnings {
+        summary.push('\n');
+        summary.push_str(&w.message);
+    }
     PatchReport {
         ok,
         applied: u32::try_from(applied).unwrap_or(u32::MAX),
         failed: u32::try_from(failed).unwrap_or(u32::MAX),
         files: results,
         summary,
+        warnings,
     }
 }
 
@@ -214,8 +230,9 @@ fn drop_final_break(out: &mut String) {
 }
 
 /// A unified diff's `\ No newline at end of file`, on the hunk that
-/// reaches the end: the new text ends as the hunk's new side says. With
-/// no such marker the file keeps its own final newline (or lack of one).
+/// reaches the end: the new text ends exactly as the hunk's new side says.
+/// With no marker on either side the file keeps its own final newline (or
+/// lack of one).
 fn final_newline(out: &mut String, body: &str, f: &FilePatch, placements: &[&Placement]) {
     let Some((hunk, _)) = f
         .hunks
@@ -225,14 +242,21 @@ fn final_newline(out: &mut String, body: &str, f: &FilePatch, placements: &[&Pla
     else {
         return;
     };
+    // The new side says how the file ends, whatever the old side said
+    // about it: a file that already has the final newline the hunk adds
+    // keeps one (never a blank line more), one that already lacks the
+    // newline the hunk removes stays as it is.
     match (
         hunk.old_without_final_newline,
         hunk.new_without_final_newline,
     ) {
-        (false, true) => drop_final_break(out),
-        // The old side's last line had no break; the new side's last line
-        // (an empty one too) has one.
-        (true, false) if !hunk.new_lines.is_empty() => {
+        // The break the file ends with: a `\r` before a lone `\n` is the
+        // last line's own character.
+        (_, true) if body.ends_with("\r\n") || !out.ends_with("\r\n") => drop_final_break(out),
+        (_, true) => {
+            out.pop();
+        }
+        (true, false) if !hunk.new_lines.is_empty() && !body.ends_with('\n') => {
             out.push_str(detect_line_ending(body).as_str());
         }
         _ => {}

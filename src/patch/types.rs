@@ -45,6 +45,11 @@ pub struct Hunk {
     /// an empty file). Only breaks a tie between places.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_hint: Option<u32>,
+    /// A unified hunk with no context line (`diff -U0`): nothing but its
+    /// line number says where it goes, so it is placed at that line (after
+    /// the offset) or nowhere.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub context_free: bool,
     /// `\ No newline at end of file` after the hunk's last old line.
     pub old_without_final_newline: bool,
     /// `\ No newline at end of file` after the hunk's last new line.
@@ -70,6 +75,8 @@ impl Hunk {
 pub(super) struct Line<'t> {
     pub no: u32,
     pub text: &'t str,
+    /// The line ended with `\r\n` (its `\r` is not in `text`).
+    pub crlf: bool,
 }
 
 /// The lines of a patch text, numbered.
@@ -79,6 +86,7 @@ pub(super) fn numbered_lines(text: &str) -> Vec<Line<'_>> {
         .map(|(i, l)| Line {
             no: u32::try_from(i + 1).unwrap_or(u32::MAX),
             text: l.text,
+            crlf: l.ending == "\r\n",
         })
         .collect()
 }
@@ -111,6 +119,25 @@ pub struct FilePatch {
 pub struct Patch {
     /// One entry per file, in the patch's order.
     pub files: Vec<FilePatch>,
+    /// `(line, path)` of each unified-diff file section with headers and
+    /// no hunk (a diff of a file that did not change): nothing to do,
+    /// reported as a warning.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub empty_sections: Vec<(u32, String)>,
+}
+
+/// Something a plan did not do, and why that is not a failure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchWarning {
+    /// Stable: `NO_HUNKS` (a file section with no hunk: nothing to do).
+    pub code: &'static str,
+    /// The file the warning is about.
+    pub path: String,
+    /// 1-based line of the patch text.
+    pub line: u32,
+    /// The warning in words (also in the report's summary).
+    pub message: String,
 }
 
 impl Patch {
@@ -245,4 +272,7 @@ pub struct PatchReport {
     /// One paragraph for the agent: what was applied, every failure with
     /// its file, hunk and line, and what to do next.
     pub summary: String,
+    /// What the patch asked for that was nothing to do.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<PatchWarning>,
 }

@@ -29,7 +29,7 @@
 //! lose a trailing `\r`.
 
 use super::problem::Problem;
-use super::types::{numbered_lines, FileOp, FilePatch, Hunk, Line, Patch};
+use super::types::{numbered_lines, FileOp, FilePatch, Hunk, Line};
 
 const NO_NEWLINE: char = '\\';
 
@@ -83,15 +83,21 @@ fn hunk_header(text: &str) -> Option<Option<((u32, u32), (u32, u32))>> {
 
 /// Parses a unified diff into its file operations, or reports every
 /// format problem (see the module docs for the grammar).
-pub(super) fn parse(text: &str) -> Result<Patch, Vec<Problem>> {
+/// The file sections of a diff, the `(line, path)` of each section with
+/// headers and no hunk (nothing to do), and the format problems.
+pub(super) fn parse(text: &str) -> (Vec<FilePatch>, Vec<(u32, String)>, Vec<Problem>) {
     let lines = numbered_lines(text);
     let mut problems = Vec::new();
     let mut files = Vec::new();
+    let mut empty = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         if file_header_at(&lines, i) {
             let (file, next) = file(&lines, i, &mut problems);
-            files.extend(file);
+            match file {
+                Ok(f) => files.extend(f),
+                Err(section) => empty.push(section),
+            }
             i = next;
         } else {
             if lines[i].text.starts_with("@@") {
@@ -100,14 +106,19 @@ pub(super) fn parse(text: &str) -> Result<Patch, Vec<Problem>> {
             i += 1;
         }
     }
-    if files.is_empty() && problems.is_empty() {
+    if files.is_empty() && empty.is_empty() && problems.is_empty() {
         problems.push(Problem::NoFileHeader);
     }
-    super::parsed(files, problems)
+    (files, empty, problems)
 }
 
-/// One file from its `---` line at `i`; returns the index after it.
-fn file(lines: &[Line<'_>], i: usize, problems: &mut Vec<Problem>) -> (Option<FilePatch>, usize) {
+/// One file from its `---` line at `i`, or (`Err`) the line and path of
+/// an update section with no hunk; returns the index after it.
+fn file(
+    lines: &[Line<'_>],
+    i: usize,
+    problems: &mut Vec<Problem>,
+) -> (Result<Option<FilePatch>, (u32, String)>, usize) {
     let header = lines[i];
     let old_raw = &lines[i].text[4..];
     let new_raw = &lines[i + 1].text[4..];
@@ -137,6 +148,8 @@ fn file(lines: &[Line<'_>], i: usize, problems: &mut Vec<Problem>) -> (Option<Fi
             problems.push(Problem::BothDevNull { line: header.no });
             None
         }
+        // Both sides name the file and nothing changes it: nothing to do.
+        (Some(_), Some(to)) if hunks.is_empty() => return (Err((header.no, to)), j),
         _ if hunks.is_empty() => {
             problems.push(Problem::EmptyUpdate {
                 line: header.no,
@@ -146,28 +159,7 @@ fn file(lines: &[Line<'_>], i: usize, problems: &mut Vec<Problem>) -> (Option<Fi
             });
             None
         }
-        (None, Some(path)) => {
-            if let Some(h) = hunks.iter().find(|h| !h.old_lines.is_empty()) {
-                problems.push(Problem::AddWithOldLines { line: h.line });
-            }
-            let mut content = String::new();
-            let last = hunks.last().is_some_and(|h| h.new_without_final_newline);
-            let all: Vec<&String> = hunks.iter().flat_map(|h| &h.new_lines).collect();
-            for (k, l) in all.iter().enumerate() {
-                content.push_str(l);
-                if k + 1 < all.len() || !last {
-                    content.push('\n');
-                }
-            }
-            Some(FilePatch {
-                path,
-                op: FileOp::Add,
-                move_to: None,
-                content: Some(content),
-                hunks: Vec::new(),
-                line: header.no,
-            })
-        }
+        (None, Some(path)) => Some(added(path, &hunks, header.no, problems)),
         (Some(path), None) => Some(FilePatch {
             path,
             op: FileOp::Delete,
@@ -185,7 +177,32 @@ fn file(lines: &[Line<'_>], i: usize, problems: &mut Vec<Problem>) -> (Option<Fi
             line: header.no,
         }),
     };
-    (file, j)
+    (Ok(file), j)
+}
+
+/// A file the diff creates (`--- /dev/null`): its text is the hunks' new
+/// lines.
+fn added(path: String, hunks: &[Hunk], line: u32, problems: &mut Vec<Problem>) -> FilePatch {
+    if let Some(h) = hunks.iter().find(|h| !h.old_lines.is_empty()) {
+        problems.push(Problem::AddWithOldLines { line: h.line });
+    }
+    let mut content = String::new();
+    let last = hunks.last().is_some_and(|h| h.new_without_final_newline);
+    let all: Vec<&String> = hunks.iter().flat_map(|h| &h.new_lines).collect();
+    for (k, l) in all.iter().enumerate() {
+        content.push_str(l);
+        if k + 1 < all.len() || !last {
+            content.push('\n');
+        }
+    }
+    FilePatch {
+        path,
+        op: FileOp::Add,
+        move_to: None,
+        content: Some(content),
+        hunks: Vec::new(),
+        line,
+    }
 }
 
 /// A hunk's counts: `((old start, old count), (new start, new count))`.
@@ -200,6 +217,11 @@ fn no_newline(h: &mut Hunk, last: char) {
     if last != '-' {
         h.new_without_final_newline = true;
     }
+}
+
+/// Most of the patch's lines end with CRLF.
+fn mostly_crlf(lines: &[Line<'_>]) -> bool {
+    lines.iter().filter(|l| l.crlf).count() * 2 > lines.len()
 }
 
 /// One hunk from its `@@` line at `i`; returns the index after its body.
@@ -218,13 +240,31 @@ fn hunk(
         at_end: false,
         appends: false,
         line_hint: counts.map(|((l, _), _)| l),
+        context_free: false,
         old_without_final_newline: false,
         new_without_final_newline: false,
     };
     let wanted = counts.map(|((_, o), (_, n))| (o as usize, n as usize));
-    let (mut j, last_kind) = read_body(lines, i + 1, wanted, &mut h, problems);
+    let (mut j, last_kind, context) = read_body(lines, i + 1, wanted, &mut h, problems);
+    h.context_free = counts.is_some() && context == 0;
     // A `\ No newline` line right after the counted body belongs to it.
     if lines.get(j).is_some_and(|l| l.text.starts_with(NO_NEWLINE)) {
+        // In a patch whose lines end with LF, a `\r` before the line
+        // break of the last line is that line's own last character (a
+        // file ending in a literal CR), not part of a CRLF.
+        if j > i + 1 && lines[j - 1].crlf && !mostly_crlf(lines) {
+            let last = lines[j - 1].text.get(1..).unwrap_or("");
+            if last_kind != '+' {
+                if let Some(l) = h.old_lines.last_mut().filter(|l| l.as_str() == last) {
+                    l.push('\r');
+                }
+            }
+            if last_kind != '-' {
+                if let Some(l) = h.new_lines.last_mut().filter(|l| l.as_str() == last) {
+                    l.push('\r');
+                }
+            }
+        }
         no_newline(&mut h, last_kind);
         j += 1;
     }
@@ -255,15 +295,17 @@ fn hunk(
 
 /// Reads body lines from `j` into `h`: until the counts are met (`wanted`),
 /// or without counts until the next header (blank lines at the end are
-/// dropped). Returns the index after the body and the last line's kind.
+/// dropped). Returns the index after the body, the last line's kind and
+/// how many context lines it read.
 fn read_body(
     lines: &[Line<'_>],
     mut j: usize,
     wanted: Option<(usize, usize)>,
     h: &mut Hunk,
     problems: &mut Vec<Problem>,
-) -> (usize, char) {
+) -> (usize, char, usize) {
     let mut last_kind = ' ';
+    let mut context = 0usize;
     let mut pending_blanks = 0usize;
     while let Some(l) = lines.get(j) {
         if let Some((o, n)) = wanted {
@@ -306,12 +348,14 @@ fn read_body(
         };
         for _ in 0..std::mem::take(&mut pending_blanks) {
             h.push(' ', "");
+            context += 1;
         }
         h.push(kind, l.text.get(1..).unwrap_or(""));
+        context += usize::from(kind == ' ');
         last_kind = kind;
         j += 1;
     }
-    (j, last_kind)
+    (j, last_kind, context)
 }
 
 /// Whether a `-` or `+` line comes from `j` on before the next header (a

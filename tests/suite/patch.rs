@@ -60,6 +60,7 @@ fn search_replace(
         })
         .collect();
     Ok(PatchReport {
+        warnings: Vec::new(),
         ok: r.ok,
         applied: r.applied,
         failed: r.failed,
@@ -147,6 +148,20 @@ fn check_case(case: &Value) {
             );
         }
     }
+    if let Some(words) = expect.get("message_has").and_then(Value::as_str) {
+        assert!(
+            report.summary.contains(words),
+            "{name}: {:?} lacks {words:?}",
+            report.summary
+        );
+    }
+    let codes: Vec<&str> = report.warnings.iter().map(|w| w.code).collect();
+    let want: Vec<&str> = expect
+        .get("warnings")
+        .and_then(Value::as_array)
+        .map(|w| w.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert_eq!(codes, want, "{name}: warnings");
     if let Some(written) = expect.get("written") {
         let want: Vec<String> = serde_json::from_value(written.clone()).unwrap();
         let got: Vec<String> = report

@@ -136,6 +136,7 @@ fn chunk_hunk(c: &Value) -> Hunk {
         at_end: c["isEndOfFile"].as_bool().unwrap_or(false),
         appends: true,
         line_hint: None,
+        context_free: false,
         old_without_final_newline: false,
         new_without_final_newline: false,
     }
@@ -151,6 +152,7 @@ fn update_of(hunks: Vec<Hunk>) -> Patch {
             hunks,
             line: 1,
         }],
+        empty_sections: Vec::new(),
     }
 }
 
