@@ -82,11 +82,95 @@ const SEP_HARD: char = '\u{E002}';
 const SEP_PARA: char = '\u{E003}';
 const BULLET: &str = "\u{E010}";
 const ORDERED: &str = "\u{E011}";
+const HEADING: &str = "\u{E012}";
+const QUOTE: &str = "\u{E013}";
 
+/// The first character of the key's own vocabulary (separators and
+/// markers); text holding one is given another key.
+const KEY_RANGE: std::ops::RangeInclusive<char> = '\u{E000}'..='\u{E01F}';
+
+/// A unit compared byte for byte: its text, with CRLF as LF and any
+/// character of the key's vocabulary spelled out, so it never reads as a
+/// separator.
+fn verbatim_key(text: &str) -> String {
+    let text = text.replace("\r\n", "\n");
+    if !text.chars().any(|c| KEY_RANGE.contains(&c)) {
+        return text;
+    }
+    text.chars()
+        .map(|c| {
+            if KEY_RANGE.contains(&c) {
+                format!("\u{FFFD}{:x}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// What the line before was, for the ordered-item and indented-code rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineKind {
+    /// No line, or a blank one.
+    Blank,
+    /// A list item.
+    Item,
+    /// Anything else.
+    Text,
+}
+
+/// The length of a fenced code or math block starting `body` (through its
+/// closing fence line, or the end of the text when it is never closed): a
+/// closing fence is a line of the same character, at least as long, with
+/// at most three spaces before it and nothing after it.
+fn fenced_block(body: &str) -> Option<usize> {
+    let fence_char = match body.as_bytes().first() {
+        Some(b'`') => '`',
+        Some(b'~') => '~',
+        Some(b'$') if body.starts_with("$$") => '$',
+        _ => return None,
+    };
+    let run = body.len() - body.trim_start_matches(fence_char).len();
+    if run < 2 || (fence_char != '$' && run < 3) {
+        return None;
+    }
+    let first_end = body.find('\n').map_or(body.len(), |p| p + 1);
+    // `$$x$$` on one line is inline math, not a block.
+    if fence_char == '$' && body[run..first_end].contains("$$") {
+        return None;
+    }
+    let mut at = first_end;
+    while at < body.len() {
+        let end = body[at..].find('\n').map_or(body.len(), |p| at + p + 1);
+        let line = body[at..end].trim_end_matches(['\n', '\r']);
+        let trimmed = line.trim_start_matches(' ');
+        let closing_run = trimmed.len() - trimmed.trim_start_matches(fence_char).len();
+        if line.len() - trimmed.len() <= 3
+            && closing_run >= run
+            && trimmed[closing_run..].trim().is_empty()
+        {
+            return Some(at + line.len());
+        }
+        at = end;
+    }
+    Some(body.len())
+}
+
+/// The length of a link reference definition's line (`[label]: dest`),
+/// when `line` is one.
+fn link_definition(line: &str) -> Option<usize> {
+    let rest = line.strip_prefix('[')?;
+    let close = rest.find("]:")?;
+    (close > 0 && !rest[..close].contains(['[', ']'])).then_some(line.len())
+}
+
+/// Chinese and Japanese characters: text written without spaces between
+/// words. (Korean separates its words with spaces: Hangul is a word
+/// character.)
 pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c,
         '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}'
-        | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{20000}'..='\u{2fa1f}')
+        | '\u{f900}'..='\u{faff}' | '\u{20000}'..='\u{2fa1f}')
 }
 
 /// Full-width punctuation and its half-width counterpart.
@@ -141,6 +225,7 @@ impl<'a> Prose<'a> {
             units: Vec::new(),
             gaps: Vec::new(),
             gap: Gap::None,
+            line_kind: LineKind::Blank,
         };
         cutter.run();
         Prose {
@@ -195,7 +280,8 @@ impl<'a> Prose<'a> {
             Gap::Hard => SEP_HARD,
             Gap::None => SEP_NONE,
             Gap::Soft => {
-                let spaced = |c: Class| matches!(c, Class::Word | Class::Verbatim);
+                // Emphasis next to a word depends on the space between them.
+                let spaced = |c: Class| matches!(c, Class::Word | Class::Verbatim | Class::Markup);
                 if spaced(self.units[i - 1].class) && spaced(self.units[i].class) {
                     SEP_SPACE
                 } else {
@@ -219,12 +305,14 @@ pub(crate) fn occurrences(file: &Prose<'_>, search: &Prose<'_>) -> Vec<(usize, u
     while let Some(p) = fkey.get(from..).and_then(|h| find_iter(h, &skey).next()) {
         let start = from + p;
         let end = start + skey.len();
-        if let (Ok(first), true) = (
-            fat.binary_search(&start),
-            end == fkey.len() || fkey[end..].starts_with([SEP_NONE, SEP_SPACE, SEP_HARD, SEP_PARA]),
-        ) {
-            let units = search.units.len();
-            out.push((first, first + units));
+        let boundary =
+            end == fkey.len() || fkey[end..].starts_with([SEP_NONE, SEP_SPACE, SEP_HARD, SEP_PARA]);
+        if let (Ok(first), true) = (fat.binary_search(&start), boundary) {
+            // The unit the match ends in: the last one starting before its end.
+            let last = fat.partition_point(|&s| s < end);
+            if last > first {
+                out.push((first, last));
+            }
         }
         from = start + fkey[start..].chars().next().map_or(1, char::len_utf8);
     }
@@ -240,6 +328,8 @@ struct Cutter<'a> {
     gaps: Vec<Gap>,
     /// The gap since the last unit.
     gap: Gap,
+    /// What the line before the current one was.
+    line_kind: LineKind,
 }
 
 impl Cutter<'_> {
@@ -326,34 +416,59 @@ impl Cutter<'_> {
         let rest = self.rest();
         let body = rest.trim_start_matches([' ', '\t']);
         let indent = rest.len() - body.len();
+        let columns = rest[..indent]
+            .chars()
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum::<usize>();
         if indent > 0 {
             self.pos += indent;
             self.widen(Gap::Soft);
         }
+        let previous = std::mem::replace(&mut self.line_kind, LineKind::Text);
         let body = &self.text[self.pos..];
-        if let Some(fence) = ["```", "~~~", "$$"].iter().find(|f| body.starts_with(**f)) {
-            let close = body[fence.len()..]
-                .find(&format!("\n{fence}"))
-                .map(|p| fence.len() + p + 1 + fence.len());
-            let end = close.map_or(body.len(), |e| {
-                e + body[e..].find('\n').unwrap_or(body.len() - e)
-            });
-            let key = body[..end].replace("\r\n", "\n");
+        let line_end = body.find('\n').unwrap_or(body.len());
+        let line = body[..line_end].trim_end_matches('\r');
+        if line.trim().is_empty() {
+            self.line_kind = LineKind::Blank;
+            self.line_start = false;
+            return false;
+        }
+        if let Some(end) = fenced_block(body) {
+            let key = verbatim_key(&body[..end]);
             self.push(end, Class::Verbatim, key);
+            return true;
+        }
+        let bullet = matches!(body.chars().next(), Some('-' | '*' | '+'))
+            && body[1..].starts_with([' ', '\t']);
+        let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        // An ordered item: up to three digits (a year is not an item
+        // number), after a blank line, another item or the text's start,
+        // or numbered 1 (which may interrupt a paragraph).
+        let ordered = (1..=3).contains(&digits)
+            && body[digits..].starts_with(['.', ')'])
+            && body[digits + 1..].starts_with([' ', '\t'])
+            && (previous != LineKind::Text || &body[..digits] == "1");
+        // Code indented by four columns (not a list's nested item):
+        // compared byte for byte, like fenced code.
+        if columns >= 4 && previous == LineKind::Blank && !bullet && !ordered {
+            let key = verbatim_key(line);
+            self.push(line.len(), Class::Verbatim, key);
+            self.line_kind = LineKind::Blank;
+            return true;
+        }
+        // A link reference definition: its destination is untouchable.
+        if let Some(def) = link_definition(line) {
+            self.push(def, Class::Verbatim, verbatim_key(&line[..def]));
             return true;
         }
         let spaced = |n: usize| body[n..].starts_with([' ', '\t']);
         let marker: Option<(usize, String)> = match body.chars().next() {
-            Some('-' | '*' | '+') if spaced(1) => Some((1, BULLET.into())),
-            Some('>') => Some((1, ">".into())),
+            _ if bullet => Some((1, BULLET.into())),
+            _ if ordered => Some((digits + 1, ORDERED.into())),
+            Some('>') => Some((1, QUOTE.into())),
             Some('#') => {
                 let n = body.len() - body.trim_start_matches('#').len();
-                (n <= 6 && spaced(n)).then(|| (n, "#".repeat(n)))
-            }
-            Some(c) if c.is_ascii_digit() => {
-                let n = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-                (n <= 9 && body[n..].starts_with(['.', ')']) && spaced(n + 1))
-                    .then(|| (n + 1, ORDERED.into()))
+                (n <= 6 && spaced(n)).then(|| (n, format!("{HEADING}{n}")))
             }
             _ => None,
         };
@@ -363,6 +478,11 @@ impl Cutter<'_> {
                 self.push(len, Class::LineMarker, key);
                 // A quote marker may be followed by another marker.
                 self.line_start = body.starts_with('>');
+                self.line_kind = if bullet || ordered {
+                    LineKind::Item
+                } else {
+                    LineKind::Text
+                };
                 true
             }
             None => false,
@@ -371,8 +491,8 @@ impl Cutter<'_> {
 
     fn unit(&mut self, c: char) {
         let rest = self.rest();
-        if let Some(len) = self.verbatim_len(rest) {
-            let key = rest[..len].replace("\r\n", "\n");
+        if let Some(len) = self.verbatim_len(rest).filter(|&l| l > 0) {
+            let key = verbatim_key(&rest[..len]);
             self.push(len, Class::Verbatim, key);
             return;
         }
@@ -406,7 +526,10 @@ impl Cutter<'_> {
             let next = rest[run..].chars().next();
             let inside_word =
                 c == '_' && prev.is_some_and(is_word_char) && next.is_some_and(is_word_char);
-            if !inside_word {
+            // Whitespace on both sides (`5 * 3`): a character, not emphasis.
+            let white = |c: Option<char>| c.is_none_or(char::is_whitespace);
+            let character = white(prev) && white(next);
+            if !(inside_word || character) {
                 self.push(run, Class::Markup, "*".repeat(run));
                 return;
             }
@@ -421,7 +544,7 @@ impl Cutter<'_> {
             self.push(c.len_utf8(), Class::Cjk, c.to_string());
             return;
         }
-        let key = if ('\u{E000}'..='\u{E011}').contains(&c) {
+        let key = if KEY_RANGE.contains(&c) {
             // The key's own separators, written in the text: a key of
             // their own, so they never read as a separator.
             format!("\u{FFFD}{:x}", u32::from(c))
@@ -456,12 +579,11 @@ impl Cutter<'_> {
             return (close > 2 && !line[..close - 1].ends_with(' ')).then_some(close);
         }
         if rest.starts_with("http://") || rest.starts_with("https://") || rest.starts_with("www.") {
+            // CJK letters may be part of a URL (an IRI); full-width
+            // punctuation after one is the sentence's.
             let len = line
                 .find(|c: char| {
-                    c.is_whitespace()
-                        || matches!(c, ')' | '>' | '<' | '"')
-                        || is_cjk(c)
-                        || is_full_width(c)
+                    c.is_whitespace() || matches!(c, ')' | '>' | '<' | '"') || is_full_width(c)
                 })
                 .unwrap_or(line.len());
             // A sentence's full stop or comma after a URL is not part of it.
@@ -469,16 +591,63 @@ impl Cutter<'_> {
             return Some(url.len());
         }
         if rest.starts_with('(') && self.text[..self.pos].ends_with(']') {
-            return line.find(')').map(|p| p + 1);
+            return balanced_parens(line);
         }
         if rest.starts_with('<') && br_tag(rest).is_none() {
-            let second = rest[1..].chars().next()?;
-            if second.is_ascii_alphabetic() || second == '/' || second == '!' {
-                return line.find('>').map(|p| p + 1);
-            }
+            return html_len(rest);
         }
         None
     }
+}
+
+/// The length of a link destination `(…)` that starts `line`, with
+/// balanced parentheses inside it (`(wiki/Rust_(lang))`).
+fn balanced_parens(line: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in line.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Elements whose content is code, compared byte for byte with the tags.
+const CODE_ELEMENTS: [&str; 7] = ["code", "pre", "kbd", "samp", "script", "style", "math"];
+
+/// The length of an HTML tag that starts `rest` (over several lines, up to
+/// a limit), and for an element whose content is code, through its closing
+/// tag; `None` when `<` starts no tag.
+fn html_len(rest: &str) -> Option<usize> {
+    let second = rest[1..].chars().next()?;
+    if !(second.is_ascii_alphabetic() || second == '/' || second == '!') {
+        return None;
+    }
+    const TAG_LIMIT: usize = 4096;
+    let window = &rest[..crate::text::floor_char_boundary(rest, TAG_LIMIT.min(rest.len()))];
+    let tag_end = window.find('>')? + 1;
+    let name: String = rest[1..]
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if CODE_ELEMENTS.contains(&name.as_str()) {
+        let close = format!("</{name}");
+        let lower = rest.to_ascii_lowercase();
+        if let Some(at) = lower[tag_end..].find(&close) {
+            let from = tag_end + at;
+            return Some(rest[from..].find('>').map_or(rest.len(), |p| from + p + 1));
+        }
+        return Some(rest.len());
+    }
+    Some(tag_end)
 }
 
 /// The length of a `<br>`, `<br/>` or `<br />` tag that starts `rest`.

@@ -47,6 +47,7 @@ pub(super) fn prose(
             .unwrap_or(0);
         return Err(Unmappable::LosesText(file.unit_text(at).to_string()));
     }
+    let r_full = r;
     let r = r.trim();
     let model = Prose::of(r, true);
     if model.units.is_empty() {
@@ -62,11 +63,20 @@ pub(super) fn prose(
     let conventions = Conventions::of(&file).or(content.prose_conventions().clone());
     let writer = Writer {
         file: &file,
+        search: &search,
         model: &model,
         kept: &kept,
         conventions: &conventions,
     };
-    let written = writer.write();
+    let mut written = writer.write();
+    // A hard break the model ends its text with (trimmed off above) when
+    // the search had none there: written in the file's style.
+    if ends_with_hard_break(r_full) && !ends_with_hard_break(&needle.lf) {
+        written.push_str(match conventions.backslash_break {
+            Some(true) => "\\",
+            _ => "  ",
+        });
+    }
     // The written text must say what the model said, in any form.
     let (want, _) = model.key();
     let (got, _) = Prose::of(&written, true).key();
@@ -88,6 +98,7 @@ pub(super) fn prose(
 
 struct Writer<'w, 'a> {
     file: &'w Prose<'a>,
+    search: &'w Prose<'a>,
     model: &'w Prose<'a>,
     /// For each replacement unit, the search (= file) unit it keeps.
     kept: &'w [Option<usize>],
@@ -99,7 +110,7 @@ impl Writer<'_, '_> {
         let mut out = String::with_capacity(self.file.text.len() + self.model.text.len());
         for j in 0..self.model.units.len() {
             let text = match self.kept[j] {
-                Some(i) => self.file.unit_text(i).replace("\r\n", "\n"),
+                Some(i) => self.kept_text(i, j),
                 None => self.render(j, &out),
             };
             if j > 0 {
@@ -118,8 +129,25 @@ impl Writer<'_, '_> {
         out
     }
 
-    fn kept_before(&self, j: usize) -> Option<usize> {
-        self.kept[..j].iter().rev().find_map(|k| *k)
+    /// The file's unit `i`, which replacement unit `j` keeps. An ordered
+    /// item's number the model changed (`3.` searched, `4.` written) moves
+    /// the file's number by as much.
+    fn kept_text(&self, i: usize, j: usize) -> String {
+        let file = self.file.unit_text(i);
+        let number = |t: &str| t.trim_end_matches(['.', ')']).parse::<i64>().ok();
+        let unit = &self.file.units[i];
+        if unit.class == Class::LineMarker {
+            if let (Some(f), Some(s), Some(m)) = (
+                number(file),
+                number(self.search.unit_text(i)),
+                number(self.model.unit_text(j)),
+            ) {
+                if m != s {
+                    return format!("{}{}", (f + m - s).max(0), &file[file.len() - 1..]);
+                }
+            }
+        }
+        file.replace("\r\n", "\n")
     }
 
     fn kept_from(&self, j: usize) -> Option<usize> {
@@ -141,14 +169,14 @@ impl Writer<'_, '_> {
                     before
                 })
             }
+            // Around new text the model's gap, unless the file breaks the
+            // line there (a word replaced at a line end stays at the end).
             (Some(a), None) => Gap::Chosen(match self.kept_from(j) {
-                Some(b) if b > a + 1 => file(a + 1),
+                Some(b) if b > a + 1 && file(a + 1).contains('\n') => file(a + 1),
                 _ => model(),
             }),
-            (None, Some(b)) => Gap::Chosen(match self.kept_before(j) {
-                None if b == 0 => model(),
-                _ => file(b),
-            }),
+            (None, Some(b)) if b > 0 && file(b).contains('\n') => Gap::Chosen(file(b)),
+            (None, Some(_)) => Gap::Chosen(model()),
             (None, None) => Gap::Chosen(model()),
         }
     }
@@ -201,7 +229,11 @@ impl Writer<'_, '_> {
             .is_some_and(|u| u.class == Class::Cjk);
         let cjk_side = prev.is_some_and(is_cjk) || next_cjk;
         match unit.class {
-            Class::Punct => self.render_punct(&unit.key, text, out, cjk_side),
+            Class::Punct => {
+                // The character after it in the model's text.
+                let next = self.model.text[unit.end..].chars().next();
+                self.render_punct(&unit.key, text, out, next, cjk_side)
+            }
             Class::Word if unit.key.contains('\'') => match c.curly_apostrophe {
                 Some(true) => text.replace('\'', "’"),
                 Some(false) => text.replace('’', "'"),
@@ -226,7 +258,14 @@ impl Writer<'_, '_> {
 
     /// A new punctuation unit: quotes in the span's style, full width after
     /// CJK text where the span writes it, a needless escape dropped.
-    fn render_punct(&self, key: &str, text: &str, out: &str, cjk_side: bool) -> String {
+    fn render_punct(
+        &self,
+        key: &str,
+        text: &str,
+        out: &str,
+        next: Option<char>,
+        cjk_side: bool,
+    ) -> String {
         let c = self.conventions;
         let prev = out.chars().next_back();
         if key == "\"" {
@@ -237,14 +276,14 @@ impl Writer<'_, '_> {
             };
             return match curly {
                 Some(true) => {
+                    // Quotes so far on the line, outside code spans.
                     let line = out.rsplit('\n').next().unwrap_or("");
-                    let quotes = line.chars().filter(|&q| matches!(q, '"' | '“' | '”'));
-                    (if quotes.count() % 2 == 0 {
-                        "“"
-                    } else {
-                        "”"
-                    })
-                    .into()
+                    let quotes: usize = line
+                        .split('`')
+                        .step_by(2)
+                        .map(|p| p.chars().filter(|&q| matches!(q, '"' | '“' | '”')).count())
+                        .sum();
+                    (if quotes % 2 == 0 { "“" } else { "”" }).into()
                 }
                 Some(false) => "\"".into(),
                 None => text.into(),
@@ -258,21 +297,30 @@ impl Writer<'_, '_> {
                 (None, _) => text.into(),
             };
         }
-        let mid_line = prev.is_some_and(|p| p != '\n');
-        if let Some(bare) = text.strip_prefix('\\').filter(|_| mid_line) {
-            // A needless escape in new prose.
-            if matches!(bare, "." | "!" | "(" | ")" | "-" | "+" | "#") {
-                return bare.into();
-            }
-        }
+        // Sentence punctuation only, never a bracket (a pair would be
+        // half converted), and only where it ends a clause: not inside
+        // `笔记.md`, `a:b` or `...`.
         let half = key.chars().next();
-        let pair = WIDTH_PAIRS.iter().find(|&&(_, h)| Some(h) == half);
+        let pair = WIDTH_PAIRS
+            .iter()
+            .filter(|&&(_, h)| !matches!(h, '(' | ')'))
+            .find(|&&(_, h)| Some(h) == half);
+        let ends_clause = next.is_none_or(|n| n.is_whitespace() || is_cjk(n));
         match (pair, c.full_width) {
-            (Some(&(full, _)), Some(true)) if prev.is_some_and(is_cjk) => full.to_string(),
+            (Some(&(full, _)), Some(true)) if prev.is_some_and(is_cjk) && ends_clause => {
+                full.to_string()
+            }
             (Some(&(_, h)), Some(false)) if text.chars().any(is_full_width) => h.to_string(),
             _ => text.into(),
         }
     }
+}
+
+/// The text ends with a hard break: a backslash, or two spaces, before
+/// its final line break (or its end).
+fn ends_with_hard_break(text: &str) -> bool {
+    let t = text.trim_end_matches(['\n', '\r']);
+    t.ends_with('\\') || (t.ends_with("  ") && !t.trim().is_empty())
 }
 
 /// A gap between units: the file's own between two kept units (never
@@ -282,9 +330,11 @@ enum Gap {
     Chosen(String),
 }
 
-/// The number of the last ordered item at a line start in `out`.
+/// The number of the last ordered item at a line start in the list `out`
+/// ends in (never one before a blank line: that is another list).
 fn last_number(out: &str) -> Option<u64> {
-    out.lines().rev().find_map(|line| {
+    let current = out.rsplit("\n\n").next().unwrap_or(out);
+    current.lines().rev().find_map(|line| {
         let body = line.trim_start();
         let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         let rest = &body[digits..];
@@ -374,6 +424,154 @@ mod tests {
                 "{search:?} -> {replace:?}"
             );
         }
+    }
+
+    /// An independent review's findings (issue 36): each edit written as
+    /// the model meant it, or refused; `None` is a refusal.
+    const REVIEWED: &[(&str, &str, &str, Option<&str>)] = &[
+        // The model renumbers an item: the file's number moves as much.
+        (
+            "3. open the **page**\n",
+            "3. open the __page__",
+            "4. open the __page__ now",
+            Some("4. open the **page** now\n"),
+        ),
+        // Korean separates words with spaces: new text keeps them.
+        (
+            "첫 번째 줄은\n여기 있습니다.\n",
+            "첫 번째 줄은 여기 있습니다.",
+            "첫 번째 줄은 여기 있습니다. 새 문장을 추가합니다.",
+            Some("첫 번째 줄은\n여기 있습니다. 새 문장을 추가합니다.\n"),
+        ),
+        // A new word before emphasis keeps the model's space.
+        (
+            "Read it (**note**) twice.\n",
+            "Read it (__note__) twice.",
+            "Read it (see __note__) twice.",
+            Some("Read it (see **note**) twice.\n"),
+        ),
+        // A `*` between spaces is a character, not emphasis.
+        (
+            "Use _this_ form，ok.\n",
+            "Use _this_ form,ok.",
+            "Use _this_ form,ok. 5 * 3 = 15.",
+            Some("Use _this_ form，ok. 5 * 3 = 15.\n"),
+        ),
+        // The model's escapes in new text are kept.
+        (
+            "See the **figure** below.\n",
+            "See the __figure__ below.",
+            "See the __figure__ below \\![alt](x.png).",
+            Some("See the **figure** below \\![alt](x.png).\n"),
+        ),
+        // A new list after a paragraph starts its own numbering.
+        (
+            "1. a **b**\n2. c\n\nText here.\n",
+            "1. a __b__\n2. c\n\nText here.",
+            "1. a __b__\n2. c\n\nText here.\n\n1. new list",
+            Some("1. a **b**\n2. c\n\nText here.\n\n1. new list\n"),
+        ),
+        // A hard break the model adds at the end is written.
+        (
+            "line **one**\nline two\n",
+            "line __one__",
+            "line __one__ ok\\",
+            Some("line **one** ok  \nline two\n"),
+        ),
+        // A year at a line start is a word, not an item number.
+        (
+            "We moved to Berlin in\n2019. It was cold.\n",
+            "We moved to Berlin in\n2018. It was cold.",
+            "We moved to Berlin in\n2018. It was warm.",
+            None,
+        ),
+        // Indented code, nested fences, HTML over two lines, code
+        // elements, link definitions, parentheses in a destination: byte
+        // for byte.
+        (
+            "Example:\n\n    x = a，b\n",
+            "Example:\n\n    x = a,b",
+            "Example:\n\n    x = a,c",
+            None,
+        ),
+        (
+            "Text here.\n\n````md\n```js\nx，y\n```\n````\n",
+            "x,y",
+            "x,z",
+            None,
+        ),
+        (
+            "<div\n  class=\"a，b\">\n",
+            "<div\n  class=\"a,b\">",
+            "<div\n  class=\"a,c\">",
+            None,
+        ),
+        (
+            "Use <code>a，b</code> here.\n",
+            "Use <code>a,b</code> here.",
+            "x",
+            None,
+        ),
+        (
+            "[spec]: notes/a（1）.md\n",
+            "[spec]: notes/a(1).md",
+            "[spec]: notes/a(2).md",
+            None,
+        ),
+        (
+            "[x](wiki/Rust_(lang)。md) ok\n",
+            "[x](wiki/Rust_(lang).md) ok",
+            "x",
+            None,
+        ),
+        ("나는 학교에\n간다.\n", "나는학교에간다.", "x", None),
+        ("\\# Title，ok\n", "# Title,ok", "x", None),
+        ("foo\n# bar，baz\n", "foo # bar,baz", "x", None),
+        // New CJK text: brackets and dots inside words stay half width,
+        // the clause's end takes the file's width.
+        (
+            "请打开配置文件，然后保存。\n",
+            "请打开配置文件,然后保存.",
+            "请打开配置文件,然后保存.清理缓存(cache)和笔记.md等等...",
+            Some("请打开配置文件，然后保存。清理缓存(cache)和笔记.md等等...\n"),
+        ),
+        // A quote inside a code span does not turn the new quotes round.
+        (
+            "He said “hi” and `\"` is a quote，ok.\n",
+            "He said \"hi\" and `\"` is a quote,ok.",
+            "He said \"hi\" and `\"` is a quote,ok. \"New\" one.",
+            Some("He said “hi” and `\"` is a quote，ok. “New” one.\n"),
+        ),
+    ];
+
+    #[test]
+    fn reviewed_edits_are_written_as_meant_or_refused() {
+        for &(file, search, replace, expected) in REVIEWED {
+            let got = prose_edit(file, search, replace);
+            match expected {
+                Some(want) => assert_eq!(
+                    got.as_deref(),
+                    Ok(want),
+                    "{file:?}: {search:?} -> {replace:?}"
+                ),
+                None => assert!(
+                    got.is_err(),
+                    "{file:?}: {search:?} -> {replace:?} gave {got:?}"
+                ),
+            }
+        }
+    }
+
+    /// A key separator written in the text (a private-use icon) inside
+    /// code never reads as a separator.
+    #[test]
+    fn private_use_characters_in_code_are_text() {
+        let file = "`\u{E000}a\u{E000}`\n";
+        assert!(prose_edit(file, "\\`a\\`", "x").is_err());
+        assert_eq!(
+            prose_edit("`\u{E000}`，ok\n", "`\u{E000}`,ok", "`\u{E000}`,fine").as_deref(),
+            Ok("`\u{E000}`，fine\n")
+        );
     }
 
     #[test]

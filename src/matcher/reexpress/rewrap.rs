@@ -63,15 +63,37 @@ pub(super) fn rewrapped(
     };
     let mut out = String::with_capacity(region.len() + replace.len());
     for (j, keeps) in kept.iter().enumerate() {
+        let text = match *keeps {
+            Some(i) => file.text(i),
+            None => model.text(j),
+        };
         if j > 0 {
-            out.push_str(&writer.separator_before(j));
+            let mut sep = writer.separator_before(j);
+            // A token that would start a line it did not start (in the
+            // file, or in the model's text) could turn the line into a
+            // list item, a heading or a quote: it stays on the line.
+            let started = match *keeps {
+                Some(i) => file.separator(i).contains('\n'),
+                None => model.separator(j).contains('\n'),
+            };
+            if sep.contains('\n') && !started && opens_block(text) {
+                sep = " ".to_string();
+            }
+            out.push_str(&sep);
         }
-        match *keeps {
-            Some(i) => out.push_str(file.text(i)),
-            None => out.push_str(model.text(j)),
-        }
+        out.push_str(text);
     }
     Some(out)
+}
+
+/// A token that, at the start of a line, makes a Markdown block: a bullet,
+/// a heading or quote marker, an ordered item's number.
+fn opens_block(token: &str) -> bool {
+    matches!(token, "-" | "*" | "+" | ">" | "=")
+        || token.starts_with('#')
+        || (token.len() <= 10
+            && token.ends_with(['.', ')'])
+            && token[..token.len() - 1].chars().all(|c| c.is_ascii_digit()))
 }
 
 /// A text's tokens, by byte span.
@@ -264,6 +286,26 @@ mod tests {
         ("a b\r\nc d", "a b c d", "a b c d e", "a b\nc d e"),
         // Everything deleted.
         ("a\nb", "a b", "", ""),
+        // A deletion never moves a bullet, a number or a heading marker to
+        // a line start.
+        (
+            "first\nthen - as noted - stop.",
+            "first then - as noted - stop.",
+            "first - as noted - stop.",
+            "first - as noted - stop.",
+        ),
+        (
+            "first\nthen 2. stop.",
+            "first then 2. stop.",
+            "first 2. stop.",
+            "first 2. stop.",
+        ),
+        (
+            "first\nthen # note",
+            "first then # note",
+            "first # note",
+            "first # note",
+        ),
     ];
 
     #[test]
