@@ -10,6 +10,8 @@ import { readFileText } from './host-call.js';
 import { writePlan } from './patch-writes.js';
 import { timeoutOf } from './timeout.js';
 import type {
+  ApplyPatchOperation,
+  ApplyPatchOperationResult,
   Lang,
   PatchApplyOptions,
   PatchApplyResult,
@@ -93,6 +95,52 @@ export function applyUnifiedDiff(
   opts?: PatchApplyOptions,
 ): Promise<PatchApplyResult> {
   return apply(files, diffText, 'unified', opts);
+}
+
+/**
+ * One operation of OpenAI's `apply_patch` tool (an `apply_patch_call`'s
+ * `operation`), as a codex envelope: `create_file` becomes `*** Add File`
+ * (its diff's lines are the `+` lines), `update_file` an `*** Update File`
+ * with its diff's hunks, `delete_file` a `*** Delete File`. Placed by the
+ * same planner, so its hunks get the same safety: formatting slips
+ * forgiven, ambiguity refused, nothing written unless it applies.
+ */
+export function patchOfOperation(operation: ApplyPatchOperation): string {
+  // null and undefined read as no fields: refused below by their type.
+  const o = readOptions(operation, ['type', 'path', 'diff'] as const, 'operation');
+  const path = typeof o.path === 'string' ? o.path : '';
+  const diff = typeof o.diff === 'string' ? o.diff.replace(/\r?\n$/, '') : '';
+  const body = diff ? `${diff}\n` : '';
+  switch (o.type) {
+    case 'create_file':
+      return `*** Begin Patch\n*** Add File: ${path}\n${body}*** End Patch`;
+    case 'update_file':
+      return `*** Begin Patch\n*** Update File: ${path}\n${body}*** End Patch`;
+    case 'delete_file':
+      return `*** Begin Patch\n*** Delete File: ${path}\n*** End Patch`;
+    default:
+      throw jsError(
+        'INVALID_ARGUMENT',
+        'invalidArgument',
+        'en',
+        ['operation.type', '"create_file", "update_file" or "delete_file"'],
+        { subject: 'operation.type' },
+      );
+  }
+}
+
+/**
+ * Runs one `apply_patch_call` operation over the host's files and gives
+ * what the `apply_patch_call_output` item carries: `status` (`completed` or
+ * `failed`) and `output` (the summary the model reads), with the report.
+ */
+export async function applyPatchOperation(
+  files: PatchFileHost,
+  operation: ApplyPatchOperation,
+  opts?: PatchApplyOptions,
+): Promise<ApplyPatchOperationResult> {
+  const report = await applyPatch(files, patchOfOperation(operation), opts);
+  return { status: report.ok ? 'completed' : 'failed', output: report.summary, report };
 }
 
 async function apply(

@@ -1123,6 +1123,20 @@ export interface PatchApplyOptions extends PatchOptions {
 }
 
 /** What `applyPatch` did: the plan, and what it wrote. */
+/** One operation of OpenAI's `apply_patch` tool (`apply_patch_call.operation`). */
+export type ApplyPatchOperation =
+  | { type: 'create_file'; path: string; diff: string }
+  | { type: 'update_file'; path: string; diff: string }
+  | { type: 'delete_file'; path: string };
+
+/** What `applyPatchOperation` gives: the `apply_patch_call_output` fields and the report. */
+export interface ApplyPatchOperationResult {
+  status: 'completed' | 'failed';
+  /** The summary the model reads. */
+  output: string;
+  report: PatchApplyResult;
+}
+
 export interface PatchApplyResult extends PatchReport {
   /** Paths written or deleted, in order (after a failed write, those rolled back are not listed). */
   written: string[];

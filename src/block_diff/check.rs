@@ -574,16 +574,21 @@ fn pair_refusal(
     failure: PairFailure,
 ) -> Error {
     let at = EditAt::of(edit);
+    let kind = block.kind();
     let problem = match failure {
         PairFailure::Refused(error) => Problem::PairRefused { at, error },
         PairFailure::Ambiguous(lines) => Problem::PairAmbiguous { at, lines },
-        PairFailure::Mismatch(Closest {
-            similarity,
-            lines: Some((first, last)),
-        }) => {
+        PairFailure::Mismatch(Closest { similarity, lines }) => {
             let expected = trim_blank_lines(edit.search.as_deref().unwrap_or(""));
-            let block_lines: Vec<&str> = trim_blank_lines(current).split('\n').collect();
-            let actual = block_lines[first as usize - 1..last as usize].join("\n");
+            let block = trim_blank_lines(current);
+            // The closest lines when they came closer than the whole block.
+            let actual = match lines {
+                Some((first, last)) => {
+                    let all: Vec<&str> = block.split('\n').collect();
+                    all[first as usize - 1..last as usize].join("\n")
+                }
+                None => block.to_string(),
+            };
             let diff = unified_diff(
                 &format!("{expected}\n"),
                 &format!("{actual}\n"),
@@ -593,6 +598,7 @@ fn pair_refusal(
                     context: 2,
                 },
             );
+            let heading = kind == BlockKind::Heading && lines.is_none() && expected.contains('\n');
             Problem::ContentMismatch {
                 at,
                 mismatch: Mismatch {
@@ -600,32 +606,8 @@ fn pair_refusal(
                     expected: expected.to_string(),
                     actual,
                     diff,
-                    heading_section: false,
-                    lines: Some((first, last)),
-                },
-            }
-        }
-        PairFailure::Mismatch(Closest { similarity, .. }) => {
-            let actual = trim_blank_lines(current);
-            let expected = trim_blank_lines(edit.search.as_deref().unwrap_or(""));
-            let diff = unified_diff(
-                &format!("{expected}\n"),
-                &format!("{actual}\n"),
-                UnifiedDiffOptions {
-                    old_name: "SEARCH",
-                    new_name: "block",
-                    context: 2,
-                },
-            );
-            Problem::ContentMismatch {
-                at,
-                mismatch: Mismatch {
-                    similarity,
-                    expected: expected.to_string(),
-                    actual: actual.to_string(),
-                    diff,
-                    heading_section: block.kind() == BlockKind::Heading && expected.contains('\n'),
-                    lines: None,
+                    heading_section: heading,
+                    lines,
                 },
             }
         }

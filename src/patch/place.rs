@@ -86,7 +86,12 @@ pub(super) fn place_hunks(
         };
         let placed = place(&file, hunk, from_line, mode, lang);
         if let Ok(p) = &placed {
-            from_line = p.last + 1;
+            // A codex chunk with no old lines goes at the end whatever
+            // came before it: it does not move where the next one starts.
+            let appended = hunk.appends && hunk.old_lines.is_empty() && hunk.anchors.is_empty();
+            if !appended {
+                from_line = p.last + 1;
+            }
             if let Some(l) = hunk.line_hint {
                 // An insertion's `@@ -l,0` names the line it follows.
                 let expected = if hunk.old_lines.is_empty() {

@@ -195,7 +195,11 @@ fn update(r: &mut FileResult, text: &str, f: &FilePatch, options: &PatchOptions)
     if !ok {
         return;
     }
-    let placements: Vec<&Placement> = placed.iter().filter_map(|p| p.as_ref().ok()).collect();
+    let mut placements: Vec<&Placement> = placed.iter().filter_map(|p| p.as_ref().ok()).collect();
+    // In file order: a codex chunk appended at the end may come before a
+    // chunk that edits above it (a stable sort keeps two appends in the
+    // patch's order).
+    placements.sort_by_key(|p| p.start);
     let mut out = String::with_capacity(text.len() + 64);
     if bom {
         out.push_str(BOM);

@@ -147,6 +147,12 @@ function validArgs(host) {
       '--- f\n+++ f\n@@ -1 +1 @@\n-a\n+b\n',
       {},
     ],
+    patchOfOperation: [{ type: 'delete_file', path: 'f' }],
+    applyPatchOperation: [
+      { readFile: () => 'a\n', writeFile: () => {}, deleteFile: () => {} },
+      { type: 'update_file', path: 'f', diff: '@@\n-a\n+b\n' },
+      {},
+    ],
     replaceTextWithCorrection: [
       'abc',
       'zzz',

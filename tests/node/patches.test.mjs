@@ -303,3 +303,44 @@ test('editkit-mcp: apply_patch lands on disk', async () => {
     await client.close();
   }
 });
+
+test('applyPatchOperation runs OpenAI apply_patch operations: create, update (safe placement), delete', async () => {
+  const files = new Map([
+    ['app.py', 'def f():\n    return 1\n'],
+    ['old.txt', 'x\n'],
+  ]);
+  const host = {
+    readFile: (p) => files.get(p) ?? null,
+    writeFile: (p, c) => void files.set(p, c),
+    deleteFile: (p) => void files.delete(p),
+  };
+  const created = await ek.applyPatchOperation(host, {
+    type: 'create_file',
+    path: 'new.md',
+    diff: '+# Title\n+text',
+  });
+  assert.equal(created.status, 'completed', created.output);
+  assert.equal(files.get('new.md'), '# Title\ntext\n');
+  // The model's hunk with the indentation slipped: placed, written in the file's.
+  const updated = await ek.applyPatchOperation(host, {
+    type: 'update_file',
+    path: 'app.py',
+    diff: '@@ def f():\n-return 1\n+return 2\n',
+  });
+  assert.equal(updated.status, 'completed', updated.output);
+  assert.equal(files.get('app.py'), 'def f():\n    return 2\n');
+  const refused = await ek.applyPatchOperation(host, {
+    type: 'update_file',
+    path: 'app.py',
+    diff: '@@\n-return 9\n+return 3\n',
+  });
+  assert.equal(refused.status, 'failed');
+  assert.equal(files.get('app.py'), 'def f():\n    return 2\n');
+  const deleted = await ek.applyPatchOperation(host, { type: 'delete_file', path: 'old.txt' });
+  assert.equal(deleted.status, 'completed', deleted.output);
+  assert.equal(files.has('old.txt'), false);
+  assert.throws(
+    () => ek.patchOfOperation({ type: 'rename_file', path: 'a' }),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
+});

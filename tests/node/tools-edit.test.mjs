@@ -272,3 +272,47 @@ test('edit, multi_edit and edit_file_search_replace run the prose tier on Markdo
   assert.equal(blocks.isError, false, blocks.text);
   assert.equal(files.get('a.md'), want);
 });
+
+test('str_replace_based_edit_tool: view a range, create, str_replace and insert with the file’s own endings', async () => {
+  const { files, host } = filesOf({ 'w.txt': 'one\r\ntwo\r\nthree\r\n', 'n.txt': 'a\nb' });
+  const runner = ek.createToolRunner({ files: host });
+  const run = (args) => runner.runDetailed('str_replace_based_edit_tool', args);
+  const view = await run({ command: 'view', path: 'w.txt', view_range: [2, -1] });
+  assert.equal(view.isError, false, view.text);
+  assert.match(view.text, /2\ttwo|2 +\| ?two|\b2\b.*two/);
+  assert.doesNotMatch(view.text, /\bone\b/);
+  const created = await run({ command: 'create', path: 'new.md', file_text: '# New\n' });
+  assert.equal(created.isError, false, created.text);
+  assert.equal(files.get('new.md'), '# New\n');
+  const again = await run({ command: 'create', path: 'new.md', file_text: 'x' });
+  assert.equal(again.isError, true);
+  assert.equal(files.get('new.md'), '# New\n');
+  const replaced = await run({
+    command: 'str_replace',
+    path: 'w.txt',
+    old_str: 'two',
+    new_str: 'TWO',
+  });
+  assert.equal(replaced.isError, false, replaced.text);
+  assert.equal(files.get('w.txt'), 'one\r\nTWO\r\nthree\r\n');
+  const inserted = await run({
+    command: 'insert',
+    path: 'w.txt',
+    insert_line: 1,
+    new_str: 'x\ny\n',
+  });
+  assert.equal(inserted.isError, false, inserted.text);
+  assert.equal(files.get('w.txt'), 'one\r\nx\r\ny\r\nTWO\r\nthree\r\n');
+  await run({ command: 'insert', path: 'w.txt', insert_line: 0, new_str: 'top' });
+  assert.equal(files.get('w.txt'), 'top\r\none\r\nx\r\ny\r\nTWO\r\nthree\r\n');
+  // A file without a final newline keeps lacking one.
+  await run({ command: 'insert', path: 'n.txt', insert_line: 2, new_str: 'c' });
+  assert.equal(files.get('n.txt'), 'a\nb\nc');
+  const past = await run({ command: 'insert', path: 'n.txt', insert_line: 9, new_str: 'z' });
+  assert.equal(past.code, 'INVALID_ARGUMENT');
+  assert.match(past.text, /past the end/);
+  assert.equal(files.get('n.txt'), 'a\nb\nc');
+  const missing = await run({ command: 'str_replace', path: 'n.txt', new_str: 'q' });
+  assert.equal(missing.code, 'INVALID_ARGUMENT');
+  assert.match(missing.text, /str_replace needs old_str/);
+});

@@ -20,6 +20,7 @@ export type JsonSchema = {
   enum?: (string | number | boolean)[];
   items?: JsonSchema;
   minItems?: number;
+  maxItems?: number;
   anyOf?: JsonSchema[];
   minimum?: number;
   pattern?: string;
@@ -615,6 +616,51 @@ const SPECS: Spec[] = [
     },
   },
   {
+    name: 'str_replace_based_edit_tool',
+    toolset: 'files',
+    description: {
+      en: "Anthropic's text editor tool, with editkit's matching. `view`: a file's lines, numbered (view_range [start, end], 1-based, end -1 for the last line). `create`: a new file with file_text (refused when the file exists). `str_replace`: old_str (copied from the file, with enough unchanged lines to match one place) becomes new_str; formatting slips are forgiven, ambiguity and content differences refused with the closest region. `insert`: new_str after line insert_line (0 for the top). Directories cannot be viewed.",
+      zh: 'Anthropic 文本编辑器工具，使用 editkit 的匹配。`view`：带行号的文件内容（view_range [起, 止]，从 1 开始，止为 -1 表示到末行）。`create`：用 file_text 新建文件（文件已存在时拒绝）。`str_replace`：把 old_str（从文件中复制，带足够的不变行以只匹配一处）替换为 new_str；容忍格式偏差，歧义或内容不同时拒绝并给出最接近的位置。`insert`：把 new_str 插入到第 insert_line 行之后（0 表示开头）。不能查看目录。',
+    },
+    params: {
+      command: {
+        schema: str({ enum: ['view', 'create', 'str_replace', 'insert'] }),
+        required: true,
+        description: { en: 'What to do.', zh: '要做的操作。' },
+      },
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      view_range: {
+        schema: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
+        description: {
+          en: 'view: [start, end], 1-based; end -1 for the last line.',
+          zh: 'view：[起, 止]，从 1 开始；止为 -1 表示到末行。',
+        },
+      },
+      file_text: {
+        schema: str(),
+        description: { en: 'create: the new file’s text.', zh: 'create：新文件的内容。' },
+      },
+      old_str: {
+        schema: str(),
+        description: { en: 'str_replace: the text to replace.', zh: 'str_replace：要替换的文本。' },
+      },
+      new_str: {
+        schema: str(),
+        description: {
+          en: 'str_replace: the text to put in its place; insert: the lines to insert.',
+          zh: 'str_replace：替换后的文本；insert：要插入的行。',
+        },
+      },
+      insert_line: {
+        schema: { type: 'integer', minimum: 0 },
+        description: {
+          en: 'insert: the line after which new_str goes (0 for the top).',
+          zh: 'insert：new_str 插入在这一行之后（0 表示开头）。',
+        },
+      },
+    },
+  },
+  {
     name: 'multi_edit',
     toolset: 'files',
     description: {
@@ -679,8 +725,8 @@ const SPECS: Spec[] = [
     name: 'apply_diff',
     toolset: 'files',
     description: {
-      en: 'Apply a unified diff to one or more files (`--- a/<path>`, `+++ b/<path>`, hunks `@@ -l,s +l,s @@`; `/dev/null` for a new or deleted file). Each hunk is placed by its context and removed lines; the @@ line numbers only break ties between places, and counts that disagree with the hunk are refused. Nothing is written unless every hunk of every file applies.',
-      zh: '对一个或多个文件应用 unified diff（`--- a/<路径>`、`+++ b/<路径>`、`@@ -l,s +l,s @@` 补丁块；新建或删除的文件用 `/dev/null`）。每个补丁块按其上下文行和删除行定位；@@ 中的行号只用于在多处匹配中做选择，行数与块内容不符时拒绝。任一补丁块失败则不写入任何内容。',
+      en: 'Apply a unified diff to one or more files (`--- a/<path>`, `+++ b/<path>`, hunks `@@ -l,s +l,s @@`; `/dev/null` for a new or deleted file). Each hunk is placed by its context and removed lines; the @@ line numbers (read with the offset earlier hunks showed) break ties between places, a hunk without context lines goes exactly at its line, and counts that disagree with the hunk are refused. Nothing is written unless every hunk of every file applies.',
+      zh: '对一个或多个文件应用 unified diff（`--- a/<路径>`、`+++ b/<路径>`、`@@ -l,s +l,s @@` 补丁块；新建或删除的文件用 `/dev/null`）。每个补丁块按其上下文行和删除行定位；@@ 中的行号（计入前面补丁块已显示的偏移）用于在多处匹配中做选择，没有上下文行的补丁块只放在它的行号处，行数与块内容不符时拒绝。任一补丁块失败则不写入任何内容。',
     },
     params: {
       diff: {

@@ -83,9 +83,12 @@ Never write blind: plan, review, then apply.
   place; replace_all or expected_replacements for several), multi_edit (several edits to one file, all or
   nothing), or edit_file_search_replace (SEARCH/REPLACE blocks). old_string / SEARCH must match the file:
   formatting slips are forgiven, guesses are not. The result names the strategy that matched and shows the diff.
+- Agents trained on Anthropic's text editor can use str_replace_based_edit_tool (view with view_range, create,
+  str_replace, insert after insert_line): the same matching as edit.
 - Patches over several files: apply_patch (a codex \`*** Begin Patch\` envelope: Add/Delete/Update File, \`@@\`
   hunks, Move to) or apply_diff (a unified diff). Give each hunk three unchanged lines around the change; hunks of
-  a file go in file order. Line numbers only break ties; nothing is written unless every hunk of every file applies.
+  a file go in file order. Line numbers (with the offset earlier hunks showed) break ties; a hunk without context lines
+  goes exactly at its line; nothing is written unless every hunk of every file applies.
 - overwrite_entire_file needs the total_lines and size_bytes read_file reported; use it only for small files or
   generated content. create_new_file never overwrites.`;
 
@@ -103,6 +106,8 @@ const FILES_ZH = `# 编辑文本文件
 - 按文本做小修改：edit（old_string → new_string；带上几行不变的上下文使其只匹配一处；多处用 replace_all 或
   expected_replacements）、multi_edit（同一文件的多处修改，全部成功才写入）或 edit_file_search_replace（SEARCH/REPLACE 块）。
   old_string / SEARCH 必须与文件相符：格式偏差可容忍，猜测不行。结果会注明匹配所用的策略并给出 diff。
+- 习惯 Anthropic 文本编辑器的智能体可用 str_replace_based_edit_tool（view 配 view_range、create、str_replace、
+  在 insert_line 之后 insert）：匹配方式与 edit 相同。
 - 跨多个文件的补丁：apply_patch（codex \`*** Begin Patch\` 格式：Add/Delete/Update File、\`@@\` 补丁块、Move to）或
   apply_diff（unified diff）。每个补丁块在修改前后各带三行不变的内容；同一文件的补丁块按文件顺序排列。行号只用于
   在多处匹配中做选择；任一补丁块失败则不写入任何内容。

@@ -80,6 +80,18 @@ const TEXTS = {
     zh: '已编辑 {0}：替换 {1} 处，{2}（策略：{3}）。',
   },
   editLine: { en: '- edit {0}: {1} (strategy: {2})', zh: '- 第 {0} 处修改：{1}（策略：{2}）' },
+  commandNeeds: {
+    en: '{0} needs {1}: nothing was done.',
+    zh: '{0} 需要 {1}：未做任何操作。',
+  },
+  insertPastEnd: {
+    en: 'insert_line {0} is past the end of {1} ({2} lines): nothing was inserted. Use a line from 0 to {2}.',
+    zh: 'insert_line {0} 超出了 {1} 的末尾（共 {2} 行）：未插入任何内容。请使用 0 到 {2} 之间的行号。',
+  },
+  inserted: {
+    en: 'Inserted {0} line(s) into {1} after line {2}.',
+    zh: '已在 {1} 的第 {2} 行之后插入 {0} 行。',
+  },
   blockLine: { en: '- block {0}: {1} (strategy: {2})', zh: '- 第 {0} 个块：{1}（策略：{2}）' },
   hunkLine: {
     en: '- {0}, hunk {1}: lines {2} (strategy: {3})',
@@ -163,6 +175,8 @@ function expectedText(schema: JsonSchema, lang: Lang): string {
       return zh ? '数字' : 'a number';
     case 'array': {
       const min = schema.minItems ?? 0;
+      if (schema.maxItems !== undefined && schema.maxItems === min)
+        return zh ? `恰好含 ${min} 项的列表` : `a list of exactly ${min} item(s)`;
       if (zh) return min > 0 ? `至少含 ${min} 项的列表` : '列表';
       return min > 0 ? `a list of at least ${min} item(s)` : 'a list';
     }

@@ -511,6 +511,37 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         };
       });
     },
+    async str_replace_based_edit_tool(a) {
+      const command = s(a.command);
+      const path = s(a.path);
+      const needs = (field: string): ToolResult => {
+        const message = say('commandNeeds', lang, command, field);
+        return {
+          text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
+          isError: true,
+          code: 'INVALID_ARGUMENT',
+          data: { code: 'INVALID_ARGUMENT', subject: field, message },
+        };
+      };
+      switch (command) {
+        case 'view': {
+          const r = Array.isArray(a.view_range) ? (a.view_range as number[]) : undefined;
+          const range = r ? `${r[0]}~${r[1] === -1 ? '' : r[1]}` : '';
+          return tools.read_file!({ path, range });
+        }
+        case 'create':
+          if (typeof a.file_text !== 'string') return needs('file_text');
+          return tools.create_new_file!({ path, content: a.file_text });
+        case 'str_replace':
+          if (!s(a.old_str)) return needs('old_str');
+          return tools.edit!({ path, old_string: s(a.old_str), new_string: s(a.new_str) });
+        default: {
+          if (typeof a.insert_line !== 'number') return needs('insert_line');
+          if (typeof a.new_str !== 'string') return needs('new_str');
+          return insertLines(path, a.insert_line, a.new_str);
+        }
+      }
+    },
     async multi_edit(a) {
       const path = s(a.path);
       const edits = (a.edits as Args[]).map((e) => ({
@@ -587,6 +618,44 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
    * each other), planned and written by applyPatch, and worded with each
    * hunk's place and the diffs.
    */
+  /**
+   * The text editor's `insert`: `text`'s lines after line `after` (0: at
+   * the top), with the file's own line ending, never past its end.
+   */
+  async function insertLines(path: string, after: number, text: string): Promise<Done> {
+    writable();
+    return withPathLock(lockKey(path), async (): Promise<Done> => {
+      const content = await read(path);
+      if (content === null) return fileMissing(path, lang);
+      const ending = content.includes('\r\n') ? '\r\n' : '\n';
+      const lines = content.split(/\r?\n/);
+      const finalBreak = content === '' || /\r?\n$/.test(content);
+      if (finalBreak) lines.pop();
+      if (after > lines.length) {
+        const message = say('insertPastEnd', lang, String(after), path, String(lines.length));
+        return {
+          text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
+          isError: true,
+          code: 'INVALID_ARGUMENT',
+          data: { code: 'INVALID_ARGUMENT', subject: 'insert_line', message },
+        };
+      }
+      const added = text.replace(/\r?\n$/, '').split(/\r?\n/);
+      lines.splice(after, 0, ...added);
+      // The file keeps its final newline, or its lack of one.
+      const next = lines.join(ending) + (finalBreak ? ending : '');
+      await write(path, next);
+      return {
+        text: [
+          say('inserted', lang, String(added.length), path, String(after)),
+          diffBlock(path, content, next),
+        ].join('\n\n'),
+        isError: false,
+        data: { path, inserted: added.length, after },
+      };
+    });
+  }
+
   async function patchTool(
     format: 'codex' | 'unified',
     text: string,

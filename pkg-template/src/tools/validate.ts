@@ -137,6 +137,7 @@ function checkValue(field: string, value: unknown, schema: JsonSchema): ArgProbl
     case 'array': {
       if (!Array.isArray(value)) return wrong;
       if (schema.minItems !== undefined && value.length < schema.minItems) return wrong;
+      if (schema.maxItems !== undefined && value.length > schema.maxItems) return wrong;
       if (!schema.items) break;
       const items = schema.items;
       return value.flatMap((item, i) => checkValue(`${field}[${i}]`, item, items));
