@@ -86,6 +86,10 @@ const MESSAGES = {
     en: 'This patch needs files.{0}, which the host does not provide; nothing was written.',
     zh: '该补丁需要 files.{0}，但宿主没有提供；未写入任何内容。',
   },
+  snippetFileMissing: {
+    en: 'There is no file `{0}` to place the snippet in; nothing was written.',
+    zh: '没有文件 `{0}` 可放置片段；未写入任何内容。',
+  },
   none: { en: 'none', zh: '无' },
 } satisfies Record<string, Texts>;
 

@@ -49,6 +49,7 @@ declare module 'editkit-glue' {
     options: unknown,
   ): unknown;
   export function applySearchReplace(content: unknown, text: unknown, options: unknown): unknown;
+  export function planEditSnippet(content: unknown, snippet: unknown, options: unknown): unknown;
   export function applyEdits(
     content: unknown,
     edits: unknown,

@@ -7,6 +7,8 @@ import { jsError, readOptions } from './errors.js';
 import { HostTimeoutError, isTimeout, settleWithin, timeoutOf } from './timeout.js';
 import type {
   CorrectionOptions,
+  EditSnippetOptions,
+  EditSnippetResult,
   EditSpec,
   FindOptions,
   FindResult,
@@ -39,6 +41,25 @@ export function replaceText(
   const r = text(replace, 'replace', lang);
   const o = options(opts, 'options', lang);
   return call(lang, () => glue.replaceText(c, s, r, o));
+}
+
+/**
+ * Places an edit snippet (the changed parts of a file, the rest written as
+ * `// ... existing code ...`-style markers) in `content`: each part
+ * anchored by its first and last lines that are in the file, the elided
+ * parts kept byte for byte. Throws `AMBIGUOUS` (an anchor line twice, its
+ * lines named) or `NOT_FOUND` when it refuses; nothing is guessed.
+ */
+export function planEditSnippet(
+  content: string,
+  snippet: string,
+  opts?: EditSnippetOptions,
+): EditSnippetResult {
+  const lang = langOf(opts);
+  const c = text(content, 'content', lang);
+  const s = text(snippet, 'snippet', lang);
+  const o = options(opts, 'options', lang);
+  return call(lang, () => glue.planEditSnippet(c, s, o));
 }
 
 /** Applies `<<<<<<< SEARCH / ======= / >>>>>>> REPLACE` blocks in order. */

@@ -6,12 +6,15 @@
 import * as glue from 'editkit-glue';
 import { call, json, langOf, options, text } from './boundary.js';
 import { jsError, readOptions } from './errors.js';
-import { readFileText } from './host-call.js';
+import { hostCall, readFileText } from './host-call.js';
+import { planEditSnippet } from './matcher.js';
 import { writePlan } from './patch-writes.js';
 import { timeoutOf } from './timeout.js';
 import type {
   ApplyPatchOperation,
   ApplyPatchOperationResult,
+  EditSnippetApplyOptions,
+  EditSnippetApplyResult,
   Lang,
   PatchApplyOptions,
   PatchApplyResult,
@@ -95,6 +98,48 @@ export function applyUnifiedDiff(
   opts?: PatchApplyOptions,
 ): Promise<PatchApplyResult> {
   return apply(files, diffText, 'unified', opts);
+}
+
+/**
+ * Places an edit snippet in the file `path` through the host's file
+ * callbacks (`planEditSnippet` on its text) and writes the result: the
+ * file's text, with the snippet's parts, and where they went. Throws what
+ * `planEditSnippet` throws (nothing is written), `FILE_NOT_FOUND` for a
+ * missing file, and `HOST_ERROR` / `HOST_TIMEOUT` for a failing callback.
+ */
+export async function applyEditSnippet(
+  files: PatchFileHost,
+  path: string,
+  snippet: string,
+  opts?: EditSnippetApplyOptions,
+): Promise<EditSnippetApplyResult> {
+  const lang = langOf(opts);
+  const o = readOptions(opts, ['timeoutMs'] as const, 'options');
+  const timeoutMs = timeoutOf({ timeoutMs: o.timeoutMs });
+  const cb = readOptions(files, ['readFile', 'writeFile'] as const, 'files');
+  if (typeof cb.readFile !== 'function' || typeof cb.writeFile !== 'function') {
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      ['files', 'expected an object with readFile and writeFile'],
+      { subject: 'files' },
+    );
+  }
+  const p = text(path, 'path', lang);
+  const readFile = cb.readFile as PatchFileHost['readFile'];
+  const writeFile = cb.writeFile as PatchFileHost['writeFile'];
+  const current = await readFileText((x) => readFile.call(files, x), p, timeoutMs);
+  if (current === null) {
+    throw jsError('FILE_NOT_FOUND', 'snippetFileMissing', lang, [p], { subject: 'path' });
+  }
+  const placed = planEditSnippet(current, snippet, { lang });
+  await hostCall(
+    `files.writeFile(${JSON.stringify(p)})`,
+    () => writeFile.call(files, p, placed.content),
+    timeoutMs,
+  );
+  return { path: p, ...placed };
 }
 
 /**

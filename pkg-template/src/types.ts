@@ -917,6 +917,34 @@ export interface MatchOptions {
   lang?: Lang;
 }
 
+/** Options of `planEditSnippet` and `applyEditSnippet`. */
+export interface EditSnippetOptions {
+  lang?: Lang;
+}
+
+/** A placed edit snippet: the new content and where each of its parts went. */
+export interface EditSnippetResult {
+  content: string;
+  regions: {
+    /** First and last line of the file the part replaced (1-based). */
+    startLine: number;
+    endLine: number;
+    /** How many lines the part wrote there. */
+    newLines: number;
+  }[];
+}
+
+/** Options of `applyEditSnippet`. */
+export interface EditSnippetApplyOptions extends EditSnippetOptions {
+  /** Per host callback (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** What `applyEditSnippet` wrote. */
+export interface EditSnippetApplyResult extends EditSnippetResult {
+  path: string;
+}
+
 /** `findMatch`'s options: {@link MatchOptions}. */
 export type FindOptions = MatchOptions;
 /** `replaceText`'s options: {@link MatchOptions}. */

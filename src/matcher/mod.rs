@@ -109,6 +109,7 @@ mod reexpress;
 mod report;
 mod scan;
 mod search_replace;
+mod snippet;
 mod stats;
 mod strategies;
 mod types;
@@ -121,6 +122,9 @@ pub use corrector::{
 pub use search_replace::{
     apply_edits, apply_search_replace, check_edit_fields, parse_search_replace, BlockResult,
     EditSpec, SearchReplaceBlock, SearchReplaceOptions, SearchReplaceReport, EDIT_FIELDS,
+};
+pub use snippet::{
+    is_elision_marker, plan_edit_snippet, SnippetOptions, SnippetRegion, SnippetResult,
 };
 pub use stats::{reset_stats, stats, CorrectionCounts, Stats, StrategyCounts};
 pub use types::{

@@ -12,7 +12,7 @@ use super::convert::{
 use crate::host::{Capability, HostError};
 use crate::matcher::{
     self, CorrectionOptions, CorrectionRequest, Corrector, EditSpec, MatchOptions,
-    SearchReplaceOptions,
+    SearchReplaceOptions, SnippetOptions,
 };
 use crate::Error;
 
@@ -38,6 +38,19 @@ pub fn replace_text(
     let replace = string_arg(&replace, "replace", lang)?;
     let options: MatchOptions = from_js(options, "options", lang)?;
     result(matcher::replace_text(&content, &search, &replace, &options))
+}
+
+#[wasm_bindgen(js_name = planEditSnippet)]
+pub fn plan_edit_snippet(
+    content: JsValue,
+    snippet: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let lang = lang_of(&options);
+    let content = content_arg(&content, lang)?;
+    let snippet = string_arg(&snippet, "snippet", lang)?;
+    let options: SnippetOptions = from_js(options, "options", lang)?;
+    result(matcher::plan_edit_snippet(&content, &snippet, &options))
 }
 
 #[wasm_bindgen(js_name = applySearchReplace)]

@@ -148,6 +148,8 @@ function validArgs(host) {
       {},
     ],
     patchOfOperation: [{ type: 'delete_file', path: 'f' }],
+    planEditSnippet: ['a\nb\n', '// ...\nb\n', {}],
+    applyEditSnippet: [{ readFile: () => 'a\nb\n', writeFile: () => {} }, 'f', '// ...\nb\n', {}],
     applyPatchOperation: [
       { readFile: () => 'a\n', writeFile: () => {}, deleteFile: () => {} },
       { type: 'update_file', path: 'f', diff: '@@\n-a\n+b\n' },

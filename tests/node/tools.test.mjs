@@ -211,7 +211,7 @@ test('toolDefinitions accepts a bare language string and the options object, wit
 test('toolDefinitions names exactly the tools the runner implements', async () => {
   const defined = ek.toolDefinitions().tools.map((t) => t.name);
   assert.equal(new Set(defined).size, defined.length, 'no duplicate names');
-  assert.equal(defined.length, 20);
+  assert.equal(defined.length, 21);
   assert.deepEqual(new Set(ek.TOOL_NAMES), new Set(defined));
   // The unknown-tool reply lists what the runner implements.
   const reply = await ek.createToolRunner({}).run('noSuchTool', {});

@@ -22,4 +22,5 @@ mod quality_corpus;
 mod scenarios;
 mod shape;
 mod slice;
+mod snippet;
 mod wire;

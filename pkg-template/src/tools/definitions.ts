@@ -661,6 +661,25 @@ const SPECS: Spec[] = [
     },
   },
   {
+    name: 'edit_snippet',
+    toolset: 'files',
+    description: {
+      en: "Edit a file by writing only the changed parts, with the unchanged code in between (and before and after) written as an elision marker in the file's comment syntax: `// ... existing code ...`, `# ...`, `<!-- ... -->`. Each part starts and ends with a line that is in the file once (a signature, a distinctive statement); the lines between are the part's new text. Elided code is kept byte for byte; an anchor line found twice, or a part with no line in the file, is refused and nothing is written. Without a marker at the start (end), the snippet runs from the file's first (to its last) line.",
+      zh: '只写出修改的部分来编辑文件，中间（以及前后）不变的代码用该文件注释语法的省略标记表示：`// ... existing code ...`、`# ...`、`<!-- ... -->`。每个部分以文件中只出现一次的行开始和结束（如签名、独特的语句），其间的行是该部分的新内容。省略的代码逐字节保留；锚点行出现两次或某部分在文件中没有任何行时拒绝，不写入任何内容。开头（末尾）没有标记时，片段从文件第一行开始（到最后一行结束）。',
+    },
+    params: {
+      path: { schema: str(), required: true, description: { en: 'File path.', zh: '文件路径。' } },
+      snippet: {
+        schema: str(),
+        required: true,
+        description: {
+          en: 'The changed parts with elision markers between them.',
+          zh: '修改的部分，其间用省略标记分隔。',
+        },
+      },
+    },
+  },
+  {
     name: 'multi_edit',
     toolset: 'files',
     description: {

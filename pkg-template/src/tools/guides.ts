@@ -85,6 +85,8 @@ Never write blind: plan, review, then apply.
   formatting slips are forgiven, guesses are not. The result names the strategy that matched and shows the diff.
 - Agents trained on Anthropic's text editor can use str_replace_based_edit_tool (view with view_range, create,
   str_replace, insert after insert_line): the same matching as edit.
+- edit_snippet takes only the changed parts of a file, the unchanged code between them written as
+  \`// ... existing code ...\` (in the file's comment syntax); start and end each part on a line found once in the file.
 - Patches over several files: apply_patch (a codex \`*** Begin Patch\` envelope: Add/Delete/Update File, \`@@\`
   hunks, Move to) or apply_diff (a unified diff). Give each hunk three unchanged lines around the change; hunks of
   a file go in file order. Line numbers (with the offset earlier hunks showed) break ties; a hunk without context lines
@@ -108,6 +110,8 @@ const FILES_ZH = `# 编辑文本文件
   old_string / SEARCH 必须与文件相符：格式偏差可容忍，猜测不行。结果会注明匹配所用的策略并给出 diff。
 - 习惯 Anthropic 文本编辑器的智能体可用 str_replace_based_edit_tool（view 配 view_range、create、str_replace、
   在 insert_line 之后 insert）：匹配方式与 edit 相同。
+- edit_snippet 只需写出文件中修改的部分，其间不变的代码写成 \`// ... existing code ...\`（使用该文件的注释语法）；
+  每个部分以文件中只出现一次的行开始和结束。
 - 跨多个文件的补丁：apply_patch（codex \`*** Begin Patch\` 格式：Add/Delete/Update File、\`@@\` 补丁块、Move to）或
   apply_diff（unified diff）。每个补丁块在修改前后各带三行不变的内容；同一文件的补丁块按文件顺序排列。行号只用于
   在多处匹配中做选择；任一补丁块失败则不写入任何内容。

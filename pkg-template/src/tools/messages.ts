@@ -80,6 +80,11 @@ const TEXTS = {
     zh: '已编辑 {0}：替换 {1} 处，{2}（策略：{3}）。',
   },
   editLine: { en: '- edit {0}: {1} (strategy: {2})', zh: '- 第 {0} 处修改：{1}（策略：{2}）' },
+  snippetPlaced: {
+    en: 'Placed the snippet in {0}: {1} part(s), at {2}; the elided code is unchanged.',
+    zh: '已将片段放入 {0}：{1} 个部分，位于 {2}；省略的代码保持不变。',
+  },
+  snippetRegion: { en: 'lines {0}–{1}', zh: '第 {0}–{1} 行' },
   commandNeeds: {
     en: '{0} needs {1}: nothing was done.',
     zh: '{0} 需要 {1}：未做任何操作。',

@@ -24,6 +24,7 @@ import {
 } from '../files.js';
 import {
   applyEdits,
+  planEditSnippet,
   applySearchReplace,
   replaceText,
   replaceTextWithCorrection,
@@ -32,6 +33,7 @@ import type {
   ApplyReport,
   CorrectionRequest,
   EditkitErrorData,
+  EditSnippetResult,
   ErrorCode,
   Lang,
   Match,
@@ -541,6 +543,32 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           return insertLines(path, a.insert_line, a.new_str);
         }
       }
+    },
+    async edit_snippet(a) {
+      const path = s(a.path);
+      writable();
+      return withPathLock(lockKey(path), async (): Promise<Done> => {
+        const content = await read(path);
+        if (content === null) return fileMissing(path, lang);
+        let placed: EditSnippetResult;
+        try {
+          placed = planEditSnippet(content, s(a.snippet), { lang });
+        } catch (e) {
+          return errorResult(e, lang);
+        }
+        await write(path, placed.content);
+        const where = placed.regions
+          .map((r) => say('snippetRegion', lang, String(r.startLine), String(r.endLine)))
+          .join(', ');
+        return {
+          text: [
+            say('snippetPlaced', lang, path, String(placed.regions.length), where),
+            diffBlock(path, content, placed.content),
+          ].join('\n\n'),
+          isError: false,
+          data: { path, regions: placed.regions },
+        };
+      });
     },
     async multi_edit(a) {
       const path = s(a.path);

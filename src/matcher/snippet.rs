@@ -1,0 +1,593 @@
+//! Edit snippets with elision markers (issue 35): the new version of a
+//! file's changed parts, with the unchanged parts written as a comment such
+//! as `// ... existing code ...`, `# ...` or `<!-- ... -->` — what
+//! fast-apply models take. Placed deterministically, without a model:
+//!
+//! - the snippet is cut at its marker lines into **segments**;
+//! - each segment is anchored by its first and last lines that are in the
+//!   file (lines before the first anchor are new lines inserted before
+//!   it, lines after the last new lines after it): the first anchor must
+//!   occur once after the previous segment, the last once between the
+//!   first anchor and the next segment's first anchor (or the end);
+//! - the file's lines from a segment's first anchor to its last are
+//!   replaced by the segment (the lines the segment keeps are written as
+//!   the file has them, new ones re-indented as the anchors were);
+//! - everything else — what a marker stands for, and the file before the
+//!   first segment and after the last — is kept byte for byte.
+//!
+//! An anchor that occurs twice is refused with its places named; a segment
+//! with no line in the file is refused; nothing is ever deleted that a
+//! marker stands for. Lines are compared with their surrounding whitespace
+//! trimmed, so a snippet written at another indentation still anchors.
+
+use serde::{Deserialize, Serialize};
+
+use super::indent::IndentMap;
+use super::normalize::indent_of;
+use crate::error::{Error, ErrorCode, LineRange};
+use crate::lang::Lang;
+use crate::text::{align_lines, detect_line_ending, lines_with_endings, LineLink};
+
+/// Options of [`plan_edit_snippet`].
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SnippetOptions {
+    /// Language of messages. Default `en`.
+    pub lang: Lang,
+}
+
+/// One region of the file a snippet segment replaced.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnippetRegion {
+    /// First and last line of the file replaced (1-based, inclusive).
+    pub start_line: u32,
+    /// Last line replaced.
+    pub end_line: u32,
+    /// How many lines the segment wrote there.
+    pub new_lines: u32,
+}
+
+/// A placed snippet: the new content and where each segment went.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnippetResult {
+    /// The file with the snippet placed.
+    pub content: String,
+    /// Where each segment went, in order.
+    pub regions: Vec<SnippetRegion>,
+}
+
+/// Whether a snippet line stands for elided code: a comment (`//`, `#`,
+/// `/* */`, `<!-- -->`, `--`, `;`) or a bare line holding `...` or `…`
+/// and nothing but words (`existing code`, `rest of file`, `unchanged`).
+pub fn is_elision_marker(line: &str) -> bool {
+    let t = line.trim();
+    let mut inner = t;
+    for open in ["<!--", "/*", "//", "#", "--", ";", "{/*"] {
+        if let Some(rest) = inner.strip_prefix(open) {
+            inner = rest;
+            break;
+        }
+    }
+    for close in ["-->", "*/}", "*/"] {
+        if let Some(rest) = inner.strip_suffix(close) {
+            inner = rest;
+            break;
+        }
+    }
+    let inner = inner.trim();
+    (inner.contains("...") || inner.contains('…'))
+        && inner
+            .chars()
+            .all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '…' || c == '-' || c == '_')
+}
+
+/// A file line's text and the whole line as written (ending included).
+struct FileLine<'a> {
+    key: &'a str,
+    text: &'a str,
+    raw: &'a str,
+}
+
+/// Places `snippet` in `content`: the new content, or the refusal.
+pub fn plan_edit_snippet(
+    content: &str,
+    snippet: &str,
+    options: &SnippetOptions,
+) -> Result<SnippetResult, Error> {
+    let lang = options.lang;
+    let (bom, body) = crate::text::split_bom(content);
+    let file: Vec<FileLine<'_>> = lines_with_endings(body)
+        .map(|l| FileLine {
+            key: l.text.trim(),
+            text: l.text,
+            raw: &body[l.start..l.start + l.text.len() + l.ending.len()],
+        })
+        .collect();
+    let (segments, marked_start, marked_end) = segments(snippet);
+    if segments.is_empty() {
+        return Err(Error::new(ErrorCode::EmptySearch, messages::no_code(lang)));
+    }
+    // First anchors, each after the one before.
+    let mut firsts = Vec::with_capacity(segments.len());
+    let mut from = 0usize;
+    for seg in &segments {
+        let (at, line) = first_anchor(&file, seg, from, lang)?;
+        firsts.push((at, line));
+        from = line + 1;
+    }
+    let ending = detect_line_ending(body).as_str();
+    let mut out = String::with_capacity(content.len() + snippet.len());
+    if bom {
+        out.push_str(crate::text::BOM);
+    }
+    let mut regions = Vec::with_capacity(segments.len());
+    let mut kept_to = 0usize; // file lines before this one are written
+    for (k, seg) in segments.iter().enumerate() {
+        let (a, first) = firsts[k];
+        let limit = firsts.get(k + 1).map_or(file.len(), |&(_, l)| l);
+        let (b, last) = last_anchor(&file, seg, a, first, limit, lang)?;
+        let edges = Edges {
+            open_start: k == 0 && !marked_start,
+            open_end: k + 1 == segments.len() && !marked_end,
+        };
+        let (start, end) = region(&file, seg, (a, first), (b, last), edges, lang)?;
+        for line in &file[kept_to..start] {
+            out.push_str(line.raw);
+        }
+        let anchor = (a, first - start);
+        let written = write_segment(&file[start..=end], seg, anchor, ending);
+        out.push_str(&written);
+        // The region's last line's own ending follows the segment.
+        out.push_str(&file[end].raw[file[end].text.len()..]);
+        kept_to = end + 1;
+        regions.push(SnippetRegion {
+            start_line: line_no(start),
+            end_line: line_no(end),
+            new_lines: u32::try_from(seg.len()).unwrap_or(u32::MAX),
+        });
+    }
+    for line in &file[kept_to..] {
+        out.push_str(line.raw);
+    }
+    Ok(SnippetResult {
+        content: out,
+        regions,
+    })
+}
+
+/// Whether a segment is the first with no marker before it, or the last
+/// with none after it.
+#[derive(Clone, Copy)]
+struct Edges {
+    open_start: bool,
+    open_end: bool,
+}
+
+/// The file lines `start..=end` the segment replaces, given its anchors
+/// `(index in the segment, file line)`, or the refusal.
+fn region(
+    file: &[FileLine<'_>],
+    seg: &[&str],
+    (a, first): (usize, usize),
+    (b, last): (usize, usize),
+    edges: Edges,
+    lang: Lang,
+) -> Result<(usize, usize), Error> {
+    // With no marker before the first segment (after the last), the
+    // snippet shows the file from its start (to its end): the file's lines
+    // before the first anchor (after the last) are the segment's too, so
+    // lines the snippet drops there are deleted — a few at most, else a
+    // marker was forgotten and it is refused.
+    let start = if edges.open_start { 0 } else { first };
+    let end = if edges.open_end {
+        file.len().saturating_sub(1).max(last)
+    } else {
+        last
+    };
+    let dropped = dropped_lines(&file[start..=end], seg);
+    if dropped > OPEN_EDGE_MAX_DROPPED && (start < first || end > last) {
+        return Err(Error::new(
+            ErrorCode::NotFound,
+            messages::open_edge(lang, dropped, start < first),
+        )
+        .with_suggestions(messages::advice(lang)));
+    }
+    // A new line next to an elided region that reads like the file's line
+    // it would keep there (`return 10` before a kept `return 1`): a
+    // replacement or an insertion? Refused, not guessed.
+    let like = |new: &str, kept: Option<&FileLine<'_>>| {
+        kept.is_some_and(|k| crate::text::similarity(new.trim(), k.key) >= SIMILAR_EDGE)
+    };
+    let before = (a > 0 && start == first)
+        .then(|| first.checked_sub(1).and_then(|f| file.get(f)))
+        .flatten();
+    let after = (b + 1 < seg.len() && end == last)
+        .then(|| file.get(last + 1))
+        .flatten();
+    let near = if a > 0 && like(seg[a - 1], before) {
+        Some(seg[a - 1])
+    } else if b + 1 < seg.len() && like(seg[b + 1], after) {
+        Some(seg[b + 1])
+    } else {
+        None
+    };
+    if let Some(new) = near {
+        return Err(Error::new(
+            ErrorCode::NotFound,
+            messages::insert_or_replace(lang, new.trim()),
+        )
+        .with_suggestions(messages::advice(lang)));
+    }
+    Ok((start, end))
+}
+
+/// How similar a new line next to an elided region may be to the file line
+/// the region keeps there before the edit is taken for a replacement the
+/// snippet cannot express.
+const SIMILAR_EDGE: f64 = 0.75;
+
+/// Non-blank file lines an open edge may drop before a forgotten marker is
+/// assumed and the snippet refused.
+const OPEN_EDGE_MAX_DROPPED: usize = 3;
+
+/// How many non-blank lines of `region` the segment does not keep.
+fn dropped_lines(region: &[FileLine<'_>], seg: &[&str]) -> usize {
+    let region_keys: Vec<&str> = region.iter().map(|l| l.key).collect();
+    let seg_keys: Vec<&str> = seg.iter().map(|l| l.trim()).collect();
+    let mut kept = vec![false; region.len()];
+    for link in align_lines(&region_keys, &seg_keys) {
+        if let LineLink::Equal(i) = link {
+            kept[i] = true;
+        }
+    }
+    region
+        .iter()
+        .zip(kept)
+        .filter(|(l, k)| !k && !l.key.is_empty())
+        .count()
+}
+
+fn line_no(i: usize) -> u32 {
+    u32::try_from(i + 1).unwrap_or(u32::MAX)
+}
+
+/// The snippet's segments (runs of lines between marker lines, blank lines
+/// at their edges dropped), and whether a marker comes before the first
+/// and after the last.
+fn segments(snippet: &str) -> (Vec<Vec<&str>>, bool, bool) {
+    let lines: Vec<&str> = snippet
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let marked_start = lines.first().is_some_and(|l| is_elision_marker(l));
+    let marked_end = lines.last().is_some_and(|l| is_elision_marker(l));
+    let mut out: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in snippet.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if is_elision_marker(line) {
+            out.push(Vec::new());
+        } else if let Some(seg) = out.last_mut() {
+            seg.push(line);
+        }
+    }
+    let segments = out
+        .into_iter()
+        .map(|seg| {
+            let start = seg.iter().position(|l| !l.trim().is_empty());
+            let end = seg.iter().rposition(|l| !l.trim().is_empty());
+            match (start, end) {
+                (Some(s), Some(e)) => seg[s..=e].to_vec(),
+                _ => Vec::new(),
+            }
+        })
+        .filter(|seg| !seg.is_empty())
+        .collect();
+    (segments, marked_start, marked_end)
+}
+
+/// File lines in `range` whose key is `key`.
+fn places(file: &[FileLine<'_>], key: &str, range: std::ops::Range<usize>) -> Vec<usize> {
+    range.filter(|&i| file[i].key == key).collect()
+}
+
+fn ambiguous(lang: Lang, anchor: &str, at: &[usize]) -> Error {
+    let lines: Vec<u32> = at.iter().map(|&i| line_no(i)).collect();
+    let mut e = Error::new(
+        ErrorCode::Ambiguous,
+        messages::ambiguous(lang, anchor, &lines),
+    )
+    .with_suggestions(messages::advice(lang));
+    e.details.candidates = lines.iter().map(|&l| LineRange::new(l, l)).collect();
+    e
+}
+
+/// The segment's first line that is in the file after `from`: `(index in
+/// the segment, file line)`. Lines before it are new. A line that occurs
+/// twice there is refused; a segment with no line in the file too.
+fn first_anchor(
+    file: &[FileLine<'_>],
+    seg: &[&str],
+    from: usize,
+    lang: Lang,
+) -> Result<(usize, usize), Error> {
+    for (a, line) in seg.iter().enumerate() {
+        let key = line.trim();
+        if key.is_empty() {
+            continue;
+        }
+        match places(file, key, from..file.len()).as_slice() {
+            [] => continue,
+            [one] => return Ok((a, *one)),
+            many => return Err(ambiguous(lang, key, many)),
+        }
+    }
+    Err(Error::new(
+        ErrorCode::NotFound,
+        messages::no_anchor(lang, seg[0].trim()),
+    )
+    .with_suggestions(messages::advice(lang)))
+}
+
+/// The segment's last line (from its end, not before the first anchor
+/// `a`) that is in the file between the first anchor's line and `limit`
+/// (the next segment's first anchor): `(index in the segment, file line)`.
+/// A line is looked for at its own indentation first (shifted as the first
+/// anchor was): a block's closing `}` is found once at its level where
+/// every `}` of the file would be ambiguous.
+fn last_anchor(
+    file: &[FileLine<'_>],
+    seg: &[&str],
+    a: usize,
+    first: usize,
+    limit: usize,
+    lang: Lang,
+) -> Result<(usize, usize), Error> {
+    let shift = IndentMap::infer(&[(indent_of(seg[a]), indent_of(file[first].text))]);
+    for b in (a + 1..seg.len()).rev() {
+        let key = seg[b].trim();
+        if key.is_empty() {
+            continue;
+        }
+        let indent = indent_of(seg[b]);
+        let at_level = shift
+            .as_ref()
+            .and_then(|m| m.apply(indent))
+            .map(|i| i + key);
+        let exact: Vec<usize> = match &at_level {
+            Some(line) => (first + 1..limit)
+                .filter(|&i| file[i].text.trim_end() == line.as_str())
+                .collect(),
+            None => Vec::new(),
+        };
+        let found = if exact.is_empty() {
+            places(file, key, first + 1..limit)
+        } else {
+            exact
+        };
+        match found.as_slice() {
+            [] => continue,
+            [one] => return Ok((b, *one)),
+            many => return Err(ambiguous(lang, key, many)),
+        }
+    }
+    Ok((a, first))
+}
+
+/// The segment written over the file lines `region` (first anchor to last
+/// anchor): lines the segment keeps as the file has them, new lines
+/// re-indented as the first anchor was, joined with the file's ending
+/// (the last line without one: the region's own follows).
+fn write_segment(
+    region: &[FileLine<'_>],
+    seg: &[&str],
+    (a, at): (usize, usize),
+    ending: &str,
+) -> String {
+    let region_keys: Vec<&str> = region.iter().map(|l| l.key).collect();
+    let seg_keys: Vec<&str> = seg.iter().map(|l| l.trim()).collect();
+    let links = align_lines(&region_keys, &seg_keys);
+    // The shift each kept line shows (snippet indentation → file's); a new
+    // line takes the nearest kept line's before it, else after it, else
+    // the first anchor's.
+    let shifts: Vec<Option<IndentMap>> = links
+        .iter()
+        .zip(seg)
+        .map(|(link, line)| match link {
+            LineLink::Equal(i) if !line.trim().is_empty() => {
+                IndentMap::infer(&[(indent_of(line), indent_of(region[*i].text))])
+            }
+            _ => None,
+        })
+        .collect();
+    let anchor_shift = IndentMap::infer(&[(indent_of(seg[a]), indent_of(region[at].text))]);
+    let mut out = String::new();
+    for (j, line) in seg.iter().enumerate() {
+        if j > 0 {
+            out.push_str(ending);
+        }
+        match links.get(j) {
+            Some(LineLink::Equal(i)) => out.push_str(region[*i].text),
+            _ if line.trim().is_empty() => {}
+            _ => {
+                let shift = shifts[..j]
+                    .iter()
+                    .rev()
+                    .chain(shifts[j..].iter())
+                    .find_map(Option::as_ref)
+                    .or(anchor_shift.as_ref());
+                let indent = indent_of(line);
+                match shift.and_then(|m| m.apply(indent)) {
+                    Some(i) => {
+                        out.push_str(&i);
+                        out.push_str(&line[indent.len()..]);
+                    }
+                    None => out.push_str(line),
+                }
+            }
+        }
+    }
+    out
+}
+
+mod messages {
+    use crate::lang::Lang;
+
+    pub(super) fn no_code(lang: Lang) -> String {
+        lang.pick(
+            "The snippet holds only elision markers (or nothing): there is no code to place.",
+            "片段中只有省略标记（或为空）：没有可放置的代码。",
+        )
+        .to_string()
+    }
+
+    pub(super) fn no_anchor(lang: Lang, first: &str) -> String {
+        match lang {
+            Lang::En => format!("No line of the snippet's part starting `{first}` is in the file (after the part before it), so nothing says where it goes. Nothing was changed."),
+            Lang::Zh => format!("片段中以 `{first}` 开头的部分没有任何一行出现在文件中（在前一部分之后），无法确定其位置。未做任何修改。"),
+        }
+    }
+
+    pub(super) fn open_edge(lang: Lang, dropped: usize, start: bool) -> String {
+        match (lang, start) {
+            (Lang::En, true) => format!("The snippet has no elision marker before its first part, so it would replace the file from its first line, dropping {dropped} lines the snippet does not show; nothing was changed. Start the snippet with `// ... existing code ...` (in the file's comment syntax) if they stay."),
+            (Lang::En, false) => format!("The snippet has no elision marker after its last part, so it would replace the file to its end, dropping {dropped} lines the snippet does not show; nothing was changed. End the snippet with `// ... existing code ...` (in the file's comment syntax) if they stay."),
+            (Lang::Zh, true) => format!("片段第一部分之前没有省略标记，因此会从文件第一行开始替换，删去片段中没有的 {dropped} 行；未做任何修改。若这些行应保留，请在片段开头写 `// ... existing code ...`（使用该文件的注释语法）。"),
+            (Lang::Zh, false) => format!("片段最后一部分之后没有省略标记，因此会一直替换到文件末尾，删去片段中没有的 {dropped} 行；未做任何修改。若这些行应保留，请在片段末尾写 `// ... existing code ...`（使用该文件的注释语法）。"),
+        }
+    }
+
+    pub(super) fn insert_or_replace(lang: Lang, line: &str) -> String {
+        match lang {
+            Lang::En => format!("The snippet's new line `{line}` stands next to an elided region and reads like the file's line there, which the marker keeps: it is unclear whether it replaces that line or is added beside it. Nothing was changed. Include the unchanged line after (or before) it, so the part ends on a line of the file."),
+            Lang::Zh => format!("片段中的新行 `{line}` 紧挨着被省略的部分，且与文件中该处由省略标记保留的行相似：无法确定它是替换那一行还是在旁边新增。未做任何修改。请带上它之后（或之前）不变的那一行，使这一部分以文件中的行结束。"),
+        }
+    }
+
+    pub(super) fn ambiguous(lang: Lang, anchor: &str, lines: &[u32]) -> String {
+        let list = lines
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        match lang {
+            Lang::En => format!("The snippet's anchor line `{anchor}` is in the file more than once (lines {list}), so it could go at either. Nothing was changed."),
+            Lang::Zh => format!("片段的锚点行 `{anchor}` 在文件中出现不止一次（第 {list} 行），无法确定位置。未做任何修改。"),
+        }
+    }
+
+    pub(super) fn advice(lang: Lang) -> Vec<String> {
+        vec![lang
+            .pick(
+                "Start and end each part of the snippet with a line that occurs once in the file (a function's signature, a distinctive statement), and write `// ... existing code ...` (in the file's comment syntax) for what stays unchanged.",
+                "让片段的每一部分以文件中只出现一次的行开始和结束（如函数签名、独特的语句），不变的部分写成 `// ... existing code ...`（使用该文件的注释语法）。",
+            )
+            .to_string()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_elision_marker, plan_edit_snippet, SnippetOptions};
+    use crate::error::ErrorCode;
+
+    fn place(content: &str, snippet: &str) -> Result<String, ErrorCode> {
+        plan_edit_snippet(content, snippet, &SnippetOptions::default())
+            .map(|r| r.content)
+            .map_err(|e| e.code)
+    }
+
+    #[test]
+    fn markers_are_comments_of_dots_and_words() {
+        for m in [
+            "// ... existing code ...",
+            "    # ...",
+            "<!-- ... rest unchanged ... -->",
+            "/* … */",
+            "...",
+            "-- ... existing rows ...",
+        ] {
+            assert!(is_elision_marker(m), "{m}");
+        }
+        for not in [
+            "x = f(...)",
+            "// TODO: fix this",
+            "print('...')",
+            "a... = 1",
+        ] {
+            assert!(!is_elision_marker(not), "{not}");
+        }
+    }
+
+    const FILE: &str = "import os\n\ndef a():\n    return 1\n\ndef b():\n    x = 2\n    return x\n\ndef c():\n    return 3\n";
+
+    /// (snippet, expected file).
+    const CASES: &[(&str, &str)] = &[
+        // One function changed, the rest elided: kept byte for byte.
+        (
+            "# ... existing code ...\ndef b():\n    x = 20\n    return x\n# ... existing code ...",
+            "import os\n\ndef a():\n    return 1\n\ndef b():\n    x = 20\n    return x\n\ndef c():\n    return 3\n",
+        ),
+        // A new line before an anchor, and two segments.
+        (
+            "import os\nimport sys\n# ...\ndef c():\n    return 4\n",
+            "import os\nimport sys\n\ndef a():\n    return 1\n\ndef b():\n    x = 2\n    return x\n\ndef c():\n    return 4\n",
+        ),
+        // A snippet written without indentation: new lines take the file's.
+        (
+            "# ...\ndef b():\nx = 2\ny = 5\nreturn x\n# ...",
+            "import os\n\ndef a():\n    return 1\n\ndef b():\n    x = 2\n    y = 5\n    return x\n\ndef c():\n    return 3\n",
+        ),
+    ];
+
+    #[test]
+    fn segments_replace_their_regions_and_markers_keep_the_rest() {
+        for &(snippet, expected) in CASES {
+            assert_eq!(place(FILE, snippet).as_deref(), Ok(expected), "{snippet}");
+        }
+        // CRLF files keep CRLF.
+        let crlf = FILE.replace('\n', "\r\n");
+        assert_eq!(
+            place(&crlf, CASES[0].0).as_deref(),
+            Ok(CASES[0].1.replace('\n', "\r\n").as_str())
+        );
+    }
+
+    #[test]
+    fn ambiguous_or_missing_anchors_are_refused() {
+        // `return 1` and `return 3`, but `    return x` ends b only; a
+        // segment whose first line occurs twice is ambiguous.
+        let twice = "def f():\n    pass\n\ndef f():\n    pass\n";
+        assert_eq!(
+            place(twice, "def f():\n    return 1\n"),
+            Err(ErrorCode::Ambiguous)
+        );
+        assert_eq!(
+            place(FILE, "def z():\n    return 9\n"),
+            Err(ErrorCode::NotFound)
+        );
+        // No marker at the end: the snippet shows the file to its end, and
+        // would drop more lines than a slip explains: refused.
+        assert_eq!(
+            place(FILE, "# ...\ndef a():\n    return 10\n"),
+            Err(ErrorCode::NotFound)
+        );
+        // With the marker the rest stays, but `return 10` right before
+        // the kept `return 1`: replace or add? Refused.
+        assert_eq!(
+            place(FILE, "# ...\ndef a():\n    return 10\n# ..."),
+            Err(ErrorCode::NotFound)
+        );
+        // With the line after it, it is a replacement.
+        assert_eq!(
+            place(FILE, "# ...\ndef a():\n    return 10\n\ndef b():\n# ..."),
+            Ok(FILE.replace("return 1\n", "return 10\n"))
+        );
+        assert_eq!(
+            place(FILE, "# ... existing code ...\n"),
+            Err(ErrorCode::EmptySearch)
+        );
+    }
+}
