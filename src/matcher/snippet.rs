@@ -63,24 +63,49 @@ pub struct SnippetResult {
 /// and nothing but words (`existing code`, `rest of file`, `unchanged`).
 pub fn is_elision_marker(line: &str) -> bool {
     let t = line.trim();
-    let mut inner = t;
-    for open in ["<!--", "/*", "//", "#", "--", ";", "{/*"] {
-        if let Some(rest) = inner.strip_prefix(open) {
-            inner = rest;
+    // A bare line of dots.
+    if !t.is_empty() && t.chars().all(|c| c == '.' || c == '…') && (t.contains("...") || t == "…")
+    {
+        return true;
+    }
+    let mut inner = None;
+    for open in ["<!--", "{/*", "/*", "//", "#", "--", ";"] {
+        if let Some(rest) = t.strip_prefix(open) {
+            inner = Some(rest);
             break;
         }
     }
+    let Some(mut inner) = inner else {
+        return false;
+    };
     for close in ["-->", "*/}", "*/"] {
         if let Some(rest) = inner.strip_suffix(close) {
             inner = rest;
             break;
         }
     }
-    let inner = inner.trim();
-    (inner.contains("...") || inner.contains('…'))
-        && inner
-            .chars()
-            .all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '…' || c == '-' || c == '_')
+    let inner = inner.trim().to_ascii_lowercase();
+    if !(inner.contains("...") || inner.contains('…')) {
+        return false;
+    }
+    // Only dots, or words that say code is left out: `# Coming soon...`
+    // is a heading, `// ... existing code (unchanged) ...` a marker.
+    let words: String = inner.chars().filter(|c| c.is_alphanumeric()).collect();
+    const SAYS_ELIDED: [&str; 12] = [
+        "existing",
+        "unchanged",
+        "rest",
+        "omitted",
+        "same",
+        "remaining",
+        "previous",
+        "other",
+        "elided",
+        "keep",
+        "code",
+        "snip",
+    ];
+    words.is_empty() || SAYS_ELIDED.iter().any(|w| inner.contains(w))
 }
 
 /// A file line's text and the whole line as written (ending included).
@@ -187,6 +212,12 @@ fn region(
         last
     };
     let dropped = dropped_lines(&file[start..=end], seg);
+    if let Some(problem) = misplaced(file, (start, end), seg) {
+        return Err(
+            Error::new(ErrorCode::NotFound, messages::misplaced(lang, &problem))
+                .with_suggestions(messages::advice(lang)),
+        );
+    }
     if dropped > OPEN_EDGE_MAX_DROPPED && (start < first || end > last) {
         return Err(Error::new(
             ErrorCode::NotFound,
@@ -231,6 +262,74 @@ const SIMILAR_EDGE: f64 = 0.75;
 /// Non-blank file lines an open edge may drop before a forgotten marker is
 /// assumed and the snippet refused.
 const OPEN_EDGE_MAX_DROPPED: usize = 3;
+
+/// Why a segment cannot be the new text of the file lines `start..=end`:
+/// a distinctive line of it that the region does not hold is elsewhere in
+/// the file (the segment may belong there), or the region drops a run of
+/// lines the segment does not replace (code a marker should stand for).
+enum Misplaced {
+    Elsewhere { line: String, at: u32 },
+    Drops { lines: usize, at: u32 },
+}
+
+/// Lines a segment may delete in one run, where nothing replaces them.
+const MAX_DELETED_RUN: usize = 2;
+
+/// A line with this many letters or digits says which code it is.
+const DISTINCTIVE: usize = 6;
+
+fn misplaced(
+    file: &[FileLine<'_>],
+    (start, end): (usize, usize),
+    seg: &[&str],
+) -> Option<Misplaced> {
+    let region = &file[start..=end];
+    let region_keys: Vec<&str> = region.iter().map(|l| l.key).collect();
+    let seg_keys: Vec<&str> = seg.iter().map(|l| l.trim()).collect();
+    let links = align_lines(&region_keys, &seg_keys);
+    let mut kept = vec![false; region.len()];
+    let mut replaced = vec![false; region.len()];
+    for link in &links {
+        match *link {
+            LineLink::Equal(i) => kept[i] = true,
+            LineLink::Changed(i) => replaced[i] = true,
+            LineLink::Inserted => {}
+        }
+    }
+    for (j, link) in links.iter().enumerate() {
+        if matches!(link, LineLink::Equal(_)) {
+            continue;
+        }
+        let key = seg_keys[j];
+        if key.chars().filter(|c| c.is_alphanumeric()).count() < DISTINCTIVE {
+            continue;
+        }
+        let outside = (0..file.len()).find(|&i| (i < start || i > end) && file[i].key == key);
+        if let Some(i) = outside {
+            return Some(Misplaced::Elsewhere {
+                line: key.to_string(),
+                at: line_no(i),
+            });
+        }
+    }
+    let mut run = 0usize;
+    for (i, line) in region.iter().enumerate() {
+        if kept[i] || replaced[i] {
+            run = 0;
+            continue;
+        }
+        if !line.key.is_empty() {
+            run += 1;
+            if run > MAX_DELETED_RUN {
+                return Some(Misplaced::Drops {
+                    lines: run,
+                    at: line_no(start + i),
+                });
+            }
+        }
+    }
+    None
+}
 
 /// How many non-blank lines of `region` the segment does not keep.
 fn dropped_lines(region: &[FileLine<'_>], seg: &[&str]) -> usize {
@@ -450,6 +549,16 @@ mod messages {
         }
     }
 
+    pub(super) fn misplaced(lang: Lang, problem: &super::Misplaced) -> String {
+        use super::Misplaced::{Drops, Elsewhere};
+        match (lang, problem) {
+            (Lang::En, Elsewhere { line, at }) => format!("The snippet's line `{line}` is not where its part was anchored but at line {at} of the file: the part may belong there, or the line may be new. Nothing was changed."),
+            (Lang::Zh, Elsewhere { line, at }) => format!("片段中的 `{line}` 不在该部分锚定的位置，而在文件第 {at} 行：这一部分可能属于那里，也可能是新行。未做任何修改。"),
+            (Lang::En, Drops { lines, at }) => format!("Placed there, the snippet would delete {lines} or more lines in a row (to line {at}) that it neither shows nor replaces; code left out needs an elision marker. Nothing was changed."),
+            (Lang::Zh, Drops { lines, at }) => format!("放在那里，片段会连续删除 {lines} 行或更多（到第 {at} 行），这些行它既没有写出也没有替换；省略的代码需要用省略标记表示。未做任何修改。"),
+        }
+    }
+
     pub(super) fn open_edge(lang: Lang, dropped: usize, start: bool) -> String {
         match (lang, start) {
             (Lang::En, true) => format!("The snippet has no elision marker before its first part, so it would replace the file from its first line, dropping {dropped} lines the snippet does not show; nothing was changed. Start the snippet with `// ... existing code ...` (in the file's comment syntax) if they stay."),
@@ -511,11 +620,16 @@ mod tests {
         ] {
             assert!(is_elision_marker(m), "{m}");
         }
+        assert!(is_elision_marker(
+            "    // ... existing code (unchanged) ..."
+        ));
         for not in [
             "x = f(...)",
             "// TODO: fix this",
             "print('...')",
             "a... = 1",
+            "# Coming soon...",
+            "- Loading...",
         ] {
             assert!(!is_elision_marker(not), "{not}");
         }

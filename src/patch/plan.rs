@@ -5,7 +5,7 @@
 use super::messages;
 use super::place::{at_end, place_hunks, Placement};
 use super::types::{
-    FileOp, FilePatch, FileResult, HunkResult, Patch, PatchFiles, PatchOptions, PatchReport,
+    FileOp, FilePatch, FileResult, Hunk, HunkResult, Patch, PatchFiles, PatchOptions, PatchReport,
     PatchWarning,
 };
 use crate::error::{Error, ErrorCode};
@@ -195,11 +195,17 @@ fn update(r: &mut FileResult, text: &str, f: &FilePatch, options: &PatchOptions)
     if !ok {
         return;
     }
-    let mut placements: Vec<&Placement> = placed.iter().filter_map(|p| p.as_ref().ok()).collect();
-    // In file order: a codex chunk appended at the end may come before a
-    // chunk that edits above it (a stable sort keeps two appends in the
-    // patch's order).
-    placements.sort_by_key(|p| p.start);
+    // Each hunk with its place, in the patch's order, except that a codex
+    // chunk appended at the end goes last: it may come before a chunk that
+    // edits above it (two appends keep their order).
+    let mut pairs: Vec<(&Hunk, &Placement)> = f
+        .hunks
+        .iter()
+        .zip(placed.iter().filter_map(|p| p.as_ref().ok()))
+        .collect();
+    let appended = |h: &Hunk| h.appends && h.old_lines.is_empty() && h.anchors.is_empty();
+    pairs.sort_by_key(|(h, _)| appended(h));
+    let placements: Vec<&Placement> = pairs.iter().map(|(_, p)| *p).collect();
     let mut out = String::with_capacity(text.len() + 64);
     if bom {
         out.push_str(BOM);
@@ -217,7 +223,7 @@ fn update(r: &mut FileResult, text: &str, f: &FilePatch, options: &PatchOptions)
         at = at.max(p.end);
     }
     out.push_str(&body[at..]);
-    final_newline(&mut out, body, f, &placements);
+    final_newline(&mut out, body, &pairs);
     r.ok = true;
     r.changed = out != text || f.move_to.is_some();
     r.content = Some(out);
@@ -237,13 +243,8 @@ fn drop_final_break(out: &mut String) {
 /// reaches the end: the new text ends exactly as the hunk's new side says.
 /// With no marker on either side the file keeps its own final newline (or
 /// lack of one).
-fn final_newline(out: &mut String, body: &str, f: &FilePatch, placements: &[&Placement]) {
-    let Some((hunk, _)) = f
-        .hunks
-        .iter()
-        .zip(placements)
-        .find(|(_, p)| at_end(body, p.end))
-    else {
+fn final_newline(out: &mut String, body: &str, pairs: &[(&Hunk, &Placement)]) {
+    let Some((hunk, _)) = pairs.iter().find(|(_, p)| at_end(body, p.end)) else {
         return;
     };
     // The new side says how the file ends, whatever the old side said
