@@ -116,27 +116,18 @@ export async function applyEditSnippet(
   const lang = langOf(opts);
   const o = readOptions(opts, ['timeoutMs'] as const, 'options');
   const timeoutMs = timeoutOf({ timeoutMs: o.timeoutMs });
-  const cb = readOptions(files, ['readFile', 'writeFile'] as const, 'files');
-  if (typeof cb.readFile !== 'function' || typeof cb.writeFile !== 'function') {
-    throw jsError(
-      'INVALID_ARGUMENT',
-      'invalidArgument',
-      lang,
-      ['files', 'expected an object with readFile and writeFile'],
-      { subject: 'files' },
-    );
-  }
+  const host = fileCallbacks(files, lang);
+  const writeFile = host.writeFile;
+  if (typeof writeFile !== 'function') throw notAFileHost(lang);
   const p = text(path, 'path', lang);
-  const readFile = cb.readFile as PatchFileHost['readFile'];
-  const writeFile = cb.writeFile as PatchFileHost['writeFile'];
-  const current = await readFileText((x) => readFile.call(files, x), p, timeoutMs);
+  const current = await readFileText(host.readFile, p, timeoutMs);
   if (current === null) {
     throw jsError('FILE_NOT_FOUND', 'snippetFileMissing', lang, [p], { subject: 'path' });
   }
   const placed = planEditSnippet(current, snippet, { lang });
   await hostCall(
     `files.writeFile(${JSON.stringify(p)})`,
-    () => writeFile.call(files, p, placed.content),
+    () => writeFile(p, placed.content),
     timeoutMs,
   );
   return { path: p, ...placed };
@@ -188,6 +179,35 @@ export async function applyPatchOperation(
   return { status: report.ok ? 'completed' : 'failed', output: report.summary, report };
 }
 
+function notAFileHost(lang: Lang) {
+  return jsError(
+    'INVALID_ARGUMENT',
+    'invalidArgument',
+    lang,
+    ['files', 'expected an object with readFile and writeFile'],
+    { subject: 'files' },
+  );
+}
+
+/**
+ * The host's file callbacks, each read once (a getter that throws, or a
+ * Proxy, is INVALID_ARGUMENT, never a stray error) and bound to the host;
+ * `readFile` is required.
+ */
+function fileCallbacks(files: PatchFileHost, lang: Lang): PatchFileHost {
+  const cb = readOptions(files, ['readFile', 'writeFile', 'deleteFile'] as const, 'files');
+  if (typeof cb.readFile !== 'function') throw notAFileHost(lang);
+  const bound = (f: unknown) =>
+    typeof f === 'function'
+      ? (...args: unknown[]) => (f as Function).apply(files, args)
+      : undefined;
+  return {
+    readFile: bound(cb.readFile) as PatchFileHost['readFile'],
+    writeFile: bound(cb.writeFile) as PatchFileHost['writeFile'],
+    deleteFile: bound(cb.deleteFile) as PatchFileHost['deleteFile'],
+  };
+}
+
 async function apply(
   host: PatchFileHost,
   patchText: string,
@@ -200,23 +220,7 @@ async function apply(
   const o = readOptions(opts, ['atomic', 'mode', 'timeoutMs'] as const, 'options');
   const timeoutMs = timeoutOf({ timeoutMs: o.timeoutMs });
   const planOptions = { atomic: o.atomic, mode: o.mode, lang } as PatchOptions;
-  const cb = readOptions(host, ['readFile', 'writeFile', 'deleteFile'] as const, 'files');
-  if (typeof cb.readFile !== 'function') {
-    throw jsError(
-      'INVALID_ARGUMENT',
-      'invalidArgument',
-      lang,
-      ['files', 'expected an object with readFile and writeFile'],
-      { subject: 'files' },
-    );
-  }
-  const bound = (f: unknown) =>
-    typeof f === 'function' ? (...args: unknown[]) => (f as Function).apply(host, args) : undefined;
-  host = {
-    readFile: bound(cb.readFile) as PatchFileHost['readFile'],
-    writeFile: bound(cb.writeFile) as PatchFileHost['writeFile'],
-    deleteFile: bound(cb.deleteFile) as PatchFileHost['deleteFile'],
-  };
+  host = fileCallbacks(host, lang);
   const paths = patchPaths(patchText, { format, lang });
   const contents: Record<string, string> = {};
   for (const path of paths) {

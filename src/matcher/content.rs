@@ -57,8 +57,10 @@ pub(crate) struct Content<'a> {
     has_crlf: OnceCell<bool>,
     keeps_word_runs: OnceCell<bool>,
     fold_hashes: OnceCell<Vec<u64>>,
-    /// The prose tier's reading of the whole content: its conventions, for
-    /// new text (one pass, however many places an edit replaces).
+    /// The content cut into prose units (strategy `prose`), and the
+    /// conventions they show (for new text): one pass, however many places
+    /// an edit replaces.
+    prose: OnceCell<super::prose::Prose<'a>>,
     prose_conventions: OnceCell<super::prose::conventions::Conventions>,
 }
 
@@ -71,15 +73,21 @@ impl<'a> Content<'a> {
             has_crlf: OnceCell::new(),
             keeps_word_runs: OnceCell::new(),
             fold_hashes: OnceCell::new(),
+            prose: OnceCell::new(),
             prose_conventions: OnceCell::new(),
         }
     }
 
+    /// The content as prose units.
+    pub(crate) fn prose(&self) -> &super::prose::Prose<'a> {
+        self.prose
+            .get_or_init(|| super::prose::Prose::of(self.body, true))
+    }
+
     /// The writing conventions the content shows, as prose.
     pub(crate) fn prose_conventions(&self) -> &super::prose::conventions::Conventions {
-        self.prose_conventions.get_or_init(|| {
-            super::prose::conventions::Conventions::of(&super::prose::Prose::of(self.body, true))
-        })
+        self.prose_conventions
+            .get_or_init(|| super::prose::conventions::Conventions::of(self.prose()))
     }
 
     pub(crate) fn lines(&self) -> &[LineSpan] {

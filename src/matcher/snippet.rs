@@ -157,12 +157,12 @@ pub fn plan_edit_snippet(
             open_start: k == 0 && !marked_start,
             open_end: k + 1 == segments.len() && !marked_end,
         };
-        let (start, end) = region(&file, seg, (a, first), (b, last), edges, lang)?;
+        let (start, end, links) = region(&file, seg, (a, first), (b, last), edges, lang)?;
         for line in &file[kept_to..start] {
             out.push_str(line.raw);
         }
         let anchor = (a, first - start);
-        let written = write_segment(&file[start..=end], seg, anchor, ending);
+        let written = write_segment(&file[start..=end], seg, &links, anchor, ending);
         out.push_str(&written);
         // The region's last line's own ending follows the segment.
         out.push_str(&file[end].raw[file[end].text.len()..]);
@@ -191,7 +191,8 @@ struct Edges {
 }
 
 /// The file lines `start..=end` the segment replaces, given its anchors
-/// `(index in the segment, file line)`, or the refusal.
+/// `(index in the segment, file line)`, with the segment's lines paired to
+/// them; or the refusal.
 fn region(
     file: &[FileLine<'_>],
     seg: &[&str],
@@ -199,7 +200,7 @@ fn region(
     (b, last): (usize, usize),
     edges: Edges,
     lang: Lang,
-) -> Result<(usize, usize), Error> {
+) -> Result<(usize, usize, Vec<LineLink>), Error> {
     // With no marker before the first segment (after the last), the
     // snippet shows the file from its start (to its end): the file's lines
     // before the first anchor (after the last) are the segment's too, so
@@ -211,8 +212,9 @@ fn region(
     } else {
         last
     };
-    let dropped = dropped_lines(&file[start..=end], seg);
-    if let Some(problem) = misplaced(file, (start, end), seg) {
+    let links = segment_links(&file[start..=end], seg);
+    let dropped = dropped_lines(&file[start..=end], &links);
+    if let Some(problem) = misplaced(file, (start, end), seg, &links) {
         return Err(
             Error::new(ErrorCode::NotFound, messages::misplaced(lang, &problem))
                 .with_suggestions(messages::advice(lang)),
@@ -251,7 +253,7 @@ fn region(
         )
         .with_suggestions(messages::advice(lang)));
     }
-    Ok((start, end))
+    Ok((start, end, links))
 }
 
 /// How similar a new line next to an elided region may be to the file line
@@ -282,14 +284,12 @@ fn misplaced(
     file: &[FileLine<'_>],
     (start, end): (usize, usize),
     seg: &[&str],
+    links: &[LineLink],
 ) -> Option<Misplaced> {
     let region = &file[start..=end];
-    let region_keys: Vec<&str> = region.iter().map(|l| l.key).collect();
-    let seg_keys: Vec<&str> = seg.iter().map(|l| l.trim()).collect();
-    let links = align_lines(&region_keys, &seg_keys);
     let mut kept = vec![false; region.len()];
     let mut replaced = vec![false; region.len()];
-    for link in &links {
+    for link in links {
         match *link {
             LineLink::Equal(i) => kept[i] = true,
             LineLink::Changed(i) => replaced[i] = true,
@@ -300,7 +300,7 @@ fn misplaced(
         if matches!(link, LineLink::Equal(_)) {
             continue;
         }
-        let key = seg_keys[j];
+        let key = seg[j].trim();
         if key.chars().filter(|c| c.is_alphanumeric()).count() < DISTINCTIVE {
             continue;
         }
@@ -331,13 +331,19 @@ fn misplaced(
     None
 }
 
-/// How many non-blank lines of `region` the segment does not keep.
-fn dropped_lines(region: &[FileLine<'_>], seg: &[&str]) -> usize {
+/// The segment's lines paired with the file lines `region` it replaces,
+/// by their trimmed text: one diff, read by every check and the writer.
+fn segment_links(region: &[FileLine<'_>], seg: &[&str]) -> Vec<LineLink> {
     let region_keys: Vec<&str> = region.iter().map(|l| l.key).collect();
     let seg_keys: Vec<&str> = seg.iter().map(|l| l.trim()).collect();
+    align_lines(&region_keys, &seg_keys)
+}
+
+/// How many non-blank lines of `region` the segment does not keep.
+fn dropped_lines(region: &[FileLine<'_>], links: &[LineLink]) -> usize {
     let mut kept = vec![false; region.len()];
-    for link in align_lines(&region_keys, &seg_keys) {
-        if let LineLink::Equal(i) = link {
+    for link in links {
+        if let LineLink::Equal(i) = *link {
             kept[i] = true;
         }
     }
@@ -482,12 +488,10 @@ fn last_anchor(
 fn write_segment(
     region: &[FileLine<'_>],
     seg: &[&str],
+    links: &[LineLink],
     (a, at): (usize, usize),
     ending: &str,
 ) -> String {
-    let region_keys: Vec<&str> = region.iter().map(|l| l.key).collect();
-    let seg_keys: Vec<&str> = seg.iter().map(|l| l.trim()).collect();
-    let links = align_lines(&region_keys, &seg_keys);
     // The shift each kept line shows (snippet indentation → file's); a new
     // line takes the nearest kept line's before it, else after it, else
     // the first anchor's.

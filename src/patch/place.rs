@@ -490,27 +490,7 @@ fn insertion(file: &FileLines<'_>, hunk: &Hunk, lang: Lang) -> Result<Placement,
     if !(codex_append || body.is_empty()) || hunk.new_lines.is_empty() {
         return Err(without_context(hunk, lang));
     }
-    let ending = file.ending;
-    let keep_no_final_newline = !body.is_empty() && !body.ends_with('\n');
-    let mut text = String::new();
-    if keep_no_final_newline {
-        text.push_str(ending);
-    }
-    let n = hunk.new_lines.len();
-    for (i, l) in hunk.new_lines.iter().enumerate() {
-        text.push_str(l);
-        if i + 1 < n || !keep_no_final_newline {
-            text.push_str(ending);
-        }
-    }
-    Ok(Placement {
-        start: body.len(),
-        end: body.len(),
-        text,
-        strategy: None,
-        first: file.count() + 1,
-        last: file.count(),
-    })
+    Ok(insert_after(file, hunk, file.count()))
 }
 
 /// A unified hunk without context lines (`diff -U0`), at its line number

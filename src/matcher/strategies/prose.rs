@@ -46,9 +46,9 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     if search.units.is_empty() {
         return Outcome::NotFound;
     }
-    let file = Prose::of(body, true);
+    let file = cx.content.prose();
     found(
-        occurrences(&file, &search)
+        occurrences(file, &search)
             .into_iter()
             .map(|(first, end)| Candidate {
                 start: file.units[first].start,
