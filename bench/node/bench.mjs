@@ -4,7 +4,9 @@
 // Timings are the fastest of several runs (the machine is shared; the
 // minimum is the least disturbed run). Nothing is asserted: the numbers are
 // for people to read.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -344,6 +346,78 @@ for (const id of 'abcdef') {
     ratio <= 12,
     'ratio of times',
   );
+}
+
+// ---------------------------------------------------------------------------
+// §1 on the shared inputs (BENCHMARKS §1 revision 3: the targets are
+// stated on these): ../shared/bench/gen-speed-inputs.mjs run in a
+// temporary folder, each case timed as BENCHMARKS measures it — the median
+// of 15 interleaved rounds, × the in-run indexOf of the case's own search,
+// the same content string every call (an agent searching one file).
+
+function sharedInputs() {
+  const generator = join(repo, '..', 'shared', 'bench', 'gen-speed-inputs.mjs');
+  if (!existsSync(generator)) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'editkit-speed-'));
+  execFileSync(process.execPath, [generator], { cwd: dir, stdio: 'ignore' });
+  const read = (name) => readFileSync(join(dir, name), 'utf8');
+  const inputs = {
+    content: read('content.txt'),
+    cases: [...'abcdef'].map((id) => ({ id, search: read(`${id}_old.txt`) })),
+  };
+  rmSync(dir, { recursive: true, force: true });
+  return inputs;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+/** Mean ms of `fn` over a few calls (one sample of a round). */
+function sample(fn, calls) {
+  const t = performance.now();
+  for (let i = 0; i < calls; i++) fn();
+  return (performance.now() - t) / calls;
+}
+
+const SHARED_TARGETS = { a: 1.3, b: 15, c: 40, d: 40, e: 40, f: 40 };
+// What each case must answer: b found, d refused (its anchors are right
+// and its middle drifted: a peer's wrong edit), the rest as they are.
+const SHARED_OUTCOMES = { a: true, b: true, c: false, d: false, e: false, f: false };
+const shared = sharedInputs();
+if (!shared) {
+  row(
+    'matcher, shared inputs',
+    undefined,
+    undefined,
+    'the generator',
+    false,
+    '../shared/bench/gen-speed-inputs.mjs is missing',
+  );
+}
+for (const { id, search } of shared?.cases ?? []) {
+  for (const mode of ['safe', 'fuzzy']) {
+    const { content } = shared;
+    let result;
+    const ours = [];
+    const scans = [];
+    for (let round = 0; round < 15; round++) {
+      scans.push(sample(() => content.indexOf(search), 20));
+      ours.push(
+        sample(() => {
+          result = ek.findMatch(content, search, { mode });
+        }, 5),
+      );
+    }
+    const [ms, baseline] = [median(ours), median(scans)];
+    const outcome = result.found ? `found by ${result.strategy}` : `refused: ${result.code}`;
+    const right = result.found === SHARED_OUTCOMES[id];
+    row(
+      `matcher shared ${id} [${mode}]`,
+      ms,
+      baseline,
+      `≤ ${SHARED_TARGETS[id]}× indexOf, ${SHARED_OUTCOMES[id] ? 'found' : 'refused'}`,
+      right && ms / baseline <= SHARED_TARGETS[id],
+      right ? outcome : `${outcome} (WRONG OUTCOME)`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -41,7 +41,12 @@ declare module 'editkit-glue' {
   export function buildBlockInfo(source: unknown, options: unknown): unknown;
   export function planAppend(source: unknown, options: unknown): unknown;
   export function unifiedDiff(oldText: unknown, newText: unknown, options: unknown): unknown;
-  export function findMatch(content: unknown, search: unknown, options: unknown): unknown;
+  export function findMatch(
+    content: unknown,
+    search: unknown,
+    options: unknown,
+    exactAbsent: unknown,
+  ): unknown;
   export function replaceText(
     content: unknown,
     search: unknown,

@@ -4,6 +4,8 @@
 import * as glue from 'editkit-glue';
 import { call, callAsync, check, HostContext, json, langOf, options, text } from './boundary.js';
 import { jsError, readOptions } from './errors.js';
+import { fastExact, fastExactCount, resetFastExactCount } from './exact-fast.js';
+import { isReady } from './loader.js';
 import { HostTimeoutError, isTimeout, settleWithin, timeoutOf } from './timeout.js';
 import type {
   CorrectionOptions,
@@ -25,7 +27,11 @@ export function findMatch(content: string, search: string, opts?: FindOptions): 
   const c = text(content, 'content', lang);
   const s = text(search, 'search', lang);
   const o = options(opts, 'options', lang);
-  return call(lang, () => glue.findMatch(c, s, o));
+  // Before the wasm is loaded, every call says so the same way (the
+  // loader's error), whatever the search.
+  const scanned = isReady() ? fastExact(c, s, o) : { absent: false };
+  if ('answer' in scanned) return scanned.answer;
+  return call(lang, () => glue.findMatch(c, s, o, scanned.absent));
 }
 
 /** Replaces `search` with `replace`; throws `NOT_FOUND`, `AMBIGUOUS`, `ALREADY_APPLIED`, … when it refuses. */
@@ -154,9 +160,12 @@ export async function replaceTextWithCorrection(
 
 /** How matches were made since the last reset (per strategy, per correction outcome). */
 export function stats(): MatcherStats {
-  return call('en', () => glue.stats());
+  const counts = call<MatcherStats>('en', () => glue.stats());
+  counts.strategies.exact += fastExactCount();
+  return counts;
 }
 
 export function resetStats(): void {
   call('en', () => glue.resetStats());
+  resetFastExactCount();
 }

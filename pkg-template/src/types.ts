@@ -904,6 +904,13 @@ export interface MatchOptions {
   /** Operation budget (default 100 000 000); running out means "not found". */
   workBudget?: number;
   /**
+   * A 1-based line where the search is expected to start (Roo's
+   * `:start_line:`, a unified diff's `@@ -l`). It only breaks a tie: of
+   * several places, the one strictly nearest the hint is used; it never
+   * moves an edit to a place the search does not match.
+   */
+  lineHint?: number;
+  /**
    * The text is prose (Markdown, plain text): the safe tier also forgives
    * what models write differently when they quote prose — full-/half-width
    * punctuation, spaces between CJK and Latin text, re-wrapped lines,

@@ -6,7 +6,8 @@
 use std::cell::OnceCell;
 
 use super::budget::Budget;
-use super::normalize::{fold_hash_with, is_zero_width};
+use super::normalize::{fold_hash_with, hash_span, is_zero_width, key, Level};
+use crate::text::hash_bytes;
 
 /// One line: `start..end` is its text, `end..next` its ending (stored as
 /// `u32`: a line index is 12 bytes per line; contents past 4 GiB are
@@ -49,14 +50,51 @@ pub(crate) struct LfView {
     removed: Vec<usize>,
 }
 
-pub(crate) struct Content<'a> {
-    /// The content without its BOM.
-    pub body: &'a str,
+/// Everything derived from a content's text alone, with no search in it:
+/// kept across calls on the same text (the wasm binding holds the last
+/// content's, see `wasm::convert::content_arg`), so an agent searching one
+/// file several times pays for it once. Each part is built on first use.
+#[derive(Default)]
+pub(crate) struct ContentIndex {
     lines: OnceCell<Vec<LineSpan>>,
     lf: OnceCell<LfView>,
     has_crlf: OnceCell<bool>,
     keeps_word_runs: OnceCell<bool>,
     fold_hashes: OnceCell<Vec<u64>>,
+    /// Each line's fold key, built when a strategy first reads it (the
+    /// fuzzy strategies read the lines around their few candidate regions,
+    /// most of them several times).
+    fold_keys: OnceCell<Vec<OnceCell<Box<str>>>>,
+    words: OnceCell<ContentWords>,
+    /// Hashes of every maximal run of ASCII word characters
+    /// (`[A-Za-z0-9_]`), sorted: whether a run is in the file, without a
+    /// scan (see [`Content::lacks_word_run`]).
+    word_runs: OnceCell<Vec<u64>>,
+}
+
+/// Every word of the content (see [`super::normalize::for_each_word`]) as
+/// its hash, line by line: what the token filter maps to a search's slots.
+pub(crate) struct ContentWords {
+    /// Hashes of all words, in order (never the filter's empty marker 0).
+    pub hashes: Vec<u64>,
+    /// Line `i`'s words are `hashes[ends[i - 1]..ends[i]]`.
+    pub ends: Vec<u32>,
+}
+
+/// The index a call reads: its own, or one kept from an earlier call.
+enum Held<'a> {
+    Own(ContentIndex),
+    Shared(&'a ContentIndex),
+}
+
+pub(crate) struct Content<'a> {
+    /// The content without its BOM.
+    pub body: &'a str,
+    held: Held<'a>,
+    /// Whether this call has paid its budget for the fold hashes: a table
+    /// kept from an earlier call is charged as if built, so a call's
+    /// outcome never depends on the calls before it.
+    fold_charged: std::cell::Cell<bool>,
     /// The content cut into prose units (strategy `prose`), and the
     /// conventions they show (for new text): one pass, however many places
     /// an edit replaces.
@@ -66,15 +104,37 @@ pub(crate) struct Content<'a> {
 
 impl<'a> Content<'a> {
     pub(crate) fn new(body: &'a str) -> Self {
+        Self::with(body, Held::Own(ContentIndex::default()))
+    }
+
+    /// The content with an index kept from an earlier call on the same
+    /// `body`.
+    pub(crate) fn indexed(body: &'a str, index: &'a ContentIndex) -> Self {
+        Self::with(body, Held::Shared(index))
+    }
+
+    /// [`Content::indexed`] when an index is given, else [`Content::new`].
+    pub(crate) fn maybe_indexed(body: &'a str, index: Option<&'a ContentIndex>) -> Self {
+        match index {
+            Some(index) => Self::indexed(body, index),
+            None => Self::new(body),
+        }
+    }
+
+    fn with(body: &'a str, held: Held<'a>) -> Self {
         Content {
             body,
-            lines: OnceCell::new(),
-            lf: OnceCell::new(),
-            has_crlf: OnceCell::new(),
-            keeps_word_runs: OnceCell::new(),
-            fold_hashes: OnceCell::new(),
+            held,
+            fold_charged: std::cell::Cell::new(false),
             prose: OnceCell::new(),
             prose_conventions: OnceCell::new(),
+        }
+    }
+
+    fn index(&self) -> &ContentIndex {
+        match &self.held {
+            Held::Own(index) => index,
+            Held::Shared(index) => index,
         }
     }
 
@@ -91,7 +151,7 @@ impl<'a> Content<'a> {
     }
 
     pub(crate) fn lines(&self) -> &[LineSpan] {
-        self.lines.get_or_init(|| {
+        self.index().lines.get_or_init(|| {
             // Same lines as `text::lines_with_endings`, found with the SWAR
             // newline scan.
             let bytes = self.body.as_bytes();
@@ -139,6 +199,7 @@ impl<'a> Content<'a> {
     /// the wasm build runs sixteen bytes at a time; `str::contains` does not).
     pub(crate) fn has_crlf(&self) -> bool {
         *self
+            .index()
             .has_crlf
             .get_or_init(|| super::scan::find_iter(self.body, "\r\n").next().is_some())
     }
@@ -146,15 +207,15 @@ impl<'a> Content<'a> {
     /// Whether every line holds the ASCII word runs of its own fold key
     /// verbatim (see [`super::normalize::ascii_word_runs`]): true unless
     /// the content has a zero-width character, which the fold drops,
-    /// joining two runs into one. Asked once per call.
+    /// joining two runs into one.
     pub(crate) fn keeps_word_runs(&self) -> bool {
-        *self.keeps_word_runs.get_or_init(|| {
+        *self.index().keeps_word_runs.get_or_init(|| {
             super::scan::is_ascii(self.body.as_bytes()) || !self.body.contains(is_zero_width)
         })
     }
 
     pub(crate) fn lf(&self) -> &LfView {
-        self.lf.get_or_init(|| {
+        self.index().lf.get_or_init(|| {
             if !self.has_crlf() {
                 return LfView {
                     text: None,
@@ -178,13 +239,26 @@ impl<'a> Content<'a> {
         })
     }
 
+    /// The fold hashes when this call has paid for them (built now or
+    /// kept from an earlier call).
+    fn fold_hashes_paid(&self) -> Option<&[u64]> {
+        if self.fold_charged.get() {
+            self.index().fold_hashes.get().map(Vec::as_slice)
+        } else {
+            None
+        }
+    }
+
     /// Fold-key hash of every line; `None` when the budget cannot pay for
     /// the pass.
     pub(crate) fn fold_hashes(&self, budget: &mut Budget) -> Option<&[u64]> {
-        if self.fold_hashes.get().is_none() && !budget.spend(self.body.len()) {
-            return None;
+        if !self.fold_charged.get() {
+            if !budget.spend(self.body.len()) {
+                return None;
+            }
+            self.fold_charged.set(true);
         }
-        Some(self.fold_hashes.get_or_init(|| {
+        Some(self.index().fold_hashes.get_or_init(|| {
             // One walk over the line index (not `line(i)` per line, which
             // looks the index up each time): a file of millions of short
             // lines spends most of a miss here.
@@ -198,6 +272,77 @@ impl<'a> Content<'a> {
             hashes
         }))
     }
+
+    /// The fold key of line `i` (`""` past the end).
+    pub(crate) fn fold_key(&self, i: usize) -> &str {
+        let keys = self
+            .index()
+            .fold_keys
+            .get_or_init(|| (0..self.lines().len()).map(|_| OnceCell::new()).collect());
+        match keys.get(i) {
+            Some(cell) => cell.get_or_init(|| key(self.line(i), Level::Fold).into()),
+            None => "",
+        }
+    }
+
+    /// Whether no line holds `run` (a run of ASCII word characters) as a
+    /// whole run: what a line equal to a fold key with that run must hold
+    /// (see [`super::normalize::ascii_word_runs`]). Answered from a table
+    /// of the content's runs, built once per content: an agent's later
+    /// searches of the same file ask it without a scan.
+    pub(crate) fn lacks_word_run(&self, run: &str) -> bool {
+        let runs = self
+            .index()
+            .word_runs
+            .get_or_init(|| word_run_hashes(self.body));
+        runs.binary_search(&hash_bytes(run.as_bytes())).is_err()
+    }
+
+    /// Every word's hash, line by line (the token filter's input; its
+    /// caller pays the budget).
+    pub(crate) fn words(&self) -> &ContentWords {
+        self.index().words.get_or_init(|| {
+            let body = self.body.as_bytes();
+            let lines = self.lines();
+            let mut hashes: Vec<u64> = Vec::with_capacity(self.body.len() / 6);
+            let mut ends = Vec::with_capacity(lines.len());
+            // One pass over the line spans (not `line(i)` per line: a call
+            // per line in the size-optimised wasm). Words are hashed in
+            // place in the whole body (`hash_span` may read past the line
+            // end, never past the body).
+            for span in lines {
+                let line = self.body.get(span.start()..span.end()).unwrap_or("");
+                let offset = span.start();
+                super::normalize::for_each_word(line, |s, e| {
+                    hashes.push(hash_span(body, offset + s, offset + e).max(1));
+                });
+                ends.push(u32::try_from(hashes.len()).unwrap_or(u32::MAX));
+            }
+            ContentWords { hashes, ends }
+        })
+    }
+}
+
+/// The sorted, distinct hashes of the maximal runs of ASCII word
+/// characters of `text`.
+fn word_run_hashes(text: &str) -> Vec<u64> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 8);
+    let mut start = None;
+    for (i, &b) in bytes.iter().chain(std::iter::once(&b' ')).enumerate() {
+        let word = b.is_ascii_alphanumeric() || b == b'_';
+        match (word, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push(hash_bytes(bytes.get(s..i).unwrap_or(&[])));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Fold-key hashes of only the lines a strategy looks at, each computed on
@@ -214,7 +359,7 @@ pub(crate) struct FoldHashesNear<'c, 'a> {
 
 impl<'c, 'a> FoldHashesNear<'c, 'a> {
     pub(crate) fn new(content: &'c Content<'a>) -> Self {
-        let n = match content.fold_hashes.get() {
+        let n = match content.fold_hashes_paid() {
             Some(_) => 0,
             None => content.lines().len(),
         };
@@ -233,7 +378,7 @@ impl<'c, 'a> FoldHashesNear<'c, 'a> {
         range: std::ops::RangeInclusive<usize>,
         budget: &mut Budget,
     ) -> Option<&[u64]> {
-        if let Some(all) = self.content.fold_hashes.get() {
+        if let Some(all) = self.content.fold_hashes_paid() {
             return Some(all);
         }
         let range = *range.start()..(*range.end() + 1).min(self.known.len());
@@ -242,9 +387,15 @@ impl<'c, 'a> FoldHashesNear<'c, 'a> {
         if !budget.spend(cost) {
             return None;
         }
+        // A table kept from an earlier call is read, not rebuilt (this call
+        // has paid for the lines all the same).
+        let kept = self.content.index().fold_hashes.get();
         for i in range.clone() {
             if !self.known[i] {
-                self.hashes[i] = fold_hash_with(self.content.line(i), &mut self.buf);
+                self.hashes[i] = match kept.and_then(|all| all.get(i)) {
+                    Some(&h) => h,
+                    None => fold_hash_with(self.content.line(i), &mut self.buf),
+                };
                 self.known[i] = true;
             }
         }

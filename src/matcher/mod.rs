@@ -134,6 +134,7 @@ pub use types::{
 };
 
 use content::Content;
+pub(crate) use content::ContentIndex;
 pub(crate) use ladder::nearest_to_hint;
 use ladder::{Positions, Run, Settings, Verdict};
 use strategies::{Candidate, Needle, Plan};
@@ -154,6 +155,20 @@ pub fn find_match(
     search: &str,
     options: &MatchOptions,
 ) -> Result<FindResult, Error> {
+    find_match_indexed(content, None, search, options, false)
+}
+
+/// [`find_match`] with the index of `content` kept from an earlier call on
+/// the same text (see [`ContentIndex`]), and whether the caller already
+/// knows `search` is not in `content` byte for byte: the same answer,
+/// sooner.
+pub(crate) fn find_match_indexed(
+    content: &str,
+    index: Option<&ContentIndex>,
+    search: &str,
+    options: &MatchOptions,
+    exact_absent: bool,
+) -> Result<FindResult, Error> {
     let settings = Settings::new(options)?;
     let search = search.strip_prefix(BOM).unwrap_or(search);
     if search.is_empty() {
@@ -161,8 +176,8 @@ pub fn find_match(
     }
     ladder::check_size(settings.lang, content)?;
     let (bom, body) = split_bom(content);
-    let content_ix = Content::new(body);
-    let (needle, run, _) = locate(&content_ix, search, &settings);
+    let content_ix = Content::maybe_indexed(body, index);
+    let (needle, run, _) = locate(&content_ix, search, &settings, exact_absent);
     let strategy = run.strategy;
     let bom_units = usize::from(bom);
     let mut result = FindResult {
@@ -227,6 +242,18 @@ pub fn replace_text(
     replace: &str,
     options: &MatchOptions,
 ) -> Result<ReplaceResult, Error> {
+    replace_text_indexed(content, None, search, replace, options)
+}
+
+/// [`replace_text`] with the index of `content` kept from an earlier call
+/// on the same text (see [`ContentIndex`]).
+pub(crate) fn replace_text_indexed(
+    content: &str,
+    index: Option<&ContentIndex>,
+    search: &str,
+    replace: &str,
+    options: &MatchOptions,
+) -> Result<ReplaceResult, Error> {
     let settings = Settings::new(options)?;
     let lang = settings.lang;
     let search = search.strip_prefix(BOM).unwrap_or(search);
@@ -239,8 +266,8 @@ pub fn replace_text(
     }
     ladder::check_size(lang, content)?;
     let (bom, body) = split_bom(content);
-    let content_ix = Content::new(body);
-    let (needle, run, form) = locate(&content_ix, search, &settings);
+    let content_ix = Content::maybe_indexed(body, index);
+    let (needle, run, form) = locate(&content_ix, search, &settings, false);
     // Found in the file's other normalisation form: the replacement is
     // written in that form too.
     let converted;
@@ -397,9 +424,11 @@ fn locate(
     content: &Content<'_>,
     search: &str,
     settings: &Settings,
+    exact_absent: bool,
 ) -> (Needle, Run, Option<ToForm>) {
     let ladder = settings.ladder();
-    let needle = Needle::new(search);
+    let mut needle = Needle::new(search);
+    needle.exact_absent = exact_absent;
     if settings.mode == MatchMode::Exact || !unicode_forms::has_forms(search) {
         let run = ladder::run(content, &needle, settings, ladder);
         return (needle, run, None);

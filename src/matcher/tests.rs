@@ -1439,3 +1439,68 @@ fn a_near_miss_names_the_invisible_differences() {
     let e = refused("let a\u{a0}c = 2;\n", "let a b = 2;", "x", &exact);
     assert!(!e.message.contains("invisible"), "{}", e.message);
 }
+
+/// An index kept from earlier calls on the same content gives every call
+/// the answer a fresh call gives: the same matches, refusals and failure
+/// reports, and the same budget exhaustion (a kept table is charged as if
+/// built), whatever was searched before.
+#[test]
+fn a_kept_index_changes_no_answer() {
+    let mut content = String::from("\u{feff}");
+    for k in 0..60 {
+        content.push_str(&format!(
+            "fn handler_{k}(x: u32) -> u32 {{\r\n    let y = x * {k};  \n\tif y > 3 {{\n        return y;\n    }}\n    y + 1\n}}\n\n"
+        ));
+    }
+    let searches = [
+        "    let y = x * 7;\n\tif y > 3 {",
+        "let y = x * 7;\nif y > 3 {",
+        "        let y = x * 7;\n\t\tif y > 3 {",
+        "fn handler_9(x: u32) -> u32 {\n    let yy = x * 9;\n    if y > 3 {\n        return y;\n    }\n    y + 2\n}",
+        "    }\n    y + 1\n}",
+        "nothing like this anywhere\nat all",
+        "fn handler_12(x: u32) -> u32 {\r\n    let y = x * 12;",
+        // Runs that are only parts of the file's runs (`handler_`, `u3`):
+        // absent as whole runs, present as substrings.
+        "fn handler_(x: u3) -> u32 {\n    let y = x * 12;  \n\tif y > 3 {\n        return y;",
+        "  fn handler_5(x: u32) -> u32 {\n      let y = x * 5;\n  \tif y > 3 {\n          return handler_;\n      }",
+    ];
+    let mut options = Vec::new();
+    for mode in [MatchMode::Safe, MatchMode::Fuzzy] {
+        // No budget, and budgets that run out at each strategy in turn.
+        let budgets = (2..=40).map(|k| Some(k * 1_500));
+        for work_budget in std::iter::once(None).chain(budgets) {
+            options.push(MatchOptions {
+                mode,
+                work_budget,
+                ..MatchOptions::default()
+            });
+        }
+    }
+    let index = ContentIndex::default();
+    let mut exhausted = 0;
+    for round in 0..2 {
+        for search in searches {
+            for o in &options {
+                let fresh = format!("{:?}", find_match(&content, search, o));
+                // And told what a caller's own scan found: not there.
+                let absent = !content.contains(search);
+                let kept = format!(
+                    "{:?}",
+                    find_match_indexed(&content, Some(&index), search, o, absent)
+                );
+                assert_eq!(kept, fresh, "round {round}: {search:?} {o:?}");
+                exhausted += usize::from(fresh.contains("budget_exhausted: true"));
+                let fresh = format!("{:?}", replace_text(&content, search, "z", o));
+                let kept = format!(
+                    "{:?}",
+                    replace_text_indexed(&content, Some(&index), search, "z", o)
+                );
+                assert_eq!(kept, fresh, "round {round}: {search:?} {o:?}");
+            }
+        }
+    }
+    // The small budgets run out on some searches (what the charging of a
+    // kept table is for).
+    assert!(exhausted > 0);
+}

@@ -81,33 +81,45 @@ pub fn string_arg(value: &JsValue, name: &str, lang: Lang) -> Result<String, JsV
     })
 }
 
+/// A content argument: its text, and the index of it kept while the same
+/// text keeps coming (lines, fold hashes, words: see
+/// [`crate::matcher::ContentIndex`]).
+pub struct ContentArg {
+    pub text: String,
+    pub index: crate::matcher::ContentIndex,
+}
+
 thread_local! {
     /// The last content string a matcher call was given, with its UTF-8
-    /// copy. An agent edits one file several times, and the file's text is
-    /// most of what crosses into wasm: given the same string again (`===`,
-    /// which V8 answers by identity, or by comparing two flat strings), the
-    /// copy is reused instead of encoding the text anew. One slot: what is
-    /// held is one file's text (the JS string kept alive, and its UTF-8
-    /// copy in wasm memory) until a call with another file replaces it.
-    static LAST_CONTENT: std::cell::RefCell<Option<(JsValue, std::rc::Rc<String>)>> =
+    /// copy and its index. An agent edits one file several times, and the
+    /// file's text is most of what crosses into wasm: given the same string
+    /// again (`===`, which V8 answers by identity, or by comparing two flat
+    /// strings), the copy and what was derived from it are reused instead
+    /// of being built anew. One slot: what is held is one file's text (the
+    /// JS string kept alive, its UTF-8 copy and index in wasm memory) until
+    /// a call with another file replaces it.
+    static LAST_CONTENT: std::cell::RefCell<Option<(JsValue, std::rc::Rc<ContentArg>)>> =
         const { std::cell::RefCell::new(None) };
 }
 
 /// A `content` argument as text, crossing into wasm only when it differs
 /// from the previous call's (see [`LAST_CONTENT`]).
-pub fn content_arg(value: &JsValue, lang: Lang) -> Result<std::rc::Rc<String>, JsValue> {
+pub fn content_arg(value: &JsValue, lang: Lang) -> Result<std::rc::Rc<ContentArg>, JsValue> {
     let cached = LAST_CONTENT.with(|last| {
         last.borrow()
             .as_ref()
             .filter(|(js, _)| js == value)
-            .map(|(_, text)| text.clone())
+            .map(|(_, arg)| arg.clone())
     });
-    if let Some(text) = cached {
-        return Ok(text);
+    if let Some(arg) = cached {
+        return Ok(arg);
     }
-    let text = std::rc::Rc::new(string_arg(value, "content", lang)?);
-    LAST_CONTENT.with(|last| *last.borrow_mut() = Some((value.clone(), text.clone())));
-    Ok(text)
+    let arg = std::rc::Rc::new(ContentArg {
+        text: string_arg(value, "content", lang)?,
+        index: crate::matcher::ContentIndex::default(),
+    });
+    LAST_CONTENT.with(|last| *last.borrow_mut() = Some((value.clone(), arg.clone())));
+    Ok(arg)
 }
 
 /// The `lang` of an options object's JSON text, for errors raised before

@@ -17,12 +17,24 @@ use crate::matcher::{
 use crate::Error;
 
 #[wasm_bindgen(js_name = findMatch)]
-pub fn find_match(content: JsValue, search: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn find_match(
+    content: JsValue,
+    search: JsValue,
+    options: JsValue,
+    exact_absent: JsValue,
+) -> Result<JsValue, JsValue> {
     let lang = lang_of(&options);
     let content = content_arg(&content, lang)?;
     let search = string_arg(&search, "search", lang)?;
     let options: MatchOptions = from_js(options, "options", lang)?;
-    result(matcher::find_match(&content, &search, &options))
+    result(matcher::find_match_indexed(
+        &content.text,
+        Some(&content.index),
+        &search,
+        &options,
+        // `true` only from the TS layer's own `indexOf` (exact-fast.ts).
+        exact_absent.as_bool() == Some(true),
+    ))
 }
 
 #[wasm_bindgen(js_name = replaceText)]
@@ -37,7 +49,13 @@ pub fn replace_text(
     let search = string_arg(&search, "search", lang)?;
     let replace = string_arg(&replace, "replace", lang)?;
     let options: MatchOptions = from_js(options, "options", lang)?;
-    result(matcher::replace_text(&content, &search, &replace, &options))
+    result(matcher::replace_text_indexed(
+        &content.text,
+        Some(&content.index),
+        &search,
+        &replace,
+        &options,
+    ))
 }
 
 #[wasm_bindgen(js_name = planEditSnippet)]
@@ -50,7 +68,11 @@ pub fn plan_edit_snippet(
     let content = content_arg(&content, lang)?;
     let snippet = string_arg(&snippet, "snippet", lang)?;
     let options: SnippetOptions = from_js(options, "options", lang)?;
-    result(matcher::plan_edit_snippet(&content, &snippet, &options))
+    result(matcher::plan_edit_snippet(
+        &content.text,
+        &snippet,
+        &options,
+    ))
 }
 
 #[wasm_bindgen(js_name = applySearchReplace)]
@@ -63,7 +85,11 @@ pub fn apply_search_replace(
     let content = content_arg(&content, lang)?;
     let text = string_arg(&text, "text", lang)?;
     let options: SearchReplaceOptions = from_js(options, "options", lang)?;
-    result(matcher::apply_search_replace(&content, &text, &options))
+    result(matcher::apply_search_replace(
+        &content.text,
+        &text,
+        &options,
+    ))
 }
 
 #[wasm_bindgen(js_name = applyEdits)]
@@ -85,7 +111,7 @@ pub fn apply_edits(
     }
     let edits: Vec<EditSpec> = required(edits, "edits", lang)?;
     let options: SearchReplaceOptions = from_js(options, "options", lang)?;
-    result(matcher::apply_edits(&content, &edits, &options))
+    result(matcher::apply_edits(&content.text, &edits, &options))
 }
 
 /// A JS `corrector(request) → string | Promise<string>`.
@@ -139,7 +165,7 @@ pub async fn replace_text_with_correction(
     };
     result(
         matcher::replace_text_with_correction(
-            &content,
+            &content.text,
             &search,
             &replace,
             &options,

@@ -30,7 +30,6 @@ use super::context_anchored::decide;
 use super::windows::{best_windows, folded_text, similarity, Window};
 use super::{Cx, Needle, Outcome};
 use crate::matcher::content::FoldHashesNear;
-use crate::matcher::normalize::{key, Level};
 use crate::matcher::types::{Strategy, MIN_EQUAL_LINE_RATIO, MIN_FUZZY_LINES};
 use crate::text::lcs_len;
 
@@ -216,16 +215,16 @@ fn pairing_lines(
     let wordy = want.chars().filter(|c| c.is_alphanumeric()).count() >= WORDY_LINE_CHARS;
     let threshold = cx.limits.threshold;
     for i in range {
-        let line = key(cx.content.line(i), Level::Fold);
+        let line = cx.content.fold_key(i);
         if hashes.get(i) == Some(&want_hash) && line == want {
             out.push((i, Pairing::Equal));
-        } else if similarity(cx, &line, want, threshold)? >= threshold {
+        } else if similarity(cx, line, want, threshold)? >= threshold {
             out.push((i, Pairing::Similar));
         } else if wordy {
             if !cx.budget.spend(line.len() + want.len()) {
                 return None;
             }
-            if one_word_apart(&line, want) {
+            if one_word_apart(line, want) {
                 out.push((i, Pairing::Misremembered));
             }
         }

@@ -119,8 +119,7 @@ fn ruled_out(content: &Content<'_>, keys: &[String]) -> bool {
     if !content.keeps_word_runs() {
         return false;
     }
-    let text = content.body;
-    let missing = |run: &str| crate::matcher::scan::find_iter(text, run).next().is_none();
+    let missing = |run: &str| content.lacks_word_run(run);
     let (Some((first, middle)), Some(last)) = (keys.split_first(), keys.last()) else {
         return false;
     };

@@ -17,6 +17,15 @@ use crate::matcher::types::Strategy;
 pub(crate) const STRATEGY: Strategy = Strategy::Exact;
 
 pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
+    if needle.exact_absent {
+        // Charged as the scan would be: the answer never depends on who
+        // scanned.
+        return if cx.budget.spend(cx.content.body.len()) {
+            Outcome::NotFound
+        } else {
+            Outcome::Exhausted
+        };
+    }
     let Some(spans) = substring_spans(
         cx.content.body,
         &needle.exact,

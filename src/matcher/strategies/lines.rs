@@ -12,7 +12,7 @@
 use super::exact::found;
 use super::{Candidate, Cx, LinesPlan, NearMiss, Needle, Outcome, Plan, MAX_CANDIDATES};
 use crate::matcher::indent::IndentMap;
-use crate::matcher::normalize::{ascii_word_runs, indent_of, is_blank, key, Level};
+use crate::matcher::normalize::{ascii_word_runs, fold_hash_with, indent_of, is_blank, key, Level};
 
 /// Start lines of every window whose lines equal the search's under the
 /// fold key (a superset of the windows of strategies 4–7), or `None` when
@@ -31,7 +31,7 @@ fn compute_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<usize>> {
         return Some(Vec::new());
     }
     let keys = needle.fold_keys();
-    if let Some(found) = windows_by_anchor(cx, keys) {
+    if let Some(found) = windows_by_anchor(cx, keys, needle.fold_hashes()) {
         return found;
     }
     windows_by_hashes(cx, needle, keys)
@@ -43,7 +43,7 @@ fn windows_by_hashes(cx: &mut Cx<'_, '_>, needle: &Needle, keys: &[String]) -> O
     let hashes = cx.content.fold_hashes(&mut cx.budget)?;
     let mut out = Vec::new();
     for w in kmp(hashes, needle.fold_hashes()) {
-        if window_has_keys(cx, w, keys)? {
+        if window_has_keys(cx, w, keys, needle.fold_hashes())? {
             out.push(w);
             if out.len() > MAX_CANDIDATES {
                 break;
@@ -55,27 +55,43 @@ fn windows_by_hashes(cx: &mut Cx<'_, '_>, needle: &Needle, keys: &[String]) -> O
 
 /// Whether the lines from `w` have the search's fold keys, one by one
 /// (what a hash or an anchor only suggested); `None` when the budget
-/// cannot pay for reading them.
-fn window_has_keys(cx: &mut Cx<'_, '_>, w: usize, keys: &[String]) -> Option<bool> {
+/// cannot pay for reading them. Each line's fold hash is compared first
+/// (hashed in place, no key built): an anchor's windows are mostly other
+/// places, told apart at their first line without building its key.
+fn window_has_keys(cx: &mut Cx<'_, '_>, w: usize, keys: &[String], hashes: &[u64]) -> Option<bool> {
     let mut cost = 0usize;
-    let same = keys.iter().enumerate().all(|(i, want)| {
-        let line = cx.content.line(w + i);
-        cost += line.len();
-        key(line, Level::Fold) == *want
-    });
+    let mut buf = Vec::new();
+    let same = keys
+        .iter()
+        .zip(hashes)
+        .enumerate()
+        .all(|(i, (want, &hash))| {
+            let line = cx.content.line(w + i);
+            cost += line.len();
+            fold_hash_with(line, &mut buf) == hash && cx.content.fold_key(w + i) == want
+        });
     cx.budget.spend(cost).then_some(same)
 }
 
 /// An anchor shorter than this selects too little to beat the hashes.
 const MIN_ANCHOR: usize = 6;
 
-/// The longest run of ASCII word characters (`[A-Za-z0-9_]`) in any of
-/// the search's fold keys, with the index of its line.
+/// The run of ASCII word characters (`[A-Za-z0-9_]`) in the search's fold
+/// keys most likely to be rare in the file, with the index of its line:
+/// one that mixes digits with letters (`handler_800`, `utf8_len`: names of
+/// one instance) when one is long enough, else the longest. A common word
+/// (`unauthorized` in every handler) makes every place it is a window to
+/// check; the windows are the same whichever run is chosen.
 fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
+    let rank = |run: &str| {
+        let digits = run.bytes().filter(u8::is_ascii_digit).count();
+        let numbered = run.len() >= MIN_ANCHOR && digits > 0 && digits < run.len();
+        (numbered, run.len())
+    };
     let mut best: Option<(usize, &str)> = None;
     for (i, k) in keys.iter().enumerate() {
         for run in ascii_word_runs(k) {
-            if best.is_none_or(|(_, b)| run.len() > b.len()) {
+            if best.is_none_or(|(_, b)| rank(run) > rank(b)) {
                 best = Some((i, run));
             }
         }
@@ -92,7 +108,11 @@ fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
 /// the same order. Used when the run is
 /// long enough and rare enough to beat hashing every line (case b: an
 /// indentation change, where the hashes were half the time).
-fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<usize>>> {
+fn windows_by_anchor(
+    cx: &mut Cx<'_, '_>,
+    keys: &[String],
+    hashes: &[u64],
+) -> Option<Option<Vec<usize>>> {
     let (at, run) = anchor_run(keys)?;
     let body = cx.content.body;
     if run.len() < MIN_ANCHOR || !cx.content.keeps_word_runs() {
@@ -118,7 +138,7 @@ fn windows_by_anchor(cx: &mut Cx<'_, '_>, keys: &[String]) -> Option<Option<Vec<
         let Some(w) = line.checked_sub(at).filter(|w| w + k <= lines) else {
             continue;
         };
-        let Some(same) = window_has_keys(cx, w, keys) else {
+        let Some(same) = window_has_keys(cx, w, keys, hashes) else {
             return Some(None);
         };
         if same {
@@ -261,7 +281,8 @@ mod tests {
         let needle = Needle::new(search);
         let mut cx = Cx::unbounded(&content);
         let keys = needle.fold_keys();
-        let anchored = windows_by_anchor(&mut cx, keys).map(|w| w.expect("budget"));
+        let anchored =
+            windows_by_anchor(&mut cx, keys, needle.fold_hashes()).map(|w| w.expect("budget"));
         let hashed = windows_by_hashes(&mut cx, &needle, keys).expect("budget");
         (anchored, hashed)
     }
@@ -281,6 +302,23 @@ mod tests {
         }
         // Lines 1, 2 and 5 (0-based) are the plain one reformatted.
         assert_eq!(both(body, "let total_count = 1;").1, vec![1, 2, 5]);
+        // A numbered name is the anchor over a longer common word; the
+        // windows are the same.
+        let body =
+            "fn handler_80() {\n  unauthorized();\n}\nfn handler_800() {\n  unauthorized();\n}\n";
+        assert_eq!(
+            anchor_run(Needle::new("fn handler_800() {\n  unauthorized();").fold_keys()),
+            Some((0, "handler_800"))
+        );
+        for search in [
+            "fn handler_800() {\n  unauthorized();",
+            "  fn handler_80() {\n    unauthorized();\n  }",
+            "unauthorized();\n}",
+        ] {
+            let (anchored, hashed) = both(body, search);
+            assert_eq!(anchored.as_ref(), Some(&hashed), "{search:?}");
+            assert_eq!(hashed.len(), if search.starts_with('u') { 2 } else { 1 });
+        }
     }
 
     #[test]

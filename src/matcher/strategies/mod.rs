@@ -134,6 +134,10 @@ pub(crate) struct Needle {
     /// Its lines' fold keys, their hashes and the keys as one text (see
     /// [`Needle::fold_keys`]).
     fold: OnceCell<Fold>,
+    /// The caller has already scanned the content for [`Needle::exact`]
+    /// and it is not there (the JS layer's `indexOf`, see
+    /// `pkg-template/src/exact-fast.ts`): `exact` need not scan again.
+    pub exact_absent: bool,
 }
 
 impl Needle {
@@ -158,6 +162,7 @@ impl Needle {
             lines,
             windows: OnceCell::new(),
             heads: OnceCell::new(),
+            exact_absent: false,
             fold: OnceCell::new(),
         }
     }

@@ -14,9 +14,7 @@
 
 use super::{Cx, Needle};
 use crate::matcher::content::Content;
-use crate::matcher::normalize::{
-    for_each_token, for_each_word, hash_span, key, token_hash, tokens, Level,
-};
+use crate::matcher::normalize::{for_each_token, token_hash, tokens};
 
 /// A run of whole lines: `first..first + count`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -214,34 +212,26 @@ impl SearchBag {
     }
 }
 
-/// Every content word as its slot in the search's table (`u32::MAX` for
-/// words the search does not have), and each line's range in that list.
 /// The search-table slots of each content line's words that the search
 /// has (`slots[a..b]` for the line's `(a, b, words)`), and how many words
 /// the line has in all: words the search lacks only count toward the
-/// window's size, so they are not stored.
+/// window's size, so they are not stored. The content's words are hashed
+/// once per content ([`Content::words`]); only the lookups are per search.
 #[allow(clippy::type_complexity)] // one (start, end, words) triple per line
 fn content_slots(content: &Content<'_>, table: &SlotTable) -> (Vec<u32>, Vec<(u32, u32, u32)>) {
-    let n = content.lines().len();
+    let words = content.words();
     let mut slots: Vec<u32> = Vec::with_capacity(content.body.len() / 64);
-    let mut per_line: Vec<(u32, u32, u32)> = Vec::with_capacity(n);
-    let body = content.body.as_bytes();
-    // One pass over the line spans (not `content.line(i)` per line: a call
-    // per line in the size-optimised wasm).
-    for span in content.lines() {
-        let line = content.body.get(span.start()..span.end()).unwrap_or("");
+    let mut per_line: Vec<(u32, u32, u32)> = Vec::with_capacity(words.ends.len());
+    let mut from = 0u32;
+    for &to in &words.ends {
         let first = slots.len() as u32;
-        // Words are hashed in place in the whole body (`hash_span` may read
-        // past the line end, never past the body).
-        let offset = span.start();
-        let mut words = 0u32;
-        for_each_word(line, |s, e| {
-            words += 1;
-            if let Some(slot) = table.get(nonzero(hash_span(body, offset + s, offset + e))) {
+        for &h in words.hashes.get(from as usize..to as usize).unwrap_or(&[]) {
+            if let Some(slot) = table.get(h) {
                 slots.push(slot);
             }
-        });
-        per_line.push((first, slots.len() as u32, words));
+        }
+        per_line.push((first, slots.len() as u32, to - from));
+        from = to;
     }
     (slots, per_line)
 }
@@ -276,7 +266,7 @@ pub(crate) fn folded_text(cx: &Cx<'_, '_>, first: usize, count: usize) -> String
         if i > first {
             out.push('\n');
         }
-        out.push_str(&key(cx.content.line(i), Level::Fold));
+        out.push_str(cx.content.fold_key(i));
     }
     out
 }
