@@ -247,16 +247,18 @@ fn final_newline(out: &mut String, body: &str, pairs: &[(&Hunk, &Placement)]) {
     let Some((hunk, _)) = pairs.iter().find(|(_, p)| at_end(body, p.end)) else {
         return;
     };
-    // The new side says how the file ends, whatever the old side said
-    // about it: a file that already has the final newline the hunk adds
-    // keeps one (never a blank line more), one that already lacks the
-    // newline the hunk removes stays as it is.
+    // The new side says how the file ends when it differs from the old
+    // side: a file that already has the final newline the hunk adds keeps
+    // one (never a blank line more), one that already lacks the newline
+    // the hunk removes stays as it is. When both sides say "no newline",
+    // the diff does not change the ending, so the file keeps its own.
     match (
         hunk.old_without_final_newline,
         hunk.new_without_final_newline,
     ) {
         // The break the file ends with: a `\r` before a lone `\n` is the
         // last line's own character.
+        (true, true) if body.ends_with('\n') => {}
         (_, true) if body.ends_with("\r\n") || !out.ends_with("\r\n") => drop_final_break(out),
         (_, true) => {
             out.pop();

@@ -42,7 +42,24 @@ test('toolDefinitions: OpenAI, Anthropic and plain shapes with valid JSON Schema
   assert.ok(/[一-龥]/.test(openai.tools[0].function.description));
   assert.match(openai.guide, /先读后写/);
   const anthropic = ek.toolDefinitions({ format: 'anthropic', toolsets: ['files'] });
-  assert.ok(anthropic.tools.every((t) => t.input_schema && !('parameters' in t)));
+  // The text editor is Anthropic's native tool (no schema: Claude knows
+  // it); every other tool a custom one.
+  assert.deepEqual(
+    anthropic.tools.filter((t) => !t.input_schema),
+    [{ type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' }],
+  );
+  assert.ok(anthropic.tools.every((t) => !('parameters' in t)));
+  const custom = ek.toolDefinitions({
+    format: 'anthropic',
+    toolsets: ['files'],
+    anthropicTextEditor: 'custom',
+  });
+  const editor = custom.tools.find((t) => t.name === 'str_replace_based_edit_tool');
+  assert.deepEqual(editor.input_schema.required, ['command', 'path']);
+  assert.throws(() => ek.toolDefinitions({ format: 'anthropic', anthropicTextEditor: 'builtin' }), {
+    code: 'INVALID_ARGUMENT',
+    message: /anthropicTextEditor/,
+  });
   assert.ok(anthropic.tools.every((t) => !t.name.startsWith('get')));
   assert.match(anthropic.guide, /Never write blind/);
 });

@@ -392,7 +392,7 @@ test('TypeScript: the published declarations have no `any` and a typed consumer 
       const r = findMatch('abc', 'b', { mode: 'safe' });
       const line: number | undefined = r.matches[0]?.startLine;
       const code: ErrorCode = 'BLOCK_NOT_FOUND';
-      const tools = toolDefinitions({ format: 'anthropic' }).tools.map((t) => t.input_schema.type);
+      const tools = toolDefinitions({ format: 'anthropic' }).tools.map((t) => ('input_schema' in t ? t.input_schema.type : t.type));
       try { run(); } catch (e) { if (isEditkitError(e)) { const c: ErrorCode = e.code; void c; } }
       void line; void code; void tools;
     `,
@@ -497,7 +497,7 @@ test('TypeScript: a strict bundler-resolution consumer of the browser entry comp
         return applyBlockDiff('@@DELETE:20250101000000-para001@@', host, { dryRun: true });
       }
       const zh = toolDefinitions('zh').tools.map((t) => t.parameters.type);
-      const anthropic = toolDefinitions({ lang: 'en', format: 'anthropic' }).tools.map((t) => t.input_schema);
+      const anthropic = toolDefinitions({ lang: 'en', format: 'anthropic' }).tools.map((t) => ('input_schema' in t ? t.input_schema : t.type));
       const runner: ToolRunner = createToolRunner({ lang: 'zh' });
       const valid: boolean = validateBlockDiffFormat('x', { lang: 'en' }).valid;
       void zh; void anthropic; void runner; void valid;

@@ -31,11 +31,16 @@ const runner: ToolRunner = createToolRunner({ files: createNodeFileHost({ root: 
 // ---- the definitions themselves -------------------------------------------
 export const chatTools: ChatCompletionTool[] = toolDefinitions({ format: 'openai' }).tools;
 export const responsesTools: FunctionTool[] = toolDefinitions({ format: 'openai-responses' }).tools;
-export const anthropicTools: Anthropic.Tool[] = toolDefinitions({ format: 'anthropic' }).tools;
+export const anthropicTools: Anthropic.ToolUnion[] = toolDefinitions({ format: 'anthropic' }).tools;
+// The text editor as a custom tool: every item is then a plain `Tool`.
+export const anthropicCustomTools: Anthropic.Tool[] = toolDefinitions({
+  format: 'anthropic',
+  anthropicTextEditor: 'custom',
+}).tools.filter((t) => 'input_schema' in t);
 export const mcpTools: McpTool[] = toolDefinitions({ format: 'mcp' }).tools;
 // The runner keeps the format in its return type too.
 export const runnerChatTools: ChatCompletionTool[] = runner.definitions({ format: 'openai' }).tools;
-export const runnerAnthropicTools: Anthropic.Tool[] = runner.definitions({
+export const runnerAnthropicTools: Anthropic.ToolUnion[] = runner.definitions({
   format: 'anthropic',
 }).tools;
 export const runnerMcpTools: McpTool[] = runner.definitions({ format: 'mcp' }).tools;

@@ -62,12 +62,24 @@ export type OpenAIResponsesTool = {
   /** Strict mode needs every field required; editkit's tools have optional fields. */
   strict: false;
 };
-/** Assignable to `@anthropic-ai/sdk`'s `Tool`. */
-export type AnthropicTool = {
+/** Assignable to `@anthropic-ai/sdk`'s `Tool` (a custom tool). */
+export type AnthropicCustomTool = {
   name: string;
   description: string;
   input_schema: ObjectSchema;
 };
+/**
+ * Anthropic's own text editor tool (`@anthropic-ai/sdk`'s
+ * `ToolTextEditor20250728`): Claude knows its commands and arguments from
+ * training, so it has no schema here; its calls are run by the same
+ * `str_replace_based_edit_tool` of the runner.
+ */
+export type AnthropicTextEditorTool = {
+  type: 'text_editor_20250728';
+  name: 'str_replace_based_edit_tool';
+};
+/** An item of `tools` for `@anthropic-ai/sdk`'s `messages.create` (`ToolUnion`). */
+export type AnthropicTool = AnthropicCustomTool | AnthropicTextEditorTool;
 /** Assignable to the MCP SDK's `Tool`. */
 export type McpTool = {
   name: string;
@@ -94,6 +106,13 @@ export interface ToolDefinitionsOptions<F extends ToolFormat = ToolFormat> {
   format?: F;
   /** Default: both toolsets. */
   toolsets?: Toolset[];
+  /**
+   * `anthropic` only: `str_replace_based_edit_tool` as Anthropic's native
+   * text editor tool (`{ type: 'text_editor_20250728', name }`, the
+   * default: the commands Claude was trained on) or as a custom tool with
+   * editkit's schema (`'custom'`).
+   */
+  anthropicTextEditor?: 'native' | 'custom';
 }
 
 export interface ToolDefinitions<T extends ToolDefinition = ToolDefinition> {
@@ -815,8 +834,17 @@ export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
   // A bare language string is the short form: toolDefinitions('zh').
   const opts =
     typeof defOptions === 'string'
-      ? { lang: readLang(defOptions), format: undefined, toolsets: undefined }
-      : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options');
+      ? {
+          lang: readLang(defOptions),
+          format: undefined,
+          toolsets: undefined,
+          anthropicTextEditor: undefined,
+        }
+      : readOptions(
+          defOptions,
+          ['lang', 'format', 'toolsets', 'anthropicTextEditor'] as const,
+          'options',
+        );
   const lang: Lang = opts.lang === 'zh' ? 'zh' : 'en';
   if (opts.format !== undefined && !FORMATS.includes(opts.format as ToolFormat)) {
     throw jsError(
@@ -828,6 +856,16 @@ export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
         `expected one of ${FORMATS.map((f) => JSON.stringify(f)).join(', ')}, got ${JSON.stringify(opts.format)}`,
       ],
       { subject: 'format' },
+    );
+  }
+  const editor = opts.anthropicTextEditor;
+  if (editor !== undefined && editor !== 'native' && editor !== 'custom') {
+    throw jsError(
+      'INVALID_ARGUMENT',
+      'invalidArgument',
+      lang,
+      ['anthropicTextEditor', `expected "native" or "custom", got ${JSON.stringify(editor)}`],
+      { subject: 'anthropicTextEditor' },
     );
   }
   const format = (opts.format ?? 'json-schema') as ToolFormat;
@@ -843,6 +881,9 @@ export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
       case 'openai-responses':
         return { type: 'function', name: s.name, description, parameters, strict: false };
       case 'anthropic':
+        if (s.name === 'str_replace_based_edit_tool' && opts.anthropicTextEditor !== 'custom') {
+          return { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' };
+        }
         return { name: s.name, description, input_schema: parameters };
       case 'mcp':
         return { name: s.name, description, inputSchema: parameters };

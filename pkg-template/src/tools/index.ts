@@ -1,5 +1,7 @@
 export { toolDefinitions, TOOL_NAMES, GUIDES } from './definitions.js';
 export type {
+  AnthropicCustomTool,
+  AnthropicTextEditorTool,
   AnthropicTool,
   JsonSchema,
   JsonSchemaTool,
