@@ -60,6 +60,13 @@ pub enum Kind {
     Typographic,
     NormalForms,
     EscapedLiteralAdded,
+    // Slips on the lines the edit changes (issue 35): the model's SEARCH
+    // and REPLACE carry the same slip, and the edit changes a word inside
+    // a line or adds a line; the file's bytes must stay on those lines too.
+    TrailingWordChanged,
+    InnerDoubledWordChanged,
+    NewLineTrailing,
+    NewLineInnerDoubled,
     // Content: only the fuzzy mode may land these (≥ 90 %).
     DroppedMiddleLine,
     AlteredMiddleLine,
@@ -70,7 +77,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 21] = [
+    pub const ALL: [Kind; 25] = [
         Kind::IndentAdded,
         Kind::IndentDropped,
         Kind::TabsSpaces,
@@ -87,6 +94,10 @@ impl Kind {
         Kind::Typographic,
         Kind::NormalForms,
         Kind::EscapedLiteralAdded,
+        Kind::TrailingWordChanged,
+        Kind::InnerDoubledWordChanged,
+        Kind::NewLineTrailing,
+        Kind::NewLineInnerDoubled,
         Kind::DroppedMiddleLine,
         Kind::AlteredMiddleLine,
         Kind::WrongNeighbourLine,
@@ -112,6 +123,10 @@ impl Kind {
             Kind::Typographic => "dashes/NBSP/zero-width",
             Kind::NormalForms => "NFC search, NFD file",
             Kind::EscapedLiteralAdded => "escaped, new literal",
+            Kind::TrailingWordChanged => "trailing, word changed",
+            Kind::InnerDoubledWordChanged => "inner doubled, word changed",
+            Kind::NewLineTrailing => "trailing, line added",
+            Kind::NewLineInnerDoubled => "inner doubled, line added",
             Kind::DroppedMiddleLine => "dropped middle line",
             Kind::AlteredMiddleLine => "altered middle line",
             Kind::WrongNeighbourLine => "wrong neighbour line",
@@ -389,6 +404,61 @@ fn with_marker(span: &str, at: usize) -> String {
     })
 }
 
+/// Line `at` of `span` with its first word of three or more letters
+/// renamed (an edit inside the line, not at its end).
+fn with_word_changed(span: &str, at: usize) -> Option<String> {
+    let mut changed = false;
+    let out = map_lines(span, |i, body| {
+        if i != at {
+            return body.to_string();
+        }
+        let mut from = None;
+        for (k, c) in body.char_indices() {
+            match (c.is_ascii_alphabetic(), from) {
+                (true, None) => from = Some(k),
+                (false, Some(f)) if k - f >= 3 => {
+                    changed = true;
+                    return format!("{}_q7{}", &body[..k], &body[k..]);
+                }
+                (false, Some(_)) => from = None,
+                _ => {}
+            }
+        }
+        body.to_string()
+    });
+    changed.then_some(out)
+}
+
+/// `span` with a new line after line `at`: that line again, with the
+/// marker (a line written in its neighbour's style).
+fn with_line_added(span: &str, at: usize) -> String {
+    map_lines(span, |i, body| {
+        if i == at {
+            format!("{body}\n{body}{MARKER}")
+        } else {
+            body.to_string()
+        }
+    })
+}
+
+/// Every line with two trailing spaces (blank lines too: a model pads
+/// them all).
+fn padded(_: usize, b: &str) -> String {
+    format!("{b}  ")
+}
+
+/// The first single space between two non-blank characters doubled.
+fn inner_doubled(_: usize, b: &str) -> String {
+    let bytes = b.as_bytes();
+    let indent = indent_of(b).len();
+    for k in indent + 1..bytes.len().saturating_sub(1) {
+        if bytes[k] == b' ' && bytes[k - 1] != b' ' && bytes[k + 1] != b' ' {
+            return format!("{} {}", &b[..k], &b[k..]);
+        }
+    }
+    b.to_string()
+}
+
 fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> Option<Case> {
     let text = lines.text;
     let span = lines.span(from, to);
@@ -555,6 +625,24 @@ fn make_case(kind: Kind, file: usize, lines: &Lines, from: usize, to: usize) -> 
             (with_neighbour(span), with_neighbour(&edited))
         }
         Kind::Duplicate => (span.to_string(), edited.clone()),
+        Kind::TrailingWordChanged | Kind::InnerDoubledWordChanged => {
+            edited = with_word_changed(span, at)?;
+            let f = if kind == Kind::TrailingWordChanged {
+                padded
+            } else {
+                inner_doubled
+            };
+            (map_lines(span, f), map_lines(&edited, f))
+        }
+        Kind::NewLineTrailing | Kind::NewLineInnerDoubled => {
+            edited = with_line_added(span, at);
+            let f = if kind == Kind::NewLineTrailing {
+                padded
+            } else {
+                inner_doubled
+            };
+            (map_lines(span, f), map_lines(&edited, f))
+        }
     };
     if search == replace {
         return None;

@@ -1504,3 +1504,61 @@ fn a_kept_index_changes_no_answer() {
     // kept table is for).
     assert!(exhausted > 0);
 }
+
+/// A new line between lines the search carried with a spacing slip (the
+/// model's trailing spaces, its doubled inner spaces) loses the same slip:
+/// it follows the file lines around it. Inside quotes nothing changes, and
+/// without the slip in the search the new line is as written.
+#[test]
+fn new_lines_lose_the_spacing_slips_the_search_shows() {
+    let file = "fn a() {\n    x = 1;\n    y = 2;\n}\n";
+    let (out, _) = replaced(
+        file,
+        "    x = 1;  \n    y = 2;  ",
+        "    x = 1;  \n    z = 3;  \n    y = 2;  ",
+        &safe(),
+    );
+    assert_eq!(out, "fn a() {\n    x = 1;\n    z = 3;\n    y = 2;\n}\n");
+    let (out, _) = replaced(
+        file,
+        "    x  = 1;\n    y  = 2;",
+        "    x  = 1;\n    z  = \"a  b\";\n    y  = 2;",
+        &safe(),
+    );
+    assert_eq!(
+        out,
+        "fn a() {\n    x = 1;\n    z = \"a  b\";\n    y = 2;\n}\n"
+    );
+    // A new line copied from a search line with a change: the file's bytes
+    // where it keeps that line's text (its two spaces inside quotes are
+    // the file's own, and stay).
+    let checks = "fn t() {\n  check(a, \"x  y\");\n  run();\n}\n";
+    let (out, _) = replaced(
+        checks,
+        "  check(a,  \"x  y\");\n  run();",
+        "  check(a,  \"x  y\");\n  check(b,  \"x  y\");\n  run();",
+        &safe(),
+    );
+    assert_eq!(
+        out,
+        "fn t() {\n  check(a, \"x  y\");\n  check(b, \"x  y\");\n  run();\n}\n"
+    );
+    // No slip in the search: the new line's spacing is the model's.
+    let (out, _) = replaced(
+        file,
+        "x = 1;\n    y = 2;",
+        "x = 1;\n    z  =  3;  \n    y = 2;",
+        &safe(),
+    );
+    assert_eq!(out, "fn a() {\n    x = 1;\n    z  =  3;  \n    y = 2;\n}\n");
+    // A file whose lines have trailing whitespace of their own: kept as
+    // written.
+    let file = "a = 1; \nb = 2; \n";
+    let (out, _) = replaced(
+        file,
+        "a = 1;  \nb = 2;  ",
+        "a = 1;  \nc = 3;  \nb = 2;  ",
+        &safe(),
+    );
+    assert_eq!(out, "a = 1; \nc = 3;  \nb = 2; \n");
+}

@@ -62,6 +62,26 @@ fn real_source_spans_never_land_in_the_wrong_place() {
         "safe-mode recall on formatting slips {:.3}",
         formatting.recall()
     );
+    // Issue 35: of the edits placed right, the file's bytes stay on the
+    // lines the edit changes and the lines it adds (the kinds whose SEARCH
+    // and REPLACE carry one slip, and the rest).
+    let right = formatting.exact + formatting.placed;
+    assert!(
+        f64::from(formatting.exact) >= 0.97 * f64::from(right),
+        "byte-exact {} of {right} placed right",
+        formatting.exact
+    );
+    for kind in [Kind::NewLineTrailing, Kind::NewLineInnerDoubled] {
+        let t = tallies
+            .get(&(kind, MatchMode::Safe))
+            .copied()
+            .unwrap_or_default();
+        assert_eq!(
+            t.exact,
+            t.exact + t.placed,
+            "{kind:?}: a new line kept the slip"
+        );
+    }
     let content = group_tally(&tallies, Group::Content, MatchMode::Fuzzy);
     assert!(
         content.recall() >= 0.90,

@@ -43,6 +43,7 @@ pub(super) fn lines(
         quotes: Quotes::of(plan.folded, &s_lines, &f_lines),
         first_is_partial,
         dedented_by: dedented_by(plan, &links, &s_lines, &r_lines),
+        slips: SpacingSlips::of(&s_lines, &f_lines),
     };
     let mut out: Vec<String> = Vec::with_capacity(r_lines.len());
     for (j, (&line, &link)) in r_lines.iter().zip(&links).enumerate() {
@@ -95,6 +96,119 @@ struct LinesCx<'a> {
     first_is_partial: bool,
     /// See [`dedented_by`].
     dedented_by: Option<&'a str>,
+    slips: SpacingSlips,
+}
+
+/// Spacing the model's search lines carry and the file's lines do not:
+/// what its new lines carry for the same reason, and lose (issue 35: a new
+/// line between lines written in the file's style follows them).
+#[derive(Default)]
+struct SpacingSlips {
+    /// Trailing whitespace the search lines have where the file's have
+    /// none (no file line of the match has any).
+    trailing: Vec<String>,
+    /// The search writes two spaces where the file writes one, and only
+    /// that (no file line of the match has a run of exactly two spaces
+    /// after its indentation; longer runs, as inside comments, are the
+    /// file's own).
+    doubled: bool,
+}
+
+/// The runs of whitespace between the non-blank characters of `line`.
+fn inner_runs(line: &str) -> Vec<&str> {
+    let t = line.trim();
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (k, c) in t.char_indices() {
+        match (c == ' ' || c == '\t', start) {
+            (true, None) => start = Some(k),
+            (false, Some(s0)) => {
+                runs.push(&t[s0..k]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    runs
+}
+
+impl SpacingSlips {
+    fn of(s_lines: &[&str], f_lines: &[&str]) -> SpacingSlips {
+        let tail = |l: &str| l[l.trim_end().len()..].to_string();
+        let pairs = || {
+            s_lines
+                .iter()
+                .zip(f_lines)
+                .filter(|(s, f)| !is_blank(s) && !is_blank(f))
+        };
+        let mut out = SpacingSlips::default();
+        if pairs().all(|(_, f)| tail(f).is_empty()) {
+            for (s, _) in pairs() {
+                let t = tail(s);
+                if !t.is_empty() && !out.trailing.contains(&t) {
+                    out.trailing.push(t);
+                }
+            }
+        }
+        let mut changed = pairs()
+            .filter(|(s, f)| key(s, Level::Collapse) == key(f, Level::Collapse))
+            .flat_map(|(s, f)| {
+                let (rs, rf) = (inner_runs(s), inner_runs(f));
+                let same_shape = rs.len() == rf.len();
+                rs.into_iter()
+                    .zip(rf)
+                    .filter(move |(a, b)| same_shape && a != b)
+            })
+            .peekable();
+        let some = changed.peek().is_some();
+        out.doubled = some
+            && changed.all(|(s, f)| s == "  " && f == " ")
+            && pairs().all(|(_, f)| !inner_runs(f).contains(&"  "));
+        out
+    }
+
+    /// A new line without the slips: its trailing whitespace when the
+    /// search lines carry the same, and (outside quotes) its runs of two
+    /// spaces.
+    fn undo(&self, line: String) -> String {
+        let mut line = line;
+        let body_len = line.trim_end().len();
+        if self.trailing.iter().any(|t| line[body_len..] == **t) {
+            line.truncate(body_len);
+        }
+        if self.doubled {
+            line = undoubled(&line);
+        }
+        line
+    }
+}
+
+/// `line` with every run of exactly two spaces after its indentation and
+/// outside quotes (`"`, `'`, `` ` ``) written as one space.
+fn undoubled(line: &str) -> String {
+    let indent = indent_of(line);
+    let body: Vec<char> = line[indent.len()..].chars().collect();
+    let mut out = String::with_capacity(line.len());
+    out.push_str(indent);
+    let mut quote: Option<char> = None;
+    for (k, &c) in body.iter().enumerate() {
+        let before = k.checked_sub(1).map(|p| body[p]);
+        match quote {
+            Some(q) if c == q && before != Some('\\') => quote = None,
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None if c == ' '
+                && before == Some(' ')
+                && k >= 2
+                && body[k - 2] != ' '
+                && body.get(k + 1).is_some_and(|&n| n != ' ' && n != '\t') =>
+            {
+                continue
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl LinesCx<'_> {
@@ -126,7 +240,52 @@ impl LinesCx<'_> {
                 return self.quotes.write_pieces(indent, pieces, j + 1);
             }
         }
-        self.quotes.restyle_line(shifted, j + 1)
+        // A new line much like one of the search's (a copy with a change,
+        // the usual way to add a sibling) is written in that line's file
+        // bytes wherever it keeps its text: the slips the search carried
+        // there are gone, quotes and inner runs included.
+        if link == LineLink::Inserted {
+            if let Some(i) = self.most_like(line) {
+                let (s, f) = (self.s_lines[i], self.f_lines[i]);
+                if let Some(pieces) = keep_file_bytes(s, f, &shifted) {
+                    // Its own pieces lose the search's slips too (the
+                    // file's pieces have none of them).
+                    let written = self
+                        .quotes
+                        .write_pieces(indent_of(&shifted), pieces, j + 1)?;
+                    return Ok(self.slips.undo(written));
+                }
+            }
+        }
+        self.quotes.restyle_line(self.slips.undo(shifted), j + 1)
+    }
+
+    /// The search line a new line is most like, when it shares at least
+    /// half its text with it (as a common start and end under the fold
+    /// key).
+    fn most_like(&self, line: &str) -> Option<usize> {
+        let r: Vec<char> = key(line, Level::Fold).chars().collect();
+        let shared = |s: &str| {
+            let s: Vec<char> = key(s, Level::Fold).chars().collect();
+            let head = s.iter().zip(&r).take_while(|(a, b)| a == b).count();
+            let room = s.len().min(r.len()) - head;
+            let tail = s
+                .iter()
+                .rev()
+                .zip(r.iter().rev())
+                .take(room)
+                .take_while(|(a, b)| a == b)
+                .count();
+            head + tail
+        };
+        let (best, n) = self
+            .s_lines
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !is_blank(s))
+            .map(|(i, s)| (i, shared(s)))
+            .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?;
+        (2 * n >= r.len() && !r.is_empty()).then_some(best)
     }
 
     /// Line `j`'s indentation in the file's columns.
