@@ -32,17 +32,40 @@ const MODES = new Set([undefined, 'exact', 'safe', 'fuzzy']);
 const LANGS = new Set([undefined, 'en', 'zh']);
 const KEYS = new Set(['mode', 'lang', 'prose']);
 
-/** Whether the options (as the JSON text sent to wasm) leave the exact
- * strategy's answer as it is with no options at all. */
-function plainOptions(json: string): boolean {
-  if (json === '{}') return true;
-  const o = JSON.parse(json) as Record<string, unknown>;
-  return (
-    Object.keys(o).every((k) => KEYS.has(k)) &&
-    MODES.has(o.mode as string | undefined) &&
-    LANGS.has(o.lang as string | undefined) &&
-    (o.prose === undefined || typeof o.prose === 'boolean')
-  );
+/** Whether the options leave the exact strategy's answer as it is with no
+ * options at all: `undefined`, or a plain object of a valid mode, language
+ * and `prose` only. Anything else (or a getter that throws) is left to the
+ * full path, which checks and reports it. */
+export function plainOptions(opts: unknown): boolean {
+  if (opts === undefined || opts === null) return true;
+  try {
+    if (typeof opts !== 'object' || Object.getPrototypeOf(opts) !== Object.prototype) return false;
+    const o = opts as Record<string, unknown>;
+    for (const k in o) if (!KEYS.has(k)) return false;
+    return (
+      MODES.has(o.mode as string | undefined) &&
+      LANGS.has(o.lang as string | undefined) &&
+      (o.prose === undefined || typeof o.prose === 'boolean')
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `search` occurs in `content` again after `at` (overlapping
+ * included). A long search is looked for by its head first: a short
+ * needle's scan starts sooner, and each of a few hits is checked in full;
+ * past those, the whole search is scanned for. */
+function foundAgain(content: string, search: string, at: number): boolean {
+  if (search.length < 64) return content.indexOf(search, at + 1) !== -1;
+  const head = search.slice(0, 32);
+  let p = at;
+  for (let hits = 0; hits < 8; hits++) {
+    p = content.indexOf(head, p + 1);
+    if (p === -1) return false;
+    if (content.startsWith(search, p)) return true;
+  }
+  return content.indexOf(search, p + 1) !== -1;
 }
 
 function newlines(content: string): number[] {
@@ -81,16 +104,16 @@ const BUDGET = 100_000_000;
  * exact strategy then need not scan again), or nothing known. */
 export type FastExact = { answer: FindResult } | { absent: boolean };
 
-export function fastExact(content: string, search: string, json: string): FastExact {
+export function fastExact(content: string, search: string, opts: unknown): FastExact {
   if (search === '' || search.charCodeAt(0) === 0xfeff || content.charCodeAt(0) === 0xfeff) {
     return { absent: false };
   }
-  if (3 * (content.length + 2 * search.length) > BUDGET || !plainOptions(json)) {
+  if (3 * (content.length + 2 * search.length) > BUDGET || !plainOptions(opts)) {
     return { absent: false };
   }
   const at = content.indexOf(search);
   if (at === -1) return { absent: true };
-  if (content.indexOf(search, at + 1) !== -1) return { absent: false };
+  if (foundAgain(content, search, at)) return { absent: false };
   const table = newlines(content);
   const before = countBelow(table, at);
   const lineStart = (table[before - 1] ?? -1) + 1;

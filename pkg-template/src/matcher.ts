@@ -26,11 +26,12 @@ export function findMatch(content: string, search: string, opts?: FindOptions): 
   const lang = langOf(opts);
   const c = text(content, 'content', lang);
   const s = text(search, 'search', lang);
-  const o = options(opts, 'options', lang);
   // Before the wasm is loaded, every call says so the same way (the
-  // loader's error), whatever the search.
-  const scanned = isReady() ? fastExact(c, s, o) : { absent: false };
+  // loader's error), whatever the search. Options the fast path reads are
+  // plain values; anything else is checked by `options` below.
+  const scanned = isReady() ? fastExact(c, s, opts) : { absent: false };
   if ('answer' in scanned) return scanned.answer;
+  const o = options(opts, 'options', lang);
   return call(lang, () => glue.findMatch(c, s, o, scanned.absent));
 }
 

@@ -340,7 +340,8 @@ fn word_run_hashes(text: &str) -> Vec<u64> {
             _ => {}
         }
     }
-    out.sort_unstable();
+    // std's stable sort, as the token filter's (one copy of the code).
+    out.sort();
     out.dedup();
     out
 }

@@ -8,18 +8,7 @@
 // JS scan found nothing gives the report it gives when it scans itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek } from './support.mjs';
-
-/** mulberry32: the same texts on every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { ek, rng } from './support.mjs';
 
 const PIECES = [
   'a',
@@ -107,4 +96,25 @@ test('what the fast path leaves to wasm is still answered there', () => {
   assert.throws(() => ek.findMatch('a', 'a', { mode: 'loose' }), { code: 'INVALID_ARGUMENT' });
   // A search starting with a BOM is matched without it.
   assert.equal(ek.findMatch('x\nab\n', '\uFEFFab').matches[0].startLine, 2);
+});
+
+test('a long search whose head repeats is found once or twice as wasm finds it', () => {
+  const line = (n) =>
+    `export function handler(request: Request, context: Context) { return ${n} }\n`;
+  const distinct = Array.from({ length: 30 }, (_, n) => line(n)).join('');
+  const repeating = Array.from({ length: 30 }, (_, n) => line(n % 15)).join('');
+  // Once: the head is on every line, the whole search on one place.
+  const once = line(3) + line(4) + line(5).slice(0, 40);
+  assert.deepEqual(ek.findMatch(distinct, once), wasmAnswer(distinct, once, {}));
+  assert.equal(ek.findMatch(distinct, once).matches[0].startLine, 4);
+  // Twice, the second time after more than eight lines with its head; and
+  // overlapping, in a run of identical lines.
+  for (const [text, search] of [
+    [repeating, line(1) + line(2)],
+    [line(7).repeat(4), line(7).repeat(3)],
+  ]) {
+    const got = ek.findMatch(text, search);
+    assert.equal(got.code, 'AMBIGUOUS');
+    assert.deepEqual(got.matches, wasmAnswer(text, search, {}).matches);
+  }
 });

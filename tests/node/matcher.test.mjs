@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ek, repo } from './support.mjs';
+import { ek, repo, rng } from './support.mjs';
 
 const FILE =
   'function total(items) {\r\n    let sum = 0;\r\n    for (const item of items) {\r\n        sum += item.price;\r\n    }\r\n    return sum;\r\n}\r\n';
@@ -205,15 +205,9 @@ test('hostile arguments to the matcher are typed errors and the module keeps wor
 });
 
 test('exact search in the wasm build finds what indexOf finds, at every offset (the v128 needle scan)', () => {
-  // mulberry32: a small alphabet makes the scan's rare-byte candidates
-  // frequent, so both the sixteen-position loop and the tails are used.
-  let seed = 7;
-  const rand = () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // A small alphabet makes the scan's rare-byte candidates frequent, so
+  // both the sixteen-position loop and the tails are used.
+  const rand = rng(7);
   const alphabet = 'ab{}( \n';
   const text = (n) => Array.from({ length: n }, () => alphabet[Math.floor(rand() * 7)]).join('');
   /** Non-overlapping occurrences, left to right (what replaceAll places). */

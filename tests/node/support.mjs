@@ -94,3 +94,15 @@ export function minimalArgs(schema) {
   const names = [...schema.required, ...('uri' in schema.properties ? ['path'] : [])];
   return Object.fromEntries(names.map((n) => [n, validValue(schema.properties[n])]));
 }
+
+/** mulberry32: a generator of numbers in [0, 1) that gives the same
+ * sequence for a seed on every run (the random-input tests). */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -71,6 +71,8 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
     let (Some(first_key), Some(last_key)) = (keys.first(), keys.last()) else {
         return Outcome::NotFound;
     };
+    let mut first_pairings = Pairings::new(first_key, search_hashes[0], n);
+    let mut last_pairings = Pairings::new(last_key, search_hashes[k - 1], n);
     let mut scored = Vec::new();
     let mut seen: Vec<(usize, usize)> = Vec::new();
     for head in &heads {
@@ -86,7 +88,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         let Some(hashes) = near.cover(reach, &mut cx.budget) else {
             return Outcome::Exhausted;
         };
-        let Some(firsts) = pairing_lines(cx, hashes, range, first_key, search_hashes[0]) else {
+        let Some(firsts) = pairing_lines(cx, hashes, range, &mut first_pairings) else {
             return Outcome::Exhausted;
         };
         for (a, first_pairing) in firsts {
@@ -95,8 +97,7 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
             if lo > hi {
                 continue;
             }
-            let Some(lasts) = pairing_lines(cx, hashes, lo..=hi, last_key, search_hashes[k - 1])
-            else {
+            let Some(lasts) = pairing_lines(cx, hashes, lo..=hi, &mut last_pairings) else {
                 return Outcome::Exhausted;
             };
             for (b, last_pairing) in lasts {
@@ -202,31 +203,68 @@ impl Pairing {
     }
 }
 
-/// The lines of `range` that stand for a search line with fold key `want`
-/// (hash `want_hash`), and how. `None` when the budget ran out.
+/// How each line stands for one search line (its fold key and hash), as
+/// [`pairing_lines`] found it: the regions around the filter's windows
+/// overlap, and each first line's candidate last lines overlap the next
+/// one's, so a line is judged once per call.
+struct Pairings<'k> {
+    want: &'k str,
+    want_hash: u64,
+    wordy: bool,
+    /// Per line: 0 not judged yet, 1 no pairing, else the pairing + 2.
+    known: Vec<u8>,
+}
+
+impl<'k> Pairings<'k> {
+    fn new(want: &'k str, want_hash: u64, lines: usize) -> Self {
+        Pairings {
+            want,
+            want_hash,
+            wordy: want.chars().filter(|c| c.is_alphanumeric()).count() >= WORDY_LINE_CHARS,
+            known: vec![0; lines],
+        }
+    }
+}
+
+/// The lines of `range` that stand for the search line of `p`, and how.
+/// `None` when the budget ran out.
 fn pairing_lines(
     cx: &mut Cx<'_, '_>,
     hashes: &[u64],
     range: std::ops::RangeInclusive<usize>,
-    want: &str,
-    want_hash: u64,
+    p: &mut Pairings<'_>,
 ) -> Option<Vec<(usize, Pairing)>> {
+    const ORDER: [Pairing; 3] = [Pairing::Equal, Pairing::Similar, Pairing::Misremembered];
     let mut out = Vec::new();
-    let wordy = want.chars().filter(|c| c.is_alphanumeric()).count() >= WORDY_LINE_CHARS;
     let threshold = cx.limits.threshold;
     for i in range {
-        let line = cx.content.fold_key(i);
-        if hashes.get(i) == Some(&want_hash) && line == want {
-            out.push((i, Pairing::Equal));
-        } else if similarity(cx, line, want, threshold)? >= threshold {
-            out.push((i, Pairing::Similar));
-        } else if wordy {
-            if !cx.budget.spend(line.len() + want.len()) {
-                return None;
+        let judged = match p.known.get(i).copied().unwrap_or(0) {
+            0 => {
+                let line = cx.content.fold_key(i);
+                let pairing = if hashes.get(i) == Some(&p.want_hash) && line == p.want {
+                    Some(Pairing::Equal)
+                } else if similarity(cx, line, p.want, threshold)? >= threshold {
+                    Some(Pairing::Similar)
+                } else if p.wordy {
+                    if !cx.budget.spend(line.len() + p.want.len()) {
+                        return None;
+                    }
+                    one_word_apart(line, p.want).then_some(Pairing::Misremembered)
+                } else {
+                    None
+                };
+                if let Some(slot) = p.known.get_mut(i) {
+                    *slot = pairing.map_or(1, |x| {
+                        ORDER.iter().position(|o| *o == x).unwrap_or(0) as u8 + 2
+                    });
+                }
+                pairing
             }
-            if one_word_apart(line, want) {
-                out.push((i, Pairing::Misremembered));
-            }
+            1 => None,
+            k => ORDER.get(usize::from(k) - 2).copied(),
+        };
+        if let Some(pairing) = judged {
+            out.push((i, pairing));
         }
     }
     Some(out)
@@ -257,6 +295,18 @@ fn one_word_apart(a: &str, b: &str) -> bool {
             rest = tail;
             Some(token)
         })
+    }
+    // Lines one word apart have the same ASCII punctuation, in the same
+    // order (only a token starting with a letter, digit or `_` may
+    // differ): a byte test that turns most line pairs away before either
+    // is cut into tokens.
+    let punctuation = |s: &'_ str| {
+        s.bytes()
+            .filter(|&b| b.is_ascii_punctuation() && b != b'_')
+            .collect::<Vec<u8>>()
+    };
+    if punctuation(a) != punctuation(b) {
+        return false;
     }
     let is_word = |t: &str| {
         t.chars()

@@ -120,6 +120,12 @@ fn windows_by_anchor(
     }
     let k = keys.len();
     let lines = cx.content.lines().len();
+    // A run no line holds as a whole run: no line can have the key, so no
+    // window (asked of the content's table of runs, kept across calls on
+    // one file; charged like the scan it spares).
+    if cx.content.lacks_word_run(run) {
+        return Some(cx.budget.spend(body.len() / 4).then(Vec::new));
+    }
     // More lines with the run than this and hashing is cheaper.
     let common = lines / 8 + 64;
     let mut out = Vec::new();
