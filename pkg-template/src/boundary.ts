@@ -7,6 +7,7 @@
 
 import * as glue from 'editkit-glue';
 import { EditkitError, isEditkitError, jsError } from './errors.js';
+import { resetFastExactCount } from './exact-fast.js';
 import { DEFAULT_TIMEOUT_MS, isTimeout, settleWithin, timeoutOf } from './timeout.js';
 import type { EditkitErrorData, Lang } from './types.js';
 
@@ -211,6 +212,8 @@ function replaceInstance(thrown: unknown): void {
   } catch {
     // The next call re-initialises or reports again.
   }
+  // The new instance's counters start at zero; so do the JS layer's.
+  resetFastExactCount();
   const rejecters = [...inFlight];
   queueMicrotask(() => {
     for (const reject of rejecters) if (inFlight.delete(reject)) reject(new AsyncTrap(thrown));

@@ -14,7 +14,7 @@ const data = JSON.parse(
 );
 
 /** How many cases of each outcome the data holds. */
-const OUTCOMES = { agree: 14, safe_refusal: 2, differ: 4 };
+const OUTCOMES = { agree: 15, safe_refusal: 2, differ: 4 };
 
 /**
  * Files in memory. A path that is a folder of stored files is refused as
@@ -72,7 +72,7 @@ test('text editor conformance: the cases are well formed', () => {
     if (c.outcome !== 'agree') assert.ok(c.note, `${c.id}: a ${c.outcome} needs a note`);
     if (c.expect.isError) assert.ok(!c.expect.files, `${c.id}: a refusal writes nothing`);
   }
-  assert.ok(data.cases.length >= 12 && data.cases.length <= 20, 'between 12 and 20 cases');
+  assert.ok(data.cases.length >= 12 && data.cases.length <= 24, 'between 12 and 24 cases');
 });
 
 test('text editor conformance: the outcome counts', () => {

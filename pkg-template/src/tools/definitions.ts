@@ -670,6 +670,13 @@ const SPECS: Spec[] = [
           zh: 'str_replace：替换后的文本；insert：要插入的行。',
         },
       },
+      insert_text: {
+        schema: str(),
+        description: {
+          en: 'insert: the lines to insert (the name Anthropic’s native tool uses; new_str also works).',
+          zh: 'insert：要插入的行（Anthropic 原生工具使用此名称；也可用 new_str）。',
+        },
+      },
       insert_line: {
         schema: { type: 'integer', minimum: 0 },
         description: {

@@ -539,8 +539,11 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           return tools.edit!({ path, old_string: s(a.old_str), new_string: s(a.new_str) });
         default: {
           if (typeof a.insert_line !== 'number') return needs('insert_line');
-          if (typeof a.new_str !== 'string') return needs('new_str');
-          return insertLines(path, a.insert_line, a.new_str);
+          // Anthropic's native text_editor_20250728 sends the text as
+          // `insert_text`; the custom schema (and older versions) as `new_str`.
+          const inserted = typeof a.insert_text === 'string' ? a.insert_text : a.new_str;
+          if (typeof inserted !== 'string') return needs('new_str');
+          return insertLines(path, a.insert_line, inserted);
         }
       }
     },

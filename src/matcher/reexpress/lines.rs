@@ -107,10 +107,11 @@ struct SpacingSlips {
     /// Trailing whitespace the search lines have where the file's have
     /// none (no file line of the match has any).
     trailing: Vec<String>,
-    /// The search writes two spaces where the file writes one, and only
-    /// that (no file line of the match has a run of exactly two spaces
-    /// after its indentation; longer runs, as inside comments, are the
-    /// file's own).
+    /// The model doubles single spaces as a habit: on at least two search
+    /// lines, every inner run that differs from the file's is two spaces
+    /// for one, no file line of the match has a run of exactly two, and
+    /// every file line's quotes are plain and paired (no string of the
+    /// match runs over a line end, none holds an escape).
     doubled: bool,
 }
 
@@ -132,6 +133,17 @@ fn inner_runs(line: &str) -> Vec<&str> {
     runs
 }
 
+/// Whether every string on `line` opens and closes on it, with no escape
+/// and no backtick (a template literal may span lines): the quotes
+/// [`undoubled`] can trust.
+fn plain_quotes(line: &str) -> bool {
+    !line.contains(['\\', '`'])
+        && !line.contains("\"\"\"")
+        && !line.contains("\'\'\'")
+        && line.matches('"').count() % 2 == 0
+        && line.matches('\'').count() % 2 == 0
+}
+
 impl SpacingSlips {
     fn of(s_lines: &[&str], f_lines: &[&str]) -> SpacingSlips {
         let tail = |l: &str| l[l.trim_end().len()..].to_string();
@@ -150,57 +162,60 @@ impl SpacingSlips {
                 }
             }
         }
-        let mut changed = pairs()
+        // Per slipped line: whether every run it changed is "  " for " ".
+        let slipped: Vec<bool> = pairs()
             .filter(|(s, f)| key(s, Level::Collapse) == key(f, Level::Collapse))
-            .flat_map(|(s, f)| {
+            .filter_map(|(s, f)| {
                 let (rs, rf) = (inner_runs(s), inner_runs(f));
-                let same_shape = rs.len() == rf.len();
-                rs.into_iter()
-                    .zip(rf)
-                    .filter(move |(a, b)| same_shape && a != b)
+                let changed: Vec<(&str, &str)> =
+                    rs.into_iter().zip(rf).filter(|(a, b)| a != b).collect();
+                (!changed.is_empty()).then(|| changed.iter().all(|&(a, b)| a == "  " && b == " "))
             })
-            .peekable();
-        let some = changed.peek().is_some();
-        out.doubled = some
-            && changed.all(|(s, f)| s == "  " && f == " ")
-            && pairs().all(|(_, f)| !inner_runs(f).contains(&"  "));
+            .collect();
+        out.doubled = slipped.len() >= 2
+            && slipped.iter().all(|&d| d)
+            && pairs().all(|(_, f)| !inner_runs(f).contains(&"  ") && plain_quotes(f));
         out
     }
 
     /// A new line without the slips: its trailing whitespace when the
-    /// search lines carry the same, and (outside quotes) its runs of two
-    /// spaces.
+    /// search lines carry the same; with the doubling habit, and when its
+    /// own quotes are plain, its runs of exactly two spaces outside quotes
+    /// and not before a comment (`  #`, `  //`: a style of its own).
     fn undo(&self, line: String) -> String {
         let mut line = line;
         let body_len = line.trim_end().len();
         if self.trailing.iter().any(|t| line[body_len..] == **t) {
             line.truncate(body_len);
         }
-        if self.doubled {
+        if self.doubled && plain_quotes(&line) {
             line = undoubled(&line);
         }
         line
     }
 }
 
-/// `line` with every run of exactly two spaces after its indentation and
-/// outside quotes (`"`, `'`, `` ` ``) written as one space.
+/// `line` with every run of exactly two spaces after its indentation,
+/// outside quotes and not before a comment, written as one space.
 fn undoubled(line: &str) -> String {
     let indent = indent_of(line);
-    let body: Vec<char> = line[indent.len()..].chars().collect();
+    let body = &line[indent.len()..];
+    let bytes = body.as_bytes();
     let mut out = String::with_capacity(line.len());
     out.push_str(indent);
-    let mut quote: Option<char> = None;
-    for (k, &c) in body.iter().enumerate() {
-        let before = k.checked_sub(1).map(|p| body[p]);
+    let mut quote: Option<u8> = None;
+    for (k, c) in body.char_indices() {
+        let b = bytes[k];
         match quote {
-            Some(q) if c == q && before != Some('\\') => quote = None,
-            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
-            None if c == ' '
-                && before == Some(' ')
+            Some(q) if b == q => quote = None,
+            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None if b == b' '
                 && k >= 2
-                && body[k - 2] != ' '
-                && body.get(k + 1).is_some_and(|&n| n != ' ' && n != '\t') =>
+                && bytes[k - 1] == b' '
+                && bytes[k - 2] != b' '
+                && bytes.get(k + 1).is_some_and(|&n| n != b' ' && n != b'\t')
+                && !body[k + 1..].starts_with('#')
+                && !body[k + 1..].starts_with("//") =>
             {
                 continue
             }
@@ -240,52 +255,7 @@ impl LinesCx<'_> {
                 return self.quotes.write_pieces(indent, pieces, j + 1);
             }
         }
-        // A new line much like one of the search's (a copy with a change,
-        // the usual way to add a sibling) is written in that line's file
-        // bytes wherever it keeps its text: the slips the search carried
-        // there are gone, quotes and inner runs included.
-        if link == LineLink::Inserted {
-            if let Some(i) = self.most_like(line) {
-                let (s, f) = (self.s_lines[i], self.f_lines[i]);
-                if let Some(pieces) = keep_file_bytes(s, f, &shifted) {
-                    // Its own pieces lose the search's slips too (the
-                    // file's pieces have none of them).
-                    let written = self
-                        .quotes
-                        .write_pieces(indent_of(&shifted), pieces, j + 1)?;
-                    return Ok(self.slips.undo(written));
-                }
-            }
-        }
         self.quotes.restyle_line(self.slips.undo(shifted), j + 1)
-    }
-
-    /// The search line a new line is most like, when it shares at least
-    /// half its text with it (as a common start and end under the fold
-    /// key).
-    fn most_like(&self, line: &str) -> Option<usize> {
-        let r: Vec<char> = key(line, Level::Fold).chars().collect();
-        let shared = |s: &str| {
-            let s: Vec<char> = key(s, Level::Fold).chars().collect();
-            let head = s.iter().zip(&r).take_while(|(a, b)| a == b).count();
-            let room = s.len().min(r.len()) - head;
-            let tail = s
-                .iter()
-                .rev()
-                .zip(r.iter().rev())
-                .take(room)
-                .take_while(|(a, b)| a == b)
-                .count();
-            head + tail
-        };
-        let (best, n) = self
-            .s_lines
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| !is_blank(s))
-            .map(|(i, s)| (i, shared(s)))
-            .max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?;
-        (2 * n >= r.len() && !r.is_empty()).then_some(best)
     }
 
     /// Line `j`'s indentation in the file's columns.
