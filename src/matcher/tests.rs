@@ -1546,6 +1546,17 @@ fn new_lines_lose_the_spacing_slips_the_search_shows() {
         out,
         "fn a() {\n    x = 1;\n    z = f(\"a  b\");  # note\n    y = 2;\n}\n"
     );
+    // A regex literal's spaces are its text.
+    let (out, _) = replaced(
+        file,
+        "    x  = 1;\n    y  = 2;",
+        "    x  = 1;\n    r = /a  b/;\n    y  = 2;",
+        &safe(),
+    );
+    assert_eq!(
+        out,
+        "fn a() {\n    x = 1;\n    r = /a  b/;\n    y = 2;\n}\n"
+    );
     // One slipped line is no habit (a docstring's column alignment stays).
     let help = "HELP = \"\"\"\nusage: tool [-v]\n\"\"\"\n";
     let (out, _) = replaced(

@@ -134,10 +134,12 @@ fn inner_runs(line: &str) -> Vec<&str> {
 }
 
 /// Whether every string on `line` opens and closes on it, with no escape
-/// and no backtick (a template literal may span lines): the quotes
+/// and no backtick (a template literal may span lines), and no `/` but a
+/// `//` comment's (a regex literal's spaces are its text): the quotes
 /// [`undoubled`] can trust.
 fn plain_quotes(line: &str) -> bool {
     !line.contains(['\\', '`'])
+        && !line.replace("//", "").contains('/')
         && !line.contains("\"\"\"")
         && !line.contains("\'\'\'")
         && line.matches('"').count() % 2 == 0
