@@ -5,18 +5,20 @@ const BRAND = Symbol.for('editkit.EditkitError');
 /** The only error editkit throws. `code` is stable; `message` is for people. */
 export class EditkitError extends Error implements EditkitErrorData {
   readonly code: ErrorCode;
-  readonly line?: number;
-  readonly blockId?: string;
-  readonly hunkIndex?: number;
-  readonly suggestions?: string[];
-  readonly candidates?: LineRange[];
-  readonly subject?: string;
-  readonly similarity?: number;
-  readonly expected?: string;
-  readonly actual?: string;
-  readonly diff?: string;
-  readonly yaml?: string;
-  readonly errors?: EditkitErrorData[];
+  // `declare`: the optional fields exist only when set (an ES2022 class
+  // field would be defined as `undefined`, and every one would print).
+  declare readonly line?: number;
+  declare readonly blockId?: string;
+  declare readonly hunkIndex?: number;
+  declare readonly suggestions?: string[];
+  declare readonly candidates?: LineRange[];
+  declare readonly subject?: string;
+  declare readonly similarity?: number;
+  declare readonly expected?: string;
+  declare readonly actual?: string;
+  declare readonly diff?: string;
+  declare readonly yaml?: string;
+  declare readonly errors?: EditkitErrorData[];
 
   constructor(data: EditkitErrorData, options?: { cause?: unknown }) {
     super(data.message, options);

@@ -440,3 +440,25 @@ test('the content kept from the previous call is used only for that same string'
   );
   assert.equal(ek.findMatch(one, 'omega').matches[0].startLine, 3);
 });
+
+test('an EditkitError prints and serialises only the fields that are set', async () => {
+  const { inspect } = await import('node:util');
+  let error;
+  try {
+    ek.replaceText('abc', 'zzz', 'y');
+  } catch (e) {
+    error = e;
+  }
+  assert.equal(error.code, 'NOT_FOUND');
+  assert.deepEqual(
+    Object.entries(error).filter(([, v]) => v === undefined),
+    [],
+  );
+  assert.doesNotMatch(inspect(error), /: undefined/);
+  assert.deepEqual(Object.keys(error.toJSON()).sort(), [
+    'code',
+    'expected',
+    'message',
+    'suggestions',
+  ]);
+});
