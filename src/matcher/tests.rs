@@ -1521,6 +1521,13 @@ fn new_lines_lose_the_spacing_slips_the_search_shows() {
         &safe(),
     );
     assert_eq!(out, "fn a() {\n    x = 1;\n    z = 3;\n    y = 2;\n}\n");
+}
+
+/// The doubled-space slip on new lines: undone only for a habit, with
+/// plain quotes, never in a string, a regex or before a comment.
+#[test]
+fn new_lines_lose_doubled_spaces_only_where_it_is_safe() {
+    let file = "fn a() {\n    x = 1;\n    y = 2;\n}\n";
     // Doubled inner spaces in the search: the new line's are its own,
     // strings included (one after an escaped backslash too).
     let (out, _) = replaced(
@@ -1569,6 +1576,13 @@ fn new_lines_lose_the_spacing_slips_the_search_shows() {
         out,
         "HELP = \"\"\"\nusage: tool [-v]\n  -v  verbose\n\"\"\"\n"
     );
+}
+
+/// A new line takes no file byte by alignment, and without a slip in the
+/// search (or with the file's own trailing whitespace) it is as written.
+#[test]
+fn new_lines_are_as_written_without_a_slip() {
+    let file = "fn a() {\n    x = 1;\n    y = 2;\n}\n";
     // A file NBSP where the search has a space is never carried into a new
     // line's code.
     let (out, _) = replaced(
