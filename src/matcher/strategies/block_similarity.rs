@@ -211,8 +211,8 @@ struct Pairings<'k> {
     want: &'k str,
     want_hash: u64,
     wordy: bool,
-    /// Per line: 0 not judged yet, 1 no pairing, else the pairing + 2.
-    known: Vec<u8>,
+    /// Per line: `None` not judged yet, else its pairing (or none).
+    known: Vec<Option<Option<Pairing>>>,
 }
 
 impl<'k> Pairings<'k> {
@@ -221,7 +221,7 @@ impl<'k> Pairings<'k> {
             want,
             want_hash,
             wordy: want.chars().filter(|c| c.is_alphanumeric()).count() >= WORDY_LINE_CHARS,
-            known: vec![0; lines],
+            known: vec![None; lines],
         }
     }
 }
@@ -234,12 +234,12 @@ fn pairing_lines(
     range: std::ops::RangeInclusive<usize>,
     p: &mut Pairings<'_>,
 ) -> Option<Vec<(usize, Pairing)>> {
-    const ORDER: [Pairing; 3] = [Pairing::Equal, Pairing::Similar, Pairing::Misremembered];
     let mut out = Vec::new();
     let threshold = cx.limits.threshold;
     for i in range {
-        let judged = match p.known.get(i).copied().unwrap_or(0) {
-            0 => {
+        let judged = match p.known.get(i).copied().flatten() {
+            Some(known) => known,
+            None => {
                 let line = cx.content.fold_key(i);
                 let pairing = if hashes.get(i) == Some(&p.want_hash) && line == p.want {
                     Some(Pairing::Equal)
@@ -254,14 +254,10 @@ fn pairing_lines(
                     None
                 };
                 if let Some(slot) = p.known.get_mut(i) {
-                    *slot = pairing.map_or(1, |x| {
-                        ORDER.iter().position(|o| *o == x).unwrap_or(0) as u8 + 2
-                    });
+                    *slot = Some(pairing);
                 }
                 pairing
             }
-            1 => None,
-            k => ORDER.get(usize::from(k) - 2).copied(),
         };
         if let Some(pairing) = judged {
             out.push((i, pairing));
