@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 
 use super::budget::Budget;
 use super::normalize::{fold_hash_with, hash_span, is_zero_width, key, Level};
-use crate::text::hash_bytes;
+use crate::text::{hash_bytes, HashedKeyMap};
 
 /// One line: `start..end` is its text, `end..next` its ending (stored as
 /// `u32`: a line index is 12 bytes per line; contents past 4 GiB are
@@ -66,24 +66,42 @@ pub(crate) struct ContentIndex {
     /// most of them several times).
     fold_keys: OnceCell<Vec<OnceCell<Box<str>>>>,
     words: OnceCell<ContentWords>,
-    /// Hashes of every maximal run of ASCII word characters
-    /// (`[A-Za-z0-9_]`), sorted: whether a run is in the file, without a
-    /// scan (see [`Content::lacks_word_run`]).
-    word_runs: OnceCell<Vec<u64>>,
+    /// Every maximal run of ASCII word characters (`[A-Za-z0-9_]`) by its
+    /// hash: whether a run is in the file, and where, without a scan (see
+    /// [`Content::lacks_word_run`], [`Content::word_run_starts`]).
+    word_runs: OnceCell<WordRuns>,
 }
 
-/// Every word of the content (see [`super::normalize::for_each_word`]) as
-/// its hash, line by line: what the token filter maps to a search's slots.
+/// Every word of the content (see [`super::normalize::for_each_word`]),
+/// line by line, as a dense id per distinct word (its hash): what the
+/// token filter maps to a search's slots. A search then looks up only its
+/// own few words in `vocabulary`, and each content word costs one array
+/// read, not a hash probe.
 pub(crate) struct ContentWords {
-    /// Hashes of all words, in order (never the filter's empty marker 0).
-    pub hashes: Vec<u64>,
-    /// Line `i`'s words are `hashes[ends[i - 1]..ends[i]]`.
+    /// The id of every word, in order.
+    pub ids: Vec<u32>,
+    /// Line `i`'s words are `ids[ends[i - 1]..ends[i]]`.
     pub ends: Vec<u32>,
+    /// Word hash → id (ids are `0..vocabulary.len()`).
+    pub vocabulary: HashedKeyMap<u32>,
+}
+
+impl ContentWords {
+    /// How many words line `l` has, and their ids (inlined: called twice
+    /// per line in the token filter's window scan).
+    #[inline(always)]
+    pub(crate) fn line(&self, l: usize) -> (u32, &[u32]) {
+        let from = l.checked_sub(1).and_then(|p| self.ends.get(p)).copied();
+        let to = self.ends.get(l).copied().unwrap_or(0);
+        let from = from.unwrap_or(0);
+        let ids = self.ids.get(from as usize..to as usize).unwrap_or(&[]);
+        (to.saturating_sub(from), ids)
+    }
 }
 
 /// The index a call reads: its own, or one kept from an earlier call.
 enum Held<'a> {
-    Own(ContentIndex),
+    Own(Box<ContentIndex>),
     Shared(&'a ContentIndex),
 }
 
@@ -104,7 +122,7 @@ pub(crate) struct Content<'a> {
 
 impl<'a> Content<'a> {
     pub(crate) fn new(body: &'a str) -> Self {
-        Self::with(body, Held::Own(ContentIndex::default()))
+        Self::with(body, Held::Own(Box::default()))
     }
 
     /// The content with an index kept from an earlier call on the same
@@ -291,11 +309,33 @@ impl<'a> Content<'a> {
     /// of the content's runs, built once per content: an agent's later
     /// searches of the same file ask it without a scan.
     pub(crate) fn lacks_word_run(&self, run: &str) -> bool {
-        let runs = self
-            .index()
+        self.word_run_starts(run).next().is_none()
+    }
+
+    /// Where `run` (a run of ASCII word characters) stands in the body as
+    /// a whole run, ascending: a superset of where it stands as a token
+    /// bounded by non-word characters, without a scan.
+    pub(crate) fn word_run_starts<'s>(&'s self, run: &'s str) -> impl Iterator<Item = usize> + 's {
+        let body = self.body.as_bytes();
+        // Equal hashes are told apart by the text.
+        self.word_run_places(run)
+            .iter()
+            .map(|&s| s as usize)
+            .filter(move |&s| body.get(s..s + run.len()) == Some(run.as_bytes()))
+    }
+
+    /// About how many times `run` stands in the body as a whole run (runs
+    /// with its hash: exact but for a hash collision), without reading them.
+    pub(crate) fn word_run_count(&self, run: &str) -> usize {
+        self.word_run_places(run).len()
+    }
+
+    /// The starts of the runs with `run`'s hash.
+    fn word_run_places(&self, run: &str) -> &[u32] {
+        self.index()
             .word_runs
-            .get_or_init(|| word_run_hashes(self.body));
-        runs.binary_search(&hash_bytes(run.as_bytes())).is_err()
+            .get_or_init(|| WordRuns::of(self.body))
+            .places(hash_bytes(run.as_bytes()))
     }
 
     /// Every word's hash, line by line (the token filter's input; its
@@ -304,8 +344,9 @@ impl<'a> Content<'a> {
         self.index().words.get_or_init(|| {
             let body = self.body.as_bytes();
             let lines = self.lines();
-            let mut hashes: Vec<u64> = Vec::with_capacity(self.body.len() / 6);
+            let mut ids: Vec<u32> = Vec::with_capacity(self.body.len() / 6);
             let mut ends = Vec::with_capacity(lines.len());
+            let mut vocabulary = HashedKeyMap::default();
             // One pass over the line spans (not `line(i)` per line: a call
             // per line in the size-optimised wasm). Words are hashed in
             // place in the whole body (`hash_span` may read past the line
@@ -314,36 +355,94 @@ impl<'a> Content<'a> {
                 let line = self.body.get(span.start()..span.end()).unwrap_or("");
                 let offset = span.start();
                 super::normalize::for_each_word(line, |s, e| {
-                    hashes.push(hash_span(body, offset + s, offset + e).max(1));
+                    let next = u32::try_from(vocabulary.len()).unwrap_or(u32::MAX);
+                    let hash = hash_span(body, offset + s, offset + e);
+                    ids.push(*vocabulary.entry(hash).or_insert(next));
                 });
-                ends.push(u32::try_from(hashes.len()).unwrap_or(u32::MAX));
+                ends.push(u32::try_from(ids.len()).unwrap_or(u32::MAX));
             }
-            ContentWords { hashes, ends }
+            ContentWords {
+                ids,
+                ends,
+                vocabulary,
+            }
         })
     }
 }
 
-/// The sorted, distinct hashes of the maximal runs of ASCII word
-/// characters of `text`.
-fn word_run_hashes(text: &str) -> Vec<u64> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len() / 8);
-    let mut start = None;
-    for (i, &b) in bytes.iter().chain(std::iter::once(&b' ')).enumerate() {
-        let word = b.is_ascii_alphanumeric() || b == b'_';
-        match (word, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push(hash_bytes(bytes.get(s..i).unwrap_or(&[])));
-                start = None;
+/// The maximal runs of ASCII word characters of a text, grouped by hash
+/// (a bucket per distinct hash, its runs in text order).
+struct WordRuns {
+    /// Hash → bucket.
+    buckets: HashedKeyMap<u32>,
+    /// Bucket `b`'s runs are `starts[ends[b - 1]..ends[b]]`.
+    ends: Vec<u32>,
+    /// Every run's byte offset, bucket after bucket.
+    starts: Vec<u32>,
+}
+
+impl WordRuns {
+    fn of(text: &str) -> WordRuns {
+        let bytes = text.as_bytes();
+        let mut buckets = HashedKeyMap::default();
+        let mut runs: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 6); // (bucket, start)
+        let mut start = None;
+        for (i, &b) in bytes.iter().chain(std::iter::once(&b' ')).enumerate() {
+            let word = b.is_ascii_alphanumeric() || b == b'_';
+            match (word, start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    let next = u32::try_from(buckets.len()).unwrap_or(u32::MAX);
+                    let hash = hash_bytes(bytes.get(s..i).unwrap_or(&[]));
+                    let bucket = *buckets.entry(hash).or_insert(next);
+                    runs.push((bucket, u32::try_from(s).unwrap_or(u32::MAX)));
+                    start = None;
+                }
+                _ => {}
             }
-            _ => {}
+        }
+        // A counting sort by bucket: linear, and each bucket stays in
+        // text order.
+        let mut ends = vec![0u32; buckets.len()];
+        for &(bucket, _) in &runs {
+            if let Some(n) = ends.get_mut(bucket as usize) {
+                *n += 1;
+            }
+        }
+        let mut total = 0u32;
+        for n in &mut ends {
+            total += *n;
+            *n = total;
+        }
+        let mut starts = vec![0u32; runs.len()];
+        let mut next_free = ends.clone();
+        for &(bucket, at) in runs.iter().rev() {
+            if let Some(free) = next_free.get_mut(bucket as usize) {
+                *free -= 1;
+                if let Some(slot) = starts.get_mut(*free as usize) {
+                    *slot = at;
+                }
+            }
+        }
+        WordRuns {
+            buckets,
+            ends,
+            starts,
         }
     }
-    // std's stable sort, as the token filter's (one copy of the code).
-    out.sort();
-    out.dedup();
-    out
+
+    /// The starts of the runs with this hash.
+    fn places(&self, hash: u64) -> &[u32] {
+        let Some(&bucket) = self.buckets.get(&hash) else {
+            return &[];
+        };
+        let b = bucket as usize;
+        let from = b.checked_sub(1).and_then(|p| self.ends.get(p)).copied();
+        let to = self.ends.get(b).copied().unwrap_or(0);
+        self.starts
+            .get(from.unwrap_or(0) as usize..to as usize)
+            .unwrap_or(&[])
+    }
 }
 
 /// Fold-key hashes of only the lines a strategy looks at, each computed on
@@ -458,6 +557,21 @@ mod tests {
         let s = view.find("a\n").unwrap();
         assert_eq!(&c.body[lf.to_body(s)..lf.to_body(s + 2)], "a\r\n");
         assert_eq!(&c.body[lf.to_body(0)..lf.to_body(1)], "a");
+    }
+
+    #[test]
+    fn word_runs_are_found_whole_and_in_text_order() {
+        let body = "ab ab_c abc ab\nab.x(ab) é_ab 1ab";
+        let content = Content::new(body);
+        let starts = |run: &str| content.word_run_starts(run).collect::<Vec<_>>();
+        assert_eq!(starts("ab"), vec![0, 12, 15, 20]);
+        assert_eq!(starts("ab_c"), vec![3]);
+        assert_eq!(starts("_ab"), vec![26]);
+        assert_eq!(starts("1ab"), vec![30]);
+        assert_eq!(starts("b"), Vec::<usize>::new());
+        assert_eq!(content.word_run_count("ab"), 4);
+        assert!(content.lacks_word_run("abc_"));
+        assert!(!content.lacks_word_run("x"));
     }
 
     #[test]

@@ -40,3 +40,30 @@ pub(crate) type StableMap<K, V> =
 /// The `HashSet` of [`StableMap`].
 pub(crate) type StableSet<T> =
     std::collections::HashSet<T, std::hash::BuildHasherDefault<std::hash::DefaultHasher>>;
+
+/// A `HashMap` keyed by a value that is already one of editkit's hashes
+/// ([`hash_bytes`]): the key is its own hash, so a lookup costs no
+/// hashing (SipHash of a `u64` was most of a lookup in the token filter's
+/// word table, built once per content word).
+pub(crate) type HashedKeyMap<V> =
+    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<HashedKey>>;
+
+/// The hasher of [`HashedKeyMap`]: passes a `u64` key through.
+#[derive(Default)]
+pub(crate) struct HashedKey(u64);
+
+impl std::hash::Hasher for HashedKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys reach this hasher; any other bytes are mixed in
+        // rather than dropped, so a misuse is slow, never wrong.
+        self.0 = hash_bytes(bytes) ^ self.0.rotate_left(17);
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}

@@ -18,7 +18,7 @@ pub use diff::{
     align_lines, sequence_ratio, similarity, unified_diff, unified_diff_excerpt, LineLink,
     UnifiedDiffOptions,
 };
-pub(crate) use hash::{hash_bytes, StableMap, StableSet};
+pub(crate) use hash::{hash_bytes, HashedKeyMap, StableMap, StableSet};
 pub(crate) use lcs::lcs_len;
 pub(crate) use lines::find_pair;
 pub use lines::{

@@ -102,12 +102,13 @@ fn anchor_run(keys: &[String]) -> Option<(usize, &str)> {
 /// The fold windows found from one anchor instead of hashing every line
 /// (`None`: use the hashes). A file line whose fold key equals a search
 /// line's holds every run of ASCII word characters of that key verbatim
-/// (see [`ascii_word_runs`]), so the lines holding the search's longest
-/// run are the only places a window can have that line, and each is
-/// verified on every key as the hashed path does: the same windows, in
-/// the same order. Used when the run is
-/// long enough and rare enough to beat hashing every line (case b: an
-/// indentation change, where the hashes were half the time).
+/// (see [`ascii_word_runs`]) as a whole run, so the lines holding the
+/// search's rarest-looking run (found in the content's table of runs) are
+/// the only places a window can have that line, and each is verified on
+/// every key as the hashed path does: the same windows, in the same
+/// order. Used when the run is long enough and rare enough to beat
+/// hashing every line (case b: an indentation change, where the hashes
+/// were half the time).
 fn windows_by_anchor(
     cx: &mut Cx<'_, '_>,
     keys: &[String],
@@ -131,7 +132,10 @@ fn windows_by_anchor(
     let mut out = Vec::new();
     let mut last = usize::MAX;
     let mut seen = 0usize;
-    for pos in crate::matcher::scan::find_iter(body, run) {
+    // The lines holding the run as a whole run, from the content's table
+    // of runs (charged like the scan it spares, below).
+    let content = cx.content;
+    for pos in content.word_run_starts(run) {
         let line = cx.content.line_of(pos);
         if line == last {
             continue;

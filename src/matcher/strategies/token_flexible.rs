@@ -11,11 +11,12 @@
 //!   anchored at token boundaries at both ends, so `return x` never matches
 //!   inside `return xyz` (a bug of the regex this idea comes from), and
 //!   `typeofa` never matches `typeof a`.
-//! - Cost: one substring scan for the search's longest token (when all are
-//!   short, a counting scan for each of the longest few, to anchor on the
-//!   rarest), then a walk over the neighbouring tokens of each whole-token
-//!   occurrence: linear, no token index of the content, no regex, no
-//!   backtracking.
+//! - Cost: the places of the search's rarest word of ASCII word characters
+//!   from the content's table of runs (kept across calls on one file);
+//!   for a search without one, one substring scan for its longest token
+//!   (when all are short, a counting scan for each of the longest few, to
+//!   anchor on the rarest). Then a walk over the neighbouring tokens of
+//!   each whole-token occurrence: linear, no regex, no backtracking.
 //!
 //! The match is the span from the first token to the last. When only
 //! indentation precedes it on its line, the replacement is written from the
@@ -39,18 +40,8 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         return Outcome::NotFound;
     }
     let body = cx.content.body;
-    // A long token is rare enough (the anchor before counting existed);
-    // short ones (`}`, `x`) are counted to find the rarest.
-    let longest = search_tokens
-        .iter()
-        .enumerate()
-        .max_by_key(|(i, t)| (t.len(), std::cmp::Reverse(*i)))
-        .map(|(i, t)| (i, *t));
-    let chosen = match longest {
-        Some(long) if long.1.len() >= RARE_ENOUGH => Some(long),
-        _ => rarest_token(cx, &search_tokens),
-    };
-    let Some((anchor, anchor_text)) = chosen else {
+    let chosen = choose_anchor(cx, &search_tokens);
+    let Some((anchor, anchor_text, by_table)) = chosen else {
         return if cx.budget.exhausted() {
             Outcome::Exhausted
         } else {
@@ -65,7 +56,15 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         .next()
         .is_some_and(|c| char_class(c) == 2);
     let mut candidates = Vec::new();
-    for p in find_iter(body, anchor_text) {
+    let content = cx.content;
+    // One of the two sources, as one iterator type (no boxing).
+    let table = by_table.then(|| content.word_run_starts(anchor_text));
+    let scan = (!by_table).then(|| find_iter(body, anchor_text));
+    let places = table
+        .into_iter()
+        .flatten()
+        .chain(scan.into_iter().flatten());
+    for p in places {
         let end = p + anchor_text.len();
         if word {
             let before = body.get(..p).and_then(|h| h.chars().next_back());
@@ -107,6 +106,47 @@ pub(crate) fn find(cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
         }
     }
     found(candidates.into_iter())
+}
+
+/// The token to anchor on, and whether its places come from the
+/// content's table of runs (else from a scan).
+fn choose_anchor<'s>(cx: &mut Cx<'_, '_>, search: &[&'s str]) -> Option<(usize, &'s str, bool)> {
+    if let Some((i, run)) = rarest_word_run(cx, search) {
+        return Some((i, run, true));
+    }
+    // A long token is rare enough (the anchor before counting existed);
+    // short ones (`}`, `x`) are counted to find the rarest.
+    let longest = search
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, t)| (t.len(), std::cmp::Reverse(*i)))
+        .map(|(i, t)| (i, *t));
+    match longest {
+        Some(long) if long.1.len() >= RARE_ENOUGH => Some((long.0, long.1, false)),
+        _ => rarest_token(cx, search).map(|(i, t)| (i, t, false)),
+    }
+}
+
+/// Of the search's tokens made of ASCII word characters only, the one
+/// the content holds least often as a whole run (ties: the longer, then
+/// the earlier), counted in the content's table of runs without reading
+/// them: every whole-token
+/// occurrence of such a token is a whole run, so the table's places are
+/// the scan's (and then some, checked like them). A table that knows a
+/// run nowhere still anchors: its places are none.
+fn rarest_word_run<'s>(cx: &Cx<'_, '_>, search: &[&'s str]) -> Option<(usize, &'s str)> {
+    let ascii_word = |t: &&str| t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let mut best: Option<(usize, usize)> = None; // (places, index in search)
+    for (i, t) in search.iter().enumerate().filter(|(_, t)| ascii_word(t)) {
+        let places = cx.content.word_run_count(t);
+        let better = best.is_none_or(|(n, b)| {
+            (places, std::cmp::Reverse(t.len())) < (n, std::cmp::Reverse(search[b].len()))
+        });
+        if better {
+            best = Some((places, i));
+        }
+    }
+    best.map(|(_, i)| (i, search[i]))
 }
 
 /// A longest token of this many bytes anchors without counting.

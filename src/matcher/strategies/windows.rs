@@ -13,8 +13,8 @@
 //! windows. Only those few ever reach a sequence similarity.
 
 use super::{Cx, Needle};
-use crate::matcher::content::Content;
 use crate::matcher::normalize::{for_each_token, token_hash, tokens};
+use crate::text::HashedKeyMap;
 
 /// A run of whole lines: `first..first + count`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,56 +45,6 @@ impl Window {
 
 /// How many windows in distinct places the filter keeps.
 const KEEP: usize = 8;
-const EMPTY: u64 = 0;
-
-/// Token hashes of the search, as dense slots.
-struct SlotTable {
-    keys: Vec<u64>,
-    slots: Vec<u32>,
-    mask: usize,
-}
-
-impl SlotTable {
-    fn new(distinct: &[u64]) -> SlotTable {
-        // Load ≤ 1/4: most content words are absent, and a miss probes
-        // until an empty slot.
-        let size = (distinct.len() * 4).next_power_of_two().max(64);
-        let mut t = SlotTable {
-            keys: vec![EMPTY; size],
-            slots: vec![0; size],
-            mask: size - 1,
-        };
-        for (slot, &h) in distinct.iter().enumerate() {
-            let mut i = (h as usize) & t.mask;
-            while t.keys[i] != EMPTY {
-                i = (i + 1) & t.mask;
-            }
-            t.keys[i] = h;
-            t.slots[i] = slot as u32;
-        }
-        t
-    }
-
-    // Called for every word of the content: inlined even in the
-    // size-optimised wasm, where it was a call per word (8 % of a failed
-    // search).
-    #[inline(always)]
-    fn get(&self, h: u64) -> Option<u32> {
-        let mut i = (h as usize) & self.mask;
-        loop {
-            match *self.keys.get(i)? {
-                EMPTY => return None,
-                k if k == h => return self.slots.get(i).copied(),
-                _ => i = (i + 1) & self.mask,
-            }
-        }
-    }
-}
-
-/// Token hashes never equal the table's empty marker.
-fn nonzero(h: u64) -> u64 {
-    h.max(1)
-}
 
 /// The best windows in distinct places as long as the search (best first),
 /// computed once per call and kept in the needle. `None` when the budget
@@ -109,57 +59,54 @@ pub(crate) fn best_windows(cx: &mut Cx<'_, '_>, needle: &Needle) -> Option<Vec<W
 
 fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<Vec<Window>> {
     let size = search_lines.len();
-    let bag = SearchBag::new(search_lines);
     let content = cx.content;
     let n = content.lines().len();
-    if bag.total == 0 || size == 0 || size > n {
+    if size == 0 || size > n {
         return Some(Vec::new());
     }
+    let words = content.words();
+    let bag = SearchBag::new(search_lines, &words.vocabulary);
+    if bag.total == 0 {
+        return Some(Vec::new());
+    }
+    // The words' table is charged whether this call built it or found it
+    // kept: no answer depends on the calls before.
     if !cx.budget.spend(content.body.len().saturating_mul(2)) {
         return None;
     }
-    let (slots, per_line) = content_slots(content, &bag.table);
-    let mut have = vec![0u32; bag.need.len()];
-    let (mut overlap, mut total) = (0u32, 0u32);
+    let total_words = bag.total;
+    let mut window = Sliding {
+        counts: bag.counts,
+        overlap: 0,
+    };
+    let mut total = 0u32;
     let mut kept: Vec<Window> = Vec::with_capacity(KEEP + 1);
     // Once KEEP windows are kept, a window no better than the worst of
     // them can never enter (`keep_best` would refuse it): most windows
     // share a word or two with the search, so this skips their scan.
     let mut floor = f64::NEG_INFINITY;
-    // Lines are read through iterators and `get`, not `[]`: in the
-    // size-optimised wasm a bounds-checked index is a call (its panic path
-    // keeps it from being inlined), one per line in the hottest loop of a
-    // failed search.
-    for (l, &(a, b, words)) in per_line.iter().enumerate() {
-        total += words;
-        for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
-            if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
-                if *h < w {
-                    overlap += 1;
-                }
-                *h += 1;
-            }
+    // Lines are read through `get`, not `[]`: in the size-optimised wasm
+    // a bounds-checked index is a call (its panic path keeps it from being
+    // inlined), one per word in the hottest loop of a failed search.
+    for l in 0..n {
+        let (count, entering) = words.line(l);
+        total += count;
+        window.enter(entering);
+        if let Some(gone) = l.checked_sub(size) {
+            let (count, leaving) = words.line(gone);
+            total -= count;
+            window.leave(leaving);
         }
-        if let Some(&(a, b, words)) = l.checked_sub(size).and_then(|gone| per_line.get(gone)) {
-            total -= words;
-            for &s in slots.get(a as usize..b as usize).unwrap_or(&[]) {
-                if let (Some(h), Some(&w)) = (have.get_mut(s as usize), bag.need.get(s as usize)) {
-                    *h -= 1;
-                    if *h < w {
-                        overlap -= 1;
-                    }
-                }
-            }
-        }
-        if l + 1 >= size && overlap > 0 {
-            let dice = 2.0 * f64::from(overlap) / f64::from(bag.total + total);
+        if l + 1 >= size && window.overlap > 0 {
+            let dice = 2.0 * f64::from(window.overlap) / f64::from(total_words + total);
             if dice <= floor {
                 continue;
             }
+            let first = l + 1 - size;
             keep_best(
                 &mut kept,
                 Window {
-                    first: l + 1 - size,
+                    first,
                     count: size,
                     dice,
                     equal_lines: 0,
@@ -174,66 +121,71 @@ fn compute_best_windows(cx: &mut Cx<'_, '_>, search_lines: &[String]) -> Option<
     Some(kept)
 }
 
-/// The search's word tokens as a bag: a slot per distinct token, and how
-/// many times each occurs.
+/// The multiset intersection of a window's words with the search's, kept
+/// up to date as lines enter and leave the window.
+struct Sliding {
+    /// Per content word id: how often the window has it, and how often
+    /// the search has it (0 for the words the search lacks, which never
+    /// move the overlap). Indexed by the id itself: one read per word.
+    counts: Vec<Count>,
+    /// Σ min(have, need) over the words.
+    overlap: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Count {
+    have: u32,
+    need: u32,
+}
+
+impl Sliding {
+    #[inline(always)]
+    fn enter(&mut self, ids: &[u32]) {
+        for &id in ids {
+            if let Some(c) = self.counts.get_mut(id as usize) {
+                self.overlap += u32::from(c.have < c.need);
+                c.have += 1;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn leave(&mut self, ids: &[u32]) {
+        for &id in ids {
+            if let Some(c) = self.counts.get_mut(id as usize) {
+                c.have -= 1;
+                self.overlap -= u32::from(c.have < c.need);
+            }
+        }
+    }
+}
+
+/// The search's word tokens as counts over the content's word ids (words
+/// the content lacks only count toward the total).
 struct SearchBag {
-    table: SlotTable,
-    /// Occurrences per slot.
-    need: Vec<u32>,
+    counts: Vec<Count>,
     /// Word tokens in all.
     total: u32,
 }
 
 impl SearchBag {
-    fn new(search_lines: &[String]) -> SearchBag {
-        let mut hashes: Vec<u64> = Vec::new();
+    fn new(search_lines: &[String], vocabulary: &HashedKeyMap<u32>) -> SearchBag {
+        let mut counts = vec![Count::default(); vocabulary.len()];
+        let mut total = 0u32;
         for line in search_lines {
             for_each_token(line, |s, e, word| {
-                if word {
-                    hashes.push(nonzero(token_hash(&line[s..e])));
+                if !word {
+                    return;
+                }
+                total += 1;
+                let id = vocabulary.get(&token_hash(&line[s..e]));
+                if let Some(c) = id.and_then(|&id| counts.get_mut(id as usize)) {
+                    c.need += 1;
                 }
             });
         }
-        let mut distinct = hashes.clone();
-        distinct.sort();
-        distinct.dedup();
-        let table = SlotTable::new(&distinct);
-        let mut need = vec![0u32; distinct.len()];
-        for &h in &hashes {
-            if let Some(s) = table.get(h) {
-                need[s as usize] += 1;
-            }
-        }
-        SearchBag {
-            table,
-            need,
-            total: hashes.len() as u32,
-        }
+        SearchBag { counts, total }
     }
-}
-
-/// The search-table slots of each content line's words that the search
-/// has (`slots[a..b]` for the line's `(a, b, words)`), and how many words
-/// the line has in all: words the search lacks only count toward the
-/// window's size, so they are not stored. The content's words are hashed
-/// once per content ([`Content::words`]); only the lookups are per search.
-#[allow(clippy::type_complexity)] // one (start, end, words) triple per line
-fn content_slots(content: &Content<'_>, table: &SlotTable) -> (Vec<u32>, Vec<(u32, u32, u32)>) {
-    let words = content.words();
-    let mut slots: Vec<u32> = Vec::with_capacity(content.body.len() / 64);
-    let mut per_line: Vec<(u32, u32, u32)> = Vec::with_capacity(words.ends.len());
-    let mut from = 0u32;
-    for &to in &words.ends {
-        let first = slots.len() as u32;
-        for &h in words.hashes.get(from as usize..to as usize).unwrap_or(&[]) {
-            if let Some(slot) = table.get(h) {
-                slots.push(slot);
-            }
-        }
-        per_line.push((first, slots.len() as u32, to - from));
-        from = to;
-    }
-    (slots, per_line)
 }
 
 /// Keeps at most [`KEEP`] windows in distinct places, the best ones.
