@@ -139,15 +139,25 @@ const common = {
 // The browser entry is minified (names kept, for stack traces): a page
 // that loads it unbundled parses 114 KB instead of 171 KB, which is most
 // of the loader's share of the cold start (docs/PERFORMANCE.md, cut 7).
-await build({
-  ...common,
-  entryPoints: [join(template, 'src/web.ts')],
-  outfile: join(dist, 'web.js'),
-  format: 'esm',
-  platform: 'neutral',
-  minify: true,
-  keepNames: true,
-});
+// Twice (web.ts says why): web.js with the literal
+// `new URL('editkit_bg.wasm', import.meta.url)` that bundlers turn into an
+// emitted asset, and web-external.js without it, for bundles that serve the
+// wasm themselves (a SiYuan plugin: Vite's library mode would inline it).
+for (const [file, asset] of [
+  ['web.js', true],
+  ['web-external.js', false],
+]) {
+  await build({
+    ...common,
+    entryPoints: [join(template, 'src/web.ts')],
+    outfile: join(dist, file),
+    format: 'esm',
+    platform: 'neutral',
+    minify: true,
+    keepNames: true,
+    define: { EDITKIT_WASM_ASSET: String(asset) },
+  });
+}
 await build({
   ...common,
   entryPoints: [join(template, 'src/node.ts')],
@@ -164,17 +174,6 @@ await build({
   // The CJS build locates the wasm with __dirname; the glue's default
   // `new URL(…, import.meta.url)` path is only used by the web build.
   logOverride: { 'empty-import-meta': 'silent' },
-});
-// The MCP bin imports the Node entry next to it instead of bundling a
-// second copy of the library.
-await build({
-  ...common,
-  entryPoints: [join(template, 'src/mcp-bin.ts')],
-  outfile: join(dist, 'mcp.js'),
-  format: 'esm',
-  platform: 'node',
-  external: ['./node.js'],
-  banner: { js: '#!/usr/bin/env node' },
 });
 await build({
   ...common,
@@ -239,3 +238,7 @@ pkg.version = version;
 writeFileSync(join(out, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 copyFileSync(join(template, 'README.md'), join(out, 'README.md'));
 console.log(`pkg/ assembled: editkit@${version}`);
+
+// editkit-mcp, beside it (its own package: the MCP SDK is its dependency,
+// not editkit's).
+await import('./mcp/build.mjs');

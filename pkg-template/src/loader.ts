@@ -16,8 +16,13 @@ export interface LoaderPlatform {
   defaultSource(): unknown;
   /** Reads a local path or `file:` URL (Node), or undefined to fetch it. */
   readLocal?(source: string | URL): Promise<Uint8Array> | undefined;
-  /** Added to a failed fetch's message: where the wasm must be, and how to put it there. */
-  hint?(status: number | undefined): string;
+  /**
+   * Added to a failed fetch's message: where the wasm must be, and how to put
+   * it there. `answer` is the HTTP error status, `'page'` for an HTML page
+   * (a dev server's fallback for a missing file), or `'not-wasm'` for other
+   * bytes that are not a wasm module.
+   */
+  hint?(answer: number | 'page' | 'not-wasm'): string;
 }
 
 /** @internal Whether the wasm is instantiated. */
@@ -146,12 +151,19 @@ async function load(platform: LoaderPlatform, given: unknown): Promise<void> {
         throw new Error(
           `HTTP ${value.status}${value.statusText ? ` ${value.statusText}` : ''} fetching ${value.url || 'the module'}${platform.hint ? `. ${platform.hint(value.status)}` : ''}`,
         );
-      const streaming =
-        typeof WebAssembly.compileStreaming === 'function' &&
-        (value.headers.get('content-type') ?? '').split(';')[0]?.trim() === 'application/wasm';
-      module = streaming
-        ? await WebAssembly.compileStreaming(value)
-        : await WebAssembly.compile(await value.arrayBuffer());
+      const type = (value.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      // A page where the wasm should be (a dev server's fallback for a file
+      // it does not have): said as such before the body is read.
+      if (type === 'text/html' || type === 'application/xhtml+xml')
+        throw notWasmAnswer(platform, value, 'page', `an HTML page (content-type ${type})`);
+      if (typeof WebAssembly.compileStreaming === 'function' && type === 'application/wasm') {
+        module = await WebAssembly.compileStreaming(value);
+      } else {
+        const bytes = await value.arrayBuffer();
+        const answer = notWasm(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 64)));
+        if (answer) throw notWasmAnswer(platform, value, answer[0], answer[1]);
+        module = await WebAssembly.compile(bytes);
+      }
     } else if (value instanceof WebAssembly.Module) {
       module = value;
     } else if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
@@ -185,6 +197,43 @@ async function load(platform: LoaderPlatform, given: unknown): Promise<void> {
   }
   ready = true;
   markLoaded();
+}
+
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
+
+/**
+ * What a fetched body that is not a wasm module is (`'page'`: it begins
+ * with `<`, after any BOM and white space; else `'not-wasm'`) and how to
+ * say it, or undefined when it begins with the wasm magic (compiling it
+ * then says what else is wrong).
+ */
+function notWasm(head: Uint8Array): ['page' | 'not-wasm', string] | undefined {
+  if (head.length >= 4 && WASM_MAGIC.every((b, i) => head[i] === b)) return undefined;
+  if (head.length === 0) return ['not-wasm', 'an empty body'];
+  let start = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  while (start < head.length && [0x20, 0x09, 0x0a, 0x0d].includes(head[start] as number)) start++;
+  const text = Array.from(head.subarray(start, start + 24), (b) =>
+    b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.',
+  ).join('');
+  return head[start] === 0x3c
+    ? ['page', `an HTML page ("${text}…")`]
+    : [
+        'not-wasm',
+        `bytes that are not a wasm module (they begin ${Array.from(head.subarray(0, 4), (b) =>
+          b.toString(16).padStart(2, '0'),
+        ).join(' ')}, "${text}…", where a wasm module begins 00 61 73 6d)`,
+      ];
+}
+
+function notWasmAnswer(
+  platform: LoaderPlatform,
+  response: Response,
+  answer: 'page' | 'not-wasm',
+  what: string,
+): Error {
+  return new Error(
+    `${response.url || 'the server'} answered with ${what} instead of the wasm. ${platform.hint ? platform.hint(answer) : 'Check that the URL serves editkit_bg.wasm.'}`,
+  );
 }
 
 function loaderOptions<K extends string>(

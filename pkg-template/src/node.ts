@@ -58,8 +58,6 @@ try {
 export * from './index.js';
 export { createNodeFileHost } from './node-files.js';
 export type { NodeFileHost, NodeFileHostOptions } from './node-files.js';
-export { serveMcp, MCP_PROTOCOL_VERSIONS } from './mcp/server.js';
-export type { McpInput, McpOutput, McpServerOptions } from './mcp/server.js';
 export type { InitInput, SyncInitInput } from './loader.js';
 
 /**

@@ -17,30 +17,51 @@ export type { InitInput, SyncInitInput } from './loader.js';
 export * from './index.js';
 export { initSync };
 
-// Built at run time, not written as a literal: bundlers that see
-// `new URL('x.wasm', import.meta.url)` inline the whole wasm into the bundle
-// (Vite's library mode as a base64 data URL), which a SiYuan plugin that
-// fetches its own copy does not want.
-const WASM_FILE = ['editkit_bg', 'wasm'].join('.');
+// This file is built twice (pkg-template/build.mjs defines the constant):
+// - dist/web.js (`editkit`, `editkit/web`): the literal
+//   `new URL('editkit_bg.wasm', import.meta.url)`, which webpack 5 and Vite's
+//   app builds see: they emit the wasm as an asset and rewrite the URL, so a
+//   bare `init()` finds it. Vite's library mode inlines it instead (a 1.5 MB
+//   base64 data URL in the bundle).
+// - dist/web-external.js (`editkit/web-external`): no such literal (the
+//   name is built at run time and import.meta.url read apart from it), so
+//   no bundler emits or inlines anything; for bundles that serve the wasm
+//   themselves and pass its URL, such as a SiYuan plugin (Vite library mode,
+//   the wasm fetched from /plugins/<name>/editkit_bg.wasm).
+declare const EDITKIT_WASM_ASSET: boolean;
+
+function wasmNextToModule(): URL {
+  if (EDITKIT_WASM_ASSET) return new URL('editkit_bg.wasm', import.meta.url);
+  const base = import.meta.url;
+  return new URL(['editkit_bg', 'wasm'].join('.'), base);
+}
+
+// How to give init the wasm's URL, for the messages below.
+const PASS_THE_URL =
+  'with Vite, `import wasmUrl from "editkit/editkit_bg.wasm?url"; await init({ module_or_path: wasmUrl })`; webpack 5 emits the wasm for a bare `init()` by itself; for esbuild and others, editkit\'s README ("With a bundler") has the config; in a SiYuan plugin, the build must copy node_modules/editkit/dist/editkit_bg.wasm into the plugin\'s dist/ (editkit\'s README, "In a SiYuan plugin", has the vite.config lines) and the plugin must `await init({ module_or_path: "/plugins/<plugin name>/editkit_bg.wasm" })`.';
 
 const WEB: LoaderPlatform = {
-  defaultSource: () => new URL(WASM_FILE, import.meta.url),
-  hint: (status) =>
-    status === 404
-      ? 'editkit_bg.wasm is not at that URL. Serve node_modules/editkit/dist/editkit_bg.wasm there and pass its URL: with Vite, `import wasmUrl from "editkit/editkit_bg.wasm?url"; await init({ module_or_path: wasmUrl })`; in a SiYuan plugin, the build must copy node_modules/editkit/dist/editkit_bg.wasm into the plugin\'s dist/ (editkit\'s README, "In a SiYuan plugin", has the vite.config lines) and the plugin must `await init({ module_or_path: "/plugins/<plugin name>/editkit_bg.wasm" })`.'
-      : 'Check that the URL serves editkit_bg.wasm.',
+  defaultSource: wasmNextToModule,
+  hint: (answer) =>
+    answer === 404
+      ? `editkit_bg.wasm is not at that URL. Serve node_modules/editkit/dist/editkit_bg.wasm there and pass its URL: ${PASS_THE_URL}`
+      : answer === 'page'
+        ? `A page where the wasm should be is usually a dev server's fallback (its index.html) for a file it does not have; Vite's dev server answers a bare \`init()\` so, because it runs a pre-bundled copy of editkit with no wasm next to it. Pass the wasm's URL: ${PASS_THE_URL} (With Vite, a bare \`init()\` also works once vite.config has \`optimizeDeps: { exclude: ['editkit'] }\`.)`
+        : 'Check that the URL serves editkit_bg.wasm (node_modules/editkit/dist/editkit_bg.wasm).',
 };
 
 /**
  * Loads and instantiates the wasm module (idempotent). Without an argument
- * it fetches `editkit_bg.wasm` next to this module; bundlers: pass the URL
+ * it fetches `editkit_bg.wasm` next to this module (webpack 5 and Vite app
+ * builds emit it as an asset and point there); otherwise pass its URL
  * (Vite: `import url from 'editkit/editkit_bg.wasm?url'`).
  *
  * Rejects with `EditkitError` `INVALID_ARGUMENT` (subject `module_or_path`,
  * the loader's error as `cause`) when the argument is not
  * `{ module_or_path }` or the wasm cannot be fetched, compiled or
- * instantiated from it (a 404, bytes that are not editkit's wasm, …). A
- * failed init leaves nothing half-loaded: init may be called again.
+ * instantiated from it (a 404, an HTML page such as a dev server's
+ * fallback, bytes that are not editkit's wasm, …). A failed init leaves
+ * nothing half-loaded: init may be called again.
  */
 export default function init(input?: {
   module_or_path?: InitInput | Promise<InitInput>;

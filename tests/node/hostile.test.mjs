@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
-import { PassThrough, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { ek, fixtureHost, repo } from './support.mjs';
 
@@ -167,9 +166,6 @@ function validArgs(host) {
     createToolRunner: [{}],
     runTool: ['read_file', { path: 'x' }, {}],
     createNodeFileHost: [{ root: tmpdir() }],
-    serveMcp: [
-      { runner: ek.createToolRunner({}), input: Readable.from([]), output: new PassThrough() },
-    ],
     formatApplyReport: [{ ok: true, summary: 's', results: [], plan: [], warnings: [] }, 'en'],
     createSiyuanHost: [{ request: async () => ({ code: 0, msg: '', data: [] }) }],
     kernelRequest: [

@@ -1,27 +1,34 @@
-// editkit-mcp end to end with the MCP SDK's own client (SPEC §9.1): the bin
-// is spawned over stdio, file tools act on a real folder, SiYuan tools on
-// the kernel double served over HTTP on 127.0.0.1.
+// editkit-mcp (the package built in pkg-mcp/, on the MCP SDK) end to end:
+// the bin over stdio with the SDK's own client and with the JSON-RPC
+// SiYuan's Go client sends, over streamable HTTP (sessions, bearer token,
+// local clients only), and in process for cancellation and progress.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ek, repo, scratchDir } from './support.mjs';
 import { fixtureDouble } from './kernel-support.mjs';
 
-const BIN = join(repo, 'pkg', 'dist', 'mcp.js');
+const mcp = await import(join(repo, 'pkg-mcp', 'dist', 'index.js'));
+const BIN = join(repo, 'pkg-mcp', 'dist', 'cli.js');
+const VERSION = JSON.parse(readFileSync(join(repo, 'pkg', 'package.json'), 'utf8')).version;
 const TOKEN = 'test-token';
 const PARA = '20240614083000-a1b2c3d';
-let server;
-let url;
+let kernel;
+let kernelUrl;
 let double;
 const seenTokens = [];
 
 before(async () => {
   double = fixtureDouble();
-  server = createServer((req, res) => {
+  kernel = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
@@ -34,11 +41,11 @@ before(async () => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${server.address().port}`;
+  await new Promise((resolve) => kernel.listen(0, '127.0.0.1', resolve));
+  kernelUrl = `http://127.0.0.1:${kernel.address().port}`;
 });
 
-after(() => server.close());
+after(() => kernel.close());
 
 async function connect(args, env = {}) {
   const client = new Client({ name: 'editkit-test', version: '1.0.0' });
@@ -54,7 +61,22 @@ async function connect(args, env = {}) {
 
 const text = (result) => result.content.map((c) => c.text).join('\n');
 
-test('files: list the tools, land an edit on disk, refuse a path outside the root', async () => {
+/** The tools that only read (the MCP hint a client auto-approves). */
+const READ_ONLY = [
+  'getBlockInfo',
+  'getBlockContent',
+  'read_file',
+  'prepare_file_range_edit',
+  'prepare_file_append',
+  'prepare_file_insert_after',
+  'prepare_file_insert_before',
+  'prepare_file_block_replace',
+];
+const ADDITIVE = ['appendContent', 'createNewDoc', 'create_new_file'];
+const IDEMPOTENT = ['overwrite_entire_file', 'apply_file_modification'];
+const TEXT_ONLY = ['overwrite_entire_file', 'str_replace_based_edit_tool'];
+
+test('files over stdio: annotated tools, an edit with its structured result, one error shape', async () => {
   const base = scratchDir('editkit-mcp-');
   const root = join(base, 'project');
   mkdirSync(root);
@@ -62,15 +84,24 @@ test('files: list the tools, land an edit on disk, refuse a path outside the roo
   writeFileSync(join(root, 'app.py'), 'def main():\n    print("hi")\n');
   const client = await connect(['--root', root]);
   try {
+    assert.deepEqual(client.getServerVersion(), { name: 'editkit-mcp', version: VERSION });
     const { tools } = await client.listTools();
+    const expected = ek.toolDefinitions({ toolsets: ['files'] }).tools.map((t) => t.name);
     assert.deepEqual(
-      tools.map((t) => t.name).sort(),
-      ek
-        .toolDefinitions({ toolsets: ['files'] })
-        .tools.map((t) => t.name)
-        .sort(),
+      tools.map((t) => t.name),
+      expected,
     );
-    for (const t of tools) assert.equal(t.inputSchema.type, 'object', t.name);
+    for (const t of tools) {
+      assert.equal(t.annotations.readOnlyHint, READ_ONLY.includes(t.name), t.name);
+      assert.equal(t.annotations.openWorldHint, false, t.name);
+      assert.equal(typeof t.title, 'string', t.name);
+      if (!READ_ONLY.includes(t.name)) {
+        assert.equal(t.annotations.destructiveHint, !ADDITIVE.includes(t.name), t.name);
+        assert.equal(t.annotations.idempotentHint, IDEMPOTENT.includes(t.name), t.name);
+      }
+      assert.equal(t.outputSchema === undefined, TEXT_ONLY.includes(t.name), t.name);
+    }
+    assert.equal(tools.find((t) => t.name === 'edit').title, 'Edit a file (replace text)');
     assert.match(client.getInstructions(), /^# Editing text files/);
 
     const edit = await client.callTool({
@@ -79,28 +110,76 @@ test('files: list the tools, land an edit on disk, refuse a path outside the roo
     });
     assert.equal(edit.isError, false, text(edit));
     assert.match(text(edit), /^Edited app\.py: 1 replacement\(s\) at line 2 \(strategy: exact\)\./);
+    assert.deepEqual(edit.structuredContent, {
+      path: 'app.py',
+      strategy: 'exact',
+      occurrences: 1,
+      matches: [
+        {
+          strategy: 'exact',
+          start: 16,
+          end: 27,
+          startLine: 2,
+          endLine: 2,
+          startColumn: 5,
+          text: 'print("hi")',
+          score: 1,
+        },
+      ],
+    });
     assert.equal(readFileSync(join(root, 'app.py'), 'utf8'), 'def main():\n    print("hello")\n');
 
+    // Every failure: isError, { error: { code, message, next? } }, the
+    // text in one shape, and the root never spelt out.
+    const failures = [
+      ['read_file', { path: 'missing.txt' }, 'FILE_NOT_FOUND'],
+      ['read_file', { path: '../secret.txt' }, 'PATH_OUTSIDE_ROOT'],
+      ['create_new_file', { path: join(base, 'planted.txt'), content: 'x' }, 'PATH_OUTSIDE_ROOT'],
+      [
+        'edit',
+        { path: 'app.py', old_string: 'x', new_string: 'y', replace_all: 'true' },
+        'INVALID_ARGUMENT',
+      ],
+      ['edit', { path: 'app.py', old_string: 'nowhere', new_string: 'y' }, 'NOT_FOUND'],
+      ['apply_patch', { patch: 'garbage' }, 'INVALID_PATCH'],
+    ];
+    for (const [name, args, code] of failures) {
+      const r = await client.callTool({ name, arguments: args });
+      const said = `${name}: ${text(r)}`;
+      assert.equal(r.isError, true, said);
+      assert.equal(r.structuredContent.error.code, code, said);
+      assert.equal(typeof r.structuredContent.error.message, 'string', said);
+      assert.match(text(r), new RegExp(`^Error \\[${code}\\]: `), said);
+      assert.ok(!JSON.stringify(r).includes(root), `${said} names the server's folder`);
+    }
+    const missing = await client.callTool({
+      name: 'read_file',
+      arguments: { path: 'missing.txt' },
+    });
+    assert.deepEqual(missing.structuredContent.error, {
+      code: 'FILE_NOT_FOUND',
+      message:
+        'missing.txt: The file does not exist. To create it use create_new_file or prepare_file_append(create=true).',
+      details: { path: 'missing.txt' },
+    });
     const outside = await client.callTool({
       name: 'read_file',
       arguments: { path: '../secret.txt' },
     });
-    assert.equal(outside.isError, true);
-    assert.match(text(outside), /^Error \[PATH_OUTSIDE_ROOT\]/);
-    const overwrite = await client.callTool({
-      name: 'create_new_file',
-      arguments: { path: join(base, 'planted.txt'), content: 'x' },
-    });
-    assert.equal(overwrite.isError, true);
-    assert.equal(readFileSync(join(base, 'secret.txt'), 'utf8'), 'keep out\n');
-
-    // A malformed call is a tool error the model reads, not a protocol error.
+    assert.equal(
+      text(outside),
+      'Error [PATH_OUTSIDE_ROOT]: ../secret.txt is outside the root <root>; the file tools reach only files under it.',
+    );
     const bad = await client.callTool({
       name: 'edit',
       arguments: { path: 'app.py', old_string: 'x', new_string: 'y', replace_all: 'true' },
     });
-    assert.equal(bad.isError, true);
     assert.match(text(bad), /- replace_all: expected true or false, got the string "true"\./);
+    assert.equal(
+      bad.structuredContent.error.next,
+      'The parameters of edit (* = required): path*, old_string*, new_string*, replace_all, expected_replacements, mode, instruction.',
+    );
+    assert.equal(readFileSync(join(base, 'secret.txt'), 'utf8'), 'keep out\n');
     // An unknown tool is a protocol error (MCP spec), naming the tools.
     await assert.rejects(client.callTool({ name: 'rm_rf', arguments: {} }), (e) => {
       assert.equal(e.code, -32602);
@@ -112,128 +191,425 @@ test('files: list the tools, land an edit on disk, refuse a path outside the roo
   }
 });
 
-test('SiYuan: read a block, apply a block diff, then its undo, against the double over HTTP', async () => {
-  // The kernel address and token from the environment; no --root: SiYuan tools only.
-  const client = await connect(['--lang', 'zh'], { SIYUAN_URL: url, SIYUAN_TOKEN: TOKEN });
+/** A stdio session driven line by line, as SiYuan's Go client (go-sdk v1.6.1) does. */
+function goStyleSession(args, env) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let buffered = '';
+  const waiting = new Map();
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const message = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  let next = 1;
+  const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  return {
+    request(method, params) {
+      const id = next++;
+      const answer = new Promise((resolve) => waiting.set(id, resolve));
+      send({ jsonrpc: '2.0', id, method, params });
+      return answer;
+    },
+    notify(method, params) {
+      send({ jsonrpc: '2.0', method, ...(params ? { params } : {}) });
+    },
+    close: () => child.kill(),
+  };
+}
+
+/** What SiYuan's agent reads of a result: its text blocks, joined. */
+const siyuanText = (result) =>
+  result.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+
+test("SiYuan's agent over stdio: its initialize, list and calls, against the double", async () => {
+  const session = goStyleSession(['--lang', 'zh'], { SIYUAN_URL: kernelUrl, SIYUAN_TOKEN: TOKEN });
   try {
-    const { tools } = await client.listTools();
+    const init = await session.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: { roots: { listChanged: true } },
+      clientInfo: { name: 'siyuan', version: '3.0' },
+    });
+    assert.equal(init.result.protocolVersion, '2025-11-25');
+    assert.equal(init.result.serverInfo.name, 'editkit-mcp');
+    assert.deepEqual(init.result.capabilities.tools, { listChanged: false });
+    session.notify('notifications/initialized');
+    const list = await session.request('tools/list', {});
+    const tools = list.result.tools;
     assert.deepEqual(
       tools.map((t) => t.name),
       ['getBlockInfo', 'getBlockContent', 'appendContent', 'createNewDoc', 'applyBlockDiff'],
     );
-    const read = await client.callTool({
+    // Names SiYuan can prefix (`mcp_editkit_<tool>`: [A-Za-z0-9_-] only),
+    // flat top-level schemas, and the read-only hint it trusts.
+    for (const t of tools) {
+      assert.match(t.name, /^[A-Za-z0-9_-]+$/);
+      assert.equal(t.inputSchema.type, 'object');
+    }
+    assert.deepEqual(
+      tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name),
+      ['getBlockInfo', 'getBlockContent'],
+    );
+    assert.equal(tools[0].title, '查询思源块信息');
+
+    const read = await session.request('tools/call', {
       name: 'getBlockContent',
       arguments: { blockId: PARA, showId: true },
     });
-    assert.equal(read.isError, false);
+    assert.equal(read.result.isError, false);
     assert.equal(
-      text(read),
+      siyuanText(read.result),
       `@@${PARA}@@段落\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。`,
     );
+    assert.equal(read.result.structuredContent.blockId, PARA);
     const before = double.kramdown(PARA);
-    const applied = await client.callTool({
+    const applied = await session.request('tools/call', {
       name: 'applyBlockDiff',
       arguments: {
         diff: `@@${PARA}@@\n<<<<<<< SEARCH\n若干问题\n=======\n三个问题\n>>>>>>> REPLACE`,
       },
     });
-    assert.equal(applied.isError, false, text(applied));
+    assert.equal(applied.result.isError, false, siyuanText(applied.result));
     assert.match(double.kramdown(PARA), /三个问题/);
-    const undo = /```\n([\s\S]*?)\n```\s*$/.exec(text(applied))[1];
-    const undone = await client.callTool({ name: 'applyBlockDiff', arguments: { diff: undo } });
-    assert.equal(undone.isError, false, text(undone));
+    const report = applied.result.structuredContent;
+    assert.equal(report.ok, true);
+    // The undo, as data and in the text the agent reads.
+    assert.ok(siyuanText(applied.result).includes(report.undo));
+    const undone = await session.request('tools/call', {
+      name: 'applyBlockDiff',
+      arguments: { diff: report.undo },
+    });
+    assert.equal(undone.result.isError, false, siyuanText(undone.result));
     assert.equal(double.kramdown(PARA), before);
-    // A stale edit is refused as a tool error; nothing is written.
-    const stale = await client.callTool({
+    const stale = await session.request('tools/call', {
       name: 'applyBlockDiff',
       arguments: {
         diff: `@@${PARA}@@\n<<<<<<< SEARCH\n三个问题\n=======\n四个问题\n>>>>>>> REPLACE`,
       },
     });
-    assert.equal(stale.isError, true);
-    assert.match(text(stale), /CONTENT_MISMATCH/);
+    assert.equal(stale.result.isError, true);
+    assert.equal(stale.result.structuredContent.error.code, 'CONTENT_MISMATCH');
+    assert.match(siyuanText(stale.result), /^错误 \[CONTENT_MISMATCH\]/);
     assert.equal(double.kramdown(PARA), before);
     assert.ok(seenTokens.length > 0 && seenTokens.every((t) => t === `Token ${TOKEN}`));
   } finally {
-    await client.close();
+    session.close();
   }
 });
 
-test('the bin refuses to start without a root or a kernel, and explains its flags', async () => {
-  const { spawnSync } = await import('node:child_process');
-  const none = spawnSync(process.execPath, [BIN], {
-    encoding: 'utf8',
+/** Starts the bin on HTTP (a free port); resolves to its URL and the process. */
+async function httpBin(args) {
+  const child = spawn(process.execPath, [BIN, ...args, '--http', '0'], {
     env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  assert.equal(none.status, 2);
-  assert.match(none.stderr, /give --root DIR, --siyuan URL, or both/);
-  const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
-  assert.equal(help.status, 0);
-  assert.match(help.stdout, /^Usage: editkit-mcp /);
-  const typo = spawnSync(process.execPath, [BIN, '--rot', '.'], { encoding: 'utf8' });
-  assert.equal(typo.status, 2);
-  assert.match(typo.stderr, /unknown argument "--rot"/);
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (c) => {
+      err += c;
+      const m = /listening on (http:\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+  return { url, child };
+}
+
+test('streamable HTTP: the SDK client with a bearer token; refusals without it or from elsewhere', async () => {
+  const root = scratchDir('editkit-mcp-http-');
+  writeFileSync(join(root, 'notes.md'), '# Notes\n\n- one\n');
+  const { url, child } = await httpBin(['--root', root, '--http-token', 'sekret']);
+  try {
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: 'editkit-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: 'Bearer sekret' } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    assert.equal(tools.find((t) => t.name === 'read_file').annotations.readOnlyHint, true);
+    const r = await client.callTool({
+      name: 'edit',
+      arguments: { path: 'notes.md', old_string: '- one', new_string: '- one\n- two' },
+    });
+    assert.equal(r.isError, false, text(r));
+    assert.equal(r.structuredContent.strategy, 'exact');
+    assert.equal(readFileSync(join(root, 'notes.md'), 'utf8'), '# Notes\n\n- one\n- two\n');
+    await client.close();
+
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
+    const post = (headers) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: initialize,
+      });
+    const noToken = await post({});
+    assert.equal(noToken.status, 401);
+    assert.equal(noToken.headers.get('www-authenticate'), 'Bearer');
+    assert.equal((await post({ Authorization: 'Bearer wrong!' })).status, 401);
+    // DNS rebinding: a page elsewhere, or a name that resolved here.
+    assert.equal(
+      (await post({ Authorization: 'Bearer sekret', Origin: 'https://evil.example' })).status,
+      403,
+    );
+    const { request } = await import('node:http');
+    const status = await new Promise((resolve) => {
+      const req = request(url, {
+        method: 'POST',
+        headers: { Host: 'evil.example', Authorization: 'Bearer sekret' },
+      });
+      req.on('response', (res) => resolve(res.statusCode));
+      req.end(initialize);
+    });
+    assert.equal(status, 403);
+    assert.equal((await fetch(url.replace('/mcp', '/other'), { method: 'POST' })).status, 404);
+  } finally {
+    child.kill();
+  }
 });
 
-test('the protocol edges: batches, a missing jsonrpc, a null id, junk, CRLF and split UTF-8', async () => {
-  const { PassThrough } = await import('node:stream');
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let out = '';
-  output.on('data', (c) => (out += c));
-  const done = ek.serveMcp({ runner: ek.createToolRunner({}), input, output, version: '9.9.9' });
-  const init = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '1999-01-01',
-      capabilities: {},
-      clientInfo: { name: 'x', version: '1' },
-    },
+test("SiYuan's agent over HTTP: a session, the SSE GET it opens, list, call, close", async () => {
+  const { url, child } = await httpBin(['--siyuan', kernelUrl, '--token', TOKEN]);
+  const headers = (session) => ({
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'User-Agent': 'SiYuan/3.7.0',
+    ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-11-25' } : {}),
   });
-  input.write(`${init}\r\n`);
-  input.write(
-    `${JSON.stringify([
-      { jsonrpc: '2.0', id: 'a', method: 'ping' },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 'b', method: 'nope' },
-    ])}\n`,
-  );
-  input.write(`${JSON.stringify({ id: 1, method: 'ping' })}\n`);
-  input.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, method: 'ping' })}\n`);
-  input.write('not json\n');
-  // A request whose UTF-8 is split between two chunks.
-  const call = Buffer.from(
-    `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'edit', arguments: { path: '文件.txt' } } })}\n`,
-  );
-  const cut = call.indexOf(Buffer.from('文')) + 1;
-  input.write(call.subarray(0, cut));
-  input.write(call.subarray(cut));
-  input.end();
-  await done;
-  // Answers come as calls finish, not in input order: find each by id.
-  const answers = out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  const byId = (id) => answers.find((a) => !Array.isArray(a) && a.id === id);
-  const first = byId(0);
-  const batch = answers.find(Array.isArray);
-  const noVersion = byId(1);
-  const nullIds = answers.filter((a) => !Array.isArray(a) && a.id === null);
-  const edit = byId(7);
-  assert.equal(first.id, 0);
-  assert.equal(first.result.protocolVersion, ek.MCP_PROTOCOL_VERSIONS[0]);
-  assert.equal(first.result.serverInfo.version, '9.9.9');
-  assert.deepEqual(batch, [
-    { jsonrpc: '2.0', id: 'a', result: {} },
-    { jsonrpc: '2.0', id: 'b', error: { code: -32601, message: 'method not found: nope' } },
+  // An answer comes as JSON or as one SSE event; SiYuan reads both.
+  const answer = async (res) => {
+    const body = await res.text();
+    if (res.headers.get('content-type')?.startsWith('text/event-stream'))
+      return JSON.parse(/^data: (.*)$/m.exec(body)[1]);
+    return JSON.parse(body);
+  };
+  try {
+    const init = await fetch(url, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: { roots: { listChanged: true } },
+          clientInfo: { name: 'siyuan', version: '3.0' },
+        },
+      }),
+    });
+    assert.equal(init.status, 200);
+    const session = init.headers.get('mcp-session-id');
+    assert.match(session, /^[0-9a-f-]{36}$/);
+    assert.equal((await answer(init)).result.protocolVersion, '2025-11-25');
+    // The standalone SSE stream the client opens before `initialized`.
+    const sse = new AbortController();
+    const stream = await fetch(url, {
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': session },
+      signal: sse.signal,
+    });
+    assert.equal(stream.status, 200);
+    sse.abort();
+    const initialized = await fetch(url, {
+      method: 'POST',
+      headers: headers(session),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    assert.equal(initialized.status, 202);
+    const call = async (id, method, params) =>
+      answer(
+        await fetch(url, {
+          method: 'POST',
+          headers: headers(session),
+          body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        }),
+      );
+    const list = await call(2, 'tools/list', {});
+    assert.equal(list.result.tools.length, 5);
+    const read = await call(3, 'tools/call', { name: 'getBlockInfo', arguments: { ids: PARA } });
+    assert.equal(read.result.isError, false);
+    assert.equal(read.result.structuredContent.blocks[0].id, PARA);
+    assert.ok(siyuanText(read.result).includes(PARA));
+    // An unknown session is a 404 (SiYuan then reconnects).
+    const lost = await fetch(url, {
+      method: 'POST',
+      headers: headers('00000000-0000-0000-0000-000000000000'),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }),
+    });
+    assert.equal(lost.status, 404);
+    const closed = await fetch(url, { method: 'DELETE', headers: headers(session) });
+    assert.equal(closed.status, 200);
+    const after = await fetch(url, {
+      method: 'POST',
+      headers: headers(session),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
+    });
+    assert.equal(after.status, 404);
+  } finally {
+    child.kill();
+  }
+});
+
+/** A file host whose next read or write waits until `release()`. */
+function gatedFiles(files) {
+  let gate;
+  const host = {
+    wrote: [],
+    hold(kind) {
+      let release;
+      const reached = new Promise((resolve) => {
+        gate = { kind, resolve, wait: new Promise((r) => (release = r)) };
+      });
+      return { reached, release: () => release() };
+    },
+    async readFile(path) {
+      if (gate?.kind === 'read') {
+        const g = gate;
+        gate = undefined;
+        g.resolve();
+        await g.wait;
+      }
+      return files.get(path) ?? null;
+    },
+    async writeFile(path, content) {
+      if (gate?.kind === 'write') {
+        const g = gate;
+        gate = undefined;
+        g.resolve();
+        await g.wait;
+      }
+      host.wrote.push(path);
+      files.set(path, content);
+    },
+  };
+  return host;
+}
+
+async function inProcess(files) {
+  const server = mcp.createEditkitMcpServer({ runner: ek.createToolRunner({ files }) });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'editkit-test', version: '1.0.0' });
+  await client.connect(b);
+  return client;
+}
+
+test('a call cancelled before its first write writes nothing; one cancelled later completes and is reported', async () => {
+  const files = new Map([['a.txt', 'one\ntwo\n']]);
+  const host = gatedFiles(files);
+  const client = await inProcess(host);
+  const logs = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+  const edit = { name: 'edit', arguments: { path: 'a.txt', old_string: 'one', new_string: 'ONE' } };
+
+  // Cancelled while the file is being read: nothing is written.
+  let gate = host.hold('read');
+  let abort = new AbortController();
+  let call = client.callTool(edit, undefined, { signal: abort.signal });
+  await gate.reached;
+  abort.abort();
+  await assert.rejects(call);
+  gate.release();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(host.wrote, []);
+  assert.equal(files.get('a.txt'), 'one\ntwo\n');
+  assert.deepEqual(logs, []);
+
+  // Cancelled while the write is under way: the write completes, and the
+  // client learns it from a warning with the result it did not get.
+  gate = host.hold('write');
+  abort = new AbortController();
+  call = client.callTool(edit, undefined, { signal: abort.signal });
+  await gate.reached;
+  abort.abort();
+  await assert.rejects(call);
+  gate.release();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(host.wrote, ['a.txt']);
+  assert.equal(files.get('a.txt'), 'ONE\ntwo\n');
+  assert.equal(logs.length, 1);
+  assert.equal(logs[0].level, 'warning');
+  assert.equal(logs[0].data.tool, 'edit');
+  assert.equal(logs[0].data.result.structuredContent.strategy, 'exact');
+  await client.close();
+});
+
+test('progress: one notification per file a patch writes', async () => {
+  const files = new Map([
+    ['a.txt', 'a\n'],
+    ['b.txt', 'b\n'],
   ]);
-  assert.equal(noVersion.error.code, -32600);
-  assert.deepEqual(nullIds.map((a) => a.error.code).sort(), [-32600, -32700]);
-  assert.equal(edit.id, 7);
-  assert.equal(edit.result.isError, true);
-  assert.match(edit.result.content[0].text, /- Missing arguments \(old_string, new_string\)\./);
-  assert.equal(answers.length, 6);
+  const client = await inProcess(gatedFiles(files));
+  const progress = [];
+  const r = await client.callTool(
+    {
+      name: 'apply_patch',
+      arguments: {
+        patch:
+          '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** Add File: c.txt\n+C\n*** End Patch',
+      },
+    },
+    undefined,
+    { onprogress: (p) => progress.push(p) },
+  );
+  assert.equal(r.isError, false, text(r));
+  assert.deepEqual(r.structuredContent.written, ['a.txt', 'b.txt', 'c.txt']);
+  assert.deepEqual(progress, [
+    { progress: 1, message: 'files.writeFile a.txt' },
+    { progress: 2, message: 'files.writeFile b.txt' },
+    { progress: 3, message: 'files.writeFile c.txt' },
+  ]);
+  await client.close();
+});
+
+test('the bin: --version, --help, and refusals of bad flags', () => {
+  const run = (args) =>
+    spawnSync(process.execPath, [BIN, ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+  const version = run(['--version']);
+  assert.equal(version.status, 0);
+  assert.equal(version.stdout, `${VERSION}\n`);
+  const help = run(['-h']);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^Usage: editkit-mcp /);
+  assert.match(help.stdout, /--http PORT/);
+  for (const [args, said] of [
+    [[], /give --root DIR, --siyuan URL, or both/],
+    [['--rot', '.'], /Unknown option '--rot'/],
+    [['--root', '.', '--lang', 'fr'], /--lang must be en or zh, got "fr"/],
+    [['--root', '.', '--http', 'x'], /--http must be a port number/],
+    [['--root', '.', '--http-token', 't'], /--host and --http-token go with --http PORT/],
+  ]) {
+    const r = run(args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, said);
+  }
 });

@@ -283,7 +283,7 @@ test('editkit-mcp: apply_patch lands on disk', async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [join(repo, 'pkg', 'dist', 'mcp.js'), '--root', root],
+      args: [join(repo, 'pkg-mcp', 'dist', 'cli.js'), '--root', root],
       env: { PATH: process.env.PATH },
       stderr: 'pipe',
     }),

@@ -223,6 +223,14 @@ test('toolDefinitions accepts a bare language string and the options object, wit
     runner.definitions('zh'),
     ek.toolDefinitions({ lang: 'zh', toolsets: ['files'] }),
   );
+  // A runner made in Chinese answers in Chinese whatever format is asked
+  // (an options object without `lang` once gave the English definitions).
+  const zh = ek.createToolRunner({ lang: 'zh', files: { readFile: () => null, writeFile() {} } });
+  assert.deepEqual(
+    zh.definitions({ format: 'mcp' }),
+    ek.toolDefinitions({ lang: 'zh', format: 'mcp', toolsets: ['files'] }),
+  );
+  assert.equal(zh.definitions({ format: 'mcp' }).tools[0].title, '读取文件');
 });
 
 test('toolDefinitions names exactly the tools the runner implements', async () => {

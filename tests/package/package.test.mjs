@@ -83,7 +83,14 @@ test('the tarball holds the built package and nothing else', () => {
     wasmExports.filter((n) => /trap/i.test(n)),
     [],
   );
-  for (const file of ['web.js', 'node.js', 'node.cjs', 'testing.js', 'testing.cjs'])
+  for (const file of [
+    'web.js',
+    'web-external.js',
+    'node.js',
+    'node.cjs',
+    'testing.js',
+    'testing.cjs',
+  ])
     assert.doesNotMatch(
       readFileSync(join(repo, 'pkg', 'dist', file), 'utf8'),
       /trapForTests/,
@@ -124,43 +131,12 @@ test('Node ESM: import and call a real tool', () => {
   });
 });
 
-test('the installed bin: editkit-mcp answers an MCP initialize and lists the file tools', () => {
-  const dir = project('mcp-app', {});
-  const bin = join(dir, 'node_modules', '.bin', 'editkit-mcp');
-  assert.ok(existsSync(bin), 'npm links the bin');
-  const requests = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-  ];
-  const out = execFileSync(bin, ['--root', dir], {
-    input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
-    encoding: 'utf8',
-  });
-  const [init, list] = out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  assert.equal(init.result.protocolVersion, '2025-06-18');
-  assert.equal(init.result.serverInfo.name, 'editkit-mcp');
-  assert.ok(list.result.tools.some((t) => t.name === 'multi_edit'));
-});
-
 test('the SiYuan plugin template’s own versions (Vite 5, vite-plugin-static-copy 1): the README’s target puts the wasm in dist/', () => {
   const dir = project(
     'siyuan-plugin-template-versions',
     {
       'src/index.js': `
-        import init from 'editkit';
+        import init from 'editkit/web-external';
         export default async function onload(name) { await init({ module_or_path: '/plugins/' + name + '/editkit_bg.wasm' }); }
       `,
       'vite.config.mjs': `
@@ -223,7 +199,7 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
     {
       'src/index.js': `
         import { Plugin } from 'siyuan';
-        import init, { applyBlockDiff, createSiyuanHost } from 'editkit';
+        import init, { applyBlockDiff, createSiyuanHost } from 'editkit/web-external';
         export default class EditkitDemoPlugin extends Plugin {
           async onload() {
             await init({ module_or_path: '/plugins/' + this.name + '/editkit_bg.wasm' });
@@ -545,10 +521,11 @@ test('TypeScript: every entry resolves under moduleResolution node, node16 (ESM,
       import { applyBlockDiff } from 'editkit';
       import { createKernelDouble, type KernelDouble } from 'editkit/testing';
       import { validateBlockDiffFormat } from 'editkit/web';
+      import initExternal from 'editkit/web-external'; // the SiYuan plugin sample's resolution
       // The root is the browser build's types under "node"; Node-only names come from editkit/node.
       import { createNodeFileHost, initSync } from 'editkit/node';
       initSync();
-      void createNodeFileHost;${uses}`,
+      void createNodeFileHost; void initExternal;${uses}`,
     // node16, an ES module.
     'node16/esm.mts': `
       import init, { applyBlockDiff, createNodeFileHost, type InitInput } from 'editkit';
@@ -575,7 +552,9 @@ test('TypeScript: every entry resolves under moduleResolution node, node16 (ESM,
       import init, { applyBlockDiff } from 'editkit';
       import { createKernelDouble, type KernelDouble } from 'editkit/testing';
       import { validateBlockDiffFormat } from 'editkit/web';
-      await init({ module_or_path: '/plugins/demo/editkit_bg.wasm' });${uses}`,
+      import initExternal from 'editkit/web-external';
+      await init({ module_or_path: '/plugins/demo/editkit_bg.wasm' });
+      await initExternal({ module_or_path: '/plugins/demo/editkit_bg.wasm' });${uses}`,
   });
   const base = {
     strict: true,

@@ -3,6 +3,8 @@
 // calling accept. Optional fields also accept "" and 0 as "unset", for
 // providers that make every field required.
 
+import { toolAnnotations, toolOutputSchema, toolTitle } from './mcp-meta.js';
+import type { McpOutputSchema, McpToolAnnotations } from './mcp-meta.js';
 import { jsError, readOptions } from '../errors.js';
 import type { Lang } from '../types.js';
 
@@ -83,8 +85,14 @@ export type AnthropicTool = AnthropicCustomTool | AnthropicTextEditorTool;
 /** Assignable to the MCP SDK's `Tool`. */
 export type McpTool = {
   name: string;
+  /** A human-readable name (en / zh). */
+  title: string;
   description: string;
   inputSchema: ObjectSchema;
+  /** How the tool behaves: read-only, additive or destructive, idempotent. */
+  annotations: McpToolAnnotations;
+  /** The schema of `structuredContent`, for the tools whose result is data. */
+  outputSchema?: McpOutputSchema;
 };
 export type ToolDefinition =
   JsonSchemaTool | OpenAITool | OpenAIResponsesTool | AnthropicTool | McpTool;
@@ -892,8 +900,17 @@ export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
           return { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' };
         }
         return { name: s.name, description, input_schema: parameters };
-      case 'mcp':
-        return { name: s.name, description, inputSchema: parameters };
+      case 'mcp': {
+        const outputSchema = toolOutputSchema(s.name);
+        return {
+          name: s.name,
+          title: toolTitle(s.name, lang),
+          description,
+          inputSchema: parameters,
+          annotations: toolAnnotations(s.name, lang),
+          ...(outputSchema ? { outputSchema } : {}),
+        };
+      }
       default:
         return { name: s.name, description, parameters };
     }

@@ -17,4 +17,11 @@ export type {
   Toolset,
 } from './definitions.js';
 export { createToolRunner, formatApplyReport, runTool } from './runner.js';
-export type { FileHost, ToolResult, ToolRunner, ToolRunnerOptions } from './runner.js';
+export type {
+  FileHost,
+  RunOptions,
+  ToolResult,
+  ToolRunner,
+  ToolRunnerOptions,
+  WriteEvent,
+} from './runner.js';

@@ -23,6 +23,10 @@ const TEXTS = {
     en: 'the files host has no {0} callback, which this tool needs.',
     zh: '运行环境提供的文件访问缺少 {0} 回调，本工具不可用。',
   },
+  cancelled: {
+    en: 'the call was cancelled before it wrote anything; nothing was changed.',
+    zh: '调用在写入任何内容之前被取消，未做任何改动。',
+  },
   filesHostMissing: {
     en: 'this environment provides no file access, so this tool is unavailable.',
     zh: '运行环境没有提供文件访问，本工具不可用。',

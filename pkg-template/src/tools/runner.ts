@@ -52,6 +52,14 @@ import type {
   Toolset,
 } from './definitions.js';
 import { argProblemText, listOf, say } from './messages.js';
+import {
+  CallScope,
+  Cancelled,
+  cancelledResult,
+  FILE_WRITES,
+  readRunOptions,
+  SIYUAN_WRITES,
+} from './call-scope.js';
 import { checkArgs, parseArgs } from './validate.js';
 import type { ArgProblem, Args } from './validate.js';
 
@@ -105,13 +113,39 @@ export interface ToolResult {
   code?: ErrorCode;
   /** Structured result: the core function's result, or the error's data. */
   data?: unknown;
+  /** The call's signal was aborted after its first write: the call was completed, not cancelled. */
+  cancelledLate?: boolean;
+}
+
+/** What one call may be given besides its arguments (an MCP server's request, a loop's abort). */
+export interface RunOptions {
+  /**
+   * Cancels the call: aborted before its first write, the call writes
+   * nothing and resolves to a `CANCELLED` result (code `HOST_ERROR`,
+   * `data.cancelled: true`); aborted later, the call completes what it
+   * began (an apply is never left half-written by a cancellation) and its
+   * result has `cancelledLate: true`.
+   */
+  signal?: AbortSignal;
+  /** Called after each write the call makes (a file written or deleted, a block written). */
+  onWrite?: (write: WriteEvent) => void;
+}
+
+/** One write made by a tool call. */
+export interface WriteEvent {
+  /** Writes made so far by this call, this one included. */
+  count: number;
+  /** The host callback that wrote (`files.writeFile`, `siyuan.updateBlock`, …). */
+  callback: string;
+  /** The file path or the block id written, when the callback names one. */
+  target?: string;
 }
 
 export interface ToolRunner {
   /** Runs one tool call; resolves to the text for the agent (never rejects for tool errors). */
-  run(name: string, args: unknown): Promise<string>;
+  run(name: string, args: unknown, call?: RunOptions): Promise<string>;
   /** Runs one tool call; resolves to the text, the error flag and the data (never rejects for tool errors). */
-  runDetailed(name: string, args: unknown): Promise<ToolResult>;
+  runDetailed(name: string, args: unknown, call?: RunOptions): Promise<ToolResult>;
   /** The definitions of the tools this runner can execute. */
   definitions<F extends ToolFormat = 'json-schema'>(
     opts?: ToolDefinitionsOptions<F> | Lang,
@@ -155,11 +189,11 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
   const timeoutMs = timeoutOf(options);
   const owner = typeof options.owner === 'string' && options.owner ? options.owner : 'agent';
   let session = options.session instanceof FileEditSession ? options.session : undefined;
-  const files = (): FileHost => {
+  const configuredFiles = (): FileHost => {
     if (!options.files) throw missing('files');
     return options.files;
   };
-  const siyuan = (): SiyuanHost => {
+  const configuredSiyuan = (): SiyuanHost => {
     if (!options.siyuan) throw missing('siyuan');
     return options.siyuan;
   };
@@ -215,591 +249,606 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       });
     });
 
-  const read = async (path: string): Promise<string | null> => {
-    const host = files();
-    if (typeof host.readFile !== 'function') throw capabilityMissing('files.readFile', lang);
-    return readFileText((p) => host.readFile(p), path, timeoutMs);
-  };
-  const write = async (path: string, content: string): Promise<void> => {
-    const host = files();
-    if (typeof host.writeFile !== 'function') throw capabilityMissing('files.writeFile', lang);
-    await hostCall(
-      `files.writeFile(${JSON.stringify(path)})`,
-      () => host.writeFile(path, content),
-      timeoutMs,
-    );
-  };
-  /** Refuses up front (before any plan is used up) when the host cannot write. */
-  const writable = (): void => {
-    if (typeof files().writeFile !== 'function') throw capabilityMissing('files.writeFile', lang);
-  };
-  const exists = async (path: string): Promise<{ exists: boolean; isFile: boolean }> => {
-    const host = files();
-    if (host.exists) {
-      const exists = host.exists;
-      const r: unknown = await hostCall(
-        `files.exists(${JSON.stringify(path)})`,
-        () => exists.call(host, path),
-        timeoutMs,
-      );
-      if (typeof r === 'boolean') return { exists: r, isFile: r };
-      if (
-        typeof r === 'object' &&
-        r !== null &&
-        typeof (r as { exists?: unknown }).exists === 'boolean'
-      ) {
-        const o = r as { exists: boolean; isFile?: unknown };
-        return { exists: o.exists, isFile: typeof o.isFile === 'boolean' ? o.isFile : o.exists };
-      }
-      throw hostError(
-        `files.exists(${JSON.stringify(path)}) returned ${describeValue(r)}; expected a boolean or { exists, isFile }`,
-      );
-    }
-    const text = await read(path);
-    return { exists: text !== null, isFile: text !== null };
-  };
+  /**
+   * The tools of one call: they reach the hosts through `scope`, which
+   * guards the writes of a call that may be cancelled. The state shared by
+   * calls (the plan session, the gathering of applies) stays outside.
+   */
+  function toolsFor(scope: CallScope) {
+    const files = (): FileHost => scope.host(configuredFiles(), FILE_WRITES, 'files');
+    const siyuan = (): SiyuanHost => scope.host(configuredSiyuan(), SIYUAN_WRITES, 'siyuan');
+    return callTools(files, siyuan);
+  }
 
-  const tools: Record<string, (a: Args) => Promise<Done>> = {
-    async getBlockInfo(a) {
-      const info = await getBlockInfo({ ids: s(a.ids) }, siyuan(), { lang, timeoutMs });
-      return { text: formatBlockInfo(info, { lang }), isError: false, data: info };
-    },
-    async getBlockContent(a) {
-      // Only what the agent gave: the core applies seed 000's coupling
-      // (showId defaults to showSubStructure; a slice turns both on).
-      const args: {
-        blockId: string;
-        showId?: boolean;
-        showSubStructure?: boolean;
-        slice?: string;
-      } = { blockId: s(a.blockId) };
-      if (typeof a.showId === 'boolean') args.showId = a.showId;
-      if (typeof a.showSubStructure === 'boolean') args.showSubStructure = a.showSubStructure;
-      if (s(a.slice)) args.slice = s(a.slice);
-      const r = await getBlockContent(args, siyuan(), { lang, timeoutMs });
-      return { text: r.text, isError: false, data: r };
-    },
-    async appendContent(a) {
-      const targetType = s(a.targetType) as 'dailynote' | 'document' | 'block';
-      const r = await appendContent(
-        { markdown: s(a.markdown), targetType, target: s(a.target) },
-        siyuan(),
-        { lang, timeoutMs },
-      );
-      return { text: r.summary, isError: false, data: r };
-    },
-    async createNewDoc(a) {
-      const location = s(a.location) as 'siblings' | 'children' | 'parent';
-      const r = await createNewDoc(
-        {
-          title: s(a.title),
-          anchorDocumentId: s(a.anchorDocumentId),
-          location,
-          markdown: s(a.markdown),
-        },
-        siyuan(),
-        { lang, timeoutMs },
-      );
-      return { text: r.summary, isError: false, data: r };
-    },
-    async applyBlockDiff(a) {
-      const report = await applyBlockDiff(s(a.diff), siyuan(), {
-        dryRun: b(a.dryRun, false),
-        atomic: b(a.atomic, true),
-        lang,
+  function callTools(files: () => FileHost, siyuan: () => SiyuanHost) {
+    const read = async (path: string): Promise<string | null> => {
+      const host = files();
+      if (typeof host.readFile !== 'function') throw capabilityMissing('files.readFile', lang);
+      return readFileText((p) => host.readFile(p), path, timeoutMs);
+    };
+    const write = async (path: string, content: string): Promise<void> => {
+      const host = files();
+      if (typeof host.writeFile !== 'function') throw capabilityMissing('files.writeFile', lang);
+      await hostCall(
+        `files.writeFile(${JSON.stringify(path)})`,
+        () => host.writeFile(path, content),
         timeoutMs,
-      });
-      const failed = report.results.find((r) => r.error);
-      return {
-        text: formatApplyReport(report, lang),
-        isError: !report.ok,
-        ...(!report.ok && failed?.error ? { code: failed.error.code } : {}),
-        data: report,
-      };
-    },
-    async read_file(a) {
-      const path = s(a.path);
-      const content = await read(path);
-      if (content === null) return fileMissing(path, lang);
-      const view = formatFileView({
-        path,
-        content,
-        range: s(a.range) || undefined,
-        maxLines: count(a.max_lines),
-        showLineNumbers: b(a.show_line_numbers, true),
-        lang,
-      });
-      return { text: view.text, isError: false, data: view };
-    },
-    async create_new_file(a) {
-      const path = s(a.path);
-      writable();
-      return withPathLock(lockKey(path), async () => {
-        const state = await exists(path);
-        const check = checkNewFile({
-          path,
-          exists: state.exists,
-          isFile: state.isFile,
-          newContent: s(a.content),
+      );
+    };
+    /** Refuses up front (before any plan is used up) when the host cannot write. */
+    const writable = (): void => {
+      if (typeof files().writeFile !== 'function') throw capabilityMissing('files.writeFile', lang);
+    };
+    const exists = async (path: string): Promise<{ exists: boolean; isFile: boolean }> => {
+      const host = files();
+      if (host.exists) {
+        const exists = host.exists;
+        const r: unknown = await hostCall(
+          `files.exists(${JSON.stringify(path)})`,
+          () => exists.call(host, path),
+          timeoutMs,
+        );
+        if (typeof r === 'boolean') return { exists: r, isFile: r };
+        if (
+          typeof r === 'object' &&
+          r !== null &&
+          typeof (r as { exists?: unknown }).exists === 'boolean'
+        ) {
+          const o = r as { exists: boolean; isFile?: unknown };
+          return { exists: o.exists, isFile: typeof o.isFile === 'boolean' ? o.isFile : o.exists };
+        }
+        throw hostError(
+          `files.exists(${JSON.stringify(path)}) returned ${describeValue(r)}; expected a boolean or { exists, isFile }`,
+        );
+      }
+      const text = await read(path);
+      return { exists: text !== null, isFile: text !== null };
+    };
+
+    const tools: Record<string, (a: Args) => Promise<Done>> = {
+      async getBlockInfo(a) {
+        const info = await getBlockInfo({ ids: s(a.ids) }, siyuan(), { lang, timeoutMs });
+        return { text: formatBlockInfo(info, { lang }), isError: false, data: info };
+      },
+      async getBlockContent(a) {
+        // Only what the agent gave: the core applies seed 000's coupling
+        // (showId defaults to showSubStructure; a slice turns both on).
+        const args: {
+          blockId: string;
+          showId?: boolean;
+          showSubStructure?: boolean;
+          slice?: string;
+        } = { blockId: s(a.blockId) };
+        if (typeof a.showId === 'boolean') args.showId = a.showId;
+        if (typeof a.showSubStructure === 'boolean') args.showSubStructure = a.showSubStructure;
+        if (s(a.slice)) args.slice = s(a.slice);
+        const r = await getBlockContent(args, siyuan(), { lang, timeoutMs });
+        return { text: r.text, isError: false, data: r };
+      },
+      async appendContent(a) {
+        const targetType = s(a.targetType) as 'dailynote' | 'document' | 'block';
+        const r = await appendContent(
+          { markdown: s(a.markdown), targetType, target: s(a.target) },
+          siyuan(),
+          { lang, timeoutMs },
+        );
+        return { text: r.summary, isError: false, data: r };
+      },
+      async createNewDoc(a) {
+        const location = s(a.location) as 'siblings' | 'children' | 'parent';
+        const r = await createNewDoc(
+          {
+            title: s(a.title),
+            anchorDocumentId: s(a.anchorDocumentId),
+            location,
+            markdown: s(a.markdown),
+          },
+          siyuan(),
+          { lang, timeoutMs },
+        );
+        return { text: r.summary, isError: false, data: r };
+      },
+      async applyBlockDiff(a) {
+        const report = await applyBlockDiff(s(a.diff), siyuan(), {
+          dryRun: b(a.dryRun, false),
+          atomic: b(a.atomic, true),
           lang,
+          timeoutMs,
         });
-        await write(path, check.content);
-        return check.text;
-      });
-    },
-    async overwrite_entire_file(a) {
-      const path = s(a.path);
-      writable();
-      return withPathLock(lockKey(path), async () => {
+        const failed = report.results.find((r) => r.error);
+        return {
+          text: formatApplyReport(report, lang),
+          isError: !report.ok,
+          ...(!report.ok && failed?.error ? { code: failed.error.code } : {}),
+          data: report,
+        };
+      },
+      async read_file(a) {
+        const path = s(a.path);
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
-        const check = checkOverwrite({
+        const view = formatFileView({
           path,
           content,
-          newContent: s(a.content),
-          knownOldTotalLines: a.known_old_total_lines as number,
-          knownOldTotalBytes: a.known_old_total_bytes as number,
-          contentFormat: s(a.content_format) || undefined,
+          range: s(a.range) || undefined,
+          maxLines: count(a.max_lines),
+          showLineNumbers: b(a.show_line_numbers, true),
           lang,
         });
-        await write(path, check.content);
-        return check.text;
-      });
-    },
-    // Plans are made under the path's lock too: a file read mid-write is
-    // never planned against, and a revision (existing_hunk_id) cannot
-    // slip between an apply and its consume.
-    async prepare_file_range_edit(a) {
-      const path = s(a.path);
-      return withPathLock(lockKey(path), async () => {
-        const plan = plans().prepareRangeEdit({
-          path,
-          content: await read(path),
-          range: s(a.range),
-          newText: s(a.content),
-          owner,
-          existingHunkId: s(a.existing_hunk_id),
-          lang,
+        return { text: view.text, isError: false, data: view };
+      },
+      async create_new_file(a) {
+        const path = s(a.path);
+        writable();
+        return withPathLock(lockKey(path), async () => {
+          const state = await exists(path);
+          const check = checkNewFile({
+            path,
+            exists: state.exists,
+            isFile: state.isFile,
+            newContent: s(a.content),
+            lang,
+          });
+          await write(path, check.content);
+          return { text: check.text, isError: false, data: { path, created: true } };
         });
-        return { text: plan.text, isError: false, data: plan };
-      });
-    },
-    async prepare_file_append(a) {
-      const path = s(a.path);
-      return withPathLock(lockKey(path), async () => {
-        const plan = plans().prepareAppend({
-          path,
-          content: await read(path),
-          newText: s(a.content),
-          create: b(a.create, false),
-          owner,
-          existingHunkId: s(a.existing_hunk_id),
-          lang,
+      },
+      async overwrite_entire_file(a) {
+        const path = s(a.path);
+        writable();
+        return withPathLock(lockKey(path), async () => {
+          const content = await read(path);
+          if (content === null) return fileMissing(path, lang);
+          const check = checkOverwrite({
+            path,
+            content,
+            newContent: s(a.content),
+            knownOldTotalLines: a.known_old_total_lines as number,
+            knownOldTotalBytes: a.known_old_total_bytes as number,
+            contentFormat: s(a.content_format) || undefined,
+            lang,
+          });
+          await write(path, check.content);
+          return check.text;
         });
-        return { text: plan.text, isError: false, data: plan };
-      });
-    },
-    async prepare_file_insert_after(a) {
-      return insert('after', a);
-    },
-    async prepare_file_insert_before(a) {
-      return insert('before', a);
-    },
-    async prepare_file_block_replace(a) {
-      const path = s(a.path);
-      return withPathLock(lockKey(path), async () => {
-        const plan = plans().prepareBlockReplace({
-          path,
-          content: await read(path),
-          startAnchor: s(a.start_anchor),
-          endAnchor: s(a.end_anchor),
-          newText: s(a.content),
-          match: (s(a.match) || 'contains') as 'contains',
-          includeAnchors: b(a.include_anchors, true),
-          requireUnique: b(a.require_unique, true),
-          strict: b(a.strict, true),
-          occurrence: occurrenceOf(a.occurrence),
-          owner,
-          existingHunkId: s(a.existing_hunk_id),
-          lang,
+      },
+      // Plans are made under the path's lock too: a file read mid-write is
+      // never planned against, and a revision (existing_hunk_id) cannot
+      // slip between an apply and its consume.
+      async prepare_file_range_edit(a) {
+        const path = s(a.path);
+        return withPathLock(lockKey(path), async () => {
+          const plan = plans().prepareRangeEdit({
+            path,
+            content: await read(path),
+            range: s(a.range),
+            newText: s(a.content),
+            owner,
+            existingHunkId: s(a.existing_hunk_id),
+            lang,
+          });
+          return { text: plan.text, isError: false, data: plan };
         });
-        return { text: plan.text, isError: false, data: plan };
-      });
-    },
-    async apply_file_modification(a) {
-      const hunkId = s(a.hunk_id);
-      const pending = plans()
-        .pending()
-        .find((p) => p.hunkId === hunkId);
-      if (!pending) {
-        // Let the session word the refusal (unknown, expired or already applied).
-        const r = plans().apply({ hunkId, owner, content: null, lang });
-        return { text: r.text, isError: true, data: r };
-      }
-      writable();
-      return inCreationOrder(pending.path, hunkId, async (): Promise<ToolResult> => {
-        const content = await read(pending.path);
-        // The plan is consumed only once the write landed: a failed write
-        // leaves it live, so the agent can simply apply it again.
-        const r = plans().apply({ hunkId, owner, content, lang, deferConsume: true });
-        if (r.changed) {
-          try {
-            await write(pending.path, r.content);
-          } catch (e) {
-            // A failed write may still have landed (a timeout after the
-            // write): the agent checks before applying again.
-            const failed = errorResult(e, lang);
+      },
+      async prepare_file_append(a) {
+        const path = s(a.path);
+        return withPathLock(lockKey(path), async () => {
+          const plan = plans().prepareAppend({
+            path,
+            content: await read(path),
+            newText: s(a.content),
+            create: b(a.create, false),
+            owner,
+            existingHunkId: s(a.existing_hunk_id),
+            lang,
+          });
+          return { text: plan.text, isError: false, data: plan };
+        });
+      },
+      async prepare_file_insert_after(a) {
+        return insert('after', a);
+      },
+      async prepare_file_insert_before(a) {
+        return insert('before', a);
+      },
+      async prepare_file_block_replace(a) {
+        const path = s(a.path);
+        return withPathLock(lockKey(path), async () => {
+          const plan = plans().prepareBlockReplace({
+            path,
+            content: await read(path),
+            startAnchor: s(a.start_anchor),
+            endAnchor: s(a.end_anchor),
+            newText: s(a.content),
+            match: (s(a.match) || 'contains') as 'contains',
+            includeAnchors: b(a.include_anchors, true),
+            requireUnique: b(a.require_unique, true),
+            strict: b(a.strict, true),
+            occurrence: occurrenceOf(a.occurrence),
+            owner,
+            existingHunkId: s(a.existing_hunk_id),
+            lang,
+          });
+          return { text: plan.text, isError: false, data: plan };
+        });
+      },
+      async apply_file_modification(a) {
+        const hunkId = s(a.hunk_id);
+        const pending = plans()
+          .pending()
+          .find((p) => p.hunkId === hunkId);
+        if (!pending) {
+          // Let the session word the refusal (unknown, expired or already applied).
+          const r = plans().apply({ hunkId, owner, content: null, lang });
+          return { text: r.text, isError: true, data: r };
+        }
+        writable();
+        return inCreationOrder(pending.path, hunkId, async (): Promise<ToolResult> => {
+          const content = await read(pending.path);
+          // The plan is consumed only once the write landed: a failed write
+          // leaves it live, so the agent can simply apply it again.
+          const r = plans().apply({ hunkId, owner, content, lang, deferConsume: true });
+          if (r.changed) {
+            try {
+              await write(pending.path, r.content);
+            } catch (e) {
+              // A failed write may still have landed (a timeout after the
+              // write): the agent checks before applying again.
+              const failed = errorResult(e, lang);
+              return {
+                ...failed,
+                text: `${failed.text}\n${say('writeFailed', lang, pending.path, hunkId)}`,
+              };
+            }
+          }
+          const rejected = r.contextMatch === 'rejected';
+          if (!rejected) plans().consume(hunkId);
+          return { text: r.text, isError: rejected, data: r };
+        });
+      },
+      async edit(a) {
+        const path = s(a.path);
+        const oldString = s(a.old_string);
+        const newString = s(a.new_string);
+        writable();
+        return withPathLock(lockKey(path), async (): Promise<Done> => {
+          const content = await read(path);
+          if (content === null) {
+            if (oldString !== '') return fileMissing(path, lang);
+            // Seed 002: an empty old_string on a missing file creates it.
+            await write(path, newString);
             return {
-              ...failed,
-              text: `${failed.text}\n${say('writeFailed', lang, pending.path, hunkId)}`,
+              text: say('editCreated', lang, path),
+              isError: false,
+              data: { path, created: true },
             };
           }
+          const matchOptions = {
+            mode: modeOf(a.mode),
+            prose: isProsePath(path),
+            replaceAll: b(a.replace_all, false),
+            expectedReplacements: count(a.expected_replacements),
+            lang,
+          };
+          const corrector = options.corrector;
+          let r: ReplaceResult;
+          try {
+            r = corrector
+              ? await replaceTextWithCorrection(content, oldString, newString, {
+                  ...matchOptions,
+                  instruction: s(a.instruction),
+                  timeoutMs,
+                  corrector: (request) =>
+                    hostCall('corrector', () => corrector(request), timeoutMs, 'corrector'),
+                })
+              : replaceText(content, oldString, newString, matchOptions);
+          } catch (e) {
+            const refused = errorResult(e, lang);
+            return { ...refused, text: inToolWords(refused.text) };
+          }
+          await write(path, r.content);
+          const where = places(r.matches, lang);
+          const text = [
+            say('edited', lang, path, String(r.occurrences), where, r.strategy),
+            diffBlock(path, content, r.content),
+          ].join('\n\n');
+          return {
+            text,
+            isError: false,
+            data: { path, strategy: r.strategy, occurrences: r.occurrences, matches: r.matches },
+          };
+        });
+      },
+      async str_replace_based_edit_tool(a) {
+        const command = s(a.command);
+        const path = s(a.path);
+        const needs = (field: string): ToolResult => {
+          const message = say('commandNeeds', lang, command, field);
+          return {
+            text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
+            isError: true,
+            code: 'INVALID_ARGUMENT',
+            data: { code: 'INVALID_ARGUMENT', subject: field, message },
+          };
+        };
+        switch (command) {
+          case 'view': {
+            const r = Array.isArray(a.view_range) ? (a.view_range as number[]) : undefined;
+            const range = r ? `${r[0]}~${r[1] === -1 ? '' : r[1]}` : '';
+            return tools.read_file!({ path, range });
+          }
+          case 'create':
+            if (typeof a.file_text !== 'string') return needs('file_text');
+            return tools.create_new_file!({ path, content: a.file_text });
+          case 'str_replace':
+            if (!s(a.old_str)) return needs('old_str');
+            return tools.edit!({ path, old_string: s(a.old_str), new_string: s(a.new_str) });
+          default: {
+            if (typeof a.insert_line !== 'number') return needs('insert_line');
+            // Anthropic's native text_editor_20250728 sends the text as
+            // `insert_text`; the custom schema (and older versions) as `new_str`.
+            const inserted = typeof a.insert_text === 'string' ? a.insert_text : a.new_str;
+            if (typeof inserted !== 'string') return needs('new_str');
+            return insertLines(path, a.insert_line, inserted);
+          }
         }
-        const rejected = r.contextMatch === 'rejected';
-        if (!rejected) plans().consume(hunkId);
-        return { text: r.text, isError: rejected, data: r };
-      });
-    },
-    async edit(a) {
-      const path = s(a.path);
-      const oldString = s(a.old_string);
-      const newString = s(a.new_string);
+      },
+      async edit_snippet(a) {
+        const path = s(a.path);
+        writable();
+        return withPathLock(lockKey(path), async (): Promise<Done> => {
+          const content = await read(path);
+          if (content === null) return fileMissing(path, lang);
+          let placed: EditSnippetResult;
+          try {
+            placed = planEditSnippet(content, s(a.snippet), { lang });
+          } catch (e) {
+            return errorResult(e, lang);
+          }
+          await write(path, placed.content);
+          const where = placed.regions
+            .map((r) => say('snippetRegion', lang, String(r.startLine), String(r.endLine)))
+            .join(', ');
+          return {
+            text: [
+              say('snippetPlaced', lang, path, String(placed.regions.length), where),
+              diffBlock(path, content, placed.content),
+            ].join('\n\n'),
+            isError: false,
+            data: { path, regions: placed.regions },
+          };
+        });
+      },
+      async multi_edit(a) {
+        const path = s(a.path);
+        const edits = (a.edits as Args[]).map((e) => ({
+          oldString: s(e.old_string),
+          newString: s(e.new_string),
+          replaceAll: b(e.replace_all, false),
+        }));
+        writable();
+        return withPathLock(lockKey(path), async () => {
+          const content = await read(path);
+          if (content === null) return fileMissing(path, lang);
+          const r = applyEdits(content, edits, {
+            atomic: true,
+            mode: modeOf(a.mode),
+            prose: isProsePath(path),
+            lang,
+          });
+          const result = await searchReplaceResult(path, content, r, 'editLine');
+          return { ...result, text: inToolWords(result.text) };
+        });
+      },
+      async apply_patch(a) {
+        return patchTool('codex', s(a.patch), b(a.atomic, true));
+      },
+      async apply_diff(a) {
+        return patchTool('unified', s(a.diff), b(a.atomic, true));
+      },
+      async edit_file_search_replace(a) {
+        const path = s(a.path);
+        writable();
+        return withPathLock(lockKey(path), async () => {
+          const content = await read(path);
+          if (content === null) return fileMissing(path, lang);
+          const r = applySearchReplace(content, s(a.search_replace), {
+            atomic: b(a.atomic, true),
+            prose: isProsePath(path),
+            lang,
+          });
+          return searchReplaceResult(path, content, r, 'blockLine');
+        });
+      },
+    };
+
+    /** Writes a search/replace outcome (when anything changed) and words it: summary, each edit's place and strategy, the diff. */
+    async function searchReplaceResult(
+      path: string,
+      content: string,
+      r: SearchReplaceReport,
+      line: 'editLine' | 'blockLine',
+    ): Promise<ToolResult> {
+      const changed = r.content !== content;
+      if (changed) await write(path, r.content);
+      const lines = [r.summary];
+      // Where each edit landed, when any did (an atomic failure lands none).
+      for (const block of changed ? r.results : []) {
+        if (block.ok && block.strategy)
+          lines.push(
+            say(line, lang, String(block.index), places(block.matches, lang), block.strategy),
+          );
+      }
+      if (changed) lines.push('', diffBlock(path, content, r.content));
+      const failed = r.results.find((x) => !x.ok);
+      return {
+        text: lines.join('\n'),
+        isError: !r.ok,
+        ...(failed?.error ? { code: failed.error.code } : {}),
+        data: { path, ok: r.ok, applied: r.applied, failed: r.failed, results: r.results },
+      };
+    }
+
+    /**
+     * apply_patch / apply_diff: every file the patch names is read under its
+     * path's lock (taken in one sorted order, so two patches never wait on
+     * each other), planned and written by applyPatch, and worded with each
+     * hunk's place and the diffs.
+     */
+    /**
+     * The text editor's `insert`: `text`'s lines after line `after` (0: at
+     * the top), with the file's own line ending, never past its end.
+     */
+    async function insertLines(path: string, after: number, text: string): Promise<Done> {
       writable();
       return withPathLock(lockKey(path), async (): Promise<Done> => {
         const content = await read(path);
-        if (content === null) {
-          if (oldString !== '') return fileMissing(path, lang);
-          // Seed 002: an empty old_string on a missing file creates it.
-          await write(path, newString);
+        if (content === null) return fileMissing(path, lang);
+        const ending = content.includes('\r\n') ? '\r\n' : '\n';
+        const lines = content.split(/\r?\n/);
+        const finalBreak = content === '' || /\r?\n$/.test(content);
+        if (finalBreak) lines.pop();
+        if (after > lines.length) {
+          const message = say('insertPastEnd', lang, String(after), path, String(lines.length));
           return {
-            text: say('editCreated', lang, path),
-            isError: false,
-            data: { path, created: true },
+            text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
+            isError: true,
+            code: 'INVALID_ARGUMENT',
+            data: { code: 'INVALID_ARGUMENT', subject: 'insert_line', message },
           };
         }
-        const matchOptions = {
-          mode: modeOf(a.mode),
-          prose: isProsePath(path),
-          replaceAll: b(a.replace_all, false),
-          expectedReplacements: count(a.expected_replacements),
-          lang,
-        };
-        const corrector = options.corrector;
-        let r: ReplaceResult;
-        try {
-          r = corrector
-            ? await replaceTextWithCorrection(content, oldString, newString, {
-                ...matchOptions,
-                instruction: s(a.instruction),
-                timeoutMs,
-                corrector: (request) =>
-                  hostCall('corrector', () => corrector(request), timeoutMs, 'corrector'),
-              })
-            : replaceText(content, oldString, newString, matchOptions);
-        } catch (e) {
-          const refused = errorResult(e, lang);
-          return { ...refused, text: inToolWords(refused.text) };
-        }
-        await write(path, r.content);
-        const where = places(r.matches, lang);
-        const text = [
-          say('edited', lang, path, String(r.occurrences), where, r.strategy),
-          diffBlock(path, content, r.content),
-        ].join('\n\n');
-        return {
-          text,
-          isError: false,
-          data: { path, strategy: r.strategy, occurrences: r.occurrences, matches: r.matches },
-        };
-      });
-    },
-    async str_replace_based_edit_tool(a) {
-      const command = s(a.command);
-      const path = s(a.path);
-      const needs = (field: string): ToolResult => {
-        const message = say('commandNeeds', lang, command, field);
-        return {
-          text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
-          isError: true,
-          code: 'INVALID_ARGUMENT',
-          data: { code: 'INVALID_ARGUMENT', subject: field, message },
-        };
-      };
-      switch (command) {
-        case 'view': {
-          const r = Array.isArray(a.view_range) ? (a.view_range as number[]) : undefined;
-          const range = r ? `${r[0]}~${r[1] === -1 ? '' : r[1]}` : '';
-          return tools.read_file!({ path, range });
-        }
-        case 'create':
-          if (typeof a.file_text !== 'string') return needs('file_text');
-          return tools.create_new_file!({ path, content: a.file_text });
-        case 'str_replace':
-          if (!s(a.old_str)) return needs('old_str');
-          return tools.edit!({ path, old_string: s(a.old_str), new_string: s(a.new_str) });
-        default: {
-          if (typeof a.insert_line !== 'number') return needs('insert_line');
-          // Anthropic's native text_editor_20250728 sends the text as
-          // `insert_text`; the custom schema (and older versions) as `new_str`.
-          const inserted = typeof a.insert_text === 'string' ? a.insert_text : a.new_str;
-          if (typeof inserted !== 'string') return needs('new_str');
-          return insertLines(path, a.insert_line, inserted);
-        }
-      }
-    },
-    async edit_snippet(a) {
-      const path = s(a.path);
-      writable();
-      return withPathLock(lockKey(path), async (): Promise<Done> => {
-        const content = await read(path);
-        if (content === null) return fileMissing(path, lang);
-        let placed: EditSnippetResult;
-        try {
-          placed = planEditSnippet(content, s(a.snippet), { lang });
-        } catch (e) {
-          return errorResult(e, lang);
-        }
-        await write(path, placed.content);
-        const where = placed.regions
-          .map((r) => say('snippetRegion', lang, String(r.startLine), String(r.endLine)))
-          .join(', ');
+        const added = text.replace(/\r?\n$/, '').split(/\r?\n/);
+        lines.splice(after, 0, ...added);
+        // The file keeps its final newline, or its lack of one.
+        const next = lines.join(ending) + (finalBreak ? ending : '');
+        await write(path, next);
         return {
           text: [
-            say('snippetPlaced', lang, path, String(placed.regions.length), where),
-            diffBlock(path, content, placed.content),
+            say('inserted', lang, String(added.length), path, String(after)),
+            diffBlock(path, content, next),
           ].join('\n\n'),
           isError: false,
-          data: { path, regions: placed.regions },
+          data: { path, inserted: added.length, after },
         };
       });
-    },
-    async multi_edit(a) {
-      const path = s(a.path);
-      const edits = (a.edits as Args[]).map((e) => ({
-        oldString: s(e.old_string),
-        newString: s(e.new_string),
-        replaceAll: b(e.replace_all, false),
-      }));
+    }
+
+    async function patchTool(
+      format: 'codex' | 'unified',
+      text: string,
+      atomic: boolean,
+    ): Promise<Done> {
       writable();
-      return withPathLock(lockKey(path), async () => {
-        const content = await read(path);
-        if (content === null) return fileMissing(path, lang);
-        const r = applyEdits(content, edits, {
-          atomic: true,
-          mode: modeOf(a.mode),
-          prose: isProsePath(path),
-          lang,
-        });
-        const result = await searchReplaceResult(path, content, r, 'editLine');
-        return { ...result, text: inToolWords(result.text) };
-      });
-    },
-    async apply_patch(a) {
-      return patchTool('codex', s(a.patch), b(a.atomic, true));
-    },
-    async apply_diff(a) {
-      return patchTool('unified', s(a.diff), b(a.atomic, true));
-    },
-    async edit_file_search_replace(a) {
-      const path = s(a.path);
-      writable();
-      return withPathLock(lockKey(path), async () => {
-        const content = await read(path);
-        if (content === null) return fileMissing(path, lang);
-        const r = applySearchReplace(content, s(a.search_replace), {
-          atomic: b(a.atomic, true),
-          prose: isProsePath(path),
-          lang,
-        });
-        return searchReplaceResult(path, content, r, 'blockLine');
-      });
-    },
-  };
-
-  /** Writes a search/replace outcome (when anything changed) and words it: summary, each edit's place and strategy, the diff. */
-  async function searchReplaceResult(
-    path: string,
-    content: string,
-    r: SearchReplaceReport,
-    line: 'editLine' | 'blockLine',
-  ): Promise<ToolResult> {
-    const changed = r.content !== content;
-    if (changed) await write(path, r.content);
-    const lines = [r.summary];
-    // Where each edit landed, when any did (an atomic failure lands none).
-    for (const block of changed ? r.results : []) {
-      if (block.ok && block.strategy)
-        lines.push(
-          say(line, lang, String(block.index), places(block.matches, lang), block.strategy),
-        );
-    }
-    if (changed) lines.push('', diffBlock(path, content, r.content));
-    const failed = r.results.find((x) => !x.ok);
-    return {
-      text: lines.join('\n'),
-      isError: !r.ok,
-      ...(failed?.error ? { code: failed.error.code } : {}),
-      data: { path, ok: r.ok, applied: r.applied, failed: r.failed, results: r.results },
-    };
-  }
-
-  /**
-   * apply_patch / apply_diff: every file the patch names is read under its
-   * path's lock (taken in one sorted order, so two patches never wait on
-   * each other), planned and written by applyPatch, and worded with each
-   * hunk's place and the diffs.
-   */
-  /**
-   * The text editor's `insert`: `text`'s lines after line `after` (0: at
-   * the top), with the file's own line ending, never past its end.
-   */
-  async function insertLines(path: string, after: number, text: string): Promise<Done> {
-    writable();
-    return withPathLock(lockKey(path), async (): Promise<Done> => {
-      const content = await read(path);
-      if (content === null) return fileMissing(path, lang);
-      const ending = content.includes('\r\n') ? '\r\n' : '\n';
-      const lines = content.split(/\r?\n/);
-      const finalBreak = content === '' || /\r?\n$/.test(content);
-      if (finalBreak) lines.pop();
-      if (after > lines.length) {
-        const message = say('insertPastEnd', lang, String(after), path, String(lines.length));
-        return {
-          text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
-          isError: true,
-          code: 'INVALID_ARGUMENT',
-          data: { code: 'INVALID_ARGUMENT', subject: 'insert_line', message },
-        };
-      }
-      const added = text.replace(/\r?\n$/, '').split(/\r?\n/);
-      lines.splice(after, 0, ...added);
-      // The file keeps its final newline, or its lack of one.
-      const next = lines.join(ending) + (finalBreak ? ending : '');
-      await write(path, next);
-      return {
-        text: [
-          say('inserted', lang, String(added.length), path, String(after)),
-          diffBlock(path, content, next),
-        ].join('\n\n'),
-        isError: false,
-        data: { path, inserted: added.length, after },
-      };
-    });
-  }
-
-  async function patchTool(
-    format: 'codex' | 'unified',
-    text: string,
-    atomic: boolean,
-  ): Promise<Done> {
-    writable();
-    const paths = patchPaths(text, { format, lang });
-    // One lock key per path, asked once (a host's lockKey may touch the
-    // file system).
-    const byKey = new Map<string, string[]>();
-    for (const p of paths) {
-      const key = lockKey(p);
-      byKey.set(key, [...(byKey.get(key) ?? []), p]);
-    }
-    const keys = [...byKey.keys()].sort();
-    // Two spellings of one file (`a.txt`, `./a.txt`) would each be planned
-    // from the same text, and the second write would undo the first.
-    const same = [...byKey.values()].find((ps) => ps.length > 1);
-    if (same) {
-      const message = say('samePathTwice', lang, same.join(', '));
-      return {
-        text: say('errorLine', lang, 'INVALID_PATCH', message),
-        isError: true,
-        code: 'INVALID_PATCH',
-        data: { code: 'INVALID_PATCH', message, subject: 'patch' },
-      };
-    }
-    const run = async (): Promise<ToolResult> => {
-      // Each file read once, then planned over those texts (the paths
-      // above were the patch's one parse before planning).
-      const before = new Map<string, string | null>();
-      const contents: Record<string, string> = {};
+      const paths = patchPaths(text, { format, lang });
+      // One lock key per path, asked once (a host's lockKey may touch the
+      // file system).
+      const byKey = new Map<string, string[]>();
       for (const p of paths) {
-        const t = await read(p);
-        before.set(p, t);
-        if (t !== null) contents[p] = t;
+        const key = lockKey(p);
+        byKey.set(key, [...(byKey.get(key) ?? []), p]);
       }
-      const plan = format === 'codex' ? planPatch : planUnifiedDiff;
-      const report = plan(contents, text, { atomic, lang });
-      const host = files();
-      const r = await writePlan(
-        {
-          writeFile: (p, content) => host.writeFile(p, content),
-          ...(typeof host.deleteFile === 'function'
-            ? { deleteFile: (p: string) => host.deleteFile!(p) }
-            : {}),
-        },
-        report,
-        contents,
-        lang,
-        timeoutMs,
-      );
-      return patchResult(r, before);
-    };
-    const locked = keys.reduceRight<() => Promise<ToolResult>>(
-      (inner, key) => () => withPathLock(key, inner),
-      run,
-    );
-    return locked();
-  }
-
-  /** A patch outcome in words: the summary, where each hunk went, the diffs. */
-  function patchResult(r: PatchApplyResult, before: Map<string, string | null>): ToolResult {
-    const lines = [r.summary];
-    const written = r.files.filter((f) => f.write && !r.error);
-    for (const f of written) {
-      for (const h of f.hunks) {
-        if (h.strategy && h.startLine !== undefined)
-          lines.push(
-            say(
-              'hunkLine',
-              lang,
-              f.path,
-              String(h.index),
-              `${h.startLine}–${h.endLine}`,
-              h.strategy,
-            ),
-          );
-        else if (h.ok) lines.push(say('hunkAppended', lang, f.path, String(h.index)));
+      const keys = [...byKey.keys()].sort();
+      // Two spellings of one file (`a.txt`, `./a.txt`) would each be planned
+      // from the same text, and the second write would undo the first.
+      const same = [...byKey.values()].find((ps) => ps.length > 1);
+      if (same) {
+        const message = say('samePathTwice', lang, same.join(', '));
+        return {
+          text: say('errorLine', lang, 'INVALID_PATCH', message),
+          isError: true,
+          code: 'INVALID_PATCH',
+          data: { code: 'INVALID_PATCH', message, subject: 'patch' },
+        };
       }
-    }
-    for (const f of written) {
-      if (f.op === 'delete' || !f.changed) continue;
-      lines.push('', diffBlock(f.moveTo ?? f.path, before.get(f.path) ?? '', f.content ?? ''));
-    }
-    const failed = r.files.find((f) => f.error)?.error;
-    const code = r.error?.code ?? failed?.code;
-    return {
-      text: lines.join('\n'),
-      isError: !r.ok,
-      ...(code ? { code } : {}),
-      data: r,
-    };
-  }
-
-  async function insert(where: 'after' | 'before', a: Args): Promise<Done> {
-    const path = s(a.path);
-    return withPathLock(lockKey(path), async () => {
-      const opts = {
-        path,
-        content: await read(path),
-        anchor: s(a.anchor),
-        match: (s(a.match) || 'contains') as 'contains',
-        occurrence: occurrenceOf(a.occurrence),
-        newText: s(a.content),
-        owner,
-        existingHunkId: s(a.existing_hunk_id),
-        lang,
+      const run = async (): Promise<ToolResult> => {
+        // Each file read once, then planned over those texts (the paths
+        // above were the patch's one parse before planning).
+        const before = new Map<string, string | null>();
+        const contents: Record<string, string> = {};
+        for (const p of paths) {
+          const t = await read(p);
+          before.set(p, t);
+          if (t !== null) contents[p] = t;
+        }
+        const plan = format === 'codex' ? planPatch : planUnifiedDiff;
+        const report = plan(contents, text, { atomic, lang });
+        const host = files();
+        const r = await writePlan(
+          {
+            writeFile: (p, content) => host.writeFile(p, content),
+            ...(typeof host.deleteFile === 'function'
+              ? { deleteFile: (p: string) => host.deleteFile!(p) }
+              : {}),
+          },
+          report,
+          contents,
+          lang,
+          timeoutMs,
+        );
+        return patchResult(r, before);
       };
-      const plan =
-        where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts);
-      return { text: plan.text, isError: false, data: plan };
-    });
+      const locked = keys.reduceRight<() => Promise<ToolResult>>(
+        (inner, key) => () => withPathLock(key, inner),
+        run,
+      );
+      return locked();
+    }
+
+    /** A patch outcome in words: the summary, where each hunk went, the diffs. */
+    function patchResult(r: PatchApplyResult, before: Map<string, string | null>): ToolResult {
+      const lines = [r.summary];
+      const written = r.files.filter((f) => f.write && !r.error);
+      for (const f of written) {
+        for (const h of f.hunks) {
+          if (h.strategy && h.startLine !== undefined)
+            lines.push(
+              say(
+                'hunkLine',
+                lang,
+                f.path,
+                String(h.index),
+                `${h.startLine}–${h.endLine}`,
+                h.strategy,
+              ),
+            );
+          else if (h.ok) lines.push(say('hunkAppended', lang, f.path, String(h.index)));
+        }
+      }
+      for (const f of written) {
+        if (f.op === 'delete' || !f.changed) continue;
+        lines.push('', diffBlock(f.moveTo ?? f.path, before.get(f.path) ?? '', f.content ?? ''));
+      }
+      const failed = r.files.find((f) => f.error)?.error;
+      const code = r.error?.code ?? failed?.code;
+      return {
+        text: lines.join('\n'),
+        isError: !r.ok,
+        ...(code ? { code } : {}),
+        data: r,
+      };
+    }
+
+    async function insert(where: 'after' | 'before', a: Args): Promise<Done> {
+      const path = s(a.path);
+      return withPathLock(lockKey(path), async () => {
+        const opts = {
+          path,
+          content: await read(path),
+          anchor: s(a.anchor),
+          match: (s(a.match) || 'contains') as 'contains',
+          occurrence: occurrenceOf(a.occurrence),
+          newText: s(a.content),
+          owner,
+          existingHunkId: s(a.existing_hunk_id),
+          lang,
+        };
+        const plan =
+          where === 'after' ? plans().prepareInsertAfter(opts) : plans().prepareInsertBefore(opts);
+        return { text: plan.text, isError: false, data: plan };
+      });
+    }
+
+    return tools;
   }
 
   /** The toolsets this runner's hosts serve; undefined (every toolset) when it has none. */
@@ -810,11 +859,11 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     return toolsets.length ? toolsets : undefined;
   }
 
-  async function runDetailed(name: string, raw: unknown): Promise<ToolResult> {
+  const toolNames = new Set(Object.keys(callTools(configuredFiles, configuredSiyuan)));
+
+  async function runDetailed(name: string, raw: unknown, call?: RunOptions): Promise<ToolResult> {
     const spec = typeof name === 'string' ? toolSpec(name) : undefined;
-    const tool =
-      spec && Object.prototype.hasOwnProperty.call(tools, spec.name) ? tools[spec.name] : undefined;
-    if (!spec || !tool)
+    if (!spec || !toolNames.has(spec.name))
       return unknownTool(
         typeof name === 'string' ? name : String(typeof name),
         TOOL_NAMES.filter((n) => {
@@ -834,17 +883,26 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       return badArguments(spec.name, [{ kind: 'unreadable', detail }], lang);
     }
     if (checked.problems.length) return badArguments(spec.name, checked.problems, lang);
+    const scope = new CallScope(readRunOptions(call));
+    if (scope.cancelled()) return cancelledResult(lang);
+    const tool = toolsFor(scope)[spec.name];
+    if (!tool) return errorResult(new Error(`no tool ${spec.name}`), lang);
+    let result: ToolResult;
     try {
       const done = await tool(checked.args);
-      return typeof done === 'string' ? { text: done, isError: false } : done;
+      result = typeof done === 'string' ? { text: done, isError: false } : done;
     } catch (e) {
-      return errorResult(e, lang);
+      if (e instanceof Cancelled) return cancelledResult(lang);
+      result = errorResult(e, lang);
     }
+    // A refused write surfaces however the core reported it (a host error).
+    if (scope.refusedAWrite()) return cancelledResult(lang);
+    return scope.lateCancel() ? { ...result, cancelledLate: true } : result;
   }
 
   return {
-    async run(name, args) {
-      return (await runDetailed(name, args)).text;
+    async run(name, args, call) {
+      return (await runDetailed(name, args, call)).text;
     },
     runDetailed,
     definitions<F extends ToolFormat = 'json-schema'>(
@@ -856,8 +914,9 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           : readOptions(defOptions, ['lang', 'format', 'toolsets'] as const, 'options')
       ) as ToolDefinitionsOptions<F>;
       return toolDefinitions<F>({
-        lang,
         ...opts,
+        // An option given as undefined keeps the runner's language.
+        lang: opts?.lang ?? lang,
         toolsets: opts?.toolsets ?? served(),
       });
     },

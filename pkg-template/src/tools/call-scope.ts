@@ -1,0 +1,126 @@
+// One tool call's view of the hosts: the writes of a call that may be
+// cancelled are guarded, and each write is reported. A call cancelled
+// before its first write writes nothing; one cancelled later completes
+// (an apply is never left half-written by a cancellation).
+
+import type { Lang } from '../types.js';
+import { say } from './messages.js';
+import type { RunOptions, ToolResult, WriteEvent } from './runner.js';
+
+/** The file host callbacks that change files. */
+export const FILE_WRITES: ReadonlySet<string> = new Set(['writeFile', 'deleteFile']);
+
+/** The SiYuan host callbacks that change notes. */
+export const SIYUAN_WRITES: ReadonlySet<string> = new Set([
+  'updateBlock',
+  'deleteBlock',
+  'insertBlock',
+  'prependBlock',
+  'appendBlock',
+  'updateBlocks',
+  'insertBlocks',
+  'prependBlocks',
+  'appendBlocks',
+  'flushTransaction',
+  'createDoc',
+  'createDailyNote',
+]);
+
+/** Thrown by a guarded write when the call was cancelled before any write. */
+export class Cancelled extends Error {
+  constructor() {
+    super('the call was cancelled before its first write');
+    this.name = 'Cancelled';
+  }
+}
+
+/** The call options as given, keeping only what has the right type. */
+export function readRunOptions(call: unknown): RunOptions {
+  if (typeof call !== 'object' || call === null) return {};
+  const { signal, onWrite } = call as Record<string, unknown>;
+  const out: RunOptions = {};
+  if (typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal) out.signal = signal;
+  if (typeof onWrite === 'function') out.onWrite = onWrite as RunOptions['onWrite'];
+  return out;
+}
+
+export class CallScope {
+  /** Writes begun (a write counts from its start: one begun is never taken back). */
+  private begun = 0;
+  private done = 0;
+  /** A write was refused because the call was cancelled. */
+  private refused = false;
+  private readonly views = new WeakMap<object, object>();
+
+  constructor(private readonly call: RunOptions) {}
+
+  cancelled(): boolean {
+    return this.call.signal?.aborted === true;
+  }
+
+  /** The call was cancelled before its first write and a write was refused. */
+  refusedAWrite(): boolean {
+    return this.refused && this.begun === 0;
+  }
+
+  /** The call was cancelled after it had begun writing. */
+  lateCancel(): boolean {
+    return this.begun > 0 && this.cancelled();
+  }
+
+  /** `host` as this call sees it: its `writes` guarded and reported. */
+  host<T extends object>(host: T, writes: ReadonlySet<string>, name: string): T {
+    if (!this.call.signal && !this.call.onWrite) return host;
+    const known = this.views.get(host);
+    if (known) return known as T;
+    const view = new Proxy(host, {
+      get: (target, key) => {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof key !== 'string' || typeof value !== 'function') return value;
+        const method = value as (...args: unknown[]) => unknown;
+        if (!writes.has(key)) return method.bind(target);
+        return (...args: unknown[]) =>
+          this.write(`${name}.${key}`, args, () => method.apply(target, args));
+      },
+    });
+    this.views.set(host, view);
+    return view as T;
+  }
+
+  private write(callback: string, args: unknown[], run: () => unknown): unknown {
+    if (this.begun === 0 && this.cancelled()) {
+      this.refused = true;
+      throw new Cancelled();
+    }
+    this.begun++;
+    const report = () => {
+      this.done++;
+      const event: WriteEvent = { count: this.done, callback };
+      if (typeof args[0] === 'string') event.target = args[0];
+      try {
+        this.call.onWrite?.(event);
+      } catch {
+        // A listener's failure is not the write's.
+      }
+    };
+    const result = run();
+    if (typeof (result as { then?: unknown } | null)?.then === 'function')
+      return (result as Promise<unknown>).then((r) => {
+        report();
+        return r;
+      });
+    report();
+    return result;
+  }
+}
+
+/** The result of a call cancelled before it wrote anything. */
+export function cancelledResult(lang: Lang): ToolResult {
+  const message = say('cancelled', lang);
+  return {
+    text: say('errorLine', lang, 'HOST_ERROR', message),
+    isError: true,
+    code: 'HOST_ERROR',
+    data: { code: 'HOST_ERROR', message, cancelled: true },
+  };
+}
