@@ -96,8 +96,20 @@ export const TEXTS = {
   planItem: { en: '#{0} {1} {2}', zh: '#{0} {1} {2}' },
   replayTitle: { en: 'An agent edits a note', zh: '智能体编辑一篇笔记' },
   replayIntro: {
-    en: 'A scripted agent session against the built-in sample notebook, one tool call per step: it reads with a slice, previews its edit, applies it, sends the same edit again (refused: the text it expects is gone), then undoes the edit.',
-    zh: '一段预设的智能体会话，作用于内置示例笔记本，每一步一次工具调用：用 slice 阅读、预览编辑、应用、再次发送同一编辑（被拒绝：它期望的文字已不在）、最后撤销。',
+    en: 'A scripted agent session against {0}, one tool call per step: it reads with a slice, previews its edit, applies it, sends the same edit again (refused: the text it expects is gone), then undoes the edit.',
+    zh: '一段预设的智能体会话，作用于{0}，每一步一次工具调用：用 slice 阅读、预览编辑、应用、再次发送同一编辑（被拒绝：它期望的文字已不在）、最后撤销。',
+  },
+  replayOnMemory: {
+    en: 'the built-in sample notebook (document “{0}”)',
+    zh: '内置示例笔记本（文档“{0}”）',
+  },
+  replayOnFixtures: {
+    en: 'the sample notebook from the SiYuan fixtures (document “{0}”)',
+    zh: '思源测试数据中的示例笔记本（文档“{0}”）',
+  },
+  replayOnLive: {
+    en: 'the built-in sample notebook (document “{0}”; the replay never writes to the live kernel)',
+    zh: '内置示例笔记本（文档“{0}”；回放不会写入运行中的内核）',
   },
   replayNext: { en: 'Next step', zh: '下一步' },
   replayRestart: { en: 'Restart', zh: '重新开始' },
@@ -136,9 +148,10 @@ export const TEXTS = {
     zh: '粘贴文件内容与搜索文本，或点击“载入示例”。',
   },
   exampleLoaded: {
-    en: 'Example loaded: the search has 2-space indentation and a trailing space where the file has 4 spaces. Press findMatch or replaceText.',
-    zh: '示例已载入：搜索文本用 2 个空格缩进并带行尾空格，而文件用 4 个空格。点击 findMatch 或 replaceText。',
+    en: 'Example loaded: the search has 2-space indentation and a trailing space where the file has 4 spaces. Press “Find only”, or “edit” to replace as the agent tool edit does.',
+    zh: '示例已载入：搜索文本用 2 个空格缩进并带行尾空格，而文件用 4 个空格。点击“仅查找”，或点击“edit”按智能体工具 edit 的方式替换。',
   },
+  findOnly: { en: 'Find only', zh: '仅查找' },
   foundBy: { en: 'found by {0}: {1}', zh: '由 {0} 找到：{1}' },
   linesRange: { en: 'lines {0}–{1}', zh: '第 {0}–{1} 行' },
   notFound: { en: 'not found (tried: {0})', zh: '未找到（已尝试：{0}）' },
@@ -161,12 +174,12 @@ export const TEXTS = {
   endAnchor: { en: 'end anchor', zh: '结束锚点' },
   newText: { en: 'new text', zh: '新内容' },
   prepare: { en: 'Prepare', zh: '规划' },
-  applyHunk: { en: 'Apply hunk', zh: '应用 hunk' },
+  applyHunk: { en: 'Apply hunk', zh: '应用此处修改' },
   planOutput: { en: 'Diff and evidence', zh: 'diff 与证据' },
   yamlEvidence: { en: 'YAML evidence (what an agent reads)', zh: 'YAML 证据（智能体读到的内容）' },
   planned: {
     en: 'Planned hunk {0}. Nothing is written yet: review the diff below, then press “Apply hunk”.',
-    zh: '已规划 hunk {0}。尚未写入：请检查下方的 diff，然后点击“应用 hunk”。',
+    zh: '已规划修改 {0}。尚未写入：请检查下方的 diff，然后点击“应用此处修改”。',
   },
   appliedHunk: {
     en: 'context_match: {0} — {1} The file on the left is updated.',

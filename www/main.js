@@ -10,8 +10,9 @@ import { createKernelDouble } from '/pkg/testing.js';
 import {
   DOCUMENTS,
   NOTEBOOK,
-  MATCHER_EXAMPLE,
-  FILE_EXAMPLE,
+  MATCHER_EXAMPLES,
+  FILE_EXAMPLES,
+  REPLAYS,
   exampleDiff,
   fixtureExampleDiff,
 } from './sample-notebook.js';
@@ -118,16 +119,14 @@ function useKernel(kernel, source, docs, example) {
   document.body.dataset.sample = source === 'memory' ? 'builtin' : source;
   if (example) setExample(example);
   fillDocuments();
+  // The replay plays on the notebook shown (a live kernel's notes are never written by it).
+  if (replayNotebook() !== replay.notebook) restartReplay();
+  else renderReplay();
 }
 
 function useMemoryKernel() {
-  const kernel = createKernelDouble({
-    documents: DOCUMENTS,
-    notebooks: [NOTEBOOK],
-    now: () => new Date(),
-  });
   useKernel(
-    kernel,
+    memoryKernel(),
     'memory',
     DOCUMENTS.map((d) => ({ id: d.id, title: d.title })),
     'memory',
@@ -160,17 +159,26 @@ async function fetchFixtures() {
   }
 }
 
-function useFixtureKernel() {
+/** A fresh in-memory kernel on the built-in notebook. */
+function memoryKernel() {
+  return createKernelDouble({ documents: DOCUMENTS, notebooks: [NOTEBOOK], now: () => new Date() });
+}
+
+/** A fresh in-memory kernel on the fixture notebook (copies: the double edits its documents in place). */
+function fixtureKernel() {
   const { index, fixtures } = state.fixtures;
-  // Fresh copies: the double edits its documents in place.
-  const kernel = createKernelDouble({
+  return createKernelDouble({
     fixtures: structuredClone(fixtures),
     documentRows: structuredClone(index.documents),
     notebooks: [index.notebook],
     now: () => new Date(),
   });
+}
+
+function useFixtureKernel() {
+  const { fixtures } = state.fixtures;
   useKernel(
-    kernel,
+    fixtureKernel(),
     'fixtures',
     fixtures.map((f) => ({
       id: f.document.id,
@@ -411,31 +419,43 @@ async function undo() {
 // ---------------------------------------------------------------------------
 // Agent replay: a scripted session through the tool runner, step by step.
 
-const REPLAY_DOC = '20250301090000-doc0001';
-const REPLAY_BLOCK = '20250301090100-intro01';
-const REPLAY_DIFF = `@@${REPLAY_BLOCK}@@
+/** The edit the agent sends: one sentence of the notebook's paragraph, changed. */
+const replayDiff = (r) => `@@${r.block}@@
 <<<<<<< SEARCH
-以及两个遗留问题
+${r.search}
 =======
-以及三个遗留问题
+${r.replace}
 >>>>>>> REPLACE`;
 const REPLAY_STEPS = [
-  { say: 'step1', tool: 'getBlockContent', args: () => ({ blockId: REPLAY_DOC, slice: '0:3' }) },
-  { say: 'step2', tool: 'applyBlockDiff', args: () => ({ diff: REPLAY_DIFF, dryRun: true }) },
-  { say: 'step3', tool: 'applyBlockDiff', args: () => ({ diff: REPLAY_DIFF }) },
-  { say: 'step4', tool: 'applyBlockDiff', args: () => ({ diff: REPLAY_DIFF }) },
-  { say: 'step5', tool: 'applyBlockDiff', args: (undoDiff) => ({ diff: undoDiff }) },
+  { say: 'step1', tool: 'getBlockContent', args: (r) => ({ blockId: r.document, slice: '0:3' }) },
+  { say: 'step2', tool: 'applyBlockDiff', args: (r) => ({ diff: replayDiff(r), dryRun: true }) },
+  { say: 'step3', tool: 'applyBlockDiff', args: (r) => ({ diff: replayDiff(r) }) },
+  { say: 'step4', tool: 'applyBlockDiff', args: (r) => ({ diff: replayDiff(r) }) },
+  { say: 'step5', tool: 'applyBlockDiff', args: (r, undoDiff) => ({ diff: undoDiff }) },
 ];
-const replay = { kernel: null, step: 0, undo: '', log: [], generation: 0 };
+const replay = { notebook: null, kernel: null, step: 0, undo: '', log: [], generation: 0 };
+
+/** The notebook the replay plays on: the one shown, or the built-in one beside a live kernel. */
+function replayNotebook() {
+  return state.source === 'fixtures' && state.fixtures ? 'fixtures' : 'memory';
+}
+
+/** The replay's notebook named as the intro says it, in the page's language. */
+function replayIntro() {
+  const key =
+    state.source === 'live'
+      ? 'replayOnLive'
+      : replay.notebook === 'fixtures'
+        ? 'replayOnFixtures'
+        : 'replayOnMemory';
+  return say('replayIntro', say(key, REPLAYS[replay.notebook].title));
+}
 
 function restartReplay() {
   // A step still running belongs to the old session: its result is dropped.
   replay.generation++;
-  replay.kernel = createKernelDouble({
-    documents: DOCUMENTS,
-    notebooks: [NOTEBOOK],
-    now: () => new Date(),
-  });
+  replay.notebook = replayNotebook();
+  replay.kernel = replay.notebook === 'fixtures' ? fixtureKernel() : memoryKernel();
   replay.step = 0;
   replay.undo = '';
   replay.log = [];
@@ -448,7 +468,8 @@ async function nextReplayStep() {
   $('replay-next').disabled = true;
   try {
     const step = REPLAY_STEPS[replay.step];
-    const args = step.args(replay.undo);
+    const session = REPLAYS[replay.notebook];
+    const args = step.args(session, replay.undo);
     const runner = ek.createToolRunner({
       siyuan: ek.createSiyuanHost({ request: replay.kernel.request }),
       lang: lang(),
@@ -457,7 +478,7 @@ async function nextReplayStep() {
     if (generation !== replay.generation) return;
     // The apply's undo diff is what the last step sends.
     if (step.say === 'step3' && result.data?.undo) replay.undo = result.data.undo;
-    const paragraph = replay.kernel.block(REPLAY_BLOCK)?.markdown ?? '';
+    const paragraph = replay.kernel.block(session.block)?.markdown ?? '';
     replay.log.push({ step, args, result, paragraph });
     replay.step++;
   } finally {
@@ -484,6 +505,7 @@ function formatCall(tool, args) {
 
 function renderReplay() {
   const total = REPLAY_STEPS.length;
+  $('replay-intro').textContent = replayIntro();
   $('replay-log').innerHTML = replay.log
     .map(
       (
@@ -557,10 +579,18 @@ function matcher(replace) {
   }
 }
 
+const MATCHER_FIELDS = { content: 'm-content', search: 'm-search', replace: 'm-replace' };
+
+/** The example in another language follows a language switch while it is untouched. */
+function followMatcherExample() {
+  const shown = (e) => Object.entries(MATCHER_FIELDS).every(([k, id]) => $(id).value === e[k]);
+  const other = Object.entries(MATCHER_EXAMPLES).find(([l, e]) => l !== lang() && shown(e));
+  if (!other) return;
+  for (const [k, id] of Object.entries(MATCHER_FIELDS)) $(id).value = MATCHER_EXAMPLES[lang()][k];
+}
+
 function loadMatcherExample() {
-  $('m-content').value = MATCHER_EXAMPLE.content;
-  $('m-search').value = MATCHER_EXAMPLE.search;
-  $('m-replace').value = MATCHER_EXAMPLE.replace;
+  for (const [k, id] of Object.entries(MATCHER_FIELDS)) $(id).value = MATCHER_EXAMPLES[lang()][k];
   $('m-summary').className = 'summary';
   state.matcherNote = 'exampleLoaded';
   $('m-summary').textContent = say('exampleLoaded');
@@ -575,6 +605,44 @@ function showToolInputs() {
   const tool = $('f-tool').value;
   for (const label of document.querySelectorAll('[data-for-tools]'))
     label.hidden = !label.dataset.forTools.split(' ').includes(tool);
+}
+
+const FILE_FIELDS = {
+  range: 'f-range',
+  anchor: 'f-anchor',
+  startAnchor: 'f-start',
+  endAnchor: 'f-end',
+  newText: 'f-new',
+};
+
+/**
+ * The chosen tool's example in the page's language, in each field that is
+ * empty or still shows an example (what a person typed stays); the file
+ * itself while it is another language's untouched sample.
+ */
+function fillFileExample() {
+  const example = FILE_EXAMPLES[lang()];
+  const all = Object.values(FILE_EXAMPLES);
+  const content = $('f-content').value;
+  if (content === '' || all.some((e) => e !== example && e.content === content)) {
+    $('f-content').value = example.content;
+    // A plan made on the other text no longer applies to this one.
+    if (state.hunk) {
+      state.hunk = null;
+      $('f-apply').disabled = true;
+      $('f-summary').textContent = '';
+      $('f-summary').className = 'summary';
+      $('f-diff').textContent = '';
+      $('f-output').textContent = '';
+    }
+  }
+  for (const [key, value] of Object.entries(example.tools[$('f-tool').value])) {
+    const field = $(FILE_FIELDS[key]);
+    const untouched =
+      field.value === '' ||
+      all.some((e) => Object.values(e.tools).some((x) => x[key] === field.value));
+    if (untouched) field.value = value;
+  }
 }
 
 function prepare() {
@@ -652,6 +720,8 @@ function setLanguage() {
   setExample(state.exampleFor);
   setStatus(state.status.key, ...state.status.args);
   if (state.matcherNote) $('m-summary').textContent = say(state.matcherNote);
+  followMatcherExample();
+  fillFileExample();
   if (state.live && !$('live-state').hidden)
     showLive(state.live.kind, state.live.key, ...state.live.args);
   if (state.applyTitle) $('apply').title = say(state.applyTitle);
@@ -716,7 +786,10 @@ function wire() {
   $('m-find').addEventListener('click', () => matcher(false));
   $('m-replace-btn').addEventListener('click', () => matcher(true));
   $('m-example').addEventListener('click', loadMatcherExample);
-  $('f-tool').addEventListener('change', showToolInputs);
+  $('f-tool').addEventListener('change', () => {
+    showToolInputs();
+    fillFileExample();
+  });
   $('f-prepare').addEventListener('click', prepare);
   $('f-apply').addEventListener('click', applyHunk);
 }
@@ -731,13 +804,8 @@ async function main() {
   }
   wire();
   state.session = new ek.FileEditSession({ now: () => Date.now() });
-  $('f-content').value = FILE_EXAMPLE.content;
-  $('f-new').value = FILE_EXAMPLE.newText;
-  $('f-anchor').value = FILE_EXAMPLE.anchor;
-  $('f-start').value = FILE_EXAMPLE.startAnchor;
-  $('f-end').value = FILE_EXAMPLE.endAnchor;
   showToolInputs();
-  restartReplay();
+  fillFileExample();
   state.fixtures = await fetchFixtures();
   if (state.fixtures) {
     $('source-fixtures-label').hidden = false;

@@ -95,10 +95,14 @@ export function fixtureExampleDiff(paragraphLabel) {
 `;
 }
 
-/** The matcher playground's starting point: the search has 2-space indent
- * where the file has 4, and a trailing space: the safe tier forgives both. */
-export const MATCHER_EXAMPLE = {
-  content: `export function total(items) {
+/**
+ * The matcher playground's starting point, per language: the search has
+ * 2-space indent where the file has 4, and a trailing space: the safe tier
+ * forgives both.
+ */
+export const MATCHER_EXAMPLES = {
+  en: {
+    content: `export function total(items) {
     let sum = 0;
     for (const item of items) {
         sum += item.price * item.count;
@@ -106,17 +110,39 @@ export const MATCHER_EXAMPLE = {
     return sum;
 }
 `,
-  search: `  for (const item of items) {
+    search: `  for (const item of items) {
       sum += item.price * item.count; 
   }`,
-  replace: `  for (const item of items) {
+    replace: `  for (const item of items) {
       sum += item.price * item.count * (1 - item.discount);
   }`,
+  },
+  zh: {
+    content: `export function total(items) {
+    let sum = 0;
+    for (const item of items) {
+        sum += item.price * item.count; // 单价 × 数量
+    }
+    return sum;
+}
+`,
+    search: `  for (const item of items) {
+      sum += item.price * item.count; // 单价 × 数量 
+  }`,
+    replace: `  for (const item of items) {
+      sum += item.price * item.count * (1 - item.discount); // 单价 × 数量 × (1 − 折扣)
+  }`,
+  },
 };
 
-/** The prepare → apply playground's file. */
-export const FILE_EXAMPLE = {
-  content: `# Release notes
+/**
+ * The prepare → apply playground's file, per language, and for each tool an
+ * example a reader recognises as right: every one leaves the headings as
+ * they are and changes or adds a line where it belongs.
+ */
+export const FILE_EXAMPLES = {
+  en: {
+    content: `# Release notes
 
 ## 0.2.0
 - faster matcher
@@ -125,8 +151,61 @@ export const FILE_EXAMPLE = {
 ## 0.1.0
 - first release
 `,
-  newText: '- dry-run previews',
-  anchor: '- block diff undo',
-  startAnchor: '## 0.2.0',
-  endAnchor: '## 0.1.0',
+    tools: {
+      // Line 4 is a bullet of 0.2.0: it is made more precise.
+      range: { range: '4', newText: '- faster matcher (2× on large files)' },
+      append: { newText: '\nOlder releases are listed in CHANGELOG.md.' },
+      after: { anchor: '- block diff undo', newText: '- dry-run previews' },
+      before: { anchor: '- faster matcher', newText: '- dry-run previews' },
+      // The lines between the two headings, the blank line before 0.1.0 included.
+      block: {
+        startAnchor: '## 0.2.0',
+        endAnchor: '## 0.1.0',
+        newText: '- faster matcher\n- block diff undo\n- dry-run previews\n\n',
+      },
+    },
+  },
+  zh: {
+    content: `# 发布说明
+
+## 0.2.0
+- 更快的匹配器
+- 块级 diff 支持撤销
+
+## 0.1.0
+- 首次发布
+`,
+    tools: {
+      range: { range: '4', newText: '- 更快的匹配器（大文件上快一倍）' },
+      append: { newText: '\n更早的版本见 CHANGELOG.md。' },
+      after: { anchor: '- 块级 diff 支持撤销', newText: '- 试运行预览' },
+      before: { anchor: '- 更快的匹配器', newText: '- 试运行预览' },
+      block: {
+        startAnchor: '## 0.2.0',
+        endAnchor: '## 0.1.0',
+        newText: '- 更快的匹配器\n- 块级 diff 支持撤销\n- 试运行预览\n\n',
+      },
+    },
+  },
+};
+
+/**
+ * The agent replay's session, per notebook: the document it reads, the
+ * paragraph it edits and the edit (a sentence of that paragraph, changed).
+ */
+export const REPLAYS = {
+  memory: {
+    document: '20250301090000-doc0001',
+    title: '产品周会记录',
+    block: '20250301090100-intro01',
+    search: '以及两个遗留问题',
+    replace: '以及三个遗留问题',
+  },
+  fixtures: {
+    document: '20240614083000-wk24rep',
+    title: '项目周报',
+    block: '20240614083000-a1b2c3d',
+    search: '并修复了若干问题。',
+    replace: '并修复了三个问题。',
+  },
 };

@@ -167,8 +167,14 @@ test('Agent replay: read with a slice, dry run, apply, a refused stale edit, und
   const demo = await openDemo();
   const { page } = demo;
   try {
+    // On the built-in notebook (the page opens on the fixtures when they are served).
+    await demo.useBuiltin();
     // Two steps in English, then 中文: the session plays again in Chinese.
     await page.getByTestId('tab-replay').click();
+    assert.match(
+      await text(page, 'replay-intro'),
+      /^A scripted agent session against the built-in sample notebook \(document “产品周会记录”\),/,
+    );
     for (let i = 1; i <= 2; i++) {
       await page.getByTestId('replay-next').click();
       await page.waitForFunction(
@@ -407,6 +413,342 @@ test('every panel in both languages (screenshots)', async () => {
       const wrong = labels.filter((l) => (lang === 'zh' ? !cjk(l) : cjk(l)));
       assert.deepEqual(wrong, [], `${lang}: labels in the other language`);
     }
+    assert.deepEqual(demo.consoleErrors, []);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+// Issue 34, the demo nits: each fixed, each checked as a person sees it.
+
+const RELEASE_NOTES = `# Release notes
+
+## 0.2.0
+- faster matcher
+- block diff undo
+
+## 0.1.0
+- first release
+`;
+const RELEASE_NOTES_ZH = `# 发布说明
+
+## 0.2.0
+- 更快的匹配器
+- 块级 diff 支持撤销
+
+## 0.1.0
+- 首次发布
+`;
+
+/** Plans with the fields as the page fills them, applies, and returns the file. */
+async function planAndApply(page) {
+  await page.getByTestId('f-prepare').click();
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid="f-apply"]').disabled,
+    null,
+    { timeout: 5000 },
+  );
+  // One line per diff line (the coloured lines are blocks: innerText adds a break before them).
+  const diff = (await text(page, 'f-diff')).replace(/\n+/g, '\n');
+  await page.getByTestId('f-apply').click();
+  await page.waitForFunction(() =>
+    /^context_match(: |：)exact /.test(
+      document.querySelector('[data-testid="f-summary"]').textContent,
+    ),
+  );
+  return { diff, content: await page.getByTestId('f-content').inputValue() };
+}
+
+test('Prepare → apply: every tool’s example keeps the headings and changes or adds a bullet where it belongs', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    await page.getByTestId('tab-files').click();
+    assert.equal(await page.getByTestId('f-content').inputValue(), RELEASE_NOTES);
+
+    // The default: prepare_file_range_edit on line 4, a bullet of 0.2.0 made more precise.
+    assert.equal(await page.getByTestId('f-range').inputValue(), '4');
+    assert.equal(
+      await page.getByTestId('f-new').inputValue(),
+      '- faster matcher (2× on large files)',
+    );
+    const first = await planAndApply(page);
+    assert.match(
+      first.diff,
+      /^ ## 0\.2\.0\n-- faster matcher\n\+- faster matcher \(2× on large files\)\n - block diff undo$/m,
+    );
+    assert.doesNotMatch(first.diff, /^-## /m, 'no heading is removed');
+    assert.equal(
+      first.content,
+      RELEASE_NOTES.replace('- faster matcher\n', '- faster matcher (2× on large files)\n'),
+    );
+
+    // Every other tool's example, on the sample file: its fields follow the tool.
+    const expected = {
+      append: `${RELEASE_NOTES}\nOlder releases are listed in CHANGELOG.md.\n`,
+      after: RELEASE_NOTES.replace(
+        '- block diff undo\n',
+        '- block diff undo\n- dry-run previews\n',
+      ),
+      before: RELEASE_NOTES.replace('## 0.2.0\n', '## 0.2.0\n- dry-run previews\n'),
+      block: RELEASE_NOTES.replace(
+        '- block diff undo\n',
+        '- block diff undo\n- dry-run previews\n',
+      ),
+    };
+    for (const [tool, result] of Object.entries(expected)) {
+      await page.getByTestId('f-content').fill(RELEASE_NOTES);
+      await page.getByTestId('f-tool').selectOption(tool);
+      const { content } = await planAndApply(page);
+      assert.equal(content, result, tool);
+    }
+    assert.equal(await page.getByTestId('f-anchor').inputValue(), '- faster matcher');
+    assert.equal(await page.getByTestId('f-start').inputValue(), '## 0.2.0');
+    assert.equal(await page.getByTestId('f-end').inputValue(), '## 0.1.0');
+
+    // What a person typed stays when the tool changes.
+    await page.getByTestId('f-new').fill('- my own line');
+    await page.getByTestId('f-tool').selectOption('after');
+    assert.equal(await page.getByTestId('f-new').inputValue(), '- my own line');
+    assert.equal(await page.getByTestId('f-anchor').inputValue(), '- block diff undo');
+    assert.deepEqual(demo.consoleErrors, []);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+test('tools are labelled with the agent tool names, not the library’s method names', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    await page.getByTestId('tab-files').click();
+    assert.deepEqual(await page.locator('[data-testid="f-tool"] option').allInnerTexts(), [
+      'prepare_file_range_edit',
+      'prepare_file_append',
+      'prepare_file_insert_after',
+      'prepare_file_insert_before',
+      'prepare_file_block_replace',
+    ]);
+    await page.getByTestId('tab-matcher').click();
+    assert.equal(await text(page, 'm-replace-btn'), 'edit');
+    assert.equal(await text(page, 'm-find'), 'Find only');
+    await page.getByTestId('m-example').click();
+    assert.equal(
+      await text(page, 'm-summary'),
+      'Example loaded: the search has 2-space indentation and a trailing space where the file has 4 spaces. Press “Find only”, or “edit” to replace as the agent tool edit does.',
+    );
+    // The edit button replaces as the agent tool edit does (the safe tier forgives the indentation).
+    await page.getByTestId('m-replace-btn').click();
+    await page.waitForSelector('[data-testid="m-summary"] >> text=replaced by');
+    assert.match(
+      await page.getByTestId('m-content').inputValue(),
+      /^ {8}sum \+= item\.price \* item\.count \* \(1 - item\.discount\);$/m,
+    );
+    // No label of the page is a camelCase method name that is not an agent tool.
+    const camel =
+      /\b(replaceText|applyPatch|findMatch|prepare(RangeEdit|Append|InsertAfter|InsertBefore|BlockReplace))\b/;
+    for (const lang of ['en', 'zh']) {
+      await demo.setLang(lang);
+      const labels = await page
+        .locator('button, option, label, [data-testid="m-summary"]')
+        .allInnerTexts();
+      assert.deepEqual(
+        labels.filter((l) => camel.test(l)),
+        [],
+        lang,
+      );
+    }
+    assert.deepEqual(demo.consoleErrors, []);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+test('中文: the file and the search/replace example are Chinese, and the apply button is Chinese', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    await demo.setLang('zh');
+    await page.getByTestId('tab-files').click();
+    assert.equal(await page.getByTestId('f-content').inputValue(), RELEASE_NOTES_ZH);
+    assert.equal(await text(page, 'f-apply'), '应用此处修改');
+    assert.equal(await page.getByTestId('f-new').inputValue(), '- 更快的匹配器（大文件上快一倍）');
+    await page.getByTestId('f-prepare').click();
+    await page.waitForSelector('[data-testid="f-summary"] >> text=已规划修改');
+    assert.match(
+      await text(page, 'f-summary'),
+      /^已规划修改 [a-z0-9]+-1。尚未写入：请检查下方的 diff，然后点击“应用此处修改”。$/,
+    );
+    await page.getByTestId('f-apply').click();
+    await page.waitForSelector('[data-testid="f-summary"] >> text=context_match：exact');
+    assert.equal(
+      await page.getByTestId('f-content').inputValue(),
+      RELEASE_NOTES_ZH.replace('- 更快的匹配器\n', '- 更快的匹配器（大文件上快一倍）\n'),
+    );
+    // The insert example in Chinese too.
+    await page.getByTestId('f-content').fill(RELEASE_NOTES_ZH);
+    await page.getByTestId('f-tool').selectOption('after');
+    assert.equal(await page.getByTestId('f-anchor').inputValue(), '- 块级 diff 支持撤销');
+    assert.equal(
+      (await planAndApply(page)).content,
+      RELEASE_NOTES_ZH.replace('- 块级 diff 支持撤销\n', '- 块级 diff 支持撤销\n- 试运行预览\n'),
+    );
+    // No button or label of the Chinese page is half English.
+    const buttons = await page.locator('button[data-i18n]').allInnerTexts();
+    assert.deepEqual(
+      buttons.filter((b) => /\b(hunk|apply|find)\b/i.test(b)),
+      [],
+    );
+
+    // The matcher's example: Chinese comments, found and replaced as in English.
+    await page.getByTestId('tab-matcher').click();
+    await page.getByTestId('m-example').click();
+    assert.equal(
+      await page.getByTestId('m-content').inputValue(),
+      `export function total(items) {
+    let sum = 0;
+    for (const item of items) {
+        sum += item.price * item.count; // 单价 × 数量
+    }
+    return sum;
+}
+`,
+    );
+    assert.match(await page.getByTestId('m-search').inputValue(), /\/\/ 单价 × 数量 \n/);
+    assert.equal(await text(page, 'm-find'), '仅查找');
+    await page.getByTestId('m-find').click();
+    await page.waitForSelector('[data-testid="m-summary"] >> text=找到');
+    assert.match(await text(page, 'm-summary'), /^由 \S+ 找到：第 3–5 行$/);
+    await page.getByTestId('m-replace-btn').click();
+    await page.waitForSelector('[data-testid="m-summary"] >> text=替换');
+    assert.match(
+      await page.getByTestId('m-content').inputValue(),
+      /^ {8}sum \+= item\.price \* item\.count \* \(1 - item\.discount\); \/\/ 单价 × 数量 × \(1 − 折扣\)$/m,
+    );
+    await page.screenshot({ path: join(outputDir, 'matcher-example-zh.png'), fullPage: true });
+
+    // Back to English: the untouched samples follow; a changed file stays as it is.
+    await page.getByTestId('m-example').click();
+    await demo.setLang('en');
+    assert.match(await page.getByTestId('m-content').inputValue(), /item\.count;\n/);
+    await page.getByTestId('tab-files').click();
+    assert.match(await page.getByTestId('f-content').inputValue(), /- 试运行预览/);
+    await page.getByTestId('f-content').fill(RELEASE_NOTES_ZH);
+    await demo.setLang('zh');
+    await demo.setLang('en');
+    assert.equal(await page.getByTestId('f-content').inputValue(), RELEASE_NOTES);
+    assert.deepEqual(demo.consoleErrors, []);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+test('Agent replay: the intro names the notebook that is selected, and the session plays on it', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    await page.getByTestId('tab-replay').click();
+    assert.equal(await page.getByTestId('source-fixtures').isChecked(), true);
+    assert.equal(
+      await text(page, 'replay-intro'),
+      'A scripted agent session against the sample notebook from the SiYuan fixtures (document “项目周报”), one tool call per step: it reads with a slice, previews its edit, applies it, sends the same edit again (refused: the text it expects is gone), then undoes the edit.',
+    );
+    for (let i = 1; i <= 3; i++) {
+      await page.getByTestId('replay-next').click();
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid="replay-step"]').length === n,
+        i,
+      );
+    }
+    assert.match(
+      (await page.getByTestId('replay-answer').allInnerTexts())[0],
+      /@@20240614083000-a1b2c3d@@/,
+    );
+    assert.equal(
+      await text(page, 'replay-paragraph-3'),
+      '本周主要完成了插件 **diff 编辑** 功能的重构，并修复了三个问题。',
+    );
+    await demo.setLang('zh');
+    assert.equal(
+      await text(page, 'replay-intro'),
+      '一段预设的智能体会话，作用于思源测试数据中的示例笔记本（文档“项目周报”），每一步一次工具调用：用 slice 阅读、预览编辑、应用、再次发送同一编辑（被拒绝：它期望的文字已不在）、最后撤销。',
+    );
+
+    // The built-in notebook selected: the intro says so, and the session starts again on it.
+    await demo.useBuiltin();
+    assert.equal(
+      await text(page, 'replay-intro'),
+      '一段预设的智能体会话，作用于内置示例笔记本（文档“产品周会记录”），每一步一次工具调用：用 slice 阅读、预览编辑、应用、再次发送同一编辑（被拒绝：它期望的文字已不在）、最后撤销。',
+    );
+    assert.equal(await page.getByTestId('replay-step').count(), 0);
+    await demo.setLang('en');
+    assert.match(
+      await text(page, 'replay-intro'),
+      /^A scripted agent session against the built-in sample notebook \(document “产品周会记录”\), one tool call per step:/,
+    );
+    await page.getByTestId('replay-next').click();
+    await page.waitForSelector('[data-testid="replay-step"]');
+    assert.match(
+      (await page.getByTestId('replay-answer').allInnerTexts())[0],
+      /@@20250301090100-intro01@@/,
+    );
+    assert.deepEqual(demo.consoleErrors, []);
+    assert.deepEqual(demo.errors, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+test('at a 420 px wide viewport nothing in the rendered note overflows, in either notebook', async () => {
+  const demo = await openDemo();
+  const { page } = demo;
+  try {
+    await page.setViewportSize({ width: 420, height: 900 });
+    const overflow = () =>
+      page.evaluate(() => {
+        const note = document.querySelector('[data-testid="doc-rendered"]');
+        const box = note.getBoundingClientRect();
+        const out = [];
+        for (const el of [document.documentElement, note, ...note.querySelectorAll('*')]) {
+          const r = el.getBoundingClientRect();
+          const name = `${el.tagName.toLowerCase()}${el.className ? `.${el.className}` : ''}`;
+          if (el.scrollWidth > el.clientWidth && el.clientWidth > 0)
+            out.push(`${name}: scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`);
+          if (
+            el !== document.documentElement &&
+            (r.right > box.right + 0.5 || r.left < box.left - 0.5)
+          )
+            out.push(
+              `${name}: [${r.left}, ${r.right}] outside the note [${box.left}, ${box.right}]`,
+            );
+        }
+        if (box.right > document.documentElement.clientWidth)
+          out.push(`the note ends at ${box.right}, past the viewport`);
+        return out;
+      });
+    for (const notebook of ['fixtures', 'builtin']) {
+      if (notebook === 'builtin') await demo.useBuiltin();
+      const docs = await page.locator('#doc-select option').allInnerTexts();
+      assert.ok(docs.length >= 2, notebook);
+      for (const doc of docs) {
+        await page.getByTestId('doc-select').selectOption({ label: doc });
+        await page.waitForFunction(
+          () => document.querySelectorAll('[data-testid="doc-rendered"] .block').length > 0,
+        );
+        await page.waitForTimeout(100);
+        assert.deepEqual(await overflow(), [], `${notebook}: ${doc}`);
+      }
+    }
+    // The built-in weekly notes (a table, code, a quote), in Chinese too.
+    await page.getByTestId('doc-select').selectOption({ label: '产品周会记录' });
+    await demo.setLang('zh');
+    await page.waitForSelector('[data-testid="doc-rendered"] table');
+    assert.deepEqual(await overflow(), []);
+    await page.screenshot({ path: join(outputDir, 'siyuan-420px-zh.png'), fullPage: true });
     assert.deepEqual(demo.consoleErrors, []);
     assert.deepEqual(demo.errors, []);
   } finally {
