@@ -5,7 +5,7 @@
 
 import * as glue from 'editkit-glue';
 import { call, json, langOf, options, text } from './boundary.js';
-import { jsError, readOptions } from './errors.js';
+import { isEditkitError, jsError, readOptions } from './errors.js';
 import { hostCall, readFileText } from './host-call.js';
 import { planEditSnippet } from './matcher.js';
 import { writePlan } from './patch-writes.js';
@@ -79,9 +79,11 @@ export function planUnifiedDiff(
 /**
  * Applies a codex patch through the host's file callbacks: reads every file
  * it names, plans, and writes only when every hunk of every file applies
- * (unless `atomic: false`). Refusals are in the result (`ok: false`, the
- * summary and each file's error); throws only for a malformed patch or a
- * host that fails before anything was written.
+ * (unless `atomic: false`). Every failure is in the result (`ok: false`,
+ * the summary, each file's error, and `error` for what stopped the whole
+ * patch: `INVALID_PATCH`, `PATH_OUTSIDE_ROOT`, a read that failed, a write
+ * that failed); it rejects only for a wrong call (`INVALID_ARGUMENT`, a
+ * host without a callback the patch needs: `HOST_CAPABILITY_MISSING`).
  */
 export function applyPatch(
   files: PatchFileHost,
@@ -221,12 +223,32 @@ async function apply(
   const timeoutMs = timeoutOf({ timeoutMs: o.timeoutMs });
   const planOptions = { atomic: o.atomic, mode: o.mode, lang } as PatchOptions;
   host = fileCallbacks(host, lang);
-  const paths = patchPaths(patchText, { format, lang });
   const contents: Record<string, string> = {};
-  for (const path of paths) {
-    const t = await readFileText(host.readFile, path, timeoutMs);
-    if (t !== null) contents[path] = t;
+  let report: PatchReport;
+  try {
+    const paths = patchPaths(patchText, { format, lang });
+    for (const path of paths) {
+      const t = await readFileText(host.readFile, path, timeoutMs);
+      if (t !== null) contents[path] = t;
+    }
+    report = plan(contents, patchText, format, planOptions);
+  } catch (e) {
+    // One failure channel: whatever the patch or the files make fail (a
+    // malformed patch, a path outside the root, a read that fails) is the
+    // result, as a hunk that does not place is; only a wrong call rejects.
+    if (!isEditkitError(e) || CALL_ERRORS.has(e.code)) throw e;
+    return {
+      ok: false,
+      applied: 0,
+      failed: 0,
+      files: [],
+      summary: e.message,
+      written: [],
+      error: e.toJSON(),
+    };
   }
-  const report = plan(contents, patchText, format, planOptions);
   return writePlan(host, report, contents, lang, timeoutMs);
 }
+
+/** The codes of a wrong call (the arguments, the host's callbacks), which reject. */
+const CALL_ERRORS: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'HOST_CAPABILITY_MISSING']);

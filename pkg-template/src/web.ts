@@ -7,7 +7,9 @@
 //                                                // before importing this module
 //                                                // and the downloads overlap
 //   initSync({ module: bytes });                                    // bytes or a Module
+import { EditkitError } from './errors.js';
 import { initSync, initWith } from './loader.js';
+import type { NodeFileHost, NodeFileHostOptions } from './node-files.js';
 import type { InitInput, LoaderPlatform } from './loader.js';
 
 // Declared in loader.ts, not re-exported from the glue's typings:
@@ -16,6 +18,27 @@ import type { InitInput, LoaderPlatform } from './loader.js';
 export type { InitInput, SyncInitInput } from './loader.js';
 export * from './index.js';
 export { initSync };
+export type { NodeFileHost, NodeFileHostOptions } from './node-files.js';
+
+const NODE_ONLY = {
+  en: 'createNodeFileHost needs Node (node:fs), and this is the browser build of editkit. In Node, `editkit` resolves to the Node build, which has it; in a browser, give the tools a files host of your own ({ readFile, writeFile }).',
+  zh: 'createNodeFileHost 需要 Node（node:fs），而这是 editkit 的浏览器构建。在 Node 中 `editkit` 解析为含有它的 Node 构建；在浏览器中请为工具提供自己的文件访问（{ readFile, writeFile }）。',
+} as const;
+
+/**
+ * Node only: the browser build has no file system, so this throws
+ * `HOST_CAPABILITY_MISSING`. It is declared here too because TypeScript's
+ * `moduleResolution: "bundler"` reads these typings for `editkit` even in
+ * a project that runs on Node (where the Node build, which has it, loads).
+ */
+export function createNodeFileHost(options: NodeFileHostOptions): NodeFileHost {
+  const lang = (options as { lang?: unknown } | undefined)?.lang === 'zh' ? 'zh' : 'en';
+  throw new EditkitError({
+    code: 'HOST_CAPABILITY_MISSING',
+    message: NODE_ONLY[lang],
+    subject: 'createNodeFileHost',
+  });
+}
 
 // This file is built twice (pkg-template/build.mjs defines the constant):
 // - dist/web.js (`editkit`, `editkit/web`): the literal

@@ -33,3 +33,23 @@ test('the CJS build loads with require from another folder', () => {
   );
   assert.equal(out.trim(), '2');
 });
+
+test('the browser build names createNodeFileHost (for bundler-resolution typings) and refuses it with the way out', async () => {
+  const web = await import(pathToFileURL(join(pkg, 'web.js')).href);
+  for (const [lang, said] of [
+    [
+      'en',
+      /^createNodeFileHost needs Node \(node:fs\), and this is the browser build of editkit\./,
+    ],
+    ['zh', /^createNodeFileHost 需要 Node（node:fs），而这是 editkit 的浏览器构建。/],
+  ]) {
+    assert.throws(
+      () => web.createNodeFileHost({ root: '.', lang }),
+      (e) =>
+        web.isEditkitError(e) &&
+        e.code === 'HOST_CAPABILITY_MISSING' &&
+        e.subject === 'createNodeFileHost' &&
+        said.test(e.message),
+    );
+  }
+});

@@ -268,10 +268,19 @@ test('createNodeFileHost: a patch adds, renames and deletes on disk; a path outs
   assert.equal(readFileSync(join(root, 'b.txt'), 'utf8'), 'one\n2\n');
   assert.equal(existsSync(join(root, 'a.txt')), false);
   assert.equal(existsSync(join(root, 'old.txt')), false);
-  await assert.rejects(
-    ek.applyPatch(files, '*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch'),
-    (e) => e.code === 'PATH_OUTSIDE_ROOT',
+  // One failure channel: a path outside the root is the result, not a throw.
+  const escape = await ek.applyPatch(
+    files,
+    '*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch',
   );
+  assert.equal(escape.ok, false);
+  assert.equal(escape.error.code, 'PATH_OUTSIDE_ROOT');
+  assert.deepEqual(escape.written, []);
+  // So is a malformed patch.
+  const garbled = await ek.applyUnifiedDiff(files, '@@ nonsense');
+  assert.equal(garbled.ok, false);
+  assert.equal(garbled.error.code, 'INVALID_PATCH');
+  assert.equal(garbled.summary, garbled.error.message);
   assert.equal(existsSync(join(root, '..', 'escape.txt')), false);
 });
 

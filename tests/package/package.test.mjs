@@ -458,7 +458,7 @@ test('the any and module checks catch what they are meant to', () => {
 test('TypeScript: a strict bundler-resolution consumer of the browser entry compiles', () => {
   const dir = project('ts-bundler-app', {
     'src/main.ts': `
-      import init, { initSync, applyBlockDiff, toolDefinitions, createToolRunner, type InitInput, type SyncInitInput, type ApplyReport, type ToolRunner } from 'editkit';
+      import init, { initSync, applyBlockDiff, toolDefinitions, createToolRunner, createNodeFileHost, type InitInput, type SyncInitInput, type ApplyReport, type ToolRunner, type NodeFileHost } from 'editkit';
       import initWeb, { validateBlockDiffFormat, type InitInput as WebInitInput } from 'editkit/web';
       import { createMemoryHost } from 'editkit/testing';
       import * as everything from 'editkit';
@@ -476,7 +476,9 @@ test('TypeScript: a strict bundler-resolution consumer of the browser entry comp
       const anthropic = toolDefinitions({ lang: 'en', format: 'anthropic' }).tools.map((t) => ('input_schema' in t ? t.input_schema : t.type));
       const runner: ToolRunner = createToolRunner({ lang: 'zh' });
       const valid: boolean = validateBlockDiffFormat('x', { lang: 'en' }).valid;
-      void zh; void anthropic; void runner; void valid;
+      // A Node project with bundler resolution reads these typings too (TS2614 before).
+      const onDisk = (root: string): NodeFileHost => createNodeFileHost({ root });
+      void zh; void anthropic; void runner; void valid; void onDisk;
       // @ts-expect-error initSync needs { module }
       initSync({ module_or_path: bytes });
       // @ts-expect-error internal test hooks are not in the public typings
