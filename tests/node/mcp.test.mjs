@@ -613,3 +613,70 @@ test('the bin: --version, --help, and refusals of bad flags', () => {
     assert.match(r.stderr, said);
   }
 });
+
+/** The SiYuan agent configurations the READMEs show (blocks with `trustToolAnnotations`). */
+function siyuanConfigs() {
+  const out = [];
+  for (const readme of ['README.md', 'pkg-template/mcp/README.md']) {
+    const text = readFileSync(join(repo, readme), 'utf8');
+    for (const m of text.matchAll(/```json\n([\s\S]*?)\n```/g))
+      if (m[1].includes('trustToolAnnotations')) out.push({ readme, config: JSON.parse(m[1]) });
+  }
+  return out;
+}
+
+test("the READMEs' SiYuan agent configurations have SiYuan's fields and start a working server", async () => {
+  const configs = siyuanConfigs();
+  assert.ok(configs.length >= 3, `${configs.length} configurations`);
+  // SiYuan's conf.MCPServer (kernel/conf/ai.go): these fields, these types.
+  const FIELDS = {
+    id: 'string',
+    name: 'string',
+    enabled: 'boolean',
+    type: 'string',
+    command: 'string',
+    args: 'object',
+    url: 'string',
+    headers: 'object',
+    timeout: 'number',
+    trustToolAnnotations: 'boolean',
+  };
+  for (const { readme, config } of configs) {
+    assert.deepEqual(Object.keys(config).sort(), Object.keys(FIELDS).sort(), readme);
+    for (const [k, type] of Object.entries(FIELDS))
+      assert.equal(typeof config[k], type, `${readme} ${k}`);
+    assert.ok(['stdio', 'http'].includes(config.type));
+    assert.ok(
+      Number.isInteger(config.timeout) && config.timeout > 30,
+      'time for the first npx download',
+    );
+    if (config.type === 'http') {
+      assert.match(config.url, /^http:\/\/127\.0\.0\.1:[A-Z0-9]+\/mcp$/);
+      assert.match(config.headers.Authorization, /^Bearer /);
+      continue;
+    }
+    assert.equal(config.command, 'npx');
+    assert.deepEqual(config.args.slice(0, 2), ['-y', 'editkit-mcp']);
+    // The flags after the package name, as the bin reads them, against the double.
+    const args = config.args
+      .slice(2)
+      .map((a) => (a === 'http://127.0.0.1:6806' ? kernelUrl : a === '<API token>' ? TOKEN : a));
+    const session = goStyleSession(args, {});
+    try {
+      const init = await session.request('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: { roots: { listChanged: true } },
+        clientInfo: { name: 'siyuan', version: '3.0' },
+      });
+      assert.equal(init.result.serverInfo.name, 'editkit-mcp');
+      session.notify('notifications/initialized');
+      const read = await session.request('tools/call', {
+        name: 'getBlockInfo',
+        arguments: { ids: PARA },
+      });
+      assert.equal(read.result.isError, false, siyuanText(read.result));
+    } finally {
+      session.close();
+    }
+  }
+});
