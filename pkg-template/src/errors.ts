@@ -2,9 +2,16 @@ import type { EditkitErrorData, ErrorCode, Lang, LineRange } from './types.js';
 
 const BRAND = Symbol.for('editkit.EditkitError');
 
-/** The only error editkit throws. `code` is stable; `message` is for people. */
-export class EditkitError extends Error implements EditkitErrorData {
-  readonly code: ErrorCode;
+/**
+ * The only error editkit throws. `code` is stable; `message` is for people.
+ * `C` narrows the code where the caller knows the function's failures
+ * (`EditkitError<ReplaceErrorCode>` for `replaceText`).
+ */
+export class EditkitError<C extends ErrorCode = ErrorCode>
+  extends Error
+  implements EditkitErrorData<C>
+{
+  readonly code: C;
   // `declare`: the optional fields exist only when set (an ES2022 class
   // field would be defined as `undefined`, and every one would print).
   declare readonly line?: number;
@@ -17,10 +24,14 @@ export class EditkitError extends Error implements EditkitErrorData {
   declare readonly expected?: string;
   declare readonly actual?: string;
   declare readonly diff?: string;
+  /** Further blocks the error is about (children that would get new ids, blocks a rollback could not restore). */
+  declare readonly blockIds?: string[];
   declare readonly yaml?: string;
+  /** Why, where one code has several causes: `'expired'` for a `HUNK_NOT_FOUND` plan past its TTL. */
+  declare readonly reason?: string;
   declare readonly errors?: EditkitErrorData[];
 
-  constructor(data: EditkitErrorData, options?: { cause?: unknown }) {
+  constructor(data: EditkitErrorData<C>, options?: { cause?: unknown }) {
     super(data.message, options);
     this.name = 'EditkitError';
     this.code = data.code;
@@ -33,12 +44,12 @@ export class EditkitError extends Error implements EditkitErrorData {
   }
 
   /** The plain data (for logging, or sending to an agent as JSON). */
-  toJSON(): EditkitErrorData {
+  toJSON(): EditkitErrorData<C> {
     const out: Record<string, unknown> = { code: this.code, message: this.message };
     for (const [k, v] of Object.entries(this)) {
       if (v !== undefined && k !== 'name') out[k] = v;
     }
-    return out as unknown as EditkitErrorData;
+    return out as unknown as EditkitErrorData<C>;
   }
 }
 

@@ -8,20 +8,30 @@ import { fastExact, fastExactCount, resetFastExactCount } from './exact-fast.js'
 import { isReady } from './loader.js';
 import { HostTimeoutError, isTimeout, settleWithin, timeoutOf } from './timeout.js';
 import type {
+  CorrectionErrorCode,
   CorrectionOptions,
   EditSnippetOptions,
   EditSnippetResult,
   EditSpec,
+  FindErrorCode,
+  FindFailureCode,
   FindOptions,
   FindResult,
   MatcherStats,
+  ReplaceErrorCode,
   ReplaceOptions,
   ReplaceResult,
   SearchReplaceOptions,
   SearchReplaceReport,
 } from './types.js';
 
-/** Where `search` is in `content`, by the first strategy that finds it. Never throws for "not found". */
+/**
+ * Where `search` is in `content`, by the first strategy that finds it.
+ * Never throws for "not found": the answer is a union on `found`, and
+ * `found: false` carries `code` (a {@link FindFailureCode}) and `message`.
+ *
+ * @throws {EditkitError<FindErrorCode>} an empty search, a bad option or argument.
+ */
 export function findMatch(content: string, search: string, opts?: FindOptions): FindResult {
   const lang = langOf(opts);
   const c = text(content, 'content', lang);
@@ -35,7 +45,12 @@ export function findMatch(content: string, search: string, opts?: FindOptions): 
   return call(lang, () => glue.findMatch(c, s, o, scanned.absent));
 }
 
-/** Replaces `search` with `replace`; throws `NOT_FOUND`, `AMBIGUOUS`, `ALREADY_APPLIED`, … when it refuses. */
+/**
+ * Replaces `search` with `replace`; throws `NOT_FOUND`, `AMBIGUOUS`,
+ * `ALREADY_APPLIED`, … when it refuses (every code: {@link ReplaceErrorCode}).
+ *
+ * @throws {EditkitError<ReplaceErrorCode>} the matcher's refusal, or a bad option or argument.
+ */
 export function replaceText(
   content: string,
   search: string,
@@ -109,6 +124,8 @@ export function applyEdits(
  * `replaceText`, and when it fails, asks `corrector` (an LLM) once to fix
  * the search; the corrected edit must then match with exact or safe
  * strategies, else the original error is thrown.
+ *
+ * @throws {EditkitError<CorrectionErrorCode>} a refusal, the corrector's failure or timeout.
  */
 export async function replaceTextWithCorrection(
   content: string,

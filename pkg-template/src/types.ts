@@ -55,9 +55,11 @@ export interface LineRange {
 }
 
 /** The data of an error: what `EditkitError` carries, and what nested
- * per-item errors (format problems, failed edits) look like. */
-export interface EditkitErrorData {
-  code: ErrorCode;
+ * per-item errors (format problems, failed edits) look like. `C` narrows
+ * the code where a function's failures are a known subset (e.g.
+ * `EditkitErrorData<MatchErrorCode>`). */
+export interface EditkitErrorData<C extends ErrorCode = ErrorCode> {
+  code: C;
   message: string;
   /** 1-based line in the text the caller gave. */
   line?: number;
@@ -398,11 +400,12 @@ export interface PlannedEdit {
   operations: HostOp[];
 }
 
-export interface RollbackReport {
-  ok: boolean;
-  reverted: number;
-  errors?: EditkitErrorData[];
-}
+/** What the automatic rollback did after a failed write (atomic mode):
+ * `ok` when every completed write was reverted, else `errors` says what
+ * could not be. */
+export type RollbackReport =
+  | { ok: true; reverted: number; errors?: never }
+  | { ok: false; reverted: number; errors: EditkitErrorData[] };
 
 export interface IdMapping {
   oldId: string;
@@ -602,21 +605,17 @@ export interface ApplyEvidence {
   actualPreview?: string[];
 }
 
-export interface FileApplyResult {
-  status: 'ok' | 'rejected';
+/** The fields of every `FileSession.apply` outcome. */
+interface FileApplyBase {
   mode: string;
   path: string;
   hunkId: string;
   action: PlanAction;
-  contextMatch: ContextMatch;
-  reason?: RejectReason;
   /** Whether `content` differs from the input. */
   changed: boolean;
   /** The new file text to write (the input, unchanged, when rejected). */
   content: string;
   createsFile: boolean;
-  lines?: LineCounts;
-  normalized?: Normalized;
   appliedRange?: Span;
   appendRange?: Span;
   insert?: {
@@ -632,6 +631,28 @@ export interface FileApplyResult {
   diff: string;
   text: string;
 }
+
+/** A plan applied: `content` is the text to write. */
+export interface FileApplied extends FileApplyBase {
+  status: 'ok';
+  contextMatch: Exclude<ContextMatch, 'rejected'>;
+  reason?: never;
+  lines: LineCounts;
+  normalized: Normalized;
+}
+
+/** A plan refused: its lines no longer stand (`CONTENT_CHANGED`) or stand at several places (`AMBIGUOUS_MATCH`); `content` is the input. */
+export interface FileApplyRejected extends FileApplyBase {
+  status: 'rejected';
+  contextMatch: 'rejected';
+  reason: RejectReason;
+  changed: false;
+  lines?: never;
+  normalized?: never;
+}
+
+/** What `apply` gives: a union on `status` (`'ok'` or `'rejected'`). */
+export type FileApplyResult = FileApplied | FileApplyRejected;
 
 export interface PendingHunk {
   hunkId: string;
@@ -980,17 +1001,87 @@ export interface Closest {
   diff: string;
 }
 
-export interface FindResult {
-  found: boolean;
-  strategy?: Strategy;
-  matches: Match[];
+/**
+ * Why `findMatch` found no usable place (`found: false`): nothing matched
+ * (`NOT_FOUND`), several places where one was required (`AMBIGUOUS`), not
+ * the `expectedReplacements` count (`MATCH_COUNT_MISMATCH`), or more places
+ * than one call handles (`TOO_MANY_MATCHES`).
+ */
+export type FindFailureCode = Extract<
+  ErrorCode,
+  'NOT_FOUND' | 'AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'TOO_MANY_MATCHES'
+>;
+
+/**
+ * Every refusal of the matcher itself (Rust: `Problem::code`): the codes
+ * of `findMatch`'s `found: false`, and the search that is empty
+ * (`EMPTY_SEARCH`), the replacement that changes nothing (`NO_CHANGE`),
+ * the search absent but its replacement present (`ALREADY_APPLIED`), and
+ * a replacement that cannot be written in the file's formatting
+ * (`REPLACEMENT_NOT_MAPPABLE`). What a failed block or edit of
+ * `applySearchReplace` / `applyEdits` carries.
+ */
+export type MatchErrorCode =
+  | FindFailureCode
+  | Extract<
+      ErrorCode,
+      'EMPTY_SEARCH' | 'NO_CHANGE' | 'ALREADY_APPLIED' | 'REPLACEMENT_NOT_MAPPABLE'
+    >;
+
+/** What every call may throw whatever it does: a bad option or argument,
+ * a lone surrogate in a string, the core not loaded or restarted. */
+export type CallErrorCode = Extract<
+  ErrorCode,
+  'INVALID_ARGUMENT' | 'INVALID_TEXT' | 'INTERNAL_ERROR'
+>;
+
+/** Every code `findMatch` throws with (never for "not found": that is `found: false`). */
+export type FindErrorCode = Extract<ErrorCode, 'EMPTY_SEARCH'> | CallErrorCode;
+
+/** Every code `replaceText` throws with. */
+export type ReplaceErrorCode = MatchErrorCode | CallErrorCode;
+
+/** Every code `replaceTextWithCorrection` throws with: `replaceText`'s,
+ * and the corrector's answer changing nothing, failing or timing out. */
+export type CorrectionErrorCode =
+  ReplaceErrorCode | Extract<ErrorCode, 'CORRECTOR_NO_CHANGE' | 'HOST_ERROR' | 'HOST_TIMEOUT'>;
+
+/** The fields of every `findMatch` answer. */
+interface FindBase {
+  /** Strategies run, in order. */
   tried: Strategy[];
-  closest?: Closest;
-  /** Why nothing was found (`NOT_FOUND`, `AMBIGUOUS`, `ALREADY_APPLIED`, …). */
-  code?: ErrorCode;
-  message?: string;
+  /** The work budget ran out before every strategy finished. */
   budgetExhausted: boolean;
 }
+
+/** The search located as the options require (one place, exactly
+ * `expectedReplacements`, or at least one with `replaceAll`). */
+export interface FindFound extends FindBase {
+  found: true;
+  /** The strategy that located it. */
+  strategy: Strategy;
+  matches: Match[];
+  code?: never;
+  message?: never;
+  closest?: never;
+}
+
+/** No usable place: `code` says why and `message` is the failure report. */
+export interface FindNotFound extends FindBase {
+  found: false;
+  code: FindFailureCode;
+  /** The failure report (what was tried, what to do next), in the requested language. */
+  message: string;
+  /** The strategy that found the wrong number of places (absent when nothing matched). */
+  strategy?: Strategy;
+  /** The places found, when there were the wrong number of them; `[]` when nothing matched. */
+  matches: Match[];
+  /** When nothing matched: the region most like the search. */
+  closest?: Closest;
+}
+
+/** `findMatch`'s answer: a union on `found`. */
+export type FindResult = FindFound | FindNotFound;
 
 export interface ReplaceResult {
   content: string;
@@ -1012,17 +1103,35 @@ export interface SearchReplaceOptions {
   prose?: boolean;
 }
 
-export interface BlockResult {
+/** The fields of every block's (or edit's) outcome. */
+interface BlockBase {
   /** 1-based. */
   index: number;
-  /** Line of the block's SEARCH marker. */
+  /** Line of the block's SEARCH marker (absent for `applyEdits`). */
   line?: number;
-  ok: boolean;
-  strategy?: Strategy;
-  occurrences: number;
-  matches: Match[];
-  error?: EditkitErrorData;
 }
+
+/** A block (or edit) that applied. */
+export interface BlockApplied extends BlockBase {
+  ok: true;
+  strategy: Strategy;
+  occurrences: number;
+  /** Spans replaced, as offsets into the content this block was applied to. */
+  matches: Match[];
+  error?: never;
+}
+
+/** A block (or edit) that did not apply, and the matcher's refusal. */
+export interface BlockFailed extends BlockBase {
+  ok: false;
+  strategy?: never;
+  occurrences: 0;
+  matches: [];
+  error: EditkitErrorData<MatchErrorCode>;
+}
+
+/** One block's (or edit's) outcome: a union on `ok`. */
+export type BlockResult = BlockApplied | BlockFailed;
 
 export interface SearchReplaceReport {
   content: string;
@@ -1085,40 +1194,68 @@ export interface PatchOptions {
   lang?: Lang;
 }
 
-/** Where one hunk went, or why it did not. */
-export interface HunkResult {
+/** A hunk placed. */
+export interface HunkPlaced {
   /** 1-based position of the hunk in its file's section. */
   index: number;
   /** 1-based line of the hunk in the patch text. */
   line: number;
-  ok: boolean;
+  ok: true;
   /** The strategy that located its old lines (absent for an insertion at the end). */
   strategy?: Strategy;
   /** First line of the file (before the patch) the hunk replaced. */
-  startLine?: number;
+  startLine: number;
   /** Last line it replaced (`startLine - 1` for an insertion). */
-  endLine?: number;
-  error?: EditkitErrorData;
+  endLine: number;
+  error?: never;
 }
 
-/** The outcome for one file of a patch. */
-export interface PatchFileResult {
+/** A hunk not placed, and why. */
+export interface HunkFailed {
+  index: number;
+  line: number;
+  ok: false;
+  strategy?: never;
+  startLine?: never;
+  endLine?: never;
+  error: EditkitErrorData;
+}
+
+/** Where one hunk went, or why it did not: a union on `ok`. */
+export type HunkResult = HunkPlaced | HunkFailed;
+
+/** The fields of every file's outcome in a patch. */
+interface PatchFileBase {
   path: string;
   op: FileOp;
   /** The updated text goes here and `path` is removed. */
   moveTo?: string;
-  /** Every hunk applied and the file-level checks passed. */
-  ok: boolean;
-  /** The host performs this file's operation. */
+  hunks: HunkResult[];
+}
+
+/** A file whose hunks all applied and whose file-level checks passed. */
+export interface PatchFileApplied extends PatchFileBase {
+  ok: true;
+  /** The host performs this file's operation (false when an atomic plan failed elsewhere, or a write failed). */
   write: boolean;
   /** The text to write (to `moveTo` when set, else `path`) when `write`. */
   content?: string;
   /** The text changes. */
   changed: boolean;
-  hunks: HunkResult[];
-  /** A file-level refusal, or the first failed hunk's error. */
-  error?: EditkitErrorData;
+  error?: never;
 }
+
+/** A file refused: a file-level refusal, or its first failed hunk's error. */
+export interface PatchFileFailed extends PatchFileBase {
+  ok: false;
+  write: false;
+  content?: never;
+  changed: false;
+  error: EditkitErrorData;
+}
+
+/** The outcome for one file of a patch: a union on `ok`. */
+export type PatchFileResult = PatchFileApplied | PatchFileFailed;
 
 /** The outcome of planning a patch, file by file. */
 export interface PatchReport {
@@ -1176,8 +1313,11 @@ export interface PatchApplyResult extends PatchReport {
   /** Paths written or deleted, in order (after a failed write, those rolled back are not listed). */
   written: string[];
   /**
-   * A host write failed part-way (`WRITE_FAILED`): the files written before
-   * it were restored where the host allowed; `error.message` says which.
+   * What stopped the whole patch, when something did: the patch is
+   * malformed (`INVALID_PATCH`: nothing planned, `files` empty), a path is
+   * outside the host's root, a read failed, or a host write failed
+   * part-way (`WRITE_FAILED`: the files written before it were restored
+   * where the host allowed; `error.message` says which).
    */
   error?: EditkitErrorData;
 }

@@ -462,3 +462,98 @@ test('an EditkitError prints and serialises only the fields that are set', async
     'suggestions',
   ]);
 });
+
+test('an EditkitError keeps reason and blockIds (the core sets them) and prints no field it lacks', async () => {
+  const { inspect } = await import('node:util');
+  const data = {
+    code: 'HUNK_NOT_FOUND',
+    message: 'The plan expired.',
+    reason: 'expired',
+    blockIds: ['20240614083000-a1b2c3d'],
+  };
+  const error = new ek.EditkitError(data);
+  assert.equal(error.reason, 'expired');
+  assert.deepEqual(error.blockIds, ['20240614083000-a1b2c3d']);
+  assert.deepEqual(error.toJSON(), data);
+  assert.deepEqual(Object.keys(error).sort(), ['blockIds', 'code', 'name', 'reason']);
+  assert.doesNotMatch(inspect(error), /: undefined/);
+  // Without them, neither is a key.
+  const plain = new ek.EditkitError({ code: 'NOT_FOUND', message: 'x' });
+  assert.equal('reason' in plain, false);
+  assert.equal('blockIds' in plain, false);
+});
+
+test('findMatch answers a union on found: found → strategy, no failure fields; not found → code and message', () => {
+  const content = 'alpha\nbeta\ngamma\nbeta\n';
+  const FAILURES = ['NOT_FOUND', 'AMBIGUOUS', 'MATCH_COUNT_MISMATCH', 'TOO_MANY_MATCHES'];
+  const found = [
+    ek.findMatch(content, 'alpha'), // the JS fast path
+    ek.findMatch(content, '  gamma  '), // the wasm matcher
+    ek.findMatch(content, 'beta', { replaceAll: true }),
+    ek.findMatch(content, 'beta', { lineHint: 4 }),
+  ];
+  for (const r of found) {
+    assert.equal(r.found, true);
+    assert.equal(typeof r.strategy, 'string');
+    assert.ok(r.matches.length > 0);
+    for (const absent of ['code', 'message', 'closest']) assert.equal(absent in r, false, absent);
+  }
+  const missed = [
+    ek.findMatch(content, 'delta\nepsilon'),
+    ek.findMatch(content, 'beta'),
+    ek.findMatch(content, 'beta', { expectedReplacements: 3 }),
+  ];
+  assert.deepEqual(
+    missed.map((r) => r.code),
+    ['NOT_FOUND', 'AMBIGUOUS', 'MATCH_COUNT_MISMATCH'],
+  );
+  for (const r of missed) {
+    assert.equal(r.found, false);
+    assert.ok(FAILURES.includes(r.code), r.code);
+    assert.equal(typeof r.message, 'string');
+    assert.ok(r.message.length > 0);
+  }
+  // Nothing matched: no strategy and no matches; the wrong count: both.
+  assert.equal('strategy' in missed[0], false);
+  assert.deepEqual(missed[0].matches, []);
+  assert.equal(missed[1].strategy, 'exact');
+  assert.equal(missed[1].matches.length, 2);
+});
+
+test('a search/replace block result is a union on ok: applied → strategy; failed → the matcher’s refusal, nothing replaced', () => {
+  const MATCH_CODES = [
+    'NOT_FOUND',
+    'AMBIGUOUS',
+    'MATCH_COUNT_MISMATCH',
+    'TOO_MANY_MATCHES',
+    'EMPTY_SEARCH',
+    'NO_CHANGE',
+    'ALREADY_APPLIED',
+    'REPLACEMENT_NOT_MAPPABLE',
+  ];
+  const block = (s, r) => `<<<<<<< SEARCH\n${s}\n=======\n${r}\n>>>>>>> REPLACE\n`;
+  const report = ek.applySearchReplace(
+    'alpha\nbeta\ngamma\nbeta\nomega\n',
+    block('alpha', 'A') + block('zzz', 'y') + block('beta', 'B') + block('gamma', 'gamma'),
+    { atomic: false },
+  );
+  const [applied, ...failed] = report.results;
+  assert.equal(applied.ok, true);
+  assert.equal(applied.strategy, 'exact');
+  assert.equal('error' in applied, false);
+  assert.deepEqual(
+    failed.map((b) => b.error.code),
+    ['NOT_FOUND', 'AMBIGUOUS', 'NO_CHANGE'],
+  );
+  for (const b of failed) {
+    assert.equal(b.ok, false);
+    assert.equal('strategy' in b, false);
+    assert.equal(b.occurrences, 0);
+    assert.deepEqual(b.matches, []);
+    assert.ok(MATCH_CODES.includes(b.error.code));
+  }
+  const edits = ek.applyEdits('a\nb\n', [{ oldString: 'c', newString: 'd' }]);
+  assert.equal(edits.results[0].ok, false);
+  assert.equal('line' in edits.results[0], false);
+  assert.ok(MATCH_CODES.includes(edits.results[0].error.code));
+});

@@ -238,6 +238,8 @@ test('toolDefinitions names exactly the tools the runner implements', async () =
   assert.equal(new Set(defined).size, defined.length, 'no duplicate names');
   assert.equal(defined.length, 21);
   assert.deepEqual(new Set(ek.TOOL_NAMES), new Set(defined));
+  // TOOL_NAMES (the ToolName union's source) lists them in the definitions' order.
+  assert.deepEqual([...ek.TOOL_NAMES], defined);
   // The unknown-tool reply lists what the runner implements.
   const reply = await ek.createToolRunner({}).run('noSuchTool', {});
   const implemented = /Available tools: (.*)\.$/.exec(reply)[1].split(', ');
@@ -737,4 +739,199 @@ test('getBlockContent through the runner is the core function on every parameter
     showSubStructure: true,
   });
   assert.match(sub, /^@@20240614083125-li01qwe@@/);
+});
+
+test('getBlockInfo through the runner takes ids as a list as well as a comma-separated string', async () => {
+  const runner = ek.createToolRunner({ siyuan: fixtureHost() });
+  const A = '20240614083630-p12olp4';
+  const B = '20240614083000-a1b2c3d';
+  const schema = ek.toolDefinitions().tools.find((t) => t.name === 'getBlockInfo').parameters;
+  assert.deepEqual(schema.properties.ids.anyOf, [
+    { type: 'string' },
+    { type: 'array', items: { type: 'string' }, minItems: 1 },
+  ]);
+  const one = await runner.runDetailed('getBlockInfo', { ids: [A] });
+  assert.equal(one.isError, false, one.text);
+  assert.deepEqual(
+    one.data.blocks.map((b) => b.id),
+    [A],
+  );
+  assert.equal(one.text, (await runner.runDetailed('getBlockInfo', { ids: A })).text);
+  const two = await runner.runDetailed('getBlockInfo', { ids: [A, B] });
+  assert.equal(two.isError, false, two.text);
+  assert.deepEqual(
+    two.data.blocks.map((b) => b.id),
+    [A, B],
+  );
+  assert.equal(two.text, (await runner.runDetailed('getBlockInfo', { ids: `${A},${B}` })).text);
+  // A missing id in the list is reported as in the string form.
+  const missing = await runner.runDetailed('getBlockInfo', { ids: [A, '20990101000000-zzzzzzz'] });
+  assert.deepEqual(missing.data.notFoundIds, ['20990101000000-zzzzzzz']);
+  // Neither a string nor a list of strings: refused by name.
+  for (const bad of [[], [1], 42]) {
+    const r = await runner.runDetailed('getBlockInfo', { ids: bad });
+    assert.equal(r.code, 'INVALID_ARGUMENT', JSON.stringify(bad));
+    assert.match(r.text, /- ids: expected a string or a list/);
+  }
+  // The core function takes a list too.
+  const core = await ek.getBlockInfo({ ids: [A, B] }, fixtureHost());
+  assert.deepEqual(
+    core.blocks.map((b) => b.id),
+    [A, B],
+  );
+});
+
+test('every failed tool result carries its code (isError: true ⇒ code), a success none', async () => {
+  const fs = memoryFiles({ 'a.txt': 'one\ntwo\nthree\n' });
+  const runner = ek.createToolRunner({ files: fs, siyuan: fixtureHost() });
+  const check = (r, label) => {
+    if (r.isError) assert.equal(typeof r.code, 'string', `${label}: ${r.text}`);
+    else assert.equal('code' in r, false, `${label}: ${r.text}`);
+    return r;
+  };
+  // A plan whose lines changed under it: rejected, CONTENT_MISMATCH.
+  const plan = check(
+    await runner.runDetailed('prepare_file_range_edit', {
+      path: 'a.txt',
+      range: '2',
+      content: 'TWO',
+    }),
+    'prepare',
+  );
+  fs.files.set('a.txt', 'zero\nx\ny\n');
+  const rejected = check(
+    await runner.runDetailed('apply_file_modification', { hunk_id: plan.data.hunkId }),
+    'rejected apply',
+  );
+  assert.equal(rejected.isError, true);
+  assert.equal(rejected.data.reason, 'CONTENT_CHANGED');
+  assert.equal(rejected.code, 'CONTENT_MISMATCH');
+  // The rejected plan is still live; applied once the file is back, no code.
+  fs.files.set('a.txt', 'one\ntwo\nthree\n');
+  const applied = check(
+    await runner.runDetailed('apply_file_modification', { hunk_id: plan.data.hunkId }),
+    'apply',
+  );
+  assert.equal(applied.isError, false);
+  assert.equal(fs.files.get('a.txt'), 'one\nTWO\nthree\n');
+  // The same lines at two places: rejected, AMBIGUOUS_MATCH.
+  fs.files.set('b.txt', 'a\nb\nc\nd\n');
+  const twice = check(
+    await runner.runDetailed('prepare_file_range_edit', {
+      path: 'b.txt',
+      range: '2',
+      content: 'B',
+    }),
+    'prepare b',
+  );
+  fs.files.set('b.txt', 'x\na\nb\nc\nd\na\nb\nc\nd\n');
+  const ambiguous = check(
+    await runner.runDetailed('apply_file_modification', { hunk_id: twice.data.hunkId }),
+    'ambiguous apply',
+  );
+  if (ambiguous.isError) {
+    assert.equal(ambiguous.data.reason, 'AMBIGUOUS_MATCH');
+    assert.equal(ambiguous.code, 'AMBIGUOUS_MATCH');
+  }
+  // The other refusals, each with a code.
+  const cases = [
+    ['read_file', { path: 'none.txt' }, 'FILE_NOT_FOUND'],
+    ['edit', { path: 'a.txt', old_string: 'zzz', new_string: 'y' }, 'NOT_FOUND'],
+    [
+      'edit_file_search_replace',
+      { path: 'a.txt', search_replace: '<<<<<<< SEARCH\nzzz\n=======\ny\n>>>>>>> REPLACE' },
+      'NOT_FOUND',
+    ],
+    ['multi_edit', { path: 'a.txt', edits: [{ old_string: 'zzz', new_string: 'y' }] }, 'NOT_FOUND'],
+    [
+      'apply_patch',
+      { patch: '*** Begin Patch\n*** Delete File: none.txt\n*** End Patch' },
+      'FILE_NOT_FOUND',
+    ],
+    [
+      'applyBlockDiff',
+      { diff: '@@20240614083000-a1b2c3d@@\n<<<<<<< SEARCH\n不存在\n=======\nx\n>>>>>>> REPLACE' },
+      'CONTENT_MISMATCH',
+    ],
+    ['apply_file_modification', { hunk_id: 'nope' }, 'HUNK_NOT_FOUND'],
+    ['nope', {}, 'INVALID_ARGUMENT'],
+  ];
+  for (const [tool, args, code] of cases) {
+    const r = check(await runner.runDetailed(tool, args), tool);
+    assert.equal(r.isError, true, tool);
+    assert.equal(r.code, code, `${tool}: ${r.text}`);
+  }
+});
+
+test("toolDefinitions({ format: 'ai-sdk' }): the AI SDK's tools record, each schema a Standard JSON Schema", () => {
+  const plain = ek.toolDefinitions({ toolsets: ['files'] });
+  const ai = ek.toolDefinitions({ format: 'ai-sdk', toolsets: ['files'] });
+  assert.equal(ai.guide, plain.guide);
+  assert.ok(!Array.isArray(ai.tools));
+  assert.deepEqual(
+    Object.keys(ai.tools),
+    plain.tools.map((t) => t.name),
+  );
+  for (const t of plain.tools) {
+    const tool = ai.tools[t.name];
+    assert.deepEqual(Object.keys(tool).sort(), ['description', 'inputSchema']);
+    assert.equal(tool.description, t.description);
+    // The plain schema (for AI SDK 5's jsonSchema()), and the standard form.
+    assert.deepEqual(tool.inputSchema.jsonSchema, t.parameters);
+    const std = tool.inputSchema['~standard'];
+    assert.equal(std.version, 1);
+    assert.equal(std.vendor, 'editkit');
+    const input = std.jsonSchema.input({ target: 'draft-07' });
+    assert.deepEqual(input, t.parameters);
+    assert.notEqual(input, t.parameters, 'a copy the SDK may change');
+    assert.deepEqual(std.jsonSchema.output({ target: 'draft-2020-12' }), t.parameters);
+  }
+  // validate: the runner's checks and words.
+  const validate = ai.tools.read_file.inputSchema['~standard'].validate;
+  assert.deepEqual(validate({ path: 'a.txt' }), { value: { path: 'a.txt' } });
+  const bad = validate({ path: 1, max_lines: -1, nope: true });
+  assert.deepEqual(
+    bad.issues.map((i) => i.message),
+    [
+      'path: expected a string, got the number 1.',
+      'max_lines: expected a whole number ≥ 0, got the number -1.',
+      'nope: unknown argument.',
+    ],
+  );
+  assert.deepEqual(bad.issues[0].path, ['path']);
+  assert.match(validate({}).issues[0].message, /Missing arguments \(path\)/);
+  assert.match(validate('not json').issues[0].message, /JSON/);
+  // Chinese definitions validate in Chinese; the siyuan toolset too.
+  const zh = ek.toolDefinitions({ format: 'ai-sdk', lang: 'zh' });
+  assert.ok('getBlockInfo' in zh.tools && 'edit' in zh.tools);
+  assert.match(zh.tools.edit.description, /[一-龥]/);
+  assert.match(
+    zh.tools.read_file.inputSchema['~standard'].validate({}).issues[0].message,
+    /[一-龥]/,
+  );
+  // The runner's definitions give the same record for its toolsets.
+  const runner = ek.createToolRunner({ files: memoryFiles() });
+  assert.deepEqual(
+    Object.keys(runner.definitions({ format: 'ai-sdk' }).tools),
+    Object.keys(ai.tools),
+  );
+});
+
+test("toolDefinitions({ format: 'langchain' }): the OpenAI function objects LangChain's bindTools takes", () => {
+  const lc = ek.toolDefinitions({ format: 'langchain', lang: 'zh' });
+  assert.deepEqual(lc, ek.toolDefinitions({ format: 'openai', lang: 'zh' }));
+  for (const t of lc.tools) {
+    assert.equal(t.type, 'function');
+    assert.deepEqual(Object.keys(t.function).sort(), ['description', 'name', 'parameters']);
+    assert.equal(t.function.parameters.type, 'object');
+  }
+  assert.deepEqual(
+    lc.tools.map((t) => t.function.name),
+    [...ek.TOOL_NAMES],
+  );
+  // An unknown format is still refused, naming the new ones.
+  assert.throws(
+    () => ek.toolDefinitions({ format: 'vercel' }),
+    (e) => e.code === 'INVALID_ARGUMENT' && /"ai-sdk", "langchain"/.test(e.message),
+  );
 });

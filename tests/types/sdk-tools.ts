@@ -22,6 +22,7 @@ import {
   createNodeFileHost,
   createToolRunner,
   toolDefinitions,
+  type AiSdkTools,
   type ToolResult,
   type ToolRunner,
 } from 'editkit';
@@ -44,9 +45,13 @@ export const runnerAnthropicTools: Anthropic.ToolUnion[] = runner.definitions({
   format: 'anthropic',
 }).tools;
 export const runnerMcpTools: McpTool[] = runner.definitions({ format: 'mcp' }).tools;
-// ReturnType of the function is the union of every format, never one format by accident.
+// ReturnType of the function is the union of every format, never one format by
+// accident: the list formats' items, and the ai-sdk record.
 type AnyDefinitions = ReturnType<typeof toolDefinitions>;
-export const anyTool: AnyDefinitions['tools'][number] = chatTools[0] as never;
+export const anyTool: Exclude<AnyDefinitions['tools'], AiSdkTools>[number] = chatTools[0] as never;
+export const anyAiSdkTools: Extract<AnyDefinitions['tools'], AiSdkTools> = toolDefinitions({
+  format: 'ai-sdk',
+}).tools;
 
 // ---- OpenAI Chat Completions ----------------------------------------------
 export async function chatLoop(client: OpenAI, prompt: string): Promise<string | null> {

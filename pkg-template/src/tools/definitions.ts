@@ -7,6 +7,40 @@ import { toolAnnotations, toolOutputSchema, toolTitle } from './mcp-meta.js';
 import type { McpOutputSchema, McpToolAnnotations } from './mcp-meta.js';
 import { jsError, readOptions } from '../errors.js';
 import type { Lang } from '../types.js';
+import { argProblemText } from './messages.js';
+import { checkArgs, parseArgs } from './validate.js';
+import type { ArgProblem } from './validate.js';
+
+/**
+ * Every tool's name, in the order `toolDefinitions` lists them (a test
+ * holds the two together).
+ */
+export const TOOL_NAMES = [
+  'getBlockInfo',
+  'getBlockContent',
+  'appendContent',
+  'createNewDoc',
+  'applyBlockDiff',
+  'read_file',
+  'create_new_file',
+  'overwrite_entire_file',
+  'prepare_file_range_edit',
+  'prepare_file_append',
+  'prepare_file_insert_after',
+  'prepare_file_insert_before',
+  'prepare_file_block_replace',
+  'apply_file_modification',
+  'edit_file_search_replace',
+  'edit',
+  'str_replace_based_edit_tool',
+  'edit_snippet',
+  'multi_edit',
+  'apply_patch',
+  'apply_diff',
+] as const;
+
+/** The name of an editkit tool. */
+export type ToolName = (typeof TOOL_NAMES)[number];
 
 /**
  * A JSON Schema (the subset tool calling uses). A type alias, not an
@@ -40,25 +74,34 @@ export type ObjectSchema = JsonSchema & {
 /**
  * `openai`: Chat Completions tools; `openai-responses`: the Responses API's
  * function tools; `anthropic`: Messages API tools; `mcp`: MCP `Tool`s;
- * `json-schema`: `{ name, description, parameters }`.
+ * `json-schema`: `{ name, description, parameters }`; `ai-sdk`: the Vercel
+ * AI SDK's `tools` record (`{ [name]: { description, inputSchema } }`);
+ * `langchain`: the OpenAI-function objects LangChain's `bindTools` takes.
  */
-export type ToolFormat = 'openai' | 'openai-responses' | 'anthropic' | 'mcp' | 'json-schema';
+export type ToolFormat =
+  'openai' | 'openai-responses' | 'anthropic' | 'mcp' | 'json-schema' | 'ai-sdk' | 'langchain';
 export type Toolset = 'siyuan' | 'files';
 
 export type JsonSchemaTool = {
-  name: string;
+  name: ToolName;
   description: string;
   parameters: ObjectSchema;
 };
 /** Assignable to the `openai` SDK's `ChatCompletionTool`. */
 export type OpenAITool = {
   type: 'function';
-  function: { name: string; description: string; parameters: ObjectSchema };
+  function: { name: ToolName; description: string; parameters: ObjectSchema };
 };
+/**
+ * An item for LangChain's `model.bindTools(tools)`: the OpenAI function
+ * form (`@langchain/core`'s `ToolDefinition`), which every LangChain chat
+ * model accepts.
+ */
+export type LangChainTool = OpenAITool;
 /** Assignable to the `openai` SDK's Responses API `FunctionTool`. */
 export type OpenAIResponsesTool = {
   type: 'function';
-  name: string;
+  name: ToolName;
   description: string;
   parameters: ObjectSchema;
   /** Strict mode needs every field required; editkit's tools have optional fields. */
@@ -66,7 +109,7 @@ export type OpenAIResponsesTool = {
 };
 /** Assignable to `@anthropic-ai/sdk`'s `Tool` (a custom tool). */
 export type AnthropicCustomTool = {
-  name: string;
+  name: ToolName;
   description: string;
   input_schema: ObjectSchema;
 };
@@ -84,7 +127,7 @@ export type AnthropicTextEditorTool = {
 export type AnthropicTool = AnthropicCustomTool | AnthropicTextEditorTool;
 /** Assignable to the MCP SDK's `Tool`. */
 export type McpTool = {
-  name: string;
+  name: ToolName;
   /** A human-readable name (en / zh). */
   title: string;
   description: string;
@@ -94,10 +137,52 @@ export type McpTool = {
   /** The schema of `structuredContent`, for the tools whose result is data. */
   outputSchema?: McpOutputSchema;
 };
-export type ToolDefinition =
-  JsonSchemaTool | OpenAITool | OpenAIResponsesTool | AnthropicTool | McpTool;
 
-/** The tool shape of `format`. */
+/**
+ * A tool's input schema as the Vercel AI SDK reads it: a Standard JSON
+ * Schema (https://standardschema.dev) — `~standard.jsonSchema.input()` is
+ * the tool's JSON Schema, `~standard.validate` checks a call's arguments
+ * as the runner does. AI SDK 6 and later take it as `inputSchema` as it
+ * is; with AI SDK 5 wrap the plain schema: `jsonSchema(tool.inputSchema.jsonSchema)`.
+ */
+export type AiSdkInputSchema = {
+  /** The tool's parameters as a plain JSON Schema. */
+  readonly jsonSchema: ObjectSchema;
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'editkit';
+    readonly validate: (value: unknown) =>
+      | { readonly value: Record<string, unknown>; readonly issues?: undefined }
+      | {
+          readonly issues: ReadonlyArray<{
+            readonly message: string;
+            readonly path?: ReadonlyArray<PropertyKey>;
+          }>;
+        };
+    readonly jsonSchema: {
+      readonly input: (options: { readonly target: string }) => ObjectSchema;
+      readonly output: (options: { readonly target: string }) => ObjectSchema;
+    };
+  };
+};
+/** One tool of the Vercel AI SDK's `tools` record (no `execute`: run the calls with the runner). */
+export type AiSdkTool = {
+  description: string;
+  inputSchema: AiSdkInputSchema;
+};
+/** The Vercel AI SDK's `tools` parameter: each tool under its name. */
+export type AiSdkTools = { [N in ToolName]?: AiSdkTool };
+
+export type ToolDefinition =
+  | JsonSchemaTool
+  | OpenAITool
+  | OpenAIResponsesTool
+  | AnthropicTool
+  | McpTool
+  | LangChainTool
+  | AiSdkTool;
+
+/** The tool shape of `format` (for `ai-sdk`: one value of the `tools` record). */
 export type ToolOf<F extends ToolFormat> = F extends 'openai'
   ? OpenAITool
   : F extends 'openai-responses'
@@ -106,7 +191,16 @@ export type ToolOf<F extends ToolFormat> = F extends 'openai'
       ? AnthropicTool
       : F extends 'mcp'
         ? McpTool
-        : JsonSchemaTool;
+        : F extends 'langchain'
+          ? LangChainTool
+          : F extends 'ai-sdk'
+            ? AiSdkTool
+            : JsonSchemaTool;
+
+/** What `toolDefinitions({ format })` gives: a list of tools, or for `ai-sdk` a record of them by name. */
+export type ToolDefinitionsOf<F extends ToolFormat> = F extends 'ai-sdk'
+  ? AiSdkToolDefinitions
+  : ToolDefinitions<ToolOf<F>>;
 
 export interface ToolDefinitionsOptions<F extends ToolFormat = ToolFormat> {
   lang?: Lang;
@@ -129,6 +223,13 @@ export interface ToolDefinitions<T extends ToolDefinition = ToolDefinition> {
   guide: string;
 }
 
+/** `toolDefinitions({ format: 'ai-sdk' })`: pass `tools` to `generateText` / `streamText`. */
+export interface AiSdkToolDefinitions {
+  tools: AiSdkTools;
+  /** The toolset guide(s) for the system prompt. */
+  guide: string;
+}
+
 type I18n = Record<Lang, string>;
 
 /** One parameter of a tool. */
@@ -142,7 +243,7 @@ export interface ParamSpec {
 
 /** One tool: its name, toolset, description and parameters (the schema is built from these). */
 export interface Spec {
-  name: string;
+  name: ToolName;
   toolset: Toolset;
   description: I18n;
   params: Record<string, ParamSpec>;
@@ -160,16 +261,16 @@ const SPECS: Spec[] = [
     name: 'getBlockInfo',
     toolset: 'siyuan',
     description: {
-      en: 'Metadata of SiYuan blocks without their full content: type, path, content and markdown length with a short preview, child count for containers, outline (TOC) for documents, and the breadcrumb. Pass several ids separated by commas to query them in one call.',
-      zh: '查询思源块的元信息而不加载完整内容：类型、路径、content 与 markdown 长度及预览、容器的子块数、文档的标题大纲、面包屑。多个 ID 用逗号分隔，一次查询。',
+      en: 'Metadata of SiYuan blocks without their full content: type, path, content and markdown length with a short preview, child count for containers, outline (TOC) for documents, and the breadcrumb. Pass several ids (separated by commas, or as a list) to query them in one call.',
+      zh: '查询思源块的元信息而不加载完整内容：类型、路径、content 与 markdown 长度及预览、容器的子块数、文档的标题大纲、面包屑。多个 ID（用逗号分隔，或写成列表）一次查询。',
     },
     params: {
       ids: {
-        schema: str(),
+        schema: { anyOf: [str(), { type: 'array', items: str(), minItems: 1 }] },
         required: true,
         description: {
-          en: 'One block id, or several separated by commas.',
-          zh: '一个块 ID，或以逗号分隔的多个 ID。',
+          en: 'One block id, several separated by commas, or a list of ids.',
+          zh: '一个块 ID、以逗号分隔的多个 ID，或 ID 列表。',
         },
       },
     },
@@ -798,8 +899,6 @@ const SPECS: Spec[] = [
   },
 ];
 
-export const TOOL_NAMES = SPECS.map((s) => s.name);
-
 /** The tool's parameters as a JSON Schema; a parameter with an alias is not `required` (either name may be given). */
 export function schemaOf(spec: Spec, lang: Lang): ObjectSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -837,7 +936,50 @@ const FORMATS: readonly ToolFormat[] = [
   'anthropic',
   'mcp',
   'json-schema',
+  'ai-sdk',
+  'langchain',
 ];
+
+/**
+ * `spec`'s schema as a Standard JSON Schema for the AI SDK: the plain
+ * schema, and a validator that checks arguments as the runner does (with
+ * the runner's words for each problem).
+ */
+function aiSdkSchema(spec: Spec, parameters: ObjectSchema, lang: Lang): AiSdkInputSchema {
+  const copy = (): ObjectSchema => JSON.parse(JSON.stringify(parameters)) as ObjectSchema;
+  return {
+    jsonSchema: parameters,
+    '~standard': {
+      version: 1,
+      vendor: 'editkit',
+      validate(value) {
+        let problems: ArgProblem[];
+        let args: Record<string, unknown> = {};
+        try {
+          const parsed = parseArgs(value);
+          if ('problem' in parsed) problems = [parsed.problem];
+          else {
+            // The arguments as given: the runner reads them again.
+            args = parsed.args;
+            problems = checkArgs(spec, args).problems;
+          }
+        } catch (e) {
+          problems = [{ kind: 'unreadable', detail: e instanceof Error ? e.message : String(e) }];
+        }
+        if (!problems.length) return { value: args };
+        return {
+          issues: problems.map((p) => ({
+            message: argProblemText(p, lang),
+            ...(p.kind === 'wrongType' || p.kind === 'aliasConflict'
+              ? { path: p.field.split(/[.[\]]+/).filter(Boolean) }
+              : {}),
+          })),
+        };
+      },
+      jsonSchema: { input: copy, output: copy },
+    },
+  };
+}
 
 /**
  * Tool definitions for an LLM API, plus the toolset guide for the system
@@ -845,7 +987,7 @@ const FORMATS: readonly ToolFormat[] = [
  */
 export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
   defOptions: ToolDefinitionsOptions<F> | Lang = {},
-): ToolDefinitions<ToolOf<F>> {
+): ToolDefinitionsOf<F> {
   // A bare language string is the short form: toolDefinitions('zh').
   const opts =
     typeof defOptions === 'string'
@@ -887,11 +1029,24 @@ export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
   const toolsets: Toolset[] = Array.isArray(opts.toolsets)
     ? opts.toolsets.filter((t): t is Toolset => t === 'siyuan' || t === 'files')
     : ['siyuan', 'files'];
-  const tools = SPECS.filter((s) => toolsets.includes(s.toolset)).map((s): ToolDefinition => {
+  const specs = SPECS.filter((s) => toolsets.includes(s.toolset));
+  const guide = toolsets.map((t) => GUIDES[t][lang]).join('\n\n');
+  if (format === 'ai-sdk') {
+    const record: AiSdkTools = {};
+    for (const s of specs) {
+      record[s.name] = {
+        description: s.description[lang],
+        inputSchema: aiSdkSchema(s, schemaOf(s, lang), lang),
+      };
+    }
+    return { tools: record, guide } as ToolDefinitionsOf<F>;
+  }
+  const tools = specs.map((s): ToolDefinition => {
     const description = s.description[lang];
     const parameters = schemaOf(s, lang);
     switch (format) {
       case 'openai':
+      case 'langchain':
         return { type: 'function', function: { name: s.name, description, parameters } };
       case 'openai-responses':
         return { type: 'function', name: s.name, description, parameters, strict: false };
@@ -915,6 +1070,5 @@ export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
         return { name: s.name, description, parameters };
     }
   });
-  const guide = toolsets.map((t) => GUIDES[t][lang]).join('\n\n');
-  return { tools: tools as ToolOf<F>[], guide };
+  return { tools, guide } as ToolDefinitionsOf<F>;
 }

@@ -1,10 +1,15 @@
 export { toolDefinitions, TOOL_NAMES, GUIDES } from './definitions.js';
 export type {
+  AiSdkInputSchema,
+  AiSdkTool,
+  AiSdkToolDefinitions,
+  AiSdkTools,
   AnthropicCustomTool,
   AnthropicTextEditorTool,
   AnthropicTool,
   JsonSchema,
   JsonSchemaTool,
+  LangChainTool,
   McpTool,
   ObjectSchema,
   OpenAIResponsesTool,
@@ -12,16 +17,20 @@ export type {
   ToolOf,
   ToolDefinition,
   ToolDefinitions,
+  ToolDefinitionsOf,
   ToolDefinitionsOptions,
   ToolFormat,
+  ToolName,
   Toolset,
 } from './definitions.js';
 export { createToolRunner, formatApplyReport, runTool } from './runner.js';
 export type {
   FileHost,
   RunOptions,
+  ToolFailure,
   ToolResult,
   ToolRunner,
   ToolRunnerOptions,
+  ToolSuccess,
   WriteEvent,
 } from './runner.js';

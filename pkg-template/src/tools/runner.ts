@@ -35,6 +35,7 @@ import type {
   EditkitErrorData,
   EditSnippetResult,
   ErrorCode,
+  FileApplyResult,
   Lang,
   Match,
   MatchMode,
@@ -45,10 +46,10 @@ import type {
 } from '../types.js';
 import { readLang, TOOL_NAMES, toolDefinitions, toolSpec } from './definitions.js';
 import type {
-  ToolDefinitions,
+  ToolDefinitionsOf,
   ToolDefinitionsOptions,
   ToolFormat,
-  ToolOf,
+  ToolName,
   Toolset,
 } from './definitions.js';
 import { argProblemText, listOf, say } from './messages.js';
@@ -103,19 +104,31 @@ export interface ToolRunnerOptions {
   corrector?: (request: CorrectionRequest) => Promise<string> | string;
 }
 
-/** A tool call's outcome, for hosts that set an error flag (MCP, tool-call loops). */
-export interface ToolResult {
+/** The fields of every tool call's outcome. */
+interface ToolResultBase {
   /** The text for the agent. */
   text: string;
-  /** The call was refused or failed (nothing, or not everything, was done). */
-  isError: boolean;
-  /** The error code when `isError` and one code says why. */
-  code?: ErrorCode;
   /** Structured result: the core function's result, or the error's data. */
   data?: unknown;
   /** The call's signal was aborted after its first write: the call was completed, not cancelled. */
   cancelledLate?: boolean;
 }
+
+/** A tool call that did what it was asked. */
+export interface ToolSuccess extends ToolResultBase {
+  isError: false;
+  code?: never;
+}
+
+/** A tool call refused or failed (nothing, or not everything, was done). */
+export interface ToolFailure extends ToolResultBase {
+  isError: true;
+  /** Why: the refusal's code (for a partial failure, the first failure's). */
+  code: ErrorCode;
+}
+
+/** A tool call's outcome, for hosts that set an error flag (MCP, tool-call loops): a union on `isError`. */
+export type ToolResult = ToolSuccess | ToolFailure;
 
 /** What one call may be given besides its arguments (an MCP server's request, a loop's abort). */
 export interface RunOptions {
@@ -142,14 +155,22 @@ export interface WriteEvent {
 }
 
 export interface ToolRunner {
-  /** Runs one tool call; resolves to the text for the agent (never rejects for tool errors). */
-  run(name: string, args: unknown, call?: RunOptions): Promise<string>;
+  /**
+   * Runs one tool call; resolves to the text for the agent (never rejects
+   * for tool errors). Any string is taken as a name: an unknown one is
+   * answered with the tools there are.
+   */
+  run(name: ToolName | (string & {}), args: unknown, call?: RunOptions): Promise<string>;
   /** Runs one tool call; resolves to the text, the error flag and the data (never rejects for tool errors). */
-  runDetailed(name: string, args: unknown, call?: RunOptions): Promise<ToolResult>;
+  runDetailed(
+    name: ToolName | (string & {}),
+    args: unknown,
+    call?: RunOptions,
+  ): Promise<ToolResult>;
   /** The definitions of the tools this runner can execute. */
   definitions<F extends ToolFormat = 'json-schema'>(
     opts?: ToolDefinitionsOptions<F> | Lang,
-  ): ToolDefinitions<ToolOf<F>>;
+  ): ToolDefinitionsOf<F>;
 }
 
 /** What a tool returns: its text alone (a success), or the whole result. */
@@ -307,7 +328,9 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
 
     const tools: Record<string, (a: Args) => Promise<Done>> = {
       async getBlockInfo(a) {
-        const info = await getBlockInfo({ ids: s(a.ids) }, siyuan(), { lang, timeoutMs });
+        // One id, several comma-separated, or a list (the schema checked which).
+        const ids = Array.isArray(a.ids) ? a.ids.map(s) : s(a.ids);
+        const info = await getBlockInfo({ ids }, siyuan(), { lang, timeoutMs });
         return { text: formatBlockInfo(info, { lang }), isError: false, data: info };
       },
       async getBlockContent(a) {
@@ -355,13 +378,15 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           lang,
           timeoutMs,
         });
-        const failed = report.results.find((r) => r.error);
-        return {
-          text: formatApplyReport(report, lang),
-          isError: !report.ok,
-          ...(!report.ok && failed?.error ? { code: failed.error.code } : {}),
-          data: report,
-        };
+        // Every failed edit carries its error; a report that is not ok
+        // without one (writes not all done) says WRITE_FAILED.
+        const failed = report.results.find((r) => r.error)?.error;
+        const rolledBack = report.rollback?.errors?.[0];
+        return outcome(
+          formatApplyReport(report, lang),
+          report,
+          report.ok ? undefined : (failed?.code ?? rolledBack?.code ?? 'WRITE_FAILED'),
+        );
       },
       async read_file(a) {
         const path = s(a.path);
@@ -480,7 +505,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         if (!pending) {
           // Let the session word the refusal (unknown, expired or already applied).
           const r = plans().apply({ hunkId, owner, content: null, lang });
-          return { text: r.text, isError: true, data: r };
+          return outcome(r.text, r, rejectionCode(r) ?? 'HUNK_NOT_FOUND');
         }
         writable();
         return inCreationOrder(pending.path, hunkId, async (): Promise<ToolResult> => {
@@ -501,9 +526,9 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
               };
             }
           }
-          const rejected = r.contextMatch === 'rejected';
-          if (!rejected) plans().consume(hunkId);
-          return { text: r.text, isError: rejected, data: r };
+          const code = rejectionCode(r);
+          if (code === undefined) plans().consume(hunkId);
+          return outcome(r.text, r, code);
         });
       },
       async edit(a) {
@@ -680,13 +705,13 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           );
       }
       if (changed) lines.push('', diffBlock(path, content, r.content));
-      const failed = r.results.find((x) => !x.ok);
-      return {
-        text: lines.join('\n'),
-        isError: !r.ok,
-        ...(failed?.error ? { code: failed.error.code } : {}),
-        data: { path, ok: r.ok, applied: r.applied, failed: r.failed, results: r.results },
-      };
+      // Every block that did not apply carries the matcher's refusal.
+      const failed = r.results.find((x) => !x.ok)?.error;
+      return outcome(
+        lines.join('\n'),
+        { path, ok: r.ok, applied: r.applied, failed: r.failed, results: r.results },
+        r.ok ? undefined : (failed?.code ?? 'NOT_FOUND'),
+      );
     }
 
     /**
@@ -818,14 +843,13 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         if (f.op === 'delete' || !f.changed) continue;
         lines.push('', diffBlock(f.moveTo ?? f.path, before.get(f.path) ?? '', f.content ?? ''));
       }
+      // A failed write (`r.error`), else the first refused file's error.
       const failed = r.files.find((f) => f.error)?.error;
-      const code = r.error?.code ?? failed?.code;
-      return {
-        text: lines.join('\n'),
-        isError: !r.ok,
-        ...(code ? { code } : {}),
-        data: r,
-      };
+      return outcome(
+        lines.join('\n'),
+        r,
+        r.ok ? undefined : (r.error?.code ?? failed?.code ?? 'INVALID_PATCH'),
+      );
     }
 
     async function insert(where: 'after' | 'before', a: Args): Promise<Done> {
@@ -907,7 +931,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     runDetailed,
     definitions<F extends ToolFormat = 'json-schema'>(
       defOptions?: ToolDefinitionsOptions<F> | Lang,
-    ): ToolDefinitions<ToolOf<F>> {
+    ): ToolDefinitionsOf<F> {
       const opts = (
         typeof defOptions === 'string'
           ? { lang: readLang(defOptions) }
@@ -930,7 +954,11 @@ const runners = new WeakMap<object, ToolRunner>();
  * lives as long as `host` does, so prepare and apply calls may use it
  * across turns.
  */
-export function runTool(name: string, args: unknown, host: ToolRunnerOptions): Promise<string> {
+export function runTool(
+  name: ToolName | (string & {}),
+  args: unknown,
+  host: ToolRunnerOptions,
+): Promise<string> {
   if (typeof host !== 'object' || host === null) {
     return Promise.reject(
       new EditkitError({
@@ -946,6 +974,24 @@ export function runTool(name: string, args: unknown, host: ToolRunnerOptions): P
     runners.set(host, runner);
   }
   return runner.run(name, args);
+}
+
+/**
+ * A result whose error flag follows `code`: a success without one, a
+ * failure with it (a failure always says why).
+ */
+function outcome(text: string, data: unknown, code: ErrorCode | undefined): ToolResult {
+  return code === undefined ? { text, isError: false, data } : { text, isError: true, code, data };
+}
+
+/**
+ * The code of a refused file apply: its reason where that is an error
+ * code (`AMBIGUOUS_MATCH`), `CONTENT_MISMATCH` for `CONTENT_CHANGED` (the
+ * planned lines no longer stand in the file); undefined when it applied.
+ */
+function rejectionCode(r: FileApplyResult): ErrorCode | undefined {
+  if (r.status !== 'rejected') return undefined;
+  return r.reason === 'AMBIGUOUS_MATCH' ? 'AMBIGUOUS_MATCH' : 'CONTENT_MISMATCH';
 }
 
 /** HOST_CAPABILITY_MISSING for a files callback a tool needs. */
