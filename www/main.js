@@ -371,6 +371,8 @@ async function runDiff(dryRun) {
   state.lastDryRun = dryRun ? $('diff').value : null;
   try {
     const report = await ek.applyBlockDiff($('diff').value, state.host, { dryRun, lang: lang() });
+    // A diff that stopped before planning (malformed, the kernel unread).
+    if (report.error) throw report.error;
     renderReport(report);
     if (!dryRun && report.ok) {
       if (report.undo) state.undo.push(report.undo);

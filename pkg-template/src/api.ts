@@ -11,6 +11,8 @@ import {
   timeoutOf,
   wrapHost,
 } from './boundary.js';
+import { isCallError } from './errors.js';
+import type { EditkitError } from './errors.js';
 import type {
   ApplyOptions,
   ApplyReport,
@@ -76,7 +78,25 @@ export async function applyBlockDiff(
   // The time part of the ids editkit gives new blocks: the local clock, as
   // the kernel's own ids use it.
   const withStamp = withIdStamp(o);
-  return callAsync(lang, ctx, () => glue.applyBlockDiff(d, h, withStamp));
+  try {
+    return await callAsync(lang, ctx, () => glue.applyBlockDiff(d, h, withStamp));
+  } catch (e) {
+    // One failure channel: a malformed diff or a kernel that could not be
+    // read is the report's `error`, as a refused edit is its result's;
+    // only a wrong call rejects.
+    if (isCallError(e)) throw e;
+    // The error itself (its `cause`, a host's own error, stays).
+    const error = e as EditkitError;
+    return {
+      ok: false,
+      dryRun: (opts as { dryRun?: unknown } | undefined)?.dryRun === true,
+      summary: error.message,
+      results: [],
+      plan: [],
+      warnings: [],
+      error,
+    };
+  }
 }
 
 /** A unified diff of two texts (`""` when equal), the same the reports carry. */

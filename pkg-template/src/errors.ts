@@ -54,6 +54,23 @@ export class EditkitError<C extends ErrorCode = ErrorCode>
 }
 
 /** True for an `EditkitError`, also one from another bundled copy of editkit. */
+/**
+ * The codes of a wrong call, which every function throws (the package
+ * README, "How each function fails"); a function that reports many
+ * changes returns every other failure in its report.
+ */
+const CALL_CODES: ReadonlySet<string> = new Set([
+  'INVALID_ARGUMENT',
+  'INVALID_TEXT',
+  'HOST_CAPABILITY_MISSING',
+  'INTERNAL_ERROR',
+]);
+
+/** Whether `e` is a wrong call (or not editkit's error at all): thrown, never reported. */
+export function isCallError(e: unknown): boolean {
+  return !isEditkitError(e) || CALL_CODES.has(e.code);
+}
+
 export function isEditkitError(value: unknown): value is EditkitError {
   if (value instanceof EditkitError) return true;
   if (typeof value !== 'object' || value === null) return false;

@@ -3,7 +3,8 @@
 
 import * as glue from 'editkit-glue';
 import { call, callAsync, check, HostContext, json, langOf, options, text } from './boundary.js';
-import { jsError, readOptions } from './errors.js';
+import { isCallError, jsError, readOptions } from './errors.js';
+import type { EditkitError } from './errors.js';
 import { fastExact, fastExactCount, resetFastExactCount } from './exact-fast.js';
 import { isReady } from './loader.js';
 import { HostTimeoutError, isTimeout, settleWithin, timeoutOf } from './timeout.js';
@@ -94,7 +95,32 @@ export function applySearchReplace(
   const c = text(content, 'content', lang);
   const t = text(blocks, 'text', lang);
   const o = options(opts, 'options', lang);
-  return call(lang, () => glue.applySearchReplace(c, t, o));
+  return reported(c, () => call(lang, () => glue.applySearchReplace(c, t, o)));
+}
+
+/**
+ * One failure channel for the functions that apply many edits: what stops
+ * the whole text (malformed blocks, a malformed edit) is the report's
+ * `error`, as a block that does not place is its result's; only a wrong
+ * call throws.
+ */
+function reported(content: string, run: () => SearchReplaceReport): SearchReplaceReport {
+  try {
+    return run();
+  } catch (e) {
+    if (isCallError(e)) throw e;
+    // The error itself (its `cause`, a host's own error, stays).
+    const error = e as EditkitError;
+    return {
+      content,
+      ok: false,
+      applied: 0,
+      failed: 0,
+      results: [],
+      summary: error.message,
+      error,
+    };
+  }
 }
 
 /** Applies `{ oldString, newString, replaceAll? }` edits in order. */
@@ -117,7 +143,7 @@ export function applyEdits(
   const fields = JSON.stringify(
     edits.map((edit) => (edit !== null && typeof edit === 'object' ? Object.keys(edit) : [])),
   );
-  return call(lang, () => glue.applyEdits(c, e, o, fields));
+  return reported(c, () => call(lang, () => glue.applyEdits(c, e, o, fields)));
 }
 
 /**

@@ -5,7 +5,8 @@
 
 import * as glue from 'editkit-glue';
 import { call, json, langOf, options, text } from './boundary.js';
-import { isEditkitError, jsError, readOptions } from './errors.js';
+import { isCallError, jsError, readOptions } from './errors.js';
+import type { EditkitError } from './errors.js';
 import { hostCall, readFileText } from './host-call.js';
 import { planEditSnippet } from './matcher.js';
 import { writePlan } from './patch-writes.js';
@@ -236,19 +237,18 @@ async function apply(
     // One failure channel: whatever the patch or the files make fail (a
     // malformed patch, a path outside the root, a read that fails) is the
     // result, as a hunk that does not place is; only a wrong call rejects.
-    if (!isEditkitError(e) || CALL_ERRORS.has(e.code)) throw e;
+    if (isCallError(e)) throw e;
+    // The error itself (its `cause`, a host's own error, stays).
+    const error = e as EditkitError;
     return {
       ok: false,
       applied: 0,
       failed: 0,
       files: [],
-      summary: e.message,
+      summary: error.message,
       written: [],
-      error: e.toJSON(),
+      error,
     };
   }
   return writePlan(host, report, contents, lang, timeoutMs);
 }
-
-/** The codes of a wrong call (the arguments, the host's callbacks), which reject. */
-const CALL_ERRORS: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'HOST_CAPABILITY_MISSING']);

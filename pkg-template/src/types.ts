@@ -423,6 +423,14 @@ export interface ApplyReport {
   rollback?: RollbackReport;
   warnings: DiffWarning[];
   idMap?: IdMapping[];
+  /**
+   * What stopped the whole diff before anything was written, when
+   * something did (`ok` is then false, `results` and `plan` empty): the
+   * diff is malformed (`INVALID_DIFF_FORMAT`, `EMPTY_DIFF`, …, each
+   * problem in `errors`), or the kernel could not be read (`HOST_ERROR`,
+   * `HOST_TIMEOUT`).
+   */
+  error?: EditkitErrorData;
 }
 
 // ---------------------------------------------------------------------------
@@ -1141,6 +1149,12 @@ export interface SearchReplaceReport {
   results: BlockResult[];
   /** `Edit completed: k/n blocks applied successfully.` and its partial / failed forms. */
   summary: string;
+  /**
+   * What stopped the whole text before any block was tried (`ok` false,
+   * `content` unchanged, `results` empty): malformed blocks
+   * (`INVALID_DIFF_FORMAT`, `EMPTY_DIFF`, …) or a malformed edit.
+   */
+  error?: EditkitErrorData;
 }
 
 export interface EditSpec {

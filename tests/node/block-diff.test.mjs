@@ -180,7 +180,8 @@ test('a row field of the wrong type is refused with the value it held, quoted an
       getKramdown: () => ['a'],
     };
     const diff = `@@${id}@@\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE`;
-    const error = await ek.applyBlockDiff(diff, host, { dryRun: true }).catch((e) => e);
+    const { ok, error } = await ek.applyBlockDiff(diff, host, { dryRun: true });
+    assert.equal(ok, false);
     assert.equal(error.code, 'HOST_ERROR');
     assert.equal(
       error.message,
@@ -196,14 +197,17 @@ test('host errors become HOST_ERROR with the original error as cause', async () 
       throw boom;
     },
   };
-  await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, host), (e) => {
-    assert.equal(ek.isEditkitError(e), true);
-    assert.equal(e.code, 'HOST_ERROR');
-    assert.equal(e.subject, 'getBlocks');
-    assert.equal(e.cause, boom);
-    assert.match(e.message, /kernel down/);
-    return true;
-  });
+  // The report's error (one failure channel), the host's own error kept.
+  const report = await ek.applyBlockDiff(`@@DELETE:${P}@@`, host);
+  assert.equal(report.ok, false);
+  assert.deepEqual([report.results, report.plan], [[], []]);
+  const e = report.error;
+  assert.equal(ek.isEditkitError(e), true);
+  assert.equal(e.code, 'HOST_ERROR');
+  assert.equal(e.subject, 'getBlocks');
+  assert.equal(e.cause, boom);
+  assert.match(e.message, /kernel down/);
+  assert.equal(report.summary, e.message);
   // Rejections with non-Error values, synchronous throws, malformed data.
   const hostile = [
     { getBlocks: () => Promise.reject('just a string') },
@@ -218,7 +222,7 @@ test('host errors become HOST_ERROR with the original error as cause', async () 
     { getBlocks: async () => [{ id: P, type: 'p', markdown: 'lone \ud800 surrogate' }] },
   ];
   for (const h of hostile) {
-    await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, h), (e) => e.code === 'HOST_ERROR');
+    assert.equal((await ek.applyBlockDiff(`@@DELETE:${P}@@`, h)).error.code, 'HOST_ERROR');
   }
   // A missing callback is named before anything is written.
   await assert.rejects(ek.applyBlockDiff(`@@DELETE:${P}@@`, {}), (e) => {
@@ -297,10 +301,10 @@ test('30+ malformed diffs give their documented codes and the instance keeps wor
       () => ek.parseBlockDiff(diff),
       (e) => e.code === 'INVALID_DIFF_FORMAT' && e.errors.length === codes.length,
     );
-    await assert.rejects(
-      ek.applyBlockDiff(diff, host),
-      (e) => ek.isEditkitError(e) && e.code === 'INVALID_DIFF_FORMAT',
-    );
+    const applied = await ek.applyBlockDiff(diff, host);
+    assert.equal(applied.ok, false, label);
+    assert.equal(applied.error.code, 'INVALID_DIFF_FORMAT', label);
+    assert.equal(applied.error.errors.length, codes.length, label);
     // The module still works after every refusal.
     assert.equal(ek.validateBlockDiffFormat(`@@DELETE:${P}@@`).valid, true);
   }

@@ -348,10 +348,10 @@ test('14. what the kernel canonicalises is no verify failure: a ticked task box,
 
 test('15. a host callback that never settles ends the call with HOST_TIMEOUT', async () => {
   const never = { getBlocks: () => new Promise(() => {}), flushTransaction: async () => {} };
-  await assert.rejects(
-    ek.applyBlockDiff(`@@DELETE:${P06}@@`, never, { timeoutMs: 30 }),
-    (e) => e.code === 'HOST_TIMEOUT' && e.subject === 'getBlocks',
-  );
+  const timedOut = await ek.applyBlockDiff(`@@DELETE:${P06}@@`, never, { timeoutMs: 30 });
+  assert.equal(timedOut.ok, false);
+  assert.equal(timedOut.error.code, 'HOST_TIMEOUT');
+  assert.equal(timedOut.error.subject, 'getBlocks');
   // The adapter's own request limit.
   const double = fixtureDouble();
   const stuck = ek.createSiyuanHost({
@@ -374,7 +374,9 @@ test('16. a line that looks like a header but is none is an error with the fix, 
     check.errors[0].suggestions[0],
     `Write the header as \`@@AFTER:${P06}@@\`, alone on its line.`,
   );
-  await assert.rejects(ek.applyBlockDiff(diff, host), (e) => e.code === 'INVALID_DIFF_FORMAT');
+  const refused = await ek.applyBlockDiff(diff, host);
+  assert.equal(refused.error.code, 'INVALID_DIFF_FORMAT');
+  assert.equal(refused.error.errors[0].line, 4);
   assert.equal(docText(double), before);
 });
 

@@ -100,10 +100,13 @@ test('applySearchReplace: atomic by default, seed-003 summaries, format errors w
   const partial = ek.applySearchReplace('a\nb\n', half, { atomic: false });
   assert.equal(partial.content, 'A\nb\n');
   assert.match(partial.summary, /^Edit partially completed: 1\/2 blocks applied/);
-  assert.throws(
-    () => ek.applySearchReplace('a', '<<<<<<< SEARCH\na\n>>>>>>> REPLACE'),
-    (e) => ek.isEditkitError(e) && typeof e.line === 'number',
-  );
+  // Malformed blocks are the report's error (one failure channel), the content unchanged.
+  const malformed = ek.applySearchReplace('a', '<<<<<<< SEARCH\na\n>>>>>>> REPLACE');
+  assert.equal(malformed.ok, false);
+  assert.equal(malformed.content, 'a');
+  assert.deepEqual(malformed.results, []);
+  assert.ok(ek.isEditkitError(malformed.error) && typeof malformed.error.line === 'number');
+  assert.equal(malformed.summary, malformed.error.message);
   const edits = ek.applyEdits('one two two', [
     { oldString: 'one', newString: '1' },
     { oldString: 'two', newString: '2', replaceAll: true },

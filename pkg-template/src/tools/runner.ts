@@ -378,6 +378,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           lang,
           timeoutMs,
         });
+        // A diff that stopped before planning is the call's error, worded as errors are.
+        if (report.error) throw new EditkitError(report.error);
         // Every failed edit carries its error; a report that is not ok
         // without one (writes not all done) says WRITE_FAILED.
         const failed = report.results.find((r) => r.error)?.error;
@@ -694,6 +696,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       r: SearchReplaceReport,
       line: 'editLine' | 'blockLine',
     ): Promise<ToolResult> {
+      // What stopped the whole text is the call's error, worded as errors are.
+      if (r.error) throw new EditkitError(r.error);
       const changed = r.content !== content;
       if (changed) await write(path, r.content);
       const lines = [r.summary];
