@@ -126,8 +126,16 @@ test('files over stdio: annotated tools, an edit with its structured result, one
           score: 1,
         },
       ],
+      undo: '--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    print("hello")\n+    print("hi")\n',
     });
     assert.equal(readFileSync(join(root, 'app.py'), 'utf8'), 'def main():\n    print("hello")\n');
+    // Its undo, applied, puts the file back.
+    const undone = await client.callTool({
+      name: 'apply_diff',
+      arguments: { diff: edit.structuredContent.undo },
+    });
+    assert.equal(undone.isError, false, text(undone));
+    assert.equal(readFileSync(join(root, 'app.py'), 'utf8'), 'def main():\n    print("hi")\n');
 
     // Every failure: isError, { error: { code, message, next? } }, the
     // text in one shape, and the root never spelt out.

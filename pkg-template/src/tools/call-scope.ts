@@ -3,6 +3,7 @@
 // before its first write writes nothing; one cancelled later completes
 // (an apply is never left half-written by a cancellation).
 
+import { unifiedDiff } from '../api.js';
 import type { Lang } from '../types.js';
 import { say } from './messages.js';
 import type { RunOptions, ToolResult, WriteEvent } from './runner.js';
@@ -51,8 +52,38 @@ export class CallScope {
   /** A write was refused because the call was cancelled. */
   private refused = false;
   private readonly views = new WeakMap<object, object>();
+  /** Each file's text before the call's first write to it (`null`: it did not exist), as read. */
+  private readonly before = new Map<string, string | null>();
+  /** Each file the call wrote, and its text after (`null`: deleted), in the order written. */
+  private readonly after = new Map<string, string | null>();
 
   constructor(private readonly call: RunOptions) {}
+
+  /**
+   * A unified diff that `apply_diff` applies to put back every file this
+   * call wrote (created ones deleted, deleted ones restored); undefined
+   * when it wrote none, or wrote one it had not read first.
+   */
+  undo(): string | undefined {
+    if (!this.after.size) return undefined;
+    const parts: string[] = [];
+    for (const [path, now] of this.after) {
+      if (!this.before.has(path)) return undefined;
+      const then = this.before.get(path) ?? null;
+      if (now === then) continue;
+      const diff = unifiedDiff(now ?? '', then ?? '', {
+        oldName: now === null ? '/dev/null' : `a/${path}`,
+        newName: then === null ? '/dev/null' : `b/${path}`,
+      });
+      if (diff) parts.push(diff.endsWith('\n') ? diff : `${diff}\n`);
+    }
+    return parts.length ? parts.join('') : undefined;
+  }
+
+  private saw(path: unknown, text: unknown): void {
+    if (typeof path !== 'string' || this.before.has(path) || this.after.has(path)) return;
+    if (typeof text === 'string' || text === null) this.before.set(path, text);
+  }
 
   cancelled(): boolean {
     return this.call.signal?.aborted === true;
@@ -69,8 +100,10 @@ export class CallScope {
   }
 
   /** `host` as this call sees it: its `writes` guarded and reported. */
-  host<T extends object>(host: T, writes: ReadonlySet<string>, name: string): T {
-    if (!this.call.signal && !this.call.onWrite) return host;
+  host<T extends object>(host: T, writes: ReadonlySet<string>, name: 'files' | 'siyuan'): T {
+    // The files host is always watched (for the call's undo).
+    const files = name === 'files';
+    if (!files && !this.call.signal && !this.call.onWrite) return host;
     const known = this.views.get(host);
     if (known) return known as T;
     const view = new Proxy(host, {
@@ -78,9 +111,24 @@ export class CallScope {
         const value: unknown = Reflect.get(target, key, target);
         if (typeof key !== 'string' || typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => unknown;
+        if (files && key === 'readFile')
+          return (path: unknown) => then(method.call(target, path), (t) => this.saw(path, t));
+        if (files && key === 'exists')
+          return (path: unknown) =>
+            then(method.call(target, path), (r) => {
+              const exists =
+                typeof r === 'boolean' ? r : (r as { exists?: unknown } | null)?.exists;
+              if (exists === false) this.saw(path, null);
+            });
         if (!writes.has(key)) return method.bind(target);
         return (...args: unknown[]) =>
-          this.write(`${name}.${key}`, args, () => method.apply(target, args));
+          then(
+            this.write(`${name}.${key}`, args, () => method.apply(target, args)),
+            () => {
+              if (files && typeof args[0] === 'string')
+                this.after.set(args[0], key === 'deleteFile' ? null : String(args[1]));
+            },
+          );
       },
     });
     this.views.set(host, view);
@@ -112,6 +160,17 @@ export class CallScope {
     report();
     return result;
   }
+}
+
+/** Runs `fn` on `value` (awaited when it is a promise) and gives `value` back. */
+function then(value: unknown, fn: (v: unknown) => void): unknown {
+  if (typeof (value as { then?: unknown } | null)?.then === 'function')
+    return (value as Promise<unknown>).then((v) => {
+      fn(v);
+      return v;
+    });
+  fn(value);
+  return value;
 }
 
 /** The result of a call cancelled before it wrote anything. */

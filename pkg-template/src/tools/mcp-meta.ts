@@ -70,8 +70,14 @@ const plan = {
   properties: { status: str, path: str, hunkId: str, action: str, summary: str, diff: str },
   required: ['path', 'hunkId'],
 };
+/** What a writing file tool hands back to put the files back (apply it with apply_diff). */
+const undo: JsonSchema = {
+  type: 'string',
+  description: 'A unified diff that apply_diff applies to restore every file this call wrote.',
+};
 const edited = {
   properties: {
+    undo,
     path: str,
     strategy: str,
     occurrences: num,
@@ -80,7 +86,7 @@ const edited = {
   required: ['path', 'strategy'],
 };
 const editBatch = {
-  properties: { path: str, ok: bool, applied: num, failed: num, results: list(object()) },
+  properties: { path: str, ok: bool, applied: num, failed: num, results: list(object()), undo },
   required: ['path', 'ok', 'applied', 'failed'],
 };
 const patched = {
@@ -91,6 +97,7 @@ const patched = {
     summary: str,
     written: list(str),
     files: list(object({ path: str })),
+    undo,
   },
   required: ['ok', 'summary', 'written'],
 };
@@ -159,7 +166,7 @@ const META: Record<string, Meta> = {
   create_new_file: {
     title: { en: 'Create a file', zh: '新建文件' },
     effect: 'add',
-    output: { properties: { path: str, created: bool }, required: ['path', 'created'] },
+    output: { properties: { path: str, created: bool, undo }, required: ['path', 'created'] },
   },
   overwrite_entire_file: {
     title: { en: 'Overwrite a file', zh: '整体覆盖文件' },
@@ -197,7 +204,15 @@ const META: Record<string, Meta> = {
     // The same hunk again is ALREADY_APPLIED: nothing more is written.
     idempotent: true,
     output: {
-      properties: { status: str, path: str, hunkId: str, changed: bool, summary: str, diff: str },
+      properties: {
+        status: str,
+        path: str,
+        hunkId: str,
+        changed: bool,
+        summary: str,
+        diff: str,
+        undo,
+      },
       required: ['path', 'hunkId'],
     },
   },
@@ -222,7 +237,7 @@ const META: Record<string, Meta> = {
     title: { en: 'Edit a file (snippet with elisions)', zh: '编辑文件（带省略标记的片段）' },
     effect: 'change',
     output: {
-      properties: { path: str, regions: list(object()) },
+      properties: { path: str, regions: list(object()), undo },
       required: ['path', 'regions'],
     },
   },

@@ -733,12 +733,14 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       return withPathLock(lockKey(path), async (): Promise<Done> => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
-        const ending = content.includes('\r\n') ? '\r\n' : '\n';
-        const lines = content.split(/\r?\n/);
-        const finalBreak = content === '' || /\r?\n$/.test(content);
-        if (finalBreak) lines.pop();
-        if (after > lines.length) {
-          const message = say('insertPastEnd', lang, String(after), path, String(lines.length));
+        // Where each line starts; the file's bytes elsewhere stay as they are.
+        const starts = [0];
+        for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1))
+          starts.push(i + 1);
+        const finalBreak = content === '' || content.endsWith('\n');
+        const count = finalBreak ? starts.length - 1 : starts.length;
+        if (after > count) {
+          const message = say('insertPastEnd', lang, String(after), path, String(count));
           return {
             text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
             isError: true,
@@ -747,9 +749,25 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           };
         }
         const added = text.replace(/\r?\n$/, '').split(/\r?\n/);
-        lines.splice(after, 0, ...added);
+        // New lines end as the line above them does (the first line's way
+        // at the top), else as most of the file's lines.
+        const neighbour = starts[Math.max(after, 1)] ?? 0;
+        const ending =
+          neighbour > 0
+            ? content[neighbour - 2] === '\r'
+              ? '\r\n'
+              : '\n'
+            : content.includes('\r\n')
+              ? '\r\n'
+              : '\n';
+        const block = added.join(ending);
         // The file keeps its final newline, or its lack of one.
-        const next = lines.join(ending) + (finalBreak ? ending : '');
+        const next =
+          after < count
+            ? content.slice(0, starts[after]) + block + ending + content.slice(starts[after])
+            : finalBreak
+              ? content + block + ending
+              : content + ending + block;
         await write(path, next);
         return {
           text: [
@@ -925,6 +943,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     }
     // A refused write surfaces however the core reported it (a host error).
     if (scope.refusedAWrite()) return cancelledResult(lang);
+    // The files it wrote, put back by one apply_diff.
+    const undo = scope.undo();
+    if (undo && typeof result.data === 'object' && result.data !== null)
+      result = { ...result, data: { ...(result.data as object), undo } } as ToolResult;
     return scope.lateCancel() ? { ...result, cancelledLate: true } : result;
   }
 
