@@ -62,8 +62,11 @@ const TEXTS = {
     zh: '{0} 是只读文件，保持不变。',
   },
   symlink: {
-    en: '{0} leads through a symbolic link to {1}, outside the root {2}.',
-    zh: '{0} 经符号链接指向 {1}，在根目录 {2} 之外。',
+    // Where the link leads is not said: a model must not learn the
+    // server's folders outside the root (the root itself is the host's to
+    // show or hide, see editkit-mcp).
+    en: '{0} leads through a symbolic link out of the root {1}.',
+    zh: '{0} 经符号链接指向根目录 {1} 之外。',
   },
   notText: {
     en: '{0} is not UTF-8 text (and has no UTF-16 byte order mark); editing it could corrupt it, so it is not read.',
@@ -143,7 +146,7 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
     for (;;) {
       try {
         const real = await fs.realpath(existing);
-        if (!inside(real)) throw outside(path, say('symlink', path, real, root));
+        if (!inside(real)) throw outside(path, say('symlink', path, root));
         return rest.length ? join(real, ...rest.reverse()) : real;
       } catch (e) {
         if (e instanceof EditkitError) throw e;

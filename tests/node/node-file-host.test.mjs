@@ -55,6 +55,14 @@ test('paths outside the root are refused with PATH_OUTSIDE_ROOT; nothing outside
   }
   assert.equal(readFileSync(join(base, 'secret.txt'), 'utf8'), 'outside\n');
   assert.deepEqual(readdirSync(base).sort(), ['root', 'secret.txt']);
+  // A link out is refused without saying where it leads.
+  await assert.rejects(files.readFile('link-out.txt'), (e) => {
+    assert.equal(
+      e.message,
+      `link-out.txt leads through a symbolic link out of the root ${files.root}.`,
+    );
+    return true;
+  });
   // Through the runner the agent reads the refusal; the file outside is untouched.
   const runner = ek.createToolRunner({ files });
   const read = await runner.runDetailed('read_file', { path: '../secret.txt' });
