@@ -57,6 +57,10 @@ const CALLS = [
     },
   ],
   [
+    'overwrite_entire_file',
+    { path: 'crlf.txt', content: 'new\r\n', known_old_total_lines: 3, known_old_total_bytes: 20 },
+  ],
+  [
     'apply_diff',
     { diff: '--- a/mixed.txt\n+++ b/mixed.txt\n@@ -1,2 +1,2 @@\n-one\n+ONE\n two\r\n' },
   ],
@@ -173,4 +177,43 @@ test('a call cancelled before its first write writes nothing; one cancelled afte
     { count: 1, callback: 'files.writeFile', target: 'a.txt' },
     { count: 2, callback: 'files.writeFile', target: 'b.txt' },
   ]);
+});
+
+test('a frozen host, or one whose methods need their own this, serves every call', async () => {
+  const files = new Map([['a.txt', 'a\n']]);
+  const frozen = Object.freeze({
+    readFile: (p) => files.get(p) ?? null,
+    writeFile: (p, c) => void files.set(p, c),
+  });
+  class ClassHost {
+    #files = files;
+    readFile(p) {
+      return this.#files.get(p) ?? null;
+    }
+    writeFile(p, c) {
+      this.#files.set(p, c);
+    }
+  }
+  for (const host of [frozen, new ClassHost()]) {
+    files.set('a.txt', 'a\n');
+    const runner = ek.createToolRunner({ files: host });
+    const r = await runner.runDetailed('edit', { path: 'a.txt', old_string: 'a', new_string: 'b' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(files.get('a.txt'), 'b\n');
+    assert.equal(typeof r.data.undo, 'string');
+  }
+});
+
+test('an insert of text with a lone surrogate is refused before anything is written', async () => {
+  const host = memoryFiles({ 'a.txt': 'a\n' });
+  const runner = ek.createToolRunner({ files: host });
+  const r = await runner.runDetailed('str_replace_based_edit_tool', {
+    command: 'insert',
+    path: 'a.txt',
+    insert_line: 1,
+    insert_text: 'x\ud800',
+  });
+  assert.equal(r.isError, true);
+  assert.equal(r.code, 'INVALID_TEXT');
+  assert.equal(host.writes, 0);
 });

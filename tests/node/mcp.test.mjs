@@ -74,7 +74,7 @@ const READ_ONLY = [
 ];
 const ADDITIVE = ['appendContent', 'createNewDoc', 'create_new_file'];
 const IDEMPOTENT = ['overwrite_entire_file', 'apply_file_modification'];
-const TEXT_ONLY = ['overwrite_entire_file', 'str_replace_based_edit_tool'];
+const TEXT_ONLY = [];
 
 test('files over stdio: annotated tools, an edit with its structured result, one error shape', async () => {
   const base = scratchDir('editkit-mcp-');
@@ -136,6 +136,23 @@ test('files over stdio: annotated tools, an edit with its structured result, one
     });
     assert.equal(undone.isError, false, text(undone));
     assert.equal(readFileSync(join(root, 'app.py'), 'utf8'), 'def main():\n    print("hi")\n');
+    // A file's own text is never rewritten, even where it names the root.
+    writeFileSync(join(root, 'conf.txt'), `data_dir = ${root}/data\n`);
+    const conf = await client.callTool({ name: 'read_file', arguments: { path: 'conf.txt' } });
+    assert.ok(text(conf).includes(`data_dir = ${root}/data`), text(conf));
+    const moved = await client.callTool({
+      name: 'edit',
+      arguments: { path: 'conf.txt', old_string: '/data', new_string: '/var' },
+    });
+    assert.equal(moved.isError, false, text(moved));
+    assert.ok(moved.structuredContent.undo.includes(`+data_dir = ${root}/data`));
+    // `edit` that creates a file answers within its schema.
+    const created = await client.callTool({
+      name: 'edit',
+      arguments: { path: 'new.txt', old_string: '', new_string: 'fresh\n' },
+    });
+    assert.equal(created.isError, false, text(created));
+    assert.equal(created.structuredContent.path, 'new.txt');
 
     // Every failure: isError, { error: { code, message, next? } }, the
     // text in one shape, and the root never spelt out.
@@ -615,6 +632,9 @@ test('the bin: --version, --help, and refusals of bad flags', () => {
     [['--root', '.', '--lang', 'fr'], /--lang must be en or zh, got "fr"/],
     [['--root', '.', '--http', 'x'], /--http must be a port number/],
     [['--root', '.', '--http-token', 't'], /--host and --http-token go with --http PORT/],
+    [['--root', '.', '--http', ''], /--http must be a port number/],
+    [['--root', '.', '--token', 't'], /--token goes with --siyuan URL/],
+    [['--root', '.', '--http', '0', '--host', '0.0.0.0'], /serving on 0\.0\.0\.0 needs a token/],
   ]) {
     const r = run(args);
     assert.equal(r.status, 2, args.join(' '));
@@ -687,4 +707,66 @@ test("the READMEs' SiYuan agent configurations have SiYuan's fields and start a 
       session.close();
     }
   }
+});
+
+test('every protocol revision the SDK serves is answered in kind; another gets the newest', async () => {
+  const { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION } = mcp;
+  assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes('2025-11-25'));
+  for (const version of [...SUPPORTED_PROTOCOL_VERSIONS, '1999-01-01']) {
+    const session = goStyleSession(['--root', scratchDir('editkit-mcp-versions-')], {});
+    try {
+      const init = await session.request('initialize', {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      });
+      const expected = SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+        ? version
+        : LATEST_PROTOCOL_VERSION;
+      assert.equal(init.result.protocolVersion, expected, version);
+      session.notify('notifications/initialized');
+      const list = await session.request('tools/list', {});
+      assert.ok(list.result.tools.length > 0, version);
+    } finally {
+      session.close();
+    }
+  }
+});
+
+test("the redaction takes whole folders only, in the host's words only", () => {
+  const redact = mcp.pathRedactor(['/home/u/proj', '/home/u/proj/']);
+  assert.equal(
+    redact(
+      '/home/u/proj/a.txt is outside the root /home/u/proj; see /mnt/home/u/proj/x, https://h/home/u/proj/r, /home/u/projé/x, /home/u/project',
+    ),
+    'a.txt is outside the root <root>; see /mnt/home/u/proj/x, https://h/home/u/proj/r, /home/u/projé/x, /home/u/project',
+  );
+  assert.equal(mcp.pathRedactor(['/'])('/etc/x'), '/etc/x');
+  // A match report quotes the file: left as it is.
+  const notFound = mcp.toMcpResult(
+    {
+      isError: true,
+      code: 'NOT_FOUND',
+      text: 'Error [NOT_FOUND]: closest: data = /home/u/proj/x',
+      data: { code: 'NOT_FOUND', message: 'closest: data = /home/u/proj/x' },
+    },
+    undefined,
+    redact,
+  );
+  assert.equal(notFound.content[0].text, 'Error [NOT_FOUND]: closest: data = /home/u/proj/x');
+  const outside = mcp.toMcpResult(
+    {
+      isError: true,
+      code: 'PATH_OUTSIDE_ROOT',
+      text: 'Error [PATH_OUTSIDE_ROOT]: ../x is outside the root /home/u/proj.',
+      data: { code: 'PATH_OUTSIDE_ROOT', message: '../x is outside the root /home/u/proj.' },
+    },
+    undefined,
+    redact,
+  );
+  assert.equal(
+    outside.content[0].text,
+    'Error [PATH_OUTSIDE_ROOT]: ../x is outside the root <root>.',
+  );
+  assert.equal(outside.structuredContent.error.message, '../x is outside the root <root>.');
 });

@@ -83,12 +83,13 @@ const timeoutMs = args['timeout-ms'] === undefined ? undefined : Number(args['ti
 if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
   fail('--timeout-ms must be a positive whole number');
 const port = args.http === undefined ? undefined : Number(args.http);
-if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+if (port !== undefined && !(/^\d+$/.test(args.http ?? '') && port < 65536))
   fail('--http must be a port number (0 to 65535)');
 if (port === undefined && (args.host !== undefined || args['http-token'] !== undefined))
   fail('--host and --http-token go with --http PORT');
 const siyuanUrl = args.siyuan ?? process.env.SIYUAN_URL;
 const token = args.token ?? process.env.SIYUAN_TOKEN;
+if (args.token !== undefined && !siyuanUrl) fail('--token goes with --siyuan URL (or SIYUAN_URL)');
 if (!args.root && !siyuanUrl) fail('give --root DIR, --siyuan URL, or both');
 
 const options: ToolRunnerOptions = { lang, ...(timeoutMs ? { timeoutMs } : {}) };

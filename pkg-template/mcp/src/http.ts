@@ -24,6 +24,8 @@ export interface HttpOptions {
   token?: string;
   /** The endpoint's path (default `/mcp`). */
   path?: string;
+  /** A session without a request for this long is closed (default 30 minutes). */
+  idleMs?: number;
 }
 
 export interface HttpEndpoint {
@@ -84,7 +86,23 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const loopback = LOOPBACK.has(host);
+  // Anyone who reaches a non-loopback address could use the tools.
+  if (!loopback && options.token === undefined)
+    throw new Error(
+      `serving on ${host} needs a token (a non-loopback address is reachable by others)`,
+    );
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new Map<string, number>();
+  const idleMs = options.idleMs ?? 30 * 60_000;
+  // Sessions a client never closed are closed once idle: the map does not grow for ever.
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [sid, seen] of lastSeen) if (now - seen > idleMs) void sessions.get(sid)?.close();
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== path)
@@ -108,6 +126,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
     if (sessionId !== undefined) {
       const transport = sessions.get(sessionId);
       if (!transport) return jsonRpcError(res, 404, -32001, 'session not found');
+      lastSeen.set(sessionId, Date.now());
       return transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body))
@@ -116,10 +135,13 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         sessions.set(sid, transport);
+        lastSeen.set(sid, Date.now());
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (!transport.sessionId) return;
+      sessions.delete(transport.sessionId);
+      lastSeen.delete(transport.sessionId);
     };
     await options.createServer().connect(transport);
     return transport.handleRequest(req, res, body);
@@ -140,6 +162,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
     url: `http://${shown}:${port}${path}`,
     server,
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((t) => t.close()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -37,7 +37,12 @@ export function pathRedactor(folders: string[]): Redact {
     .sort((a, b) => b.length - a.length);
   if (!spelt.length) return (text) => text;
   const escaped = spelt.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const pattern = new RegExp(`(?:${escaped.join('|')})(?:[\\\\/]|(?![\\w.-]))`, 'g');
+  // Whole folders only: not one that merely ends another path or a URL.
+  const pattern = new RegExp(
+    // After it: a separator (a path under it), or what ends a path in prose.
+    `(?<![\\w.~:/\\\\-])(?:${escaped.join('|')})(?:[\\\\/]|(?=$|[\\s'"\`;:,!?)\\]}>]|\\.(?:$|[^\\w.-])))`,
+    'g',
+  );
   return (text) =>
     text.replace(pattern, (m) => (m.endsWith('/') || m.endsWith('\\') ? '' : '<root>'));
 }
@@ -119,6 +124,23 @@ function errorText(r: ToolResult, error: ToolError, lang: Lang): string {
   return lines.join('\n');
 }
 
+/**
+ * The errors whose words come from the host (the file system, the
+ * kernel), where the server's folders can appear. Never a result's file
+ * text: a match report or a content mismatch quotes the file, which must
+ * reach the model as it is.
+ */
+const HOST_WORDS: ReadonlySet<string> = new Set([
+  'PATH_OUTSIDE_ROOT',
+  'HOST_ERROR',
+  'HOST_TIMEOUT',
+  'HOST_CAPABILITY_MISSING',
+  'WRITE_FAILED',
+  'NOT_TEXT',
+  'INTERNAL_ERROR',
+  'FILE_NOT_FOUND',
+]);
+
 /** `r` as the MCP result of `tool`. */
 export function toMcpResult(
   r: ToolResult,
@@ -127,21 +149,18 @@ export function toMcpResult(
   lang: Lang = 'en',
 ): McpToolResult {
   if (r.isError) {
-    const error = redactDeep(toolError(r), redact) as ToolError;
+    const raw = toolError(r);
+    // Only the host's words are rewritten (see HOST_WORDS).
+    const hide: Redact = HOST_WORDS.has(raw.code) ? redact : (text) => text;
+    const error = redactDeep(raw, hide) as ToolError;
     return {
-      content: [{ type: 'text', text: redact(errorText(r, error, lang)) }],
+      content: [{ type: 'text', text: hide(errorText(r, error, lang)) }],
       structuredContent: { error },
       isError: true,
     };
   }
-  const result: McpToolResult = {
-    content: [{ type: 'text', text: redact(r.text) }],
-    isError: false,
-  };
-  if (tool?.outputSchema)
-    result.structuredContent = redactDeep(plainObject(r.data) ?? {}, redact) as Record<
-      string,
-      unknown
-    >;
+  // A success is the file's own text and the edit's: never rewritten.
+  const result: McpToolResult = { content: [{ type: 'text', text: r.text }], isError: false };
+  if (tool?.outputSchema) result.structuredContent = plainObject(r.data) ?? {};
   return result;
 }

@@ -106,8 +106,13 @@ export class CallScope {
     if (!files && !this.call.signal && !this.call.onWrite) return host;
     const known = this.views.get(host);
     if (known) return known as T;
-    const view = new Proxy(host, {
-      get: (target, key) => {
+    // The view's target is an empty object, not the host: a Proxy may not
+    // answer for a frozen host's read-only method with a function of its
+    // own. Reads go to the host; methods run with the host as `this`.
+    const target = host;
+    const view = new Proxy(Object.create(null) as object, {
+      has: (_, key) => key in target,
+      get: (_, key) => {
         const value: unknown = Reflect.get(target, key, target);
         if (typeof key !== 'string' || typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => unknown;

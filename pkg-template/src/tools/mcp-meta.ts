@@ -83,7 +83,9 @@ const edited = {
     occurrences: num,
     matches: list(object({ startLine: num, endLine: num, strategy: str })),
   },
-  required: ['path', 'strategy'],
+  // `edit` with an empty old_string on a missing file creates it: then
+  // `{ path, created }`, no strategy.
+  required: ['path'],
 };
 const editBatch = {
   properties: { path: str, ok: bool, applied: num, failed: num, results: list(object()), undo },
@@ -172,6 +174,7 @@ const META: Record<string, Meta> = {
     title: { en: 'Overwrite a file', zh: '整体覆盖文件' },
     effect: 'change',
     idempotent: true,
+    output: { properties: { path: str, overwritten: bool, undo }, required: ['path'] },
   },
   prepare_file_range_edit: {
     title: { en: 'Plan a line-range edit', zh: '规划按行范围修改' },
@@ -232,6 +235,8 @@ const META: Record<string, Meta> = {
       zh: '文本编辑器（查看、新建、替换、插入）',
     },
     effect: 'change',
+    // A view (the file's lines), a create, a replacement or an insert: each names its path.
+    output: { properties: { path: str, text: str, strategy: str, undo }, required: ['path'] },
   },
   edit_snippet: {
     title: { en: 'Edit a file (snippet with elisions)', zh: '编辑文件（带省略标记的片段）' },

@@ -2,6 +2,7 @@
 // Refusals become readable text (with the error code and what to do next),
 // never exceptions: an agent reads the result and corrects itself.
 
+import { text as checkedText } from '../boundary.js';
 import { applyBlockDiff, unifiedDiff } from '../api.js';
 import { patchPaths, planPatch, planUnifiedDiff } from '../patches.js';
 import { writePlan } from '../patch-writes.js';
@@ -436,7 +437,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
             lang,
           });
           await write(path, check.content);
-          return check.text;
+          return { text: check.text, isError: false, data: { path, overwritten: true } };
         });
       },
       // Plans are made under the path's lock too: a file read mid-write is
@@ -730,6 +731,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
      */
     async function insertLines(path: string, after: number, text: string): Promise<Done> {
       writable();
+      // Checked before anything is written (a lone surrogate has no UTF-8).
+      checkedText(text, 'insert_text', lang);
       return withPathLock(lockKey(path), async (): Promise<Done> => {
         const content = await read(path);
         if (content === null) return fileMissing(path, lang);
@@ -943,8 +946,14 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     }
     // A refused write surfaces however the core reported it (a host error).
     if (scope.refusedAWrite()) return cancelledResult(lang);
-    // The files it wrote, put back by one apply_diff.
-    const undo = scope.undo();
+    // The files it wrote, put back by one apply_diff (never a reason to
+    // fail a call whose writes are done).
+    let undo: string | undefined;
+    try {
+      undo = scope.undo();
+    } catch {
+      undo = undefined;
+    }
     if (undo && typeof result.data === 'object' && result.data !== null)
       result = { ...result, data: { ...(result.data as object), undo } } as ToolResult;
     return scope.lateCancel() ? { ...result, cancelledLate: true } : result;
