@@ -217,3 +217,21 @@ test('an insert of text with a lone surrogate is refused before anything is writ
   assert.equal(r.code, 'INVALID_TEXT');
   assert.equal(host.writes, 0);
 });
+
+test('no undo rather than one that could miss: a path with whitespace, a text with a lone CR', async () => {
+  for (const [files, call] of [
+    [
+      { 'x.txt ': 'a\n', 'x.txt': 'a\n' },
+      { path: 'x.txt ', old_string: 'a', new_string: 'b' },
+    ],
+    [{ 'my notes.md': 'a\n' }, { path: 'my notes.md', old_string: 'a', new_string: 'b' }],
+    [{ 'cr.txt': 'a\rb\rc\n' }, { path: 'cr.txt', old_string: 'c', new_string: 'C' }],
+  ]) {
+    const host = memoryFiles(files);
+    const runner = ek.createToolRunner({ files: host });
+    const r = await runner.runDetailed('edit', call);
+    assert.equal(r.isError, false, r.text);
+    assert.equal(host.writes, 1);
+    assert.equal(r.data.undo, undefined, call.path);
+  }
+});

@@ -70,6 +70,12 @@ export class CallScope {
     for (const [path, now] of this.after) {
       if (!this.before.has(path)) return undefined;
       const then = this.before.get(path) ?? null;
+      // No undo rather than one that could miss: a path a diff header
+      // cannot carry as it is (a header's path ends at whitespace), or a
+      // text with a lone CR, which a unified diff does not keep apart from
+      // its line's end.
+      if (/[\s"\\]/.test(path) || LONE_CR.test(now ?? '') || LONE_CR.test(then ?? ''))
+        return undefined;
       if (now === then) continue;
       const diff = unifiedDiff(now ?? '', then ?? '', {
         oldName: now === null ? '/dev/null' : `a/${path}`,
@@ -166,6 +172,9 @@ export class CallScope {
     return result;
   }
 }
+
+/** A carriage return that does not start a CRLF. */
+const LONE_CR = /\r(?!\n)/;
 
 /** Runs `fn` on `value` (awaited when it is a promise) and gives `value` back. */
 function then(value: unknown, fn: (v: unknown) => void): unknown {
