@@ -375,10 +375,8 @@ export function wrapHost(
 
 export { DEFAULT_TIMEOUT_MS, settleWithin, timeoutOf };
 
-const HOST_CALLBACKS = [
-  'getBlocks',
-  'getChildBlocks',
-  'getKramdown',
+/** The SiYuan host callbacks that change notes (the tool runner guards them per call). */
+export const SIYUAN_WRITE_CALLBACKS = [
   'updateBlock',
   'deleteBlock',
   'insertBlock',
@@ -389,9 +387,16 @@ const HOST_CALLBACKS = [
   'prependBlocks',
   'appendBlocks',
   'flushTransaction',
-  'getBreadcrumb',
   'createDoc',
   'createDailyNote',
+] as const;
+
+const HOST_CALLBACKS = [
+  'getBlocks',
+  'getChildBlocks',
+  'getKramdown',
+  ...SIYUAN_WRITE_CALLBACKS,
+  'getBreadcrumb',
   'getDocHeadings',
   'getReferencedIds',
   'splitMarkdown',

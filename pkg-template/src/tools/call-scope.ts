@@ -4,6 +4,7 @@
 // (an apply is never left half-written by a cancellation).
 
 import { unifiedDiff } from '../api.js';
+import { SIYUAN_WRITE_CALLBACKS } from '../boundary.js';
 import type { Lang } from '../types.js';
 import { say } from './messages.js';
 import type { RunOptions, ToolResult, WriteEvent } from './runner.js';
@@ -12,20 +13,7 @@ import type { RunOptions, ToolResult, WriteEvent } from './runner.js';
 export const FILE_WRITES: ReadonlySet<string> = new Set(['writeFile', 'deleteFile']);
 
 /** The SiYuan host callbacks that change notes. */
-export const SIYUAN_WRITES: ReadonlySet<string> = new Set([
-  'updateBlock',
-  'deleteBlock',
-  'insertBlock',
-  'prependBlock',
-  'appendBlock',
-  'updateBlocks',
-  'insertBlocks',
-  'prependBlocks',
-  'appendBlocks',
-  'flushTransaction',
-  'createDoc',
-  'createDailyNote',
-]);
+export const SIYUAN_WRITES: ReadonlySet<string> = new Set(SIYUAN_WRITE_CALLBACKS);
 
 /** Thrown by a guarded write when the call was cancelled before any write. */
 export class Cancelled extends Error {
@@ -133,8 +121,10 @@ export class CallScope {
             });
         if (!writes.has(key)) return method.bind(target);
         return (...args: unknown[]) =>
-          then(
-            this.write(`${name}.${key}`, args, () => method.apply(target, args)),
+          this.write(
+            `${name}.${key}`,
+            args,
+            () => method.apply(target, args),
             () => {
               if (files && typeof args[0] === 'string')
                 this.after.set(args[0], key === 'deleteFile' ? null : String(args[1]));
@@ -146,13 +136,15 @@ export class CallScope {
     return view as T;
   }
 
-  private write(callback: string, args: unknown[], run: () => unknown): unknown {
+  /** Runs a write (refused once cancelled); when it is done, `wrote`, then the listener. */
+  private write(callback: string, args: unknown[], run: () => unknown, wrote: () => void): unknown {
     if (this.begun === 0 && this.cancelled()) {
       this.refused = true;
       throw new Cancelled();
     }
     this.begun++;
-    const report = () => {
+    return then(run(), () => {
+      wrote();
       this.done++;
       const event: WriteEvent = { count: this.done, callback };
       if (typeof args[0] === 'string') event.target = args[0];
@@ -161,15 +153,7 @@ export class CallScope {
       } catch {
         // A listener's failure is not the write's.
       }
-    };
-    const result = run();
-    if (typeof (result as { then?: unknown } | null)?.then === 'function')
-      return (result as Promise<unknown>).then((r) => {
-        report();
-        return r;
-      });
-    report();
-    return result;
+    });
   }
 }
 

@@ -908,12 +908,9 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     return toolsets.length ? toolsets : undefined;
   }
 
-  const toolNames = new Set(Object.keys(callTools(configuredFiles, configuredSiyuan)));
-
   async function runDetailed(name: string, raw: unknown, call?: RunOptions): Promise<ToolResult> {
-    const spec = typeof name === 'string' ? toolSpec(name) : undefined;
-    if (!spec || !toolNames.has(spec.name))
-      return unknownTool(
+    const unknown = () =>
+      unknownTool(
         typeof name === 'string' ? name : String(typeof name),
         TOOL_NAMES.filter((n) => {
           const toolset = toolSpec(n)?.toolset;
@@ -921,6 +918,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         }),
         lang,
       );
+    const spec = typeof name === 'string' ? toolSpec(name) : undefined;
+    if (!spec) return unknown();
     let checked: { args: Args; problems: ArgProblem[] };
     try {
       const parsed = parseArgs(raw);
@@ -935,7 +934,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     const scope = new CallScope(readRunOptions(call));
     if (scope.cancelled()) return cancelledResult(lang);
     const tool = toolsFor(scope)[spec.name];
-    if (!tool) return errorResult(new Error(`no tool ${spec.name}`), lang);
+    if (!tool) return unknown();
     let result: ToolResult;
     try {
       const done = await tool(checked.args);
