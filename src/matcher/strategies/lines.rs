@@ -121,19 +121,14 @@ fn windows_by_anchor(
     }
     let k = keys.len();
     let lines = cx.content.lines().len();
-    // A run no line holds as a whole run: no line can have the key, so no
-    // window (asked of the content's table of runs, kept across calls on
-    // one file; charged like the scan it spares).
-    if cx.content.lacks_word_run(run) {
-        return Some(cx.budget.spend(body.len() / 4).then(Vec::new));
-    }
     // More lines with the run than this and hashing is cheaper.
     let common = lines / 8 + 64;
     let mut out = Vec::new();
     let mut last = usize::MAX;
     let mut seen = 0usize;
     // The lines holding the run as a whole run, from the content's table
-    // of runs (charged like the scan it spares, below).
+    // of runs, kept across calls on one file (charged like the scan it
+    // spares, below). A run no line holds gives no window.
     let content = cx.content;
     for pos in content.word_run_starts(run) {
         let line = cx.content.line_of(pos);
