@@ -37,7 +37,7 @@ test('evaluateSlice takes ids or child blocks and keeps their shape', () => {
 const PLUGIN_TABLE =
   '| 问题              | 状态   | 负责人 |\n| ------------------- | -------- | -------- |\n| 列表项更新异常    | 已修复 | 张三   |\n| 多块 REPLACE 丢失 | 调查中 | 李四   |';
 const KERNEL_TABLE =
-  '|问题|状态|负责人|\n| -----------------| ------| ------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|';
+  '|问题|状态|负责人|\n| -------------------| --------| --------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|';
 
 test('getBlockContent through the wasm binding reproduces the plugin renders', async () => {
   const host = fixtureHost();

@@ -4,18 +4,17 @@
 // makes a constant number of requests (BENCHMARKS §3: at most 8 for any
 // n ≤ 100); block by block, and on a kernel without the batch endpoints,
 // the count grows with n. Both paths write the same note.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, Lute, testing } from './kernel-support.mjs';
+import { createKernel, ek, kernelTest, Lute, testing } from './kernel-support.mjs';
 
 const BOX = '20240801000000-boxreqs';
 const DOC = '20240801000000-docreqs';
 const id = (n) => `20240801000000-p${String(n).padStart(6, '0')}`;
 
 /** A document of `n` paragraphs, and a diff with one SEARCH/REPLACE hunk on each. */
-function setup(n, path) {
+async function setup(n, path) {
   const blocks = Array.from({ length: n }, (_, i) => `第 ${i} 段，原来的文字。\n{: id="${id(i)}"}`);
-  const double = testing.createKernelDouble({
+  const double = await createKernel({
     documents: [{ id: DOC, title: 'requests', box: BOX, hpath: '/requests', blocks }],
     notebooks: [{ id: BOX, name: 'requests' }],
     lute: Lute,
@@ -45,33 +44,47 @@ const EXPECTED = {
 };
 
 for (const path of ['batch', 'block', 'fallback']) {
-  test(`an apply of n SEARCH/REPLACE hunks makes ${path === 'batch' ? 'at most 8' : 'the counted'} kernel requests (${path})`, async () => {
-    for (const n of [1, 3, 10, 100]) {
-      const { double, host, diff } = setup(n, path);
-      const report = await ek.applyBlockDiff(diff, host);
-      assert.equal(report.ok, true, `${path} n=${n}: ${report.summary}`);
-      const requests = double.calls.length;
-      assert.equal(
-        requests,
-        EXPECTED[path][n],
-        `${path} n=${n}: ${double.calls.map((c) => c.path).join(', ')}`,
-      );
-      if (path === 'batch') assert.ok(requests <= 8);
-      await host.flushTransaction();
-      for (let i = 0; i < n; i++)
-        assert.equal(double.block(id(i)).markdown, `第 ${i} 段，新的文字。`, `${path} n=${n}`);
-    }
-  });
+  kernelTest(
+    `an apply of n SEARCH/REPLACE hunks makes ${path === 'batch' ? 'at most 8' : 'the counted'} kernel requests (${path})`,
+    async () => {
+      for (const n of [1, 3, 10, 100]) {
+        const { double, host, diff } = await setup(n, path);
+        const report = await ek.applyBlockDiff(diff, host);
+        assert.equal(
+          report.ok,
+          true,
+          `${path} n=${n}: ${report.summary} ${JSON.stringify(report.results.filter((r) => r.error))}`,
+        );
+        const requests = double.calls.length;
+        assert.equal(
+          requests,
+          EXPECTED[path][n],
+          `${path} n=${n}: ${double.calls.map((c) => c.path).join(', ')}`,
+        );
+        if (path === 'batch') assert.ok(requests <= 8);
+        await host.flushTransaction();
+        for (let i = 0; i < n; i++)
+          assert.equal(
+            (await double.block(id(i))).markdown,
+            `第 ${i} 段，新的文字。`,
+            `${path} n=${n}`,
+          );
+      }
+    },
+  );
 }
 
-test('the batch update is one kernel transaction: a failure in it writes none of the blocks, and the rollback has nothing to undo', async () => {
-  const { double, host, diff } = setup(10, 'batch');
-  double.failNextTransaction('/api/block/batchUpdateBlock');
-  const report = await ek.applyBlockDiff(diff, host);
-  assert.equal(report.ok, false);
-  assert.ok(report.results.every((r) => r.error?.code === 'WRITE_VERIFY_FAILED'));
-  assert.equal(report.rollback?.ok, true, report.summary);
-  await host.flushTransaction();
-  for (let i = 0; i < 10; i++)
-    assert.equal(double.block(id(i)).markdown, `第 ${i} 段，原来的文字。`);
-});
+kernelTest(
+  'the batch update is one kernel transaction: a failure in it writes none of the blocks, and the rollback has nothing to undo',
+  async () => {
+    const { double, host, diff } = await setup(10, 'batch');
+    double.failNextTransaction('/api/block/batchUpdateBlock');
+    const report = await ek.applyBlockDiff(diff, host);
+    assert.equal(report.ok, false);
+    assert.ok(report.results.every((r) => r.error?.code === 'WRITE_VERIFY_FAILED'));
+    assert.equal(report.rollback?.ok, true, report.summary);
+    await host.flushTransaction();
+    for (let i = 0; i < 10; i++)
+      assert.equal((await double.block(id(i))).markdown, `第 ${i} 段，原来的文字。`);
+  },
+);

@@ -3,23 +3,25 @@
 // after it landed with its answer lost — in atomic mode (the rollback
 // restores the document) and not (the undo restores it). SPEC §3.7 rules 2,
 // 3 and 9, through the built package, createSiyuanHost and the double.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  createKernel,
   docState,
   doublePath,
   ek,
   failingHost,
-  FIXTURES,
   fixtureDouble,
+  FIXTURES,
+  kernelTest,
   Lute,
   testing,
 } from './kernel-support.mjs';
 
 /** An edit of one block of each kind the document holds at its top level. */
-function diffFor(doc, double) {
+async function diffFor(doc, double) {
   // The rows as the kernel serves them (its tables unpadded, say).
-  const rows = new Map(doc.blocks.map((b) => [b.id, double.block(b.id) ?? b]));
+  const rows = new Map();
+  for (const b of doc.blocks) rows.set(b.id, (await double.block(b.id)) ?? b);
   const hunks = [];
   const seen = new Set();
   for (const node of doc.tree.children) {
@@ -88,14 +90,14 @@ function diffFor(doc, double) {
 const kramdownOf = (double, id) => docState(double, id);
 
 /** A double and a host whose k-th write fails `when` ('before' | 'after'). */
-const failing = (k, when, make = fixtureDouble) => failingHost(make(), k, when);
+const failing = async (k, when, make = fixtureDouble) => failingHost(await make(), k, when);
 
 /**
  * The block types no fixture holds (callouts, HTML, iframes, video, audio,
  * embeds, nested quotes), as a fifth document read from markdown.
  */
-function otherKinds() {
-  const double = testing.createKernelDouble({
+async function otherKinds() {
+  const double = await createKernel({
     documents: [
       {
         id: '20990101000000-doc0005',
@@ -119,52 +121,65 @@ function otherKinds() {
     ...doublePath(),
   });
   const id = '20990101000000-doc0005';
-  const top = double.topLevel(id).map((b) => ({ id: b, type: double.block(b).type, children: [] }));
+  const top = [];
+  const blocks = [];
+  for (const b of await double.topLevel(id)) {
+    const row = await double.block(b);
+    top.push({ id: b, type: row.type, children: [] });
+    blocks.push(row);
+  }
   return {
     document: { id, hpath: '/kinds' },
     tree: { children: top },
-    blocks: top.map((b) => double.block(b.id)),
+    blocks,
     documents: double,
   };
 }
 
-test('apply then undo leaves every fixture document exactly as it was, failures at every write included', async () => {
-  const kinds = otherKinds();
-  for (const doc of [...FIXTURES, kinds]) {
-    const docId = doc.document.id;
-    const make = doc === kinds ? () => otherKinds().documents : fixtureDouble;
-    const diff = diffFor(doc, make());
-    if (doc === kinds)
-      assert.equal((diff.match(/^@@/gm) ?? []).length, 11, `every kind is edited:\n${diff}`);
-    // A clean run: how many writes, and that apply∘undo is the identity.
-    const clean = failing(0, 'before', make);
-    const before = kramdownOf(clean.double, docId);
-    const report = await ek.applyBlockDiff(diff, clean.host);
-    assert.equal(report.ok, true, `${doc.document.hpath}: ${report.summary}\n${diff}`);
-    const writes = clean.writes();
-    // Five or more block by block; in batches, one request per kind of write.
-    assert.ok(writes >= 3, `${doc.document.hpath}: ${writes} writes`);
-    const undone = await ek.applyBlockDiff(report.undo, clean.host);
-    assert.equal(undone.ok, true, `${doc.document.hpath}: ${undone.summary}\n${report.undo}`);
-    assert.equal(kramdownOf(clean.double, docId), before, `${doc.document.hpath}\n${report.undo}`);
+kernelTest(
+  'apply then undo leaves every fixture document exactly as it was, failures at every write included',
+  async () => {
+    const kinds = await otherKinds();
+    for (const doc of [...FIXTURES, kinds]) {
+      const docId = doc.document.id;
+      const make = doc === kinds ? async () => (await otherKinds()).documents : fixtureDouble;
+      const diff = await diffFor(doc, await make());
+      if (doc === kinds)
+        assert.equal((diff.match(/^@@/gm) ?? []).length, 11, `every kind is edited:\n${diff}`);
+      // A clean run: how many writes, and that apply∘undo is the identity.
+      const clean = await failing(0, 'before', make);
+      const before = await kramdownOf(clean.double, docId);
+      const report = await ek.applyBlockDiff(diff, clean.host);
+      assert.equal(report.ok, true, `${doc.document.hpath}: ${report.summary}\n${diff}`);
+      const writes = clean.writes();
+      // Five or more block by block; in batches, one request per kind of write.
+      assert.ok(writes >= 3, `${doc.document.hpath}: ${writes} writes`);
+      const undone = await ek.applyBlockDiff(report.undo, clean.host);
+      assert.equal(undone.ok, true, `${doc.document.hpath}: ${undone.summary}\n${report.undo}`);
+      assert.equal(
+        await kramdownOf(clean.double, docId),
+        before,
+        `${doc.document.hpath}\n${report.undo}`,
+      );
 
-    for (let k = 1; k <= writes; k++) {
-      for (const when of ['before', 'after']) {
-        for (const atomic of [true, false]) {
-          const label = `${doc.document.hpath}: write #${k} fails ${when} it lands, ${atomic ? 'atomic' : 'non-atomic'}`;
-          const run = failing(k, when, make);
-          const r = await ek.applyBlockDiff(diff, run.host, { atomic });
-          assert.equal(r.ok, false, label);
-          if (atomic) {
-            assert.equal(r.rollback?.ok, true, `${label}: ${r.summary}`);
-            assert.equal(r.undo, undefined, label);
-          } else {
-            const u = await ek.applyBlockDiff(r.undo, run.host);
-            assert.equal(u.ok, true, `${label}: ${u.summary}\n${r.undo}`);
+      for (let k = 1; k <= writes; k++) {
+        for (const when of ['before', 'after']) {
+          for (const atomic of [true, false]) {
+            const label = `${doc.document.hpath}: write #${k} fails ${when} it lands, ${atomic ? 'atomic' : 'non-atomic'}`;
+            const run = await failing(k, when, make);
+            const r = await ek.applyBlockDiff(diff, run.host, { atomic });
+            assert.equal(r.ok, false, label);
+            if (atomic) {
+              assert.equal(r.rollback?.ok, true, `${label}: ${r.summary}`);
+              assert.equal(r.undo, undefined, label);
+            } else {
+              const u = await ek.applyBlockDiff(r.undo, run.host);
+              assert.equal(u.ok, true, `${label}: ${u.summary}\n${r.undo}`);
+            }
+            assert.equal(await kramdownOf(run.double, docId), before, `${label}\n${r.undo ?? ''}`);
           }
-          assert.equal(kramdownOf(run.double, docId), before, `${label}\n${r.undo ?? ''}`);
         }
       }
     }
-  }
-});
+  },
+);

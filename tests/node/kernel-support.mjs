@@ -14,8 +14,10 @@ import {
   shared,
   testing,
 } from './support.mjs';
+import { createKernel } from './live-kernel.mjs';
 
 export { doublePath, ek, fixture, FIXTURE_FILES, hostPath, Lute, LUTE_PATH, testing };
+export { createKernel, kernelTest, LIVE, LiveUnsupported } from './live-kernel.mjs';
 
 export const FIXTURES = FIXTURE_FILES.map(fixture);
 export const NOTEBOOK_INDEX = JSON.parse(
@@ -29,9 +31,13 @@ export const BOX = NOTEBOOK_INDEX.notebook.id;
 /** The kernel double's seed (its random attribute order and re-IDs): EDITKIT_DOUBLE_SEED, default 1. */
 export const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
 
-/** A kernel double over the four fixture documents (and their parent documents). */
-export function fixtureDouble(options = {}) {
-  return testing.createKernelDouble({
+/**
+ * A kernel over the four fixture documents (and their parent documents):
+ * the double, or the live kernel when SIYUAN_URL and SIYUAN_TOKEN are set
+ * (live-kernel.mjs). Its levers are async on the live kernel: await them.
+ */
+export async function fixtureDouble(options = {}) {
+  return createKernel({
     fixtures: FIXTURES.map((f) => structuredClone(f)),
     documentRows: NOTEBOOK_INDEX.documents,
     notebooks: [NOTEBOOK_INDEX.notebook],
@@ -41,9 +47,9 @@ export function fixtureDouble(options = {}) {
   });
 }
 
-/** A double and an adapter over it. */
-export function kernel(options = {}, hostOptions = {}) {
-  const double = fixtureDouble(options);
+/** A kernel (fixtureDouble) and an adapter over it. */
+export async function kernel(options = {}, hostOptions = {}) {
+  const double = await fixtureDouble(options);
   const host = ek.createSiyuanHost({ request: double.request, ...hostPath(), ...hostOptions });
   return { double, host };
 }
@@ -91,7 +97,7 @@ export const TABLE = '20240614083500-tbl4abc';
 export const TABLE_SPACED =
   '| 问题 | 状态 | 负责人 |\n| --- | --- | --- |\n| 列表项更新异常 | 已修复 | 张三 |\n| 多块 REPLACE 丢失 | 调查中 | 李四 |';
 export const TABLE_KERNEL =
-  '|问题|状态|负责人|\n| -----------------| ------| ------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|';
+  '|问题|状态|负责人|\n| -------------------| --------| --------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|';
 /** A fixture's kramdown as the kernel serves it: its table unpadded, its IALs compared as sets. */
 export const asKernel = (kramdown) =>
   testing.canonicalIal(kramdown.replace(TABLE_SPACED, TABLE_KERNEL));
@@ -102,8 +108,8 @@ export const asKernel = (kramdown) =>
  * puts beside inline code and <kbd> on every API write (invisible, and not
  * editkit's to control: kernel notes §2).
  */
-export const docState = (double, docId) =>
-  testing.canonicalIal(double.kramdown(docId).replace(/\u200b/g, ''));
+export const docState = async (double, docId) =>
+  testing.canonicalIal((await double.kramdown(docId)).replace(/\u200b/g, ''));
 
 /** The block write endpoints (a batch request is one write). */
 export const BLOCK_WRITES = new Set([

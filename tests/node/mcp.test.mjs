@@ -27,7 +27,7 @@ let double;
 const seenTokens = [];
 
 before(async () => {
-  double = fixtureDouble();
+  double = await fixtureDouble();
   kernel = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -297,7 +297,7 @@ test("SiYuan's agent over stdio: its initialize, list and calls, against the dou
       `@@${PARA}@@段落\n本周主要完成了插件 **diff 编辑** 功能的重构，并修复了若干问题。`,
     );
     assert.equal(read.result.structuredContent.blockId, PARA);
-    const before = double.kramdown(PARA);
+    const before = await double.kramdown(PARA);
     const applied = await session.request('tools/call', {
       name: 'applyBlockDiff',
       arguments: {
@@ -305,7 +305,7 @@ test("SiYuan's agent over stdio: its initialize, list and calls, against the dou
       },
     });
     assert.equal(applied.result.isError, false, siyuanText(applied.result));
-    assert.match(double.kramdown(PARA), /三个问题/);
+    assert.match(await double.kramdown(PARA), /三个问题/);
     const report = applied.result.structuredContent;
     assert.equal(report.ok, true);
     // The undo, as data and in the text the agent reads.
@@ -315,7 +315,7 @@ test("SiYuan's agent over stdio: its initialize, list and calls, against the dou
       arguments: { diff: report.undo },
     });
     assert.equal(undone.result.isError, false, siyuanText(undone.result));
-    assert.equal(double.kramdown(PARA), before);
+    assert.equal(await double.kramdown(PARA), before);
     const stale = await session.request('tools/call', {
       name: 'applyBlockDiff',
       arguments: {
@@ -325,7 +325,7 @@ test("SiYuan's agent over stdio: its initialize, list and calls, against the dou
     assert.equal(stale.result.isError, true);
     assert.equal(stale.result.structuredContent.error.code, 'CONTENT_MISMATCH');
     assert.match(siyuanText(stale.result), /^错误 \[CONTENT_MISMATCH\]/);
-    assert.equal(double.kramdown(PARA), before);
+    assert.equal(await double.kramdown(PARA), before);
     assert.ok(seenTokens.length > 0 && seenTokens.every((t) => t === `Token ${TOKEN}`));
   } finally {
     session.close();

@@ -7,11 +7,18 @@
 // needless escapes, straight quotes) and appends a word. Every hunk that
 // applies leaves the block byte for byte in the note's own form plus the
 // word; at least 90 % apply; a code block is never matched loosely.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { doublePath, ek, hostPath, Lute, testing } from './kernel-support.mjs';
+import {
+  createKernel,
+  doublePath,
+  ek,
+  hostPath,
+  kernelTest,
+  Lute,
+  testing,
+} from './kernel-support.mjs';
 import { repo } from './support.mjs';
 
 const SEED = Number(process.env.EDITKIT_DOUBLE_SEED ?? 1);
@@ -29,8 +36,8 @@ const DOCS = [
 }));
 const WORD = ' EDITKIT_Q7';
 
-function setup(doc) {
-  const double = testing.createKernelDouble({
+async function setup(doc) {
+  const double = await createKernel({
     documents: [
       { id: doc.id, title: doc.file, box: BOX, hpath: `/${doc.file}`, blocks: [doc.markdown] },
     ],
@@ -85,30 +92,29 @@ const SLIPS = {
  * included).
  */
 async function exactly(doc, block) {
-  const { double, host } = setup(doc);
+  const { double, host } = await setup(doc);
   const report = await ek.applyBlockDiff(sr(block.id, block.markdown, block.markdown + WORD), host);
   assert.equal(report.ok, true, report.summary);
   await host.flushTransaction();
-  return double.block(block.id).markdown;
+  return (await double.block(block.id)).markdown;
 }
 
 const sr = (id, search, replace) =>
   `@@${id}@@\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`;
 
 /** Paragraph and list-item blocks of one line, with CJK text, that a slip changes. */
-function targets(double, docId) {
-  return double
-    .snapshot(docId)
+async function targets(double, docId) {
+  return (await double.snapshot(docId))
     .filter((b) => b.type === 'p' && !b.markdown.includes('\n') && CJK.test(b.markdown))
     .map((b) => ({ id: b.id, markdown: b.markdown }));
 }
 
-test('block diffs with prose slips apply in the note’s own form', async (ctx) => {
+kernelTest('block diffs with prose slips apply in the note’s own form', async (ctx) => {
   const tally = {};
   const failures = [];
   for (const doc of DOCS) {
-    const probe = setup(doc);
-    for (const block of targets(probe.double, doc.id)) {
+    const probe = await setup(doc);
+    for (const block of await targets(probe.double, doc.id)) {
       // The word goes after the block's last character, unless that is a
       // CJK character (whose spacing the note's convention decides).
       if (CJK.test(block.markdown.at(-1))) continue;
@@ -117,7 +123,7 @@ test('block diffs with prose slips apply in the note’s own form', async (ctx) 
         if (search === block.markdown) continue;
         const t = (tally[name] ??= { cases: 0, applied: 0 });
         t.cases += 1;
-        const { double, host } = setup(doc);
+        const { double, host } = await setup(doc);
         const report = await ek.applyBlockDiff(sr(block.id, search, search + WORD), host);
         if (!report.ok) {
           failures.push(
@@ -127,7 +133,7 @@ test('block diffs with prose slips apply in the note’s own form', async (ctx) 
         }
         await host.flushTransaction();
         assert.equal(
-          double.block(block.id).markdown,
+          (await double.block(block.id)).markdown,
           await exactly(doc, block),
           `${name} in ${doc.file}, seed ${SEED}:\n${search}`,
         );
@@ -148,32 +154,35 @@ test('block diffs with prose slips apply in the note’s own form', async (ctx) 
   );
 });
 
-test('a code block is compared byte for byte, and a near miss in a list names its line', async () => {
-  const doc = DOCS.find((d) => d.file === 'zh-mixed-tech.md');
-  const { double, host } = setup(doc);
-  const blocks = double.snapshot(doc.id);
-  const code = blocks.find((b) => b.type === 'c');
-  assert.ok(code, 'the note has a code block');
-  // The note's comma is full width inside the code block too; there the
-  // model's half-width one is another character.
-  const line = code.markdown.split('\n').find((l) => l.includes('，'));
-  assert.ok(line, 'the code block has a full-width comma');
-  const slipped = await ek.applyBlockDiff(sr(code.id, line.replace('，', ','), 'x'), host);
-  assert.equal(slipped.ok, false);
-  assert.equal(slipped.results[0].error.code, 'CONTENT_MISMATCH');
-  const list = blocks.find((b) => b.type === 'l' && b.markdown.split('\n').length >= 3);
-  assert.ok(list, 'the note has a list');
-  const lines = list.markdown.split('\n');
-  const item = lines.findIndex((l) => /\S{6}/.test(l));
-  const wrong = lines[item].replace(/[\u4e00-\u9fff]/, '错');
-  const report = await ek.applyBlockDiff(sr(list.id, wrong, 'x'), host);
-  assert.equal(report.ok, false);
-  const error = report.results[0].error;
-  assert.equal(error.code, 'CONTENT_MISMATCH');
-  assert.deepEqual(
-    [error.candidates[0].startLine, error.candidates[0].endLine],
-    [item + 1, item + 1],
-    error.message,
-  );
-  assert.ok(error.similarity > 0.8, String(error.similarity));
-});
+kernelTest(
+  'a code block is compared byte for byte, and a near miss in a list names its line',
+  async () => {
+    const doc = DOCS.find((d) => d.file === 'zh-mixed-tech.md');
+    const { double, host } = await setup(doc);
+    const blocks = await double.snapshot(doc.id);
+    const code = blocks.find((b) => b.type === 'c');
+    assert.ok(code, 'the note has a code block');
+    // The note's comma is full width inside the code block too; there the
+    // model's half-width one is another character.
+    const line = code.markdown.split('\n').find((l) => l.includes('，'));
+    assert.ok(line, 'the code block has a full-width comma');
+    const slipped = await ek.applyBlockDiff(sr(code.id, line.replace('，', ','), 'x'), host);
+    assert.equal(slipped.ok, false);
+    assert.equal(slipped.results[0].error.code, 'CONTENT_MISMATCH');
+    const list = blocks.find((b) => b.type === 'l' && b.markdown.split('\n').length >= 3);
+    assert.ok(list, 'the note has a list');
+    const lines = list.markdown.split('\n');
+    const item = lines.findIndex((l) => /\S{6}/.test(l));
+    const wrong = lines[item].replace(/[\u4e00-\u9fff]/, '错');
+    const report = await ek.applyBlockDiff(sr(list.id, wrong, 'x'), host);
+    assert.equal(report.ok, false);
+    const error = report.results[0].error;
+    assert.equal(error.code, 'CONTENT_MISMATCH');
+    assert.deepEqual(
+      [error.candidates[0].startLine, error.candidates[0].endLine],
+      [item + 1, item + 1],
+      error.message,
+    );
+    assert.ok(error.similarity > 0.8, String(error.similarity));
+  },
+);

@@ -1202,6 +1202,6 @@ proptest::proptest! {
 /// (KERNEL-FACTS §6), and so does the double.
 fn as_the_kernel_serves_it(render: &str) -> String {
     const PLUGIN_TABLE: &str = "| 问题              | 状态   | 负责人 |\n| ------------------- | -------- | -------- |\n| 列表项更新异常    | 已修复 | 张三   |\n| 多块 REPLACE 丢失 | 调查中 | 李四   |";
-    const KERNEL_TABLE: &str = "|问题|状态|负责人|\n| -----------------| ------| ------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|";
+    const KERNEL_TABLE: &str = "|问题|状态|负责人|\n| -------------------| --------| --------|\n|列表项更新异常|已修复|张三|\n|多块 REPLACE 丢失|调查中|李四|";
     render.replace(PLUGIN_TABLE, KERNEL_TABLE)
 }

@@ -43,6 +43,13 @@ export const BLOCK_ID_PATTERN = /^\d{14}-[0-9a-z]{7}$/;
 /** The kernel's own cap on rows of a statement without LIMIT. */
 export const KERNEL_SQL_DEFAULT_LIMIT = 64;
 
+/**
+ * Rows a block may have in the blocks table: copies of it stay there after
+ * an index that inserts without deleting (see `fetchRows`). A statement's
+ * LIMIT allows this many per id.
+ */
+const ROW_COPIES = 4;
+
 /** Ids per SQL statement by default: each statement states its own LIMIT. */
 const SQL_IDS_PER_STATEMENT = 256;
 const MAX_SQL_IDS_PER_STATEMENT = 1000;
@@ -265,25 +272,40 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     return call(path, body);
   }
 
-  /** Rows of `ids` (validated, unique), in chunks that state their LIMIT. */
+  /**
+   * Rows of `ids` (validated, unique), in chunks that state their LIMIT.
+   * The blocks table can hold a block more than once: a document made by
+   * `createDocWithMd`, or reloaded with a repair, is indexed by an insert
+   * that deletes nothing (kernel `sql/upsert.go` `indexTree`; seen live on
+   * v3.7.3: every block of a new document twice), and the copies stay until
+   * the block's text changes. So a chunk's LIMIT leaves room for copies,
+   * the first row of an id is kept, and ids a full answer left out are
+   * asked for again on their own.
+   */
   async function fetchRows(ids: string[]): Promise<Map<string, Block>> {
     const found = new Map<string, Block>();
     const unique = [...new Set(ids)];
     if (unique.length === 0) return found;
     await beforeSql();
-    for (let i = 0; i < unique.length; i += batch) {
-      const chunk = unique.slice(i, i + batch);
-      const stmt = `SELECT * FROM blocks WHERE id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${chunk.length}`;
+    const select = async (chunk: string[], limit: number): Promise<number> => {
+      const stmt = `SELECT * FROM blocks WHERE id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${limit}`;
       const rows = await call<unknown>('/api/query/sql', { stmt });
-      if (rows === null || rows === undefined) continue;
+      if (rows === null || rows === undefined) return 0;
       if (!Array.isArray(rows))
         throw new SiyuanApiError('/api/query/sql', Number.NaN, 'data is not an array of rows');
       for (const row of rows) {
-        if (isRecord(row) && typeof row.id === 'string') {
+        if (isRecord(row) && typeof row.id === 'string' && !found.has(row.id)) {
           found.set(row.id, row as Block);
           if (typeof row.type === 'string') typeCache.set(row.id, row.type);
         }
       }
+      return rows.length;
+    };
+    for (let i = 0; i < unique.length; i += batch) {
+      const chunk = unique.slice(i, i + batch);
+      const limit = chunk.length * ROW_COPIES;
+      if ((await select(chunk, limit)) < limit) continue;
+      for (const id of chunk) if (!found.has(id)) await select([id], ROW_COPIES);
     }
     return found;
   }

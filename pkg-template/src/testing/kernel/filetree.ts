@@ -242,6 +242,7 @@ export function createDocWithMd(
   const title = segments[segments.length - 1] || 'Untitled';
   const d = createDoc(k, box, parentDoc, title, id && !k.tree.has(id) ? id : k.newId(), hpath);
   fillDoc(k, d, md);
+  k.indexAgain(d.id);
   return d.id;
 }
 

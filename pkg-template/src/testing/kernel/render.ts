@@ -55,15 +55,21 @@ function renderItem(li: DNode, ial: IalWriter): string {
   return out;
 }
 
-function quote(parts: string[]): string {
-  return parts
+/**
+ * A blockquote's (or callout's) lines. As the kernel writes kramdown (live
+ * on v3.7.3): a nested quote's marker follows without a space (`>>`), and
+ * with IALs a `>` line closes the last child before the quote's own IAL.
+ */
+function quote(parts: string[], withIal: boolean): string {
+  const body = parts
     .map((p) =>
       p
         .split('\n')
-        .map((l) => (l === '' ? '>' : `> ${l}`))
+        .map((l) => (l === '' ? '>' : l.startsWith('>') ? `>${l}` : `> ${l}`))
         .join('\n'),
     )
     .join('\n>\n');
+  return withIal ? `${body}\n>` : body;
 }
 
 /** Kramdown (with each block's IAL as `ial` writes it) or the same without IALs. */
@@ -78,18 +84,19 @@ export function render(n: DNode, ial: IalWriter): string {
     case 'i':
       return renderItem(n, ial); // its IAL sits after the marker
     case 'b':
-      return quote(kids()) + tail;
+      return quote(kids(), !!ial) + tail;
     case 'callout': {
       const title = n.calloutTitle ? ` ${n.calloutTitle}` : '';
       const head = `[!${n.calloutType ?? 'NOTE'}]${title}`;
-      return quote([head, ...kids()]).replace('\n>\n', '\n') + tail;
+      return quote([head, ...kids()], !!ial).replace('\n>\n', '\n') + tail;
     }
     case 's':
       return `{{{${n.layout ?? 'row'}\n${kids()
         .map((c) => `${c}\n\n`)
         .join('')}}}}${tail}`;
     default:
-      return n.body + tail;
+      // An empty paragraph is its IAL alone (live on v3.7.3).
+      return n.body === '' && n.type === 'p' && ial ? ial(n) : n.body + tail;
   }
 }
 
@@ -200,7 +207,14 @@ function computeRow(r: Renderer, n: DNode): Block {
 /** The block's row now (cached until the block or a descendant changes). */
 export function rowOf(r: Renderer, n: DNode): Block {
   if (!n.row) n.row = computeRow(r, n);
-  return { ...n.row, parent_id: r.tree.headingParent(n)?.id ?? '' };
+  // The heading parent can change without the block (a heading inserted
+  // above it): its id, and so the row's hash, are read now.
+  const parent = r.tree.headingParent(n)?.id ?? '';
+  if (parent === n.row.parent_id) return { ...n.row };
+  const root = r.tree.rootOf(n);
+  const doc = root.doc ?? { box: '', path: '', hpath: '' };
+  const hash = shortHash(`${doc.box}${doc.path}${kramdownOf(n)}${parent}`);
+  return { ...n.row, parent_id: parent, hash };
 }
 
 /** Marks a node and its ancestors changed (their rows are recomputed). */

@@ -14,7 +14,7 @@ import { kernelLute } from '../lute.js';
 import type { LuteEngine, LuteNamespace } from '../lute.js';
 import { parsePairs, shuffledIal } from './attrs.js';
 import type { Databases } from './av.js';
-import { saved } from './load.js';
+import { fillEmpty, saved } from './load.js';
 import type { LoadState } from './load.js';
 import { stampOf } from './model.js';
 import type { DNode } from './model.js';
@@ -115,6 +115,7 @@ export class KernelState implements Renderer, ParseContext {
     if (!n) return;
     const root = this.tree.rootOf(n);
     if (root.type !== 'd') return;
+    fillEmpty(this, root);
     saved(this, root.id);
     if (!this.pending.has(root.id)) {
       // The SQL flush timer fires every `sqlLagMs` from the double's start.
@@ -130,25 +131,55 @@ export class KernelState implements Renderer, ParseContext {
       if (all || due <= this.clock) {
         this.pending.delete(docId);
         this.indexDoc(docId);
+        if (this.insertIndexes.delete(docId)) this.indexDoc(docId, 'insert');
       }
     }
   }
 
+  /** Documents whose next indexing is followed by an insert-only one (see `indexAgain`). */
+  private readonly insertIndexes = new Set<string>();
+
+  /**
+   * After the next indexing of the document, indexes it once more the way
+   * the kernel's `index` queue operation does: rows inserted, nothing
+   * deleted (kernel `sql/upsert.go` `indexTree`). `createDocWithMd` queues
+   * both (confirmed live on v3.7.3: every block of a new document is in the
+   * blocks table twice), and the copies stay until the block's text
+   * changes.
+   */
+  indexAgain(docId: string): void {
+    this.insertIndexes.add(docId);
+  }
+
   /**
    * (Re)indexes a document: its rows and refs as the tree has them now.
-   * KERNEL-FACTS §11, notes §1: the `ial` column lists each block's pairs in
-   * a random order, drawn anew at every indexing.
+   * `upsert` (every write, kernel `upsertTree`): a block whose row hash is
+   * unchanged keeps the rows it had (and their `ial` order), the others'
+   * rows are all replaced by one new row, a block no longer in the document
+   * loses its rows. `insert` (kernel `indexTree`): one new row per block is
+   * added to those already there. KERNEL-FACTS §11: a new row's `ial`
+   * column lists the pairs in a random order.
    */
-  indexDoc(docId: string): void {
+  indexDoc(docId: string, mode: 'upsert' | 'insert' = 'upsert'): void {
     const root = this.tree.docs.get(docId);
     if (!root) {
       this.indexed.delete(docId);
       this.indexedRefs.delete(docId);
       return;
     }
-    const rows: Block[] = [rowOf(this, root)];
-    for (const n of this.tree.blocksOf(root)) rows.push(rowOf(this, n));
-    for (const r of rows) r.ial = shuffledIal(this.rand, parsePairs(r.ial ?? ''));
+    const fresh: Block[] = [rowOf(this, root)];
+    for (const n of this.tree.blocksOf(root)) fresh.push(rowOf(this, n));
+    const old = this.indexed.get(docId) ?? [];
+    const rows: Block[] = [];
+    for (const r of fresh) {
+      const kept = old.filter((o) => o.id === r.id);
+      if (mode === 'upsert' && kept.length > 0 && kept.every((o) => o.hash === r.hash)) {
+        rows.push(...kept);
+        continue;
+      }
+      if (mode === 'insert') rows.push(...kept);
+      rows.push({ ...r, ial: shuffledIal(this.rand, parsePairs(r.ial ?? '')) });
+    }
     this.indexed.set(docId, rows);
     const def = (id: string) => {
       const n = this.tree.find(id);
@@ -156,9 +187,10 @@ export class KernelState implements Renderer, ParseContext {
       const doc = this.tree.rootOf(n);
       return { parent: n.parent?.id ?? '', root: doc.id, path: doc.doc?.path ?? '' };
     };
+    const refs = refsOf(fresh, def, () => this.rand.nodeId(this.stamp()));
     this.indexedRefs.set(
       docId,
-      refsOf(rows, def, () => this.rand.nodeId(this.stamp())),
+      mode === 'insert' ? [...(this.indexedRefs.get(docId) ?? []), ...refs] : refs,
     );
   }
 
