@@ -27,10 +27,10 @@ use super::plan::PlanEntry;
 use super::run::{Run, Writes};
 use super::undo::Done;
 use super::verify::same_text;
-use super::write::{note_created, Links};
+use super::write::{note_created, updated_step, Links};
 use super::{EditStatus, HostOp, IdMapping};
 use crate::host::{Capability, HostError, InsertAnchor, NewIds, SiyuanHost};
-use crate::markdown::{strip_ial, with_ials_in_written_order};
+use crate::markdown::strip_ial;
 use crate::Error;
 
 /// One write with its anchor resolved.
@@ -306,17 +306,8 @@ impl<H: SiyuanHost> Run<'_, H> {
         let steps: Vec<Done> = items
             .iter()
             .zip(&updates)
-            .map(|(p, (id, markdown))| Done::Updated {
-                entry: p.entry,
-                id: id.clone(),
-                old_kramdown: kramdown.get(id).map(|k| with_ials_in_written_order(k)),
-                old_markdown: plan[p.entry]
-                    .planned
-                    .old_markdown
-                    .clone()
-                    .unwrap_or_default(),
-                written: markdown.clone(),
-                current: None,
+            .map(|(p, (id, markdown))| {
+                updated_step(p.entry, &plan[p.entry], id, markdown, kramdown)
             })
             .collect();
         match self.host.update_blocks(&updates).await {

@@ -35,6 +35,7 @@ mod execute;
 mod ial;
 mod lexer;
 mod messages;
+mod narrow;
 mod parser;
 mod plan;
 mod reads;

@@ -24,6 +24,7 @@ use crate::text::{StableMap, StableSet};
 
 use super::ial::{carried_attrs, carried_attrs_of, MEMBERSHIP_KEYS};
 use super::messages as msg;
+use super::narrow::{narrow, NarrowWrite};
 use super::refuse;
 use super::types::Problem;
 use super::{EditKind, HostOp, PlannedEdit, Warning, WarningCode};
@@ -62,6 +63,9 @@ pub struct PlanEntry {
     /// Ids the bodies wrote that another block has, and the id each block
     /// gets instead (old, new).
     pub renamed: Vec<(String, String)>,
+    /// The kramdown before of each block a narrowed container update
+    /// writes instead of the container (its undo and rollback restore it).
+    pub narrowed_kramdown: Vec<(String, String)>,
 }
 
 /// Everything the planner reads besides the drafts.
@@ -290,6 +294,7 @@ impl<'a> Planner<'a> {
             edits: draft.edits.clone(),
             placeholder_in: None,
             renamed: std::mem::take(&mut self.renamed),
+            narrowed_kramdown: Vec::new(),
         }
     }
 
@@ -353,6 +358,7 @@ impl<'a> Planner<'a> {
             written,
             kept_children,
             reassigned_children,
+            narrowed,
         } = self.rewrite(draft, block, &first, &carried)?;
         let children_reassigned = !reassigned_children.is_empty();
         if children_reassigned {
@@ -364,22 +370,8 @@ impl<'a> Planner<'a> {
                 block_id: Some(id.clone()),
             });
         }
-        let mut operations = vec![HostOp::Update {
-            id: id.clone(),
-            markdown: written,
-        }];
-        for (k, extra) in rest.iter().enumerate() {
-            let (markdown, new_id) =
-                self.with_new_id(extra, is_item, &id, draft.line, draft.hunk_indexes[0]);
-            operations.push(HostOp::Insert {
-                markdown,
-                previous_id: (k == 0).then(|| id.clone()),
-                next_id: None,
-                parent_id: None,
-                after_previous_insert: k > 0,
-                new_id: Some(new_id),
-            });
-        }
+        let (operations, narrowed_kramdown) =
+            self.update_operations(draft, is_item, written, narrowed, &rest);
         let carried_attributes = crate::markdown::render_ial(&carried);
         let planned = PlannedEdit {
             kind: EditKind::Update,
@@ -395,7 +387,53 @@ impl<'a> Planner<'a> {
             reassigned_children,
             operations,
         };
-        Ok(self.entry(draft, planned))
+        let mut entry = self.entry(draft, planned);
+        entry.narrowed_kramdown = narrowed_kramdown;
+        Ok(entry)
+    }
+
+    /// The writes of an update: the target's (or, narrowed, each changed
+    /// block's, with the kramdown before of each) and an insert after it
+    /// for every further block of the new text.
+    fn update_operations(
+        &mut self,
+        draft: &Draft,
+        is_item: bool,
+        written: String,
+        narrowed: Option<Vec<NarrowWrite>>,
+        rest: &[String],
+    ) -> (Vec<HostOp>, Vec<(String, String)>) {
+        let id = &draft.block_id;
+        let mut narrowed_kramdown = Vec::new();
+        let mut operations = match narrowed.filter(|_| rest.is_empty()) {
+            Some(writes) => writes
+                .into_iter()
+                .map(|w| {
+                    narrowed_kramdown.push((w.id.clone(), w.old_kramdown));
+                    HostOp::Update {
+                        id: w.id,
+                        markdown: w.markdown,
+                    }
+                })
+                .collect(),
+            None => vec![HostOp::Update {
+                id: id.clone(),
+                markdown: written,
+            }],
+        };
+        for (k, extra) in rest.iter().enumerate() {
+            let (markdown, new_id) =
+                self.with_new_id(extra, is_item, id, draft.line, draft.hunk_indexes[0]);
+            operations.push(HostOp::Insert {
+                markdown,
+                previous_id: (k == 0).then(|| id.clone()),
+                next_id: None,
+                parent_id: None,
+                after_previous_insert: k > 0,
+                new_id: Some(new_id),
+            });
+        }
+        (operations, narrowed_kramdown)
     }
 
     /// The markdown an update writes over `block`: a container's kramdown
@@ -415,6 +453,7 @@ impl<'a> Planner<'a> {
             written: String::new(),
             kept_children: Vec::new(),
             reassigned_children: Vec::new(),
+            narrowed: None,
         };
         let restated = match self.data.kramdown.get(id) {
             Some(kramdown) if block.kind().is_container() => {
@@ -426,20 +465,15 @@ impl<'a> Planner<'a> {
             out.written = set_root_ial(first, carried, is_item);
             return Ok(out);
         };
-        if let Some(kramdown) = self.data.kramdown.get(id) {
-            let headings = folded_headings(kramdown);
-            if !headings.is_empty() {
-                return Err(refuse(
-                    self.data.lang,
-                    Problem::FoldedHeading {
-                        id: id.clone(),
-                        hunk: draft.hunk_indexes[0],
-                        line: draft.line,
-                        headings,
-                    },
-                ));
-            }
-        }
+        // Only the blocks that change are written when the container keeps
+        // its structure (SPEC §3.7 rule 23): a folded heading then stays
+        // untouched unless a container written whole holds it.
+        let narrowed = self
+            .data
+            .kramdown
+            .get(id)
+            .and_then(|old| narrow(old, &restated.kramdown, is_item));
+        self.refuse_folded(draft, narrowed.as_deref())?;
         let Fates { refused, members } = self.fates(&restated.descendants, &mut out);
         if !members.is_empty() && !self.data.allow_membership_loss {
             return Err(refuse(
@@ -466,7 +500,39 @@ impl<'a> Planner<'a> {
             ));
         }
         out.written = restated.kramdown;
+        out.narrowed = narrowed;
         Ok(out)
+    }
+
+    /// A container rewritten whole that holds a folded heading is refused
+    /// (the kernel would move the heading's old section in next to the one
+    /// the text restates, KERNEL-FACTS §11); narrowed, only the containers
+    /// written whole count.
+    fn refuse_folded(&self, draft: &Draft, narrowed: Option<&[NarrowWrite]>) -> Result<(), Error> {
+        let id = &draft.block_id;
+        let Some(kramdown) = self.data.kramdown.get(id) else {
+            return Ok(());
+        };
+        let headings: Vec<String> = match narrowed {
+            Some(writes) => writes
+                .iter()
+                .filter(|w| w.is_container)
+                .flat_map(|w| folded_headings(&w.old_kramdown))
+                .collect(),
+            None => folded_headings(kramdown),
+        };
+        if headings.is_empty() {
+            return Ok(());
+        }
+        Err(refuse(
+            self.data.lang,
+            Problem::FoldedHeading {
+                id: id.clone(),
+                hunk: draft.hunk_indexes[0],
+                line: draft.line,
+                headings,
+            },
+        ))
     }
 
     /// What a container rewrite does to each old descendant: kept ones
@@ -819,6 +885,9 @@ struct Rewrite {
     written: String,
     kept_children: Vec<String>,
     reassigned_children: Vec<String>,
+    /// The blocks written instead of the whole container, when its
+    /// structure stays (SPEC §3.7 rule 23, [`super::narrow`]).
+    narrowed: Option<Vec<NarrowWrite>>,
 }
 
 /// The old descendants a container rewrite cannot keep as they are.

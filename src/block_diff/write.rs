@@ -22,6 +22,35 @@ use crate::markdown::{strip_ial, with_ials_in_written_order};
 use crate::siyuan::Block;
 use crate::Error;
 
+/// The record of an update of `id` (entry `k`) sending `markdown`: what
+/// its undo and rollback restore is the block's kramdown before — from
+/// the container's when a narrowed container update writes the block
+/// alone (SPEC §3.7 rule 23), else from the check's read.
+pub(super) fn updated_step(
+    k: usize,
+    entry: &PlanEntry,
+    id: &str,
+    markdown: &str,
+    kramdown: &StableMap<String, String>,
+) -> Done {
+    let narrowed = entry
+        .narrowed_kramdown
+        .iter()
+        .find(|(leaf, _)| leaf == id)
+        .map(|(_, old)| old.clone());
+    Done::Updated {
+        entry: k,
+        id: id.to_string(),
+        old_markdown: match &narrowed {
+            Some(old) => strip_ial(old),
+            None => entry.planned.old_markdown.clone().unwrap_or_default(),
+        },
+        old_kramdown: narrowed.or_else(|| kramdown.get(id).map(|k| with_ials_in_written_order(k))),
+        written: markdown.to_string(),
+        current: None,
+    }
+}
+
 /// What re-reading after a failed write found.
 pub(super) enum Landed {
     Yes,
@@ -115,14 +144,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         kramdown: &StableMap<String, String>,
         done: &mut Vec<Done>,
     ) -> Result<(), HostError> {
-        let step = Done::Updated {
-            entry: k,
-            id: id.to_string(),
-            old_kramdown: kramdown.get(id).map(|k| with_ials_in_written_order(k)),
-            old_markdown: entry.planned.old_markdown.clone().unwrap_or_default(),
-            written: markdown.to_string(),
-            current: None,
-        };
+        let step = updated_step(k, entry, id, markdown, kramdown);
         if let Err(e) = self.host.update_block(id, markdown).await {
             let landed = self
                 .landed(id, |row| {

@@ -87,6 +87,11 @@ pub struct Node {
     pub children: Vec<Node>,
     /// The block's IAL, when the text carries one.
     pub ial: Option<(Attrs, IalPlace)>,
+    /// Every source line of the block (its IAL line included) and the byte
+    /// column where the block's container content starts on it, after the
+    /// prefixes (`> `, item indentation) of the containers around it: the
+    /// block's own text is each line from that column ([`own_text`]).
+    pub lines: Vec<(usize, usize)>,
 }
 
 impl Node {
@@ -101,6 +106,7 @@ impl Node {
             prefix_column: column,
             children: Vec::new(),
             ial: None,
+            lines: Vec::new(),
         }
     }
 
@@ -259,12 +265,13 @@ fn parse_lines(lines: &[VLine<'_>]) -> Vec<Node> {
         }
         let (indent, body, body_col) = line.indented();
         if indent < 4 && is_ial_text(body) {
-            attach_ial(&mut out, line.idx, body_col, body);
+            attach_ial(&mut out, line, body_col, body);
             i += 1;
             continue;
         }
         let (mut node, next) = parse_block(lines, i);
         node.prefix_column = line.col;
+        node.lines = own_lines(&lines[i..next.max(i + 1)]);
         out.push(node);
         i = next.max(i + 1);
     }
@@ -273,16 +280,44 @@ fn parse_lines(lines: &[VLine<'_>]) -> Vec<Node> {
 
 /// An IAL line belongs to the block before it; a leading one makes an
 /// empty paragraph that carries it (what Lute does with a lone IAL).
-fn attach_ial(out: &mut Vec<Node>, line: usize, col: usize, body: &str) {
+fn attach_ial(out: &mut Vec<Node>, vline: VLine<'_>, col: usize, body: &str) {
     let attrs = parse_ial(body);
+    let line = vline.idx;
     match out.last_mut() {
-        Some(prev) if prev.ial.is_none() => prev.ial = Some((attrs, IalPlace::Line(line))),
+        Some(prev) if prev.ial.is_none() => {
+            prev.ial = Some((attrs, IalPlace::Line(line)));
+            prev.lines.push((line, vline.col));
+        }
         _ => {
             let mut node = Node::new(BlockKind::Paragraph, line, line, col);
             node.ial = Some((attrs, IalPlace::Line(line)));
+            node.lines = vec![(line, vline.col)];
             out.push(node);
         }
     }
+}
+
+/// The lines a block spans at its container's level, blank lines at its
+/// end left out (they separate it from the next block).
+fn own_lines(lines: &[VLine<'_>]) -> Vec<(usize, usize)> {
+    let end = lines.iter().rposition(|l| !l.blank()).map_or(0, |k| k + 1);
+    lines[..end].iter().map(|l| (l.idx, l.col)).collect()
+}
+
+/// A block's own text: each of its lines from the column where its
+/// container's content starts (see [`Node::lines`]), so a block nested in
+/// quotes and list items reads as it would standing alone. `None` when a
+/// line is shorter than its column (the parse and the text disagree).
+pub fn own_text(node: &Node, source: &[&str]) -> Option<String> {
+    let mut out = String::new();
+    for (k, &(idx, col)) in node.lines.iter().enumerate() {
+        let line = source.get(idx)?;
+        if k > 0 {
+            out.push('\n');
+        }
+        out.push_str(line.get(col..).or_else(|| line.is_empty().then_some(""))?);
+    }
+    Some(out)
 }
 
 /// Reads the block starting at `lines[i]` (not blank, not an IAL line):
@@ -514,7 +549,8 @@ fn list(lines: &[VLine<'_>], i: usize) -> (Node, usize) {
     };
     let mut j = i;
     loop {
-        let (item, next) = list_item(lines, j);
+        let (mut item, next) = list_item(lines, j);
+        item.lines = own_lines(&lines[j..next.max(j + 1)]);
         node.last = item.last_with_ial();
         node.children.push(item);
         j = next;

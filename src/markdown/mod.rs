@@ -22,10 +22,10 @@ mod ial;
 mod restate;
 
 pub(crate) use blocks::{list_marker, source_lines};
-pub use blocks::{parse, split_blocks, unclosed_fence, IalPlace, Node};
+pub use blocks::{own_text, parse, split_blocks, unclosed_fence, Detail, IalPlace, Node};
 pub use canonical::same_markdown;
 pub use ial::{
     ial_id, in_written_order, is_ial_line, parse_ial, render_ial, root_attrs, same_kramdown,
-    strip_ial, with_ials_in_written_order, with_sorted_ials, Attrs,
+    strip_ial, strip_inline_item_ial, with_ials_in_written_order, with_sorted_ials, Attrs,
 };
 pub use restate::{restate_children, set_root_ial, ChildFate, Descendant};

@@ -291,19 +291,30 @@ kernelTest(
 );
 
 kernelTest(
-  '7. a container holding a folded heading is not rewritten (the kernel would duplicate its section)',
+  '7. a container holding a folded heading is never rewritten (the kernel would duplicate its section): an edit of its text writes the paragraph alone, a change of its structure is refused',
   async () => {
     const { double, host } = await setup();
     const before = await state(double);
+    // SPEC §3.7 rules 19 and 23: the quote keeps its structure, so only
+    // the paragraph is written, by its own id.
     const report = await ek.applyBlockDiff(sr(FQ, '标题下的段落', '标题下的一段'), host);
-    assert.equal(report.ok, false);
-    assert.equal(report.results[0].error.code, 'FOLDED_HEADING');
-    assert.deepEqual(report.results[0].error.blockIds, [FH]);
-    assert.equal(await state(double), before);
-    // The advice works: the paragraph edited by its own id.
-    const direct = await ek.applyBlockDiff(sr(FHP, '标题下的段落', '标题下的一段'), host);
-    assert.equal(direct.ok, true, direct.summary);
+    assert.equal(report.ok, true, report.summary);
+    assert.deepEqual(
+      report.plan[0].operations.map((op) => [op.op, op.id]),
+      [['updateBlock', FHP]],
+    );
+    await host.flushTransaction();
+    assert.equal(await state(double), before.replace('标题下的段落', '标题下的一段'));
     assert.equal(await double.countId(FHP), 1);
+    // A block added to the quote changes its structure: refused.
+    const added = await ek.applyBlockDiff(sr(FQ, '标题下的一段', '标题下的一段\n\n新的一段'), host);
+    assert.equal(added.ok, false);
+    assert.equal(added.results[0].error.code, 'FOLDED_HEADING');
+    assert.deepEqual(added.results[0].error.blockIds, [FH]);
+    // The undo of the first edit restores the quote.
+    const undone = await ek.applyBlockDiff(report.undo, host);
+    assert.equal(undone.ok, true, undone.summary);
+    assert.equal(await state(double), before);
   },
 );
 

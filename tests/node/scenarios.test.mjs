@@ -168,6 +168,14 @@ async function check(ctx, spec, label) {
       `${label}: top-level block types`,
     );
   }
+  for (const [id, want] of Object.entries(spec.children ?? {})) {
+    const [children] = await host.getChildBlocks([id]);
+    assert.deepEqual(
+      children.map((c) => c.markdown ?? ''),
+      want,
+      `${label}: children of ${id}`,
+    );
+  }
   for (const id of spec.gone ?? []) {
     const [kramdown] = await host.getKramdown([id]);
     assert.equal(kramdown, null, `${label}: ${id} is gone from the document`);

@@ -164,6 +164,14 @@ fn check(host: &KernelHost, spec: &Value, start: &str, label: &str) {
         let got: Vec<String> = children().into_iter().map(|c| c.type_).collect();
         assert_eq!(json!(got), *want, "{label}: top-level block types");
     }
+    for (id, want) in spec["children"].as_object().into_iter().flatten() {
+        let got: Vec<String> = block_on(host.get_child_blocks(std::slice::from_ref(id))).unwrap()
+            [0]
+        .iter()
+        .map(|c| c.markdown.clone())
+        .collect();
+        assert_eq!(json!(got), *want, "{label}: children of {id}");
+    }
     if spec["sameAsStart"] == json!(true) {
         let now = block_on(host.get_kramdown(&[DOC.to_string()])).unwrap()[0]
             .clone()

@@ -43,6 +43,40 @@ export const BLOCK_ID_PATTERN = /^\d{14}-[0-9a-z]{7}$/;
 /** The kernel's own cap on rows of a statement without LIMIT. */
 export const KERNEL_SQL_DEFAULT_LIMIT = 64;
 
+/** Ids per reference statement: about 53 bytes each, no per-id expression depth. */
+const REFERENCE_CHUNK = 1000;
+
+/**
+ * The one statement that tells which of `ids` (checked kernel ids) another
+ * block refers to, as rows `{id}` plus a sentinel row `{id: ""}`:
+ *
+ * - the refs table: `((id …))` block refs and embeds whose query is
+ *   exactly `id = '…'` (a block referring to itself aside);
+ * - the leaves (containers aside: their markdown holds their children's)
+ *   whose text names the id in a `siyuan://blocks/<id>` link, an embed
+ *   block whose query names it, or a callout whose title line holds a ref
+ *   span to it — none of which the refs table lists (KERNEL-FACTS §11).
+ *
+ * Checked live on v3.7.3 (5–18 ms for 300 ids). A bare mention in code or
+ * text is not a reference; an embed naming the id in any position is.
+ */
+export function referencedIdsSql(ids: readonly string[]): string {
+  const quoted = ids.map((id) => `'${id}'`).join(', ');
+  const json = JSON.stringify(ids);
+  return (
+    "SELECT '' AS id" +
+    ` UNION SELECT r.def_block_id AS id FROM refs AS r WHERE r.def_block_id IN (${quoted}) AND r.block_id != r.def_block_id` +
+    ' UNION SELECT q.value AS id FROM (SELECT id, type,' +
+    " CASE WHEN type = 'callout' THEN substr(markdown, 1, instr(markdown || char(10), char(10))) ELSE markdown END AS md" +
+    " FROM blocks WHERE type NOT IN ('d', 'l', 'i', 'b', 's')" +
+    " AND (instr(markdown, 'siyuan://blocks/') > 0 OR type = 'query_embed' OR (type = 'callout' AND instr(markdown, 'data-id=') > 0))) AS b" +
+    ` CROSS JOIN json_each('${json}') AS q` +
+    " WHERE b.id != q.value AND (instr(b.md, 'siyuan://blocks/' || q.value) > 0" +
+    " OR (b.type = 'query_embed' AND instr(b.md, q.value) > 0)" +
+    ` OR (b.type = 'callout' AND instr(b.md, 'data-id="' || q.value || '"') > 0)) LIMIT ${ids.length + 1}`
+  );
+}
+
 /**
  * Rows a block may have in the blocks table: copies of it stay there after
  * an index that inserts without deleting (see `fetchRows`). A statement's
@@ -506,30 +540,31 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       return valid.map((id) => rows.get(id) ?? null);
     },
 
-    // The refs table holds block refs and embeds that select exactly
-    // `id = '…'`, never `siyuan://blocks/<id>` links or other queries
-    // (KERNEL-FACTS §11): a block is also referenced when another block's
-    // markdown names its id, which one LIKE statement per id finds (all of
-    // a chunk in one request, `mode: "multiple"`).
+    // One statement per request: `/api/query/sql` runs only the first
+    // statement of a request, `mode: "multiple"` included (KERNEL-FACTS
+    // §13; confirmed live on v3.7.3). The statement (`referencedIdsSql`)
+    // asks the refs table for block refs and exact-id embeds, and the
+    // leaves that hold a `siyuan://blocks/` link, an embed query or a
+    // callout title for the rest, which the refs table never lists (§11).
     async getReferencedIds(ids) {
       const valid = [...new Set(checkIds(ids))];
       const found = new Set<string>();
       if (valid.length === 0) return [];
       await beforeSql();
-      for (let i = 0; i < valid.length; i += batch) {
-        const chunk = valid.slice(i, i + batch);
-        const stmt = `SELECT DISTINCT def_block_id FROM refs WHERE def_block_id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${chunk.length}`;
-        const rows = await call<unknown>('/api/query/sql', { stmt });
-        for (const row of Array.isArray(rows) ? rows : [])
-          if (isRecord(row) && typeof row.def_block_id === 'string') found.add(row.def_block_id);
-        const named = chunk
-          .map((id) => `SELECT id, markdown FROM blocks WHERE markdown LIKE '%${id}%' LIMIT 1`)
-          .join('; ');
-        const mentions = await call<unknown>('/api/query/sql', { stmt: named, mode: 'multiple' });
-        for (const row of Array.isArray(mentions) ? mentions : []) {
-          if (!isRecord(row) || typeof row.markdown !== 'string') continue;
-          for (const id of chunk) if (row.markdown.includes(id)) found.add(id);
-        }
+      for (let i = 0; i < valid.length; i += REFERENCE_CHUNK) {
+        const chunk = valid.slice(i, i + REFERENCE_CHUNK);
+        const rows = await call<unknown>('/api/query/sql', { stmt: referencedIdsSql(chunk) });
+        const answered = Array.isArray(rows) ? rows.filter(isRecord) : [];
+        // The kernel answers a statement that fails while it runs with
+        // `code 0` and no rows: the sentinel row says it ran.
+        if (!answered.some((row) => row.id === ''))
+          throw new SiyuanApiError(
+            '/api/query/sql',
+            Number.NaN,
+            'the reference query did not run (no sentinel row): cannot tell which blocks are referenced',
+          );
+        for (const row of answered)
+          if (typeof row.id === 'string' && chunk.includes(row.id)) found.add(row.id);
       }
       return [...found];
     },

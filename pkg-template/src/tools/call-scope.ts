@@ -3,7 +3,7 @@
 // before its first write writes nothing; one cancelled later completes
 // (an apply is never left half-written by a cancellation).
 
-import { unifiedDiff } from '../api.js';
+import { SAME_HOST, unifiedDiff } from '../api.js';
 import { SIYUAN_WRITE_CALLBACKS } from '../boundary.js';
 import type { Lang } from '../types.js';
 import { say } from './messages.js';
@@ -107,6 +107,8 @@ export class CallScope {
     const view = new Proxy(Object.create(null) as object, {
       has: (_, key) => key in target,
       get: (_, key) => {
+        // The view is this host: applies through either take turns.
+        if (key === SAME_HOST) return (target as { [SAME_HOST]?: object })[SAME_HOST] ?? target;
         const value: unknown = Reflect.get(target, key, target);
         if (typeof key !== 'string' || typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => unknown;

@@ -1,0 +1,164 @@
+// SiYuan round 4: what a third reading of the kernel found, and running the
+// real kernel confirmed (issue 42, items 1–7; SPEC §3.7 rules 22–27). Each
+// test goes through the built package and createSiyuanHost, on the kernel
+// double — or on a live kernel when SIYUAN_URL and SIYUAN_TOKEN are set
+// (live-kernel.mjs) — and failed on the engine before its fix.
+import assert from 'node:assert/strict';
+import { createKernel, ek, hostPath, kernelTest, LIVE, Lute, testing } from './kernel-support.mjs';
+
+const BOX = '20240901000000-boxrnd4';
+const D = '20240901000000-docrnd4';
+const id = (n) => `20240901${String(n).padStart(6, '0')}-${`r4b${n}`.padEnd(7, 'x').slice(0, 7)}`;
+const [P, L, A, AP, B, BP, C, CP, Q, QP1, QP2] = Array.from({ length: 11 }, (_, k) => id(k + 1));
+
+/** A paragraph, a list of three items (code spans, a plugin's attribute), a quote of two paragraphs. */
+const BLOCKS = [
+  `alpha beta gamma\n{: id="${P}"}`,
+  [
+    `- {: id="${A}"}第一项\n  {: id="${AP}"}`,
+    `- {: id="${B}"}第二项 \`x\` 与 **粗体**\n  {: id="${BP}"}`,
+    `- {: id="${C}"}第三项\n  {: id="${CP}" custom-note="保留"}`,
+    `{: id="${L}"}`,
+  ].join('\n'),
+  `> 引用一\n> {: id="${QP1}"}\n>\n> 引用二 \`code\` 之后 *斜体*\n> {: id="${QP2}"}\n{: id="${Q}"}`,
+];
+
+async function setup(options = {}) {
+  const kernel = await createKernel({
+    documents: [{ id: D, title: 'round 4', box: BOX, hpath: '/round 4', blocks: BLOCKS }],
+    notebooks: [{ id: BOX, name: 'round 4' }],
+    lute: Lute,
+    ...options,
+  });
+  const host = ek.createSiyuanHost({ request: kernel.request, lute: Lute, ...hostPath() });
+  return { kernel, host };
+}
+
+const sr = (target, search, replace) =>
+  `@@${target}@@\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`;
+
+/** A block as the kernel holds it: kramdown with its IAL pairs sorted (the kernel lists them in any order). */
+const held = async (kernel, blockId) =>
+  testing.canonicalIal((await kernel.kramdown(blockId)) ?? '');
+
+/** The block writes a run made, as [path, ids written]. */
+function blockWrites(kernel, from = 0) {
+  return kernel.calls
+    .slice(from)
+    .filter((c) =>
+      /^\/api\/block\/(batch)?(update|insert|prepend|append|delete)Blocks?$/i.test(c.path),
+    )
+    .map((c) => [
+      c.path.split('/').pop(),
+      c.body.blocks ? c.body.blocks.map((b) => b.id ?? b.parentID ?? b.previousID) : [c.body.id],
+    ]);
+}
+
+kernelTest(
+  'item 4: a hunk addressed to a list writes only the paragraph it changes; every other block stays as the kernel holds it, and the undo writes the same block back',
+  async () => {
+    const { kernel, host } = await setup();
+    // A plugin's own attribute (not custom-*, not in the kernel's whitelist):
+    // any API write of the block would drop it (KERNEL-FACTS §10).
+    await kernel.editor.setAttrs(CP, { 'plugin-mark': 'x' });
+    await kernel.flush();
+    const untouched = [B, BP, C, CP, P, Q, QP1, QP2];
+    const before = Object.fromEntries(
+      await Promise.all(untouched.map(async (b) => [b, await held(kernel, b)])),
+    );
+    const from = kernel.calls.length;
+    const report = await ek.applyBlockDiff(sr(L, '- 第一项', '- 第一项（改）'), host);
+    assert.equal(report.ok, true, report.summary);
+    assert.deepEqual(
+      report.plan[0].operations.map((op) => [op.op, op.id]),
+      [['updateBlock', AP]],
+    );
+    const writes = blockWrites(kernel, from).flatMap(([, ids]) => ids);
+    assert.deepEqual(writes, [AP], 'one block written');
+    await host.flushTransaction();
+    for (const b of untouched) assert.equal(await held(kernel, b), before[b], `${b} untouched`);
+    assert.equal((await kernel.attrs(CP))['plugin-mark'], 'x');
+    // The undo is a hunk on the paragraph, and restores it alone.
+    assert.match(report.undo, new RegExp(`^@@${AP}@@`));
+    const undoFrom = kernel.calls.length;
+    const undone = await ek.applyBlockDiff(report.undo, host);
+    assert.equal(undone.ok, true, undone.summary);
+    assert.deepEqual(
+      blockWrites(kernel, undoFrom).flatMap(([, ids]) => ids),
+      [AP],
+    );
+    await host.flushTransaction();
+    assert.match(await held(kernel, AP), /^第一项\n/);
+    for (const b of untouched) assert.equal(await held(kernel, b), before[b], `${b} untouched`);
+  },
+);
+
+kernelTest(
+  'item 4: two hunks on one blockquote, and a structural change inside a list, write the smallest blocks that hold them',
+  async () => {
+    const { kernel, host } = await setup();
+    const report = await ek.applyBlockDiff(
+      [sr(Q, '引用一', '引用一（改）'), sr(Q, '之后', '之后（改）')].join('\n\n'),
+      host,
+    );
+    assert.equal(report.ok, true, report.summary);
+    assert.deepEqual(
+      report.plan.flatMap((e) => e.operations.map((op) => [op.op, op.id])),
+      [
+        ['updateBlock', QP1],
+        ['updateBlock', QP2],
+      ],
+    );
+    // An item added to the list changes the list's structure: the list is
+    // written, its kept items by their ids.
+    const added = await ek.applyBlockDiff(sr(L, '- 第三项', '- 第三项\n- 第四项'), host);
+    assert.equal(added.ok, true, added.summary);
+    assert.deepEqual(
+      added.plan[0].operations.map((op) => [op.op, op.id]),
+      [['updateBlock', L]],
+    );
+    await host.flushTransaction();
+    for (const b of [A, AP, B, BP, C, CP]) assert.ok(await kernel.block(b), `${b} kept its id`);
+    assert.match(await held(kernel, CP), /custom-note="保留"/);
+  },
+);
+
+kernelTest(
+  'item 3: 100 runs of two applies sent together through one host (one paragraph; a list and its own item) — every reported success holds, and both succeed',
+  async () => {
+    const { kernel, host } = await setup();
+    const runs = LIVE ? 25 : 100;
+    let [alpha, gamma, first, third] = ['alpha', 'gamma', '第一项', '第三项'];
+    for (let i = 0; i < runs; i++) {
+      const next = [`alpha${i}`, `gamma${i}`, `第一项${i}`, `第三项${i}`];
+      const reports = await Promise.all([
+        ek.applyBlockDiff(sr(P, alpha, next[0]), host),
+        ek.applyBlockDiff(sr(P, gamma, next[1]), host),
+        ek.applyBlockDiff(sr(L, `- ${first}`, `- ${next[2]}`), host),
+        ek.applyBlockDiff(sr(CP, third, next[3]), host),
+      ]);
+      for (const r of reports) assert.equal(r.ok, true, `run ${i}: ${r.summary}`);
+      [alpha, gamma, first, third] = next;
+      await host.flushTransaction();
+      assert.equal((await kernel.block(P)).markdown, `${alpha} beta ${gamma}`, `run ${i}`);
+      assert.equal((await kernel.block(AP)).markdown, first, `run ${i}`);
+      assert.equal((await kernel.block(CP)).markdown, third, `run ${i}`);
+    }
+  },
+);
+
+kernelTest('item 3: applies through two tool-call views of one host take turns too', async () => {
+  const { kernel, host } = await setup();
+  const runner = ek.createToolRunner({ siyuan: host });
+  const calls = ['alpha', 'gamma'].map((word, k) =>
+    runner.runDetailed(
+      'applyBlockDiff',
+      { diff: sr(P, word, `${word}!`) },
+      { signal: new AbortController().signal, onWrite: () => {} },
+    ),
+  );
+  const results = await Promise.all(calls);
+  for (const [k, r] of results.entries()) assert.equal(r.isError, false, `call ${k}: ${r.text}`);
+  await host.flushTransaction();
+  assert.equal((await kernel.block(P)).markdown, 'alpha! beta gamma!');
+});
