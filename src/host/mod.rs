@@ -13,8 +13,10 @@
 #![allow(async_fn_in_trait)] // single-threaded (wasm) hosts: no Send bound wanted.
 
 mod calls;
+mod stored;
 
 pub(crate) use calls::{fetch_blocks, fetch_children, host_error, one_per_id, require};
+pub(crate) use stored::AsStored;
 
 use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 
