@@ -108,6 +108,10 @@ pub enum ErrorCode {
     /// Rewriting a container that holds a folded heading: the kernel would
     /// move the heading's old section in beside the new one.
     FoldedHeading = "FOLDED_HEADING",
+    /// A write would change text through the kernel's decoding of
+    /// character references (`&amp;` → `&`): an HTML block's on a kernel
+    /// whose Lute decodes them again (v3.7.3), or text the edit keeps.
+    WouldDecodeEntities = "WOULD_DECODE_ENTITIES",
     // ---- slice (SPEC §4) ------------------------------------------------
     /// A slice names an anchor id that is not among the children.
     SliceAnchorNotFound = "SLICE_ANCHOR_NOT_FOUND",

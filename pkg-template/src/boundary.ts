@@ -400,6 +400,7 @@ const HOST_CALLBACKS = [
   'getDocHeadings',
   'getReferencedIds',
   'splitMarkdown',
+  'getKernelVersion',
 ] as const;
 
 export { langOf };

@@ -183,6 +183,12 @@ export interface SiyuanHost {
   /** The top-level blocks of `markdown` as SiYuan's Lute splits it (a host
    * that has Lute; editkit's own splitter otherwise). */
   splitMarkdown?(markdown: string): Awaitable<string[]>;
+  /** The SiYuan kernel's version (`/api/system/version`, e.g. `"3.7.3"`).
+   * Asked only when an edit involves `&`: a kernel up to v3.7.3 decodes an
+   * HTML block's character references again on every write, so such
+   * writes are refused there (`WOULD_DECODE_ENTITIES`). Without it,
+   * editkit assumes such a kernel. */
+  getKernelVersion?(): Awaitable<string>;
 }
 
 /** One level of `/api/block/getBlockBreadcrumb`, as the kernel returns it. */

@@ -16,7 +16,9 @@ use super::ial::memberships_in;
 use super::messages as msg;
 use super::parser::{analyze, Keep};
 use super::plan::{seed_of, Draft, IdMaker, PlanData, PlanEntry, Planner};
-use super::reads::{read_child_lists, read_references, read_splits, read_targets, Reads};
+use super::reads::{
+    read_child_lists, read_decodes_html, read_references, read_splits, read_targets, Reads,
+};
 use super::refuse;
 use super::run::{delete_groups, Executed, Run};
 use super::types::Problem;
@@ -46,12 +48,8 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     };
     let analysis = analyze(text, lang, keep);
     if !analysis.errors.is_empty() {
-        return Err(refuse(
-            lang,
-            Problem::InvalidFormat {
-                errors: analysis.errors,
-            },
-        ));
+        let errors = analysis.errors;
+        return Err(refuse(lang, Problem::InvalidFormat { errors }));
     }
     let edits = analysis.edits;
     let mut warnings = analysis.warnings;
@@ -62,6 +60,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     let referenced =
         read_references(host, &checked.drafts, &checked.reads.descendants, lang).await?;
     let splits = read_splits(host, &checked.drafts, lang).await?;
+    let decodes_html = read_decodes_html(host, &checked.drafts, &checked.reads.kramdown).await;
     let reads = &checked.reads;
     let data = PlanData {
         blocks: &reads.blocks,
@@ -74,6 +73,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         emptied_documents: &checked.emptied_documents,
         allow_child_reassign: options.allow_child_reassign,
         allow_membership_loss: options.allow_membership_loss,
+        decodes_html_entities: decodes_html,
         lang,
     };
     let results = &mut checked.results;

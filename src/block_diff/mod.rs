@@ -31,6 +31,7 @@
 mod batched;
 mod check;
 mod emptied;
+mod entities;
 mod execute;
 mod ial;
 mod lexer;

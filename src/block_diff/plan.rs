@@ -22,6 +22,7 @@
 
 use crate::text::{StableMap, StableSet};
 
+use super::entities;
 use super::ial::{carried_attrs, carried_attrs_of, MEMBERSHIP_KEYS};
 use super::messages as msg;
 use super::narrow::{narrow, NarrowWrite};
@@ -88,6 +89,9 @@ pub struct PlanData<'a> {
     pub emptied_documents: &'a StableSet<String>,
     pub allow_child_reassign: bool,
     pub allow_membership_loss: bool,
+    /// The kernel's Lute decodes an HTML block's entities again on write
+    /// ([`super::entities`]).
+    pub decodes_html_entities: bool,
     pub lang: Lang,
 }
 
@@ -281,11 +285,64 @@ impl<'a> Planner<'a> {
 
     /// Plans one draft: the entry, or the error that refuses it.
     pub fn plan(&mut self, draft: &Draft) -> Result<PlanEntry, Error> {
-        match draft.kind {
-            EditKind::Update => self.plan_update(draft),
-            EditKind::Delete => Ok(self.plan_delete(draft)),
-            _ => Ok(self.plan_insert(draft)),
+        let entry = match draft.kind {
+            EditKind::Update => self.plan_update(draft)?,
+            EditKind::Delete => self.plan_delete(draft),
+            _ => self.plan_insert(draft),
+        };
+        self.refuse_decoding(draft, &entry)?;
+        Ok(entry)
+    }
+
+    /// An entry whose writes would let the kernel decode character
+    /// references is refused (SPEC §3.7 rule 27, [`super::entities`]):
+    /// in text an update keeps, and in HTML on a kernel that decodes it
+    /// again (before the edit: a rollback writes it back; after it).
+    fn refuse_decoding(&self, draft: &Draft, entry: &PlanEntry) -> Result<(), Error> {
+        let html = self.data.decodes_html_entities;
+        let mut found = Vec::new();
+        let mut in_html = false;
+        for op in &entry.planned.operations {
+            let markdown = match op {
+                HostOp::Update { markdown, .. }
+                | HostOp::Insert { markdown, .. }
+                | HostOp::Prepend { markdown, .. }
+                | HostOp::Append { markdown, .. } => markdown,
+                HostOp::Delete { .. } => continue,
+            };
+            if let HostOp::Update { id, .. } = op {
+                let before = entry
+                    .narrowed_kramdown
+                    .iter()
+                    .find(|(leaf, _)| leaf == id)
+                    .map(|(_, old)| old.as_str())
+                    .or_else(|| self.data.kramdown.get(id).map(String::as_str))
+                    .or(draft.old_markdown.as_deref())
+                    .unwrap_or("");
+                let kept = entities::decodable(before, html);
+                in_html |= html && !entities::decodable_in_html(before).is_empty();
+                found.extend(kept);
+            }
+            if html {
+                let written = entities::decodable_in_html(markdown);
+                in_html |= !written.is_empty();
+                found.extend(written);
+            }
         }
+        if found.is_empty() {
+            return Ok(());
+        }
+        found.dedup();
+        Err(refuse(
+            self.data.lang,
+            Problem::WouldDecodeEntities {
+                id: draft.block_id.clone(),
+                hunk: draft.hunk_indexes[0],
+                line: draft.line,
+                entities: found,
+                html: in_html,
+            },
+        ))
     }
 
     fn entry(&mut self, draft: &Draft, planned: PlannedEdit) -> PlanEntry {

@@ -232,6 +232,31 @@ pub(super) async fn read_splits<H: SiyuanHost>(
     Ok(splits)
 }
 
+/// Whether the kernel's Lute decodes an HTML block's entities again on
+/// write ([`super::entities`]). Asked only when a text of the diff holds a
+/// `&` (a host caches the answer); a host that cannot tell is taken to be
+/// such a kernel.
+pub(super) async fn read_decodes_html<H: SiyuanHost>(
+    host: &H,
+    drafts: &[Draft],
+    kramdown: &StableMap<String, String>,
+) -> bool {
+    let texts = drafts
+        .iter()
+        .flat_map(|d| [d.old_markdown.as_deref(), d.new_markdown.as_deref()])
+        .flatten()
+        .chain(kramdown.values().map(String::as_str));
+    let mut texts = texts;
+    if !texts.any(|t| t.contains('&')) {
+        return false;
+    }
+    if !host.has(Capability::GetKernelVersion) {
+        return true;
+    }
+    let version = host.get_kernel_version().await.ok();
+    super::entities::decodes_html_entities(version.as_deref())
+}
+
 /// `flushTransaction`, whose failure means reads could be stale.
 pub(super) async fn flush<H: SiyuanHost>(host: &H, lang: Lang) -> Result<(), Error> {
     host.flush_transaction()

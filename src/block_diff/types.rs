@@ -616,6 +616,16 @@ pub(crate) enum Problem {
         line: u32,
         headings: Vec<String>,
     },
+    /// Writing block `id` (or what the edit writes for it) would let the
+    /// kernel decode these character references (`html`: in an HTML
+    /// block, on a kernel that decodes them again).
+    WouldDecodeEntities {
+        id: String,
+        hunk: u32,
+        line: u32,
+        entities: Vec<String>,
+        html: bool,
+    },
     /// A broken invariant of editkit itself.
     Internal { what: &'static str },
     // ---- execution ----
@@ -673,6 +683,7 @@ impl Problem {
             UnclosedFence { .. } => ErrorCode::UnclosedFence,
             InvalidBodyId { .. } => ErrorCode::InvalidBlockId,
             FoldedHeading { .. } => ErrorCode::FoldedHeading,
+            WouldDecodeEntities { .. } => ErrorCode::WouldDecodeEntities,
             Internal { .. } | ChainBroken { .. } => ErrorCode::InternalError,
             StaleBlock { .. } | RollbackConflict { .. } => ErrorCode::StaleBlock,
             WriteFailed { error, .. } if error.timeout => ErrorCode::HostTimeout,
@@ -715,7 +726,8 @@ impl Problem {
             | MissingSearch { line, id, hunk }
             | ChildrenWouldBeReassigned { line, id, hunk, .. }
             | WouldLoseMembership { line, id, hunk, .. }
-            | FoldedHeading { line, id, hunk, .. } => (Some(*line), Some(id), Some(*hunk)),
+            | FoldedHeading { line, id, hunk, .. }
+            | WouldDecodeEntities { line, id, hunk, .. } => (Some(*line), Some(id), Some(*hunk)),
             BlockNotFound { at }
             | NotAContainer { at, .. }
             | DocumentTarget { at }
@@ -770,6 +782,7 @@ impl Problem {
                 d.block_ids = members.iter().map(|(m, _)| m.clone()).collect();
             }
             WriteVerifyFailed { actual, .. } => d.actual = Some(actual.clone()),
+            WouldDecodeEntities { entities, .. } => d.name = entities.first().cloned(),
             EmptyDiff
             | SearchWithoutBlockId { .. }
             | NestedSearch { .. }

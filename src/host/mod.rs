@@ -65,6 +65,9 @@ pub enum Capability {
     /// Lute's own split of markdown into top-level blocks (a host that has
     /// SiYuan's Lute; editkit's splitter otherwise).
     SplitMarkdown,
+    /// The kernel's version (`/api/system/version`): whether its Lute
+    /// decodes an HTML block's entities again on write (v3.7.3).
+    GetKernelVersion,
     /// The optional LLM self-correction callback of the matcher (SPEC §6.6).
     Corrector,
 }
@@ -93,6 +96,7 @@ impl Capability {
             GetDocHeadings => "getDocHeadings",
             GetReferencedIds => "getReferencedIds",
             SplitMarkdown => "splitMarkdown",
+            GetKernelVersion => "getKernelVersion",
             Corrector => "corrector",
         }
     }
@@ -311,5 +315,12 @@ pub trait SiyuanHost {
     async fn split_markdown(&self, markdown: &str) -> HostResult<Vec<String>> {
         let _ = markdown;
         Err(HostError::missing(Capability::SplitMarkdown))
+    }
+
+    /// The SiYuan kernel's version (`"3.7.3"`). Optional: without it,
+    /// editkit assumes a kernel whose Lute decodes an HTML block's
+    /// entities again on write (KERNEL-FACTS §13).
+    async fn get_kernel_version(&self) -> HostResult<String> {
+        Err(HostError::missing(Capability::GetKernelVersion))
     }
 }

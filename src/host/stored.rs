@@ -226,6 +226,10 @@ impl<H: SiyuanHost> SiyuanHost for AsStored<'_, H> {
     async fn split_markdown(&self, markdown: &str) -> HostResult<Vec<String>> {
         self.inner.split_markdown(markdown).await
     }
+
+    async fn get_kernel_version(&self) -> HostResult<String> {
+        self.inner.get_kernel_version().await
+    }
 }
 
 #[cfg(test)]

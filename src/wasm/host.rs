@@ -335,6 +335,10 @@ impl SiyuanHost for JsHost {
             .await
     }
 
+    async fn get_kernel_version(&self) -> HostResult<String> {
+        self.call_parse(Capability::GetKernelVersion, &[]).await
+    }
+
     async fn flush_transaction(&self) -> HostResult<()> {
         if self.has(Capability::FlushTransaction) {
             self.call(Capability::FlushTransaction, &[])

@@ -531,6 +531,7 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     };
   }
 
+  let version: Promise<string> | undefined;
   const host: SiyuanKernelHost = {
     request,
 
@@ -567,6 +568,22 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
           if (typeof row.id === 'string' && chunk.includes(row.id)) found.add(row.id);
       }
       return [...found];
+    },
+
+    async getKernelVersion() {
+      // A running kernel's version does not change: asked once per host
+      // (again after a failed ask).
+      if (!version) {
+        version = call<unknown>('/api/system/version', {}).then((v) => {
+          if (typeof v !== 'string')
+            throw new SiyuanApiError('/api/system/version', Number.NaN, 'data is not a version');
+          return v;
+        });
+        version.catch(() => {
+          version = undefined;
+        });
+      }
+      return version;
     },
 
     async getChildBlocks(ids) {

@@ -57,7 +57,8 @@ fn suggestions(lang: Lang, items: &[(&str, &str)]) -> Vec<String> {
 
 /// Words `problem` in `lang`. Only formats: the problem carries every
 /// fact. Every variant is named (no wildcard), so a new one does not
-/// compile until it has its words.
+/// compile until it has its words. One piece: a table-like match, one arm
+/// per problem.
 pub(crate) fn render(problem: &Problem, lang: Lang) -> Said {
     use Problem::*;
     match problem {
@@ -128,6 +129,13 @@ pub(crate) fn render(problem: &Problem, lang: Lang) -> Said {
         FoldedHeading {
             id, hunk, headings, ..
         } => safety::folded_heading(lang, id, *hunk, headings),
+        WouldDecodeEntities {
+            id,
+            hunk,
+            entities,
+            html,
+            ..
+        } => safety::would_decode_entities(lang, id, *hunk, entities, *html),
         // ---- execution ----
         StaleBlock { id, hunk } => execution::stale_block(lang, id, *hunk),
         WriteFailed { error, hunk } => execution::write_failed(lang, error, *hunk),
