@@ -676,6 +676,94 @@ for (const n of [1, 3, 10, 100]) {
   );
 }
 
+// §5 (revision 4) the same applies on a live SiYuan kernel, when
+// SIYUAN_URL and SIYUAN_TOKEN name one: the requests an apply of n hunks
+// makes and its median wall time (kernel included), batch endpoints on and
+// off, beside the double's median in the same run. In a scratch notebook
+// the bench makes and removes.
+
+/** Median wall time of `runs` applies of n hunks (each writes new text) and the requests of one. */
+async function appliesOn(request, ids, batch, runs) {
+  let sent = 0;
+  const counted = async (path, body) => {
+    sent += 1;
+    return request(path, body);
+  };
+  const host = ek.createSiyuanHost({ request: counted, lute, batch });
+  const times = [];
+  let requests = 0;
+  for (let k = 0; k < runs; k++) {
+    const diff = ids
+      .map((id) => `@@${id}@@\n<<<<<<< SEARCH\n文字 ${k}\n=======\n文字 ${k + 1}\n>>>>>>> REPLACE`)
+      .join('\n\n');
+    sent = 0;
+    const t = performance.now();
+    const report = await ek.applyBlockDiff(diff, host);
+    times.push(performance.now() - t);
+    if (!report.ok) throw new Error(`live apply of ${ids.length} hunks: ${report.summary}`);
+    requests = sent;
+  }
+  return { ms: median(times), requests };
+}
+const { SIYUAN_URL, SIYUAN_TOKEN } = process.env;
+if (SIYUAN_URL && SIYUAN_TOKEN) {
+  const live = ek.kernelRequest({ baseUrl: SIYUAN_URL, token: SIYUAN_TOKEN });
+  const call = async (path, body) => {
+    const res = await live(path, body);
+    if (res.code !== 0) throw new Error(`${path}: ${res.msg}`);
+    return res.data;
+  };
+  const version = await call('/api/system/version', {});
+  const made = await call('/api/notebook/createNotebook', { name: `editkit-bench-${Date.now()}` });
+  const notebook = made.notebook.id;
+  try {
+    for (const n of [1, 10, 100]) {
+      const stamp = '20250101000000';
+      const ids = Array.from({ length: n }, (_, i) => `${stamp}-b${String(i).padStart(6, '0')}`);
+      for (const batch of [true, false]) {
+        const markdown = ids.map((id, i) => `第 ${i} 段，文字 0。\n{: id="${id}"}`).join('\n\n');
+        const doc = await call('/api/filetree/createDocWithMd', {
+          notebook,
+          path: `/bench ${n} ${batch}`,
+          markdown,
+        });
+        const runs = n === 100 ? 5 : 9;
+        const onLive = await appliesOn(live, ids, batch, runs);
+        await call('/api/filetree/removeDocByID', { id: doc });
+        const double = testing.createKernelDouble({
+          documents: [
+            {
+              id: `${stamp}-docbnch`,
+              title: 'b',
+              box: notebook,
+              hpath: '/b',
+              blocks: markdown.split('\n\n'),
+            },
+          ],
+          notebooks: [{ id: notebook, name: 'b' }],
+          lute,
+          batchEndpoints: batch,
+        });
+        const onDouble = await appliesOn(double.request, ids, batch, runs);
+        row(
+          `live kernel ${version}, ${n} hunk(s), ${batch ? 'batch' : 'block by block'}`,
+          onLive.ms,
+          onDouble.ms,
+          n === 100 && batch ? '≤ 1000 ms wall' : 'printed',
+          n === 100 && batch ? onLive.ms <= 1000 : undefined,
+          `${onLive.requests} requests live, ${onDouble.requests} on the double (baseline: the double's median, same run)`,
+        );
+      }
+    }
+  } finally {
+    await call('/api/notebook/removeNotebook', { notebook });
+  }
+} else {
+  console.log(
+    '# live kernel rows skipped: set SIYUAN_URL and SIYUAN_TOKEN to time applies on a SiYuan kernel',
+  );
+}
+
 // ---------------------------------------------------------------------------
 // §4 package size: a budget (revision 3), gzip ≤ 450 KB; raw is printed.
 

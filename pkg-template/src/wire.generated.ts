@@ -101,7 +101,8 @@ export type WarningCode =
   | 'UNDO_UNCHECKED'
   | 'CONTAINER_DELETED'
   | 'MEMBERSHIP_LOST'
-  | 'UNDO_POSITION_APPROXIMATE';
+  | 'UNDO_POSITION_APPROXIMATE'
+  | 'KERNEL_SIDE_EFFECTS';
 
 /** How a block edit found its place without the matcher (Rust: `BlockStrategy`). */
 export type BlockStrategy =

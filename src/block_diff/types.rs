@@ -88,6 +88,10 @@ pub enum WarningCode {
     /// A deleted block's position could not be determined exactly; its undo
     /// re-inserts it at the start of its parent.
     UndoPositionApproximate = "UNDO_POSITION_APPROXIMATE",
+    /// A write that re-IDs children did not land, and the kernel may have
+    /// kept side effects of it: the new ids in its block index, database
+    /// rows of the children removed (SPEC §3.7 rule 27).
+    KernelSideEffects = "KERNEL_SIDE_EFFECTS",
 }
 }
 

@@ -159,10 +159,35 @@ impl<H: SiyuanHost> Run<'_, H> {
             }
             if !failed.contains(&entry) {
                 failed.push(entry);
+                self.note_side_effects(&plan[entry], &problem, done);
             }
         }
         failed.sort();
         failed
+    }
+
+    /// A container update that re-IDs children and did not land (the
+    /// target reads as before: the kernel rolled its transaction back) may
+    /// still have had the kernel's side effects (SPEC §3.7 rule 27): the
+    /// report says so.
+    fn note_side_effects(&mut self, entry: &PlanEntry, problem: &Problem, done: &[Done]) {
+        let reassigned = &entry.planned.reassigned_children;
+        let rolled_back = done.iter().any(|d| match d {
+            Done::Updated {
+                id, old_markdown, ..
+            } => *id == problem.id && same_text(&problem.actual, old_markdown),
+            _ => false,
+        });
+        if reassigned.is_empty() || !rolled_back {
+            return;
+        }
+        self.warnings.push(Warning {
+            code: WarningCode::KernelSideEffects,
+            message: msg::kernel_side_effects(self.lang, &entry.planned.block_id, reassigned),
+            line: None,
+            hunk_index: entry.planned.hunk_indexes.first().copied(),
+            block_id: Some(entry.planned.block_id.clone()),
+        });
     }
 
     /// After deletes (since step `from`) that emptied a document, the

@@ -31,9 +31,9 @@ mod warnings;
 pub use summary::{summary_executed, summary_not_executed};
 pub use warnings::{
     children_reassigned, container_deleted, delete_body_ignored, id_in_use, id_taken_on_restore,
-    kernel_created, marker_in_body, membership_lost, text_between_pairs, text_outside_hunk,
-    unchanged_block, undo_cannot_restore, undo_position_approximate, undo_unchecked,
-    verify_unavailable, write_outcome_resolved,
+    kernel_created, kernel_side_effects, marker_in_body, membership_lost, text_between_pairs,
+    text_outside_hunk, unchanged_block, undo_cannot_restore, undo_position_approximate,
+    undo_unchecked, verify_unavailable, write_outcome_resolved,
 };
 
 use super::types::Problem;

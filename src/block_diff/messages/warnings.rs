@@ -74,6 +74,14 @@ pub fn write_outcome_resolved(lang: Lang, id: &str, landed: bool) -> String {
     }
 }
 
+pub fn kernel_side_effects(lang: Lang, id: &str, children: &[String]) -> String {
+    let list = children.join(", ");
+    match lang {
+        Lang::En => format!("The update of {id} did not land, but it would have given its children {list} new ids: when SiYuan rolls a failed write back it keeps their text, yet may already have registered the new ids and removed those blocks from their databases (KERNEL-FACTS §13). Check the database rows of {list}."),
+        Lang::Zh => format!("对 {id} 的更新没有写入，但该更新会给其子块 {list} 分配新 ID：思源回滚失败的写入时保留了它们的文字，但可能已登记新 ID，并把这些块从其所在的数据库中移除（KERNEL-FACTS §13）。请检查 {list} 所在的数据库行。"),
+    }
+}
+
 pub fn kernel_created(lang: Lang, id: &str, parent: &str) -> String {
     match lang {
         Lang::En => format!("The kernel put an empty paragraph {id} into list item {parent} when its only block was deleted; the undo removes it again."),
