@@ -29,7 +29,7 @@ use super::undo::Done;
 use super::verify::same_text;
 use super::write::{note_created, updated_step, Links};
 use super::{EditStatus, HostOp, IdMapping};
-use crate::host::{Capability, HostError, InsertAnchor, NewIds, SiyuanHost};
+use crate::host::{rows_as_stored, Capability, HostError, InsertAnchor, NewIds, SiyuanHost};
 use crate::markdown::strip_ial;
 use crate::Error;
 
@@ -480,7 +480,7 @@ impl<H: SiyuanHost> Run<'_, H> {
     /// The rows of `ids` now, after a flush (empty when the read failed).
     async fn rows_now(&self, ids: Vec<String>) -> StableMap<String, Option<crate::siyuan::Block>> {
         let _ = self.host.flush_transaction().await;
-        match self.host.get_blocks(&ids).await {
+        match self.host.get_blocks(&ids).await.map(rows_as_stored) {
             Ok(rows) if rows.len() == ids.len() => ids.into_iter().zip(rows).collect(),
             _ => StableMap::default(),
         }

@@ -25,71 +25,68 @@ use crate::siyuan::BlockKind;
 /// write: v3.7.3 and older, or an unknown version.
 pub fn decodes_html_entities(version: Option<&str>) -> bool {
     let Some(version) = version else { return true };
-    let numbers: Vec<u32> = version
-        .trim()
-        .trim_start_matches('v')
-        .split(['.', '-', '+'])
-        .take(3)
-        .map(|part| part.parse().unwrap_or(0))
-        .collect();
-    match numbers.as_slice() {
-        [major, minor, patch] => (*major, *minor, *patch) < (3, 7, 4),
-        _ => true,
+    // "3.7.4-alpha.1" → [3, 7, 4]: the digits of each of the first three
+    // numbers; anything else is an unknown version.
+    let mut numbers = [0u32; 3];
+    let mut k = 0;
+    let mut seen = false;
+    for b in version.bytes() {
+        if b.is_ascii_digit() {
+            numbers[k] = numbers[k]
+                .saturating_mul(10)
+                .saturating_add(u32::from(b - b'0'));
+            seen = true;
+        } else if b == b'.' && seen && k < 2 {
+            k += 1;
+            seen = false;
+        } else if seen {
+            break;
+        }
     }
+    k < 2 || !seen || (numbers[0], numbers[1], numbers[2]) < (3, 7, 4)
 }
 
 /// The character references in `markdown` a write of it would decode:
 /// outside code in every block, and in HTML blocks when `html` (the
 /// kernel decodes them again). In order, each once.
 pub fn decodable(markdown: &str, html: bool) -> Vec<String> {
-    if !markdown.contains('&') {
-        return Vec::new();
-    }
-    let lines = source_lines(markdown);
-    let mut out = Vec::new();
-    for node in parse(markdown) {
-        walk(&node, &lines, html, &mut out);
-    }
-    out
+    found_in(markdown, true, html)
 }
 
 /// The character references in the HTML blocks of `markdown`.
 pub fn decodable_in_html(markdown: &str) -> Vec<String> {
-    if !markdown.contains('&') {
-        return Vec::new();
-    }
-    let lines = source_lines(markdown);
+    found_in(markdown, false, true)
+}
+
+/// The references in the blocks of `markdown`: in text (`text`) and in
+/// HTML (`html`).
+fn found_in(markdown: &str, text: bool, html: bool) -> Vec<String> {
     let mut out = Vec::new();
-    for node in parse(markdown) {
-        walk_html(&node, &lines, &mut out);
+    if markdown.contains('&') {
+        let lines = source_lines(markdown);
+        for node in parse(markdown) {
+            walk(&node, &lines, text, html, &mut out);
+        }
     }
     out
 }
 
-fn walk(node: &Node, lines: &[&str], html: bool, out: &mut Vec<String>) {
-    if node.is_container() {
-        for child in &node.children {
-            walk(child, lines, html, out);
-        }
-        return;
-    }
-    let text = without_ial(&own_text(node, lines).unwrap_or_default());
-    match node.kind {
-        BlockKind::Code | BlockKind::Math => {}
-        BlockKind::Html if html => references(&text, false, out),
-        BlockKind::Html => {}
-        _ => references(&text, true, out),
-    }
-}
-
-fn walk_html(node: &Node, lines: &[&str], out: &mut Vec<String>) {
+fn walk(node: &Node, lines: &[&str], text: bool, html: bool, out: &mut Vec<String>) {
     for child in &node.children {
-        walk_html(child, lines, out);
+        walk(child, lines, text, html, out);
     }
-    if node.kind == BlockKind::Html {
-        let text = without_ial(&own_text(node, lines).unwrap_or_default());
-        references(&text, false, out);
-    }
+    let inline = match node.kind {
+        _ if node.is_container() => return,
+        BlockKind::Html if html => false,
+        BlockKind::Code | BlockKind::Math | BlockKind::Html => return,
+        _ if text => true,
+        _ => return,
+    };
+    references(
+        &without_ial(&own_text(node, lines).unwrap_or_default()),
+        inline,
+        out,
+    );
 }
 
 /// A block's text without its IAL lines (an attribute value's `&quot;` is
@@ -140,10 +137,8 @@ fn references(text: &str, inline: bool, out: &mut Vec<String>) {
 fn reference_len(text: &str) -> Option<usize> {
     let rest = text.strip_prefix('&')?;
     let (body_len, ok) = if let Some(num) = rest.strip_prefix('#') {
-        let (digits, hex) = match num.strip_prefix(['x', 'X']) {
-            Some(h) => (h, true),
-            None => (num, false),
-        };
+        let hex = matches!(num.bytes().next(), Some(b'x' | b'X'));
+        let digits = if hex { &num[1..] } else { num };
         let n = digits
             .bytes()
             .take_while(|b| {

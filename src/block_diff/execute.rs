@@ -27,7 +27,7 @@ use super::{
     ApplyOptions, ApplyReport, BlockEdit, EditKind, EditResult, EditStatus, HostOp, Warning,
     WarningCode,
 };
-use crate::host::{require, AsStored, Capability, SiyuanHost};
+use crate::host::{require, Capability, SiyuanHost};
 use crate::siyuan::{Block, ChildBlock};
 use crate::{Error, Lang};
 
@@ -53,8 +53,6 @@ pub async fn apply_block_diff<H: SiyuanHost>(
     }
     let edits = analysis.edits;
     let mut warnings = analysis.warnings;
-    // Reads as the kernel stores blocks, undecorated (SPEC §3.7 rule 25).
-    let host = &AsStored::new(host);
     require(host, &[Capability::GetBlocks], lang)?;
     let mut checked = read_and_check(host, &edits, options, &mut warnings).await?;
     let referenced =

@@ -17,7 +17,9 @@ use crate::text::{StableMap, StableSet};
 use super::check::normalize_eol;
 use super::plan::{ial_ids, Draft};
 use super::{BlockEdit, EditKind};
-use crate::host::{fetch_children, host_error, one_per_id, require, Capability, SiyuanHost};
+use crate::host::{
+    fetch_children, host_error, kramdown_as_stored, one_per_id, require, Capability, SiyuanHost,
+};
 use crate::markdown::{ial_id, parse, Node};
 use crate::siyuan::{Block, BlockKind, ChildBlock};
 use crate::{Error, Lang};
@@ -87,6 +89,11 @@ pub(super) async fn read_targets<H: SiyuanHost>(
     if !present.is_empty() {
         require(host, &[Capability::GetKramdown], lang)?;
         kramdown = fetch_kramdown(host, &present, lang).await?;
+        // As stored, not as the read decorates it (SPEC §3.7 rule 25).
+        for (id, k) in kramdown.iter_mut() {
+            let row = blocks.get(id).and_then(Option::as_ref);
+            *k = kramdown_as_stored(std::mem::take(k), row);
+        }
     }
     let changing = changing_now(edits, &present, &blocks, &kramdown);
     let descendants = container_descendants(&blocks, &kramdown);

@@ -23,7 +23,7 @@ use super::types::Problem;
 use super::undo::{Done, UndoPosition};
 use super::verify::same_text;
 use super::{IdMapping, RollbackReport};
-use crate::host::{host_error, HostError, InsertAnchor, SiyuanHost};
+use crate::host::{host_error, rows_as_stored, HostError, InsertAnchor, SiyuanHost};
 use crate::markdown::strip_ial;
 use crate::siyuan::{Block, BlockKind};
 
@@ -69,7 +69,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         let mut tally = Tally::default();
         let _ = self.host.flush_transaction().await;
         let ids: Vec<String> = done.iter().map(|d| d.id().to_string()).collect();
-        let rows: Rows = match self.host.get_blocks(&ids).await {
+        let rows: Rows = match self.host.get_blocks(&ids).await.map(rows_as_stored) {
             Ok(rows) if rows.len() == ids.len() => ids.iter().cloned().zip(rows).collect(),
             Ok(_) => {
                 let e = HostError::new(crate::host::Capability::GetBlocks, "wrong number of rows");

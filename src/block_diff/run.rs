@@ -20,7 +20,7 @@ use super::undo::{DeleteGroup, Done, UndoPosition};
 use super::{
     EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport, Warning, WarningCode,
 };
-use crate::host::{host_error, one_per_id, Capability, SiyuanHost};
+use crate::host::{host_error, kramdown_as_stored, one_per_id, Capability, SiyuanHost};
 use crate::siyuan::{Block, ChildBlock};
 use crate::{Error, Lang};
 
@@ -158,6 +158,11 @@ impl<H: SiyuanHost> Run<'_, H> {
             .iter()
             .map(String::as_str)
             .zip(now.into_iter().map(|k| k.map(|k| normalize_eol(&k))))
+            .map(|(id, k)| {
+                // As stored, like the check's read (SPEC §3.7 rule 25).
+                let row = self.blocks.get(id).and_then(Option::as_ref);
+                (id, k.map(|k| kramdown_as_stored(k, row)))
+            })
             .collect();
         let new_taken: StableSet<&str> = check_ids.list[targets..]
             .iter()

@@ -14,7 +14,7 @@ use super::run::Run;
 use super::types::Problem as Refusal;
 use super::undo::Done;
 use super::{EditStatus, IdMapping, Warning, WarningCode};
-use crate::host::SiyuanHost;
+use crate::host::{rows_as_stored, SiyuanHost};
 use crate::markdown::{is_ial_line, strip_ial};
 use crate::siyuan::Block;
 
@@ -113,7 +113,7 @@ impl<H: SiyuanHost> Run<'_, H> {
         let (ids, kept) = read_back_ids(plan, &done[from..]);
         let written = done.len() - from;
         let rows = match self.host.get_blocks(&ids).await {
-            Ok(rows) if rows.len() == ids.len() => rows,
+            Ok(rows) if rows.len() == ids.len() => rows_as_stored(rows),
             _ => {
                 self.warnings.push(Warning {
                     code: WarningCode::UndoUnchecked,

@@ -17,7 +17,7 @@ use super::types::Problem;
 use super::undo::Done;
 use super::verify::same_text;
 use super::{EditKind, HostOp, Warning, WarningCode};
-use crate::host::{Capability, HostError, InsertAnchor, NewIds, SiyuanHost};
+use crate::host::{rows_as_stored, Capability, HostError, InsertAnchor, NewIds, SiyuanHost};
 use crate::markdown::{strip_ial, with_ials_in_written_order};
 use crate::siyuan::Block;
 use crate::Error;
@@ -248,7 +248,12 @@ impl<H: SiyuanHost> Run<'_, H> {
     /// `landed` whether the write shows.
     async fn landed(&mut self, id: &str, landed: impl Fn(Option<&Block>) -> bool) -> Landed {
         let _ = self.host.flush_transaction().await;
-        match self.host.get_blocks(&[id.to_string()]).await {
+        match self
+            .host
+            .get_blocks(&[id.to_string()])
+            .await
+            .map(rows_as_stored)
+        {
             Ok(rows) if rows.len() == 1 => {
                 if landed(rows[0].as_ref()) {
                     Landed::Yes

@@ -30,7 +30,7 @@ pub(crate) async fn fetch_blocks<H: SiyuanHost>(
         .get_blocks(ids)
         .await
         .map_err(|e| host_error(lang, &e))?;
-    let rows = one_per_id(rows, ids.len(), Capability::GetBlocks, lang)?;
+    let rows = super::rows_as_stored(one_per_id(rows, ids.len(), Capability::GetBlocks, lang)?);
     Ok(ids
         .iter()
         .zip(rows)

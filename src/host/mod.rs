@@ -16,7 +16,7 @@ mod calls;
 mod stored;
 
 pub(crate) use calls::{fetch_blocks, fetch_children, host_error, one_per_id, require};
-pub(crate) use stored::AsStored;
+pub(crate) use stored::{kramdown_as_stored, rows_as_stored};
 
 use crate::siyuan::{Block, BreadcrumbEntry, ChildBlock};
 

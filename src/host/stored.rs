@@ -18,73 +18,50 @@
 //!   `\n</div>` after it unless it ends with `</div>`; the SQL `markdown`
 //!   column has the block as stored. Written back, the wrapper would stay.
 //!
-//! [`AsStored`] wraps a host for one apply: every row it reads gives a
-//! paragraph its leading spaces back (from `content`), and every kramdown
-//! read of a block whose row it has seen is put back as stored. (The
-//! paragraph-beginning-space export setting decorates only whole-document
-//! reads, which the block-diff engine does not make.)
+//! So every row editkit reads gives a paragraph its leading spaces back
+//! (from `content`), and every kramdown read of a block whose row it has
+//! is put back as stored ([`row_as_stored`], [`kramdown_as_stored`]).
+//! (The paragraph-beginning-space export setting decorates only
+//! whole-document reads, which the block-diff engine does not make.)
 
-use std::cell::RefCell;
+use crate::siyuan::{Block, BlockKind};
 
-use crate::host::{Capability, HostResult, InsertAnchor, NewIds, SiyuanHost};
-use crate::siyuan::{Block, BlockKind, BreadcrumbEntry, ChildBlock};
-use crate::text::StableMap;
-
-/// What a row said about a block's stored text.
-#[derive(Clone, Debug)]
-enum Stored {
-    /// A paragraph whose text begins with these spaces.
-    Lead(String),
-    /// An HTML block, as stored.
-    Html(String),
+/// A row as the kernel stores its block: a paragraph's leading Unicode
+/// spaces, which the `markdown` column trims, put back from `content`.
+pub fn row_as_stored(row: &mut Block) {
+    if row.kind() != BlockKind::Paragraph {
+        return;
+    }
+    let lead = leading_spaces(&row.content);
+    if !lead.is_empty() && !row.markdown.starts_with(lead) {
+        row.markdown = format!("{lead}{}", row.markdown);
+    }
 }
 
-/// A host whose reads give blocks as the kernel stores them (module docs).
-pub struct AsStored<'a, H: SiyuanHost> {
-    inner: &'a H,
-    seen: RefCell<StableMap<String, Stored>>,
+/// Every row of a read as stored ([`row_as_stored`]).
+pub fn rows_as_stored(mut rows: Vec<Option<Block>>) -> Vec<Option<Block>> {
+    for row in rows.iter_mut().flatten() {
+        row_as_stored(row);
+    }
+    rows
 }
 
-impl<'a, H: SiyuanHost> AsStored<'a, H> {
-    pub fn new(inner: &'a H) -> Self {
-        AsStored {
-            inner,
-            seen: RefCell::new(StableMap::default()),
-        }
-    }
-
-    fn learn(&self, row: &mut Block) {
-        match row.kind() {
-            BlockKind::Paragraph => {
-                let lead = leading_spaces(&row.content);
-                if lead.is_empty() {
-                    self.seen.borrow_mut().remove(&row.id);
-                    return;
-                }
-                if !row.markdown.starts_with(lead) {
-                    row.markdown = format!("{lead}{}", row.markdown);
-                }
-                self.seen
-                    .borrow_mut()
-                    .insert(row.id.clone(), Stored::Lead(lead.to_string()));
-            }
-            BlockKind::Html => {
-                self.seen
-                    .borrow_mut()
-                    .insert(row.id.clone(), Stored::Html(row.markdown.clone()));
-            }
-            _ => {}
-        }
-    }
-
-    fn restore(&self, id: &str, kramdown: String) -> String {
-        match self.seen.borrow().get(id) {
-            Some(Stored::Lead(lead)) if !kramdown.starts_with(lead.as_str()) => {
+/// A block's kramdown as stored, given its row (read as stored): a
+/// paragraph's leading spaces back, an HTML block without the read's
+/// `<div>` wrapper.
+pub fn kramdown_as_stored(kramdown: String, row: Option<&Block>) -> String {
+    let Some(row) = row else { return kramdown };
+    match row.kind() {
+        BlockKind::Paragraph => {
+            let lead = leading_spaces(&row.content);
+            if lead.is_empty() || kramdown.starts_with(lead) {
+                kramdown
+            } else {
                 format!("{lead}{kramdown}")
             }
-            Some(Stored::Html(stored)) => unwrap_html(kramdown, stored),
-            _ => kramdown,
         }
+        BlockKind::Html => unwrap_html(kramdown, &row.markdown),
+        _ => kramdown,
     }
 }
 
@@ -124,112 +101,6 @@ fn unwrap_html(kramdown: String, stored: &str) -> String {
         return format!("{stored}{ial}");
     }
     kramdown
-}
-
-impl<H: SiyuanHost> SiyuanHost for AsStored<'_, H> {
-    fn has(&self, capability: Capability) -> bool {
-        self.inner.has(capability)
-    }
-
-    async fn get_blocks(&self, ids: &[String]) -> HostResult<Vec<Option<Block>>> {
-        let mut rows = self.inner.get_blocks(ids).await?;
-        for row in rows.iter_mut().flatten() {
-            self.learn(row);
-        }
-        Ok(rows)
-    }
-
-    async fn get_child_blocks(&self, ids: &[String]) -> HostResult<Vec<Vec<ChildBlock>>> {
-        self.inner.get_child_blocks(ids).await
-    }
-
-    async fn get_kramdown(&self, ids: &[String]) -> HostResult<Vec<Option<String>>> {
-        let answer = self.inner.get_kramdown(ids).await?;
-        Ok(answer
-            .into_iter()
-            .enumerate()
-            .map(|(k, kramdown)| match (kramdown, ids.get(k)) {
-                (Some(kramdown), Some(id)) => Some(self.restore(id, kramdown)),
-                (kramdown, _) => kramdown,
-            })
-            .collect())
-    }
-
-    async fn update_block(&self, id: &str, markdown: &str) -> HostResult<()> {
-        self.inner.update_block(id, markdown).await
-    }
-
-    async fn delete_block(&self, id: &str) -> HostResult<()> {
-        self.inner.delete_block(id).await
-    }
-
-    async fn insert_block(&self, markdown: &str, anchor: &InsertAnchor) -> HostResult<NewIds> {
-        self.inner.insert_block(markdown, anchor).await
-    }
-
-    async fn prepend_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
-        self.inner.prepend_block(parent_id, markdown).await
-    }
-
-    async fn append_block(&self, parent_id: &str, markdown: &str) -> HostResult<NewIds> {
-        self.inner.append_block(parent_id, markdown).await
-    }
-
-    async fn update_blocks(&self, updates: &[(String, String)]) -> HostResult<()> {
-        self.inner.update_blocks(updates).await
-    }
-
-    async fn insert_blocks(&self, inserts: &[(String, InsertAnchor)]) -> HostResult<Vec<NewIds>> {
-        self.inner.insert_blocks(inserts).await
-    }
-
-    async fn prepend_blocks(&self, items: &[(String, String)]) -> HostResult<Vec<NewIds>> {
-        self.inner.prepend_blocks(items).await
-    }
-
-    async fn append_blocks(&self, items: &[(String, String)]) -> HostResult<Vec<NewIds>> {
-        self.inner.append_blocks(items).await
-    }
-
-    async fn get_breadcrumb(&self, ids: &[String]) -> HostResult<Vec<Vec<BreadcrumbEntry>>> {
-        self.inner.get_breadcrumb(ids).await
-    }
-
-    async fn get_doc_headings(&self, doc_ids: &[String]) -> HostResult<Vec<Vec<Block>>> {
-        self.inner.get_doc_headings(doc_ids).await
-    }
-
-    async fn create_doc(
-        &self,
-        notebook: &str,
-        hpath: &str,
-        parent_id: &str,
-        markdown: &str,
-    ) -> HostResult<String> {
-        self.inner
-            .create_doc(notebook, hpath, parent_id, markdown)
-            .await
-    }
-
-    async fn create_daily_note(&self, notebook: &str) -> HostResult<String> {
-        self.inner.create_daily_note(notebook).await
-    }
-
-    async fn flush_transaction(&self) -> HostResult<()> {
-        self.inner.flush_transaction().await
-    }
-
-    async fn get_referenced_ids(&self, ids: &[String]) -> HostResult<Vec<String>> {
-        self.inner.get_referenced_ids(ids).await
-    }
-
-    async fn split_markdown(&self, markdown: &str) -> HostResult<Vec<String>> {
-        self.inner.split_markdown(markdown).await
-    }
-
-    async fn get_kernel_version(&self) -> HostResult<String> {
-        self.inner.get_kernel_version().await
-    }
 }
 
 #[cfg(test)]

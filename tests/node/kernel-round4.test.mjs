@@ -162,3 +162,46 @@ kernelTest('item 3: applies through two tool-call views of one host take turns t
   await host.flushTransaction();
   assert.equal((await kernel.block(P)).markdown, 'alpha! beta gamma!');
 });
+
+kernelTest(
+  'found live: a paragraph indented with U+3000 keeps its indentation through an edit, its undo and a rollback (a single-block read trims it away)',
+  async () => {
+    const IND = id(20);
+    const { kernel, host } = await setup({
+      documents: [
+        {
+          id: D,
+          title: 'round 4',
+          box: BOX,
+          hpath: '/round 4',
+          blocks: [`\u3000\u3000第一段正文，缩进两格。\n{: id="${IND}"}`, ...BLOCKS],
+        },
+      ],
+    });
+    const content = async () => (await kernel.block(IND)).content;
+    assert.equal(await content(), '\u3000\u3000第一段正文，缩进两格。');
+    const report = await ek.applyBlockDiff(sr(IND, '第一段正文', '第一段正文（改）'), host);
+    assert.equal(report.ok, true, report.summary);
+    assert.equal(await content(), '\u3000\u3000第一段正文（改），缩进两格。');
+    const undone = await ek.applyBlockDiff(report.undo, host);
+    assert.equal(undone.ok, true, `${undone.summary}\n${report.undo}`);
+    assert.equal(await content(), '\u3000\u3000第一段正文，缩进两格。');
+    // A rollback writes the paragraph back as it was, indentation included.
+    let writes = 0;
+    const failing = ek.createSiyuanHost({
+      request: async (path, body) => {
+        if (/^\/api\/block\/(batch)?updateBlock/i.test(path) && ++writes === 1) {
+          await kernel.request(path, body);
+          throw new Error('socket hang up');
+        }
+        return kernel.request(path, body);
+      },
+      lute: Lute,
+      ...hostPath(),
+    });
+    const rolled = await ek.applyBlockDiff(sr(IND, '缩进两格', '缩进三格'), failing);
+    assert.equal(rolled.ok, false);
+    assert.equal(rolled.rollback?.ok, true, rolled.summary);
+    assert.equal(await content(), '\u3000\u3000第一段正文，缩进两格。');
+  },
+);

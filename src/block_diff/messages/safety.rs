@@ -124,13 +124,13 @@ pub(super) fn folded_heading(lang: Lang, id: &str, hunk: u32, headings: &[String
     let list = headings.join(", ");
     Said {
         message: match lang {
-            Lang::En => format!("Hunk #{hunk}: the edit changes the structure of container {id} (blocks added, removed or reordered), and the container holds folded headings ({list}). SiYuan moves a folded heading's old section in after the rewritten heading, so rewriting the container would duplicate that section. Nothing was written."),
-            Lang::Zh => format!("Hunk #{hunk}：该编辑改变了容器块 {id} 的结构（增加、删除或调整了其中的块），而该容器中有折叠的标题（{list}）。思源会把折叠标题原有的下属内容移到重写后的标题之后，重写该容器会使这部分内容重复。未写入任何内容。"),
+            Lang::En => format!("Hunk #{hunk}: the edit changes the structure of container {id}, which holds folded headings ({list}); SiYuan would duplicate a folded heading's section in the rewritten container. Nothing was written."),
+            Lang::Zh => format!("Hunk #{hunk}：该编辑改变了容器块 {id} 的结构，而其中有折叠的标题（{list}）；重写该容器会使思源重复折叠标题的下属内容。未写入任何内容。"),
         },
         steps: suggestions(
             lang,
             &[
-                ("Edit the text of the blocks inside the container (editkit then writes only those blocks), add blocks with @@AFTER:id@@ or @@BEFORE:id@@ and remove them with @@DELETE:id@@, by their own ids.", "修改容器内各块的文字（editkit 只写入这些块），用各块自己的 ID 通过 @@AFTER:id@@、@@BEFORE:id@@ 添加块、用 @@DELETE:id@@ 删除块。"),
+                ("Change only the text of the blocks inside (editkit then writes just those), and add or delete blocks by their own ids (@@AFTER:id@@, @@DELETE:id@@).", "只修改其中各块的文字（editkit 只写入这些块），增删块时用各块自己的 ID（@@AFTER:id@@、@@DELETE:id@@）。"),
                 ("Or unfold the heading in SiYuan first, then apply the diff again.", "或者先在思源中展开该标题，再重新应用 diff。"),
             ],
         ),
@@ -145,19 +145,25 @@ pub(super) fn would_decode_entities(
     html: bool,
 ) -> Said {
     let list = entities.join(" ");
+    let (why_en, why_zh) = if html {
+        (
+            "in HTML, which SiYuan v3.7.3 decodes again on every write",
+            "位于 HTML 中，思源 v3.7.3 每次写入都会再解码一次",
+        )
+    } else {
+        (
+            "in text the write keeps; the kernel would store the characters they stand for",
+            "位于写入保留的文字中，内核会存成所代表的字符",
+        )
+    };
     Said {
-        message: match (lang, html) {
-            (Lang::En, true) => format!("Hunk #{hunk}: block {id} holds HTML with the character references {list}. This SiYuan kernel's Lute decodes an HTML block's references once more on every write (kernel v3.7.3; fixed in v3.7.4), so writing it would turn them into the characters they stand for. Nothing was written."),
-            (Lang::Zh, true) => format!("Hunk #{hunk}：块 {id} 中的 HTML 含有字符引用 {list}。此版本思源内核的 Lute 每次写入都会再解码一次 HTML 块中的字符引用（内核 v3.7.3；v3.7.4 已修复），写入会把它们变成所代表的字符。未写入任何内容。"),
-            (Lang::En, false) => format!("Hunk #{hunk}: block {id} holds the text {list}, which the kernel would read as character references and store as the characters they stand for when the block is written. Nothing was written."),
-            (Lang::Zh, false) => format!("Hunk #{hunk}：块 {id} 中含有文字 {list}，写入该块时内核会把它们当作字符引用，存成所代表的字符。未写入任何内容。"),
+        message: match lang {
+            Lang::En => format!("Hunk #{hunk}: block {id} holds the character references {list} {why_en}. Nothing was written."),
+            Lang::Zh => format!("Hunk #{hunk}：块 {id} 中的字符引用 {list} {why_zh}。未写入任何内容。"),
         },
         steps: suggestions(
             lang,
-            &[
-                ("Edit this block in SiYuan's editor.", "请在思源编辑器中修改该块。"),
-                ("Or, on an HTML block, upgrade SiYuan to v3.7.4 or later.", "或者（HTML 块）将思源升级到 v3.7.4 或更高版本。"),
-            ],
+            &[("Edit this block in SiYuan's editor.", "请在思源编辑器中修改该块。")],
         ),
     }
 }

@@ -77,8 +77,8 @@ pub fn write_outcome_resolved(lang: Lang, id: &str, landed: bool) -> String {
 pub fn kernel_side_effects(lang: Lang, id: &str, children: &[String]) -> String {
     let list = children.join(", ");
     match lang {
-        Lang::En => format!("The update of {id} did not land, but it would have given its children {list} new ids: when SiYuan rolls a failed write back it keeps their text, yet may already have registered the new ids and removed those blocks from their databases (KERNEL-FACTS §13). Check the database rows of {list}."),
-        Lang::Zh => format!("对 {id} 的更新没有写入，但该更新会给其子块 {list} 分配新 ID：思源回滚失败的写入时保留了它们的文字，但可能已登记新 ID，并把这些块从其所在的数据库中移除（KERNEL-FACTS §13）。请检查 {list} 所在的数据库行。"),
+        Lang::En => format!("The update of {id} did not land (SiYuan rolled it back), but SiYuan may already have removed its children {list} from their databases. Check them."),
+        Lang::Zh => format!("对 {id} 的更新没有写入（思源已回滚），但思源可能已把其子块 {list} 从所在数据库中移除，请检查。"),
     }
 }
 
