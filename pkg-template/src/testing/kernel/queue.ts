@@ -74,8 +74,6 @@ export class TxQueue {
       write.onFail?.();
       return write.failed();
     }
-    const requestPath = this.k.requestPath;
-    this.k.requestPath = path;
     try {
       this.k.transaction(() => write.commit());
       return write.done();
@@ -84,8 +82,6 @@ export class TxQueue {
       if (e instanceof ReloadUi) this.k.uiReloads.push(path);
       else this.errors.push(`${path}: ${e.message}`);
       return write.failed();
-    } finally {
-      this.k.requestPath = requestPath;
     }
   }
 }

@@ -210,7 +210,9 @@ export function runSql(stmt: string, tables: Record<string, Row[]>, limit: numbe
       return o;
     }
     const o: Row = {};
-    for (const c of [...q.cols].sort()) o[c] = r[c];
+    // A string's result column is named as the statement writes it: `"nope"`.
+    const key = (c: string) => (q.strings.has(c) ? `"${c}"` : c);
+    for (const c of [...q.cols].sort((a, b) => (key(a) < key(b) ? -1 : 1))) o[key(c)] = r[c];
     return o;
   });
   if (q.distinct) {
@@ -295,7 +297,7 @@ function parseSelect(stmt: string): Select {
   // identifier in double quotes (`block_query.go:384-390`), and SQLite
   // reads a double-quoted name no column has as a string literal: no
   // error (confirmed live on v3.7.3: `SELECT nope FROM blocks` answers
-  // rows `{nope: "nope"}`).
+  // rows `{"\"nope\"": "nope"}`).
   const strings = new Set<string>();
   const check = (c: string): string => {
     if (!known.has(c)) strings.add(c);

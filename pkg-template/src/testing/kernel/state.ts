@@ -114,8 +114,6 @@ export class KernelState implements Renderer, ParseContext {
   readonly dynamicRefTexts = new Map<string, string>();
   /** Request paths that made the kernel broadcast `reloadui` (`util.ReloadUI`, inserts.ts). */
   readonly uiReloads: string[] = [];
-  /** The request being served (its path names the UI events it causes). */
-  requestPath = '';
   /** `conf.export` as `/api/setting/setExport` last set it (endpoints.ts). */
   exportConf: Record<string, unknown> = {
     paragraphBeginningSpace: false,

@@ -6,6 +6,12 @@
 // failure, a node the load no longer has — is answered `code 0` all the
 // same (§2) and changes nothing; an insert's answer then carries an empty id
 // (§10). Inserts, prepends and appends are in inserts.ts.
+//
+// Not emulated (report B §4b–§4c): an update of an HTML block dropping its
+// blank lines (`transaction.go:1654-1665`) and updates removing blank inline
+// math (`1586-1592`). Markdown cannot carry either (a blank line ends an
+// HTML block, Lute does not read `$ $` as math): only `dataType: "dom"`
+// writes reach them, and the double takes markdown only.
 
 import { cachedAnchors, degradeRefs } from './anchors.js';
 import { setNodeAttrs } from './attrs.js';
