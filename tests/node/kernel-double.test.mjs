@@ -38,6 +38,22 @@ const CODE = '20240614083330-cd7rust';
 const raw = (double, path, body) => double.request(path, body);
 const { canonicalIal } = testing;
 
+/**
+ * A fixture's hand-made kramdown as the kernel writes it: a blockquote's
+ * last child's IAL is followed by a `>` line before the quote's own IAL
+ * (confirmed live on v3.7.3, report A Q3).
+ */
+const quoteClosed = (kramdown) => {
+  const lines = kramdown.split('\n');
+  const out = [];
+  lines.forEach((line, i) => {
+    out.push(line);
+    const m = /^(.*?)> \{:[^}]*\}$/.exec(line);
+    if (m && lines[i + 1]?.startsWith(`${m[1]}{:`)) out.push(`${m[1]}>`);
+  });
+  return out.join('\n');
+};
+
 doubleTest(
   'the double serves the fixtures exactly (SQL rows, child lists, kramdown, breadcrumbs, hpaths), attributes as sets and the table unpadded',
   async () => {
@@ -61,7 +77,7 @@ doubleTest(
             (await raw(double, '/api/block/getBlockKramdown', { id: row.id, mode: 'md' })).data
               .kramdown,
           ),
-          asKernel(f.api.getBlockKramdown[row.id]),
+          asKernel(quoteClosed(f.api.getBlockKramdown[row.id])).trim(),
         );
         assert.deepEqual(
           (await raw(double, '/api/block/getBlockBreadcrumb', { id: row.id })).data,
@@ -128,7 +144,11 @@ doubleTest(
       );
       for (const [id, k] of Object.entries(f.api.getBlockKramdown)) {
         if (id !== f.document.id)
-          assert.equal(await double.kramdown(id), k.replace(TABLE_SPACED, TABLE_KERNEL), id);
+          assert.equal(
+            await double.kramdown(id),
+            quoteClosed(k.replace(TABLE_SPACED, TABLE_KERNEL)).trim(),
+            id,
+          );
       }
     }
   },
@@ -392,7 +412,7 @@ doubleTest(
         ['p', '**粗体** 与 `代码`'],
         ['h', '## 标题'],
         ['p', '正文紧跟标题'],
-        ['t', '|a|b|\n| -| -|\n|1|2|'],
+        ['t', '|a|b|\n| ---| ---|\n|1|2|'],
       ],
     );
     assert.equal((await double.block('20250301090100-intro01')).content, '粗体 与 代码');

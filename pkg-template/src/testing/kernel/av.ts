@@ -6,6 +6,7 @@
 // columns are not modelled.
 
 import type { DNode } from './model.js';
+import type { KernelState } from './state.js';
 
 export type Databases = Map<string, Set<string>>;
 
@@ -17,12 +18,37 @@ export function avIdsOf(n: DNode): string[] {
     .filter((s) => s !== '');
 }
 
-/** Adds a block to each database its `custom-avs` names (loading, setting attributes). */
+/**
+ * Adds a block to each database its `custom-avs` names: the double's start
+ * only (`boot`: the documents it is given seed the databases their blocks
+ * name; the kernel's truth is the database file, which the double does not
+ * have). Setting `custom-avs` adds no row (confirmed live on v3.7.3).
+ */
 export function bind(dbs: Databases, n: DNode): void {
   for (const av of avIdsOf(n)) {
     let rows = dbs.get(av);
     if (!rows) dbs.set(av, (rows = new Set()));
     rows.add(n.id);
+  }
+}
+
+/**
+ * `/api/av/addAttributeViewBlocks` (`model/attribute_view.go:4100-4187`):
+ * the sources are taken in reverse and each new one is appended to the
+ * block-key column; `bindBlockAv0` writes the database into the block's
+ * `custom-avs` at once (comma-joined with those it names) and saves the
+ * document (no transaction). A block already a row is only re-bound.
+ */
+export function addRows(k: KernelState, avId: string, blockIds: string[]): void {
+  let rows = k.databases.get(avId);
+  if (!rows) k.databases.set(avId, (rows = new Set()));
+  for (const id of [...blockIds].reverse()) {
+    const n = k.tree.find(id);
+    if (!n) continue;
+    rows.add(id);
+    const avs = avIdsOf(n);
+    if (!avs.includes(avId)) n.attrs.set('custom-avs', [...avs, avId].join(','));
+    k.touch(n);
   }
 }
 

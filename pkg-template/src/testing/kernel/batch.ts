@@ -12,9 +12,17 @@
 //   the others committed and answers its op with an empty id. The answer
 //   is the list of transactions, one per block.
 // - `batchUpdateBlock {blocks: [{id, data, dataType}]}`: checked the same
-//   way, then ONE transaction of all the updates, answered as one
-//   transaction whose `doOperations` hold an op per block; when it fails,
-//   none of its updates is applied.
+//   way, against the state before the batch (an unknown id: `get block
+//   failed: tree not found`, nothing queued), then ONE transaction of all
+//   the updates, answered as one transaction whose `doOperations` hold the
+//   ops of every block as if applied. An update whose block an earlier one
+//   re-IDed or deleted fails inside the transaction (`performTx` →
+//   `tx.rollback()`, `transaction.go:411-414`): no tree is written, while
+//   the earlier updates' side effects outside the trees stay (state.ts
+//   `transaction`): their database rows removed, their new ids in the
+//   block-id table (found by `checkBlockExist`, read as `""`), a document
+//   item's old children out of it until that document is saved again.
+//   Confirmed live on v3.7.3 (report C §3).
 // - all four wait for the queue (`FlushTxQueue`) before answering.
 // - there is no `batchDeleteBlock`.
 
@@ -24,7 +32,7 @@ import type { InsertArgs } from './inserts.js';
 import { parseMarkdown } from './parse.js';
 import type { TxQueue } from './queue.js';
 import type { KernelState } from './state.js';
-import { answer, checkContainerParent, updateBlock } from './writes.js';
+import { answer, checkContainerParent, operation, updateBlock } from './writes.js';
 import type { PreparedWrite } from './writes.js';
 
 type Body = Record<string, unknown>;
@@ -105,9 +113,7 @@ export function batchUpdate(k: KernelState, queue: TxQueue, args: Args, body: Bo
       return Array.isArray(d) ? (d as Record<string, unknown>[]) : [];
     });
   const all: PreparedWrite = {
-    // A failure of the transaction applies none of its updates. (One that
-    // fails while it runs, after others were applied, is not emulated: no
-    // update the double checked can fail that way.)
+    // One transaction: a failing update rolls every one back (queue.ts).
     commit() {
       for (const w of writes) w.commit();
     },
@@ -131,7 +137,7 @@ function atTxTime(prepare: () => PreparedWrite): PreparedWrite {
         w = prepare();
       } catch (e) {
         if (!(e instanceof KernelFailure)) throw e;
-        refused = answer([{ action: 'insert', data: null, id: '', retData: null }]);
+        refused = answer([operation('insert', null, '')]);
       }
     }
     return w;

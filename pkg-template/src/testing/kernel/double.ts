@@ -18,15 +18,15 @@
 import type { Block, KernelResponse } from '../../types.js';
 import type { LuteEngine, LuteNamespace } from '../lute.js';
 import { blockAttrs } from './attrs.js';
-import { bind, bindTree } from './av.js';
+import { addRows, bindTree } from './av.js';
 import { endpoints, serve } from './endpoints.js';
 import type { Body } from './endpoints.js';
 import { loadDocumentRow, loadFixture, loadMarkdownDocument } from './filetree.js';
 import type { FixtureDocument, MarkdownDocument } from './filetree.js';
-import { insertBlock } from './inserts.js';
+import { insertBlock, intoBlock } from './inserts.js';
 import { loadDocument, loadFor, saved } from './load.js';
 import { TxQueue } from './queue.js';
-import { kramdownOf, rowOf } from './render.js';
+import { goTrimSpace, kramdownOf, rowOf } from './render.js';
 import { KernelState } from './state.js';
 import type { KernelNotebook } from './state.js';
 import { deleteBlock, TxFailure, updateBlock } from './writes.js';
@@ -60,6 +60,18 @@ export interface KernelDoubleOptions {
    */
   seed?: number;
   /**
+   * `conf.export.paragraphBeginningSpace` (default false): a document's
+   * kramdown read gets two U+3000 before each top-level paragraph but its
+   * first block (reads.ts). `/api/setting/setExport` changes it.
+   */
+  paragraphBeginningSpace?: boolean;
+  /**
+   * The kernel's Lute decodes an HTML block's entities once more at every
+   * DOM → tree pass (default true: v3.7.3, Lute fa5fee40; false:
+   * v3.7.4-alpha.1, Lute a361448d, which stores them as written). parse.ts.
+   */
+  luteDecodesHtmlEntities?: boolean;
+  /**
    * Serve the batch write endpoints of v3.7 (`batchUpdateBlock`,
    * `batchInsertBlock`, `batchPrependBlock`, `batchAppendBlock`; default
    * true). `false` is a kernel older than them: they answer 404.
@@ -82,7 +94,7 @@ export interface KernelEditor {
     anchor: { previousID?: string; nextID?: string; parentID?: string },
   ): string[];
   deleteBlock(id: string): void;
-  /** Sets (or, with `""`, removes) attributes of a block, as `/api/attr/setBlockAttrs` does. */
+  /** Sets (or, with `""`, removes) attributes of a block, as `/api/attr/setBlockAttrs` does (a `custom-avs` makes no database row). */
   setAttrs(id: string, attrs: Record<string, string>): void;
 }
 
@@ -103,14 +115,31 @@ export interface KernelDouble {
   failNext(path: string, code?: number, msg?: string): void;
   /** The next write transaction to `path` (any write when omitted) fails in the kernel's queue: answered `code 0`, not applied (KERNEL-FACTS §2); a queued `deleteBlock` fails when it runs. */
   failNextTransaction(path?: string, msg?: string): void;
-  /** Errors of failed transactions (what the kernel pushes to the UI, `util.PushTxErr`). */
+  /** Errors of failed transactions (what the kernel pushes to the UI as `txerr`, `util.PushTxErr`): `<request path>: <message>`. */
   readonly txErrors: string[];
-  /** The kramdown of a block now (tree view, each IAL in its stored order — the endpoint's is random), or null. Side-effect free: no load. */
+  /**
+   * The request paths that made the kernel reload every open window (the
+   * websocket's `reloadui`, `util.ReloadUI`): an insert none of whose
+   * anchors the block-id table has (KERNEL-FACTS §13; a stale anchor is a
+   * `txErrors` entry instead).
+   */
+  readonly uiReloads: string[];
+  /** The kramdown of a block now (tree view, each IAL in its stored order — the endpoint's is random — trimmed as the endpoint's; no read rewrite), or null. Side-effect free: no load. */
   kramdown(id: string): string | null;
   /** A block's attributes now (`id` and `updated` included), or undefined: compare attributes as a set. */
   attrs(id: string): Record<string, string> | undefined;
-  /** The blocks a database (attribute view) lists in its block-key column (KERNEL-FACTS §9). */
+  /** The blocks a database (attribute view) lists in its block-key column (KERNEL-FACTS §9), in its order. */
   databaseRows(avId: string): string[];
+  /**
+   * Makes the blocks rows of a database, as a user does (confirmed live on
+   * v3.7.3, report C §1: a database block appended to the first block's
+   * document unless the database exists, `/api/av/renderAttributeView`,
+   * `/api/av/addAttributeViewBlocks`): each block gets `custom-avs` at once
+   * (saved, no transaction); the rows are listed in the reverse order of
+   * `blockIds` after those already there. `/api/attr/setBlockAttrs` makes
+   * no row. Returns the database block's id ("" when the database existed).
+   */
+  addDatabaseRows(avId: string, blockIds: string[]): string;
   /** The row of a block computed from the tree now, or undefined. */
   block(id: string): Block | undefined;
   /** The row `/api/query/sql` would return now, or undefined. */
@@ -119,7 +148,12 @@ export interface KernelDouble {
   snapshot(docId: string): { id: string; type: string; markdown: string }[];
   /** Ids of a document's top-level blocks, in order. */
   topLevel(docId: string): string[];
-  /** How many blocks carry this id (more than one after a duplicate was written, KERNEL-FACTS §5). */
+  /**
+   * How many rows the SQL `blocks` table has for this id after a flush (the
+   * lever flushes, as the live harness does): two after a duplicate id was
+   * written (KERNEL-FACTS §5); one for a folded section's restated copy
+   * until a later save re-IDs it (§11); see `snapshot` for the tree.
+   */
   countId(id: string): number;
   /** Ids of every document. */
   documentIds(): string[];
@@ -157,11 +191,15 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
     options.searchLimit ?? 64,
     options.utc ?? true,
     seed,
+    {
+      paragraphBeginningSpace: options.paragraphBeginningSpace ?? false,
+      luteDecodesHtmlEntities: options.luteDecodesHtmlEntities ?? true,
+    },
   );
   for (const nb of options.notebooks ?? []) k.notebooks.set(nb.id, { ...nb });
   const calls: KernelCall[] = [];
   const failures = new Map<string, { code: number; msg: string }>();
-  const queue = new TxQueue();
+  const queue = new TxQueue(k);
 
   for (const f of options.fixtures ?? []) loadFixture(k, f);
   for (const m of options.documents ?? []) loadMarkdownDocument(k, m);
@@ -212,15 +250,37 @@ export function createKernelDouble(options: KernelDoubleOptions = {}): KernelDou
       queue.failNext(path, msg);
     },
     txErrors: queue.errors,
+    uiReloads: k.uiReloads,
+    addDatabaseRows(avId, blockIds) {
+      queue.runAll();
+      let dbBlock = '';
+      if (!k.databases.has(avId)) {
+        const first = blockIds.map((id) => k.tree.find(id)).find((n) => n !== undefined);
+        const doc = first ? k.tree.rootOf(first) : undefined;
+        if (doc?.type === 'd') {
+          const md = `<div data-type="NodeAttributeView" data-av-id="${avId}" data-av-type="table"></div>`;
+          const w = commitNow(k, queue, intoBlock(k, doc.id, md, false));
+          const tx = (w.done() as { doOperations: { id: string }[] }[])[0];
+          dbBlock = tx?.doOperations[0]?.id ?? '';
+        }
+      }
+      addRows(k, avId, blockIds);
+      return dbBlock;
+    },
+    countId(id) {
+      queue.runAll();
+      k.catchUp(true);
+      return (k.tables().blocks ?? []).filter((r) => r.id === id).length;
+    },
     ...levers(k),
   };
 }
 
 /** Commits an editor change at once (it is a transaction too: queued ones run first). */
-function commitNow(queue: TxQueue, w: PreparedWrite): PreparedWrite {
+function commitNow(k: KernelState, queue: TxQueue, w: PreparedWrite): PreparedWrite {
   queue.runAll();
   try {
-    w.commit();
+    k.transaction(() => w.commit());
   } catch (e) {
     if (e instanceof TxFailure) throw new Error(`editor: ${e.message}`);
     throw e;
@@ -231,7 +291,7 @@ function commitNow(queue: TxQueue, w: PreparedWrite): PreparedWrite {
 function editorOf(k: KernelState, queue: TxQueue): KernelEditor {
   return {
     updateBlock(id, markdown) {
-      commitNow(queue, updateBlock(k, id, markdown));
+      commitNow(k, queue, updateBlock(k, id, markdown));
     },
     insertBlock(markdown, anchor) {
       const w = insertBlock(k, {
@@ -240,12 +300,12 @@ function editorOf(k: KernelState, queue: TxQueue): KernelEditor {
         previousID: anchor.previousID ?? '',
         nextID: anchor.nextID ?? '',
       });
-      commitNow(queue, w);
+      commitNow(k, queue, w);
       const tx = (w.done() as { doOperations: { id: string }[] }[])[0];
       return (tx?.doOperations ?? []).map((op) => op.id);
     },
     deleteBlock(id) {
-      commitNow(queue, deleteBlock(k, id));
+      commitNow(k, queue, deleteBlock(k, id));
     },
     setAttrs(id, attrs) {
       queue.runAll();
@@ -256,7 +316,6 @@ function editorOf(k: KernelState, queue: TxQueue): KernelEditor {
         else n.attrs.set(key, v);
       }
       n.attrs.set('updated', k.stamp());
-      bind(k.databases, n);
       k.touch(n);
     },
   };
@@ -267,7 +326,7 @@ function levers(k: KernelState) {
   return {
     kramdown: (id: string) => {
       const n = k.tree.find(id);
-      return n ? kramdownOf(n) : null;
+      return n ? goTrimSpace(kramdownOf(n)) : null;
     },
     attrs: (id: string) => {
       const n = k.tree.find(id);
@@ -289,7 +348,6 @@ function levers(k: KernelState) {
       }));
     },
     topLevel: (docId: string) => (k.tree.docs.get(docId)?.children ?? []).map((c) => c.id),
-    countId: (id: string) => k.tree.all(id).length,
     documentIds: () => [...k.tree.docs.keys()],
   };
 }

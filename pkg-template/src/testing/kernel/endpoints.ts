@@ -21,7 +21,7 @@ import {
   getBlockAttrs,
   outline,
 } from './reads.js';
-import { runSql } from './sql.js';
+import { querySql } from './sql.js';
 import type { KernelState } from './state.js';
 import { deleteBlock, MSG, setBlockAttrs, updateBlock } from './writes.js';
 import type { PreparedWrite } from './writes.js';
@@ -99,6 +99,7 @@ export function serve(handlers: Record<string, Handler>, path: string, body: Bod
 export function endpoints(k: KernelState, queue: TxQueue, batch = true): Record<string, Handler> {
   return {
     ...readEndpoints(k, queue),
+    ...settingEndpoints(k),
     ...writeEndpoints(k, queue),
     ...(batch ? batchEndpoints(k, queue) : {}),
   };
@@ -107,17 +108,7 @@ export function endpoints(k: KernelState, queue: TxQueue, batch = true): Record<
 /** Reads: SQL, the tree endpoints (each loads the document), flushTransaction, setBlockAttrs. */
 function readEndpoints(k: KernelState, queue: TxQueue): Record<string, Handler> {
   return {
-    '/api/query/sql': (body) => {
-      const stmt = need(body, 'stmt');
-      const statements = stmt
-        .split(';')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
-      if (statements.length > 1 && body.mode !== 'multiple')
-        throw new KernelFailure(1, 'only one statement is allowed unless mode is "multiple"');
-      const tables = k.tables();
-      return statements.flatMap((s) => runSql(s, tables, k.searchLimit));
-    },
+    '/api/query/sql': (body) => querySql(body, k.tables(), k.searchLimit),
     '/api/sqlite/flushTransaction': () => {
       queue.runAll();
       k.catchUp(true);
@@ -134,12 +125,17 @@ function readEndpoints(k: KernelState, queue: TxQueue): Record<string, Handler> 
       if (!Array.isArray(ids)) throw new KernelPanic('interface conversion: ids is not an array');
       if (ids.some((id) => typeof id !== 'string'))
         throw new KernelPanic('interface conversion: an id is not a string');
+      // A malformed id: `util.InvalidIDPattern(id, nil)` writes to a nil
+      // result and panics (`api/block.go:1058-1062`, `util/net.go:388-396`):
+      // code 0, data null for the whole call (confirmed live on v3.7.3).
+      if (ids.some((id) => !ID_RE.test(id as string)))
+        throw new KernelPanic('invalid memory address or nil pointer dereference');
       checkMode(body);
-      return blockKramdowns(
-        k,
-        (ids as string[]).filter((id) => ID_RE.test(id)),
-      );
+      return blockKramdowns(k, ids as string[]);
     },
+    // `treenode.ExistBlockTree` (`api/block.go:376-387`): the block-id table,
+    // not the document (a failed batch's new ids are in it, state.ts).
+    '/api/block/checkBlockExist': (body) => k.tree.known.has(need(body, 'id')),
     '/api/attr/getBlockAttrs': (body) => getBlockAttrs(k, needId(body, 'id')),
     '/api/attr/setBlockAttrs': (body) => {
       const id = needId(body, 'id');
@@ -169,6 +165,38 @@ function readEndpoints(k: KernelState, queue: TxQueue): Record<string, Handler> 
       return [...k.tree.docs.values()]
         .filter((d) => d.doc?.box === box && d.doc.hpath === path)
         .map((d) => d.id);
+    },
+  };
+}
+
+/**
+ * `/api/system/version` (no body; `"3.7.3"`), `/api/system/getConf` (the
+ * parts of `conf.json` the double has: `export`, `search.limit`,
+ * `system.kernelVersion`) and `/api/setting/setExport`, which replaces
+ * `conf.export` with the object it is given (`api/setting.go:460-505`) and
+ * answers it. Report C §4–§5.
+ */
+function settingEndpoints(k: KernelState): Record<string, Handler> {
+  const exportConf = (): Record<string, unknown> => ({
+    ...k.exportConf,
+    paragraphBeginningSpace: k.settings.paragraphBeginningSpace,
+  });
+  return {
+    '/api/system/version': () => '3.7.3',
+    '/api/system/getConf': () => ({
+      conf: {
+        export: exportConf(),
+        search: { limit: k.searchLimit },
+        system: { kernelVersion: '3.7.3', os: 'linux' },
+        lang: 'en',
+      },
+      start: false,
+      isPublish: false,
+    }),
+    '/api/setting/setExport': (body) => {
+      k.exportConf = { ...body };
+      k.settings.paragraphBeginningSpace = body.paragraphBeginningSpace === true;
+      return exportConf();
     },
   };
 }
@@ -207,7 +235,7 @@ function writeEndpoints(k: KernelState, queue: TxQueue): Record<string, Handler>
     '/api/block/deleteBlock': (body) => {
       // Answered as soon as it is queued (KERNEL-FACTS §10): queue.ts.
       const w = deleteBlock(k, needId(body, 'id'));
-      queue.enqueue(k, '/api/block/deleteBlock', w);
+      queue.enqueue('/api/block/deleteBlock', w);
       return w.done();
     },
     '/api/block/insertBlock': (body) =>

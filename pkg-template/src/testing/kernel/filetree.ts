@@ -227,6 +227,7 @@ export function createDocWithMd(
   id?: string,
 ): string {
   if (!k.notebooks.has(box)) throw new KernelFailure(-1, `notebook [${box}] not found`);
+  const firstInNotebook = ![...k.tree.docs.values()].some((x) => x.doc?.box === box);
   let hpath = String(body.path ?? '').trim();
   if (!hpath.startsWith('/')) hpath = `/${hpath}`;
   const segments = hpath.split('/').slice(1).map(cleanTitle);
@@ -242,7 +243,8 @@ export function createDocWithMd(
   const title = segments[segments.length - 1] || 'Untitled';
   const d = createDoc(k, box, parentDoc, title, id && !k.tree.has(id) ? id : k.newId(), hpath);
   fillDoc(k, d, md);
-  k.indexAgain(d.id);
+  // The first document of a notebook is indexed twice (state.ts `indexAgain`).
+  if (firstInNotebook) k.indexAgain(d.id);
   return d.id;
 }
 

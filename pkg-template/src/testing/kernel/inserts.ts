@@ -2,15 +2,26 @@
 // §4, §9–§11; kernel notes §7–§10): `doInsert0`, `doPrependInsert` and
 // `doAppendInsert` of `model/transaction.go`. The op id is filled only when
 // the transaction commits; a failure (queued, an anchor or parent the load
-// does not have) answers code 0 with `id: ""`.
+// does not have) answers code 0 with `id: ""`. An anchor the block-id table
+// does not have at all makes the kernel reload every open window instead
+// (`util.ReloadUI`): no `txerr`, the same answer (confirmed live on v3.7.3).
 
 import { stripCopyAttrs } from './av.js';
 import type { DNode } from './model.js';
 import { parseMarkdown } from './parse.js';
 import type { KernelState } from './state.js';
-import { answer, checkContainerParent, insertAt, operation, TxFailure, txNode } from './writes.js';
+import {
+  answer,
+  blockNotFound,
+  checkContainerParent,
+  insertAt,
+  operation,
+  ReloadUi,
+  txNode,
+  written,
+  wrote,
+} from './writes.js';
 import type { PreparedWrite } from './writes.js';
-import { KernelFailure } from './model.js';
 
 function newItem(k: KernelState, list: DNode, child: DNode): DNode {
   const li: DNode = {
@@ -80,27 +91,38 @@ function besideAnchor(k: KernelState, a: InsertArgs, anchor: DNode, top: DNode[]
   if (inserted.type === 'l' && node.parent?.type === 'l' && inserted.children.length > 0)
     inserted = inserted.children[0]!;
   const parent = node.parent;
-  if (!parent) throw new TxFailure(`block not found: ${node.id}`);
+  if (!parent) throw blockNotFound(node.id);
   const at = parent.children.indexOf(node) + (a.nextID ? 0 : 1);
   insertAt(k, parent, at, [inserted, ...top.slice(1)]);
   return inserted;
 }
 
-/** `/api/block/insertBlock`: nextID wins over previousID over parentID (KERNEL-FACTS §4). */
+/**
+ * `/api/block/insertBlock`: nextID wins over previousID over parentID
+ * (KERNEL-FACTS §4). `doInsert` (`transaction.go:1288-1330`) finds the
+ * document through the first of parentID, previousID, nextID the block-id
+ * table has — none (no anchor given at all, or only ids it does not have):
+ * the UI reloads and nothing is inserted; then the anchor by priority in
+ * that document — missing (a stale row): the transaction fails. The answer
+ * echoes previousID and nextID; on success it names the block and its
+ * parent.
+ */
 export function insertBlock(k: KernelState, a: InsertArgs): PreparedWrite {
   if (a.parentID && !a.previousID && !a.nextID) checkContainerParent(k, a.parentID);
   const anchorId = a.nextID || a.previousID || a.parentID;
-  if (!anchorId) throw new KernelFailure(-1, 'one of previousID, nextID, parentID is required');
   const { top, dom } = parseMarkdown(k, a.md);
   const op = operation('insert', dom, '', a);
   return {
     done: () => answer([op]),
     failed: () => answer([{ ...op, id: '' }]),
     commit() {
+      if (![a.parentID, a.previousID, a.nextID].some((id) => id && k.tree.known.has(id)))
+        throw new ReloadUi();
       const anchor = txNode(k, anchorId);
+      written(k, top, false);
       let inserted: DNode;
       if (a.nextID || a.previousID) {
-        if (anchor.type === 'd') throw new TxFailure(`block not found: ${anchorId}`);
+        if (anchor.type === 'd') throw blockNotFound(anchorId);
         inserted = besideAnchor(k, a, anchor, top);
       } else {
         inserted = top[0]!;
@@ -110,6 +132,7 @@ export function insertBlock(k: KernelState, a: InsertArgs): PreparedWrite {
       stripCopyAttrs(inserted);
       op.id = inserted.id;
       op.parentID = inserted.parent?.id ?? '';
+      wrote(k, inserted);
     },
   };
 }
@@ -117,7 +140,14 @@ export function insertBlock(k: KernelState, a: InsertArgs): PreparedWrite {
 /**
  * `/api/block/prependBlock` / `appendBlock` into a container (KERNEL-FACTS
  * §4, §9). `CheckContainerParent` reads the block tree: a container the
- * last load dropped passes it, and the transaction then fails.
+ * last load dropped passes it, and the transaction then fails; one no
+ * longer in the block tree when the transaction runs (a queued delete)
+ * reloads the UI. Answered as ONE operation whatever the markdown holds
+ * (`transaction.go:818-825`, `928-935`; confirmed live on v3.7.3): action
+ * `insert`, the first parsed block's id, its parent after the insertion
+ * and its previous sibling — for list markdown moved into a list, the
+ * parsed list, never inserted: `parentID` and `previousID` empty. A failed
+ * one keeps its action (`appendInsert`, `prependInsert`), id empty.
  */
 export function intoBlock(
   k: KernelState,
@@ -128,21 +158,26 @@ export function intoBlock(
   checkContainerParent(k, parentID);
   const { top, dom } = parseMarkdown(k, md);
   const action = first ? 'prependInsert' : 'appendInsert';
-  // The kernel reports the parsed top-level block (for list markdown moved
-  // into a list, the list that was never inserted).
-  const ops = top.map((n) => operation(action, dom, n.id, { parentID }));
+  const op = operation(action, dom, '', { parentID });
   return {
-    done: () => answer(ops),
+    done: () => answer([op]),
     failed: () => answer([operation(action, dom, '', { parentID })]),
     commit() {
+      if (!k.tree.known.has(parentID)) throw new ReloadUi();
       const live = txNode(k, parentID);
+      written(k, top, false);
       const placed = intoContainer(k, live, top);
-      const previous = first ? '' : (live.children[live.children.length - 1]?.id ?? '');
-      for (const op of ops) op.previousID = previous;
       insertAt(k, live, first ? 0 : live.children.length, placed);
       // KERNEL-FACTS §4: `prependBlock` into a task item puts the blocks
       // before the checkbox node (`doPrependInsert` PrependChild).
       if (first && live.taskAt !== undefined) live.taskAt += placed.length;
+      const reported = top[0]!;
+      const siblings = reported.parent?.children ?? [];
+      op.action = 'insert';
+      op.id = reported.id;
+      op.parentID = reported.parent?.id ?? '';
+      op.previousID = siblings[siblings.indexOf(reported) - 1]?.id ?? '';
+      for (const n of top) wrote(k, n);
     },
   };
 }

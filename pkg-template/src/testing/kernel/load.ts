@@ -131,12 +131,26 @@ export function loadDocument(k: KernelState, doc: DNode): void {
   reIdDuplicates(k, doc, st);
 }
 
-/** Loads the document a block lives in; the block as the load left it (undefined if it is gone). */
+/**
+ * Loads the document a block lives in; the block as the load left it
+ * (undefined if it is gone). The kernel finds the document through the
+ * block-id table: a block whose id left the table (a failed batch's
+ * deletes, state.ts) is not found until its document is saved again; a
+ * node the last load re-IDed is. In a transaction a document is loaded
+ * once (the kernel keeps it in `tx.trees`) and remembered as saved first.
+ */
 export function loadFor(k: KernelState, id: string): DNode | undefined {
   const n = k.tree.find(id);
   if (!n) return undefined;
   const root = k.tree.rootOf(n);
-  if (root.type === 'd' && k.tree.docs.get(root.id) === root) loadDocument(k, root);
+  if (root.type === 'd' && k.tree.docs.get(root.id) === root) {
+    const st = loadState(k, root.id);
+    if (!k.tree.known.has(id) && !st.volatile.has(n)) return undefined;
+    if (!k.tx?.loaded.has(root.id)) {
+      k.remember(root, st);
+      loadDocument(k, root);
+    }
+  }
   return k.tree.find(id);
 }
 

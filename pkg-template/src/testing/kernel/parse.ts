@@ -12,6 +12,7 @@ import { attr, childBlocks, findAll, parseDom, textOf } from '../../siyuan/block
 import type { DomElement } from '../../siyuan/block-dom.js';
 import type { LuteEngine } from '../lute.js';
 import { parsePairs, whitelisted } from './attrs.js';
+import { unescapeHtml } from './entities.js';
 import { addZwsp, unpadTable } from './format.js';
 import { CONTAINERS, ID_RE, KernelFailure, NODE_TYPES } from './model.js';
 import type { DNode } from './model.js';
@@ -23,6 +24,7 @@ export interface ParseContext {
   newId(): string;
   stamp(): string;
   readonly rand: Random;
+  readonly settings: { luteDecodesHtmlEntities: boolean };
 }
 
 /**
@@ -73,6 +75,19 @@ export interface ParseOptions {
    * Off for documents the double is given to start with.
    */
   api: boolean;
+  /**
+   * How many times the write path turns the block DOM into a tree (default
+   * 1): inserts, appends, prepends and `createDocWithMd` once
+   * (`doInsert0`, `doAppendInsert`, `doPrependInsert`, `model/file.go:2130`),
+   * `updateBlock` and `batchUpdateBlock` twice (the handler's
+   * `BlockDOM2Tree`, `block_op.go:859`/`1046`, then `doUpdate`,
+   * `transaction.go:1565`). With v3.7.3's Lute each pass decodes an HTML
+   * block's entities once more (confirmed live: `&amp;amp;` is stored as
+   * `&amp;` by an insert, as `&` by an update, HTML blocks inside a written
+   * container too); paragraph text is decoded once by the Markdown parse on
+   * every path.
+   */
+  passes?: number;
 }
 
 /** Parses markdown into top-level nodes (and the block DOM, ids as kept). */
@@ -222,8 +237,13 @@ class Builder {
     let body = luteCall(() => this.ctx.lute().BlockDOM2StdMd(html)).replace(/\n+$/, '');
     if (n.type === 't') body = unpadTable(body);
     if (this.opts.api && (n.type === 'p' || n.type === 'h' || n.type === 't')) body = addZwsp(body);
+    if (n.type === 'html' && this.opts.api && this.ctx.settings.luteDecodesHtmlEntities)
+      for (let i = 0; i < (this.opts.passes ?? 1); i++) body = unescapeHtml(body);
     n.body = body;
-    n.content = leafContent(this.ctx, n.type, el, html);
+    // An HTML block's `content` is its HTML (`nodeStaticContent` writes the
+    // tokens, `sql/block.go:316`).
+    n.content =
+      n.type === 'html' ? body.replace(/\u200b/g, '') : leafContent(this.ctx, n.type, el, html);
   }
 }
 
@@ -233,6 +253,14 @@ function colgroupOf(el: DomElement): string | undefined {
   if (!group) return undefined;
   const cols = group.children.filter((c): c is DomElement => typeof c !== 'string');
   return cols.map((c) => attr(c, 'style') ?? '').join('|');
+}
+
+/** A leaf's `content` again, from its (rewritten) text: anchors.ts. */
+export function contentFromBody(ctx: ParseContext, n: DNode): string {
+  const dom = luteCall(() => ctx.lute().Md2BlockDOM(n.body));
+  const el = childBlocks(parseDom(dom))[0];
+  if (!el) return n.content;
+  return leafContent(ctx, n.type, el, dom.slice(el.start, el.end));
 }
 
 function leafContent(ctx: ParseContext, type: string, el: DomElement, html: string): string {

@@ -4,10 +4,11 @@
 // soon as the transaction is queued. The double runs a queued delete at the
 // start of the next transaction (any write, `flushTransaction`,
 // `setBlockAttrs`, an editor change) or when the clock has moved 50 ms (the
-// queue's tick) past it; reads in between still see the block.
+// queue's tick) past it; reads in between still see the block. Each
+// transaction runs as one (`KernelState.transaction`): all or nothing.
 
 import type { KernelState } from './state.js';
-import { TxFailure } from './writes.js';
+import { ReloadUi, TxFailure } from './writes.js';
 import type { PreparedWrite } from './writes.js';
 
 /** The queue's tick (`FlushTxQueue` sleeps 50 ms, `transaction.go:59-64`). */
@@ -23,6 +24,8 @@ interface Queued {
 export class TxQueue {
   /** Errors of failed transactions (the kernel's `util.PushTxErr`). */
   readonly errors: string[] = [];
+
+  constructor(private readonly k: KernelState) {}
   private readonly failures: { path?: string; msg: string }[] = [];
   private readonly pending: Queued[] = [];
 
@@ -45,8 +48,8 @@ export class TxQueue {
   }
 
   /** Queues a transaction without running it (`deleteBlock`). */
-  enqueue(k: KernelState, path: string, write: PreparedWrite): void {
-    this.pending.push({ path, write, failure: this.take(path), due: k.clock + TX_TICK_MS });
+  enqueue(path: string, write: PreparedWrite): void {
+    this.pending.push({ path, write, failure: this.take(path), due: this.k.clock + TX_TICK_MS });
   }
 
   /** Runs every queued transaction (a flush). */
@@ -72,11 +75,12 @@ export class TxQueue {
       return write.failed();
     }
     try {
-      write.commit();
+      this.k.transaction(() => write.commit());
       return write.done();
     } catch (e) {
       if (!(e instanceof TxFailure)) throw e;
-      this.errors.push(`${path}: ${e.message}`);
+      if (e instanceof ReloadUi) this.k.uiReloads.push(path);
+      else this.errors.push(`${path}: ${e.message}`);
       return write.failed();
     }
   }

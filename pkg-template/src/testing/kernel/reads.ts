@@ -7,7 +7,7 @@ import { blockAttrs, pairsOf, shuffledIal } from './attrs.js';
 import { loadFor } from './load.js';
 import { TYPE_NAMES } from './model.js';
 import type { DNode } from './model.js';
-import { contentOf, render, rowOf } from './render.js';
+import { contentOf, goTrimSpace, render, rowOf } from './render.js';
 import type { KernelState } from './state.js';
 
 /**
@@ -31,10 +31,20 @@ export function childBlocks(k: KernelState, id: string): Record<string, unknown>
 /**
  * A block's kramdown as a load gives it: KERNEL-FACTS §11, notes §1–§2:
  * every block's IAL lists its pairs (`id` and `updated` too) in a fresh
- * random order at every read.
+ * random order at every read. The read rewrites HTML blocks and embeds
+ * (`addBlockIALNodes`, render.ts) and, with `paragraphBeginningSpace` on,
+ * puts two U+3000 before a document's top-level paragraphs; then Lute's
+ * `strings.TrimSpace` of the whole output (`lute.go:307`) takes them off
+ * the first block again — and off a block read by its own id, which is
+ * always first: a paragraph stored with leading U+3000 reads back without
+ * them by id, with them in its document (confirmed live on v3.7.3).
  */
 function loadedKramdown(k: KernelState, n: DNode): string {
-  return render(n, (x) => shuffledIal(k.rand, pairsOf(x)));
+  const kramdown = render(n, (x) => shuffledIal(k.rand, pairsOf(x)), {
+    rewrite: true,
+    beginningSpace: k.settings.paragraphBeginningSpace,
+  });
+  return goTrimSpace(kramdown);
 }
 
 /** `/api/block/getBlockKramdown`: `{id, kramdown}`; unknown id → `""`. */

@@ -20,6 +20,49 @@ export function ialOf(n: DNode): string {
 /** Writes a block's IAL; `null` renders without IALs. */
 export type IalWriter = ((n: DNode) => string) | null;
 
+/** How a read endpoint changes the stored text (reads.ts). */
+export interface ReadOptions {
+  /**
+   * `addBlockIALNodes` (`model/template.go:576-609`, on every block of the
+   * loaded tree before `getBlockKramdown(s)` renders it): an HTML block is
+   * trimmed, `<div>\n` put before it unless it starts with `<div>` and
+   * `\n</div>` after it unless it ends with `</div>` (two independent
+   * tests); an embed's query has its newlines turned into spaces.
+   */
+  rewrite: boolean;
+  /**
+   * `conf.export.paragraphBeginningSpace` (Lute
+   * `protyle_export_md_renderer.go:1518-1523`): two U+3000 before each
+   * paragraph whose parent is the document, unless it holds only an image.
+   */
+  beginningSpace: boolean;
+}
+
+/** Go's `unicode.IsSpace`: what `strings.TrimSpace` trims. */
+const GO_SPACE =
+  '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const GO_TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g');
+
+/** Go's `strings.TrimSpace` (Unicode white space, not U+200B or U+FEFF). */
+export function goTrimSpace(s: string): string {
+  return s.replace(GO_TRIM, '');
+}
+
+/** An HTML block's or an embed's text as `addBlockIALNodes` leaves it for a kramdown read. */
+function readBody(n: DNode): string {
+  if (n.type === 'query_embed') return n.body.replace(/\n/g, ' ');
+  if (n.type !== 'html') return n.body;
+  let body = goTrimSpace(n.body);
+  if (!body.startsWith('<div>')) body = `<div>\n${body}`;
+  if (!body.endsWith('</div>')) body = `${body}\n</div>`;
+  return body;
+}
+
+/** A paragraph holding only an image (and the U+200B beside it). */
+function imageOnly(n: DNode): boolean {
+  return /^\u200b?!\[[^\]]*\]\([^)]*\)\u200b?$/.test(n.body);
+}
+
 function indent(text: string, pad: string): string {
   return text
     .split('\n')
@@ -36,14 +79,14 @@ function itemMarker(li: DNode): string {
   return '- ';
 }
 
-function renderItem(li: DNode, ial: IalWriter): string {
+function renderItem(li: DNode, ial: IalWriter, read?: ReadOptions): string {
   const marker = itemMarker(li);
   const pad = ' '.repeat(marker.length);
   // The checkbox is written before the child it stands before (the first,
   // unless a block was prepended before it; alone when the item has no
   // block left, KERNEL-FACTS §11).
   const parts = li.children.map((c, i) => {
-    const text = render(c, ial);
+    const text = render(c, ial, read);
     return li.task !== undefined && i === (li.taskAt ?? 0) ? `[${li.task}] ${text}` : text;
   });
   if (li.task !== undefined && (li.taskAt ?? 0) >= li.children.length) parts.push(`[${li.task}] `);
@@ -73,16 +116,22 @@ function quote(parts: string[], withIal: boolean): string {
 }
 
 /** Kramdown (with each block's IAL as `ial` writes it) or the same without IALs. */
-export function render(n: DNode, ial: IalWriter): string {
+export function render(n: DNode, ial: IalWriter, read?: ReadOptions): string {
   const tail = ial ? `\n${ial(n)}` : '';
-  const kids = () => n.children.map((c) => render(c, ial));
+  const kids = () => n.children.map((c) => render(c, ial, read));
   switch (n.type) {
-    case 'd':
-      return kids().join('\n\n') + (ial ? `\n\n${ial(n)}` : '');
+    case 'd': {
+      const parts = kids();
+      if (read?.beginningSpace)
+        n.children.forEach((c, i) => {
+          if (i > 0 && c.type === 'p' && !imageOnly(c)) parts[i] = `\u3000\u3000${parts[i]}`;
+        });
+      return parts.join('\n\n') + (ial ? `\n\n${ial(n)}` : '');
+    }
     case 'l':
-      return n.children.map((c) => renderItem(c, ial)).join('\n') + tail;
+      return n.children.map((c) => renderItem(c, ial, read)).join('\n') + tail;
     case 'i':
-      return renderItem(n, ial); // its IAL sits after the marker
+      return renderItem(n, ial, read); // its IAL sits after the marker
     case 'b':
       return quote(kids(), !!ial) + tail;
     case 'callout': {
@@ -95,12 +144,13 @@ export function render(n: DNode, ial: IalWriter): string {
         .map((c) => `${c}\n\n`)
         .join('')}}}}${tail}`;
     default:
-      // An empty paragraph is its IAL alone (live on v3.7.3).
-      return n.body === '' && n.type === 'p' && ial ? ial(n) : n.body + tail;
+      // An empty paragraph is an empty line and its IAL: read by its own id,
+      // Lute's TrimSpace leaves the IAL alone (reads.ts; live on v3.7.3).
+      return (read?.rewrite ? readBody(n) : n.body) + tail;
   }
 }
 
-/** Kramdown with each IAL in its stored order (the test lever `double.kramdown`). */
+/** Kramdown with each IAL in its stored order (rows' hashes, the test lever `double.kramdown`). */
 export function kramdownOf(n: DNode): string {
   return render(n, ialOf);
 }
@@ -130,11 +180,14 @@ export function luteCall<T>(f: () => T): T {
  */
 export function markdownOf(r: Renderer, n: DNode): string {
   if (n.type === 'd') return '';
-  if (!CONTAINERS.has(n.type)) return stripZwsp(n.body);
-  if (n.type === 's') return stripZwsp(render(n, null));
+  // `ExportNodeStdMd` ends with `strings.TrimSpace` (Lute `lute.go:307`):
+  // a paragraph stored with leading U+3000 has none in this column
+  // (confirmed live on v3.7.3) while `content` keeps them.
+  if (!CONTAINERS.has(n.type)) return goTrimSpace(stripZwsp(n.body));
+  if (n.type === 's') return goTrimSpace(stripZwsp(render(n, null)));
   const k = kramdownOf(n);
-  return stripZwsp(
-    luteCall(() => r.lute().BlockDOM2StdMd(r.lute().Md2BlockDOM(k))).replace(/\n+$/, ''),
+  return goTrimSpace(
+    stripZwsp(luteCall(() => r.lute().BlockDOM2StdMd(r.lute().Md2BlockDOM(k))).replace(/\n+$/, '')),
   );
 }
 

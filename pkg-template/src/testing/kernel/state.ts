@@ -13,6 +13,7 @@ import { EditkitError } from '../../errors.js';
 import { kernelLute } from '../lute.js';
 import type { LuteEngine, LuteNamespace } from '../lute.js';
 import { parsePairs, shuffledIal } from './attrs.js';
+import { refreshAnchors } from './anchors.js';
 import type { Databases } from './av.js';
 import { fillEmpty, saved } from './load.js';
 import type { LoadState } from './load.js';
@@ -40,6 +41,41 @@ export interface KernelNotebook {
   dailyNoteTemplate?: string;
 }
 
+/**
+ * The kernel settings the double reads (`conf.json`; `/api/system/getConf`,
+ * `/api/setting/setExport`).
+ */
+export interface KernelSettings {
+  /** `conf.export.paragraphBeginningSpace` (default false; reads.ts). */
+  paragraphBeginningSpace: boolean;
+  /**
+   * Whether the kernel's Lute decodes an HTML block's entities once more at
+   * every DOM → tree pass: true for v3.7.3 (Lute fa5fee40, `protyle.go`
+   * `genASTByBlockDOM`: `html.UnescapeHTMLStr` of the already decoded
+   * `data-content`), false for v3.7.4-alpha.1 (Lute a361448d drops that
+   * call). parse.ts.
+   */
+  luteDecodesHtmlEntities: boolean;
+}
+
+/**
+ * A transaction while it runs (kernel `model.Transaction`): the documents it
+ * loaded — each once, as the kernel keeps `tx.trees` — as they were saved
+ * before it, the documents it changed, and the blocks it wrote (`tx.nodes`,
+ * whose dynamic anchors are refreshed at commit: anchors.ts).
+ */
+export interface Transaction {
+  loaded: Map<string, DocSnapshot>;
+  touched: Set<string>;
+  nodes: DNode[];
+}
+
+/** A document as saved, to put back when its transaction rolls back. */
+interface DocSnapshot {
+  doc: DNode;
+  load: { dirty: boolean; volatile: DNode[] };
+}
+
 export const DEFAULT_DAILY_NOTE_PATH =
   '/daily note/{{now | date "2006/01"}}/{{now | date "2006-01-02"}}';
 
@@ -61,8 +97,43 @@ export class KernelState implements Renderer, ParseContext {
   readonly loads = new Map<string, LoadState>();
   /** Each database's block-key column (av.ts). */
   readonly databases: Databases = new Map();
-  /** Documents written since their last indexing, with the time the SQL timer picks them up. */
-  private readonly pending = new Map<string, number>();
+  /**
+   * Documents written since their last indexing: the time the SQL timer
+   * picks them up and their rows as written (the kernel queues the tree it
+   * wrote, `sql.UpsertTreeQueue`: what a later load repairs in memory is
+   * not indexed; a later save of the same document replaces it).
+   */
+  private readonly pending = new Map<string, { due: number; rows: Block[] }>();
+  /** The transaction running now (queue.ts), or null. */
+  tx: Transaction | null = null;
+  /**
+   * `treenode.DynamicRefTexts`: the anchor text the last refresh wrote for a
+   * referenced block, by its id, for the kernel process's lifetime
+   * (anchors.ts).
+   */
+  readonly dynamicRefTexts = new Map<string, string>();
+  /** Request paths that made the kernel broadcast `reloadui` (`util.ReloadUI`, inserts.ts). */
+  readonly uiReloads: string[] = [];
+  /** `conf.export` as `/api/setting/setExport` last set it (endpoints.ts). */
+  exportConf: Record<string, unknown> = {
+    paragraphBeginningSpace: false,
+    addTitle: true,
+    blockRefMode: 4,
+    blockEmbedMode: 1,
+    blockRefTextLeft: '',
+    blockRefTextRight: '',
+    tagOpenMarker: '#',
+    tagCloseMarker: '#',
+    fileAnnotationRefMode: 0,
+    pandocBin: '',
+    pandocParams: '',
+    docxTemplate: '',
+    removeAssetsID: false,
+    markdownYFM: false,
+    inlineMemo: false,
+    includeSubDocs: true,
+    includeRelatedDocs: false,
+  };
 
   constructor(
     private readonly luteSource: LuteNamespace | LuteEngine | undefined,
@@ -71,6 +142,10 @@ export class KernelState implements Renderer, ParseContext {
     readonly searchLimit: number,
     readonly utc: boolean,
     seed: number,
+    readonly settings: KernelSettings = {
+      paragraphBeginningSpace: false,
+      luteDecodesHtmlEntities: true,
+    },
   ) {
     this.rand = new Random(seed);
     this.clock = start.getTime();
@@ -109,29 +184,112 @@ export class KernelState implements Renderer, ParseContext {
     return id;
   }
 
-  /** Marks a node changed: its document is saved (load.ts) and queued for the SQL view. */
+  /**
+   * Marks a node changed. In a transaction its document is saved when the
+   * transaction commits (kernel `tx.commit` writes `tx.trees`); outside one
+   * (setBlockAttrs, the editor's attributes, a new document) at once.
+   */
   touch(n: DNode | null): void {
     invalidate(n);
     if (!n) return;
     const root = this.tree.rootOf(n);
     if (root.type !== 'd') return;
+    if (this.tx) this.tx.touched.add(root.id);
+    else this.save(root);
+  }
+
+  /**
+   * Writes a document (`filesys.WriteTree` + `treenode.UpsertBlockTree`):
+   * an empty one gets its paragraph first (kernel `prepareWriteTree`), every
+   * id of it enters the block-id table (a save never removes one,
+   * `treenode/blocktree.go:705-765`), and the SQL queue gets it.
+   */
+  save(root: DNode): void {
     fillEmpty(this, root);
     saved(this, root.id);
-    if (!this.pending.has(root.id)) {
-      // The SQL flush timer fires every `sqlLagMs` from the double's start.
-      const lag = Math.max(1, this.sqlLagMs);
-      const ticks = Math.floor((this.clock - this.clockStart) / lag) + 1;
-      this.pending.set(root.id, this.clockStart + ticks * lag);
+    this.tree.known.add(root.id);
+    for (const n of this.tree.blocksOf(root)) this.tree.known.add(n.id);
+    // The SQL flush timer fires every `sqlLagMs` from the double's start.
+    const lag = Math.max(1, this.sqlLagMs);
+    const ticks = Math.floor((this.clock - this.clockStart) / lag) + 1;
+    const due = this.pending.get(root.id)?.due ?? this.clockStart + ticks * lag;
+    this.pending.set(root.id, { due, rows: this.rowsOf(root) });
+  }
+
+  /**
+   * Runs `commit` as one transaction (kernel `performTx`): every document it
+   * loads is loaded once (load.ts) and remembered as saved; when `commit`
+   * throws (a `TxFailure`: the kernel's `tx.rollback()`), those documents
+   * are put back as saved — nothing of the transaction is written — while
+   * what the kernel does outside the trees stays: ids its operations added
+   * to or removed from the block-id table (`UpsertBlockTree` in `writeTree`,
+   * `RemoveBlockTreesByIDs` in `doDelete`), database rows they removed
+   * (`syncDelete2AvBlock` saves at once). Confirmed live on v3.7.3. When it
+   * returns, the changed documents are saved and the dynamic anchors of
+   * blocks that reference what it wrote are refreshed (`tx.commit`).
+   */
+  transaction(commit: () => void): void {
+    const tx: Transaction = { loaded: new Map(), touched: new Set(), nodes: [] };
+    const outer = this.tx;
+    this.tx = tx;
+    try {
+      commit();
+    } catch (e) {
+      this.tx = outer;
+      for (const [docId, snap] of tx.loaded) this.restore(docId, snap);
+      throw e;
     }
+    this.tx = outer;
+    for (const docId of tx.touched) {
+      const doc = this.tree.docs.get(docId);
+      if (doc) this.touchSaved(doc);
+    }
+    refreshAnchors(this, tx.nodes);
+  }
+
+  /** A document a transaction changed, saved (or queued in the enclosing transaction). */
+  private touchSaved(doc: DNode): void {
+    if (this.tx) this.tx.touched.add(doc.id);
+    else this.save(doc);
+  }
+
+  /** Remembers a document as saved, before a transaction's first load of it changes anything. */
+  remember(doc: DNode, load: LoadState): void {
+    const tx = this.tx;
+    if (!tx || tx.loaded.has(doc.id)) return;
+    const copies = new Map<DNode, DNode>();
+    tx.loaded.set(doc.id, {
+      doc: cloneNode(doc, null, copies),
+      load: {
+        dirty: load.dirty,
+        volatile: [...load.volatile].map((n) => copies.get(n)).filter((n) => n !== undefined),
+      },
+    });
+  }
+
+  /** Puts a document back as it was saved (a rolled back transaction). */
+  private restore(docId: string, snap: DocSnapshot): void {
+    const live = this.tree.docs.get(docId);
+    if (!live) return;
+    for (const c of live.children) this.tree.unregister(c);
+    live.children = snap.doc.children;
+    live.attrs = snap.doc.attrs;
+    live.idAt = snap.doc.idAt;
+    live.row = snap.doc.row;
+    for (const c of live.children) {
+      c.parent = live;
+      this.tree.register(c, false);
+    }
+    this.loads.set(docId, { dirty: snap.load.dirty, volatile: new Set(snap.load.volatile) });
   }
 
   /** Indexes what the SQL timer has picked up by now (or everything). */
   catchUp(all: boolean): void {
-    for (const [docId, due] of [...this.pending]) {
+    for (const [docId, { due, rows }] of [...this.pending]) {
       if (all || due <= this.clock) {
         this.pending.delete(docId);
-        this.indexDoc(docId);
-        if (this.insertIndexes.delete(docId)) this.indexDoc(docId, 'insert');
+        this.indexDoc(docId, 'upsert', rows);
+        if (this.insertIndexes.delete(docId)) this.indexDoc(docId, 'insert', rows);
       }
     }
   }
@@ -142,10 +300,11 @@ export class KernelState implements Renderer, ParseContext {
   /**
    * After the next indexing of the document, indexes it once more the way
    * the kernel's `index` queue operation does: rows inserted, nothing
-   * deleted (kernel `sql/upsert.go` `indexTree`). `createDocWithMd` queues
-   * both (confirmed live on v3.7.3: every block of a new document is in the
-   * blocks table twice), and the copies stay until the block's text
-   * changes.
+   * deleted (kernel `sql/upsert.go` `indexTree`; `sql.IndexTreeQueue`). The
+   * first document `createDocWithMd` makes in a notebook gets both
+   * (confirmed live on v3.7.3: each of its blocks is in the blocks table
+   * twice; a later document of the notebook is not), and the copies stay
+   * until the block's text changes.
    */
   indexAgain(docId: string): void {
     this.insertIndexes.add(docId);
@@ -153,31 +312,47 @@ export class KernelState implements Renderer, ParseContext {
 
   /**
    * (Re)indexes a document: its rows and refs as the tree has them now.
-   * `upsert` (every write, kernel `upsertTree`): a block whose row hash is
-   * unchanged keeps the rows it had (and their `ial` order), the others'
-   * rows are all replaced by one new row, a block no longer in the document
-   * loses its rows. `insert` (kernel `indexTree`): one new row per block is
-   * added to those already there. KERNEL-FACTS §11: a new row's `ial`
-   * column lists the pairs in a random order.
+   * `upsert` (every write; kernel `sql/upsert.go:436-490` `upsertTree`):
+   * the old rows' hashes by id (the greatest of an id's rows) and the new
+   * blocks' hashes by id (the later block wins); an id whose two hashes
+   * agree keeps its old rows — all of them — and none of its blocks is
+   * indexed again (a folded section restated with its ids is not indexed
+   * until a later save re-IDs it, confirmed live on v3.7.3); every other
+   * block gets one new row per node and its old rows go. `insert` (kernel
+   * `indexTree`): one new row per block beside those already there.
+   * KERNEL-FACTS §11: a new row's `ial` column lists the pairs in a random
+   * order.
    */
-  indexDoc(docId: string, mode: 'upsert' | 'insert' = 'upsert'): void {
+  indexDoc(docId: string, mode: 'upsert' | 'insert' = 'upsert', written?: Block[]): void {
     const root = this.tree.docs.get(docId);
     if (!root) {
       this.indexed.delete(docId);
       this.indexedRefs.delete(docId);
       return;
     }
-    const fresh: Block[] = [rowOf(this, root)];
-    for (const n of this.tree.blocksOf(root)) fresh.push(rowOf(this, n));
+    const fresh = written ?? this.rowsOf(root);
     const old = this.indexed.get(docId) ?? [];
+    // `queryBlockHashes` reads `SELECT id, hash … WHERE root_id = ?` through
+    // the index (root_id, id, hash) (`sql/database.go:165`): of several rows
+    // with one id, the greatest hash is the one the map keeps.
+    const oldHash = new Map<string, string>();
+    for (const r of old) {
+      const h = oldHash.get(r.id);
+      if (h === undefined || (r.hash ?? '') > h) oldHash.set(r.id, r.hash ?? '');
+    }
+    const newHash = new Map(fresh.map((r) => [r.id, r.hash]));
+    const unchanged = (id: string) =>
+      mode === 'upsert' && oldHash.has(id) && oldHash.get(id) === newHash.get(id);
     const rows: Block[] = [];
+    const kept = new Set<string>();
     for (const r of fresh) {
-      const kept = old.filter((o) => o.id === r.id);
-      if (mode === 'upsert' && kept.length > 0 && kept.every((o) => o.hash === r.hash)) {
-        rows.push(...kept);
+      if (unchanged(r.id)) {
+        if (!kept.has(r.id)) rows.push(...old.filter((o) => o.id === r.id));
+        kept.add(r.id);
         continue;
       }
-      if (mode === 'insert') rows.push(...kept);
+      if (mode === 'insert' && !kept.has(r.id)) rows.push(...old.filter((o) => o.id === r.id));
+      kept.add(r.id);
       rows.push({ ...r, ial: shuffledIal(this.rand, parsePairs(r.ial ?? '')) });
     }
     this.indexed.set(docId, rows);
@@ -203,6 +378,20 @@ export class KernelState implements Renderer, ParseContext {
     return { blocks, refs };
   }
 
+  /** A document's rows as its tree has them now (the document first, then pre-order). */
+  private rowsOf(root: DNode): Block[] {
+    const rows: Block[] = [rowOf(this, root)];
+    for (const n of this.tree.blocksOf(root)) rows.push(rowOf(this, n));
+    return rows;
+  }
+
+  /** The `refs` rows the SQL view serves now. */
+  refRows(): Row[] {
+    const refs: Row[] = [];
+    for (const rows of this.indexedRefs.values()) for (const r of rows) refs.push(r);
+    return refs;
+  }
+
   indexedRow(id: string): Block | undefined {
     for (const rows of this.indexed.values()) {
       const r = rows.find((x) => x.id === id);
@@ -210,6 +399,20 @@ export class KernelState implements Renderer, ParseContext {
     }
     return undefined;
   }
+}
+
+/** A copy of a subtree (a snapshot of a saved document); `copies` maps each node to its copy. */
+function cloneNode(n: DNode, parent: DNode | null, copies: Map<DNode, DNode>): DNode {
+  const c: DNode = {
+    ...n,
+    attrs: new Map(n.attrs),
+    parent,
+    children: [],
+    row: n.row ? { ...n.row } : undefined,
+  };
+  copies.set(n, c);
+  c.children = n.children.map((x) => cloneNode(x, c, copies));
+  return c;
 }
 
 /**

@@ -6,9 +6,16 @@
 // failure, a node the load no longer has — is answered `code 0` all the
 // same (§2) and changes nothing; an insert's answer then carries an empty id
 // (§10). Inserts, prepends and appends are in inserts.ts.
+//
+// Not emulated (report B §4b–§4c): an update of an HTML block dropping its
+// blank lines (`transaction.go:1654-1665`) and updates removing blank inline
+// math (`1586-1592`). Markdown cannot carry either (a blank line ends an
+// HTML block, Lute does not read `$ $` as math): only `dataType: "dom"`
+// writes reach them, and the double takes markdown only.
 
+import { cachedAnchors, degradeRefs } from './anchors.js';
 import { setNodeAttrs } from './attrs.js';
-import { bind, subtreeIds, unbind, unbindRemoved } from './av.js';
+import { subtreeIds, unbind, unbindRemoved } from './av.js';
 import { loadFor } from './load.js';
 import { CONTAINERS, KernelFailure } from './model.js';
 import type { DNode } from './model.js';
@@ -30,6 +37,25 @@ export interface PreparedWrite {
 /** The kernel's transaction failed (`TxErr`): rolled back, pushed to the UI, answered code 0. */
 export class TxFailure extends Error {}
 
+/**
+ * The kernel found none of an insert's anchors in the block-id table and
+ * reloaded every open window (`util.ReloadUI`, `util/websocket.go:223-225`):
+ * nothing inserted, no `txerr`; the double counts it in `uiReloads`.
+ */
+export class ReloadUi extends TxFailure {
+  constructor() {
+    super('reloadui');
+  }
+}
+
+/**
+ * `TxErrCodeBlockNotFound` as `flushTx` words it for the UI's `txerr`
+ * (`transaction.go:113-135`).
+ */
+export function blockNotFound(id: string): TxFailure {
+  return new TxFailure(`Transaction failed: block not found [${id}]`);
+}
+
 /** Kernel messages (treenode.CheckContainerParent, util.InvalidIDPattern, …). */
 export const MSG = {
   invalidId: 'invalid ID argument',
@@ -39,6 +65,10 @@ export const MSG = {
   leaf: (id: string, type: string) =>
     `block [${id}] type "${type}" is a leaf block and cannot have children; use previousID to place the block as its sibling instead`,
   notFound: 'block not found',
+  /** `GetBlock` of an id the block-id table does not have (`block_op.go:866-872`). */
+  treeNotFound: 'get block failed: tree not found',
+  /** `GetBlock` of an id the table has but the loaded document does not (stale). */
+  staleBlock: 'get block failed: block not found',
 };
 
 /**
@@ -47,7 +77,7 @@ export const MSG = {
  * (or an update re-IDed) still passes (KERNEL-FACTS §9) and answers null.
  */
 export function checkContainerParent(k: KernelState, parentID: string): DNode | null {
-  const p = k.tree.find(parentID);
+  const p = k.tree.known.has(parentID) ? k.tree.find(parentID) : undefined;
   if (!p) {
     if (k.tree.isStale(parentID)) return null;
     throw new KernelFailure(-1, MSG.parentNotFound(parentID));
@@ -60,13 +90,23 @@ export function checkContainerParent(k: KernelState, parentID: string): DNode | 
 /** The node a transaction works on, after its load; else the transaction fails. */
 export function txNode(k: KernelState, id: string): DNode {
   const n = loadFor(k, id);
-  if (!n) throw new TxFailure(`block not found: ${id}`);
+  if (!n) throw blockNotFound(id);
   return n;
 }
 
+/** The block a write's transaction wrote (kernel `tx.nodes`: its dynamic anchors' defs, anchors.ts). */
+export function wrote(k: KernelState, n: DNode): void {
+  k.tx?.nodes.push(n);
+}
+
+/**
+ * One operation of a write's answer: the kernel's `model.Operation` with
+ * its 29 keys in order, zero values but for the ones given (confirmed live
+ * on v3.7.3).
+ */
 export function operation(
   action: string,
-  dom: string | null,
+  dom: unknown,
   id: string,
   extra: Partial<Record<'parentID' | 'previousID' | 'nextID', string>> = {},
 ): Record<string, unknown> {
@@ -74,10 +114,32 @@ export function operation(
     action,
     data: dom,
     id,
+    rootID: '',
     parentID: extra.parentID ?? '',
     previousID: extra.previousID ?? '',
     nextID: extra.nextID ?? '',
     retData: null,
+    blockIDs: null,
+    blockID: '',
+    deckID: '',
+    avID: '',
+    srcIDs: null,
+    srcs: null,
+    isDetached: false,
+    name: '',
+    type: '',
+    format: '',
+    keyID: '',
+    rowID: '',
+    isTwoWay: false,
+    backRelationKeyID: '',
+    removeDest: false,
+    layout: '',
+    groupID: '',
+    targetGroupID: '',
+    viewID: '',
+    ignoreDefaultFill: false,
+    context: null,
   };
 }
 
@@ -161,10 +223,15 @@ function moveFoldHeadings(k: KernelState, fresh: DNode, old: DNode): void {
   }
 }
 
-/** `/api/block/updateBlock` of a document: every child goes (N deletes), the markdown is appended. */
+/**
+ * `/api/block/updateBlock` of a document: every child goes, the markdown is
+ * appended. Answered (confirmed live on v3.7.3) as one `delete` per child
+ * with `data: {createEmptyParagraph: false}`, in document order, then one
+ * `insert` of the first new block with `parentID` the document.
+ */
 function updateDocument(k: KernelState, doc: DNode, top: DNode[], dom: string): PreparedWrite {
-  const ops = doc.children.map((c) => operation('delete', null, c.id));
-  ops.push(operation('appendInsert', dom, top[0]?.id ?? '', { parentID: doc.id }));
+  const ops = doc.children.map((c) => operation('delete', { createEmptyParagraph: false }, c.id));
+  ops.push(operation('insert', dom, top[0]?.id ?? '', { parentID: doc.id }));
   const data = answer(ops);
   return {
     done: () => data,
@@ -173,20 +240,37 @@ function updateDocument(k: KernelState, doc: DNode, top: DNode[], dom: string): 
       const live = txNode(k, doc.id);
       for (const c of [...live.children]) {
         remove(k, c);
+        // `doDelete` → `RemoveBlockTreesByIDs` (`transaction.go:1060-1063`).
         for (const id of subtreeIds(c)) k.tree.known.delete(id);
         unbind(k.databases, c, true);
       }
+      written(k, top, true);
       insertAt(k, live, 0, top);
+      for (const n of top) wrote(k, n);
     },
   };
+}
+
+/**
+ * What `doUpdate` / `doInsert0` / `doAppendInsert` / `doPrependInsert` do to
+ * the written subtree before it enters the tree: refs to a block the
+ * block-id table does not have lose their id (all four,
+ * `degradeCrossBoundaryBlockRefs`, `transaction.go:1798-1827`), and on
+ * update a dynamic anchor takes the text the kernel last refreshed for its
+ * block (`transaction.go:1598-1606`). anchors.ts.
+ */
+export function written(k: KernelState, top: DNode[], update: boolean): void {
+  degradeRefs(k, top);
+  if (update) cachedAnchors(k, top);
 }
 
 /** `/api/block/updateBlock` (KERNEL-FACTS §3, §11). */
 export function updateBlock(k: KernelState, id: string, md: string): PreparedWrite {
   // `dataBlockDOM` (the parse) comes before `GetBlock` (`block_op.go:849-872`).
-  const { top, dom } = parseMarkdown(k, md);
+  const { top, dom } = parseMarkdown(k, md, { api: true, passes: 2 });
   const target = loadFor(k, id);
-  if (!target) throw new KernelFailure(-1, `get block failed: ${MSG.notFound}`);
+  if (!target)
+    throw new KernelFailure(-1, k.tree.known.has(id) ? MSG.staleBlock : MSG.treeNotFound);
   if (target.type === 'd') return updateDocument(k, target, top, dom);
   // Only the first block is kept; a list item takes the first item of list
   // markdown (the list and its IAL are dropped) and anything else goes
@@ -194,16 +278,19 @@ export function updateBlock(k: KernelState, id: string, md: string): PreparedWri
   let first = top[0]!;
   if (target.type === 'i' && first.type === 'l' && first.children.length > 0)
     first = first.children[0]!;
-  const data = answer([operation('update', dom, id)]);
+  // The handler gives the kept block the target's id before it renders the
+  // op's DOM (`block_op.go:899-907`).
+  const data = answer([operation('update', dom.split(first.id).join(id), id)]);
   return {
     done: () => data,
     failed: () => data,
     commit() {
       const live = txNode(k, id);
       const parent = live.parent;
-      if (!parent) throw new TxFailure(`block not found: ${id}`);
+      if (!parent) throw blockNotFound(id);
       k.tree.unregister(live);
       first.id = id;
+      written(k, [first], true);
       moveFoldHeadings(k, first, live);
       // Blocks of the old subtree the new one does not have leave their databases (§3).
       unbindRemoved(k.databases, live, subtreeIds(first));
@@ -211,6 +298,7 @@ export function updateBlock(k: KernelState, id: string, md: string): PreparedWri
       parent.children[parent.children.indexOf(live)] = first;
       k.tree.register(first);
       k.touch(first);
+      wrote(k, first);
     },
   };
 }
@@ -253,7 +341,8 @@ export function deleteBlock(k: KernelState, id: string): PreparedWrite {
 /**
  * `/api/attr/setBlockAttrs` after its argument checks (`model.SetBlockAttrs`,
  * notes §4): load, change, save (no transaction). A `custom-avs` it sets
- * binds the block to those databases.
+ * adds no database row (confirmed live on v3.7.3: a row is made by
+ * `/api/av/addAttributeViewBlocks`, av.ts).
  */
 export function setBlockAttrs(
   k: KernelState,
@@ -267,6 +356,5 @@ export function setBlockAttrs(
       k.tree.known.has(id) ? `Content block with id [${id}] not found` : 'tree not found',
     );
   setNodeAttrs(k.rand, n, nameValues);
-  bind(k.databases, n);
   k.touch(n);
 }
