@@ -76,10 +76,19 @@ const sortedIals = (text) =>
 /**
  * The document as its user reads it: attributes as sets, `updated` aside,
  * without the zero-width spaces the kernel puts beside inline code on every
- * API write (kernel notes §2).
+ * API write (kernel notes §2), and without the anchor text of dynamic refs
+ * `((id 'text'))`, which the kernel rewrites to the referenced block's text
+ * whenever that block changes (KERNEL-FACTS §12, confirmed live): an edit
+ * of a heading and its undo leave such a ref with the heading's text, not
+ * the text it had (editkit compares them as the kernel's, SPEC §3.7 rule
+ * 10).
  */
 const state = async (double, docId) =>
-  sortedIals((await double.kramdown(docId)).replace(/\u200b/g, ''));
+  sortedIals(
+    (await double.kramdown(docId))
+      .replace(/\u200b/g, '')
+      .replace(/\(\((\d{14}-[0-9a-z]{7}) '[^']*'\)\)/g, "(($1 '…'))"),
+  );
 
 /** Every block of the document: id, type, parent, own markdown, attributes. */
 async function blocksOf(double, docId) {

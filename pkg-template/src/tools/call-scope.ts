@@ -3,7 +3,8 @@
 // before its first write writes nothing; one cancelled later completes
 // (an apply is never left half-written by a cancellation).
 
-import { SAME_HOST, unifiedDiff } from '../api.js';
+import { unifiedDiff } from '../api.js';
+import { SAME_HOST } from '../turns.js';
 import { SIYUAN_WRITE_CALLBACKS } from '../boundary.js';
 import type { Lang } from '../types.js';
 import { say } from './messages.js';
