@@ -105,7 +105,16 @@ fn expectation(title: &str) -> Expect {
         ),
         "fixture: SEARCH uses rendered text instead of markdown (no **) → mismatch" => SameRefusal(&[ContentMismatch]),
         "fixture: surrounding blank lines/indent inside SEARCH are trimmed" => SameWrites,
-        "fixture: multi-line SEARCH on a nested list block" => SameWrites,
+        "fixture: multi-line SEARCH on a nested list block" => DiffersWrites(
+            "SPEC §3.7 rule 23: the plugin rewrote the whole nested list; editkit writes only the \
+             paragraph the edit changes (a list's structure stays)",
+            || {
+                vec![call(
+                    "updateBlock",
+                    &["20240614083215-p04poiu", "支持 `id:-N` 游标"],
+                )]
+            },
+        ),
         "fixture: heading SEARCH/REPLACE" => SameWrites,
         "fixture: DELETE + REPLACE + BEFORE + AFTER + PREPEND + APPEND" => DiffersWrites(
             "the plugin kept one hunk per block id (BEFORE was dropped) and lost the paragraph's name/alias/memo; \
@@ -298,7 +307,7 @@ fn plugin_cases_match_or_differ_deliberately() {
         // Validation is one batched fetch, however many hunks.
         assert!(host.calls_named("getBlocks") <= 3, "{title}");
     }
-    assert_eq!(differences, 12);
+    assert_eq!(differences, 13);
 }
 
 #[test]
@@ -1053,12 +1062,12 @@ fn editing_a_container_keeps_its_childrens_ids_and_attributes() {
     assert_eq!(codes_of(&report.warnings), Vec::<String>::new());
     assert_eq!(report.plan[0].kept_children, vec![p07, p08]);
     assert!(!report.plan[0].children_reassigned);
-    let written = &host.writes()[0];
-    assert_eq!(written.name, "updateBlock");
-    assert_eq!(written.args[0], BQ);
-    // Restated IALs are written in one order (`id` first, then by key),
-    // whichever order the kernel listed them in.
-    assert!(written.args[1].starts_with("> 注意：标题块不是容器。\n> {: id=\"20240614083420-p07yuio\"}\n>\n> getChildBlocks 对标题返回其下方的块。\n> {: id=\"20240614083435-p08ghjk\" bookmark=\"重要\" custom-riff-decks=\"d1\" updated="), "{}", written.args[1]);
+    // The quote keeps its structure: only the paragraph the edit changes
+    // is written (SPEC §3.7 rule 23), never its sibling.
+    let writes = host.writes();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    assert_eq!(writes[0].name, "updateBlock");
+    assert_eq!(writes[0].args, [p07, "注意：标题块不是容器。"]);
     host.kernel("flush", serde_json::json!([]));
     assert_eq!(host.block(p07).unwrap().markdown, "注意：标题块不是容器。");
     let kept = host.block(p08).unwrap();
