@@ -205,3 +205,203 @@ kernelTest(
     assert.equal(await content(), '\u3000\u3000第一段正文，缩进两格。');
   },
 );
+
+kernelTest(
+  'item 1: blocks linked by siyuan://blocks/ and embedded by a query are referenced (the kernel runs one SQL statement a request), and an edit that would re-ID one of them is refused',
+  async () => {
+    const [I1, I2, I3, I4, LL, R1, R2, R3] = Array.from({ length: 8 }, (_, k) => id(30 + k));
+    const [P1x, P2x, P3x, P4x] = [40, 41, 42, 43].map(id);
+    const items = [
+      `- {: id="${I1}"}一号\n  {: id="${P1x}"}`,
+      `- {: id="${I2}"}二号\n  {: id="${P2x}"}`,
+      `- {: id="${I3}"}三号\n  {: id="${P3x}"}`,
+      `- {: id="${I4}"}四号\n  {: id="${P4x}"}`,
+      `{: id="${LL}"}`,
+    ].join('\n');
+    const { host } = await setup({
+      documents: [
+        {
+          id: D,
+          title: 'round 4',
+          box: BOX,
+          hpath: '/round 4',
+          blocks: [
+            items,
+            `见 ((${P1x} "一号"))\n{: id="${R1}"}`,
+            `链接 [三号](siyuan://blocks/${P3x})\n{: id="${R2}"}`,
+            `{{SELECT * FROM blocks WHERE id='${P4x}' AND type='p'}}\n{: id="${R3}"}`,
+          ],
+        },
+      ],
+    });
+    await host.flushTransaction();
+    assert.deepEqual((await host.getReferencedIds([P1x, P2x, P3x, P4x])).sort(), [P1x, P3x, P4x]);
+    // The linked paragraph turned into a code block would get a new id: the link would break.
+    for (const [search, target] of [
+      ['- 三号', P3x],
+      ['- 四号', P4x],
+    ]) {
+      const report = await ek.applyBlockDiff(sr(LL, search, '- ```\n  代码\n  ```'), host);
+      assert.equal(report.ok, false, report.summary);
+      assert.equal(report.results[0].error.code, 'CHILDREN_WOULD_BE_REASSIGNED');
+      assert.deepEqual(report.results[0].error.blockIds, [target]);
+    }
+    // Not referenced: the same edit of item two is done.
+    const done = await ek.applyBlockDiff(sr(LL, '- 二号', '- ```\n  代码\n  ```'), host);
+    assert.equal(done.ok, true, done.summary);
+  },
+);
+
+kernelTest(
+  'item 2: with "paragraph beginning space" on, an edit of a paragraph and its undo write no U+3000 (the decoration is in document reads only)',
+  { live: 'the harness does not change the kernel’s export settings' },
+  async () => {
+    const { kernel, host } = await setup({ paragraphBeginningSpace: true });
+    const doc = (await kernel.request('/api/block/getBlockKramdown', { id: D })).data.kramdown;
+    assert.match(doc, /\n\u3000\u3000第一项|\n> 引用一|\n\u3000\u3000alpha|^alpha/);
+    const before = await held(kernel, P);
+    const report = await ek.applyBlockDiff(sr(P, 'beta', 'beta!'), host);
+    assert.equal(report.ok, true, report.summary);
+    assert.doesNotMatch(report.undo, /\u3000/);
+    const undone = await ek.applyBlockDiff(report.undo, host);
+    assert.equal(undone.ok, true, undone.summary);
+    assert.equal(await held(kernel, P), before);
+    assert.doesNotMatch((await kernel.block(P)).content, /\u3000/);
+  },
+);
+
+kernelTest(
+  'item 5: a batch update the kernel rolls back whole writes no text, and the report says the database rows of children it would have re-IDed may be gone',
+  async () => {
+    const AV = id(50);
+    const { kernel } = await setup();
+    // The kernel fails one update of a batch inside its transaction when an
+    // earlier one re-IDed its block (KERNEL-FACTS §13): here a stand-in for
+    // any failure there, after the list's update has run.
+    let failLate = false;
+    const host = ek.createSiyuanHost({
+      request: async (path, body) => {
+        if (path === '/api/block/batchUpdateBlock' && failLate) {
+          failLate = false;
+          const blocks = [...body.blocks, { id: CP, dataType: 'markdown', data: 'x' }];
+          return kernel.request(path, { ...body, blocks });
+        }
+        return kernel.request(path, body);
+      },
+      lute: Lute,
+    });
+    await kernel.addDatabaseRows(AV, [CP]);
+    await host.flushTransaction();
+    assert.deepEqual(await kernel.databaseRows(AV), [CP]);
+    const before = await held(kernel, L);
+    failLate = true;
+    const report = await ek.applyBlockDiff(sr(L, '- 第三项', '- ```\n  代码\n  ```'), host, {
+      allowChildReassign: true,
+      allowMembershipLoss: true,
+    });
+    assert.equal(report.ok, false, report.summary);
+    assert.deepEqual(
+      report.results.map((r) => r.error?.code),
+      ['WRITE_VERIFY_FAILED'],
+    );
+    await host.flushTransaction();
+    const plain = (k) => k.replace(/\u200b/g, '');
+    assert.equal(plain(await held(kernel, L)), plain(before), 'no text written');
+    const warned = report.warnings.filter((w) => w.code === 'KERNEL_SIDE_EFFECTS');
+    assert.deepEqual(
+      warned.map((w) => w.blockId),
+      [L],
+      JSON.stringify(report.warnings),
+    );
+    assert.match(warned[0].message, new RegExp(CP));
+    assert.deepEqual(await kernel.databaseRows(AV), [], 'the kernel removed the row anyway');
+  },
+);
+
+kernelTest(
+  'item 6: an HTML block holding character references is not written on a kernel that decodes them again (v3.7.3), and is on one that does not',
+  async () => {
+    const H = id(60);
+    const html = `<div>\n<b>粗</b> &amp; &lt;i&gt;\n</div>\n{: id="${H}"}`;
+    const blocks = [html, ...BLOCKS];
+    const doc = { id: D, title: 'round 4', box: BOX, hpath: '/round 4', blocks };
+    const { kernel, host } = await setup({ documents: [doc] });
+    const before = await held(kernel, H);
+    const report = await ek.applyBlockDiff(sr(H, '粗', '粗体'), host);
+    assert.equal(report.ok, false, report.summary);
+    assert.equal(report.results[0].error.code, 'WOULD_DECODE_ENTITIES');
+    assert.equal(await held(kernel, H), before, 'nothing written');
+    if (LIVE) return; // the live kernel is v3.7.3
+    const fixed = await setup({ documents: [doc], luteDecodesHtmlEntities: false });
+    const ok = await ek.applyBlockDiff(sr(H, '粗', '粗体'), fixed.host);
+    assert.equal(ok.ok, true, ok.summary);
+    await fixed.host.flushTransaction();
+    assert.match(await held(fixed.kernel, H), /^<div>\n<b>粗体<\/b> &amp; &lt;i&gt;\n<\/div>\n/);
+  },
+);
+
+kernelTest(
+  'item 6: a paragraph that holds the literal text &amp; is not rewritten (the kernel would store "&")',
+  async () => {
+    const LIT = id(61);
+    const blocks = [`写作 &amp;amp; 排版\n{: id="${LIT}"}`, ...BLOCKS];
+    const { kernel, host } = await setup({
+      documents: [{ id: D, title: 'round 4', box: BOX, hpath: '/round 4', blocks }],
+    });
+    assert.equal((await kernel.block(LIT)).content, '写作 &amp; 排版');
+    const report = await ek.applyBlockDiff(sr(LIT, '排版', '排版规范'), host);
+    assert.equal(report.ok, false, report.summary);
+    assert.equal(report.results[0].error.code, 'WOULD_DECODE_ENTITIES');
+    assert.equal((await kernel.block(LIT)).content, '写作 &amp; 排版');
+  },
+);
+
+kernelTest(
+  'item 7: an HTML block the read wraps in <div> is edited, undone and rolled back without the wrapper',
+  async () => {
+    const H = id(62);
+    const html = `<div class="note">提示 <b>粗</b></div>\n{: id="${H}"}`;
+    const blocks = [html, ...BLOCKS];
+    const { kernel, host } = await setup({
+      documents: [{ id: D, title: 'round 4', box: BOX, hpath: '/round 4', blocks }],
+    });
+    const read = (await kernel.request('/api/block/getBlockKramdown', { id: H })).data.kramdown;
+    assert.match(read, /^<div>\n<div class="note">/, 'the read wraps it');
+    const stored = async () => (await kernel.block(H)).markdown;
+    assert.equal(await stored(), '<div class="note">提示 <b>粗</b></div>');
+    const report = await ek.applyBlockDiff(sr(H, '提示', '注意'), host);
+    assert.equal(report.ok, true, report.summary);
+    assert.equal(await stored(), '<div class="note">注意 <b>粗</b></div>');
+    const undone = await ek.applyBlockDiff(report.undo, host);
+    assert.equal(undone.ok, true, `${undone.summary}\n${report.undo}`);
+    assert.equal(await stored(), '<div class="note">提示 <b>粗</b></div>');
+  },
+);
+
+kernelTest(
+  'item 7: an insert whose anchor another writer deleted is not sent (the kernel would reload every open window)',
+  async () => {
+    const { kernel } = await setup();
+    let deleted = false;
+    const host = ek.createSiyuanHost({
+      request: async (path, body) => {
+        // The other writer deletes the anchor right after the check's reads.
+        if (!deleted && /getBlockKramdowns?$/.test(path)) {
+          const answer = await kernel.request(path, body);
+          await kernel.editor.deleteBlock(QP1);
+          deleted = true;
+          return answer;
+        }
+        return kernel.request(path, body);
+      },
+      lute: Lute,
+      ...hostPath(),
+    });
+    const from = kernel.calls.length;
+    const report = await ek.applyBlockDiff(`@@AFTER:${QP1}@@\n新的一段`, host);
+    assert.equal(report.ok, false, report.summary);
+    assert.equal(report.results[0].error.code, 'STALE_BLOCK');
+    assert.deepEqual(blockWrites(kernel, from), [], 'no insert sent');
+    if (!LIVE) assert.deepEqual(kernel.uiReloads, []);
+  },
+);

@@ -182,7 +182,7 @@ function settingEndpoints(k: KernelState): Record<string, Handler> {
     paragraphBeginningSpace: k.settings.paragraphBeginningSpace,
   });
   return {
-    '/api/system/version': () => '3.7.3',
+    '/api/system/version': () => (k.settings.luteDecodesHtmlEntities ? '3.7.3' : '3.7.4-alpha.1'),
     '/api/system/getConf': () => ({
       conf: {
         export: exportConf(),
