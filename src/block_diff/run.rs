@@ -120,11 +120,42 @@ impl<H: SiyuanHost> Run<'_, H> {
         }
     }
 
+    /// The kramdown of `ids` now, as stored (like the check's read, SPEC
+    /// §3.7 rule 25), after the kernel's queue is flushed.
+    async fn fresh_kramdown<'i>(
+        &self,
+        ids: &'i [String],
+    ) -> Result<StableMap<&'i str, Option<String>>, Error> {
+        let lang = self.lang;
+        self.host
+            .flush_transaction()
+            .await
+            .map_err(|e| host_error(lang, &e))?;
+        let now = self
+            .host
+            .get_kramdown(ids)
+            .await
+            .map_err(|e| host_error(lang, &e))?;
+        let now = one_per_id(now, ids.len(), Capability::GetKramdown, lang)?;
+        Ok(ids
+            .iter()
+            .map(String::as_str)
+            .zip(now)
+            .map(|(id, k)| {
+                let row = self.blocks.get(id).and_then(Option::as_ref);
+                (id, k.map(|k| kramdown_as_stored(normalize_eol(&k), row)))
+            })
+            .collect())
+    }
+
     /// Re-check right before writing, against the tree: a block whose
     /// kramdown (text, and attributes as a set: SPEC §3.7 rule 15) changed
     /// since the check is STALE_BLOCK and nothing of its edits is
-    /// written. The ids chosen for
-    /// new blocks must still be free. Returns the stale plan entries.
+    /// written. The ids chosen for new blocks must still be free. The
+    /// kernel's queue is flushed first: a `deleteBlock` answers before it
+    /// runs (KERNEL-FACTS §10), and an insert after a block it deleted
+    /// would fail — and make the kernel reload every open window (§13;
+    /// seen live). Returns the stale plan entries.
     pub(super) async fn recheck(
         &mut self,
         plan: &[PlanEntry],
@@ -147,23 +178,7 @@ impl<H: SiyuanHost> Run<'_, H> {
                 }
             }
         }
-        let now = self
-            .host
-            .get_kramdown(&check_ids.list)
-            .await
-            .map_err(|e| host_error(lang, &e))?;
-        let now = one_per_id(now, check_ids.list.len(), Capability::GetKramdown, lang)?;
-        let fresh: StableMap<&str, Option<String>> = check_ids
-            .list
-            .iter()
-            .map(String::as_str)
-            .zip(now.into_iter().map(|k| k.map(|k| normalize_eol(&k))))
-            .map(|(id, k)| {
-                // As stored, like the check's read (SPEC §3.7 rule 25).
-                let row = self.blocks.get(id).and_then(Option::as_ref);
-                (id, k.map(|k| kramdown_as_stored(k, row)))
-            })
-            .collect();
+        let fresh = self.fresh_kramdown(&check_ids.list).await?;
         let new_taken: StableSet<&str> = check_ids.list[targets..]
             .iter()
             .filter(|id| fresh.get(id.as_str()).is_some_and(Option::is_some))
