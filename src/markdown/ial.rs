@@ -112,12 +112,24 @@ pub fn strip_inline_item_ial(line: &str) -> String {
 }
 
 /// Whether two reads of kramdown say the same thing: the same text and,
-/// IAL by IAL, the same attributes as key/value pairs. The kernel lists a
-/// block's attributes in a new order on every read (a Go map rebuilt at
-/// each load, KERNEL-FACTS §11), so the bytes of two reads of an unchanged
-/// block may differ (SPEC §3.7 rule 15).
+/// IAL by IAL, the same attributes as key/value pairs, `updated` aside.
+/// The kernel lists a block's attributes in a new order on every read (a
+/// Go map rebuilt at each load, KERNEL-FACTS §11), so the bytes of two
+/// reads of an unchanged block may differ (SPEC §3.7 rule 15); and it
+/// stamps `updated` on blocks nobody edited — a heading whose section
+/// gained a block holding a restated `updated` gets it copied (kernel
+/// `treenode/node.go` `CreatedUpdated`; seen live), so `updated` alone is
+/// not a change.
 pub fn same_kramdown(a: &str, b: &str) -> bool {
-    a == b || with_sorted_ials(a) == with_sorted_ials(b)
+    a == b || with_sorted_ials_but_updated(a) == with_sorted_ials_but_updated(b)
+}
+
+fn with_sorted_ials_but_updated(kramdown: &str) -> String {
+    rewrite_ials(kramdown, |pairs| {
+        let mut pairs: Attrs = pairs.into_iter().filter(|(k, _)| k != "updated").collect();
+        pairs.sort();
+        pairs
+    })
 }
 
 /// `kramdown` with the pairs of every IAL in key order.

@@ -10,6 +10,7 @@ import {
   FIXTURES,
   kernel,
   kernelTest,
+  LIVE,
   OUTCOMES,
   recorder,
   sql,
@@ -18,6 +19,7 @@ import {
   testing,
   topLevel,
   viaPath,
+  withoutUpdated,
   writeCalls,
 } from './kernel-support.mjs';
 
@@ -315,11 +317,22 @@ kernelTest(
     for (const f of FIXTURES) {
       const ids = [f.document.id, ...f.blocks.map((b) => b.id).filter((x) => x !== f.document.id)];
       const rows = await host.getBlocks(ids);
+      // A live kernel made these documents today: its hashes are its own
+      // (the fixtures' are synthetic) and the document's `updated` is now.
+      const bookkeeping = (row) => {
+        if (!LIVE) return row;
+        const { hash: _h, updated: _u, ...rest } = row;
+        return { ...rest, ial: withoutUpdated(row.ial) };
+      };
       rows.forEach((r, i) => {
         const want = { ...(f.blocks.find((b) => b.id === ids[i]) ?? f.document) };
         want.ial = canonicalIal(want.ial);
         if (want.id === TABLE) want.markdown = TABLE_KERNEL;
-        assert.deepEqual({ ...r, ial: canonicalIal(r.ial) }, want, ids[i]);
+        assert.deepEqual(
+          bookkeeping({ ...r, ial: canonicalIal(r.ial) }),
+          bookkeeping(want),
+          ids[i],
+        );
       });
       const kids = await host.getChildBlocks(ids);
       kids.forEach((k, i) =>
@@ -332,8 +345,13 @@ kernelTest(
         ),
       );
       const kram = await host.getKramdown(ids);
+      const stamps = (k) => (LIVE ? withoutUpdated(k) : k);
       kram.forEach((k, i) =>
-        assert.equal(canonicalIal(k), asKernel(f.api.getBlockKramdown[ids[i]]), ids[i]),
+        assert.equal(
+          stamps(canonicalIal(k)),
+          stamps(asKernel(f.api.getBlockKramdown[ids[i]])),
+          ids[i],
+        ),
       );
       const crumbs = await host.getBreadcrumb(ids);
       crumbs.forEach((c, i) => assert.deepEqual(c, f.api.getBlockBreadcrumb[ids[i]], ids[i]));
@@ -375,7 +393,12 @@ kernelTest(
   async () => {
     const { double, host } = await kernel({ now: () => new Date(Date.UTC(2024, 5, 15, 9)) });
     const daily = await host.createDailyNote({ notebook: BOX });
-    assert.equal(daily, '20240615073000-dn0615a', "today's note exists: it is returned");
+    if (LIVE) {
+      // The kernel's day is today: a new note, found again by a second call.
+      assert.equal(await host.createDailyNote({ notebook: BOX }), daily);
+    } else {
+      assert.equal(daily, '20240615073000-dn0615a', "today's note exists: it is returned");
+    }
     const docId = await host.createDoc({
       notebook: BOX,
       path: '/Archive/2024/Q3-Plan',
@@ -480,6 +503,7 @@ kernelTest(
 
 kernelTest(
   'without a flush the SQL index lags and the verify read fails (the double really is asynchronous)',
+  { live: "the double's clock decides when its SQL view catches up" },
   async () => {
     const { double, host } = await kernel({}, { flush: 'never' });
     const { flushTransaction, ...noFlush } = host;
@@ -518,7 +542,10 @@ kernelTest(
     assert.equal(top[at + 3].id, HEADING, 'the old next sibling follows');
     const undone = await ek.applyBlockDiff(report.undo, host);
     assert.equal(undone.ok, true, undone.summary);
-    assert.equal(await docState(double, DOC1), asKernel(FIXTURES[0].api.getBlockKramdown[DOC1]));
+    assert.equal(
+      await docState(double, DOC1),
+      withoutUpdated(asKernel(FIXTURES[0].api.getBlockKramdown[DOC1])),
+    );
   },
 );
 
@@ -661,7 +688,11 @@ kernelTest(
         const undone = await ek.applyBlockDiff(report.undo, host);
         assert.equal(undone.ok, true, `${c.title}: ${undone.summary}`);
         const f = FIXTURES.find((x) => x.document.id === DOC1);
-        assert.equal(await docState(double, DOC1), asKernel(f.api.getBlockKramdown[DOC1]), c.title);
+        assert.equal(
+          await docState(double, DOC1),
+          withoutUpdated(asKernel(f.api.getBlockKramdown[DOC1])),
+          c.title,
+        );
       }
     }
     assert.ok(agreeOnWrites.length >= 5, agreeOnWrites.join('\n'));

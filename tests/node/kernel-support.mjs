@@ -130,7 +130,15 @@ export const asKernel = (kramdown) =>
  * editkit's to control: kernel notes §2).
  */
 export const docState = async (double, docId) =>
-  testing.canonicalIal((await double.kramdown(docId)).replace(/\u200b/g, ''));
+  withoutUpdated(testing.canonicalIal((await double.kramdown(docId)).replace(/\u200b/g, '')));
+
+/**
+ * Kramdown without `updated` stamps: the kernel sets them on every write,
+ * and copies a restated one to the headings and containers above the block
+ * (KERNEL-FACTS §10, seen live), so no undo can put them back.
+ */
+export const withoutUpdated = (kramdown) =>
+  kramdown.replace(/ ?updated="\d{14}"/g, '').replace(/\{: \}/g, '{:}');
 
 /** The block write endpoints (a batch request is one write). */
 export const BLOCK_WRITES = new Set([

@@ -332,9 +332,18 @@ async function liveKernel(options) {
       const res = await call('/api/block/getBlockKramdown', { id, mode: 'md' });
       return res?.kramdown ? steadyIal(res.kramdown) : null;
     },
+    // From the tree's kramdown, not getBlockAttrs: that one reads a cache an
+    // insert that reuses an id does not refresh (seen live on v3.7.3).
     async attrs(id) {
-      const a = await call('/api/attr/getBlockAttrs', { id });
-      return a && Object.keys(a).length ? a : undefined;
+      const res = await call('/api/block/getBlockKramdown', { id, mode: 'md' });
+      const k = res?.kramdown ?? '';
+      if (!k) return undefined;
+      const ial = [...k.matchAll(/\{:([^}]*)\}/g)].find((m) =>
+        pairsOf(m[1]).some(([key, v]) => key === 'id' && v === id),
+      );
+      return ial
+        ? Object.fromEntries(pairsOf(ial[1]).map(([key, v]) => [key, v.replace(/&quot;/g, '"')]))
+        : undefined;
     },
     async databaseRows(avId) {
       const res = await send('/api/av/getAttributeView', { id: avId });

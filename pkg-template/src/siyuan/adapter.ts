@@ -686,12 +686,12 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
           for (const item of items) {
             if (!isRecord(item) || !isBlockId(item.id)) continue;
             const subtype = typeof item.subType === 'string' ? item.subType : '';
+            // A nested entry's `name` is "" and its text is `content`
+            // (live v3.7.3): the first of the two that says something.
             const name =
-              typeof item.name === 'string'
-                ? item.name
-                : typeof item.content === 'string'
-                  ? item.content
-                  : '';
+              [item.name, item.content].find(
+                (v): v is string => typeof v === 'string' && v !== '',
+              ) ?? '';
             const level = Number(subtype.slice(1)) || 1;
             rows.push({
               id: item.id,

@@ -81,6 +81,8 @@ interface OutlineItem {
   name: string;
   hPath: string;
   type: 'outline';
+  /** A nested entry's heading text (its `name` is `""`). */
+  content?: string;
   nodeType: string;
   subType: string;
   depth: number;
@@ -105,10 +107,15 @@ export function outline(k: KernelState, doc: DNode): OutlineItem[] {
   for (const h of headings) {
     const level = Number(h.subtype.slice(1)) || 1;
     while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
+    // A top-level entry names its heading in `name`; a nested one (a
+    // block entry) has `name: ""` and the text in `content` (live v3.7.3).
+    const text = contentOf(h).trim();
+    const nested = stack.length > 0;
     const item: OutlineItem = {
       id: h.id,
       box: doc.doc?.box ?? '',
-      name: contentOf(h).trim(),
+      name: nested ? '' : text,
+      ...(nested ? { content: text } : {}),
       hPath: doc.doc?.hpath ?? '',
       type: 'outline',
       nodeType: 'NodeHeading',
