@@ -121,6 +121,24 @@ function editsOf(block, n) {
     ]);
     if (CONTAINERS.has(type) || type === 'h')
       edits.push(['replace', `@@REPLACE:${id}@@\n${markdown.replace(candidate, changed)}`]);
+    // Two hunks on one container (rule 23: each writes only its block).
+    const second = lines.find(
+      (l) =>
+        l !== candidate &&
+        /[\p{L}\p{N}]/u.test(l) &&
+        unique(l) &&
+        !/^\s*(\{\{|```|\$\$|<|\|)/.test(l),
+    );
+    if (CONTAINERS.has(type) && second)
+      edits.push([
+        'two hunks',
+        [candidate, second]
+          .map(
+            (line, k) =>
+              `@@${id}@@\n<<<<<<< SEARCH\n${line}\n=======\n${line}（改 ${n}.${k}）\n>>>>>>> REPLACE`,
+          )
+          .join('\n\n'),
+      ]);
   }
   if (!CONTAINERS.has(type) && type !== 'h')
     edits.push(['replace', `@@REPLACE:${id}@@\nReplaced text ${n}。`]);
@@ -134,10 +152,18 @@ function editsOf(block, n) {
   return edits;
 }
 
-/** Ids of the blocks an edit may change: the plan's, their ancestors, descendants. */
+/** Ids of the blocks an edit may change: those it writes, their ancestors, descendants. */
 function touched(before, report) {
   const parent = new Map(before.map((b) => [b.id, b.parent]));
-  const targets = new Set(report.plan.map((p) => p.blockId));
+  // The blocks the plan writes (SPEC §3.7 rule 23: a container's edit
+  // writes only the blocks that change), and where it inserts.
+  const targets = new Set(
+    report.plan.flatMap((p) =>
+      p.operations.some((op) => op.op === 'updateBlock' || op.op === 'deleteBlock')
+        ? p.operations.filter((op) => op.id).map((op) => op.id)
+        : [p.blockId],
+    ),
+  );
   const out = new Set();
   for (const b of before) {
     for (let x = b.id; x; x = parent.get(x)) {

@@ -691,9 +691,13 @@ kernelTest(
       [res.data[0].doOperations[0].action, res.data[0].doOperations[0].id],
       ['delete', P1],
     );
-    assert.notEqual(await kramdownOf(double, P1), '', 'getBlockKramdown still has it');
-    assert.ok((await childIds(double, DOC1)).includes(P1), 'so do child lists');
-    assert.equal((await sql(double, `SELECT id FROM blocks WHERE id = '${P1}'`)).length, 1);
+    // Live, the kernel's queue runs within its ~50 ms tick: a read right
+    // after the answer usually (not always) still sees the block.
+    if (!double.live) {
+      assert.notEqual(await kramdownOf(double, P1), '', 'getBlockKramdown still has it');
+      assert.ok((await childIds(double, DOC1)).includes(P1), 'so do child lists');
+      assert.equal((await sql(double, `SELECT id FROM blocks WHERE id = '${P1}'`)).length, 1);
+    }
     // The next write runs it first.
     await raw(double, '/api/block/updateBlock', { ...md('结语'), id: CLOSING });
     assert.equal(await kramdownOf(double, P1), '');

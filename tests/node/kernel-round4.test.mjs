@@ -127,7 +127,7 @@ kernelTest(
   'item 3: 100 runs of two applies sent together through one host (one paragraph; a list and its own item) — every reported success holds, and both succeed',
   async () => {
     const { kernel, host } = await setup();
-    const runs = LIVE ? 25 : 100;
+    const runs = 100;
     let [alpha, gamma, first, third] = ['alpha', 'gamma', '第一项', '第三项'];
     for (let i = 0; i < runs; i++) {
       const next = [`alpha${i}`, `gamma${i}`, `第一项${i}`, `第三项${i}`];

@@ -104,6 +104,9 @@ async function otherKinds() {
         title: 'kinds',
         box: '20240101090000-k3m9xzq',
         hpath: '/kinds',
+        // Each with an id of its own: the diff is built on one kernel and
+        // applied on fresh ones (a live kernel gives a block written
+        // without an id a new one each time).
         blocks: [
           '开头的段落',
           '> [!NOTE]\n> 提示内容',
@@ -114,7 +117,10 @@ async function otherKinds() {
           "{{SELECT * FROM blocks WHERE content = 'x'}}",
           '> 外层\n>\n> > 内层',
           '$$\nx^2\n$$',
-        ],
+        ].map((markdown, n) => ({
+          id: `20990101000000-kind${String(n).padStart(3, '0')}`,
+          markdown,
+        })),
       },
     ],
     lute: Lute,
