@@ -112,6 +112,9 @@ pub enum ErrorCode {
     /// character references (`&amp;` → `&`): an HTML block's on a kernel
     /// whose Lute decodes them again (v3.7.3), or text the edit keeps.
     WouldDecodeEntities = "WOULD_DECODE_ENTITIES",
+    /// A write would hold a block reference to an id no block has: the
+    /// kernel stores it without the id.
+    WouldBreakRef = "WOULD_BREAK_REF",
     // ---- slice (SPEC §4) ------------------------------------------------
     /// A slice names an anchor id that is not among the children.
     SliceAnchorNotFound = "SLICE_ANCHOR_NOT_FOUND",

@@ -66,6 +66,7 @@ pub async fn apply_block_diff<H: SiyuanHost>(
         children: &checked.children,
         referenced: referenced.as_ref(),
         existing: &reads.existing,
+        missing_refs: &reads.missing_refs,
         descendants: &reads.descendants,
         splits: &splits,
         emptied_documents: &checked.emptied_documents,

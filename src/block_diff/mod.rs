@@ -40,6 +40,7 @@ mod narrow;
 mod parser;
 mod plan;
 mod reads;
+mod refs;
 mod rollback;
 mod run;
 mod types;

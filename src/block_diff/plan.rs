@@ -26,6 +26,7 @@ use super::entities;
 use super::ial::{carried_attrs, carried_attrs_of, MEMBERSHIP_KEYS};
 use super::messages as msg;
 use super::narrow::{narrow, NarrowWrite};
+use super::refs;
 use super::refuse;
 use super::types::Problem;
 use super::{EditKind, HostOp, PlannedEdit, Warning, WarningCode};
@@ -79,6 +80,9 @@ pub struct PlanData<'a> {
     pub referenced: Option<&'a StableSet<String>>,
     /// Ids written in bodies that already belong to a block.
     pub existing: &'a StableSet<String>,
+    /// Ids referenced by the targets' texts or the bodies that no block
+    /// has ([`super::refs`]).
+    pub missing_refs: &'a StableSet<String>,
     /// The ids inside each edited or deleted container (from its kramdown):
     /// a rewrite may restate them.
     pub descendants: &'a StableMap<String, StableSet<String>>,
@@ -291,7 +295,67 @@ impl<'a> Planner<'a> {
             _ => self.plan_insert(draft),
         };
         self.refuse_decoding(draft, &entry)?;
+        self.refuse_broken_refs(draft, &entry)?;
         Ok(entry)
+    }
+
+    /// An entry whose writes would hold a reference to a block that does
+    /// not exist — in text an update keeps, or text it writes — is refused:
+    /// the kernel stores such a reference without its id ([`super::refs`]).
+    fn refuse_broken_refs(&self, draft: &Draft, entry: &PlanEntry) -> Result<(), Error> {
+        if self.data.missing_refs.is_empty() {
+            return Ok(());
+        }
+        let mut broken: Vec<String> = Vec::new();
+        for op in &entry.planned.operations {
+            let (id, markdown) = match op {
+                HostOp::Update { id, markdown } => (Some(id), markdown),
+                HostOp::Insert { markdown, .. }
+                | HostOp::Prepend { markdown, .. }
+                | HostOp::Append { markdown, .. } => (None, markdown),
+                HostOp::Delete { .. } => continue,
+            };
+            let before = id
+                .and_then(|id| self.text_before(draft, entry, id))
+                .unwrap_or("");
+            for r in refs::referenced_ids(before)
+                .into_iter()
+                .chain(refs::referenced_ids(markdown))
+            {
+                if self.data.missing_refs.contains(&r) && !broken.contains(&r) {
+                    broken.push(r);
+                }
+            }
+        }
+        if broken.is_empty() {
+            return Ok(());
+        }
+        Err(refuse(
+            self.data.lang,
+            Problem::WouldBreakRef {
+                id: draft.block_id.clone(),
+                hunk: draft.hunk_indexes[0],
+                line: draft.line,
+                refs: broken,
+            },
+        ))
+    }
+
+    /// The kramdown before of a block an entry updates: a narrowed
+    /// container's leaf, else the target's.
+    fn text_before<'e>(
+        &'e self,
+        draft: &'e Draft,
+        entry: &'e PlanEntry,
+        id: &str,
+    ) -> Option<&'e str> {
+        entry
+            .narrowed_kramdown
+            .iter()
+            .find(|(leaf, _)| leaf == id)
+            .map(|(_, old)| old.as_str())
+            .or_else(|| self.data.kramdown.get(id).map(String::as_str))
+            .or(draft.old_markdown.as_deref())
     }
 
     /// An entry whose writes would let the kernel decode character
@@ -311,14 +375,7 @@ impl<'a> Planner<'a> {
                 HostOp::Delete { .. } => continue,
             };
             if let HostOp::Update { id, .. } = op {
-                let before = entry
-                    .narrowed_kramdown
-                    .iter()
-                    .find(|(leaf, _)| leaf == id)
-                    .map(|(_, old)| old.as_str())
-                    .or_else(|| self.data.kramdown.get(id).map(String::as_str))
-                    .or(draft.old_markdown.as_deref())
-                    .unwrap_or("");
+                let before = self.text_before(draft, entry, id).unwrap_or("");
                 let kept = entities::decodable(before, html);
                 in_html |= html && !entities::decodable_in_html(before).is_empty();
                 found.extend(kept);

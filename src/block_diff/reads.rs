@@ -36,6 +36,9 @@ pub(super) struct Reads {
     pub(super) changing: StableSet<String>,
     /// The ids inside each container target.
     pub(super) descendants: StableMap<String, StableSet<String>>,
+    /// Ids the targets' texts or the new bodies reference that no block
+    /// has ([`super::refs`]).
+    pub(super) missing_refs: StableSet<String>,
 }
 
 /// The validation reads, fresh (after a flush): the targets' rows and the
@@ -97,13 +100,49 @@ pub(super) async fn read_targets<H: SiyuanHost>(
     }
     let changing = changing_now(edits, &present, &blocks, &kramdown);
     let descendants = container_descendants(&blocks, &kramdown);
+    let missing_refs = missing_refs(host, edits, &blocks, &kramdown, lang).await?;
     Ok(Reads {
         blocks,
         existing,
         kramdown,
         changing,
         descendants,
+        missing_refs,
     })
+}
+
+/// The ids the targets' kramdown and the new bodies reference that no
+/// block has: one `getBlocks` of the ids not read yet, only when there are
+/// references.
+async fn missing_refs<H: SiyuanHost>(
+    host: &H,
+    edits: &[BlockEdit],
+    blocks: &StableMap<String, Option<Block>>,
+    kramdown: &StableMap<String, String>,
+    lang: Lang,
+) -> Result<StableSet<String>, Error> {
+    let mut ids = UniqueIds::default();
+    let bodies = edits.iter().filter_map(|e| e.replacement.as_deref());
+    for text in kramdown.values().map(String::as_str).chain(bodies) {
+        if text.contains("((") {
+            for id in super::refs::referenced_ids(text) {
+                if !blocks.get(&id).is_some_and(Option::is_some) {
+                    ids.push(&id);
+                }
+            }
+        }
+    }
+    if ids.list.is_empty() {
+        return Ok(StableSet::default());
+    }
+    let rows = crate::host::fetch_blocks(host, &ids.list, lang).await?;
+    Ok(ids
+        .list
+        .into_iter()
+        .zip(rows)
+        .filter(|(_, row)| row.is_none())
+        .map(|(id, _)| id)
+        .collect())
 }
 
 /// The targets an update or delete rewrites whose row (read after the

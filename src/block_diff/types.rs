@@ -630,6 +630,14 @@ pub(crate) enum Problem {
         entities: Vec<String>,
         html: bool,
     },
+    /// Writing block `id` (or what the edit writes for it) would store
+    /// references to `refs`, which no block has, without their ids.
+    WouldBreakRef {
+        id: String,
+        hunk: u32,
+        line: u32,
+        refs: Vec<String>,
+    },
     /// A broken invariant of editkit itself.
     Internal { what: &'static str },
     // ---- execution ----
@@ -688,6 +696,7 @@ impl Problem {
             InvalidBodyId { .. } => ErrorCode::InvalidBlockId,
             FoldedHeading { .. } => ErrorCode::FoldedHeading,
             WouldDecodeEntities { .. } => ErrorCode::WouldDecodeEntities,
+            WouldBreakRef { .. } => ErrorCode::WouldBreakRef,
             Internal { .. } | ChainBroken { .. } => ErrorCode::InternalError,
             StaleBlock { .. } | RollbackConflict { .. } => ErrorCode::StaleBlock,
             WriteFailed { error, .. } if error.timeout => ErrorCode::HostTimeout,
@@ -731,7 +740,8 @@ impl Problem {
             | ChildrenWouldBeReassigned { line, id, hunk, .. }
             | WouldLoseMembership { line, id, hunk, .. }
             | FoldedHeading { line, id, hunk, .. }
-            | WouldDecodeEntities { line, id, hunk, .. } => (Some(*line), Some(id), Some(*hunk)),
+            | WouldDecodeEntities { line, id, hunk, .. }
+            | WouldBreakRef { line, id, hunk, .. } => (Some(*line), Some(id), Some(*hunk)),
             BlockNotFound { at }
             | NotAContainer { at, .. }
             | DocumentTarget { at }
@@ -787,6 +797,7 @@ impl Problem {
             }
             WriteVerifyFailed { actual, .. } => d.actual = Some(actual.clone()),
             WouldDecodeEntities { entities, .. } => d.name = entities.first().cloned(),
+            WouldBreakRef { refs, .. } => d.block_ids = refs.clone(),
             EmptyDiff
             | SearchWithoutBlockId { .. }
             | NestedSearch { .. }

@@ -423,3 +423,30 @@ kernelTest(
     if (!LIVE) assert.deepEqual(kernel.uiReloads, []);
   },
 );
+
+kernelTest(
+  'item 7: a paragraph holding a reference to a deleted block is not rewritten (the kernel would store the reference without its id)',
+  async () => {
+    const [REF, GONE] = [id(70), id(71)];
+    const blocks = [
+      `将删除的段落\n{: id="${GONE}"}`,
+      `见 ((${GONE} '旧的'))，其余文字。\n{: id="${REF}"}`,
+      ...BLOCKS,
+    ];
+    const { kernel, host } = await setup({
+      documents: [{ id: D, title: 'round 4', box: BOX, hpath: '/round 4', blocks }],
+    });
+    await kernel.request('/api/block/deleteBlock', { id: GONE });
+    await host.flushTransaction();
+    const before = (await kernel.block(REF)).markdown;
+    assert.match(before, new RegExp(GONE));
+    const report = await ek.applyBlockDiff(sr(REF, '其余文字', '其余的文字'), host);
+    assert.equal(report.ok, false, report.summary);
+    assert.equal(report.results[0].error.code, 'WOULD_BREAK_REF');
+    assert.deepEqual(report.results[0].error.blockIds, [GONE]);
+    assert.equal((await kernel.block(REF)).markdown, before, 'nothing written');
+    // A reference the edit writes to a block nobody has is refused too.
+    const written = await ek.applyBlockDiff(sr(P, 'beta', `((${GONE} 'x'))`), host);
+    assert.equal(written.results[0].error.code, 'WOULD_BREAK_REF');
+  },
+);

@@ -71,7 +71,15 @@ const made = [];
 const KEEP = 6;
 /** Databases made by this process (their files outlive the notebooks). */
 const databases = [];
+/**
+ * Removes a notebook once the kernel is idle: a write's document-info
+ * refresh runs in a goroutine of its own and lists the notebooks, and one
+ * found half removed ends the kernel (v3.7.3 `model/box.go` `SaveConf` →
+ * the file-system check; seen live).
+ */
 async function removeNotebook(box) {
+  await raw('/api/sqlite/flushTransaction', {});
+  await sleep(500);
   await raw('/api/notebook/removeNotebook', { notebook: box });
 }
 if (LIVE)

@@ -136,6 +136,7 @@ pub(crate) fn render(problem: &Problem, lang: Lang) -> Said {
             html,
             ..
         } => safety::would_decode_entities(lang, id, *hunk, entities, *html),
+        WouldBreakRef { id, hunk, refs, .. } => safety::would_break_ref(lang, id, *hunk, refs),
         // ---- execution ----
         StaleBlock { id, hunk } => execution::stale_block(lang, id, *hunk),
         WriteFailed { error, hunk } => execution::write_failed(lang, error, *hunk),

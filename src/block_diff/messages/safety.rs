@@ -167,3 +167,17 @@ pub(super) fn would_decode_entities(
         ),
     }
 }
+
+pub(super) fn would_break_ref(lang: Lang, id: &str, hunk: u32, refs: &[String]) -> Said {
+    let list = refs.join(", ");
+    Said {
+        message: match lang {
+            Lang::En => format!("Hunk #{hunk}: block {id} would hold references to {list}, which no block has; the kernel stores such a reference without its id. Nothing was written."),
+            Lang::Zh => format!("Hunk #{hunk}：块 {id} 会含有指向 {list} 的引用，但没有这样的块；内核会去掉这种引用的 ID。未写入任何内容。"),
+        },
+        steps: suggestions(
+            lang,
+            &[("Check the ids, or remove the broken reference in SiYuan's editor.", "请检查这些 ID，或在思源编辑器中删掉失效的引用。")],
+        ),
+    }
+}
