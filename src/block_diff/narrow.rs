@@ -86,14 +86,10 @@ pub fn narrow(old_kramdown: &str, written: &str, item_root: bool) -> Option<Vec<
     }
 }
 
+/// The container a text stands for (one block; with `item_root`, a
+/// list's first item).
 fn root_of(tree: &[Node], item_root: bool) -> Option<&Node> {
-    let first = tree.first()?;
-    if item_root {
-        return (first.kind == BlockKind::List)
-            .then(|| first.children.first())
-            .flatten();
-    }
-    (tree.len() == 1).then_some(first)
+    crate::markdown::root_of(tree, item_root).filter(|_| item_root || tree.len() == 1)
 }
 
 fn attrs_of(node: &Node) -> Attrs {

@@ -28,4 +28,5 @@ pub use ial::{
     ial_id, in_written_order, is_ial_line, parse_ial, render_ial, root_attrs, same_kramdown,
     strip_ial, strip_inline_item_ial, with_ials_in_written_order, with_sorted_ials, Attrs,
 };
+pub(crate) use restate::root_of;
 pub use restate::{restate_children, set_root_ial, ChildFate, Descendant};

@@ -174,7 +174,10 @@ fn merge_under(written: &Attrs, kept: &Attrs) -> Attrs {
     out
 }
 
-fn root_of(tree: &[Node], item_root: bool) -> Option<&Node> {
+/// The block a container's text stands for: its first top-level block, or
+/// with `item_root` the first item of its first list (a list item's text
+/// is a one-item list).
+pub(crate) fn root_of(tree: &[Node], item_root: bool) -> Option<&Node> {
     let first = tree.first()?;
     if item_root {
         return (first.kind == BlockKind::List)
