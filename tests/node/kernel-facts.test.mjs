@@ -1373,11 +1373,20 @@ kernelTest(
   '§13 HTML entities: an HTML block is decoded once more by every DOM → tree pass (inserts once, updates twice, containers too); paragraph text once on every path',
   async () => {
     const html = '<div>\nA&amp;amp;B &lt;b&gt; &quot;q&quot; &#39;s&#39; n&nbsp;b &copy;\n</div>';
-    const once = '<div>\nA&amp;B <b> "q" \'s\' n\u00a0b ©\n</div>';
-    const twice = '<div>\nA&B <b> "q" \'s\' n\u00a0b ©\n</div>';
     const para = 'a &amp; b &lt;tag&gt; &quot;q&quot; &#39;s&#39; n&nbsp;b &amp;amp; &copy;';
     const paraStored = 'a & b <tag> "q" \'s\' n b &amp; ©';
     const double = await mdDouble(['起点']);
+    // Live, the kernel's version says which Lute it has: v3.7.4-alpha.1's
+    // (a361448d) stores an HTML block as written on every path.
+    const version = (await raw(double, '/api/system/version', {})).data;
+    const decodes = { '3.7.3': true, '3.7.4-alpha.1': false }[version];
+    assert.notEqual(decodes, undefined, `a kernel this fact was read on, not ${version}`);
+    const [once, twice] = decodes
+      ? [
+          '<div>\nA&amp;B <b> "q" \'s\' n\u00a0b ©\n</div>',
+          '<div>\nA&B <b> "q" \'s\' n\u00a0b ©\n</div>',
+        ]
+      : [html, html];
     const body = async (id) => (await kramdownOf(double, id)).split('\n{:')[0];
     const append = async (data) =>
       (await raw(double, '/api/block/appendBlock', { ...md(data), parentID: MD_DOC })).data[0]

@@ -17,7 +17,13 @@ import {
 import { createKernel } from './live-kernel.mjs';
 
 export { doublePath, ek, fixture, FIXTURE_FILES, hostPath, Lute, LUTE_PATH, testing };
-export { createKernel, kernelTest, LIVE, LiveUnsupported } from './live-kernel.mjs';
+export {
+  createKernel,
+  kernelTest,
+  LIVE,
+  LIVE_NOTEBOOK_PREFIX,
+  LiveUnsupported,
+} from './live-kernel.mjs';
 
 export const FIXTURES = FIXTURE_FILES.map(fixture);
 export const NOTEBOOK_INDEX = JSON.parse(

@@ -16,6 +16,9 @@ const { SIYUAN_URL, SIYUAN_TOKEN } = process.env;
 export const LIVE = SIYUAN_URL && SIYUAN_TOKEN ? { url: SIYUAN_URL, token: SIYUAN_TOKEN } : null;
 
 /** A lever the real kernel cannot give. */
+/** The live harness names its notebooks this way, so a developer tells them apart. */
+export const LIVE_NOTEBOOK_PREFIX = 'editkit-live ';
+
 export class LiveUnsupported extends Error {
   constructor(lever) {
     super(`the live kernel has no lever "${lever}"`);
@@ -235,7 +238,7 @@ async function liveKernel(options) {
   for (const box of new Set([...names.keys(), ...docs.map((d) => d.box)])) {
     while (made.length >= KEEP) await removeNotebook(made.shift());
     const nb = await raw('/api/notebook/createNotebook', {
-      name: `editkit-live ${names.get(box) ?? box}`,
+      name: `${LIVE_NOTEBOOK_PREFIX}${names.get(box) ?? box}`,
     });
     if (nb?.code !== 0) throw new Error(`live kernel createNotebook: ${JSON.stringify(nb)}`);
     const live = nb.data.notebook.id;
