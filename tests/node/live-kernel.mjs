@@ -164,28 +164,7 @@ function documentsOf(options) {
 }
 
 /** The kernel's own order of IAL keys on an API write (KERNEL-FACTS §10): the levers' stable order. */
-const ORDER = [
-  'id',
-  'caption',
-  'icon',
-  'refcount',
-  'av-names',
-  'bookmark',
-  'style',
-  'name',
-  'memo',
-  'alias',
-  'fold',
-  'heading-fold',
-  'parent-fold',
-  'updated',
-  'linewrap',
-  'ligatures',
-  'linenumber',
-  'breadcrumb',
-  'data-export-md',
-  'data-export-html',
-];
+const ORDER = testing.API_IAL_KEYS;
 const rank = (key) => {
   const i = ORDER.indexOf(key);
   if (i >= 0) return i;

@@ -15,7 +15,7 @@ export type {
   MemoryHostOptions,
   TreeNode,
 } from './memory-host.js';
-export { canonicalIal, createKernelDouble } from './kernel-double.js';
+export { API_IAL_KEYS, canonicalIal, createKernelDouble } from './kernel-double.js';
 export type {
   KernelCall,
   KernelDouble,

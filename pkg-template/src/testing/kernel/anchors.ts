@@ -24,7 +24,7 @@ import { loadFor } from './load.js';
 import { CONTAINERS, runes } from './model.js';
 import type { DNode } from './model.js';
 import { contentFromBody } from './parse.js';
-import { contentOf } from './render.js';
+import { contentOf, firstLeaf } from './render.js';
 import type { KernelState } from './state.js';
 
 const ID = '\\d{14}-[0-9a-z]{7}';
@@ -77,15 +77,6 @@ export function cachedAnchors(k: KernelState, top: DNode[]): void {
       n.row = undefined;
     }
   });
-}
-
-function firstLeaf(n: DNode): DNode | undefined {
-  for (const c of n.children) {
-    if (!CONTAINERS.has(c.type)) return c;
-    const f = firstLeaf(c);
-    if (f) return f;
-  }
-  return undefined;
 }
 
 /** `getNodeRefText` (`model/blockinfo.go:319-385`): the anchor text a block gives its dynamic refs. */

@@ -214,7 +214,8 @@ export function contentOf(n: DNode): string {
   return buf;
 }
 
-function firstLeaf(n: DNode): DNode | undefined {
+/** The first block of `n` that is not a container (depth first). */
+export function firstLeaf(n: DNode): DNode | undefined {
   for (const c of n.children) {
     if (!CONTAINERS.has(c.type)) return c;
     const f = firstLeaf(c);
