@@ -24,6 +24,13 @@ export interface NodeFileHost extends FileHost {
   exists(path: string): Promise<{ exists: boolean; isFile: boolean }>;
   /** Removes a file under the root (a patch's deletion or rename); a missing file is no error. */
   deleteFile(path: string): Promise<void>;
+  /**
+   * The names in the folder `path` (the root itself included: `.` or the
+   * root's path), a folder's name ending in `/`, in name order; `null` when
+   * `path` is not a folder. Symbolic links are listed by their own name and
+   * not followed.
+   */
+  listDirectory(path: string): Promise<string[] | null>;
   /** The real, absolute root. */
   readonly root: string;
   /** One key per file however its path is spelt (`a.txt`, `./a.txt`, absolute), for locks. */
@@ -125,7 +132,7 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
   const inside = (real: string) => under(root, real);
 
   /** Where `path` lies under the root, by its spelling alone (symlinks not yet followed). */
-  function lexical(path: string): string {
+  function lexical(path: string, rootAllowed = false): string {
     if (typeof path !== 'string' || path === '') throw outside(String(path), say('empty', root));
     if (path.includes('\0')) throw outside(path, say('nul'));
     const resolved = resolve(root, path);
@@ -134,14 +141,14 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
         ? join(root, relative(given, resolved))
         : resolved;
     if (!inside(rebased)) throw outside(path, say('outside', path, root));
-    if (rebased === root) throw outside(path, say('isRoot', path, root));
+    if (rebased === root && !rootAllowed) throw outside(path, say('isRoot', path, root));
     return rebased;
   }
 
   /** The real path `path` names, checked to stay under the root (through every existing symlink). */
-  async function locate(path: string): Promise<string> {
+  async function locate(path: string, rootAllowed = false): Promise<string> {
     // The deepest part that exists decides where symlinks lead.
-    let existing = lexical(path);
+    let existing = lexical(path, rootAllowed);
     const rest: string[] = [];
     for (;;) {
       try {
@@ -234,6 +241,19 @@ export function createNodeFileHost(opts: NodeFileHostOptions): NodeFileHost {
       const real = await locate(path);
       const stat = await fs.stat(real).catch(() => null);
       return { exists: stat !== null, isFile: stat?.isFile() ?? false };
+    },
+    async listDirectory(path) {
+      const real = await locate(path, true);
+      try {
+        const entries = await fs.readdir(real, { withFileTypes: true });
+        return entries
+          .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+          .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+        throw e;
+      }
     },
     async deleteFile(path) {
       const real = await locate(path);

@@ -714,6 +714,8 @@ export interface NewFileOptions {
   exists: boolean;
   isFile?: boolean;
   newContent: string;
+  /** Write `newContent` exactly as given: no final newline is added (default false). */
+  asGiven?: boolean;
   lang?: Lang;
 }
 

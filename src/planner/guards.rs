@@ -324,7 +324,7 @@ pub fn check_new_file(options: NewFileOptions) -> Result<NewFileCheck> {
         return Err(refuse(&ctx, Problem::FileExists, |_| {}));
     }
     let text = &options.new_content;
-    let added = !text.is_empty() && !text.ends_with('\n');
+    let added = options.as_given != Some(true) && !text.is_empty() && !text.ends_with('\n');
     let content = if added {
         format!("{text}{}", detect_line_ending(text).as_str())
     } else {

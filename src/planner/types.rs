@@ -378,6 +378,10 @@ pub struct NewFileOptions {
     /// The new file's text.
     #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub new_content: String,
+    /// Keep `new_content` exactly as given: no final newline is added
+    /// (Anthropic's text editor `create` writes its `file_text` so).
+    #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
+    pub as_given: Option<bool>,
     /// Language of messages (default `en`).
     #[serde(deserialize_with = "crate::planner::lenient::lang")]
     pub lang: Lang,

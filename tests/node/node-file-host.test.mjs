@@ -195,3 +195,69 @@ test('the root as spelt through a symlink, the root itself, dangling links, read
   await assert.rejects(files.writeFile('locked.txt', 'changed\n'), { code: 'HOST_ERROR' });
   assert.equal(readFileSync(locked, 'utf8'), 'keep\n');
 });
+
+test('listDirectory: the names in a folder by name, folders with /, links not followed; the text editor lists two levels without hidden names', async () => {
+  const { base, root } = sandbox();
+  mkdirSync(join(root, '.git'));
+  writeFileSync(join(root, '.git', 'config'), '[core]\n');
+  mkdirSync(join(root, 'src', 'deep', 'deeper'), { recursive: true });
+  writeFileSync(join(root, 'src', 'deep', 'x.txt'), 'x\n');
+  writeFileSync(join(root, 'src', '.env'), 'SECRET=1\n');
+  writeFileSync(join(root, '说明.md'), '# 说明\n');
+  symlinkSync(base, join(root, 'dir-out'));
+  const files = ek.createNodeFileHost({ root });
+  assert.deepEqual(await files.listDirectory('.'), ['.git/', 'dir-out', 'src/', '说明.md']);
+  assert.deepEqual(await files.listDirectory(root), ['.git/', 'dir-out', 'src/', '说明.md']);
+  assert.deepEqual(await files.listDirectory('src/'), ['.env', 'a.txt', 'deep/']);
+  assert.equal(await files.listDirectory('src/a.txt'), null);
+  assert.equal(await files.listDirectory('missing'), null);
+  for (const outside of ['..', '../', 'dir-out', join(base)])
+    await assert.rejects(files.listDirectory(outside), { code: 'PATH_OUTSIDE_ROOT' }, outside);
+
+  const run = ek.createToolRunner({ files });
+  const view = (args) =>
+    run.runDetailed('str_replace_based_edit_tool', { command: 'view', ...args });
+  const listed = await view({ path: '.' });
+  assert.equal(
+    listed.text,
+    "Here's the files and directories up to 2 levels deep in ., excluding hidden items:\n" +
+      '.\n./dir-out\n./src\n./src/a.txt\n./src/deep\n./说明.md\n',
+  );
+  assert.deepEqual(listed.data, {
+    path: '.',
+    entries: ['./dir-out', './src', './src/a.txt', './src/deep', './说明.md'],
+    more: 0,
+  });
+  const zh = await ek
+    .createToolRunner({ files, lang: 'zh' })
+    .runDetailed('str_replace_based_edit_tool', { command: 'view', path: 'src/' });
+  assert.equal(
+    zh.text,
+    'src/ 中两层以内的文件和目录（不含隐藏项）：\nsrc\nsrc/a.txt\nsrc/deep\nsrc/deep/deeper\nsrc/deep/x.txt\n',
+  );
+  const ranged = await view({ path: 'src', view_range: [1, 2] });
+  assert.equal(ranged.code, 'INVALID_ARGUMENT');
+  assert.equal((await view({ path: 'src/a.txt' })).isError, false, 'a file is still viewed');
+  assert.equal((await view({ path: 'dir-out' })).code, 'PATH_OUTSIDE_ROOT');
+});
+
+test('the text editor create writes file_text byte for byte; create_new_file keeps adding the final newline', async () => {
+  const { root } = sandbox();
+  const run = ek.createToolRunner({ files: ek.createNodeFileHost({ root }) });
+  for (const [path, text] of [
+    ['plain.txt', 'key=value'],
+    ['crlf.txt', '一\r\n二'],
+    ['emoji.txt', '😀 no newline'],
+    ['empty.txt', ''],
+  ]) {
+    const r = await run.runDetailed('str_replace_based_edit_tool', {
+      command: 'create',
+      path,
+      file_text: text,
+    });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(readFileSync(join(root, path), 'utf8'), text, path);
+  }
+  await run.runDetailed('create_new_file', { path: 'tool.txt', content: 'a\r\nb' });
+  assert.equal(readFileSync(join(root, 'tool.txt'), 'utf8'), 'a\r\nb\r\n');
+});

@@ -14,11 +14,12 @@ const data = JSON.parse(
 );
 
 /** How many cases of each outcome the data holds. */
-const OUTCOMES = { agree: 15, safe_refusal: 2, differ: 4 };
+const OUTCOMES = { agree: 18, safe_refusal: 1, differ: 4 };
 
 /**
- * Files in memory. A path that is a folder of stored files is refused as
- * createNodeFileHost refuses a directory (NOT_A_FILE).
+ * Files in memory. A path that is a folder of stored files is refused by
+ * readFile as createNodeFileHost refuses a directory (NOT_A_FILE), and
+ * listed by listDirectory as createNodeFileHost lists one.
  */
 function memoryFiles(initial) {
   const files = new Map(Object.entries(initial));
@@ -35,6 +36,17 @@ function memoryFiles(initial) {
       return files.has(p) ? files.get(p) : null;
     },
     writeFile: (p, c) => void files.set(p, c),
+    listDirectory(p) {
+      if (!isFolder(p)) return null;
+      const prefix = `${p.replace(/\/$/, '')}/`;
+      const names = new Set();
+      for (const k of files.keys()) {
+        if (!k.startsWith(prefix)) continue;
+        const [first, ...rest] = k.slice(prefix.length).split('/');
+        names.add(rest.length ? `${first}/` : first);
+      }
+      return [...names].sort();
+    },
   };
 }
 

@@ -1900,6 +1900,7 @@ fn new_file_guard() {
             is_file: Some(is_file),
             new_content: text.into(),
             lang: Lang::En,
+            as_given: None,
         })
     };
     assert_eq!(code(n(true, true, "x")), ErrorCode::FileExists);
@@ -1926,6 +1927,22 @@ summary: 'Creation of n.txt accepted (1 lines, 6 bytes).'"
     );
     let c = n(false, false, "a\r\nb").unwrap();
     assert_eq!(c.content, "a\r\nb\r\n");
+    // As given (the text editor's `create`): the text byte for byte.
+    for text in ["hello", "a\r\nb", "尾行 😀", ""] {
+        let c = check_new_file(NewFileOptions {
+            path: "n.txt".into(),
+            exists: Some(false),
+            new_content: text.into(),
+            as_given: Some(true),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(
+            (c.content.as_str(), c.normalized_trailing_newline_added),
+            (text, false)
+        );
+        assert_eq!(c.new_total_bytes as usize, text.len());
+    }
     let e = n(true, true, "x").unwrap_err();
     assert_eq!(
         e.details.yaml.unwrap(),

@@ -747,8 +747,8 @@ const SPECS: Spec[] = [
     name: 'str_replace_based_edit_tool',
     toolset: 'files',
     description: {
-      en: "Anthropic's text editor tool, with editkit's matching. `view`: a file's lines, numbered (view_range [start, end], 1-based, end -1 for the last line). `create`: a new file with file_text (refused when the file exists). `str_replace`: old_str (copied from the file, with enough unchanged lines to match one place) becomes new_str; formatting slips are forgiven, ambiguity and content differences refused with the closest region. `insert`: new_str after line insert_line (0 for the top). Directories cannot be viewed.",
-      zh: 'Anthropic 文本编辑器工具，使用 editkit 的匹配。`view`：带行号的文件内容（view_range [起, 止]，从 1 开始，止为 -1 表示到末行）。`create`：用 file_text 新建文件（文件已存在时拒绝）。`str_replace`：把 old_str（从文件中复制，带足够的不变行以只匹配一处）替换为 new_str；容忍格式偏差，歧义或内容不同时拒绝并给出最接近的位置。`insert`：把 new_str 插入到第 insert_line 行之后（0 表示开头）。不能查看目录。',
+      en: "Anthropic's text editor tool, with editkit's matching. `view`: a file's lines, numbered (view_range [start, end], 1-based, end -1 for the last line); a directory's files and folders, two levels deep, hidden ones left out. `create`: a new file holding file_text exactly (refused when the file exists). `str_replace`: old_str (copied from the file, with enough unchanged lines to match one place) becomes new_str; formatting slips are forgiven, ambiguity and content differences refused with the closest region. `insert`: new_str after line insert_line (0 for the top).",
+      zh: 'Anthropic 文本编辑器工具，使用 editkit 的匹配。`view`：带行号的文件内容（view_range [起, 止]，从 1 开始，止为 -1 表示到末行）；目录则列出两层以内的文件和目录（不含隐藏项）。`create`：新建文件，内容与 file_text 完全一致（文件已存在时拒绝）。`str_replace`：把 old_str（从文件中复制，带足够的不变行以只匹配一处）替换为 new_str；容忍格式偏差，歧义或内容不同时拒绝并给出最接近的位置。`insert`：把 new_str 插入到第 insert_line 行之后（0 表示开头）。',
     },
     params: {
       command: {

@@ -235,8 +235,12 @@ const META: Record<string, Meta> = {
       zh: '文本编辑器（查看、新建、替换、插入）',
     },
     effect: 'change',
-    // A view (the file's lines), a create, a replacement or an insert: each names its path.
-    output: { properties: { path: str, text: str, strategy: str, undo }, required: ['path'] },
+    // A view (the file's lines, or a directory's entries), a create, a
+    // replacement or an insert: each names its path.
+    output: {
+      properties: { path: str, text: str, strategy: str, entries: list(str), more: num, undo },
+      required: ['path'],
+    },
   },
   edit_snippet: {
     title: { en: 'Edit a file (snippet with elisions)', zh: '编辑文件（带省略标记的片段）' },

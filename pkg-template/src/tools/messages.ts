@@ -93,6 +93,18 @@ const TEXTS = {
     en: '{0} needs {1}: nothing was done.',
     zh: '{0} 需要 {1}：未做任何操作。',
   },
+  directoryListing: {
+    en: "Here's the files and directories up to 2 levels deep in {0}, excluding hidden items:",
+    zh: '{0} 中两层以内的文件和目录（不含隐藏项）：',
+  },
+  directoryMore: {
+    en: '… and {0} more entries not shown; view a subfolder to see them.',
+    zh: '……另有 {0} 项未列出；查看其中的子目录即可看到。',
+  },
+  directoryRange: {
+    en: 'view_range is not allowed when the path is a directory ({0}): nothing was shown. Leave view_range out to list it.',
+    zh: '路径是目录（{0}）时不能使用 view_range：未显示任何内容。去掉 view_range 即可列出该目录。',
+  },
   insertPastEnd: {
     en: 'insert_line {0} is past the end of {1} ({2} lines): nothing was inserted. Use a line from 0 to {2}.',
     zh: 'insert_line {0} 超出了 {1} 的末尾（共 {2} 行）：未插入任何内容。请使用 0 到 {2} 之间的行号。',

@@ -77,6 +77,12 @@ export interface FileHost {
   lockKey?(path: string): string;
   /** Removes a file: needed only by apply_patch / apply_diff for deletions and renames. */
   deleteFile?(path: string): Promise<unknown> | unknown;
+  /**
+   * The names in the folder `path`, a folder's name ending in `/`; `null`
+   * when `path` is not a folder. Optional: with it, the text editor's
+   * `view` of a folder lists it (two levels deep, hidden names left out).
+   */
+  listDirectory?(path: string): Promise<string[] | null> | string[] | null;
   /** Whether the path exists and is a file (default: derived from readFile). */
   exists?(
     path: string,
@@ -181,6 +187,8 @@ const s = (v: unknown): string =>
   typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 /** A count where 0 (and absence) means "unset", as the schemas say. */
+/** The most entries a folder's view lists (a node_modules two levels deep runs to thousands). */
+const DIRECTORY_ENTRIES = 1000;
 const count = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 ? v : undefined);
 /** `mode`: "" means unset (the matcher's default). */
 const modeOf = (v: unknown): MatchMode | undefined => (s(v) || undefined) as MatchMode | undefined;
@@ -406,20 +414,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         return { text: view.text, isError: false, data: view };
       },
       async create_new_file(a) {
-        const path = s(a.path);
-        writable();
-        return withPathLock(lockKey(path), async () => {
-          const state = await exists(path);
-          const check = checkNewFile({
-            path,
-            exists: state.exists,
-            isFile: state.isFile,
-            newContent: s(a.content),
-            lang,
-          });
-          await write(path, check.content);
-          return { text: check.text, isError: false, data: { path, created: true } };
-        });
+        return createFile(s(a.path), s(a.content), false);
       },
       async overwrite_entire_file(a) {
         const path = s(a.path);
@@ -601,13 +596,16 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         };
         switch (command) {
           case 'view': {
+            const listed = await viewDirectory(path, a.view_range !== undefined);
+            if (listed) return listed;
             const r = Array.isArray(a.view_range) ? (a.view_range as number[]) : undefined;
             const range = r ? `${r[0]}~${r[1] === -1 ? '' : r[1]}` : '';
             return tools.read_file!({ path, range });
           }
           case 'create':
             if (typeof a.file_text !== 'string') return needs('file_text');
-            return tools.create_new_file!({ path, content: a.file_text });
+            // The reference writes file_text byte for byte (no final newline added).
+            return createFile(path, a.file_text, true);
           case 'str_replace':
             if (!s(a.old_str)) return needs('old_str');
             return tools.edit!({ path, old_string: s(a.old_str), new_string: s(a.new_str) });
@@ -729,6 +727,80 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
      * The text editor's `insert`: `text`'s lines after line `after` (0: at
      * the top), with the file's own line ending, never past its end.
      */
+    /** A new file; `asGiven`: its text exactly as given, else with a final newline added. */
+    async function createFile(path: string, content: string, asGiven: boolean): Promise<Done> {
+      writable();
+      return withPathLock(lockKey(path), async () => {
+        const state = await exists(path);
+        const check = checkNewFile({
+          path,
+          exists: state.exists,
+          isFile: state.isFile,
+          newContent: content,
+          asGiven,
+          lang,
+        });
+        await write(path, check.content);
+        return { text: check.text, isError: false, data: { path, created: true } };
+      });
+    }
+
+    /**
+     * The text editor's `view` of a folder, as Anthropic's reference tool
+     * lists one: the folder, then each entry and (for a folder) its own
+     * entries, hidden names left out; `null` when `path` is not a folder or
+     * the host cannot list folders.
+     */
+    async function viewDirectory(path: string, ranged: boolean): Promise<Done | null> {
+      const host = files();
+      const list = host.listDirectory;
+      if (typeof list !== 'function') return null;
+      const names = (folder: string) =>
+        hostCall(
+          `files.listDirectory(${JSON.stringify(folder)})`,
+          () => list.call(host, folder),
+          timeoutMs,
+        ).then((r: unknown) => {
+          if (r === null) return null;
+          if (Array.isArray(r) && r.every((n) => typeof n === 'string')) return r as string[];
+          throw hostError(
+            `files.listDirectory(${JSON.stringify(folder)}) returned ${describeValue(r)}; expected an array of names or null`,
+          );
+        });
+      const top = await names(path);
+      if (top === null) return null;
+      if (ranged) {
+        const message = say('directoryRange', lang, path);
+        return {
+          text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
+          isError: true,
+          code: 'INVALID_ARGUMENT',
+          data: { code: 'INVALID_ARGUMENT', subject: 'view_range', message },
+        };
+      }
+      const base = path.replace(/\/+$/, '') || path;
+      const under = (folder: string, name: string) =>
+        `${folder.endsWith('/') ? folder : `${folder}/`}${name.replace(/\/$/, '')}`;
+      const visible = (name: string) => name !== '' && name !== '/' && !name.startsWith('.');
+      const entries: string[] = [];
+      for (const name of top.filter(visible)) {
+        const entry = under(base, name);
+        entries.push(entry);
+        if (!name.endsWith('/')) continue;
+        for (const inner of ((await names(entry)) ?? []).filter(visible))
+          entries.push(under(entry, inner));
+      }
+      const shown = entries.slice(0, DIRECTORY_ENTRIES);
+      const more = entries.length - shown.length;
+      const lines = [say('directoryListing', lang, path), base, ...shown];
+      if (more > 0) lines.push(say('directoryMore', lang, String(more)));
+      return {
+        text: `${lines.join('\n')}\n`,
+        isError: false,
+        data: { path, entries: shown, more },
+      };
+    }
+
     async function insertLines(path: string, after: number, text: string): Promise<Done> {
       writable();
       // Checked before anything is written (a lone surrogate has no UTF-8).
