@@ -91,12 +91,7 @@ pub(super) async fn read_targets<H: SiyuanHost>(
     let mut kramdown: StableMap<String, String> = StableMap::default();
     if !present.is_empty() {
         require(host, &[Capability::GetKramdown], lang)?;
-        kramdown = fetch_kramdown(host, &present, lang).await?;
-        // As stored, not as the read decorates it (SPEC §3.7 rule 25).
-        for (id, k) in kramdown.iter_mut() {
-            let row = blocks.get(id).and_then(Option::as_ref);
-            *k = kramdown_as_stored(std::mem::take(k), row);
-        }
+        kramdown = fetch_kramdown(host, &present, &blocks, lang).await?;
     }
     let changing = changing_now(edits, &present, &blocks, &kramdown);
     let descendants = container_descendants(&blocks, &kramdown);
@@ -319,9 +314,13 @@ pub(super) fn collect_ids(node: &Node, out: &mut StableSet<String>) {
     }
 }
 
+/// The kramdown of `ids` that exist, line endings normalised and as
+/// stored, not as the read decorates it (SPEC §3.7 rule 25; `rows` are
+/// the blocks' rows, which say what the read dropped).
 pub(super) async fn fetch_kramdown<H: SiyuanHost>(
     host: &H,
     ids: &[String],
+    rows: &StableMap<String, Option<Block>>,
     lang: Lang,
 ) -> Result<StableMap<String, String>, Error> {
     let answer = host
@@ -333,7 +332,10 @@ pub(super) async fn fetch_kramdown<H: SiyuanHost>(
         .iter()
         .cloned()
         .zip(answer)
-        .filter_map(|(id, k)| k.map(|k| (id, normalize_eol(&k))))
+        .filter_map(|(id, k)| {
+            let row = rows.get(&id).and_then(Option::as_ref);
+            k.map(|k| (id, kramdown_as_stored(normalize_eol(&k), row)))
+        })
         .collect())
 }
 

@@ -10,17 +10,16 @@
 use crate::text::{StableMap, StableSet};
 
 use super::batched::has_batches;
-use super::check::normalize_eol;
 use super::messages as msg;
 use super::plan::PlanEntry;
-use super::reads::UniqueIds;
+use super::reads::{fetch_kramdown, UniqueIds};
 use super::refuse;
 use super::types::Problem;
 use super::undo::{DeleteGroup, Done, UndoPosition};
 use super::{
     EditKind, EditResult, EditStatus, HostOp, IdMapping, RollbackReport, Warning, WarningCode,
 };
-use crate::host::{host_error, kramdown_as_stored, one_per_id, Capability, SiyuanHost};
+use crate::host::{host_error, SiyuanHost};
 use crate::siyuan::{Block, ChildBlock};
 use crate::{Error, Lang};
 
@@ -131,21 +130,9 @@ impl<H: SiyuanHost> Run<'_, H> {
             .flush_transaction()
             .await
             .map_err(|e| host_error(lang, &e))?;
-        let now = self
-            .host
-            .get_kramdown(ids)
-            .await
-            .map_err(|e| host_error(lang, &e))?;
-        let now = one_per_id(now, ids.len(), Capability::GetKramdown, lang)?;
-        Ok(ids
-            .iter()
-            .map(String::as_str)
-            .zip(now)
-            .map(|(id, k)| {
-                let row = self.blocks.get(id).and_then(Option::as_ref);
-                (id, k.map(|k| kramdown_as_stored(normalize_eol(&k), row)))
-            })
-            .collect())
+        let mut now = fetch_kramdown(self.host, ids, self.blocks, lang).await?;
+        // An id asked for and missing now is `None`.
+        Ok(ids.iter().map(|id| (id.as_str(), now.remove(id))).collect())
     }
 
     /// Re-check right before writing, against the tree: a block whose
