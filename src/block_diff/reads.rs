@@ -119,11 +119,9 @@ async fn missing_refs<H: SiyuanHost>(
     let mut ids = UniqueIds::default();
     let bodies = edits.iter().filter_map(|e| e.replacement.as_deref());
     for text in kramdown.values().map(String::as_str).chain(bodies) {
-        if text.contains("((") {
-            for id in super::refs::referenced_ids(text) {
-                if !blocks.get(&id).is_some_and(Option::is_some) {
-                    ids.push(&id);
-                }
+        for id in super::refs::referenced_ids(text) {
+            if !blocks.get(&id).is_some_and(Option::is_some) {
+                ids.push(&id);
             }
         }
     }

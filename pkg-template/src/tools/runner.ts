@@ -186,9 +186,9 @@ type Done = string | ToolResult;
 const s = (v: unknown): string =>
   typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 const b = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
-/** A count where 0 (and absence) means "unset", as the schemas say. */
 /** The most entries a folder's view lists (a node_modules two levels deep runs to thousands). */
 const DIRECTORY_ENTRIES = 1000;
+/** A count where 0 (and absence) means "unset", as the schemas say. */
 const count = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 ? v : undefined);
 /** `mode`: "" means unset (the matcher's default). */
 const modeOf = (v: unknown): MatchMode | undefined => (s(v) || undefined) as MatchMode | undefined;
@@ -585,15 +585,8 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       async str_replace_based_edit_tool(a) {
         const command = s(a.command);
         const path = s(a.path);
-        const needs = (field: string): ToolResult => {
-          const message = say('commandNeeds', lang, command, field);
-          return {
-            text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
-            isError: true,
-            code: 'INVALID_ARGUMENT',
-            data: { code: 'INVALID_ARGUMENT', subject: field, message },
-          };
-        };
+        const needs = (field: string): ToolResult =>
+          invalidArgument(field, say('commandNeeds', lang, command, field), lang);
         switch (command) {
           case 'view': {
             const listed = await viewDirectory(path, a.view_range !== undefined);
@@ -723,10 +716,6 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
      * each other), planned and written by applyPatch, and worded with each
      * hunk's place and the diffs.
      */
-    /**
-     * The text editor's `insert`: `text`'s lines after line `after` (0: at
-     * the top), with the file's own line ending, never past its end.
-     */
     /** A new file; `asGiven`: its text exactly as given, else with a final newline added. */
     async function createFile(path: string, content: string, asGiven: boolean): Promise<Done> {
       writable();
@@ -769,15 +758,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         });
       const top = await names(path);
       if (top === null) return null;
-      if (ranged) {
-        const message = say('directoryRange', lang, path);
-        return {
-          text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
-          isError: true,
-          code: 'INVALID_ARGUMENT',
-          data: { code: 'INVALID_ARGUMENT', subject: 'view_range', message },
-        };
-      }
+      if (ranged) return invalidArgument('view_range', say('directoryRange', lang, path), lang);
       const base = path.replace(/\/+$/, '') || path;
       const under = (folder: string, name: string) =>
         `${folder.endsWith('/') ? folder : `${folder}/`}${name.replace(/\/$/, '')}`;
@@ -801,6 +782,10 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
       };
     }
 
+    /**
+     * The text editor's `insert`: `text`'s lines after line `after` (0: at
+     * the top), with the file's own line ending, never past its end.
+     */
     async function insertLines(path: string, after: number, text: string): Promise<Done> {
       writable();
       // Checked before anything is written (a lone surrogate has no UTF-8).
@@ -816,12 +801,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
         const count = finalBreak ? starts.length - 1 : starts.length;
         if (after > count) {
           const message = say('insertPastEnd', lang, String(after), path, String(count));
-          return {
-            text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
-            isError: true,
-            code: 'INVALID_ARGUMENT',
-            data: { code: 'INVALID_ARGUMENT', subject: 'insert_line', message },
-          };
+          return invalidArgument('insert_line', message, lang);
         }
         const added = text.replace(/\r?\n$/, '').split(/\r?\n/);
         // New lines end as the line above them does (the first line's way
@@ -1120,6 +1100,16 @@ class MissingHost extends Error {
 }
 function missing(which: 'files' | 'siyuan'): MissingHost {
   return new MissingHost(which);
+}
+
+/** A tool argument the call cannot run with, as the agent's result (nothing was done). */
+function invalidArgument(subject: string, message: string, lang: Lang): ToolResult {
+  return {
+    text: say('errorLine', lang, 'INVALID_ARGUMENT', message),
+    isError: true,
+    code: 'INVALID_ARGUMENT',
+    data: { code: 'INVALID_ARGUMENT', subject, message },
+  };
 }
 
 /** A thrown error as the agent's result: the code, the message and each next step once. */
