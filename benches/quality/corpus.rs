@@ -31,6 +31,8 @@ use editkit::{Error, ErrorCode};
 
 #[path = "prose.rs"]
 pub mod prose;
+#[path = "snippets.rs"]
+pub mod snippets;
 #[path = "sources.rs"]
 pub mod sources;
 pub use sources::{collect_sources, fingerprint, Source};

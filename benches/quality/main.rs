@@ -12,7 +12,8 @@
 //! substring replace (most peers' first strategy) would land.
 //!
 //! `QUALITY_FILES=n` (default 400) and `QUALITY_SPANS=n` (default 3 per kind
-//! and file) size the corpus.
+//! and file) size the corpus; `QUALITY_SNIPPETS=n` (default 1 per kind and
+//! file) the snippet table, which `QUALITY_ONLY=snippets` prints alone.
 
 #[path = "corpus.rs"]
 mod corpus;
@@ -42,6 +43,12 @@ fn main() {
     let files = env_usize("QUALITY_FILES", 400);
     let spans = env_usize("QUALITY_SPANS", 3);
     let sources = collect_sources(files);
+    // `QUALITY_ONLY=snippets` prints the snippet table alone.
+    if std::env::var("QUALITY_ONLY").as_deref() == Ok("snippets") {
+        println!("{}", fingerprint(&sources));
+        snippet_table(&sources);
+        return;
+    }
     let rust = sources.iter().filter(|s| s.is_rust()).count();
     let lines: usize = sources.iter().map(|s| s.text.lines().count()).sum();
     let cases = build_cases(&sources, spans);
@@ -182,6 +189,7 @@ fn main() {
     }
 
     prose_table();
+    snippet_table(&sources);
     patch_table(&sources, &cases);
     planner_table(&sources);
 }
@@ -251,6 +259,78 @@ fn prose_table() {
         );
         if std::env::var_os("QUALITY_VERBOSE").is_some() {
             println!("    SEARCH:\n{}    REPLACE:\n{}", case.search, case.replace);
+        }
+    }
+}
+
+/// Edit snippets with elision markers on the same real sources (issue 43),
+/// beside a naive line-anchoring baseline.
+fn snippet_table(sources: &[corpus::Source]) {
+    use corpus::snippets::{build, evaluate, SnippetKind};
+    let cases = build(sources, env_usize("QUALITY_SNIPPETS", 1));
+    let (tallies, wrong) = evaluate(sources, &cases);
+    println!();
+    println!(
+        "{:<28} {:>6} | {:>7} {:>7} {:>7} | {:>15}",
+        "edit snippets (real code)", "cases", "placed", "refused", "wrong", "naive: placed/wrong"
+    );
+    let mut total = corpus::snippets::SnippetTally::default();
+    for kind in SnippetKind::ALL {
+        let t = tallies.get(&kind).copied().unwrap_or_default();
+        total.cases += t.cases;
+        total.placed += t.placed;
+        total.refused += t.refused;
+        total.wrong += t.wrong;
+        total.naive_placed += t.naive_placed;
+        total.naive_wrong += t.naive_wrong;
+        println!(
+            "{:<28} {:>6} | {:>7} {:>7} {:>7} | {:>15}",
+            kind.name(),
+            t.cases,
+            t.placed,
+            t.refused,
+            t.wrong,
+            format!("{}/{}", t.naive_placed, t.naive_wrong)
+        );
+    }
+    let share = |n: u32| 100.0 * f64::from(n) / f64::from(total.cases.max(1));
+    let verdict = |ok: bool| if ok { "holds" } else { "MISSED" };
+    println!(
+        "snippets placed:        {:5.1}% ({}/{})   target ≥ 70.0%  {}   [naive baseline {:5.1}%, {} wrong]",
+        share(total.placed),
+        total.placed,
+        total.cases,
+        verdict(share(total.placed) >= 70.0),
+        share(total.naive_placed),
+        total.naive_wrong
+    );
+    println!(
+        "snippet wrong edits:    {}   target 0  {}",
+        wrong.len(),
+        verdict(wrong.is_empty())
+    );
+    // `QUALITY_REFUSALS=n` prints the first n refusals and their reasons.
+    let show = env_usize("QUALITY_REFUSALS", 0);
+    for case in cases.iter().take(usize::MAX) {
+        if show == 0 {
+            break;
+        }
+        let text = &sources[case.file].text;
+        if let Err(e) = editkit::plan_edit_snippet(text, &case.snippet, &Default::default()) {
+            println!(
+                "  REFUSED {:?} {}: {e}\n{}",
+                case.kind, sources[case.file].name, case.snippet
+            );
+        }
+    }
+    for &i in wrong.iter().take(10) {
+        let case = &cases[i];
+        println!(
+            "  WRONG snippet {:?}: {}",
+            case.kind, sources[case.file].name
+        );
+        if std::env::var_os("QUALITY_VERBOSE").is_some() {
+            println!("{}", case.snippet);
         }
     }
 }

@@ -68,10 +68,14 @@ export function replaceText(
 
 /**
  * Places an edit snippet (the changed parts of a file, the rest written as
- * `// ... existing code ...`-style markers) in `content`: each part
- * anchored by its first and last lines that are in the file, the elided
- * parts kept byte for byte. Throws `AMBIGUOUS` (an anchor line twice, its
- * lines named) or `NOT_FOUND` when it refuses; nothing is guessed.
+ * `// ... existing code ...`-style markers) in `content`: each part goes
+ * where its lines that are in the file stand in the same order, close
+ * together (a repeated `}` is placed by the lines around it); the elided
+ * parts are kept byte for byte. `path` or `language` picks the comment
+ * syntax markers are written in. Throws `AMBIGUOUS` (two places tie, their
+ * lines named), `NOT_FOUND`, `NO_CHANGE` (the snippet changes nothing) or
+ * `INVALID_ARGUMENT` (a comment that reads like a marker but is not one)
+ * when it refuses; nothing is guessed.
  */
 export function planEditSnippet(
   content: string,

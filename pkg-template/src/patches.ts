@@ -117,7 +117,7 @@ export async function applyEditSnippet(
   opts?: EditSnippetApplyOptions,
 ): Promise<EditSnippetApplyResult> {
   const lang = langOf(opts);
-  const o = readOptions(opts, ['timeoutMs'] as const, 'options');
+  const o = readOptions(opts, ['timeoutMs', 'language'] as const, 'options');
   const timeoutMs = timeoutOf({ timeoutMs: o.timeoutMs });
   const host = fileCallbacks(files, lang);
   const writeFile = host.writeFile;
@@ -127,7 +127,12 @@ export async function applyEditSnippet(
   if (current === null) {
     throw jsError('FILE_NOT_FOUND', 'snippetFileMissing', lang, [p], { subject: 'path' });
   }
-  const placed = planEditSnippet(current, snippet, { lang });
+  const placed = planEditSnippet(current, snippet, {
+    lang,
+    path: p,
+    // Checked by planEditSnippet (a string, or INVALID_ARGUMENT).
+    language: o.language as string | undefined,
+  });
   await hostCall(
     `files.writeFile(${JSON.stringify(p)})`,
     () => writeFile(p, placed.content),

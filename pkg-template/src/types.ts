@@ -964,6 +964,14 @@ export interface MatchOptions {
 /** Options of `planEditSnippet` and `applyEditSnippet`. */
 export interface EditSnippetOptions {
   lang?: Lang;
+  /**
+   * The file's path: its extension picks the comment syntax elision
+   * markers are written in (`# ...` in `.py`, `// ...` in `.ts`). Without it
+   * (and without `language`) every syntax counts.
+   */
+  path?: string;
+  /** The file's language (`python`, `typescript`, `rs`…); wins over `path`. */
+  language?: string;
 }
 
 /** A placed edit snippet: the new content and where each of its parts went. */

@@ -14,11 +14,11 @@ const { cases } = JSON.parse(
 test('planEditSnippet places every case of the table, or refuses it as the table says', () => {
   for (const c of cases) {
     if (c.expected !== undefined) {
-      assert.equal(ek.planEditSnippet(c.content, c.snippet).content, c.expected, c.name);
+      assert.equal(ek.planEditSnippet(c.content, c.snippet, c.options).content, c.expected, c.name);
       continue;
     }
     assert.throws(
-      () => ek.planEditSnippet(c.content, c.snippet),
+      () => ek.planEditSnippet(c.content, c.snippet, c.options),
       (e) => {
         assert.equal(e.code, c.error.code, c.name);
         if (c.error.candidates)

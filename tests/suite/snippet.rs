@@ -18,7 +18,11 @@ fn snippet_table() {
         let name = case["name"].as_str().unwrap();
         let content = case["content"].as_str().unwrap();
         let snippet = case["snippet"].as_str().unwrap();
-        let got = plan_edit_snippet(content, snippet, &SnippetOptions::default());
+        let options: SnippetOptions = case
+            .get("options")
+            .map(|o| serde_json::from_value(o.clone()).unwrap())
+            .unwrap_or_default();
+        let got = plan_edit_snippet(content, snippet, &options);
         match case.get("expected").and_then(Value::as_str) {
             Some(expected) => {
                 let r = got.unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -620,7 +620,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
           if (content === null) return fileMissing(path, lang);
           let placed: EditSnippetResult;
           try {
-            placed = planEditSnippet(content, s(a.snippet), { lang });
+            placed = planEditSnippet(content, s(a.snippet), { lang, path });
           } catch (e) {
             return errorResult(e, lang);
           }

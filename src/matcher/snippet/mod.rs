@@ -1,24 +1,33 @@
-//! Edit snippets with elision markers (issue 35): the new version of a
-//! file's changed parts, with the unchanged parts written as a comment such
-//! as `// ... existing code ...`, `# ...` or `<!-- ... -->` — what
-//! fast-apply models take. Placed deterministically, without a model:
+//! Edit snippets with elision markers (issues 35, 43): the new version of
+//! a file's changed parts, with the unchanged parts written as a comment
+//! such as `// ... existing code ...`, `# rest of the file unchanged` or
+//! `<!-- ... -->` — what fast-apply models take. Placed deterministically,
+//! without a model:
 //!
-//! - the snippet is cut at its marker lines into **segments**;
-//! - each segment is anchored by its first and last lines that are in the
-//!   file (lines before the first anchor are new lines inserted before
-//!   it, lines after the last new lines after it): the first anchor must
-//!   occur once after the previous segment, the last once between the
-//!   first anchor and the next segment's first anchor (or the end);
-//! - the file's lines from a segment's first anchor to its last are
-//!   replaced by the segment (the lines the segment keeps are written as
-//!   the file has them, new ones re-indented as the anchors were);
+//! - the snippet is cut at its marker lines (`markers.rs`: the wordings
+//!   models use, in the comment syntax of the file's language when the
+//!   caller names it) into **parts**;
+//! - each part goes where its lines that are in the file stand in the same
+//!   order, close together (`placement.rs`): a repeated line such as `}`
+//!   is placed by the lines around it, and two places that tie are refused
+//!   with both named;
+//! - the file's lines from a part's first kept line to its last are
+//!   replaced by the part (the lines it keeps written as the file has
+//!   them, new ones re-indented as the kept lines around them were);
 //! - everything else — what a marker stands for, and the file before the
-//!   first segment and after the last — is kept byte for byte.
+//!   first part and after the last — is kept byte for byte.
 //!
-//! An anchor that occurs twice is refused with its places named; a segment
-//! with no line in the file is refused; nothing is ever deleted that a
-//! marker stands for. Lines are compared with their surrounding whitespace
-//! trimmed, so a snippet written at another indentation still anchors.
+//! A part with no line in the file is refused; a comment that reads like a
+//! marker but is not one is refused (it would be written as code where the
+//! model meant to keep lines); a snippet that changes nothing is refused;
+//! nothing is ever deleted that a marker stands for. Lines are compared
+//! with their surrounding whitespace trimmed, so a snippet written at
+//! another indentation still places.
+
+mod markers;
+mod placement;
+
+pub use markers::is_elision_marker;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +36,8 @@ use super::normalize::indent_of;
 use crate::error::{Error, ErrorCode, LineRange};
 use crate::lang::Lang;
 use crate::text::{align_lines, detect_line_ending, lines_with_endings, LineLink};
+use markers::{Family, LineRole};
+use placement::Unplaced;
 
 /// Options of [`plan_edit_snippet`].
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -34,6 +45,12 @@ use crate::text::{align_lines, detect_line_ending, lines_with_endings, LineLink}
 pub struct SnippetOptions {
     /// Language of messages. Default `en`.
     pub lang: Lang,
+    /// The file's path: its extension picks the comment syntax markers are
+    /// written in (`# ...` in Python, `// ...` in TypeScript). Optional.
+    pub path: Option<String>,
+    /// The file's language (`python`, `typescript`, `rs`…), when the path
+    /// does not say. Optional; wins over `path`.
+    pub language: Option<String>,
 }
 
 /// One region of the file a snippet segment replaced.
@@ -58,56 +75,6 @@ pub struct SnippetResult {
     pub regions: Vec<SnippetRegion>,
 }
 
-/// Whether a snippet line stands for elided code: a comment (`//`, `#`,
-/// `/* */`, `<!-- -->`, `--`, `;`) or a bare line holding `...` or `…`
-/// and nothing but words (`existing code`, `rest of file`, `unchanged`).
-pub fn is_elision_marker(line: &str) -> bool {
-    let t = line.trim();
-    // A bare line of dots.
-    if !t.is_empty() && t.chars().all(|c| c == '.' || c == '…') && (t.contains("...") || t == "…")
-    {
-        return true;
-    }
-    let mut inner = None;
-    for open in ["<!--", "{/*", "/*", "//", "#", "--", ";"] {
-        if let Some(rest) = t.strip_prefix(open) {
-            inner = Some(rest);
-            break;
-        }
-    }
-    let Some(mut inner) = inner else {
-        return false;
-    };
-    for close in ["-->", "*/}", "*/"] {
-        if let Some(rest) = inner.strip_suffix(close) {
-            inner = rest;
-            break;
-        }
-    }
-    let inner = inner.trim().to_ascii_lowercase();
-    if !(inner.contains("...") || inner.contains('…')) {
-        return false;
-    }
-    // Only dots, or words that say code is left out: `# Coming soon...`
-    // is a heading, `// ... existing code (unchanged) ...` a marker.
-    let words: String = inner.chars().filter(|c| c.is_alphanumeric()).collect();
-    const SAYS_ELIDED: [&str; 12] = [
-        "existing",
-        "unchanged",
-        "rest",
-        "omitted",
-        "same",
-        "remaining",
-        "previous",
-        "other",
-        "elided",
-        "keep",
-        "code",
-        "snip",
-    ];
-    words.is_empty() || SAYS_ELIDED.iter().any(|w| inner.contains(w))
-}
-
 /// A file line's text and the whole line as written (ending included).
 struct FileLine<'a> {
     key: &'a str,
@@ -122,6 +89,7 @@ pub fn plan_edit_snippet(
     options: &SnippetOptions,
 ) -> Result<SnippetResult, Error> {
     let lang = options.lang;
+    let family = Family::of(options.path.as_deref(), options.language.as_deref());
     let (bom, body) = crate::text::split_bom(content);
     let file: Vec<FileLine<'_>> = lines_with_endings(body)
         .map(|l| FileLine {
@@ -130,18 +98,18 @@ pub fn plan_edit_snippet(
             raw: &body[l.start..l.start + l.text.len() + l.ending.len()],
         })
         .collect();
-    let (segments, marked_start, marked_end) = segments(snippet);
+    let (segments, marked_start, marked_end) = segments(snippet, &file, family, lang)?;
     if segments.is_empty() {
         return Err(Error::new(ErrorCode::EmptySearch, messages::no_code(lang)));
     }
-    // First anchors, each after the one before.
-    let mut firsts = Vec::with_capacity(segments.len());
-    let mut from = 0usize;
-    for seg in &segments {
-        let (at, line) = first_anchor(&file, seg, from, lang)?;
-        firsts.push((at, line));
-        from = line + 1;
-    }
+    let chains = placement::place_parts(&file, &segments).map_err(|(k, why)| match why {
+        Unplaced::Nowhere | Unplaced::Weak => Error::new(
+            ErrorCode::NotFound,
+            messages::no_anchor(lang, segments[k][0].trim()),
+        )
+        .with_suggestions(messages::advice(lang)),
+        Unplaced::Ambiguous { line, at } => ambiguous(lang, &line, &at),
+    })?;
     let ending = detect_line_ending(body).as_str();
     let mut out = String::with_capacity(content.len() + snippet.len());
     if bom {
@@ -149,10 +117,8 @@ pub fn plan_edit_snippet(
     }
     let mut regions = Vec::with_capacity(segments.len());
     let mut kept_to = 0usize; // file lines before this one are written
-    for (k, seg) in segments.iter().enumerate() {
-        let (a, first) = firsts[k];
-        let limit = firsts.get(k + 1).map_or(file.len(), |&(_, l)| l);
-        let (b, last) = last_anchor(&file, seg, a, first, limit, lang)?;
+    for (k, (seg, chain)) in segments.iter().zip(&chains).enumerate() {
+        let ((a, first), (b, last)) = (chain.first, chain.last);
         let edges = Edges {
             open_start: k == 0 && !marked_start,
             open_end: k + 1 == segments.len() && !marked_end,
@@ -175,6 +141,10 @@ pub fn plan_edit_snippet(
     }
     for line in &file[kept_to..] {
         out.push_str(line.raw);
+    }
+    if out == content {
+        return Err(Error::new(ErrorCode::NoChange, messages::no_change(lang))
+            .with_suggestions(messages::advice(lang)));
     }
     Ok(SnippetResult {
         content: out,
@@ -228,10 +198,11 @@ fn region(
         .with_suggestions(messages::advice(lang)));
     }
     // A new line next to an elided region that reads like the file's line
-    // it would keep there (`return 10` before a kept `return 1`): a
-    // replacement or an insertion? Refused, not guessed.
+    // it would keep there (`return 10` before a kept `return 1`,
+    // `<Footer year={2026} />` after a kept `<Footer />`): a replacement or
+    // an insertion? Refused, not guessed.
     let like = |new: &str, kept: Option<&FileLine<'_>>| {
-        kept.is_some_and(|k| crate::text::similarity(new.trim(), k.key) >= SIMILAR_EDGE)
+        kept.is_some_and(|k| reads_like(new.trim(), k.key))
     };
     let before = (a > 0 && start == first)
         .then(|| first.checked_sub(1).and_then(|f| file.get(f)))
@@ -255,6 +226,25 @@ fn region(
     }
     Ok((start, end, links))
 }
+
+/// Whether a new line reads like a file line: similar overall, or both
+/// starting with the same words for more than half the shorter one.
+fn reads_like(new: &str, kept: &str) -> bool {
+    if crate::text::similarity(new, kept) >= SIMILAR_EDGE {
+        return true;
+    }
+    let common = new
+        .chars()
+        .zip(kept.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let shorter = new.chars().count().min(kept.chars().count());
+    common >= SHARED_START && 2 * common > shorter
+}
+
+/// Characters two lines must start with alike before [`reads_like`] takes
+/// their shared start for one line edited.
+const SHARED_START: usize = 5;
 
 /// How similar a new line next to an elided region may be to the file line
 /// the region keeps there before the edit is taken for a replacement the
@@ -360,19 +350,43 @@ fn line_no(i: usize) -> u32 {
 
 /// The snippet's segments (runs of lines between marker lines, blank lines
 /// at their edges dropped), and whether a marker comes before the first
-/// and after the last.
-fn segments(snippet: &str) -> (Vec<Vec<&str>>, bool, bool) {
-    let lines: Vec<&str> = snippet
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .filter(|l| !l.trim().is_empty())
-        .collect();
-    let marked_start = lines.first().is_some_and(|l| is_elision_marker(l));
-    let marked_end = lines.last().is_some_and(|l| is_elision_marker(l));
-    let mut out: Vec<Vec<&str>> = vec![Vec::new()];
+/// and after the last; or the refusal of a comment that reads like a
+/// marker but is not one. A marker in words only that the file holds as a
+/// comment of its own is that comment, not a marker.
+fn segments<'s>(
+    snippet: &'s str,
+    file: &[FileLine<'_>],
+    family: Family,
+    lang: Lang,
+) -> Result<(Vec<Vec<&'s str>>, bool, bool), Error> {
+    let in_file = |line: &str| file.iter().any(|f| f.key == line.trim());
+    let mut marks: Vec<(&str, bool)> = Vec::new();
     for line in snippet.split('\n') {
         let line = line.strip_suffix('\r').unwrap_or(line);
-        if is_elision_marker(line) {
+        let marker = match markers::role_in(line, family) {
+            LineRole::Marker => true,
+            LineRole::PhraseMarker => !in_file(line),
+            LineRole::LooksLikeMarker if !in_file(line) => {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgument,
+                    messages::unclear_marker(lang, line.trim()),
+                )
+                .with_suggestions(messages::advice(lang)));
+            }
+            LineRole::LooksLikeMarker | LineRole::Code => false,
+        };
+        marks.push((line, marker));
+    }
+    let mut nonblank = marks.iter().filter(|(l, _)| !l.trim().is_empty());
+    let marked_start = nonblank.next().is_some_and(|(_, m)| *m);
+    let marked_end = marks
+        .iter()
+        .rev()
+        .find(|(l, _)| !l.trim().is_empty())
+        .is_some_and(|(_, m)| *m);
+    let mut out: Vec<Vec<&str>> = vec![Vec::new()];
+    for &(line, marker) in &marks {
+        if marker {
             out.push(Vec::new());
         } else if let Some(seg) = out.last_mut() {
             seg.push(line);
@@ -390,12 +404,7 @@ fn segments(snippet: &str) -> (Vec<Vec<&str>>, bool, bool) {
         })
         .filter(|seg| !seg.is_empty())
         .collect();
-    (segments, marked_start, marked_end)
-}
-
-/// File lines in `range` whose key is `key`.
-fn places(file: &[FileLine<'_>], key: &str, range: std::ops::Range<usize>) -> Vec<usize> {
-    range.filter(|&i| file[i].key == key).collect()
+    Ok((segments, marked_start, marked_end))
 }
 
 fn ambiguous(lang: Lang, anchor: &str, at: &[usize]) -> Error {
@@ -407,78 +416,6 @@ fn ambiguous(lang: Lang, anchor: &str, at: &[usize]) -> Error {
     .with_suggestions(messages::advice(lang));
     e.details.candidates = lines.iter().map(|&l| LineRange::new(l, l)).collect();
     e
-}
-
-/// The segment's first line that is in the file after `from`: `(index in
-/// the segment, file line)`. Lines before it are new. A line that occurs
-/// twice there is refused; a segment with no line in the file too.
-fn first_anchor(
-    file: &[FileLine<'_>],
-    seg: &[&str],
-    from: usize,
-    lang: Lang,
-) -> Result<(usize, usize), Error> {
-    for (a, line) in seg.iter().enumerate() {
-        let key = line.trim();
-        if key.is_empty() {
-            continue;
-        }
-        match places(file, key, from..file.len()).as_slice() {
-            [] => continue,
-            [one] => return Ok((a, *one)),
-            many => return Err(ambiguous(lang, key, many)),
-        }
-    }
-    Err(Error::new(
-        ErrorCode::NotFound,
-        messages::no_anchor(lang, seg[0].trim()),
-    )
-    .with_suggestions(messages::advice(lang)))
-}
-
-/// The segment's last line (from its end, not before the first anchor
-/// `a`) that is in the file between the first anchor's line and `limit`
-/// (the next segment's first anchor): `(index in the segment, file line)`.
-/// A line is looked for at its own indentation first (shifted as the first
-/// anchor was): a block's closing `}` is found once at its level where
-/// every `}` of the file would be ambiguous.
-fn last_anchor(
-    file: &[FileLine<'_>],
-    seg: &[&str],
-    a: usize,
-    first: usize,
-    limit: usize,
-    lang: Lang,
-) -> Result<(usize, usize), Error> {
-    let shift = IndentMap::infer(&[(indent_of(seg[a]), indent_of(file[first].text))]);
-    for b in (a + 1..seg.len()).rev() {
-        let key = seg[b].trim();
-        if key.is_empty() {
-            continue;
-        }
-        let indent = indent_of(seg[b]);
-        let at_level = shift
-            .as_ref()
-            .and_then(|m| m.apply(indent))
-            .map(|i| i + key);
-        let exact: Vec<usize> = match &at_level {
-            Some(line) => (first + 1..limit)
-                .filter(|&i| file[i].text.trim_end() == line.as_str())
-                .collect(),
-            None => Vec::new(),
-        };
-        let found = if exact.is_empty() {
-            places(file, key, first + 1..limit)
-        } else {
-            exact
-        };
-        match found.as_slice() {
-            [] => continue,
-            [one] => return Ok((b, *one)),
-            many => return Err(ambiguous(lang, key, many)),
-        }
-    }
-    Ok((a, first))
 }
 
 /// The segment written over the file lines `region` (first anchor to last
@@ -579,6 +516,21 @@ mod messages {
         }
     }
 
+    pub(super) fn no_change(lang: Lang) -> String {
+        lang.pick(
+            "Placed where its lines are, the snippet changes nothing: every line it shows is already there. Nothing was changed. To delete lines, show the lines around them without them; to change one, write its new text.",
+            "按其中各行所在的位置放置后，片段没有带来任何修改：它写出的每一行都已在文件中。未做任何修改。要删除某些行，请写出它们前后的行并省去它们；要修改某行，请写出它的新内容。",
+        )
+        .to_string()
+    }
+
+    pub(super) fn unclear_marker(lang: Lang, line: &str) -> String {
+        match lang {
+            Lang::En => format!("The snippet's comment `{line}` reads like an elision marker but is not one editkit recognises, and it is not in the file: written as code it would replace the lines it seems to keep. Nothing was changed. Write the marker as `// ... existing code ...` (in the file's comment syntax), or leave the comment out."),
+            Lang::Zh => format!("片段中的注释 `{line}` 看起来像省略标记，但 editkit 无法将其识别为省略标记，且文件中没有这一行：若按代码写入，它会替换它似乎要保留的行。未做任何修改。请把省略标记写成 `// ... existing code ...`（使用该文件的注释语法），或去掉这条注释。"),
+        }
+    }
+
     pub(super) fn ambiguous(lang: Lang, anchor: &str, lines: &[u32]) -> String {
         let list = lines
             .iter()
@@ -603,40 +555,13 @@ mod messages {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_elision_marker, plan_edit_snippet, SnippetOptions};
+    use super::{plan_edit_snippet, SnippetOptions};
     use crate::error::ErrorCode;
 
     fn place(content: &str, snippet: &str) -> Result<String, ErrorCode> {
         plan_edit_snippet(content, snippet, &SnippetOptions::default())
             .map(|r| r.content)
             .map_err(|e| e.code)
-    }
-
-    #[test]
-    fn markers_are_comments_of_dots_and_words() {
-        for m in [
-            "// ... existing code ...",
-            "    # ...",
-            "<!-- ... rest unchanged ... -->",
-            "/* … */",
-            "...",
-            "-- ... existing rows ...",
-        ] {
-            assert!(is_elision_marker(m), "{m}");
-        }
-        assert!(is_elision_marker(
-            "    // ... existing code (unchanged) ..."
-        ));
-        for not in [
-            "x = f(...)",
-            "// TODO: fix this",
-            "print('...')",
-            "a... = 1",
-            "# Coming soon...",
-            "- Loading...",
-        ] {
-            assert!(!is_elision_marker(not), "{not}");
-        }
     }
 
     const FILE: &str = "import os\n\ndef a():\n    return 1\n\ndef b():\n    x = 2\n    return x\n\ndef c():\n    return 3\n";
