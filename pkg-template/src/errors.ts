@@ -120,6 +120,10 @@ const MESSAGES = {
     en: 'There is no file `{0}` to place the snippet in; nothing was written.',
     zh: '没有文件 `{0}` 可放置片段；未写入任何内容。',
   },
+  modeNotSet: {
+    en: 'The diff sets the mode of `{0}` to {1}, which the host cannot do (no files.setMode); the text was written, the mode was not.',
+    zh: '该 diff 把 `{0}` 的权限模式设为 {1}，但宿主无法设置（没有 files.setMode）；文本已写入，模式未设置。',
+  },
   none: { en: 'none', zh: '无' },
 } satisfies Record<string, Texts>;
 

@@ -20,25 +20,29 @@ interface Done {
  * and returns the failure.
  */
 export async function writePlan(
-  host: Pick<PatchFileHost, 'writeFile' | 'deleteFile'>,
+  host: Pick<PatchFileHost, 'writeFile' | 'deleteFile' | 'setMode'>,
   report: PatchReport,
   contents: Record<string, string>,
   lang: Lang,
   timeoutMs: number,
 ): Promise<PatchApplyResult> {
   const todo = report.files.filter((f) => f.write);
-  const deletes = todo.some((f) => f.op === 'delete' || f.moveTo !== undefined);
+  const deletes = todo.some((f) => f.op === 'delete' || (f.moveTo !== undefined && !f.copy));
   if (todo.length && typeof host.writeFile !== 'function') throw missing('writeFile', lang);
   if (deletes && typeof host.deleteFile !== 'function') throw missing('deleteFile', lang);
   const done: Done[] = [];
+  // git mode changes: set through the host's optional setMode, after the
+  // file is written; reported when the host has none.
+  const modes: { path: string; mode: string }[] = [];
   try {
     for (const f of todo) {
       if (f.op === 'delete') {
         await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
         continue;
       }
-      if (!f.changed) continue;
       const target = f.moveTo ?? f.path;
+      if (f.mode !== undefined) modes.push({ path: target, mode: f.mode });
+      if (!f.changed) continue;
       const before = f.op === 'add' ? null : f.moveTo ? null : (contents[f.path] ?? null);
       // Recorded before the call: a write that throws (or times out) may
       // still have landed, in part, so the rollback restores it too.
@@ -48,7 +52,18 @@ export async function writePlan(
         () => host.writeFile(target, f.content ?? ''),
         timeoutMs,
       );
-      if (f.moveTo) await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
+      if (f.moveTo && !f.copy)
+        await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
+    }
+    if (typeof host.setMode === 'function') {
+      for (const m of modes) {
+        const setMode = host.setMode.bind(host);
+        await hostCall(
+          `files.setMode(${JSON.stringify(m.path)}, ${JSON.stringify(m.mode)})`,
+          () => setMode(m.path, m.mode),
+          timeoutMs,
+        );
+      }
     }
   } catch (e) {
     const failure = isEditkitError(e) ? e.message : String(e);
@@ -66,7 +81,21 @@ export async function writePlan(
       error: { code: 'WRITE_FAILED', message, subject: 'files' },
     };
   }
-  return { ...report, written: done.map((d) => d.path) };
+  const unset =
+    typeof host.setMode === 'function'
+      ? []
+      : modes.map((m) => ({
+          code: 'MODE_NOT_SET' as const,
+          path: m.path,
+          line: 0,
+          message: say('modeNotSet', lang, m.path, m.mode),
+        }));
+  const warnings = [...(report.warnings ?? []), ...unset];
+  return {
+    ...report,
+    ...(warnings.length ? { warnings } : {}),
+    written: done.map((d) => d.path),
+  };
 }
 
 async function remove(

@@ -203,7 +203,11 @@ function notAFileHost(lang: Lang) {
  * `readFile` is required.
  */
 function fileCallbacks(files: PatchFileHost, lang: Lang): PatchFileHost {
-  const cb = readOptions(files, ['readFile', 'writeFile', 'deleteFile'] as const, 'files');
+  const cb = readOptions(
+    files,
+    ['readFile', 'writeFile', 'deleteFile', 'setMode'] as const,
+    'files',
+  );
   if (typeof cb.readFile !== 'function') throw notAFileHost(lang);
   const bound = (f: unknown) =>
     typeof f === 'function'
@@ -213,6 +217,7 @@ function fileCallbacks(files: PatchFileHost, lang: Lang): PatchFileHost {
     readFile: bound(cb.readFile) as PatchFileHost['readFile'],
     writeFile: bound(cb.writeFile) as PatchFileHost['writeFile'],
     deleteFile: bound(cb.deleteFile) as PatchFileHost['deleteFile'],
+    setMode: bound(cb.setMode) as PatchFileHost['setMode'],
   };
 }
 
@@ -225,9 +230,14 @@ async function apply(
   const lang = langOf(opts);
   // Read once, through readOptions: a getter that throws (or a Proxy) is
   // INVALID_ARGUMENT, never a stray error.
-  const o = readOptions(opts, ['atomic', 'mode', 'timeoutMs'] as const, 'options');
+  const o = readOptions(opts, ['atomic', 'mode', 'fuzzFactor', 'timeoutMs'] as const, 'options');
   const timeoutMs = timeoutOf({ timeoutMs: o.timeoutMs });
-  const planOptions = { atomic: o.atomic, mode: o.mode, lang } as PatchOptions;
+  const planOptions = {
+    atomic: o.atomic,
+    mode: o.mode,
+    fuzzFactor: o.fuzzFactor,
+    lang,
+  } as PatchOptions;
   host = fileCallbacks(host, lang);
   const contents: Record<string, string> = {};
   let report: PatchReport;

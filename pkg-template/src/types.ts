@@ -1222,6 +1222,14 @@ export interface PatchOptions {
   /** `exact` or `safe` (default). Hunks are never placed by similarity: `fuzzy` is refused. */
   mode?: 'exact' | 'safe';
   lang?: Lang;
+  /**
+   * jsdiff's `fuzzFactor` (default 0): how many of a hunk's context lines may
+   * be changed, missing or extra in the file when its lines are nowhere as
+   * they are. Its removed lines must still be found, the file's context
+   * lines are kept as they are, and it is placed only where one place fits
+   * (two: `AMBIGUOUS`). A non-negative integer.
+   */
+  fuzzFactor?: number;
 }
 
 /** A hunk placed. */
@@ -1258,8 +1266,16 @@ export type HunkResult = HunkPlaced | HunkFailed;
 interface PatchFileBase {
   path: string;
   op: FileOp;
-  /** The updated text goes here and `path` is removed. */
+  /** The updated text goes here and `path` is removed (kept when `copy`). */
   moveTo?: string;
+  /** git's `copy from`/`copy to`: `moveTo` is a copy, `path` stays. */
+  copy?: boolean;
+  /**
+   * git's `new mode` / `new file mode` (`100755`, `100644`, `120000`): the
+   * mode the file ends with, set through the host's `setMode` (a host
+   * without it gets a `MODE_NOT_SET` warning).
+   */
+  mode?: string;
   hunks: HunkResult[];
 }
 
@@ -1302,8 +1318,11 @@ export interface PatchReport {
 
 /** A part of a patch that was nothing to do, and why that is not a failure. */
 export interface PatchWarning {
-  /** `NO_HUNKS`: a unified-diff file section with headers and no hunk. */
-  code: 'NO_HUNKS';
+  /**
+   * `NO_HUNKS`: a unified-diff file section with headers and no hunk.
+   * `MODE_NOT_SET`: a git mode change the host has no `setMode` for.
+   */
+  code: 'NO_HUNKS' | 'MODE_NOT_SET';
   path: string;
   /** 1-based line of the patch text. */
   line: number;
@@ -1317,6 +1336,12 @@ export interface PatchFileHost {
   writeFile(path: string, content: string): Promise<unknown> | unknown;
   /** Needed only by patches that delete or rename a file. */
   deleteFile?(path: string): Promise<unknown> | unknown;
+  /**
+   * Optional: sets a file's mode (git's `100755`, `100644`, `120000`) after
+   * a diff with `new mode` or `new file mode` wrote it. Without it the mode
+   * is reported as a `MODE_NOT_SET` warning.
+   */
+  setMode?(path: string, mode: string): Promise<unknown> | unknown;
 }
 
 export interface PatchApplyOptions extends PatchOptions {

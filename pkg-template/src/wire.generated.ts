@@ -87,7 +87,8 @@ export type Strategy =
   | 'prose'
   | 'token_flexible'
   | 'context_anchored'
-  | 'block_similarity';
+  | 'block_similarity'
+  | 'context_fuzz';
 
 /** Warnings of a block diff (Rust: `WarningCode`). */
 export type WarningCode =

@@ -109,6 +109,8 @@ pub(crate) fn count_strategy(strategy: Strategy) {
             Strategy::TokenFlexible => &mut c.token_flexible,
             Strategy::ContextAnchored => &mut c.context_anchored,
             Strategy::BlockSimilarity => &mut c.block_similarity,
+            // A patch hunk's placement, not the matcher's.
+            Strategy::ContextFuzz => return,
         };
         *slot = slot.saturating_add(1);
     });

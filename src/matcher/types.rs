@@ -60,6 +60,10 @@ pub enum Strategy {
     /// The window of whole lines most similar to the search, above the
     /// threshold and ahead of the runner-up (fuzzy mode).
     BlockSimilarity = "block_similarity",
+    /// A unified diff's hunk whose context lines differ from the file by at
+    /// most the `fuzzFactor` asked for (changed, missing or extra lines),
+    /// its removed lines all found (patches only).
+    ContextFuzz = "context_fuzz",
 }
 }
 

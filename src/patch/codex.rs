@@ -96,6 +96,8 @@ fn section(body: &[Line<'_>], i: usize, problems: &mut Vec<Problem>) -> (Option<
         op,
         move_to,
         content,
+        copy: false,
+        mode: None,
         hunks,
         line: line.no,
     };
@@ -208,6 +210,7 @@ fn update_hunks(
             context_free: false,
             old_without_final_newline: false,
             new_without_final_newline: false,
+            kinds: Vec::new(),
         };
         let (body_lines, next) = hunk_body(body, i, &mut hunk, problems);
         i = next;

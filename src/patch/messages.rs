@@ -356,3 +356,25 @@ pub(super) fn summary(lang: Lang, files: &[FileResult], atomic: bool) -> String 
         (Lang::Zh, f, false) => format!("已应用 {n} 个文件中的 {} 个；{f} 个失败。\n{list}\n\n{errs}", n - f),
     }
 }
+
+/// Two places fit a hunk within its fuzz factor.
+pub(super) fn fuzz_ambiguous(lang: Lang, lines: &[u32]) -> String {
+    let list = lines
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    match lang {
+        Lang::En => format!("The hunk's lines are nowhere as they are, and with its context lines allowed to differ (fuzzFactor) it fits more than one place (starting at lines {list}), so it could go at either. Nothing was changed. Add context lines that tell the places apart, or lower fuzzFactor."),
+        Lang::Zh => format!("补丁块的行在文件中没有原样出现；允许其上下文行有差异（fuzzFactor）时，它能放在不止一处（分别从第 {list} 行开始），无法确定位置。未做任何修改。请加入能区分这些位置的上下文行，或调低 fuzzFactor。"),
+    }
+}
+
+/// The next step after a fuzz tie.
+pub(super) fn fuzz_advice(lang: Lang) -> String {
+    lang.pick(
+        "Give the hunk the file's current lines as context (read the file first), or pass a lower fuzzFactor.",
+        "让补丁块的上下文行与文件当前内容一致（先读取文件），或传入更小的 fuzzFactor。",
+    )
+    .to_string()
+}

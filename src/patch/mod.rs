@@ -23,6 +23,8 @@
 //! (codex, no anchor) or in an empty file.
 
 mod codex;
+mod fuzz;
+mod git;
 mod messages;
 mod place;
 mod plan;

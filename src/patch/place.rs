@@ -63,6 +63,7 @@ pub(super) fn place_hunks(
     body: &str,
     hunks: &[Hunk],
     mode: MatchMode,
+    fuzz: u32,
     lang: Lang,
 ) -> Vec<Result<Placement, Error>> {
     let file = FileLines::new(body);
@@ -84,7 +85,7 @@ pub(super) fn place_hunks(
             }
             _ => hunk,
         };
-        let placed = place(&file, hunk, from_line, mode, lang);
+        let placed = place(&file, hunk, from_line, (mode, fuzz), lang);
         if let Ok(p) = &placed {
             // A codex chunk with no old lines goes at the end whatever
             // came before it: it does not move where the next one starts.
@@ -208,6 +209,126 @@ fn trailing_blanks(lines: &[String]) -> usize {
 /// stand for the end of the file, codex's reading of a pattern split on
 /// `\n`: the hunk is placed again without them, at the end.
 fn place(
+    file: &FileLines<'_>,
+    hunk: &Hunk,
+    from_line: u32,
+    (mode, fuzz): (MatchMode, u32),
+    lang: Lang,
+) -> Result<Placement, Error> {
+    let placed = place_as_given(file, hunk, from_line, mode, lang);
+    match placed {
+        Err(e) if fuzz > 0 && e.code == ErrorCode::NotFound => {
+            with_fuzz(file, hunk, from_line, fuzz, lang).unwrap_or(Err(e))
+        }
+        other => other,
+    }
+}
+
+/// A unified hunk whose lines are nowhere as they are, placed with its
+/// context lines differing as far as `fuzz` allows (`fuzz.rs`); `None`
+/// when the hunk has no context to fuzz (then its own refusal stands).
+fn with_fuzz(
+    file: &FileLines<'_>,
+    hunk: &Hunk,
+    from_line: u32,
+    fuzz: u32,
+    lang: Lang,
+) -> Option<Result<Placement, Error>> {
+    let usable = hunk.kinds.contains(&' ')
+        && hunk.kinds.len() == hunk.old_lines.len() + hunk.new_lines.len() - context_count(hunk)
+        && !hunk.old_without_final_newline
+        && !hunk.new_without_final_newline
+        && !hunk.context_free;
+    if !usable {
+        return None;
+    }
+    let lines: Vec<&str> = (1..=file.count()).map(|l| file.text(l)).collect();
+    let (mut old, mut new) = (hunk.old_lines.iter(), hunk.new_lines.iter());
+    let body: Vec<(char, &str)> = hunk
+        .kinds
+        .iter()
+        .map(|&k| {
+            let text = match k {
+                '+' => new.next(),
+                '-' => old.next(),
+                _ => {
+                    new.next();
+                    old.next()
+                }
+            };
+            (k, text.map_or("", String::as_str))
+        })
+        .collect();
+    let from = from_line.saturating_sub(1) as usize;
+    let fuzz = usize::try_from(fuzz).unwrap_or(usize::MAX);
+    Some(match super::fuzz::place(&lines, &body, fuzz, from) {
+        Ok(fitted) => Ok(fuzzed_placement(file, &fitted)),
+        Err(super::fuzz::NoFit::Nowhere) => return None,
+        Err(super::fuzz::NoFit::Ambiguous(at)) => {
+            let lines: Vec<u32> = at.iter().map(|&i| line_no(i)).collect();
+            let mut e = Error::new(ErrorCode::Ambiguous, messages::fuzz_ambiguous(lang, &lines))
+                .with_suggestions(vec![messages::fuzz_advice(lang)]);
+            e.details.candidates = lines.iter().map(|&l| LineRange::new(l, l)).collect();
+            Err(e)
+        }
+    })
+}
+
+/// Context lines of a hunk (on both its old and new side).
+fn context_count(hunk: &Hunk) -> usize {
+    hunk.kinds.iter().filter(|&&k| k == ' ').count()
+}
+
+fn line_no(i: usize) -> u32 {
+    u32::try_from(i + 1).unwrap_or(u32::MAX)
+}
+
+/// The placement a fuzzed hunk makes: file lines as they are (with their
+/// own endings), added lines with the file's; no final line break where
+/// the file had none.
+fn fuzzed_placement(file: &FileLines<'_>, fitted: &super::fuzz::Fuzzed) -> Placement {
+    use super::fuzz::Written;
+    let body = file.body;
+    let start = file.starts[fitted.first];
+    let end = file
+        .starts
+        .get(fitted.last + 1)
+        .copied()
+        .unwrap_or(body.len());
+    let mut text = String::new();
+    for w in &fitted.lines {
+        match w {
+            Written::File(j) => {
+                let raw_end = file.starts.get(j + 1).copied().unwrap_or(body.len());
+                let raw = &body[file.starts[*j]..raw_end];
+                text.push_str(raw);
+                if raw.len() == file.text_ends[*j] - file.starts[*j] {
+                    text.push_str(file.ending);
+                }
+            }
+            Written::Added(t) => {
+                text.push_str(t);
+                text.push_str(file.ending);
+            }
+        }
+    }
+    if end == body.len() && !body.ends_with('\n') {
+        let trimmed = text.trim_end_matches(['\r', '\n']).len();
+        text.truncate(trimmed);
+    }
+    Placement {
+        start,
+        end,
+        text,
+        strategy: Some(Strategy::ContextFuzz),
+        first: line_no(fitted.first),
+        last: line_no(fitted.last),
+    }
+}
+
+/// [`place`] without fuzz: the hunk's lines as they are (safe or exact
+/// mode), or at the end of the file.
+fn place_as_given(
     file: &FileLines<'_>,
     hunk: &Hunk,
     from_line: u32,

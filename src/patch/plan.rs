@@ -73,6 +73,8 @@ fn file_result(f: &FilePatch) -> FileResult {
         path: f.path.clone(),
         op: f.op,
         move_to: f.move_to.clone(),
+        copy: f.copy,
+        mode: f.mode.clone(),
         ok: false,
         write: false,
         content: None,
@@ -156,7 +158,7 @@ fn deletes_exactly(text: &str, f: &FilePatch) -> bool {
 fn update(r: &mut FileResult, text: &str, f: &FilePatch, options: &PatchOptions) {
     let lang = options.lang;
     let (bom, body) = split_bom(text);
-    let placed = place_hunks(body, &f.hunks, options.mode, lang);
+    let placed = place_hunks(body, &f.hunks, options.mode, options.fuzz_factor, lang);
     let mut ok = true;
     for (i, (hunk, p)) in f.hunks.iter().zip(&placed).enumerate() {
         let index = u32::try_from(i + 1).unwrap_or(u32::MAX);

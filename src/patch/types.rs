@@ -54,12 +54,17 @@ pub struct Hunk {
     pub old_without_final_newline: bool,
     /// `\ No newline at end of file` after the hunk's last new line.
     pub new_without_final_newline: bool,
+    /// Each body line's kind in order (` ` context, `-` removed, `+`
+    /// added): what a fuzz factor needs to tell context from removed lines.
+    #[serde(skip)]
+    pub kinds: Vec<char>,
 }
 
 impl Hunk {
     /// Adds one body line of kind ` ` (context: both sides), `-` (old side)
     /// or `+` (new side).
     pub(super) fn push(&mut self, kind: char, text: &str) {
+        self.kinds.push(kind);
         if kind != '+' {
             self.old_lines.push(text.to_string());
         }
@@ -106,6 +111,13 @@ pub struct FilePatch {
     /// An added file's text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// git's `copy from`/`copy to`: `move_to` is a copy, `path` stays.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub copy: bool,
+    /// git's `new mode` or `new file mode` (`100755`, `100644`, `120000`):
+    /// the mode the file ends with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
     /// The hunks of an update (for a unified diff's deletion: the lines it
     /// expects the file to hold).
     pub hunks: Vec<Hunk>,
@@ -190,6 +202,11 @@ pub struct PatchOptions {
     pub mode: MatchMode,
     /// Language of messages. Default `en`.
     pub lang: Lang,
+    /// jsdiff's `fuzzFactor` for unified diffs (default 0): how many of a
+    /// hunk's context lines may be changed, missing or extra in the file
+    /// when its lines are found nowhere as they are. Its removed lines must
+    /// still be found; it is placed only where one place fits.
+    pub fuzz_factor: u32,
 }
 
 impl Default for PatchOptions {
@@ -198,6 +215,7 @@ impl Default for PatchOptions {
             atomic: true,
             mode: MatchMode::Safe,
             lang: Lang::En,
+            fuzz_factor: 0,
         }
     }
 }
@@ -238,6 +256,14 @@ pub struct FileResult {
     /// Where the updated text goes instead of `path`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_to: Option<String>,
+    /// `move_to` is a copy: `path` stays (git's `copy from`/`copy to`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub copy: bool,
+    /// The mode the host sets on the file written (git's `new mode`,
+    /// `new file mode`), through its optional `setMode` callback; a host
+    /// without one reports it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
     /// Every hunk applied (and the file-level checks passed).
     pub ok: bool,
     /// The host performs this file's operation: it is `ok`, and the plan

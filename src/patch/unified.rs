@@ -23,11 +23,17 @@
 //! are hints: they break a tie between places the hunk matches, and never
 //! place a hunk where its lines are not.
 //!
-//! Leniencies: lines that are not part of a file (`diff --git`, `index`,
-//! mode lines, an explanation, a code fence) are ignored; an empty line in
+//! git's extended headers after `diff --git` (`git.rs`): `rename from`/`to`
+//! and `copy from`/`to` (with or without hunks), `new file mode`, `deleted
+//! file mode`, `old mode`/`new mode`; a section of them alone is a file
+//! operation too.
+//!
+//! Leniencies: lines that are not part of a file (`index`, an
+//! explanation, a code fence) are ignored; an empty line in
 //! a body is an empty context line (editors strip the lone space); lines
 //! lose a trailing `\r`.
 
+use super::git;
 use super::problem::Problem;
 use super::types::{numbered_lines, FileOp, FilePatch, Hunk, Line};
 
@@ -92,7 +98,30 @@ pub(super) fn parse(text: &str) -> (Vec<FilePatch>, Vec<(u32, String)>, Vec<Prob
     let mut empty = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        if file_header_at(&lines, i) {
+        if let Some(git) = git::header_at(&lines, i) {
+            // git's extended headers, then its `---`/`+++` section (or none:
+            // a rename, copy or mode change alone, an empty file added or
+            // deleted).
+            let (ext, next) = git::extended(&lines, i + 1);
+            if file_header_at(&lines, next) {
+                let (file, after) = file(&lines, next, &mut problems);
+                match file {
+                    Ok(Some(f)) => files.push(git::amend(f, &ext)),
+                    Ok(None) => {}
+                    Err(section) => match git::alone(&git, &ext, lines[i].no) {
+                        Some(f) => files.push(f),
+                        None => empty.push(section),
+                    },
+                }
+                i = after;
+            } else {
+                match git::alone(&git, &ext, lines[i].no) {
+                    Some(f) => files.push(f),
+                    None => empty.push((lines[i].no, git.new.clone())),
+                }
+                i = next;
+            }
+        } else if file_header_at(&lines, i) {
             let (file, next) = file(&lines, i, &mut problems);
             match file {
                 Ok(f) => files.extend(f),
@@ -165,6 +194,8 @@ fn file(
             op: FileOp::Delete,
             move_to: None,
             content: None,
+            copy: false,
+            mode: None,
             hunks,
             line: header.no,
         }),
@@ -173,6 +204,8 @@ fn file(
             path,
             op: FileOp::Update,
             content: None,
+            copy: false,
+            mode: None,
             hunks,
             line: header.no,
         }),
@@ -200,6 +233,8 @@ fn added(path: String, hunks: &[Hunk], line: u32, problems: &mut Vec<Problem>) -
         op: FileOp::Add,
         move_to: None,
         content: Some(content),
+        copy: false,
+        mode: None,
         hunks: Vec::new(),
         line,
     }
@@ -243,6 +278,7 @@ fn hunk(
         context_free: false,
         old_without_final_newline: false,
         new_without_final_newline: false,
+        kinds: Vec::new(),
     };
     let wanted = counts.map(|((_, o), (_, n))| (o as usize, n as usize));
     let (mut j, last_kind, context) = read_body(lines, i + 1, wanted, &mut h, problems);

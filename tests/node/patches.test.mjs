@@ -353,3 +353,50 @@ test('applyPatchOperation runs OpenAI apply_patch operations: create, update (sa
     (e) => e.code === 'INVALID_ARGUMENT',
   );
 });
+
+test("git's extended headers through applyUnifiedDiff: a copy keeps its source, a mode is set through setMode or reported (issue 43)", async () => {
+  const diff = [
+    'diff --git a/run.sh b/run.sh',
+    'old mode 100644',
+    'new mode 100755',
+    'diff --git a/lib.sh b/lib2.sh',
+    'similarity index 100%',
+    'copy from lib.sh',
+    'copy to lib2.sh',
+    '',
+  ].join('\n');
+  const files = new Map([
+    ['run.sh', 'echo hi\n'],
+    ['lib.sh', 'f() { :; }\n'],
+  ]);
+  const modes = [];
+  const host = {
+    readFile: (p) => files.get(p) ?? null,
+    writeFile: (p, t) => void files.set(p, t),
+    setMode: (p, m) => void modes.push([p, m]),
+  };
+  const r = await ek.applyUnifiedDiff(host, diff);
+  assert.equal(r.ok, true, r.summary);
+  assert.deepEqual(Object.fromEntries(files), {
+    'run.sh': 'echo hi\n',
+    'lib.sh': 'f() { :; }\n',
+    'lib2.sh': 'f() { :; }\n',
+  });
+  assert.deepEqual(modes, [['run.sh', '100755']]);
+  assert.equal(r.warnings, undefined);
+  // A host without setMode: the text is written, the mode reported.
+  const plain = { readFile: host.readFile, writeFile: host.writeFile };
+  files.delete('lib2.sh');
+  const again = await ek.applyUnifiedDiff(plain, diff);
+  assert.equal(again.ok, true, again.summary);
+  assert.deepEqual(
+    again.warnings.map((w) => [w.code, w.path]),
+    [['MODE_NOT_SET', 'run.sh']],
+  );
+  assert.match(again.warnings[0].message, /100755/);
+  // fuzzFactor must be a non-negative integer.
+  await assert.rejects(
+    ek.applyUnifiedDiff(plain, '--- a\n+++ a\n@@ -1 +1 @@\n-x\n+y\n', { fuzzFactor: 1.5 }),
+    (e) => e.code === 'INVALID_ARGUMENT',
+  );
+});

@@ -17,7 +17,7 @@ const CASES = JSON.parse(
   readFileSync(join(repo, 'tests', 'data', 'unified-diff-conformance.json'), 'utf8'),
 );
 
-const COUNTS = { agree: 56, safe_refusal: 2, differ: 4, not_applicable: 14 };
+const COUNTS = { agree: 64, safe_refusal: 2, differ: 4, not_applicable: 6 };
 
 /** An in-memory host, as in patches.test.mjs: path → text, null for a missing file. */
 function memoryHost(files) {
@@ -46,7 +46,7 @@ async function runEditkit(c) {
   const host = memoryHost(files);
   let r;
   try {
-    r = await ek.applyUnifiedDiff(host, c.diff);
+    r = await ek.applyUnifiedDiff(host, c.diff, c.options);
   } catch (e) {
     return { ok: false, code: e.code };
   }

@@ -23,7 +23,9 @@ fn host_apply(files: &BTreeMap<String, String>, report: &PatchReport) -> BTreeMa
             FileOp::Add | FileOp::Update => {
                 let content = f.content.clone().expect("a written file has content");
                 if let Some(to) = &f.move_to {
-                    out.remove(&f.path);
+                    if !f.copy {
+                        out.remove(&f.path);
+                    }
                     out.insert(to.clone(), content);
                 } else {
                     out.insert(f.path.clone(), content);
@@ -68,6 +70,8 @@ fn search_replace(
             path: path.clone(),
             op: FileOp::Update,
             move_to: None,
+            copy: false,
+            mode: None,
             ok: r.ok,
             write: r.ok,
             content: r.ok.then(|| r.content.clone()),
@@ -146,6 +150,26 @@ fn check_case(case: &Value) {
                 "{name}: {path}\n{}",
                 report.summary
             );
+        }
+    }
+    // git's mode changes: the mode each file ends with.
+    if let Some(modes) = expect.get("modes").and_then(Value::as_object) {
+        for (path, mode) in modes {
+            let file = report
+                .files
+                .iter()
+                .find(|f| f.move_to.as_ref().unwrap_or(&f.path) == path)
+                .unwrap_or_else(|| panic!("{name}: no result for {path}"));
+            assert_eq!(
+                file.mode.as_deref(),
+                mode.as_str(),
+                "{name}: mode of {path}"
+            );
+        }
+    }
+    if let Some(files) = expect.get("gone").and_then(Value::as_array) {
+        for path in files.iter().filter_map(Value::as_str) {
+            assert!(!after.contains_key(path), "{name}: {path} is gone");
         }
     }
     if let Some(words) = expect.get("message_has").and_then(Value::as_str) {

@@ -139,6 +139,7 @@ fn chunk_hunk(c: &Value) -> Hunk {
         context_free: false,
         old_without_final_newline: false,
         new_without_final_newline: false,
+        kinds: Vec::new(),
     }
 }
 
@@ -149,6 +150,8 @@ fn update_of(hunks: Vec<Hunk>) -> Patch {
             op: FileOp::Update,
             move_to: None,
             content: None,
+            copy: false,
+            mode: None,
             hunks,
             line: 1,
         }],
