@@ -339,8 +339,9 @@ pub(crate) const TABLE: [(Strategy, FindFn); 12] = [
 
 /// Runs one strategy.
 pub(crate) fn run(strategy: Strategy, cx: &mut Cx<'_, '_>, needle: &Needle) -> Outcome {
-    // TABLE lists every strategy in declaration order (a test below holds
-    // it to `Strategy::ALL`), so the variant's index is its row.
+    // TABLE lists every matcher strategy in declaration order (a test below
+    // holds it to `Strategy::ALL` less the patch-only `context_fuzz`, the
+    // last variant), so the variant's index is its row.
     let (_, find) = TABLE[strategy as usize];
     find(cx, needle)
 }
@@ -438,6 +439,14 @@ mod tests {
     #[test]
     fn the_table_is_the_ladder() {
         let order: Vec<Strategy> = TABLE.iter().map(|(s, _)| *s).collect();
-        assert_eq!(order, Strategy::ALL.to_vec());
+        // `context_fuzz` places patch hunks (src/patch/fuzz.rs), never a
+        // search: the last variant, outside the matcher's table.
+        let matcher: Vec<Strategy> = Strategy::ALL
+            .iter()
+            .copied()
+            .filter(|s| *s != Strategy::ContextFuzz)
+            .collect();
+        assert_eq!(order, matcher);
+        assert_eq!(Strategy::ALL.last(), Some(&Strategy::ContextFuzz));
     }
 }
