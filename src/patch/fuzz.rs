@@ -89,26 +89,7 @@ pub(super) fn place(
     for j in from..=n {
         cost[at(0, j)] = 0;
     }
-    for i in 1..=m {
-        let (kind, ref key) = old[i - 1];
-        let context = kind == ' ';
-        for j in from..=n {
-            let mut best = INF;
-            if context {
-                best = best.min(cost[at(i - 1, j)].saturating_add(1));
-            }
-            if j > from {
-                let equal = keys[j - 1] == *key;
-                if equal || context {
-                    best = best.min(cost[at(i - 1, j - 1)] + usize::from(!equal));
-                }
-                // An extra file line inside the window (after its first
-                // hunk line).
-                best = best.min(cost[at(i, j - 1)].saturating_add(1));
-            }
-            cost[at(i, j)] = best.min(INF);
-        }
-    }
+    fill(&mut cost, &old, &keys, from, width);
     // Every end within fuzz, traced back. Alignments whose file lines
     // overlap are one place (found with a line more or less at its edges);
     // the cheapest, then the one pairing most lines exactly, stands for it.
@@ -159,6 +140,33 @@ pub(super) fn place(
             let mut at: Vec<usize> = places.iter().map(|(_, f)| f.span.0).collect();
             at.sort_unstable();
             Err(NoFit::Ambiguous(at))
+        }
+    }
+}
+
+/// Fills the alignment table from its first row (each hunk line against
+/// each file line, the cheapest of a pair, a missing line, an extra line).
+fn fill(cost: &mut [usize], old: &[(char, String)], keys: &[String], from: usize, width: usize) {
+    let (m, n) = (old.len(), keys.len());
+    let at = |i: usize, j: usize| i * width + (j - from);
+    for i in 1..=m {
+        let (kind, ref key) = old[i - 1];
+        let context = kind == ' ';
+        for j in from..=n {
+            let mut best = INF;
+            if context {
+                best = best.min(cost[at(i - 1, j)].saturating_add(1));
+            }
+            if j > from {
+                let equal = keys[j - 1] == *key;
+                if equal || context {
+                    best = best.min(cost[at(i - 1, j - 1)] + usize::from(!equal));
+                }
+                // An extra file line inside the window (after its first
+                // hunk line).
+                best = best.min(cost[at(i, j - 1)].saturating_add(1));
+            }
+            cost[at(i, j)] = best.min(INF);
         }
     }
 }
