@@ -211,7 +211,7 @@ impl Rng {
     }
 }
 
-fn seed_of(text: &str) -> u64 {
+pub fn seed_of(text: &str) -> u64 {
     // FNV-1a over the content: the same file gives the same spans anywhere.
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)

@@ -311,17 +311,17 @@ fn snippet_table(sources: &[corpus::Source]) {
     );
     // `QUALITY_REFUSALS=n` prints the first n refusals and their reasons.
     let show = env_usize("QUALITY_REFUSALS", 0);
-    for case in cases.iter().take(usize::MAX) {
-        if show == 0 {
-            break;
-        }
+    let refusals = cases.iter().filter_map(|case| {
         let text = &sources[case.file].text;
-        if let Err(e) = editkit::plan_edit_snippet(text, &case.snippet, &Default::default()) {
-            println!(
-                "  REFUSED {:?} {}: {e}\n{}",
-                case.kind, sources[case.file].name, case.snippet
-            );
-        }
+        editkit::plan_edit_snippet(text, &case.snippet, &Default::default())
+            .err()
+            .map(|e| (case, e))
+    });
+    for (case, e) in refusals.take(show) {
+        println!(
+            "  REFUSED {:?} {}: {e}\n{}",
+            case.kind, sources[case.file].name, case.snippet
+        );
     }
     for &i in wrong.iter().take(10) {
         let case = &cases[i];

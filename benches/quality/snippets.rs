@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use editkit::{plan_edit_snippet, SnippetOptions};
 
-use super::{Outcome, Rng, Source};
+use super::{seed_of, Outcome, Rng, Source};
 
 /// The edit the snippet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -111,12 +111,6 @@ pub fn build(sources: &[Source], per_file: usize) -> Vec<SnippetCase> {
         }
     }
     out
-}
-
-fn seed_of(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 fn indent(line: &str) -> &str {
@@ -295,10 +289,9 @@ fn make(
             parts.push(show(&edited, u - context, u + 1 + context));
         }
     }
-    // A part that starts at the file's first line (ends at its last) is
-    // written without the marker there half the time.
+    // A part that starts at the file's first line is written without the
+    // marker before it half the time.
     let starts_file = kind != SnippetKind::InBlock && t <= context;
-    let ends_file = false;
     let mut snippet: Vec<String> = Vec::new();
     if !(starts_file && rng.below(2) == 0) {
         snippet.push(marker.to_string());
@@ -309,9 +302,7 @@ fn make(
         }
         snippet.extend(part.iter().cloned());
     }
-    if !ends_file {
-        snippet.push(marker.to_string());
-    }
+    snippet.push(marker.to_string());
     // One case in six is written without the file's indentation.
     if rng.below(6) == 0 {
         let least = snippet

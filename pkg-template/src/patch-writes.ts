@@ -34,6 +34,7 @@ export async function writePlan(
   // git mode changes: set through the host's optional setMode, after the
   // file is written; reported when the host has none.
   const modes: { path: string; mode: string }[] = [];
+  const setsModes = typeof host.setMode === 'function';
   try {
     for (const f of todo) {
       if (f.op === 'delete') {
@@ -55,15 +56,12 @@ export async function writePlan(
       if (f.moveTo && !f.copy)
         await remove(host, f.path, contents[f.path] ?? null, done, timeoutMs);
     }
-    if (typeof host.setMode === 'function') {
-      for (const m of modes) {
-        const setMode = host.setMode.bind(host);
-        await hostCall(
-          `files.setMode(${JSON.stringify(m.path)}, ${JSON.stringify(m.mode)})`,
-          () => setMode(m.path, m.mode),
-          timeoutMs,
-        );
-      }
+    for (const m of setsModes ? modes : []) {
+      await hostCall(
+        `files.setMode(${JSON.stringify(m.path)}, ${JSON.stringify(m.mode)})`,
+        () => host.setMode!(m.path, m.mode),
+        timeoutMs,
+      );
     }
   } catch (e) {
     const failure = isEditkitError(e) ? e.message : String(e);
@@ -81,15 +79,14 @@ export async function writePlan(
       error: { code: 'WRITE_FAILED', message, subject: 'files' },
     };
   }
-  const unset =
-    typeof host.setMode === 'function'
-      ? []
-      : modes.map((m) => ({
-          code: 'MODE_NOT_SET' as const,
-          path: m.path,
-          line: 0,
-          message: say('modeNotSet', lang, m.path, m.mode),
-        }));
+  const unset = setsModes
+    ? []
+    : modes.map((m) => ({
+        code: 'MODE_NOT_SET' as const,
+        path: m.path,
+        line: 0,
+        message: say('modeNotSet', lang, m.path, m.mode),
+      }));
   const warnings = [...(report.warnings ?? []), ...unset];
   return {
     ...report,

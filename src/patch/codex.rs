@@ -200,17 +200,9 @@ fn update_hunks(
             continue;
         }
         let mut hunk = Hunk {
-            line: first.no,
             anchors,
-            old_lines: Vec::new(),
-            new_lines: Vec::new(),
-            at_end: false,
             appends: true,
-            line_hint: None,
-            context_free: false,
-            old_without_final_newline: false,
-            new_without_final_newline: false,
-            kinds: Vec::new(),
+            ..Hunk::at(first.no)
         };
         let (body_lines, next) = hunk_body(body, i, &mut hunk, problems);
         i = next;

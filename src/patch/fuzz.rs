@@ -6,9 +6,10 @@
 //! safe mode compares); a context line may also be changed in the file,
 //! missing from it, or have extra file lines beside it, each costing one —
 //! the Levenshtein distance, in lines, between the hunk's context and the
-//! file that `fuzzFactor` bounds. The alignment of least cost is taken
-//! when it costs at most `fuzz` and no other place in the file (another
-//! first line matched exactly) also does; two such places are ambiguous.
+//! file that `fuzzFactor` bounds. Alignments within `fuzz` whose file
+//! lines overlap are one place; the cheapest of a place (then the one
+//! pairing most lines exactly) is taken when no other place in the file
+//! also fits, and two such places are ambiguous.
 //! The file's lines stay as the file has them (a changed context line is
 //! written as the file's, a missing one is not added back, an extra one is
 //! kept); removed lines go, added lines are written after the hunk line
@@ -35,9 +36,16 @@ pub(super) struct Fuzzed {
     pub last: usize,
     /// The lines written there: a file line's index, or an added line.
     pub lines: Vec<Written>,
-    pub cost: usize,
+}
+
+/// One place an alignment within the fuzz found, before it is written.
+struct Candidate {
+    cost: usize,
+    /// Hunk lines paired with an equal file line.
+    exact: usize,
     /// The file lines every alignment merged into this place covers.
-    pub span: (usize, usize),
+    span: (usize, usize),
+    steps: Vec<Step>,
 }
 
 /// One line a fuzzed hunk writes.
@@ -93,7 +101,7 @@ pub(super) fn place(
     // Every end within fuzz, traced back. Alignments whose file lines
     // overlap are one place (found with a line more or less at its edges);
     // the cheapest, then the one pairing most lines exactly, stands for it.
-    let mut places: Vec<(usize, Fuzzed)> = Vec::new();
+    let mut places: Vec<Candidate> = Vec::new();
     for end in from..=n {
         let c = cost[at(m, end)];
         if c > fuzz {
@@ -104,44 +112,54 @@ pub(super) fn place(
             .iter()
             .filter(|s| matches!(s, Step::Pair { equal: true, .. }))
             .count();
-        if exact == 0 {
+        let Some(span) = file_span(&steps).filter(|_| exact > 0) else {
             continue;
-        }
-        let mut fitted = written(&steps, body);
-        fitted.cost = c;
-        let mut best = (exact, fitted);
+        };
+        let mut best = Candidate {
+            cost: c,
+            exact,
+            span,
+            steps,
+        };
         let overlaps =
-            |f: &Fuzzed, g: &Fuzzed| f.span.0 <= g.span.1 + 1 && g.span.0 <= f.span.1 + 1;
+            |f: &Candidate, g: &Candidate| f.span.0 <= g.span.1 + 1 && g.span.0 <= f.span.1 + 1;
         let mut k = 0;
         while k < places.len() {
-            if overlaps(&places[k].1, &best.1) {
+            if overlaps(&places[k], &best) {
                 let other = places.swap_remove(k);
-                let (lo, hi) = (
-                    other.1.span.0.min(best.1.span.0),
-                    other.1.span.1.max(best.1.span.1),
-                );
-                if (other.1.cost, std::cmp::Reverse(other.0))
-                    < (best.1.cost, std::cmp::Reverse(best.0))
+                let span = (other.span.0.min(best.span.0), other.span.1.max(best.span.1));
+                if (other.cost, std::cmp::Reverse(other.exact))
+                    < (best.cost, std::cmp::Reverse(best.exact))
                 {
                     best = other;
                 }
                 // The merged place spans both, for the next overlap test.
-                best.1.span = (lo, hi);
+                best.span = span;
             } else {
                 k += 1;
             }
         }
         places.push(best);
     }
-    match places.len() {
-        0 => Err(NoFit::Nowhere),
-        1 => places.pop().map(|(_, f)| f).ok_or(NoFit::Nowhere),
-        _ => {
-            let mut at: Vec<usize> = places.iter().map(|(_, f)| f.span.0).collect();
+    match places.as_slice() {
+        [] => Err(NoFit::Nowhere),
+        [one] => Ok(written(&one.steps, &old, body)),
+        many => {
+            let mut at: Vec<usize> = many.iter().map(|c| c.span.0).collect();
             at.sort_unstable();
             Err(NoFit::Ambiguous(at))
         }
     }
+}
+
+/// The first and last file line an alignment touches.
+fn file_span(steps: &[Step]) -> Option<(usize, usize)> {
+    let mut lines = steps.iter().filter_map(|s| match *s {
+        Step::Pair { j, .. } | Step::Extra { j } => Some(j),
+        Step::Missing { .. } => None,
+    });
+    let first = lines.next()?;
+    Some((first, lines.next_back().unwrap_or(first)))
 }
 
 /// Fills the alignment table from its first row (each hunk line against
@@ -221,68 +239,33 @@ fn trace(
 
 /// The lines the alignment writes: file lines for context (changed ones
 /// included) and extras, added lines after the hunk line they follow;
-/// removed and missing lines write nothing.
-fn written(steps: &[Step], body: &Body<'_>) -> Fuzzed {
-    // Added lines after each old line (index by old-line count before them).
-    let mut added: Vec<Vec<&str>> = Vec::new();
-    let mut olds = 0usize;
-    added.push(Vec::new());
+/// removed and missing lines write nothing. `old`: the hunk's old lines
+/// (kind, key), as the alignment indexes them.
+fn written(steps: &[Step], old: &[(char, String)], body: &Body<'_>) -> Fuzzed {
+    // Added lines after each old line (index: old lines before them).
+    let mut added: Vec<Vec<&str>> = vec![Vec::new()];
     for &(k, t) in body {
-        if k == '+' {
-            added[olds].push(t);
-        } else {
-            olds += 1;
-            added.push(Vec::new());
+        match (k, added.last_mut()) {
+            ('+', Some(after)) => after.push(t),
+            _ => added.push(Vec::new()),
         }
     }
-    let mut lines: Vec<Written> = added[0]
-        .iter()
-        .map(|t| Written::Added((*t).to_string()))
-        .collect();
-    let (mut first, mut last) = (usize::MAX, 0usize);
+    let adds = |i: usize| added[i].iter().map(|t| Written::Added((*t).to_string()));
+    let mut lines: Vec<Written> = adds(0).collect();
     for step in steps {
         match *step {
             Step::Pair { i, j, .. } => {
-                first = first.min(j);
-                last = last.max(j);
-                if body_kind(body, i) == ' ' {
+                if old[i].0 == ' ' {
                     lines.push(Written::File(j));
                 }
-                lines.extend(
-                    added[i + 1]
-                        .iter()
-                        .map(|t| Written::Added((*t).to_string())),
-                );
+                lines.extend(adds(i + 1));
             }
-            Step::Missing { i } => {
-                lines.extend(
-                    added[i + 1]
-                        .iter()
-                        .map(|t| Written::Added((*t).to_string())),
-                );
-            }
-            Step::Extra { j } => {
-                first = first.min(j);
-                last = last.max(j);
-                lines.push(Written::File(j));
-            }
+            Step::Missing { i } => lines.extend(adds(i + 1)),
+            Step::Extra { j } => lines.push(Written::File(j)),
         }
     }
-    Fuzzed {
-        first,
-        last,
-        lines,
-        cost: 0,
-        span: (first, last),
-    }
-}
-
-/// The kind of old line `i` (the i-th line that is not added).
-fn body_kind(body: &Body<'_>, i: usize) -> char {
-    body.iter()
-        .filter(|(k, _)| *k != '+')
-        .nth(i)
-        .map_or(' ', |(k, _)| *k)
+    let (first, last) = file_span(steps).unwrap_or((0, 0));
+    Fuzzed { first, last, lines }
 }
 
 #[cfg(test)]

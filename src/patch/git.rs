@@ -28,10 +28,8 @@ pub(super) struct GitHeader {
 pub(super) struct Extended {
     rename: Option<(String, String)>,
     copy: Option<(String, String)>,
-    rename_from: Option<String>,
-    copy_from: Option<String>,
     new_file_mode: Option<String>,
-    deleted_file_mode: Option<String>,
+    deleted: bool,
     new_mode: Option<String>,
 }
 
@@ -71,23 +69,23 @@ pub(super) fn header_at(lines: &[Line<'_>], i: usize) -> Option<GitHeader> {
 /// the first line that is not one.
 pub(super) fn extended(lines: &[Line<'_>], mut i: usize) -> (Extended, usize) {
     let mut ext = Extended::default();
-    let mut rename_to = None;
-    let mut copy_to = None;
+    let (mut rename_from, mut rename_to) = (None, None);
+    let (mut copy_from, mut copy_to) = (None, None);
     while let Some(l) = lines.get(i) {
         let t = l.text;
         let value = |prefix: &str| t.strip_prefix(prefix).map(|v| v.trim().to_string());
         if let Some(v) = value("rename from ") {
-            ext.rename_from = Some(v);
+            rename_from = Some(v);
         } else if let Some(v) = value("rename to ") {
             rename_to = Some(v);
         } else if let Some(v) = value("copy from ") {
-            ext.copy_from = Some(v);
+            copy_from = Some(v);
         } else if let Some(v) = value("copy to ") {
             copy_to = Some(v);
         } else if let Some(v) = value("new file mode ") {
             ext.new_file_mode = Some(v);
-        } else if let Some(v) = value("deleted file mode ") {
-            ext.deleted_file_mode = Some(v);
+        } else if t.starts_with("deleted file mode ") {
+            ext.deleted = true;
         } else if let Some(v) = value("new mode ") {
             ext.new_mode = Some(v);
         } else if !(t.starts_with("old mode ")
@@ -99,8 +97,8 @@ pub(super) fn extended(lines: &[Line<'_>], mut i: usize) -> (Extended, usize) {
         }
         i += 1;
     }
-    ext.rename = ext.rename_from.clone().zip(rename_to);
-    ext.copy = ext.copy_from.clone().zip(copy_to);
+    ext.rename = rename_from.zip(rename_to);
+    ext.copy = copy_from.zip(copy_to);
     (ext, i)
 }
 
@@ -136,11 +134,11 @@ pub(super) fn alone(git: &GitHeader, ext: &Extended, line: u32) -> Option<FilePa
         f.mode = Some(mode.clone());
         return Some(f);
     }
-    if ext.deleted_file_mode.is_some() {
+    if ext.deleted {
         // No hunk: git deletes an empty file so; a file with text needs
         // its lines shown, so an empty hunk asks for an empty file.
         let mut f = base(&git.old, FileOp::Delete);
-        f.hunks.push(empty_hunk(line));
+        f.hunks.push(Hunk::at(line));
         return Some(f);
     }
     let moved = ext.rename.as_ref().map(|r| (r, false));
@@ -156,20 +154,4 @@ pub(super) fn alone(git: &GitHeader, ext: &Extended, line: u32) -> Option<FilePa
     let mut f = base(&git.new, FileOp::Update);
     f.mode = Some(mode);
     Some(f)
-}
-
-fn empty_hunk(line: u32) -> Hunk {
-    Hunk {
-        line,
-        anchors: Vec::new(),
-        old_lines: Vec::new(),
-        new_lines: Vec::new(),
-        at_end: false,
-        appends: false,
-        line_hint: None,
-        context_free: false,
-        old_without_final_newline: false,
-        new_without_final_newline: false,
-        kinds: Vec::new(),
-    }
 }

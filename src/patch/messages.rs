@@ -359,11 +359,7 @@ pub(super) fn summary(lang: Lang, files: &[FileResult], atomic: bool) -> String 
 
 /// Two places fit a hunk within its fuzz factor.
 pub(super) fn fuzz_ambiguous(lang: Lang, lines: &[u32]) -> String {
-    let list = lines
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let list = lines_list(lang, lines);
     match lang {
         Lang::En => format!("The hunk's lines are nowhere as they are, and with its context lines allowed to differ (fuzzFactor) it fits more than one place (starting at lines {list}), so it could go at either. Nothing was changed. Add context lines that tell the places apart, or lower fuzzFactor."),
         Lang::Zh => format!("补丁块的行在文件中没有原样出现；允许其上下文行有差异（fuzzFactor）时，它能放在不止一处（分别从第 {list} 行开始），无法确定位置。未做任何修改。请加入能区分这些位置的上下文行，或调低 fuzzFactor。"),

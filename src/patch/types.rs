@@ -61,6 +61,24 @@ pub struct Hunk {
 }
 
 impl Hunk {
+    /// A hunk at patch line `line` with no lines yet, every flag off: what
+    /// each format's parser fills.
+    pub(super) fn at(line: u32) -> Hunk {
+        Hunk {
+            line,
+            anchors: Vec::new(),
+            old_lines: Vec::new(),
+            new_lines: Vec::new(),
+            at_end: false,
+            appends: false,
+            line_hint: None,
+            context_free: false,
+            old_without_final_newline: false,
+            new_without_final_newline: false,
+            kinds: Vec::new(),
+        }
+    }
+
     /// Adds one body line of kind ` ` (context: both sides), `-` (old side)
     /// or `+` (new side).
     pub(super) fn push(&mut self, kind: char, text: &str) {

@@ -268,17 +268,8 @@ fn hunk(
 ) -> (Hunk, usize) {
     let header = lines[i];
     let mut h = Hunk {
-        line: header.no,
-        anchors: Vec::new(),
-        old_lines: Vec::new(),
-        new_lines: Vec::new(),
-        at_end: false,
-        appends: false,
         line_hint: counts.map(|((l, _), _)| l),
-        context_free: false,
-        old_without_final_newline: false,
-        new_without_final_newline: false,
-        kinds: Vec::new(),
+        ..Hunk::at(header.no)
     };
     let wanted = counts.map(|((_, o), (_, n))| (o as usize, n as usize));
     let (mut j, last_kind, context) = read_body(lines, i + 1, wanted, &mut h, problems);

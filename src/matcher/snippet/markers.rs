@@ -142,10 +142,9 @@ fn comment_text(line: &str, family: Family) -> Option<&str> {
     Some(inner.trim())
 }
 
-/// The comment's words, lower-cased, without brackets and punctuation.
-fn words(inner: &str) -> Vec<String> {
-    inner
-        .to_lowercase()
+/// The words of a lower-cased comment, without brackets and punctuation.
+fn words(lower: &str) -> Vec<String> {
+    lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_string)
@@ -190,13 +189,13 @@ pub(super) fn role(line: &str, family: Family) -> LineRole {
     let Some(inner) = comment_text(t, family) else {
         return LineRole::Code;
     };
-    let words = words(inner);
+    let lower = inner.to_lowercase();
+    let words = words(&lower);
     let dotted = inner.contains("...") || inner.contains('…');
     if dotted {
         // Only dots, or words that say code is left out: `# Coming
         // soon...` is a heading, `// ... existing code (unchanged) ...` a
         // marker.
-        let lower = inner.to_lowercase();
         if words.is_empty() || SAYS_ELIDED.iter().any(|w| lower.contains(w)) {
             return LineRole::Marker;
         }
@@ -205,7 +204,6 @@ pub(super) fn role(line: &str, family: Family) -> LineRole {
     if phrase_says_elided(&words) {
         return LineRole::PhraseMarker;
     }
-    let lower = inner.to_lowercase();
     let hints = [
         "existing",
         "unchanged",

@@ -270,6 +270,11 @@ const MAX_DELETED_RUN: usize = 2;
 /// A line with this many letters or digits says which code it is.
 const DISTINCTIVE: usize = 6;
 
+/// The letters and digits of a line: how much it says about where it is.
+fn letters(line: &str) -> usize {
+    line.chars().filter(|c| c.is_alphanumeric()).count()
+}
+
 fn misplaced(
     file: &[FileLine<'_>],
     (start, end): (usize, usize),
@@ -291,7 +296,7 @@ fn misplaced(
             continue;
         }
         let key = seg[j].trim();
-        if key.chars().filter(|c| c.is_alphanumeric()).count() < DISTINCTIVE {
+        if letters(key) < DISTINCTIVE {
             continue;
         }
         let outside = (0..file.len()).find(|&i| (i < start || i > end) && file[i].key == key);

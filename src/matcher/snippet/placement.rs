@@ -15,8 +15,8 @@
 //! Parts are placed in rounds: a part with one best place in the whole file
 //! is fixed first, and fixes bound the window of the parts between them.
 
-use super::FileLine;
-use crate::matcher::indent::IndentMap;
+use super::{letters, FileLine};
+use crate::matcher::indent::{columns, IndentMap};
 use crate::matcher::normalize::indent_of;
 
 /// Non-blank file lines between two kept lines of a part, beyond the new
@@ -30,6 +30,9 @@ const EVIDENCE: usize = 6;
 
 /// The letters or digits a chain of lines found once in the file needs.
 const MIN_EVIDENCE: usize = 3;
+
+/// The tab width indentation levels are compared at.
+const TAB: usize = 4;
 
 /// Candidate file lines per part line looked at; a part line more common
 /// than this (`}` in a long file) anchors nothing on its own, but is still
@@ -71,18 +74,13 @@ pub(super) fn place_parts(
             if fixed[k].is_some() {
                 continue;
             }
-            let lo = fixed[..k]
-                .iter()
-                .rev()
-                .find_map(|c| c.map(|c| c.last.1 + 1))
-                .unwrap_or(0);
-            let hi = fixed[k + 1..]
-                .iter()
-                .find_map(|c| c.map(|c| c.first.1))
-                .unwrap_or(file.len());
-            let bounded = lo > 0 || hi < file.len();
-            let starts = (!bounded).then_some(UNBOUNDED);
-            match best_chain(file, &nonblank, &parts[k], lo..hi, starts) {
+            let (lo, hi) = window(&fixed, k, file.len());
+            let start = if lo > 0 || hi < file.len() {
+                Start::Bounded
+            } else {
+                Start::Open
+            };
+            match best_chain(file, &nonblank, &parts[k], lo..hi, start) {
                 Ok(chain) => {
                     fixed[k] = Some(chain);
                     progress = true;
@@ -107,10 +105,7 @@ pub(super) fn place_parts(
                 let Some(before) = fixed[k - 1] else {
                     continue;
                 };
-                let hi = fixed[k + 1..]
-                    .iter()
-                    .find_map(|c| c.map(|c| c.first.1))
-                    .unwrap_or(file.len());
+                let (_, hi) = window(&fixed, k, file.len());
                 if let Some(chain) = closing(file, &nonblank, parts, k, before, hi) {
                     fixed[k] = Some(chain);
                     progress = true;
@@ -128,6 +123,21 @@ pub(super) fn place_parts(
         }
     }
     Ok(fixed.into_iter().flatten().collect())
+}
+
+/// The file lines part `k` may go in: after the placed part before it,
+/// before the placed part after it (`len`: the file's line count).
+fn window(fixed: &[Option<Chain>], k: usize, len: usize) -> (usize, usize) {
+    let lo = fixed[..k]
+        .iter()
+        .rev()
+        .find_map(|c| c.map(|c| c.last.1 + 1))
+        .unwrap_or(0);
+    let hi = fixed[k + 1..]
+        .iter()
+        .find_map(|c| c.map(|c| c.first.1))
+        .unwrap_or(len);
+    (lo, hi)
 }
 
 /// Part `k` placed by nesting: its first non-blank line, at the level the
@@ -150,17 +160,13 @@ fn closing(
     let part = &parts[k];
     let first = part.iter().position(|l| !l.trim().is_empty())?;
     let level = shift.apply(indent_of(part[first]))?;
-    let width = |s: &str| {
-        s.chars()
-            .map(|c| if c == '\t' { 4 } else { 1 })
-            .sum::<usize>()
-    };
+    let width = columns(&level, TAB);
     let q = (before.last.1 + 1..hi)
-        .find(|&i| !file[i].key.is_empty() && width(indent_of(file[i].text)) <= width(&level))?;
+        .find(|&i| !file[i].key.is_empty() && columns(indent_of(file[i].text), TAB) <= width)?;
     if file[q].key != part[first].trim() || indent_of(file[q].text) != level {
         return None;
     }
-    best_chain(file, nonblank, part, q..hi, Some((first, q))).ok()
+    best_chain(file, nonblank, part, q..hi, Start::At(first, q)).ok()
 }
 
 /// `counts[i]`: non-blank file lines before line `i`.
@@ -302,35 +308,41 @@ fn top_chains(nodes: &[Node]) -> Vec<Found> {
     chains
 }
 
-/// `best_chain`'s `start` when no placed part bounds the window: chains
-/// held only by lines with few letters are weak.
-const UNBOUNDED: (usize, usize) = (usize::MAX, usize::MAX);
+/// How [`best_chain`] may start a chain.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// Anywhere in a window no placed part bounds: a chain held only by
+    /// lines with few letters is weak.
+    Open,
+    /// Anywhere between placed parts: one place is enough whatever its
+    /// letters.
+    Bounded,
+    /// With this (part line, file line) pairing, between placed parts.
+    At(usize, usize),
+}
 
-/// The best chain of `part` inside file lines `window`. `start`: `None`
-/// between placed parts (one place is enough whatever its letters),
-/// [`UNBOUNDED`] in an open window, or `(part line, file line)` the chain
-/// must start with.
+/// The best chain of `part` inside file lines `window`, started as `start`
+/// allows.
 fn best_chain(
     file: &[FileLine<'_>],
     nonblank: &[usize],
     part: &[&str],
     window: std::ops::Range<usize>,
-    start: Option<(usize, usize)>,
+    start: Start,
 ) -> Result<Chain, Unplaced> {
-    let bounded = start != Some(UNBOUNDED);
-    let fixed_start = start.filter(|s| *s != UNBOUNDED);
+    let bounded = start != Start::Open;
+    let fixed_start = match start {
+        Start::At(j, p) => Some((j, p)),
+        Start::Open | Start::Bounded => None,
+    };
     let keys: Vec<&str> = part.iter().map(|l| l.trim()).collect();
     let nodes = chain_nodes(file, nonblank, &keys, window, fixed_start);
     let mut chains = top_chains(&nodes);
     if chains.is_empty() {
         return Err(Unplaced::Nowhere);
     }
-    let evidence = |pairs: &[(usize, usize)]| {
-        pairs
-            .iter()
-            .map(|&(j, _)| keys[j].chars().filter(|c| c.is_alphanumeric()).count())
-            .sum::<usize>()
-    };
+    let evidence =
+        |pairs: &[(usize, usize)]| pairs.iter().map(|&(j, _)| letters(keys[j])).sum::<usize>();
     // A short chain (`def c():`) holds when one of its lines is nowhere
     // else in the file.
     let unique = |pairs: &[(usize, usize)]| {
