@@ -18,18 +18,26 @@
 use super::{letters, FileLine};
 use crate::matcher::indent::{columns, IndentMap};
 use crate::matcher::normalize::indent_of;
+use crate::matcher::prose::is_cjk;
 
 /// Non-blank file lines between two kept lines of a part, beyond the new
 /// lines the part has there, that a chain may skip (the part deletes
 /// them).
 pub(super) const MAX_EXTRA: usize = 2;
 
-/// A chain's kept lines must have this many letters or digits in all, so a
+/// A chain's kept lines must weigh this much in all ([`weight`]), so a
 /// part held only by `}` or `});` is not placed.
 const EVIDENCE: usize = 6;
 
 /// The letters or digits a chain of lines found once in the file needs.
 const MIN_EVIDENCE: usize = 3;
+
+/// What a kept line tells about where a chain is: its letters and digits,
+/// a Chinese or Japanese character counting two (it is a word, written
+/// without spaces: `# 标题` says as much as `# Title`).
+fn weight(key: &str) -> usize {
+    letters(key) + key.chars().filter(|&c| is_cjk(c)).count()
+}
 
 /// The tab width indentation levels are compared at.
 const TAB: usize = 4;
@@ -342,7 +350,7 @@ fn best_chain(
         return Err(Unplaced::Nowhere);
     }
     let evidence =
-        |pairs: &[(usize, usize)]| pairs.iter().map(|&(j, _)| letters(keys[j])).sum::<usize>();
+        |pairs: &[(usize, usize)]| pairs.iter().map(|&(j, _)| weight(keys[j])).sum::<usize>();
     // A short chain (`def c():`) holds when one of its lines is nowhere
     // else in the file.
     let unique = |pairs: &[(usize, usize)]| {
