@@ -449,14 +449,27 @@ fn padded(_: usize, b: &str) -> String {
     format!("{b}  ")
 }
 
-/// The first single space between two non-blank characters doubled.
+/// The first single space between two non-blank characters doubled,
+/// outside string literals (issue 43: a space inside a string is its
+/// text, and no engine may guess it away; comments are included).
 fn inner_doubled(_: usize, b: &str) -> String {
     let bytes = b.as_bytes();
     let indent = indent_of(b).len();
-    for k in indent + 1..bytes.len().saturating_sub(1) {
-        if bytes[k] == b' ' && bytes[k - 1] != b' ' && bytes[k + 1] != b' ' {
-            return format!("{} {}", &b[..k], &b[k..]);
+    let mut quote: Option<u8> = None;
+    let mut k = indent;
+    while k + 1 < bytes.len() {
+        let c = bytes[k];
+        match quote {
+            Some(_) if c == b'\\' => k += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, b'"' | b'\'' | b'`') => quote = Some(c),
+            None if c == b' ' && k > indent && bytes[k - 1] != b' ' && bytes[k + 1] != b' ' => {
+                return format!("{} {}", &b[..k], &b[k..]);
+            }
+            None => {}
         }
+        k += 1;
     }
     b.to_string()
 }

@@ -54,8 +54,8 @@ struct Candidate {
 /// building a different corpus.
 pub fn collect_sources(max_files: usize) -> Vec<Source> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let rust = sorted(rust_candidates(root));
-    let js = sorted(js_candidates(root));
+    let rust = sorted(rust_candidates(root, &["rs"]));
+    let js = sorted(js_candidates(root, &["js", "mjs", "cjs", "ts"]));
     let per_side = max_files / 2;
     let mut out = Vec::new();
     for (candidates, want) in [(&rust, per_side), (&js, max_files - per_side)] {
@@ -66,6 +66,49 @@ pub fn collect_sources(max_files: usize) -> Vec<Source> {
         out.extend(spread(&usable, want));
     }
     out
+}
+
+/// Collects up to `max_docs` Markdown documents from the same packages:
+/// their READMEs, guides and change logs. Every document with Chinese or
+/// Japanese prose in it is taken (there are few: vditor's README is the
+/// main one), the rest spread evenly over the names. A document is usable
+/// when it is hand-written prose of a sensible size (1–120 KB, LF, no BOM,
+/// at least 10 lines).
+pub fn collect_markdown(max_docs: usize) -> Vec<Source> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut candidates = rust_candidates(root, &["md"]);
+    candidates.extend(js_candidates(root, &["md"]));
+    let usable: Vec<Source> = sorted(candidates)
+        .into_iter()
+        .filter_map(read_markdown)
+        .collect();
+    let cjk = |s: &Source| {
+        s.text
+            .chars()
+            .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+            .count()
+            >= 200
+    };
+    let (mut out, latin): (Vec<Source>, Vec<Source>) = usable.into_iter().partition(cjk);
+    out.extend(spread(&latin, max_docs.saturating_sub(out.len())));
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn read_markdown(candidate: Candidate) -> Option<Source> {
+    let meta = std::fs::metadata(&candidate.path).ok()?;
+    if !(1_000..=120_000).contains(&meta.len()) {
+        return None;
+    }
+    let text = std::fs::read_to_string(&candidate.path).ok()?;
+    if text.contains('\r') || text.starts_with('\u{feff}') || text.lines().count() < 10 {
+        return None;
+    }
+    Some(Source {
+        name: candidate.name,
+        path: candidate.path,
+        text,
+    })
 }
 
 fn sorted(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
@@ -92,7 +135,7 @@ pub fn fingerprint(sources: &[Source]) -> String {
 // ---------------------------------------------------------------------------
 // Rust: the native dependency graph, from `cargo metadata`.
 
-fn rust_candidates(root: &Path) -> Vec<Candidate> {
+fn rust_candidates(root: &Path, exts: &[&str]) -> Vec<Candidate> {
     let metadata = cargo_metadata(root);
     let mut out = Vec::new();
     for package in native_dependencies(&metadata) {
@@ -109,7 +152,7 @@ fn rust_candidates(root: &Path) -> Vec<Candidate> {
             dir.display()
         );
         let mut files = Vec::new();
-        walk(dir, &["rs"], &mut files, 0);
+        walk(dir, exts, &mut files, 0);
         for path in files {
             let rel = relative(&path, dir);
             out.push(Candidate {
@@ -196,7 +239,7 @@ fn native_dependencies(metadata: &Value) -> Vec<&Value> {
 // ---------------------------------------------------------------------------
 // JavaScript/TypeScript: the packages package-lock.json pins.
 
-fn js_candidates(root: &Path) -> Vec<Candidate> {
+fn js_candidates(root: &Path, exts: &[&str]) -> Vec<Candidate> {
     let lock_text =
         std::fs::read_to_string(root.join("package-lock.json")).expect("reading package-lock.json");
     let lock: Value = serde_json::from_str(&lock_text).expect("package-lock.json is JSON");
@@ -216,7 +259,7 @@ fn js_candidates(root: &Path) -> Vec<Candidate> {
             "package-lock.json pins {key} but it is not installed (run `npm ci`)"
         );
         let mut files = Vec::new();
-        walk(&dir, &["js", "mjs", "cjs", "ts"], &mut files, 0);
+        walk(&dir, exts, &mut files, 0);
         for path in files {
             out.push(Candidate {
                 name: format!("{key}/{}", relative(&path, &dir)),

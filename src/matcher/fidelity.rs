@@ -275,6 +275,272 @@ fn whole_characters(
     }
 }
 
+// ---------------------------------------------------------------------------
+// Transplanting the model's change onto a file line that differs.
+
+/// One unit of a line for [`transplant`]: a word (letters, digits and
+/// `_`; a Chinese or Japanese character is a word of its own), a run of
+/// whitespace (key `" "`), or any other character; its key is folded
+/// character by character where a character folds to one, and a
+/// zero-width character belongs to the unit before it.
+struct Unit {
+    key: String,
+    start: usize,
+    end: usize,
+}
+
+fn word_char(c: char) -> bool {
+    (c.is_alphanumeric() || c == '_') && !is_wide(c)
+}
+
+/// Chinese, Japanese and Korean characters and full-width forms: a word
+/// each (their text has no spaces between words).
+fn is_wide(c: char) -> bool {
+    matches!(c, '\u{2e80}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// The units of `line` after its lead, and where its trailing whitespace
+/// starts.
+fn units(line: &str) -> (Vec<Unit>, usize) {
+    let lead = lead_of(line).len();
+    let body_end = line.trim_end().len().max(lead);
+    let mut out: Vec<Unit> = Vec::new();
+    let mut last_class = 0u8;
+    for (i, c) in line[lead..body_end].char_indices() {
+        let (start, end) = (i + lead, i + lead + c.len_utf8());
+        let class = if c.is_whitespace() {
+            1
+        } else if word_char(c) {
+            2
+        } else {
+            3
+        };
+        let folded = match class {
+            1 => ' ',
+            _ => fold_char(c)
+                .filter(|f| f.len() == 1)
+                .and_then(|f| f.chars().next())
+                .unwrap_or(c),
+        };
+        match out.last_mut() {
+            Some(unit) if is_zero_width(c) => unit.end = end,
+            Some(unit) if class == last_class && class != 3 => {
+                if class == 2 {
+                    unit.key.push(folded);
+                }
+                unit.end = end;
+            }
+            _ => {
+                out.push(Unit {
+                    key: folded.to_string(),
+                    start,
+                    end,
+                });
+                last_class = class;
+            }
+        }
+    }
+    (out, body_end)
+}
+
+/// For each unit of `a`, the unit of `b` it is aligned with when their
+/// keys are equal: words and punctuation first (a space moved across a
+/// word must not cost the word), then, between two aligned units, the
+/// whitespace runs and whatever else is left.
+fn equal_units(a: &[Unit], b: &[Unit]) -> Vec<Option<usize>> {
+    let visible =
+        |u: &[Unit]| -> Vec<usize> { (0..u.len()).filter(|&i| u[i].key != " ").collect() };
+    let (va, vb) = (visible(a), visible(b));
+    let mut out = vec![None; a.len()];
+    for (i, j) in align_units(a, &va, b, &vb) {
+        out[i] = Some(j);
+    }
+    // Between aligned units (and before the first, after the last).
+    let mut pairs: Vec<(usize, usize)> = out
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| Some((i, (*j)?)))
+        .collect();
+    pairs.push((a.len(), b.len()));
+    let (mut a0, mut b0) = (0, 0);
+    for (a1, b1) in pairs {
+        let (ga, gb): (Vec<usize>, Vec<usize>) = ((a0..a1).collect(), (b0..b1).collect());
+        if !ga.is_empty() && !gb.is_empty() {
+            for (i, j) in align_units(a, &ga, b, &gb) {
+                out[i] = Some(j);
+            }
+        }
+        (a0, b0) = (a1 + 1, b1 + 1);
+    }
+    // A run of spaces is kept only between two kept units: the space
+    // between two words the model replaced is its own.
+    let kept = out.clone();
+    for (i, slot) in out.iter_mut().enumerate() {
+        let neighbour =
+            |k: Option<usize>| k.is_none_or(|k| kept.get(k).is_none_or(Option::is_some));
+        if a[i].key == " " && !(neighbour(i.checked_sub(1)) && neighbour(Some(i + 1))) {
+            *slot = None;
+        }
+    }
+    out
+}
+
+/// The equal pairs of Myers over the keys of units `ia` of `a` and `ib`
+/// of `b`, as unit indices.
+fn align_units(a: &[Unit], ia: &[usize], b: &[Unit], ib: &[usize]) -> Vec<(usize, usize)> {
+    let a_refs: Vec<&str> = ia.iter().map(|&i| a[i].key.as_str()).collect();
+    let b_refs: Vec<&str> = ib.iter().map(|&j| b[j].key.as_str()).collect();
+    let mut pairs = Vec::new();
+    for (j, link) in align_lines(&a_refs, &b_refs).into_iter().enumerate() {
+        if let LineLink::Equal(i) = link {
+            pairs.push((ia[i], ib[j]));
+        }
+    }
+    pairs
+}
+
+/// A stretch one side changed: search units `s` replaced by that side's
+/// units `to` (either may be empty).
+struct Hunk {
+    s: std::ops::Range<usize>,
+    to: std::ops::Range<usize>,
+}
+
+/// The hunks of an alignment: the stretches between equal pairs.
+fn hunks(equal: &[Option<usize>], other_len: usize) -> Vec<Hunk> {
+    let mut out = Vec::new();
+    let (mut s0, mut o0) = (0, 0);
+    let pairs = equal
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| Some((i, (*o)?)))
+        .chain([(equal.len(), other_len)]);
+    for (i, o) in pairs {
+        if i > s0 || o > o0 {
+            out.push(Hunk {
+                s: s0..i,
+                to: o0..o,
+            });
+        }
+        (s0, o0) = (i + 1, o + 1);
+    }
+    out
+}
+
+/// The keys of `units`, one after another.
+fn keys_of(units: &[Unit]) -> String {
+    units.iter().map(|u| u.key.as_str()).collect()
+}
+
+/// The bytes of units `range` of `line` (empty for an empty range).
+fn text_of<'a>(line: &'a str, units: &[Unit], range: &std::ops::Range<usize>) -> &'a str {
+    match (
+        units.get(range.start),
+        range.end.checked_sub(1).and_then(|e| units.get(e)),
+    ) {
+        (Some(a), Some(b)) if !range.is_empty() => &line[a.start..b.end],
+        _ => "",
+    }
+}
+
+/// The replacement line `r` with the model's change to its search line
+/// `s` carried over to the file line `f` that `s` stands for (a three-way
+/// merge over words): every stretch the model left as the search had it
+/// is written as the file has it, every stretch the model changed as the
+/// model wrote it. The line from the first character after its lead;
+/// `None` when a change of the model's touches text where the search and
+/// the file differ (the model's change and its slip cannot be told apart),
+/// or a line is too long to align.
+pub(crate) fn transplant(s: &str, f: &str, r: &str) -> Option<String> {
+    let ((su, s_end), (fu, f_end), (ru, r_end)) = (units(s), units(f), units(r));
+    if su.len().max(fu.len()).max(ru.len()) > MAX_ALIGNED_CHARS {
+        return None;
+    }
+    let (to_f, to_r) = (equal_units(&su, &fu), equal_units(&su, &ru));
+    let (f_hunks, r_hunks) = (hunks(&to_f, fu.len()), hunks(&to_r, ru.len()));
+    let (mut a, mut b, mut p) = (0, 0, 0);
+    let mut out = String::with_capacity(f.len() + r.len().saturating_sub(s.len()));
+    loop {
+        let (next_f, next_r) = (f_hunks.get(a), r_hunks.get(b));
+        let (here_f, here_r) = (
+            next_f.filter(|h| h.s.start == p),
+            next_r.filter(|h| h.s.start == p),
+        );
+        match (here_f, here_r) {
+            // Both inserted the same text here: once, as the file has it.
+            (Some(x), Some(y)) if x.s.is_empty() && y.s.is_empty() => {
+                if keys_of(&fu[x.to.clone()]) != keys_of(&ru[y.to.clone()]) {
+                    return None;
+                }
+                out.push_str(text_of(f, &fu, &x.to));
+                (a, b) = (a + 1, b + 1);
+            }
+            (Some(x), Some(y)) if x.s.is_empty() == y.s.is_empty() => return None,
+            // An insertion goes before the other side's change.
+            (Some(x), _) if x.s.is_empty() => {
+                out.push_str(text_of(f, &fu, &x.to));
+                a += 1;
+            }
+            (_, Some(y)) if y.s.is_empty() => {
+                out.push_str(text_of(r, &ru, &y.to));
+                b += 1;
+            }
+            (Some(x), None) => {
+                // The model may not change anything inside the file's hunk.
+                if next_r.is_some_and(|y| y.s.start < x.s.end) {
+                    return None;
+                }
+                out.push_str(text_of(f, &fu, &x.to));
+                p = x.s.end;
+                a += 1;
+            }
+            (None, Some(y)) => {
+                if next_f.is_some_and(|x| x.s.start < y.s.end) {
+                    return None;
+                }
+                out.push_str(text_of(r, &ru, &y.to));
+                p = y.s.end;
+                b += 1;
+                // The file inserts right after what the model wrote here
+                // the text the model's change ends with (a `,` both added
+                // after `true`): once.
+                let repeated = f_hunks.get(a).filter(|x| x.s == (p..p)).is_some_and(|x| {
+                    keys_of(&ru[y.to.clone()]).ends_with(&keys_of(&fu[x.to.clone()]))
+                });
+                a += usize::from(repeated);
+            }
+            (Some(_), Some(_)) => return None,
+            (None, None) => {
+                let Some(unit) = su.get(p) else {
+                    break;
+                };
+                // No hunk covers the unit: both sides kept it.
+                let (fi, ri) = (to_f[p]?, to_r[p]?);
+                out.push_str(kept_unit(
+                    &s[unit.start..unit.end],
+                    &f[fu[fi].start..fu[fi].end],
+                    &r[ru[ri].start..ru[ri].end],
+                ));
+                p += 1;
+            }
+        }
+    }
+    // Trailing whitespace the model left as the search had it is the
+    // file's (a hard break survives); whitespace it changed is its own.
+    out.push_str(kept_unit(&s[s_end..], &f[f_end..], &r[r_end..]));
+    Some(out)
+}
+
+/// A unit both sides kept: the file's bytes, unless the model wrote it
+/// differently than its search did (then that is its own change).
+fn kept_unit<'a>(in_search: &str, in_file: &'a str, in_replacement: &'a str) -> &'a str {
+    if in_replacement == in_search {
+        in_file
+    } else {
+        in_replacement
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +551,62 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    /// (search line, file line, replacement line, written).
+    const TRANSPLANTS: &[(&str, &str, &str, Option<&str>)] = &[
+        // The model's slips (half-width punctuation, no CJK–Latin space,
+        // an escape, `*` for `-`) stay out of the text it did not change.
+        (
+            "参见ITips, 详见下文.",
+            "参见 ITips，详见下文。",
+            "参见EDITKIT, 详见下文.",
+            Some("参见 EDITKIT，详见下文。"),
+        ),
+        (
+            "* the `memmem` sub-module",
+            "- the `memmem` sub-module",
+            "* the `memmem` sub-crate",
+            Some("- the `memmem` sub-crate"),
+        ),
+        (
+            "version 10\\-20, and 20+",
+            "version 10-20, and 20+",
+            "version 10\\-20, and 20+ NEW",
+            Some("version 10-20, and 20+ NEW"),
+        ),
+        // A hard break the search wrote as a backslash: the model's words
+        // go before the file's break.
+        (
+            "Usage :\\",
+            "Usage :",
+            "Usage : more\\",
+            Some("Usage : more"),
+        ),
+        // Straight quotes the model typed for curly ones.
+        (
+            "say \"hi\" now",
+            "say “hi” now",
+            "say \"hi\" later",
+            Some("say “hi” later"),
+        ),
+        // The file's trailing hard break survives a changed line.
+        ("first", "first  ", "first, edited", Some("first, edited  ")),
+        // The model changed what it also mistyped: its change and its slip
+        // cannot be told apart.
+        ("colour: red", "color: red", "hue: red", None),
+        ("a,b", "a，b", "a;b", None),
+    ];
+
+    #[test]
+    fn transplants_write_the_models_change_in_the_files_form() {
+        for &(s, f, r, want) in TRANSPLANTS {
+            assert_eq!(
+                transplant(s, f, r).as_deref(),
+                want,
+                "{s:?} / {f:?} / {r:?}"
+            );
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use super::{paired_lines, replacement_lines, shift_line};
 use crate::matcher::content::Content;
+use crate::matcher::fidelity::{lead_of, transplant};
 use crate::matcher::indent::IndentMap;
 use crate::matcher::normalize::{indent_of, is_blank, key, Level};
 use crate::matcher::strategies::{Candidate, FuzzyPlan, Needle};
@@ -52,16 +53,15 @@ pub(super) fn fuzzy(
         })
         .collect();
     let fallback = shifts.iter().flatten().next();
+    let skipped = skipped_file_lines(&links, &file_of);
     let mut out = Vec::with_capacity(r_lines.len());
     let mut last: Option<&IndentMap> = None;
     for (j, &line) in r_lines.iter().enumerate() {
+        if let Some(range) = skipped.get(j).cloned().flatten() {
+            out.extend(f_lines[range].iter().map(|l| l.to_string()));
+        }
         if let Some(LineLink::Equal(i)) = links.get(j) {
-            if let Some(f) = file_of
-                .get(*i)
-                .copied()
-                .flatten()
-                .and_then(|p| f_lines.get(p))
-            {
+            if let Some(f) = file_of.get(*i).and_then(|p| f_lines.get((*p)?)) {
                 if !(j == 0 && mid_line) {
                     out.push(f.to_string());
                     last = own.get(j).copied().flatten().or(last);
@@ -89,9 +89,61 @@ pub(super) fn fuzzy(
             Some(m) => shift_line(line, m).ok_or(Unmappable::Indentation(j + 1))?,
             None => line.to_string(),
         };
-        out.push(shifted);
+        let merged = changed_pair(links.get(j), &s_lines, &f_lines, &file_of)
+            .and_then(|(s, f)| merged_line(s, f, line, &shifted));
+        out.push(merged.unwrap_or(shifted));
     }
     Ok(out.join("\n"))
+}
+
+/// The search line a changed replacement line stands for, and the file
+/// line that search line stands for.
+fn changed_pair<'s, 'f>(
+    link: Option<&LineLink>,
+    s_lines: &[&'s str],
+    f_lines: &[&'f str],
+    file_of: &[Option<usize>],
+) -> Option<(&'s str, &'f str)> {
+    let Some(LineLink::Changed(i)) = link else {
+        return None;
+    };
+    let f = f_lines.get(file_of.get(*i).copied().flatten()?)?;
+    Some((s_lines.get(*i)?, f))
+}
+
+/// A changed line in the file line's form wherever the model kept its
+/// search line's text (`transplant`), indented as the file line when the
+/// model kept the search line's indentation, else as `shifted`.
+fn merged_line(s: &str, f: &str, line: &str, shifted: &str) -> Option<String> {
+    let body = transplant(s, f, line)?;
+    let indent = if indent_of(s) == indent_of(line) {
+        lead_of(f)
+    } else {
+        indent_of(shifted)
+    };
+    Some(format!("{indent}{body}"))
+}
+
+/// File lines the search skipped between two of its lines that the
+/// replacement keeps next to each other (a line the model left out of its
+/// search, not out of the file): for each replacement line, the file lines
+/// written before it. The model said nothing about them, so they stay.
+fn skipped_file_lines(
+    links: &[LineLink],
+    file_of: &[Option<usize>],
+) -> Vec<Option<std::ops::Range<usize>>> {
+    let search_line = |link: Option<&LineLink>| match link {
+        Some(LineLink::Equal(i) | LineLink::Changed(i)) => Some(*i),
+        _ => None,
+    };
+    (0..links.len())
+        .map(|j| {
+            let i = search_line(links.get(j))?;
+            let prev = search_line(links.get(j.checked_sub(1)?))?;
+            let (a, b) = (file_of.get(prev).copied()??, file_of.get(i).copied()??);
+            (prev + 1 == i && b > a + 1).then_some(a + 1..b)
+        })
+        .collect()
 }
 
 /// Which file line (0-based, in the window) each search line stands for,

@@ -10,6 +10,7 @@
 //! `fuzzy`); the quotes it restyles with are `quotes.rs`.
 
 use super::quotes::Quotes;
+use super::spacing::SpacingSlips;
 use super::{paired_lines, replacement_lines, shift_line};
 use crate::matcher::content::Content;
 use crate::matcher::fidelity::{keep_file_bytes, lead_of};
@@ -97,135 +98,6 @@ struct LinesCx<'a> {
     /// See [`dedented_by`].
     dedented_by: Option<&'a str>,
     slips: SpacingSlips,
-}
-
-/// Spacing the model's search lines carry and the file's lines do not:
-/// what its new lines carry for the same reason, and lose (issue 35: a new
-/// line between lines written in the file's style follows them).
-#[derive(Default)]
-struct SpacingSlips {
-    /// Trailing whitespace the search lines have where the file's have
-    /// none (no file line of the match has any).
-    trailing: Vec<String>,
-    /// The model doubles single spaces as a habit: on at least two search
-    /// lines, every inner run that differs from the file's is two spaces
-    /// for one, no file line of the match has a run of exactly two, and
-    /// every file line's quotes are plain and paired (no string of the
-    /// match runs over a line end, none holds an escape).
-    doubled: bool,
-}
-
-/// The runs of whitespace between the non-blank characters of `line`.
-fn inner_runs(line: &str) -> Vec<&str> {
-    let t = line.trim();
-    let mut runs = Vec::new();
-    let mut start = None;
-    for (k, c) in t.char_indices() {
-        match (c == ' ' || c == '\t', start) {
-            (true, None) => start = Some(k),
-            (false, Some(s0)) => {
-                runs.push(&t[s0..k]);
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    runs
-}
-
-/// Whether every string on `line` opens and closes on it, with no escape
-/// and no backtick (a template literal may span lines), and no `/` but a
-/// `//` comment's (a regex literal's spaces are its text): the quotes
-/// [`undoubled`] can trust.
-fn plain_quotes(line: &str) -> bool {
-    !line.contains(['\\', '`'])
-        && !line.replace("//", "").contains('/')
-        && !line.contains("\"\"\"")
-        && !line.contains("\'\'\'")
-        && line.matches('"').count() % 2 == 0
-        && line.matches('\'').count() % 2 == 0
-}
-
-impl SpacingSlips {
-    fn of(s_lines: &[&str], f_lines: &[&str]) -> SpacingSlips {
-        let tail = |l: &str| l[l.trim_end().len()..].to_string();
-        let pairs = || {
-            s_lines
-                .iter()
-                .zip(f_lines)
-                .filter(|(s, f)| !is_blank(s) && !is_blank(f))
-        };
-        let mut out = SpacingSlips::default();
-        if pairs().all(|(_, f)| tail(f).is_empty()) {
-            for (s, _) in pairs() {
-                let t = tail(s);
-                if !t.is_empty() && !out.trailing.contains(&t) {
-                    out.trailing.push(t);
-                }
-            }
-        }
-        // Per slipped line: whether every run it changed is "  " for " ".
-        let slipped: Vec<bool> = pairs()
-            .filter(|(s, f)| key(s, Level::Collapse) == key(f, Level::Collapse))
-            .filter_map(|(s, f)| {
-                let (rs, rf) = (inner_runs(s), inner_runs(f));
-                let changed: Vec<(&str, &str)> =
-                    rs.into_iter().zip(rf).filter(|(a, b)| a != b).collect();
-                (!changed.is_empty()).then(|| changed.iter().all(|&(a, b)| a == "  " && b == " "))
-            })
-            .collect();
-        out.doubled = slipped.len() >= 2
-            && slipped.iter().all(|&d| d)
-            && pairs().all(|(_, f)| !inner_runs(f).contains(&"  ") && plain_quotes(f));
-        out
-    }
-
-    /// A new line without the slips: its trailing whitespace when the
-    /// search lines carry the same; with the doubling habit, and when its
-    /// own quotes are plain, its runs of exactly two spaces outside quotes
-    /// and not before a comment (`  #`, `  //`: a style of its own).
-    fn undo(&self, line: String) -> String {
-        let mut line = line;
-        let body_len = line.trim_end().len();
-        if self.trailing.iter().any(|t| line[body_len..] == **t) {
-            line.truncate(body_len);
-        }
-        if self.doubled && plain_quotes(&line) {
-            line = undoubled(&line);
-        }
-        line
-    }
-}
-
-/// `line` with every run of exactly two spaces after its indentation,
-/// outside quotes and not before a comment, written as one space.
-fn undoubled(line: &str) -> String {
-    let indent = indent_of(line);
-    let body = &line[indent.len()..];
-    let bytes = body.as_bytes();
-    let mut out = String::with_capacity(line.len());
-    out.push_str(indent);
-    let mut quote: Option<u8> = None;
-    for (k, c) in body.char_indices() {
-        let b = bytes[k];
-        match quote {
-            Some(q) if b == q => quote = None,
-            None if b == b'"' || b == b'\'' => quote = Some(b),
-            None if b == b' '
-                && k >= 2
-                && bytes[k - 1] == b' '
-                && bytes[k - 2] != b' '
-                && bytes.get(k + 1).is_some_and(|&n| n != b' ' && n != b'\t')
-                && !body[k + 1..].starts_with('#')
-                && !body[k + 1..].starts_with("//") =>
-            {
-                continue
-            }
-            _ => {}
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl LinesCx<'_> {

@@ -41,7 +41,9 @@
 //! - `prose.rs`: a prose match ([`Plan::Prose`]), written unit by unit
 //!   in the file's own form and conventions;
 //! - `quotes.rs`: typographic quotes written in the region's style, and the
-//!   code comments they may be confined to.
+//!   code comments they may be confined to;
+//! - `spacing.rs`: the trailing whitespace and doubled spaces a new line
+//!   loses when the search shows them as the model's slip.
 
 mod conserve;
 mod escaping;
@@ -50,11 +52,12 @@ mod lines;
 mod prose;
 mod quotes;
 mod rewrap;
+mod spacing;
 mod trimmed;
 
 use super::content::Content;
 use super::indent::IndentMap;
-use super::normalize::{indent_of, is_blank};
+use super::normalize::{indent_of, is_blank, unescape_once};
 use super::strategies::{Candidate, Needle, Plan};
 use super::types::Unmappable;
 use escaping::unescape_replacement;
@@ -74,9 +77,16 @@ pub(crate) fn replacement(
         .strip_prefix(crate::text::BOM)
         .unwrap_or(replace)
         .replace("\r\n", "\n");
-    if candidate.unescaped != 0 {
+    // An over-escaped search was matched unescaped: the writers compare
+    // the replacement with the search the file matched.
+    let unescaped_needle;
+    let needle = if candidate.unescaped != 0 {
         r = unescape_replacement(&r, &needle.lf, candidate.unescaped)?;
-    }
+        unescaped_needle = Needle::new(&unescape_once(&needle.lf).text);
+        &unescaped_needle
+    } else {
+        needle
+    };
     match &candidate.plan {
         Plan::Verbatim => Ok(r),
         Plan::Trimmed(plan) => trimmed(&r, plan),

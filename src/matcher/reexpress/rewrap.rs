@@ -194,6 +194,9 @@ impl Writer<'_, '_> {
             // separator when they replace search tokens, else the model's.
             (Some(a), None) => match self.kept_from(j) {
                 Some(b) if b > a + 1 => self.file.separator(a + 1),
+                // Up to the end: replacing the search's last tokens, or
+                // appended after them.
+                None if a + 1 < self.file.spans.len() => self.file.separator(a + 1),
                 _ => self.model_separator(j),
             },
             // They end before kept token b: the file's separator unless they
@@ -251,6 +254,13 @@ mod tests {
             "one two three four five",
             "one two THREE four five",
             "one two THREE\nfour five",
+        ),
+        // A word changed at the start of a line stays there.
+        (
+            "variable on\nWindows.",
+            "variable on Windows.",
+            "variable on EDITKIT_W9.",
+            "variable on\nEDITKIT_W9.",
         ),
         // A word inserted at a line end: after the model's space, before
         // the file's break.
