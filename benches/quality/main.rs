@@ -319,12 +319,7 @@ fn snippet_table(sources: &[corpus::Source]) {
     let mut total = corpus::snippets::SnippetTally::default();
     for kind in SnippetKind::ALL {
         let t = tallies.get(&kind).copied().unwrap_or_default();
-        total.cases += t.cases;
-        total.placed += t.placed;
-        total.refused += t.refused;
-        total.wrong += t.wrong;
-        total.naive_placed += t.naive_placed;
-        total.naive_wrong += t.naive_wrong;
+        total.merge(&t);
         println!(
             "{:<28} {:>6} | {:>7} {:>7} {:>7} | {:>15}",
             kind.name(),

@@ -393,6 +393,18 @@ pub struct SnippetTally {
     pub naive_wrong: u32,
 }
 
+impl SnippetTally {
+    /// Adds `other`'s counts to these (a total over kinds).
+    pub fn merge(&mut self, other: &SnippetTally) {
+        self.cases += other.cases;
+        self.placed += other.placed;
+        self.refused += other.refused;
+        self.wrong += other.wrong;
+        self.naive_placed += other.naive_placed;
+        self.naive_wrong += other.naive_wrong;
+    }
+}
+
 /// Runs every case: the tallies per kind and the indices of wrong cases.
 pub fn evaluate(
     sources: &[Source],
