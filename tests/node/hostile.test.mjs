@@ -164,6 +164,7 @@ function validArgs(host) {
     resetStats: [],
     toolDefinitions: [{}],
     createToolRunner: [{}],
+    createToolRegistry: [{ toolsets: ['siyuan'] }],
     runTool: ['read_file', { path: 'x' }, {}],
     createNodeFileHost: [{ root: tmpdir() }],
     formatApplyReport: [{ ok: true, summary: 's', results: [], plan: [], warnings: [] }, 'en'],

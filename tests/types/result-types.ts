@@ -7,6 +7,7 @@
 
 import {
   createSiyuanHost,
+  createToolRegistry,
   createToolRunner,
   EditkitError,
   findMatch,
@@ -31,14 +32,18 @@ import {
   type LineCounts,
   type MatchErrorCode,
   type ObjectSchema,
+  type RegisteredTool,
   type PatchFileResult,
   type RejectReason,
   type ReplaceErrorCode,
   type SearchReplaceReport,
   type Strategy,
+  type ToolModule,
   type ToolName,
+  type ToolRegistry,
   type ToolResult,
   type ToolRunner,
+  TOOL_MODULES,
 } from 'editkit';
 
 // ---- 1. results as discriminated unions -------------------------------------
@@ -130,6 +135,19 @@ export async function toolCall(runner: ToolRunner): Promise<ErrorCode | null> {
   const code: ErrorCode = r.code;
   return code;
 }
+
+// A registry's tools: described, and called with the runner's result.
+export async function registeredCall(tool: RegisteredTool): Promise<ErrorCode | null> {
+  const name: ToolName = tool.name;
+  const readOnly: boolean = tool.readOnlyHint;
+  const r: ToolResult = await tool.call({ ids: name }, { onWrite: () => readOnly });
+  return r.isError ? r.code : null;
+}
+export const siyuanRegistry: ToolRegistry = createToolRegistry({ toolsets: ['siyuan'] });
+export const runnerRegistry: ToolRegistry = createToolRunner({}).registry({ lang: 'zh' });
+export const modules: readonly ToolModule[] = TOOL_MODULES;
+// @ts-expect-error a toolset is 'siyuan' or 'files'
+createToolRegistry({ toolsets: ['notes'] });
 
 // ---- 2. per-function error codes ----------------------------------------------
 

@@ -9,7 +9,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Lang, McpTool, ToolRunner, WriteEvent } from 'editkit';
+import type { Lang, McpTool, RegisteredTool, ToolRunner, WriteEvent } from 'editkit';
 import { pathRedactor, toMcpResult } from './results.js';
 
 export interface EditkitMcpServerOptions {
@@ -43,22 +43,26 @@ export interface LateCancel {
  * `isError: true`; an unknown tool is a protocol error, naming the tools.
  */
 export function createEditkitMcpServer(options: EditkitMcpServerOptions): Server {
-  const { runner } = options;
-  const definitions = runner.definitions({ format: 'mcp' });
-  const tools = new Map<string, McpTool>(definitions.tools.map((t) => [t.name, t]));
+  // The runner's registry: the tool modules its hosts serve, each listed
+  // and called as the runner runs it.
+  const registry = options.runner.registry();
+  const tools = new Map<string, { tool: RegisteredTool; listed: McpTool }>(
+    registry.tools.map((t) => [t.name, { tool: t, listed: mcpTool(t) }]),
+  );
+  const listed = [...tools.values()].map((t) => t.listed);
   const redact = pathRedactor(options.hiddenFolders ?? []);
   const server = new Server(
     { name: options.name ?? 'editkit-mcp', version: options.version ?? '0.0.0' },
     {
       capabilities: { tools: { listChanged: false }, logging: {} },
-      instructions: options.instructions ?? definitions.guide,
+      instructions: options.instructions ?? registry.guide,
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions.tools }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
-    const tool = tools.get(name);
-    if (!tool)
+    const entry = tools.get(name);
+    if (!entry)
       throw new McpError(
         ErrorCode.InvalidParams,
         `unknown tool ${JSON.stringify(name)}; the tools are ${[...tools.keys()].join(', ')}`,
@@ -74,11 +78,11 @@ export function createEditkitMcpServer(options: EditkitMcpServerOptions): Server
         })
         .catch(() => {});
     };
-    const r = await runner.runDetailed(name, request.params.arguments ?? {}, {
+    const r = await entry.tool.call(request.params.arguments ?? {}, {
       signal: extra.signal,
       onWrite,
     });
-    const result = toMcpResult(r, tool, redact, options.lang);
+    const result = toMcpResult(r, entry.listed, redact, options.lang);
     if (r.cancelledLate) {
       // The SDK sends no answer to a cancelled request (the protocol says
       // so); a call that had begun writing was completed, and the client
@@ -100,4 +104,16 @@ export function createEditkitMcpServer(options: EditkitMcpServerOptions): Server
     return result;
   });
   return server;
+}
+
+/** A registered tool as MCP lists it (what `toolDefinitions({ format: 'mcp' })` gives, field for field). */
+function mcpTool(t: RegisteredTool): McpTool {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    annotations: t.annotations,
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+  };
 }

@@ -8,7 +8,7 @@ import { SAME_HOST } from '../turns.js';
 import { SIYUAN_WRITE_CALLBACKS } from '../boundary.js';
 import type { Lang } from '../types.js';
 import { say } from './messages.js';
-import type { RunOptions, ToolResult, WriteEvent } from './runner.js';
+import type { RunOptions, ToolResult, WriteEvent } from './types.js';
 
 /** The file host callbacks that change files. */
 export const FILE_WRITES: ReadonlySet<string> = new Set(['writeFile', 'deleteFile']);

@@ -915,6 +915,42 @@ export function toolSpec(name: string): Spec | undefined {
   return SPECS.find((s) => s.name === name);
 }
 
+/**
+ * One tool as a registry lists it (an MCP server, a SiYuan plugin's
+ * `registerTool`): what the `mcp` format gives, plus its toolset and
+ * whether it only reads.
+ */
+export interface ToolDescription {
+  name: ToolName;
+  toolset: Toolset;
+  /** A human-readable name. */
+  title: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  /** The schema of the structured result, for the tools whose result is data. */
+  outputSchema?: McpOutputSchema;
+  /** How the tool behaves: read-only, additive or destructive, idempotent. */
+  annotations: McpToolAnnotations;
+  /** It changes nothing (`annotations.readOnlyHint`, always set). */
+  readOnlyHint: boolean;
+}
+
+/** @internal Tool `spec` in `lang`, as registries list it (the `mcp` format is built from it). */
+export function describeTool(spec: Spec, lang: Lang): ToolDescription {
+  const annotations = toolAnnotations(spec.name, lang);
+  const outputSchema = toolOutputSchema(spec.name);
+  return {
+    name: spec.name,
+    toolset: spec.toolset,
+    title: toolTitle(spec.name, lang),
+    description: spec.description[lang],
+    inputSchema: schemaOf(spec, lang),
+    ...(outputSchema ? { outputSchema } : {}),
+    annotations,
+    readOnlyHint: annotations.readOnlyHint === true,
+  };
+}
+
 /** @internal The language of the bare-string form of the options. */
 export function readLang(value: string): Lang {
   if (value === 'en' || value === 'zh') return value;
@@ -1055,20 +1091,23 @@ export function toolDefinitions<F extends ToolFormat = 'json-schema'>(
           return { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' };
         }
         return { name: s.name, description, input_schema: parameters };
-      case 'mcp': {
-        const outputSchema = toolOutputSchema(s.name);
-        return {
-          name: s.name,
-          title: toolTitle(s.name, lang),
-          description,
-          inputSchema: parameters,
-          annotations: toolAnnotations(s.name, lang),
-          ...(outputSchema ? { outputSchema } : {}),
-        };
-      }
+      case 'mcp':
+        return mcpTool(describeTool(s, lang));
       default:
         return { name: s.name, description, parameters };
     }
   });
   return { tools, guide } as ToolDefinitionsOf<F>;
+}
+
+/** @internal A tool's description as an MCP `Tool` (editkit-mcp lists the same fields in the same order). */
+export function mcpTool(d: ToolDescription): McpTool {
+  return {
+    name: d.name,
+    title: d.title,
+    description: d.description,
+    inputSchema: d.inputSchema,
+    annotations: d.annotations,
+    ...(d.outputSchema ? { outputSchema: d.outputSchema } : {}),
+  };
 }
