@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { patchGlue, reportAsyncFailures } from './glue.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const template = join(root, 'pkg-template');
@@ -20,111 +21,7 @@ const generatedGlue = join(bindgen, 'editkit.js');
 const glue = join(bindgen, 'editkit.fast.js');
 const wasm = join(bindgen, 'editkit_bg.opt.wasm');
 
-// wasm-bindgen copies ASCII strings into wasm memory with a JavaScript
-// loop, one char at a time, before falling back to TextEncoder.encodeInto:
-// ~1 ms for a 400 KB file, 30 times what encodeInto alone takes. Every
-// editkit call passes whole files, so the glue encodes with encodeInto
-// directly (same bytes, same allocation protocol). The build stops if the
-// generated code no longer has the expected shape.
-const ASCII_LOOP = `    let len = arg.length;
-    let ptr = malloc(len, 1) >>> 0;
-
-    const mem = getUint8ArrayMemory0();
-
-    let offset = 0;
-
-    for (; offset < len; offset++) {
-        const code = arg.charCodeAt(offset);
-        if (code > 0x7F) break;
-        mem[ptr + offset] = code;
-    }
-    if (offset !== len) {
-        if (offset !== 0) {
-            arg = arg.slice(offset);
-        }
-        ptr = realloc(ptr, len, len = offset + arg.length * 3, 1) >>> 0;
-        const view = getUint8ArrayMemory0().subarray(ptr + offset, ptr + len);
-        const ret = cachedTextEncoder.encodeInto(arg, view);
-
-        offset += ret.written;
-        ptr = realloc(ptr, len, offset, 1) >>> 0;
-    }
-
-    WASM_VECTOR_LEN = offset;
-    return ptr;`;
-// (No realloc of a zero-size block: the allocator's realloc requires a
-// non-empty old block, as the original code's control flow ensured.)
-const ENCODE_INTO = `    // editkit: encodeInto for the whole string (see pkg-template/build.mjs).
-    const len = arg.length * 3;
-    let ptr = malloc(len, 1) >>> 0;
-    if (len === 0) {
-        WASM_VECTOR_LEN = 0;
-        return ptr;
-    }
-    const ret = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len));
-    if (ret.written !== len) ptr = realloc(ptr, len, ret.written, 1) >>> 0;
-    WASM_VECTOR_LEN = ret.written;
-    return ptr;`;
-const generated = readFileSync(generatedGlue, 'utf8');
-if (!generated.includes(ASCII_LOOP)) {
-  throw new Error(
-    'wasm-bindgen glue changed: passStringToWasm0 no longer has the ASCII loop build.mjs replaces',
-  );
-}
-
-// An async export's future is polled from a microtask (js-sys queues each
-// poll with queueMicrotask) and woken from a host promise's `then`
-// callback, outside the stack of the JS call that started it. A trap there
-// was an uncaught exception (it ends a Node process) and left the call's
-// promise pending forever. The glue runs those callbacks through
-// `editkitReporting`: what one throws goes to the handler the TS layer
-// installs (boundary.ts: the instance is replaced and the calls in flight
-// reject with INTERNAL_ERROR); a callback of an instance already replaced
-// (a host that answers after the trap) is dropped, its call rejected
-// already. The build stops if the glue no longer has the expected shape.
-const REPORTED_CALLBACKS = [
-  ['queueMicrotask(arg0);', 'queueMicrotask(editkitReporting(arg0));'],
-  [
-    'const ret = arg0.then(arg1, arg2);',
-    'const ret = arg0.then(editkitReporting(arg1), editkitReporting(arg2));',
-  ],
-  ['const ret = arg0.then(arg1);', 'const ret = arg0.then(editkitReporting(arg1));'],
-];
-const REPORTING = `
-// editkit: callbacks that poll or wake a future report what they throw
-// (see pkg-template/build.mjs); boundary.ts installs the handler.
-let editkitAsyncFailure = (e) => {
-    throw e;
-};
-export function __editkitOnAsyncFailure(handler) {
-    editkitAsyncFailure = handler;
-}
-function editkitReporting(callback) {
-    if (typeof callback !== 'function') return callback;
-    const instance = __wbg_instance_id;
-    return (...args) => {
-        try {
-            return callback(...args);
-        } catch (e) {
-            if (instance === __wbg_instance_id) editkitAsyncFailure(e);
-        }
-    };
-}
-`;
-function reportAsyncFailures(text, file) {
-  for (const [from, to] of REPORTED_CALLBACKS) {
-    const found = text.split(from).length - 1;
-    if (found !== 1)
-      throw new Error(
-        `wasm-bindgen glue changed: ${file} has ${found} of \`${from}\`, build.mjs wraps exactly one`,
-      );
-    text = text.replace(from, to);
-  }
-  if (!text.includes('let __wbg_instance_id'))
-    throw new Error(`wasm-bindgen glue changed: ${file} has no __wbg_instance_id`);
-  return text + REPORTING;
-}
-writeFileSync(glue, reportAsyncFailures(generated.replace(ASCII_LOOP, ENCODE_INTO), generatedGlue));
+writeFileSync(glue, patchGlue(readFileSync(generatedGlue, 'utf8'), generatedGlue));
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });

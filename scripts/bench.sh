@@ -18,5 +18,8 @@ cargo bench --quiet --bench quality
 step "wasm in Node: matcher a–f with scaling, block diff, slice, package size"
 node bench/node/bench.mjs
 
+step "the SiYuan kernel plugin in goja: kernel.js size, load, a 10-hunk apply beside wasm"
+(cd tests/goja && go run ./bench)
+
 step "wasm in headless Chromium: cold start"
 node bench/browser/cold-start.mjs

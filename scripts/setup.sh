@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks to build and test editkit; fast and
 # quiet when everything is already there. Everything comes from the package
-# registries (crates.io, npm, Debian).
-#   scripts/setup.sh            the wasm32 target, rustfmt, clippy, wasm-bindgen-cli, Node packages
+# registries (crates.io, npm, the Go module proxy, Debian).
+#   scripts/setup.sh            the wasm32 target, rustfmt, clippy, wasm-bindgen-cli, Node packages, Go modules
 #   scripts/setup.sh --browser  … and Chromium + ChromeDriver for browser tests
 source "$(dirname "$0")/lib.sh"
 
@@ -30,6 +30,14 @@ fi
 if [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/prettier ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   step "npm ci"
   npm ci --no-audit --no-fund
+fi
+
+# The Go modules of the kernel plugin's goja harness (tests/goja: goja and
+# goja_nodejs at the versions SiYuan v3.7.3 pins), so the tests need no
+# network. Go itself is on every machine this project builds on.
+if ! (cd tests/goja && go list -m all >/dev/null 2>&1); then
+  step "go mod download (tests/goja)"
+  (cd tests/goja && go mod download)
 fi
 
 # Chromium for the browser tests; a CJK font so screenshots show the

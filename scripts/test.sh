@@ -5,12 +5,15 @@ source "$(dirname "$0")/lib.sh"
 scripts/setup.sh --browser
 
 # Gates first: they are quick and a failure says exactly what to run.
-step "formatting (fix with: cargo fmt && npm run format)"
+step "formatting (fix with: cargo fmt && npm run format && gofmt -w tests/goja)"
 cargo fmt --check
 # The fuzz crate is not in the workspace; rustfmt reads its files directly
 # (cargo fmt on its manifest would resolve libfuzzer-sys first).
 rustfmt --check --edition 2021 fuzz/fuzz_targets/*.rs
 npm run --silent format:check   # prettier, over the globs package.json names
+# gofmt over the goja harness (fix with: gofmt -w tests/goja)
+unformatted="$(gofmt -l tests/goja)"
+[ -z "$unformatted" ] || { echo "gofmt: $unformatted"; exit 1; }
 
 step "cargo clippy -D warnings (native, all targets; wasm32, the binding layer)"
 cargo clippy --quiet --all-targets -- -D warnings
@@ -24,6 +27,7 @@ scripts/build.sh
 step "typecheck the TypeScript layer, and the SDK type test (openai, @anthropic-ai/sdk, MCP)"
 tsc -p pkg-template/tsconfig.json --noEmit
 tsc -p tests/types
+tsc -p pkg-template/plugin/tsconfig.json   # the kernel plugin: no Node types
 
 step "node --test tests/node"
 node --test tests/node/
@@ -36,6 +40,11 @@ step "node --test the SiYuan suites block by block (EDITKIT_BATCH=0, seed 2)"
 EDITKIT_BATCH=0 EDITKIT_DOUBLE_SEED=2 EDITKIT_CORPUS_SEEDS=2 node --test "${SIYUAN_SUITES[@]}"
 step "node --test the SiYuan suites on a kernel without batch endpoints (EDITKIT_BATCH=fallback, seed 3)"
 EDITKIT_BATCH=fallback EDITKIT_DOUBLE_SEED=3 EDITKIT_CORPUS_SEEDS=3 node --test "${SIYUAN_SUITES[@]}"
+
+# SPEC §13: the built kernel.js in goja, as SiYuan's kernel runs it,
+# over the kernel double.
+step "go test tests/goja (the SiYuan kernel plugin in goja)"
+(cd tests/goja && go vet ./... && go test -count=1 ./...)
 
 step "node --test tests/package (npm pack → ESM, CJS, Vite SiYuan-plugin bundle)"
 node --test tests/package/

@@ -25,7 +25,17 @@ function langOf(options: unknown): Lang {
 function isWellFormed(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
   if (typeof native === 'function') return native.call(s);
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+  // Without String.prototype.isWellFormed (goja, SiYuan's kernel plugins;
+  // engines before 2023): encodeURIComponent throws a URIError on a lone
+  // surrogate in every engine (ECMA-262 Encode). A surrogate regex is no
+  // test there: goja matches `[\uD800-\uDBFF](?![\uDC00-\uDFFF])` on a
+  // well-formed pair, so every emoji read as broken text.
+  try {
+    encodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -97,9 +97,10 @@ let loading: Promise<void> | undefined;
 // Exports every editkit_bg.wasm has. A foreign module that instantiated
 // would leave the glue holding its exports (and later init calls no-ops),
 // so modules are checked before the glue sees them.
+// (Not `__wbindgen_start`: only a build with reference types has it, and
+// the kernel plugin's build has none.)
 const REQUIRED_EXPORTS = [
   'memory',
-  '__wbindgen_start',
   'version',
   'validateBlockDiffFormat',
   'applyBlockDiff',

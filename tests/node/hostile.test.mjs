@@ -529,3 +529,15 @@ test('a value that cannot cross into wasm is named by its path', () => {
     assert.ok(message.includes(`\`${subject}\``), message);
   }
 });
+
+test('without String.prototype.isWellFormed (goja, older engines) an emoji crosses and a lone surrogate is refused', () => {
+  const native = Object.getOwnPropertyDescriptor(String.prototype, 'isWellFormed');
+  delete String.prototype.isWellFormed;
+  try {
+    assert.equal(ek.findMatch('修复了若干问题 🐛。', '问题 🐛').matches.length, 1);
+    for (const broken of ['问题 \ud83d', '\udc1b 问题', 'a\ud83d\ud83db'])
+      assert.throws(() => ek.findMatch('abc', broken), { code: 'INVALID_TEXT' }, broken);
+  } finally {
+    Object.defineProperty(String.prototype, 'isWellFormed', native);
+  }
+});
