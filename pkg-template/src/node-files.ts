@@ -8,7 +8,7 @@ import { constants as fsConstants, promises as fs, realpathSync, statSync } from
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { EditkitError, fillTemplate, jsError, readOptions } from './errors.js';
 import type { Lang } from './types.js';
-import type { FileHost } from './tools/runner.js';
+import type { FileHost } from './tools/types.js';
 
 export interface NodeFileHostOptions {
   /** The folder the tools may read and write; nothing outside it is reachable. */

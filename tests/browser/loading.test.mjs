@@ -157,7 +157,7 @@ test('web build: init rejects hostile values with INVALID_ARGUMENT, then loads',
     assert.equal(r.foreignModule.code, 'INVALID_ARGUMENT');
     assert.match(
       r.foreignModule.message,
-      /^init: this wasm module is not editkit's \(it lacks memory, __wbindgen_start, /,
+      /^init: this wasm module is not editkit's \(it lacks memory, version, /,
     );
     // None of that loaded anything half-way: the next good init works.
     assert.equal(r.stillNotLoaded.message, notLoaded);

@@ -39,16 +39,6 @@ import type { FileHost, RunOptions, ToolResult, ToolRunnerOptions } from './type
 import { checkArgs, parseArgs } from './validate.js';
 import type { ArgProblem, Args } from './validate.js';
 
-export type {
-  FileHost,
-  RunOptions,
-  ToolFailure,
-  ToolResult,
-  ToolRunnerOptions,
-  ToolSuccess,
-  WriteEvent,
-} from './types.js';
-
 export interface ToolRunner {
   /**
    * Runs one tool call; resolves to the text for the agent (never rejects
