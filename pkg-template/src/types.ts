@@ -250,7 +250,9 @@ export interface SiyuanHostOptions {
    * When reads flush the SQL index first (`/api/sqlite/flushTransaction`):
    * `"auto"` (default) before a SQL read that follows a write made through
    * this host, `"always"` before every SQL read, `"never"` (the caller calls
-   * `flushTransaction()` itself).
+   * `flushTransaction()` itself). Except with `"never"`, ids a block read
+   * does not find are asked for once more after a flush: a block another
+   * writer made in the last ~3 s is not in the table yet.
    */
   flush?: 'auto' | 'always' | 'never';
   /** Ids per SQL statement for batched fetches (1–1000, default 256; every statement states its own LIMIT, so the kernel's default of 64 rows does not apply). */

@@ -49,6 +49,34 @@ kernelTest(
 );
 
 kernelTest(
+  '§1 a block another writer made a moment ago is found: ids the blocks table lacks are asked for again after one flush',
+  async () => {
+    const double = await fixtureDouble();
+    const host = ek.createSiyuanHost({ request: double.request });
+    // The user (or SiYuan's own agent) adds a paragraph: it is in the
+    // tree, and reaches the blocks table at the next 3-second tick.
+    const [fresh] = await double.editor.insertBlock('刚写下的段落 🆕', { previousID: P1 });
+    const flushes = () =>
+      double.calls.filter((c) => c.path === '/api/sqlite/flushTransaction').length;
+    const [row] = await host.getBlocks([fresh]);
+    assert.equal(row?.id, fresh, 'found, not BLOCK_NOT_FOUND');
+    assert.equal(row.markdown, '刚写下的段落 🆕');
+    assert.equal(flushes(), 1, 'one flush, for the id the first read missed');
+    assert.equal((await host.getBlocks([P1]))[0].id, P1);
+    assert.equal(flushes(), 1, 'an id the table has costs no flush');
+    assert.deepEqual(await host.getBlocks(['20991231235959-nothere']), [null]);
+    assert.equal(flushes(), 2, 'an unknown id: one flush, then missing');
+    const never = ek.createSiyuanHost({ request: double.request, flush: 'never' });
+    const [later] = await double.editor.insertBlock('再一段', { previousID: P1 });
+    assert.deepEqual(
+      await never.getBlocks([later]),
+      [null],
+      'flush: never reads the table as it is',
+    );
+  },
+);
+
+kernelTest(
   '§2 a write transaction that fails in the queue is answered code 0; only a read after a flush shows it',
   async () => {
     const double = await fixtureDouble();

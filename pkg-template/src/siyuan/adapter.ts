@@ -297,8 +297,13 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
     unflushed = false;
   }
 
-  async function beforeSql(): Promise<void> {
-    if (flushMode === 'always' || (flushMode === 'auto' && unflushed)) await flush();
+  /** Flushes before a SQL read when the mode asks; says whether it did. */
+  async function beforeSql(): Promise<boolean> {
+    if (flushMode === 'always' || (flushMode === 'auto' && unflushed)) {
+      await flush();
+      return true;
+    }
+    return false;
   }
 
   async function write(path: string, body: Record<string, unknown>): Promise<unknown> {
@@ -315,12 +320,19 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
    * the block's text changes. So a chunk's LIMIT leaves room for copies,
    * the first row of an id is kept, and ids a full answer left out are
    * asked for again on their own.
+   *
+   * A block another writer made (the editor, another plugin, a document
+   * just created) is in the tree at once but in the blocks table only
+   * after the kernel's next SQL flush, up to ~3 s later (KERNEL-FACTS §1;
+   * seen live: getBlockContent of a paragraph 1.5 s old answered
+   * BLOCK_NOT_FOUND). So ids not found are asked for once more after a
+   * flush, unless the read flushed already or the mode is `never`.
    */
   async function fetchRows(ids: string[]): Promise<Map<string, Block>> {
     const found = new Map<string, Block>();
     const unique = [...new Set(ids)];
     if (unique.length === 0) return found;
-    await beforeSql();
+    const flushed = await beforeSql();
     const select = async (chunk: string[], limit: number): Promise<number> => {
       const stmt = `SELECT * FROM blocks WHERE id IN (${chunk.map((id) => `'${id}'`).join(', ')}) LIMIT ${limit}`;
       const rows = await call<unknown>('/api/query/sql', { stmt });
@@ -335,11 +347,19 @@ export function createSiyuanHost(options: SiyuanHostOptions): SiyuanKernelHost {
       }
       return rows.length;
     };
-    for (let i = 0; i < unique.length; i += batch) {
-      const chunk = unique.slice(i, i + batch);
-      const limit = chunk.length * ROW_COPIES;
-      if ((await select(chunk, limit)) < limit) continue;
-      for (const id of chunk) if (!found.has(id)) await select([id], ROW_COPIES);
+    const selectAll = async (wanted: string[]): Promise<void> => {
+      for (let i = 0; i < wanted.length; i += batch) {
+        const chunk = wanted.slice(i, i + batch);
+        const limit = chunk.length * ROW_COPIES;
+        if ((await select(chunk, limit)) < limit) continue;
+        for (const id of chunk) if (!found.has(id)) await select([id], ROW_COPIES);
+      }
+    };
+    await selectAll(unique);
+    const missing = unique.filter((id) => !found.has(id));
+    if (missing.length > 0 && !flushed && flushMode !== 'never') {
+      await flush();
+      await selectAll(missing);
     }
     return found;
   }

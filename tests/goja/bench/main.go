@@ -121,13 +121,14 @@ func report(size int, load, goja, wasm time.Duration) {
 		}
 		return "MISSED"
 	}
-	fmt.Printf("kernel plugin (goja %s)\n", "as SiYuan v3.7.3 pins it")
-	fmt.Printf("  kernel.js                          %d bytes", size)
+	row := func(label, figure, note string) { fmt.Printf("  %-36s %-16s %s\n", label, figure, note) }
+	fmt.Println("kernel plugin in goja (the version SiYuan v3.7.3 pins)")
+	sized := fmt.Sprintf("%d bytes", size)
 	if zip != nil {
-		fmt.Printf(" (package.zip %d bytes)", zip.Size())
+		sized += fmt.Sprintf(" (package.zip %d bytes)", zip.Size())
 	}
-	fmt.Println()
-	fmt.Printf("  load in goja, median of %d          %s   target ≤ 1 s: %s\n", loads, ms(load), verdict(load <= time.Second))
-	fmt.Printf("  %d-hunk apply in goja, median of %d %s   target ≤ 0.5 s: %s\n", hunks, runs, ms(goja), verdict(goja <= 500*time.Millisecond))
-	fmt.Printf("  %d-hunk apply, wasm in Node          %s   goja / wasm: %.1f×\n", hunks, ms(wasm), float64(goja)/float64(wasm))
+	row("kernel.js", sized, "")
+	row(fmt.Sprintf("load in goja, median of %d", loads), ms(load), "target ≤ 1 s: "+verdict(load <= time.Second))
+	row(fmt.Sprintf("%d-hunk apply in goja, median of %d", hunks, runs), ms(goja), "target ≤ 0.5 s: "+verdict(goja <= 500*time.Millisecond))
+	row(fmt.Sprintf("%d-hunk apply, wasm in Node", hunks), ms(wasm), fmt.Sprintf("goja / wasm: %.1f×", float64(goja)/float64(wasm)))
 }
