@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ek, fixture, fixtureHost, FIXTURE_FILES, writes } from './support.mjs';
+import { ek, fixture, fixtureHost, FIXTURE_FILES, Lute, testing, writes } from './support.mjs';
 
 const P = '20240614083000-a1b2c3d';
 
@@ -53,7 +53,7 @@ test('apply then undo restores every fixture document exactly', async () => {
 test('a host that throws on the k-th write: atomic rollback leaves the document as it was', async () => {
   const doc = fixture('doc1-weekly-report.json');
   for (let k = 1; k <= 5; k++) {
-    const host = fixtureHost();
+    const host = fixtureHost({ batch: false });
     const before = host.snapshot(doc.document.id);
     host.failWriteAt(k);
     const report = await ek.applyBlockDiff(diffFor(doc), host);
@@ -71,7 +71,7 @@ test('a host that throws on the k-th write: atomic rollback leaves the document 
 test('a host that throws on the k-th write: non-atomic report lists the done steps and its undo restores them', async () => {
   const doc = fixture('doc1-weekly-report.json');
   for (let k = 1; k <= 5; k++) {
-    const host = fixtureHost();
+    const host = fixtureHost({ batch: false });
     const before = host.snapshot(doc.document.id);
     host.failWriteAt(k);
     const report = await ek.applyBlockDiff(diffFor(doc), host, { atomic: false });
@@ -136,7 +136,7 @@ test('write answers are read by their shape: ids, a list of ids or null; a creat
     [() => [7], false],
     [() => 42, false],
   ]) {
-    const host = fixtureHost();
+    const host = fixtureHost({ batch: false });
     const insert = host.insertBlock.bind(host);
     host.insertBlock = async (...args) => answer(await insert(...args));
     const report = await ek.applyBlockDiff(`@@AFTER:${para}@@\n新段落 😀\n`, host);
@@ -364,4 +364,39 @@ test('results carry CJK, emoji and CRLF input intact', async () => {
     '本周主要完成了插件 **差异编辑** 🎉 功能的重构，并修复了若干问题。',
   );
   assert.match(report.summary, /已应用/);
+});
+
+test('createMemoryHost takes the production path: its batch callbacks make the kernel requests createSiyuanHost makes', async () => {
+  const id = (i) => `20240801000000-p${String(i).padStart(6, '0')}`;
+  const documents = [
+    {
+      id: '20240801000000-docreqs',
+      title: 'r',
+      box: '20240801000000-boxreqs',
+      hpath: '/r',
+      blocks: Array.from({ length: 50 }, (_, i) => `第 ${i} 段，原来的文字。\n{: id="${id(i)}"}`),
+    },
+  ];
+  const notebooks = [{ id: '20240801000000-boxreqs', name: 'r' }];
+  const diff = Array.from(
+    { length: 50 },
+    (_, i) => `@@${id(i)}@@\n<<<<<<< SEARCH\n原来的文字\n=======\n新的文字 ✅\n>>>>>>> REPLACE`,
+  ).join('\n\n');
+  const requests = async (batch) => {
+    const memory = testing.createMemoryHost({ documents, notebooks, lute: Lute, batch });
+    const report = await ek.applyBlockDiff(diff, memory);
+    assert.equal(report.ok, true, report.summary);
+    assert.equal(memory.block(id(49)).markdown, '第 49 段，新的文字 ✅。');
+    const double = testing.createKernelDouble({ documents, notebooks, lute: Lute });
+    const adapter = ek.createSiyuanHost({ request: double.request, batch });
+    assert.equal((await ek.applyBlockDiff(diff, adapter)).ok, true);
+    return [memory.kernel.calls.length, double.calls.length, memory.calls.map((c) => c.name)];
+  };
+  const [memory, adapter, callbacks] = await requests(undefined);
+  assert.equal(memory, adapter);
+  assert.ok(memory <= 8, `${memory} requests for 50 hunks`);
+  assert.ok(callbacks.includes('updateBlocks'), callbacks.join(' '));
+  const [single, adapterSingle] = await requests(false);
+  assert.equal(single, adapterSingle);
+  assert.ok(single > 50, `block by block: ${single} requests`);
 });

@@ -66,6 +66,7 @@ export function fixtureHost(options = {}) {
     fixtures: FIXTURE_FILES.map(fixture),
     lute: Lute,
     seed: Number(process.env.EDITKIT_DOUBLE_SEED ?? 1),
+    ...hostPath(),
     ...options,
   });
 }

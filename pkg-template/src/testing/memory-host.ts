@@ -20,15 +20,27 @@ export interface HostCall {
 export interface MemoryHostOptions extends KernelDoubleOptions {
   /** Milliseconds a host callback may take before `HOST_TIMEOUT` (default 30,000). */
   timeoutMs?: number;
+  /**
+   * The batch callbacks (`updateBlocks`, `insertBlocks`, `prependBlocks`,
+   * `appendBlocks`), as `createSiyuanHost` has them (default true: the
+   * production path, the same kernel requests). `false`: one callback per
+   * block, for tests that fail or count single writes.
+   */
+  batch?: boolean;
 }
 
+type BatchCallbacks = 'updateBlocks' | 'insertBlocks' | 'prependBlocks' | 'appendBlocks';
+
 /** Every host callback over the kernel double, plus test levers. */
-export interface MemoryHost extends Required<Omit<SiyuanHost, 'splitMarkdown'>> {
+export interface MemoryHost
+  extends
+    Required<Omit<SiyuanHost, 'splitMarkdown' | BatchCallbacks>>,
+    Pick<SiyuanHost, BatchCallbacks> {
   /** The kernel double underneath (clock, concurrent editor, queued failures). */
   readonly kernel: KernelDouble;
   /** Every host call made, in order. */
   readonly calls: HostCall[];
-  /** Makes the k-th write from now (1-based) throw before it reaches the kernel. */
+  /** Makes the k-th write from now (1-based; a batch is one write) throw before it reaches the kernel. */
   failWriteAt(k: number | null): void;
   /** A block row computed from the tree now, or undefined. */
   block(id: string): Block | undefined;
@@ -48,12 +60,18 @@ const WRITES = new Set([
   'insertBlock',
   'prependBlock',
   'appendBlock',
+  'updateBlocks',
+  'insertBlocks',
+  'prependBlocks',
+  'appendBlocks',
 ]);
+const BATCHES: BatchCallbacks[] = ['updateBlocks', 'insertBlocks', 'prependBlocks', 'appendBlocks'];
 
 export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   const kernel = createKernelDouble(options);
   const inner: SiyuanKernelHost = createSiyuanHost({
     request: kernel.request,
+    batch: options.batch !== false,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   const calls: HostCall[] = [];
@@ -107,6 +125,9 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     getReferencedIds: wrap('getReferencedIds'),
     createDoc: wrap('createDoc'),
     createDailyNote: wrap('createDailyNote'),
+    getKernelVersion: wrap('getKernelVersion'),
+    // The batch callbacks the adapter has (it has none with `batch: false`).
+    ...Object.fromEntries(BATCHES.filter((name) => inner[name]).map((name) => [name, wrap(name)])),
   };
   return host as unknown as MemoryHost;
 }
