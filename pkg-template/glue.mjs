@@ -125,20 +125,46 @@ export function encodeWholeStrings(text, file) {
   return text.replace(ASCII_LOOP, ENCODE_INTO);
 }
 
-// The glue keeps a Uint8Array over the wasm memory and makes a new one when
-// the old one's length is 0: a grown WebAssembly memory detaches its old
-// buffer. The kernel plugin's memory is JavaScript (wasm2js): growing it
-// copies into a new ArrayBuffer and leaves the old one whole, so the glue
-// would go on writing strings where the code no longer reads them. The
-// plugin's glue compares buffers instead, as wasm-bindgen's DataView does.
-const U8_VIEW_CHECK =
-  'if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {';
-const U8_VIEW_CHECK_BY_BUFFER =
-  'if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.buffer !== wasm.memory.buffer) {';
+// The glue keeps views over the wasm memory (a Uint8Array, a DataView)
+// and makes new ones when the memory grew: it checks the old view's length
+// (0 once a grown WebAssembly memory detached its buffer) or the buffer's
+// `detached` flag. The kernel plugin's memory is JavaScript (wasm2js):
+// growing it copies into a new ArrayBuffer and leaves the old one whole
+// and not detached, so the glue would go on reading and writing where the
+// code no longer does. The plugin's glue compares buffers instead, for
+// every view, and the build stops if a view's check has another shape.
+const VIEW_GETTER =
+  /function get(\w+)Memory0\(\) \{\n {4}if \(cached\1Memory0 === null \|\| ([^\n]*)\) \{\n/g;
 export function viewsFollowGrownBuffers(text, file) {
-  if (text.split(U8_VIEW_CHECK).length !== 2)
+  let views = 0;
+  const patched = text.replace(VIEW_GETTER, (whole, view, check) => {
+    views += 1;
+    const byLength = `cached${view}Memory0.byteLength === 0`;
+    const byDetached = `cached${view}Memory0.buffer.detached === true || (cached${view}Memory0.buffer.detached === undefined && cached${view}Memory0.buffer !== wasm.memory.buffer)`;
+    if (check !== byLength && check !== byDetached)
+      throw new Error(
+        `wasm-bindgen glue changed: ${file}'s get${view}Memory0 checks \`${check}\`, which glue.mjs does not know`,
+      );
+    return whole.replace(check, `cached${view}Memory0.buffer !== wasm.memory.buffer`);
+  });
+  if (
+    views === 0 ||
+    patched.includes('.byteLength === 0) {') ||
+    patched.includes('buffer.detached')
+  )
+    throw new Error(`wasm-bindgen glue changed: ${file} has a memory view glue.mjs did not patch`);
+  return patched;
+}
+
+// The plugin's core has no start function (wasm-bindgen adds one only to
+// fill an externref table), but the glue's reset after a trap calls it:
+// the new instance is in place by then, yet the reset throws. It is called
+// only when there is one.
+const START = '    wasm.__wbindgen_start();\n';
+export function startIfThere(text, file) {
+  if (text.split(START).length !== 2)
     throw new Error(
-      `wasm-bindgen glue changed: ${file} has no single \`${U8_VIEW_CHECK}\` for glue.mjs to replace`,
+      `wasm-bindgen glue changed: ${file} has no single \`wasm.__wbindgen_start();\``,
     );
-  return text.replace(U8_VIEW_CHECK, U8_VIEW_CHECK_BY_BUFFER);
+  return text.replace(START, '    if (wasm.__wbindgen_start) wasm.__wbindgen_start();\n');
 }

@@ -27,10 +27,12 @@ SHIPPED_WASM="${CARGO_TARGET_DIR:-target}/shipped/wasm32-unknown-unknown/release
 # (goja) has no WebAssembly: binaryen's wasm2js turns it into JavaScript,
 # and wasm2js reads the wasm MVP only (one table, no SIMD). Stable Rust
 # builds it: `target-cpu=mvp` keeps simd128 and the newer features out of
-# the crate's own code, and the lowering passes of plugin_wasm2js take
-# out what the precompiled std still uses (docs/siyuan-plugin.md).
+# the crate's own code, and the lowering passes in scripts/build.sh take
+# out what the precompiled std still uses (docs/siyuan-plugin.md). An
+# exported CARGO_ENCODED_RUSTFLAGS would win over RUSTFLAGS and bring
+# simd128 back, so it is not passed on.
 build_plugin_wasm() {
-  RUSTFLAGS="-C target-cpu=mvp" cargo rustc --quiet --lib --release --target wasm32-unknown-unknown \
+  env -u CARGO_ENCODED_RUSTFLAGS RUSTFLAGS="-C target-cpu=mvp" cargo rustc --quiet --lib --release --target wasm32-unknown-unknown \
     --crate-type cdylib --target-dir "${CARGO_TARGET_DIR:-target}/plugin"
 }
 PLUGIN_WASM="${CARGO_TARGET_DIR:-target}/plugin/wasm32-unknown-unknown/release/editkit.wasm"

@@ -34,11 +34,13 @@ fi
 
 # The Go modules of the kernel plugin's goja harness (tests/goja: goja and
 # goja_nodejs at the versions SiYuan v3.7.3 pins), so the tests need no
-# network. Go itself is on every machine this project builds on.
-if ! (cd tests/goja && go list -m all >/dev/null 2>&1); then
-  step "go mod download (tests/goja)"
-  (cd tests/goja && go mod download)
+# network. Go itself is on every machine of the project's kind.
+# `go mod download` is a no-op when the module cache has them.
+if ! command -v go >/dev/null; then
+  echo "setup: Go is missing (the SiYuan plugin's tests, tests/goja, need Go 1.25+: https://go.dev/dl/)" >&2
+  exit 1
 fi
+(cd tests/goja && go mod download)
 
 # Chromium for the browser tests; a CJK font so screenshots show the
 # Chinese text instead of empty boxes.

@@ -8,7 +8,7 @@ import { zipSync } from 'fflate';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { patchGlue, viewsFollowGrownBuffers } from '../glue.mjs';
+import { patchGlue, startIfThere, viewsFollowGrownBuffers } from '../glue.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -16,13 +16,16 @@ const target = join(root, 'target', 'plugin');
 const out = join(root, 'pkg-plugin');
 
 // The glue wasm-bindgen made for this build (heap-held JS values, no
-// externref table), with the package's patches and one of its own.
+// externref table), with the package's patches and two of its own.
 const generatedGlue = join(target, 'bindgen', 'editkit.js');
 const glue = join(target, 'bindgen', 'editkit.plugin.js');
 writeFileSync(
   glue,
-  viewsFollowGrownBuffers(
-    patchGlue(readFileSync(generatedGlue, 'utf8'), generatedGlue),
+  startIfThere(
+    viewsFollowGrownBuffers(
+      patchGlue(readFileSync(generatedGlue, 'utf8'), generatedGlue),
+      generatedGlue,
+    ),
     generatedGlue,
   ),
 );

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -345,7 +346,7 @@ func (p *Plugin) storageObject(rt *goja.Runtime) *goja.Object {
 					_ = reject(rt.NewGoError(err))
 					return
 				}
-				_ = resolve(dataObject(rt, data))
+				_ = resolve(p.dataObject(rt, data))
 			})
 		}()
 		return rt.ToValue(promise)
@@ -353,57 +354,78 @@ func (p *Plugin) storageObject(rt *goja.Runtime) *goja.Object {
 	return o
 }
 
-// dataObject is a body with text() and json(), each a promise.
-func dataObject(rt *goja.Runtime, data []byte) *goja.Object {
+// dataObject is a body with text() and json(), each a promise settled on
+// a later turn of the loop (ObjectSetDataMethods runs them as tasks).
+func (p *Plugin) dataObject(rt *goja.Runtime, data []byte) *goja.Object {
 	o := rt.NewObject()
 	_ = o.Set("text", func(goja.FunctionCall) goja.Value {
 		promise, resolve, _ := rt.NewPromise()
-		_ = resolve(string(data))
+		p.loop.RunOnLoop(func(rt *goja.Runtime) { _ = resolve(string(data)) })
 		return rt.ToValue(promise)
 	})
 	_ = o.Set("json", func(goja.FunctionCall) goja.Value {
 		promise, resolve, reject := rt.NewPromise()
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			_ = reject(rt.NewGoError(err))
-		} else {
-			_ = resolve(rt.ToValue(v))
-		}
+		p.loop.RunOnLoop(func(rt *goja.Runtime) {
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				_ = reject(rt.NewGoError(err))
+			} else {
+				_ = resolve(rt.ToValue(v))
+			}
+		})
 		return rt.ToValue(promise)
 	})
 	return o
 }
 
 // mcpObject serves siyuan.mcp.registerTool(name, config, handler) →
-// Promise, reading config as api_mcp.go does (`readOnly`, not
-// `readOnlyHint`; the schemas through JSON).
+// Promise, as api_mcp.go does: config read at the call (`readOnly`, not
+// `readOnlyHint`; the schemas decoded into SiYuan's schema types, which
+// keep only the keywords they name and refuse a keyword of another type),
+// the tool registered and the promise settled on a later turn of the loop.
 func (p *Plugin) mcpObject(rt *goja.Runtime) *goja.Object {
 	o := rt.NewObject()
 	_ = o.Set("registerTool", func(call goja.FunctionCall) goja.Value {
 		promise, resolve, reject := rt.NewPromise()
 		tool, err := readTool(rt, call)
-		if err != nil {
-			_ = reject(rt.NewGoError(err))
-			return rt.ToValue(promise)
-		}
-		p.mu.Lock()
-		if _, seen := p.tools[tool.Name]; !seen {
-			p.order = append(p.order, tool.Name)
-		}
-		p.tools[tool.Name] = tool
-		p.mu.Unlock()
-		_ = resolve(map[string]any{"name": tool.Name})
+		p.loop.RunOnLoop(func(rt *goja.Runtime) {
+			if err != nil {
+				_ = reject(rt.NewGoError(err))
+				return
+			}
+			p.mu.Lock()
+			if _, seen := p.tools[tool.Name]; !seen {
+				p.order = append(p.order, tool.Name)
+			}
+			p.tools[tool.Name] = tool
+			p.mu.Unlock()
+			_ = resolve(map[string]any{"name": tool.Name})
+		})
 		return rt.ToValue(promise)
 	})
 	return o
 }
 
+var nonAlphanumeric = regexp.MustCompile(`[^0-9a-zA-Z]`)
+
+// ToolName is the name SiYuan lists a plugin's tool under
+// (plugin__<plugin>__<tool>, each part with every other character as _).
+func ToolName(tool string) string {
+	return "plugin__" + nonAlphanumeric.ReplaceAllString(PluginName, "_") + "__" + nonAlphanumeric.ReplaceAllString(tool, "_")
+}
+
 func readTool(rt *goja.Runtime, call goja.FunctionCall) (*Tool, error) {
-	if len(call.Arguments) < 3 || !goja.IsString(call.Argument(0)) {
+	if len(call.Arguments) < 3 {
 		return nil, errors.New("registerTool requires 3 arguments: name, config, handler")
 	}
+	if !goja.IsString(call.Argument(0)) {
+		return nil, errors.New("first argument must be a tool name string")
+	}
+	if c := call.Argument(1); goja.IsUndefined(c) || goja.IsNull(c) {
+		return nil, errors.New("second argument must be a config object")
+	}
 	config := call.Argument(1).ToObject(rt)
-	tool := &Tool{Name: "plugin__" + PluginName + "__" + call.Argument(0).String()}
+	tool := &Tool{Name: ToolName(call.Argument(0).String())}
 	if v := config.Get("title"); v != nil && goja.IsString(v) {
 		tool.Title = v.String()
 	}
@@ -413,10 +435,13 @@ func readTool(rt *goja.Runtime, call goja.FunctionCall) (*Tool, error) {
 	}
 	tool.Description = description.String()
 	var err error
-	if tool.InputSchema, err = schema(config.Get("inputSchema")); err != nil || tool.InputSchema == nil {
-		return nil, fmt.Errorf("config.inputSchema is required: %v", err)
+	if tool.InputSchema, err = schema(rt, config.Get("inputSchema")); err != nil {
+		return nil, err
 	}
-	if tool.OutputSchema, err = schema(config.Get("outputSchema")); err != nil {
+	if tool.InputSchema == nil {
+		return nil, errors.New("config.inputSchema is required")
+	}
+	if tool.OutputSchema, err = schema(rt, config.Get("outputSchema")); err != nil {
 		return nil, err
 	}
 	if v := config.Get("readOnly"); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
@@ -434,16 +459,56 @@ func readTool(rt *goja.Runtime, call goja.FunctionCall) (*Tool, error) {
 	return tool, nil
 }
 
-func schema(v goja.Value) (map[string]any, error) {
-	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return nil, nil
+// SchemaAsListed is a JSON schema as SiYuan lists it: decoded into the
+// types of its MCP registry (kernel/mcp/tools/types.go: ToolSchema,
+// Property), which keep type, description, enum, items, properties,
+// required, oneOf/anyOf/allOf and $ref, and drop every other keyword.
+func SchemaAsListed(text []byte) (map[string]any, error) {
+	var listed toolSchema
+	if err := json.Unmarshal(text, &listed); err != nil {
+		return nil, fmt.Errorf("invalid json schema: %w", err)
 	}
-	text, err := v.(*goja.Object).MarshalJSON()
+	projected, err := json.Marshal(listed)
 	if err != nil {
 		return nil, err
 	}
 	var out map[string]any
-	return out, json.Unmarshal(text, &out)
+	return out, json.Unmarshal(projected, &out)
+}
+
+type toolSchema struct {
+	Type       string                `json:"type,omitempty"`
+	Properties map[string]property   `json:"properties,omitempty"`
+	Required   []string              `json:"required,omitempty"`
+	OneOf      []toolSchema          `json:"oneOf,omitempty"`
+	AnyOf      []toolSchema          `json:"anyOf,omitempty"`
+	AllOf      []toolSchema          `json:"allOf,omitempty"`
+	Ref        string                `json:"$ref,omitempty"`
+	Defs       map[string]toolSchema `json:"$defs,omitempty"`
+}
+
+type property struct {
+	Type        string              `json:"type,omitempty"`
+	Description string              `json:"description,omitempty"`
+	Enum        []string            `json:"enum,omitempty"`
+	Items       *property           `json:"items,omitempty"`
+	Properties  map[string]property `json:"properties,omitempty"`
+	Required    []string            `json:"required,omitempty"`
+	OneOf       []property          `json:"oneOf,omitempty"`
+	AnyOf       []property          `json:"anyOf,omitempty"`
+	AllOf       []property          `json:"allOf,omitempty"`
+	Ref         string              `json:"$ref,omitempty"`
+}
+
+func schema(rt *goja.Runtime, v goja.Value) (map[string]any, error) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil, nil
+	}
+	text, err := v.ToObject(rt).MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("failed to serialize inputSchema: %w", err)
+	}
+	return SchemaAsListed(text)
 }
 
 // clientObject serves siyuan.client.fetch(path, {method, headers, body}):
@@ -453,6 +518,10 @@ func (p *Plugin) clientObject(rt *goja.Runtime) *goja.Object {
 	o := rt.NewObject()
 	_ = o.Set("fetch", func(call goja.FunctionCall) goja.Value {
 		promise, resolve, reject := rt.NewPromise()
+		if !goja.IsString(call.Argument(0)) {
+			_ = reject(rt.NewGoError(errors.New("path required")))
+			return rt.ToValue(promise)
+		}
 		path := call.Argument(0).String()
 		method, headers, body := "GET", map[string]string{}, ""
 		if init := call.Argument(1); !goja.IsUndefined(init) && !goja.IsNull(init) {
@@ -460,25 +529,29 @@ func (p *Plugin) clientObject(rt *goja.Runtime) *goja.Object {
 			if m := obj.Get("method"); m != nil && goja.IsString(m) {
 				method = m.String()
 			}
-			if h := obj.Get("headers"); h != nil && !goja.IsUndefined(h) {
-				_ = rt.ExportTo(h, &headers)
+			if h := obj.Get("headers"); h != nil && !goja.IsUndefined(h) && !goja.IsNull(h) {
+				if err := rt.ExportTo(h, &headers); err != nil {
+					_ = reject(rt.NewGoError(fmt.Errorf("failed to export headers: %w", err)))
+					return rt.ToValue(promise)
+				}
 			}
 			if b := obj.Get("body"); b != nil && goja.IsString(b) {
 				body = b.String()
 			}
 		}
 		go func() {
-			status, text, err := p.send(method, path, headers, body)
+			status, responseHeaders, text, err := p.send(method, path, headers, body)
 			p.loop.RunOnLoop(func(rt *goja.Runtime) {
 				if err != nil {
 					_ = reject(rt.NewGoError(err))
 					return
 				}
-				response := dataObject(rt, text)
+				response := p.dataObject(rt, text)
 				_ = response.Set("url", path)
 				_ = response.Set("ok", status >= 200 && status < 300)
 				_ = response.Set("status", status)
-				_ = response.Set("statusText", http.StatusText(status))
+				_ = response.Set("statusText", fmt.Sprintf("%d %s", status, http.StatusText(status)))
+				_ = response.Set("headers", responseHeaders)
 				_ = resolve(response)
 			})
 		}()
@@ -489,22 +562,31 @@ func (p *Plugin) clientObject(rt *goja.Runtime) *goja.Object {
 
 var httpClient = &http.Client{Timeout: time.Minute}
 
-func (p *Plugin) send(method, path string, headers map[string]string, body string) (int, []byte, error) {
+// PluginToken stands for the JWT SiYuan makes for each plugin and sends as
+// X-Auth-Token with every request of its client.fetch.
+const PluginToken = "editkit-plugin-token"
+
+func (p *Plugin) send(method, path string, headers map[string]string, body string) (int, map[string]string, []byte, error) {
 	if !strings.HasPrefix(path, "/") {
-		return 0, nil, errors.New("path must start with /")
+		return 0, nil, nil, errors.New("path must start with /")
 	}
 	req, err := http.NewRequest(method, p.options.KernelURL+path, bytes.NewBufferString(body))
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
+	req.Header.Set("X-Auth-Token", PluginToken)
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
 	text, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, text, err
+	responseHeaders := map[string]string{}
+	for k, vs := range resp.Header {
+		responseHeaders[k] = strings.Join(vs, ", ")
+	}
+	return resp.StatusCode, responseHeaders, text, err
 }

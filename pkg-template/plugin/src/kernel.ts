@@ -22,7 +22,11 @@ interface SiyuanGlobal {
     /** Sealed, not frozen: the plugin binds its hooks. */
     lifecycle: Record<'onload' | 'onrunning' | 'onunload', (() => void) | null>;
   };
-  logger: { info(...args: unknown[]): void; warn(...args: unknown[]): void };
+  logger: {
+    info(...args: unknown[]): void;
+    warn(...args: unknown[]): void;
+    error(...args: unknown[]): void;
+  };
   storage: { get(path: string): Promise<{ text(): Promise<string> }> };
   client: { fetch: NonNullable<KernelRequestOptions['fetch']> };
   mcp: {
@@ -106,38 +110,64 @@ export type PluginToolAnswer = { text: string } | { isError: true; code: string;
  * code), since the MCP result cannot be flagged from here.
  */
 async function handle(tool: RegisteredTool, args: unknown): Promise<PluginToolAnswer> {
-  const registry = await ready;
-  const current = registry.tools.find((t) => t.name === tool.name) ?? tool;
   const started = Date.now();
-  const result = await current.call(args ?? {});
+  let answer: PluginToolAnswer;
+  try {
+    const registry = await ready;
+    const current = registry.tools.find((t) => t.name === tool.name) ?? tool;
+    const result = await current.call(args ?? {});
+    answer = result.isError
+      ? { isError: true, code: result.code, text: result.text }
+      : { text: result.text };
+  } catch (e) {
+    // The runner answers every refusal itself; what reaches here is a
+    // fault (of the plugin or the runtime). It is still an answer: a
+    // rejection would reach the agent as "promise rejected: <nil>".
+    const text = `${lang === 'zh' ? '错误' : 'Error'} [INTERNAL_ERROR]: ${e instanceof Error ? e.message : String(e)}`;
+    answer = { isError: true, code: 'INTERNAL_ERROR', text };
+  }
   siyuan.logger.info(
-    `editkit: ${tool.name} answered in ${Date.now() - started} ms${result.isError ? ` (${result.code})` : ''}`,
+    `editkit: ${tool.name} answered in ${Date.now() - started} ms${'code' in answer ? ` (${answer.code})` : ''}`,
   );
-  return result.isError
-    ? { isError: true, code: result.code, text: result.text }
-    : { text: result.text };
+  return answer;
 }
 
-for (const tool of described.tools) {
-  void siyuan.mcp.registerTool(
-    tool.name,
-    {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      readOnly: tool.readOnlyHint,
-    },
-    (args) => handle(tool, args),
+/**
+ * Registers every tool; says in SiYuan's log which were refused (SiYuan
+ * itself logs nothing when it refuses one, it only rejects the promise).
+ */
+async function registerAll(): Promise<void> {
+  const outcomes = await Promise.all(
+    described.tools.map((tool) =>
+      siyuan.mcp
+        .registerTool(
+          tool.name,
+          {
+            title: tool.title,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            readOnly: tool.readOnlyHint,
+          },
+          (args) => handle(tool, args),
+        )
+        .then(
+          () => undefined,
+          (e: unknown) => `${tool.name}: ${e instanceof Error ? e.message : String(e)}`,
+        ),
+    ),
   );
+  const refused = outcomes.filter((o): o is string => o !== undefined);
+  const registered = described.tools.length - refused.length;
+  siyuan.logger.info(`editkit ${EDITKIT_VERSION}: ${registered} tools registered`);
+  for (const why of refused) siyuan.logger.error(`editkit: SiYuan refused the tool ${why}`);
 }
+
 // SiYuan calls the hooks after this file runs and before the plugin stops,
 // and logs an error line for each that is not a function. There is
 // nothing to do in them: SiYuan unregisters the tools itself.
 siyuan.plugin.lifecycle.onload = () => {};
 siyuan.plugin.lifecycle.onrunning = () => {};
 siyuan.plugin.lifecycle.onunload = () => {};
-siyuan.logger.info(
-  `editkit ${EDITKIT_VERSION}: ${described.tools.length} tools registered (${described.tools.map((t) => t.name).join(', ')})`,
-);
+void registerAll();
 
 declare const EDITKIT_VERSION: string;

@@ -35,22 +35,50 @@ function buffers(): BufferStatics {
 class BufferTextEncoder {
   readonly encoding = 'utf-8';
   encode(text = ''): Uint8Array {
-    return buffers().from(text, 'utf8');
+    return buffers().from(String(text), 'utf8');
   }
+  /**
+   * Writes as many whole characters as fit, as the standard one does (the
+   * glue always gives room for the whole text; the loop is for a view too
+   * short).
+   */
   encodeInto(text: string, into: Uint8Array): { read: number; written: number } {
     const bytes = this.encode(text);
-    if (bytes.length > into.length)
-      throw new RangeError('editkit: encodeInto needs a view as long as the UTF-8 text');
-    into.set(bytes);
-    return { read: text.length, written: bytes.length };
+    if (bytes.length <= into.length) {
+      into.set(bytes);
+      return { read: text.length, written: bytes.length };
+    }
+    let read = 0;
+    let written = 0;
+    for (const char of text) {
+      const encoded = this.encode(char);
+      if (written + encoded.length > into.length) break;
+      into.set(encoded, written);
+      written += encoded.length;
+      read += char.length;
+    }
+    return { read, written };
   }
 }
 
-/** `new TextDecoder('utf-8', { ignoreBOM: true })`, over Buffer. */
+/**
+ * `new TextDecoder('utf-8')`, over Buffer. A byte order mark is kept (the
+ * glue asks for `ignoreBOM`); malformed bytes become U+FFFD, as without
+ * `fatal` (the core writes well-formed UTF-8 only). Other encodings are
+ * refused, as an engine refuses a label it does not know.
+ */
 class BufferTextDecoder {
   readonly encoding = 'utf-8';
-  decode(bytes?: Uint8Array): string {
-    if (bytes === undefined || bytes.length === 0) return '';
+  constructor(label = 'utf-8') {
+    if (!/^\s*(utf-?8|unicode-1-1-utf-8)\s*$/i.test(String(label)))
+      throw new RangeError(`editkit: this runtime decodes UTF-8 only, not ${String(label)}`);
+  }
+  decode(input?: ArrayBuffer | ArrayBufferView): string {
+    if (input === undefined) return '';
+    const bytes = ArrayBuffer.isView(input)
+      ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+      : new Uint8Array(input);
+    if (bytes.length === 0) return '';
     return buffers().from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
   }
 }
@@ -86,8 +114,8 @@ export function installRuntime(): void {
   if (typeof global.queueMicrotask !== 'function')
     global.queueMicrotask = (task: () => void) => void Promise.resolve().then(task);
   // The JavaScript core always stands in for WebAssembly here, even in a
-  // runtime that has it (the plugin's tests run kernel.js in Node): what
-  // is tested is what goja runs.
+  // runtime that has it (Node, where tests/node/plugin-core.test.mjs runs
+  // the plugin's core): what is tested is what goja runs.
   global.WebAssembly = {
     Module: AsmModule,
     Instance: AsmInstance,

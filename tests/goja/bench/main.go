@@ -72,7 +72,9 @@ func run() error {
 			return err
 		}
 		applyTimes = append(applyTimes, time.Since(start))
-		if r.IsError {
+		// A refusal is an answer with isError in its JSON (kernel.ts says why).
+		var answer struct{ IsError bool }
+		if r.IsError || json.Unmarshal([]byte(r.Text), &answer) != nil || answer.IsError {
 			return fmt.Errorf("apply %d: %s", k, r.Text)
 		}
 	}
