@@ -4,7 +4,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+# Each step says when it starts, in seconds since the first script of
+# this run started (scripts call one another; the start is shared).
+EDITKIT_T0="${EDITKIT_T0:-$(date +%s)}"
+export EDITKIT_T0
+step() { printf '\n\033[1m==> %s\033[0m  (+%ss)\n' "$*" "$(($(date +%s) - EDITKIT_T0))"; }
 
 # The exact wasm-bindgen version Cargo.lock pins (the CLI must match it).
 wasm_bindgen_version() {

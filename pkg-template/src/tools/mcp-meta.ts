@@ -5,7 +5,7 @@
 // every object may carry more (additionalProperties stays open), so a
 // newer editkit adding a field never breaks a client's validation.
 
-import type { JsonSchema } from './definitions.js';
+import type { JsonSchema } from './spec.js';
 import type { Lang } from '../types.js';
 
 /** MCP's `ToolAnnotations` (behaviour hints; clients must not rely on them for safety). */

@@ -6,8 +6,8 @@
 
 import { fillTemplate } from '../errors.js';
 import type { Lang } from '../types.js';
-import { BLOCK_ID_SCHEMA_PATTERN } from './definitions.js';
-import type { JsonSchema } from './definitions.js';
+import { BLOCK_ID_SCHEMA_PATTERN } from './spec.js';
+import type { JsonSchema } from './spec.js';
 import type { ArgProblem } from './validate.js';
 
 const TEXTS = {

@@ -3,7 +3,7 @@
 // `content: ["a", "b"]` gets a refusal naming the field, never a write made
 // from a coerced value. Every bad field is reported at once, each once.
 
-import type { JsonSchema, Spec } from './definitions.js';
+import type { JsonSchema, Spec } from './spec.js';
 
 /** What is wrong with one field. Data only: `messages.ts` words it. */
 export type ArgProblem =

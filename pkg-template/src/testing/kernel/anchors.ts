@@ -25,7 +25,9 @@ import { CONTAINERS, runes } from './model.js';
 import type { DNode } from './model.js';
 import { contentFromBody } from './parse.js';
 import { contentOf, firstLeaf } from './render.js';
-import type { KernelState } from './state.js';
+import type { LoadContext } from './load.js';
+import type { ParseContext } from './parse.js';
+import type { Row } from './sql.js';
 
 const ID = '\\d{14}-[0-9a-z]{7}';
 /** A block ref span: `((id))`, `((id "static"))`, `((id 'dynamic'))`. */
@@ -45,8 +47,19 @@ function eachNode(top: DNode[], f: (n: DNode) => void): void {
   top.forEach(walk);
 }
 
+/**
+ * What the anchor texts need of the kernel's state (state.ts's
+ * KernelState, which calls them): the loading and parsing contexts, the
+ * dynamic anchor texts, the refs table, and marking a node changed.
+ */
+export interface AnchorContext extends LoadContext, ParseContext {
+  readonly dynamicRefTexts: Map<string, string>;
+  refRows(): Row[];
+  touch(n: DNode | null): void;
+}
+
 /** `degradeCrossBoundaryBlockRefs` over a written subtree, before it enters the tree. */
-export function degradeRefs(k: KernelState, top: DNode[]): void {
+export function degradeRefs(k: AnchorContext, top: DNode[]): void {
   const local = new Set<string>();
   eachNode(top, (n) => local.add(n.id));
   eachNode(top, (n) => {
@@ -63,7 +76,7 @@ export function degradeRefs(k: KernelState, top: DNode[]): void {
 }
 
 /** `doUpdate`: each dynamic ref of the written subtree takes its block's cached anchor text. */
-export function cachedAnchors(k: KernelState, top: DNode[]): void {
+export function cachedAnchors(k: AnchorContext, top: DNode[]): void {
   if (k.dynamicRefTexts.size === 0) return;
   eachNode(top, (n) => {
     if (!INLINE.has(n.type) || !n.body.includes('((')) return;
@@ -103,7 +116,7 @@ function refText(n: DNode): string {
  * refs to a written block, to the containers it is the first leaf of, and
  * to the blocks inside it; the blocks they name.
  */
-function holders(k: KernelState, defs: Map<string, DNode>): Set<string> {
+function holders(k: AnchorContext, defs: Map<string, DNode>): Set<string> {
   const refs = k.refRows();
   const out = new Set<string>();
   const look = (n: DNode): boolean => {
@@ -134,7 +147,7 @@ function holders(k: KernelState, defs: Map<string, DNode>): Set<string> {
  * `refreshDynamicRefTexts` after a transaction committed: up to 7 rounds
  * (a refreshed block is itself a written block for the next round).
  */
-export function refreshAnchors(k: KernelState, nodes: DNode[]): void {
+export function refreshAnchors(k: AnchorContext, nodes: DNode[]): void {
   let defs = new Map<string, DNode>();
   for (const n of nodes) if (k.tree.rootOf(n).type === 'd') defs.set(n.id, n);
   for (let round = 0; round < 7 && defs.size > 0; round++) {

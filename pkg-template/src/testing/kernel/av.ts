@@ -6,7 +6,7 @@
 // columns are not modelled.
 
 import type { DNode } from './model.js';
-import type { KernelState } from './state.js';
+import type { Tree } from './tree.js';
 
 export type Databases = Map<string, Set<string>>;
 
@@ -32,6 +32,13 @@ export function bind(dbs: Databases, n: DNode): void {
   }
 }
 
+/** What database rows need of the kernel's state (state.ts's KernelState). */
+export interface DatabaseContext {
+  readonly databases: Databases;
+  readonly tree: Tree;
+  touch(n: DNode | null): void;
+}
+
 /**
  * `/api/av/addAttributeViewBlocks` (`model/attribute_view.go:4100-4187`):
  * the sources are taken in reverse and each new one is appended to the
@@ -39,7 +46,7 @@ export function bind(dbs: Databases, n: DNode): void {
  * `custom-avs` at once (comma-joined with those it names) and saves the
  * document (no transaction). A block already a row is only re-bound.
  */
-export function addRows(k: KernelState, avId: string, blockIds: string[]): void {
+export function addRows(k: DatabaseContext, avId: string, blockIds: string[]): void {
   let rows = k.databases.get(avId);
   if (!rows) k.databases.set(avId, (rows = new Set()));
   for (const id of [...blockIds].reverse()) {

@@ -14,7 +14,8 @@
 import { CONTAINERS } from './model.js';
 import type { DNode } from './model.js';
 import { invalidate } from './render.js';
-import type { KernelState } from './state.js';
+import type { Random } from './random.js';
+import type { Tree } from './tree.js';
 
 /** What a document's next load has to do. */
 export interface LoadState {
@@ -25,14 +26,28 @@ export interface LoadState {
 }
 
 /** A fresh random id (`ast.NewNodeID()`), unused in the tree. */
-function randomId(k: KernelState): string {
+/**
+ * What loading needs of the kernel's state (state.ts's KernelState, which
+ * calls it): declared here so this module does not import the state's.
+ */
+export interface LoadContext {
+  readonly tree: Tree;
+  readonly rand: Random;
+  readonly loads: Map<string, LoadState>;
+  /** The transaction running, whose documents are loaded already. */
+  readonly tx: { readonly loaded: ReadonlyMap<string, unknown> } | null;
+  stamp(): string;
+  remember(doc: DNode, load: LoadState): void;
+}
+
+function randomId(k: LoadContext): string {
   let id: string;
   do id = k.rand.nodeId(k.stamp());
   while (k.tree.has(id));
   return id;
 }
 
-function renew(k: KernelState, n: DNode): void {
+function renew(k: LoadContext, n: DNode): void {
   k.tree.rename(n, randomId(k));
   invalidate(n);
 }
@@ -50,7 +65,7 @@ function emptied(n: DNode): boolean {
   return n.type === 'l' || n.type === 'b' || n.type === 's';
 }
 
-function dropEmptied(k: KernelState, n: DNode): void {
+function dropEmptied(k: LoadContext, n: DNode): void {
   if (!CONTAINERS.has(n.type)) return;
   for (const c of [...n.children]) {
     dropEmptied(k, c);
@@ -71,7 +86,7 @@ function dropEmptied(k: KernelState, n: DNode): void {
  * delete of a document's last block leaves one empty paragraph whose id
  * every later read gives).
  */
-export function fillEmpty(k: KernelState, doc: DNode, st?: LoadState): void {
+export function fillEmpty(k: LoadContext, doc: DNode, st?: LoadState): void {
   if (doc.children.length > 0) return;
   const id = randomId(k);
   const p: DNode = {
@@ -96,7 +111,7 @@ export function fillEmpty(k: KernelState, doc: DNode, st?: LoadState): void {
  * (parent before children, the document itself not in it); the first
  * occurrence keeps its id, every later one gets a random id.
  */
-function reIdDuplicates(k: KernelState, doc: DNode, st: LoadState): void {
+function reIdDuplicates(k: LoadContext, doc: DNode, st: LoadState): void {
   const seen = new Set<string>();
   const walk = (n: DNode): void => {
     for (const c of n.children) {
@@ -111,14 +126,14 @@ function reIdDuplicates(k: KernelState, doc: DNode, st: LoadState): void {
   walk(doc);
 }
 
-export function loadState(k: KernelState, docId: string): LoadState {
+export function loadState(k: LoadContext, docId: string): LoadState {
   let st = k.loads.get(docId);
   if (!st) k.loads.set(docId, (st = { dirty: true, volatile: new Set() }));
   return st;
 }
 
 /** Loads a document: re-IDs what is volatile, then repairs what was saved since the last load. */
-export function loadDocument(k: KernelState, doc: DNode): void {
+export function loadDocument(k: LoadContext, doc: DNode): void {
   const st = loadState(k, doc.id);
   for (const n of [...st.volatile]) {
     if (k.tree.rootOf(n) === doc) renew(k, n);
@@ -139,7 +154,7 @@ export function loadDocument(k: KernelState, doc: DNode): void {
  * node the last load re-IDed is. In a transaction a document is loaded
  * once (the kernel keeps it in `tx.trees`) and remembered as saved first.
  */
-export function loadFor(k: KernelState, id: string): DNode | undefined {
+export function loadFor(k: LoadContext, id: string): DNode | undefined {
   const n = k.tree.find(id);
   if (!n) return undefined;
   const root = k.tree.rootOf(n);
@@ -155,7 +170,7 @@ export function loadFor(k: KernelState, id: string): DNode | undefined {
 }
 
 /** A save: the ids the last load gave stick and enter the block tree. */
-export function saved(k: KernelState, docId: string): void {
+export function saved(k: LoadContext, docId: string): void {
   const st = loadState(k, docId);
   for (const n of st.volatile) k.tree.known.add(n.id);
   st.volatile.clear();
