@@ -24,7 +24,7 @@
 use crate::text::{StableMap, StableSet};
 
 use super::plan::PlanEntry;
-use super::run::{Run, Writes};
+use super::run_state::{Run, Writes};
 use super::undo::Done;
 use super::verify::same_text;
 use super::write::{note_created, updated_step, Links};

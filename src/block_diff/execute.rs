@@ -20,8 +20,10 @@ use super::reads::{
     read_child_lists, read_decodes_html, read_references, read_splits, read_targets, Reads,
 };
 use super::refuse;
-use super::run::{delete_groups, Executed, Run};
+use super::run::Executed;
+use super::run_state::Run;
 use super::types::Problem;
+use super::undo::delete_groups;
 use super::undo::{build_undo, Done};
 use super::{
     ApplyOptions, ApplyReport, BlockEdit, EditKind, EditResult, EditStatus, HostOp, Warning,

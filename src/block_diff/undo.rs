@@ -22,6 +22,8 @@
 use super::lexer::{tokenize, TokenKind};
 use super::messages as msg;
 use super::{Warning, WarningCode};
+use crate::siyuan::{Block, ChildBlock};
+use crate::text::StableMap;
 use crate::Lang;
 
 /// A write that was done.
@@ -194,4 +196,80 @@ fn is_plain(text: &str) -> bool {
     tokenize(text)
         .iter()
         .all(|t| matches!(t.kind, TokenKind::Text))
+}
+
+/// Groups the deleted blocks of `done` by where they go back: after their
+/// nearest previous sibling that was not deleted, else first in their
+/// parent; each group in document order.
+pub(super) fn delete_groups(
+    blocks: &StableMap<String, Option<Block>>,
+    children: &StableMap<String, Vec<ChildBlock>>,
+    done: &[Done],
+    lang: Lang,
+) -> (Vec<DeleteGroup>, Vec<Warning>) {
+    let deleted: Vec<&str> = done
+        .iter()
+        .filter(|d| matches!(d, Done::Deleted { .. }))
+        .map(Done::id)
+        .collect();
+    let mut groups: Vec<(DeleteGroup, Vec<usize>)> = Vec::new(); // with sort keys
+    let mut warnings = Vec::new();
+    for (k, step) in done.iter().enumerate() {
+        let Done::Deleted { id, .. } = step else {
+            continue;
+        };
+        let parent = blocks
+            .get(id)
+            .and_then(Option::as_ref)
+            .map(|b| b.parent_id.clone())
+            .unwrap_or_default();
+        let siblings = children.get(&parent);
+        let index = siblings.and_then(|list| list.iter().position(|c| &c.id == id));
+        let (position, order) = match (siblings, index) {
+            (Some(list), Some(i)) => {
+                let previous = list[..i]
+                    .iter()
+                    .rev()
+                    .find(|c| !deleted.contains(&c.id.as_str()));
+                let position = match previous {
+                    Some(p) => UndoPosition::After(p.id.clone()),
+                    None => UndoPosition::Prepend(parent),
+                };
+                (position, i)
+            }
+            _ => {
+                warnings.push(Warning {
+                    code: WarningCode::UndoPositionApproximate,
+                    message: msg::undo_position_approximate(lang, id),
+                    line: None,
+                    hunk_index: None,
+                    block_id: Some(id.clone()),
+                });
+                (UndoPosition::Prepend(parent), usize::MAX)
+            }
+        };
+        match groups.iter_mut().find(|(g, _)| g.position == position) {
+            Some((group, orders)) => {
+                group.steps.push(k);
+                orders.push(order);
+            }
+            None => groups.push((
+                DeleteGroup {
+                    position,
+                    steps: vec![k],
+                },
+                vec![order],
+            )),
+        }
+    }
+    let groups = groups
+        .into_iter()
+        .map(|(mut group, orders)| {
+            let mut pairs: Vec<(usize, usize)> = orders.into_iter().zip(group.steps).collect();
+            pairs.sort(); // (sibling index, step) pairs are distinct
+            group.steps = pairs.into_iter().map(|(_, s)| s).collect();
+            group
+        })
+        .collect();
+    (groups, warnings)
 }

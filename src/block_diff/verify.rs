@@ -10,7 +10,7 @@ use super::check::normalize_eol;
 use super::messages as msg;
 use super::plan::{ial_ids, PlanEntry};
 use super::refuse;
-use super::run::Run;
+use super::run_state::Run;
 use super::types::Problem as Refusal;
 use super::undo::Done;
 use super::{EditStatus, IdMapping, Warning, WarningCode};

@@ -12,7 +12,7 @@ use crate::text::StableMap;
 use super::messages as msg;
 use super::plan::PlanEntry;
 use super::refuse;
-use super::run::Run;
+use super::run_state::Run;
 use super::types::Problem;
 use super::undo::Done;
 use super::verify::same_text;

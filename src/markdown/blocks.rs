@@ -880,6 +880,19 @@ pub(crate) fn list_marker(body: &str) -> Option<Marker> {
     }
 }
 
+/// The attributes of the first block of `kramdown` (with `item_root`, of
+/// its first list item): the IAL a read of the block gives for itself.
+pub fn root_attrs(kramdown: &str, item_root: bool) -> Option<Attrs> {
+    let tree = parse(kramdown);
+    let first = tree.first()?;
+    let root = if item_root && first.kind == crate::siyuan::BlockKind::List {
+        first.children.first()?
+    } else {
+        first
+    };
+    root.ial.as_ref().map(|(attrs, _)| attrs.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -194,19 +194,6 @@ pub fn with_ials_in_written_order(kramdown: &str) -> String {
     rewrite_ials(kramdown, in_written_order)
 }
 
-/// The attributes of the first block of `kramdown` (with `item_root`, of
-/// its first list item): the IAL a read of the block gives for itself.
-pub fn root_attrs(kramdown: &str, item_root: bool) -> Option<Attrs> {
-    let tree = super::blocks::parse(kramdown);
-    let first = tree.first()?;
-    let root = if item_root && first.kind == crate::siyuan::BlockKind::List {
-        first.children.first()?
-    } else {
-        first
-    };
-    root.ial.as_ref().map(|(attrs, _)| attrs.clone())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

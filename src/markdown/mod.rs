@@ -22,11 +22,13 @@ mod ial;
 mod restate;
 
 pub(crate) use blocks::{list_marker, source_lines};
-pub use blocks::{own_text, parse, split_blocks, unclosed_fence, Detail, IalPlace, Node};
+pub use blocks::{
+    own_text, parse, root_attrs, split_blocks, unclosed_fence, Detail, IalPlace, Node,
+};
 pub use canonical::same_markdown;
 pub use ial::{
-    ial_id, in_written_order, is_ial_line, parse_ial, render_ial, root_attrs, same_kramdown,
-    strip_ial, strip_inline_item_ial, with_ials_in_written_order, with_sorted_ials, Attrs,
+    ial_id, in_written_order, is_ial_line, parse_ial, render_ial, same_kramdown, strip_ial,
+    strip_inline_item_ial, with_ials_in_written_order, with_sorted_ials, Attrs,
 };
 pub(crate) use restate::root_of;
 pub use restate::{restate_children, set_root_ial, ChildFate, Descendant};

@@ -12,11 +12,10 @@
 
 use serde::de::{self, Deserializer, Visitor};
 
-use super::types::{AnchorMatch, Occurrence};
 use crate::lang::Lang;
 
 /// Any JSON-like scalar.
-enum Scalar {
+pub(super) enum Scalar {
     Null,
     Bool(bool),
     Num(f64),
@@ -72,12 +71,12 @@ impl<'de> Visitor<'de> for ScalarVisitor {
     }
 }
 
-fn scalar<'de, D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
+pub(super) fn scalar<'de, D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
     d.deserialize_any(ScalarVisitor)
 }
 
 /// A non-negative integer from a number or a numeric string.
-fn integer(value: &Scalar) -> Option<u64> {
+pub(super) fn integer(value: &Scalar) -> Option<u64> {
     let n = match value {
         Scalar::Num(n) => *n,
         Scalar::Str(s) => {
@@ -153,48 +152,6 @@ pub(crate) fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, 
             _ => Err(de::Error::custom("expected a boolean")),
         },
         _ => Err(de::Error::custom("expected a boolean")),
-    }
-}
-
-/// `1`, `2`, `"3"` or `"last"`; `null`, `""` and `0` → `None`.
-pub(crate) fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>, D::Error> {
-    let value = scalar(d)?;
-    if let Scalar::Str(s) = &value {
-        let t = s.trim();
-        if t.is_empty() {
-            return Ok(None);
-        }
-        if t.eq_ignore_ascii_case("last") {
-            return Ok(Some(Occurrence::Last));
-        }
-    }
-    if let Scalar::Null = value {
-        return Ok(None);
-    }
-    match integer(&value) {
-        Some(0) => Ok(None),
-        Some(n) => Ok(Some(Occurrence::Nth(u32::try_from(n).unwrap_or(u32::MAX)))),
-        None => Err(de::Error::custom(
-            "expected a positive integer or \"last\" (0 or \"\" for unset)",
-        )),
-    }
-}
-
-/// `contains` | `equals` | `regex`; `null` and `""` → `contains`.
-pub(crate) fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> {
-    match scalar(d)? {
-        Scalar::Null => Ok(AnchorMatch::Contains),
-        Scalar::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "" | "contains" => Ok(AnchorMatch::Contains),
-            "equals" => Ok(AnchorMatch::Equals),
-            "regex" => Ok(AnchorMatch::Regex),
-            _ => Err(de::Error::custom(
-                "expected \"contains\", \"equals\" or \"regex\"",
-            )),
-        },
-        _ => Err(de::Error::custom(
-            "expected \"contains\", \"equals\" or \"regex\"",
-        )),
     }
 }
 

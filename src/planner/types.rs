@@ -8,7 +8,10 @@
 //! `yaml` (seed 001 §8 field names), `diff` (unified, 3 lines of context)
 //! and `text` (both in Markdown fences).
 
+use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
+
+use super::lenient::{integer, scalar, Scalar};
 
 use crate::error::LineRange;
 use crate::lang::Lang;
@@ -232,14 +235,11 @@ pub struct InsertOptions {
     #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub anchor: String,
     /// `contains` (default, also for `""`), `equals` or `regex`.
-    #[serde(
-        rename = "match",
-        deserialize_with = "crate::planner::lenient::match_mode"
-    )]
+    #[serde(rename = "match", deserialize_with = "match_mode")]
     pub match_mode: AnchorMatch,
     /// Which matching line (1-based or `"last"`); required when several
     /// lines match (`ANCHOR_AMBIGUOUS`). `0`/`""` = unset.
-    #[serde(deserialize_with = "crate::planner::lenient::occurrence")]
+    #[serde(deserialize_with = "occurrence")]
     pub occurrence: Option<Occurrence>,
     /// Text to insert (required).
     #[serde(deserialize_with = "crate::planner::lenient::string")]
@@ -272,10 +272,7 @@ pub struct BlockReplaceOptions {
     #[serde(deserialize_with = "crate::planner::lenient::string")]
     pub end_anchor: String,
     /// How anchor lines are matched (default `contains`).
-    #[serde(
-        rename = "match",
-        deserialize_with = "crate::planner::lenient::match_mode"
-    )]
+    #[serde(rename = "match", deserialize_with = "match_mode")]
     pub match_mode: AnchorMatch,
     /// Default true: keep both anchor lines, replace only the lines
     /// between them. false: the anchor lines are replaced too.
@@ -290,7 +287,7 @@ pub struct BlockReplaceOptions {
     #[serde(deserialize_with = "crate::planner::lenient::opt_bool")]
     pub strict: Option<bool>,
     /// Which block when the anchors delimit several (1-based, or `last`).
-    #[serde(deserialize_with = "crate::planner::lenient::occurrence")]
+    #[serde(deserialize_with = "occurrence")]
     pub occurrence: Option<Occurrence>,
     /// New block text (required).
     #[serde(deserialize_with = "crate::planner::lenient::string")]
@@ -894,5 +891,49 @@ pub(crate) fn delta(a: usize, b: usize) -> i32 {
         i32::try_from(a - b).unwrap_or(i32::MAX)
     } else {
         i32::try_from(b - a).map(|d| -d).unwrap_or(i32::MIN)
+    }
+}
+
+// The lenient readers of this module's own enums (the generic ones are in
+// super::lenient, which knows none of these types).
+/// `1`, `2`, `"3"` or `"last"`; `null`, `""` and `0` → `None`.
+fn occurrence<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Occurrence>, D::Error> {
+    let value = scalar(d)?;
+    if let Scalar::Str(s) = &value {
+        let t = s.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        if t.eq_ignore_ascii_case("last") {
+            return Ok(Some(Occurrence::Last));
+        }
+    }
+    if let Scalar::Null = value {
+        return Ok(None);
+    }
+    match integer(&value) {
+        Some(0) => Ok(None),
+        Some(n) => Ok(Some(Occurrence::Nth(u32::try_from(n).unwrap_or(u32::MAX)))),
+        None => Err(de::Error::custom(
+            "expected a positive integer or \"last\" (0 or \"\" for unset)",
+        )),
+    }
+}
+
+/// `contains` | `equals` | `regex`; `null` and `""` → `contains`.
+fn match_mode<'de, D: Deserializer<'de>>(d: D) -> Result<AnchorMatch, D::Error> {
+    match scalar(d)? {
+        Scalar::Null => Ok(AnchorMatch::Contains),
+        Scalar::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "" | "contains" => Ok(AnchorMatch::Contains),
+            "equals" => Ok(AnchorMatch::Equals),
+            "regex" => Ok(AnchorMatch::Regex),
+            _ => Err(de::Error::custom(
+                "expected \"contains\", \"equals\" or \"regex\"",
+            )),
+        },
+        _ => Err(de::Error::custom(
+            "expected \"contains\", \"equals\" or \"regex\"",
+        )),
     }
 }

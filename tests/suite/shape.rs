@@ -5,7 +5,10 @@
 //!   it imports no stage module of its capability, so no stage is imported
 //!   back by the messages it imports;
 //! - no function in `src/` is longer than 80 lines unless a comment right
-//!   above it says why it is one piece.
+//!   above it says why it is one piece;
+//! - the modules of `src/` use one another in one direction: no module
+//!   names (in a `use` or a path) a module that names it back through any
+//!   chain; comments and `#[cfg(test)]` code aside.
 
 use std::path::{Path, PathBuf};
 
@@ -210,4 +213,188 @@ fn the_length_check_sees_a_long_function_and_its_reason() {
     );
     let explained = format!("// A table, kept as one piece.\n/// Docs.\n{long}");
     assert!(long_functions("a.rs", &explained).is_empty());
+}
+
+/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` → `` (the crate).
+fn module_of(file: &str) -> String {
+    let path = file.trim_start_matches('/').trim_end_matches(".rs");
+    let path = path.strip_suffix("/mod").unwrap_or(path);
+    if path == "lib" {
+        return String::new();
+    }
+    path.replace('/', "::")
+}
+
+/// The modules `text` (module `me`) names through `crate::…` and
+/// `super::…` paths, outside comments and test code; the longest prefix of
+/// each path that is a module, not `me` itself nor one of its ancestors.
+fn modules_named(me: &str, text: &str, modules: &[String]) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let mut named = Vec::new();
+    for line in code.lines() {
+        let line = line.split("//").next().unwrap_or("");
+        let mut rest = line;
+        while let Some(at) = rest.find(['c', 's']) {
+            let tail = &rest[at..];
+            let starts_word =
+                at == 0 || !rest[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+            let path_len = tail
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(tail.len());
+            let path = &tail[..path_len];
+            if starts_word && (path.starts_with("crate::") || path.starts_with("super::")) {
+                if let Some(target) = resolve_path(me, path, modules) {
+                    named.push(target);
+                }
+            }
+            rest = &tail[path_len.max(1)..];
+        }
+    }
+    named.sort();
+    named.dedup();
+    named
+}
+
+fn resolve_path(me: &str, path: &str, modules: &[String]) -> Option<String> {
+    let mut parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+    let mut base: Vec<&str> = if me.is_empty() {
+        Vec::new()
+    } else {
+        me.split("::").collect()
+    };
+    if parts.first() == Some(&"crate") {
+        parts.remove(0);
+        base.clear();
+    } else {
+        while parts.first() == Some(&"super") {
+            parts.remove(0);
+            base.pop();
+        }
+    }
+    let full: Vec<&str> = base.into_iter().chain(parts).collect();
+    (1..=full.len()).rev().find_map(|k| {
+        let candidate = full[..k].join("::");
+        let ancestor = me == candidate || me.starts_with(&format!("{candidate}::"));
+        (modules.contains(&candidate) && !ancestor).then_some(candidate)
+    })
+}
+
+/// The groups of modules that name one another in a circle (Tarjan's
+/// strongly connected components of more than one module).
+fn circles(edges: &[(String, Vec<String>)]) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        edges: &'a [(String, Vec<String>)],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on_stack: Vec<bool>,
+        next: usize,
+        found: Vec<Vec<String>>,
+    }
+    impl Walk<'_> {
+        fn position(&self, name: &str) -> Option<usize> {
+            self.edges.iter().position(|(m, _)| m == name)
+        }
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            let targets: Vec<usize> = self.edges[v]
+                .1
+                .iter()
+                .filter_map(|t| self.position(t))
+                .collect();
+            for w in targets {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(i) if self.on_stack[w] => self.low[v] = self.low[v].min(i),
+                    Some(_) => {}
+                }
+            }
+            if Some(self.low[v]) != self.index[v] {
+                return;
+            }
+            let mut group = Vec::new();
+            while let Some(w) = self.stack.pop() {
+                self.on_stack[w] = false;
+                group.push(self.edges[w].0.clone());
+                if w == v {
+                    break;
+                }
+            }
+            if group.len() > 1 {
+                group.sort();
+                self.found.push(group);
+            }
+        }
+    }
+    let n = edges.len();
+    let mut walk = Walk {
+        edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on_stack: vec![false; n],
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in 0..n {
+        if walk.index[v].is_none() {
+            walk.visit(v);
+        }
+    }
+    walk.found
+}
+
+fn module_edges(files: &[(String, String)]) -> Vec<(String, Vec<String>)> {
+    let modules: Vec<String> = files.iter().map(|(name, _)| module_of(name)).collect();
+    files
+        .iter()
+        .map(|(name, text)| {
+            let me = module_of(name);
+            let named = modules_named(&me, text, &modules);
+            (me, named)
+        })
+        .collect()
+}
+
+#[test]
+fn no_module_circle() {
+    let found = circles(&module_edges(&sources()));
+    assert!(
+        found.is_empty(),
+        "modules that use one another in a circle (give the shared part a module of its own):\n{}",
+        found
+            .iter()
+            .map(|g| g.join(" <-> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_circle_check_sees_a_circle_and_ignores_comments_and_tests() {
+    let file = |name: &str, text: &str| (name.to_string(), text.to_string());
+    let files = [
+        file("/lib.rs", "mod a;\n"),
+        file("/a/mod.rs", "mod b;\nmod c;\nuse crate::a::b::X;\n"),
+        file("/a/b.rs", "use super::c::Y; // super::mod_doc\n"),
+        file("/a/c.rs", "pub fn f() { super::b::g(); }\n"),
+        file(
+            "/a/d.rs",
+            "//! [`super::b`]\n#[cfg(test)]\nmod t { use super::super::c; }\n",
+        ),
+    ];
+    let edges = module_edges(&files);
+    assert_eq!(
+        circles(&edges),
+        vec![vec!["a::b".to_string(), "a::c".to_string()]]
+    );
+    let d = edges.iter().find(|(m, _)| m == "a::d").unwrap();
+    assert!(d.1.is_empty(), "comments and tests name nothing: {:?}", d.1);
 }
