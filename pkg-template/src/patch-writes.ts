@@ -15,6 +15,20 @@ interface Done {
 }
 
 /**
+ * How many host writes and deletions `writePlan` makes for `report` when
+ * none fails (mode changes aside: they are no writes of text).
+ */
+export function plannedWrites(report: PatchReport): number {
+  let n = 0;
+  for (const f of report.files) {
+    if (!f.write) continue;
+    if (f.op === 'delete') n++;
+    else if (f.changed) n += f.moveTo && !f.copy ? 2 : 1;
+  }
+  return n;
+}
+
+/**
  * Writes the files `report` plans (each read as `contents` gave it) and
  * returns the report with what was written; on a failed write, rolls back
  * and returns the failure.

@@ -317,6 +317,89 @@ kernelTest('kernelRequest POSTs JSON with the token to baseUrl + path', async ()
   await assert.rejects(broken('/api/query/sql', {}), /HTTP 502/);
 });
 
+kernelTest(
+  'kernelRequest: a kernel not reached, a refused token, an answer not the kernel’s — each names the URL and what to check',
+  async () => {
+    const refused = (lang) =>
+      ek.kernelRequest({
+        baseUrl: 'http://127.0.0.1:6806/',
+        lang,
+        fetch: async () => {
+          throw new TypeError('fetch failed', {
+            cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6806'), {
+              code: 'ECONNREFUSED',
+            }),
+          });
+        },
+      });
+    await assert.rejects(refused()('/api/query/sql', {}), (e) => {
+      assert.equal(e.code, 'HOST_ERROR');
+      assert.equal(
+        e.message,
+        'the SiYuan kernel at http://127.0.0.1:6806 did not answer (connection refused): is SiYuan running, and is the URL right?',
+      );
+      assert.equal(e.cause.message, 'fetch failed');
+      return true;
+    });
+    await assert.rejects(refused('zh')('/api/query/sql', {}), {
+      code: 'HOST_ERROR',
+      message:
+        '思源内核 http://127.0.0.1:6806 没有应答（连接被拒绝）：思源是否正在运行？地址是否正确？',
+    });
+    const answering = (status, body) =>
+      ek.kernelRequest({
+        baseUrl: 'http://127.0.0.1:6806',
+        fetch: async () => ({
+          ok: status < 300,
+          status,
+          text: async () => body,
+          json: async () => ({}),
+        }),
+      });
+    await assert.rejects(
+      answering(401, '{"code":-1,"msg":"Auth failed"}')('/api/query/sql', {}),
+      (e) => {
+        assert.ok(e instanceof ek.SiyuanApiError);
+        assert.equal(
+          e.message,
+          'SiYuan kernel /api/query/sql failed: http://127.0.0.1:6806 answered HTTP 401: the API token is wrong or missing (SiYuan: Settings → About → API token)',
+        );
+        return true;
+      },
+    );
+    await assert.rejects(answering(200, '<!doctype html>\n<p>router</p>')('/api/query/sql', {}), {
+      message:
+        'SiYuan kernel /api/query/sql failed: http://127.0.0.1:6806 answered HTTP 200, not with a kernel answer ("<!doctype html> <p>router</p>"): is it SiYuan, and is the URL right?',
+    });
+    // An older kernel's missing endpoint (a 404 page) still reads as one:
+    // the host falls back from the batch endpoint to one block at a time.
+    const calls = [];
+    const request = ek.kernelRequest({
+      baseUrl: 'http://127.0.0.1:6806',
+      fetch: async (url, init) => {
+        calls.push(url.slice('http://127.0.0.1:6806'.length));
+        if (url.endsWith('/api/block/batchUpdateBlock'))
+          return {
+            ok: false,
+            status: 404,
+            text: async () => '404 page not found',
+            json: async () => ({}),
+          };
+        const data = url.endsWith('/updateBlock') ? [{ doOperations: [{ id: P1 }] }] : null;
+        return {
+          ok: true,
+          status: 200,
+          text: async () => JSON.stringify({ code: 0, msg: '', data }),
+          json: async () => ({}),
+        };
+      },
+    });
+    const host = ek.createSiyuanHost({ request, flush: 'never' });
+    await host.updateBlocks([{ id: P1, markdown: 'x' }]);
+    assert.deepEqual(calls, ['/api/block/batchUpdateBlock', '/api/block/updateBlock']);
+  },
+);
+
 // ---------------------------------------------------------------------------
 // Through the kernel double
 

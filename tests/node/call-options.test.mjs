@@ -174,9 +174,62 @@ test('a call cancelled before its first write writes nothing; one cancelled afte
   assert.equal(r.cancelledLate, true);
   assert.deepEqual([host.files.get('a.txt'), host.files.get('b.txt')], ['A\n', 'B\n']);
   assert.deepEqual(events, [
-    { count: 1, callback: 'files.writeFile', target: 'a.txt' },
-    { count: 2, callback: 'files.writeFile', target: 'b.txt' },
+    { count: 1, callback: 'files.writeFile', target: 'a.txt', total: 2 },
+    { count: 2, callback: 'files.writeFile', target: 'b.txt', total: 2 },
   ]);
+});
+
+test('write events carry the total the call knows before writing; a rollback has none', async () => {
+  const run = async (host, name, args) => {
+    const events = [];
+    const runner = ek.createToolRunner({ files: host });
+    const r = await runner.runDetailed(name, args, { onWrite: (e) => events.push(e) });
+    return { r, events };
+  };
+  // One edit, one write.
+  let { r, events } = await run(memoryFiles({ 'a.txt': 'a\n' }), 'edit', {
+    path: 'a.txt',
+    old_string: 'a',
+    new_string: 'b',
+  });
+  assert.equal(r.isError, false, r.text);
+  assert.deepEqual(events, [{ count: 1, callback: 'files.writeFile', target: 'a.txt', total: 1 }]);
+  // A patch: its writes and deletions, a rename counted as both.
+  ({ r, events } = await run(
+    memoryFiles({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' }),
+    'apply_patch',
+    {
+      patch:
+        '*** Begin Patch\n*** Update File: a.txt\n*** Move to: m.txt\n@@\n-a\n+A\n*** Delete File: b.txt\n*** Add File: n.txt\n+n\n*** End Patch',
+    },
+  ));
+  assert.equal(r.isError, false, r.text);
+  assert.deepEqual(
+    events.map((e) => [e.callback, e.target, e.count, e.total]),
+    [
+      ['files.writeFile', 'm.txt', 1, 4],
+      ['files.deleteFile', 'a.txt', 2, 4],
+      ['files.deleteFile', 'b.txt', 3, 4],
+      ['files.writeFile', 'n.txt', 4, 4],
+    ],
+  );
+  // The second write fails: the rollback's write has no total.
+  const host = memoryFiles({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+  const write = host.writeFile;
+  host.writeFile = (p, c) => {
+    if (p === 'b.txt') throw new Error('disk full');
+    return write.call(host, p, c);
+  };
+  ({ r, events } = await run(host, 'apply_patch', {
+    patch:
+      '*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch',
+  }));
+  assert.equal(r.code, 'WRITE_FAILED', r.text);
+  assert.deepEqual(events, [
+    { count: 1, callback: 'files.writeFile', target: 'a.txt', total: 2 },
+    { count: 2, callback: 'files.writeFile', target: 'a.txt' },
+  ]);
+  assert.equal(host.files.get('a.txt'), 'a\n');
 });
 
 test('a frozen host, or one whose methods need their own this, serves every call', async () => {

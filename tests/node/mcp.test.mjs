@@ -109,7 +109,11 @@ test('files over stdio: annotated tools, an edit with its structured result, one
       arguments: { path: 'app.py', old_string: 'print("hi")', new_string: 'print("hello")' },
     });
     assert.equal(edit.isError, false, text(edit));
-    assert.match(text(edit), /^Edited app\.py: 1 replacement\(s\) at line 2 \(strategy: exact\)\./);
+    // The diff it shows and its undo: one header style.
+    assert.equal(
+      text(edit),
+      'Edited app.py: 1 replacement(s) at line 2 (strategy: exact).\n\n```diff\n--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    print("hi")\n+    print("hello")\n```',
+    );
     assert.deepEqual(edit.structuredContent, {
       path: 'app.py',
       strategy: 'exact',
@@ -135,6 +139,45 @@ test('files over stdio: annotated tools, an edit with its structured result, one
       arguments: { diff: edit.structuredContent.undo },
     });
     assert.equal(undone.isError, false, text(undone));
+    assert.equal(readFileSync(join(root, 'app.py'), 'utf8'), 'def main():\n    print("hi")\n');
+    // An absolute path inside the root is answered as the relative one:
+    // the text, the data and the undo name app.py.
+    const absolute = await client.callTool({
+      name: 'edit',
+      arguments: { path: join(root, 'app.py'), old_string: '"hi"', new_string: '"hey"' },
+    });
+    assert.equal(absolute.isError, false, text(absolute));
+    assert.equal(absolute.structuredContent.path, 'app.py');
+    assert.equal(
+      text(absolute),
+      'Edited app.py: 1 replacement(s) at line 2 (strategy: exact).\n\n```diff\n--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    print("hi")\n+    print("hey")\n```',
+    );
+    assert.equal(
+      absolute.structuredContent.undo,
+      '--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    print("hey")\n+    print("hi")\n',
+    );
+    const patched = await client.callTool({
+      name: 'apply_patch',
+      arguments: {
+        patch: `*** Begin Patch\n*** Update File: ${join(root, 'app.py')}\n@@\n-    print("hey")\n+    print("hi")\n*** End Patch`,
+      },
+    });
+    assert.equal(patched.isError, false, text(patched));
+    assert.deepEqual(patched.structuredContent.written, ['app.py']);
+    assert.ok(!JSON.stringify(patched).includes(root), text(patched));
+    const diffed = await client.callTool({
+      name: 'apply_diff',
+      arguments: {
+        diff: `--- ${join(root, 'app.py')}\n+++ ${join(root, 'app.py')}\n@@ -1,2 +1,2 @@\n def main():\n-    print("hi")\n+    print("hey")\n`,
+      },
+    });
+    assert.equal(diffed.isError, false, text(diffed));
+    assert.deepEqual(diffed.structuredContent.written, ['app.py']);
+    assert.ok(!JSON.stringify(diffed).includes(root), text(diffed));
+    await client.callTool({
+      name: 'apply_diff',
+      arguments: { diff: diffed.structuredContent.undo },
+    });
     assert.equal(readFileSync(join(root, 'app.py'), 'utf8'), 'def main():\n    print("hi")\n');
     // A file's own text is never rewritten, even where it names the root.
     writeFileSync(join(root, 'conf.txt'), `data_dir = ${root}/data\n`);
@@ -332,31 +375,84 @@ test("SiYuan's agent over stdio: its initialize, list and calls, against the dou
   }
 });
 
-/** Starts the bin on HTTP (a free port); resolves to its URL and the process. */
+/** A free port on 127.0.0.1, and whether ::1 can be bound on this machine. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+const IPV6 = await new Promise((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+});
+
+/** Starts the bin on HTTP (a free port); resolves to its URL, its start line and the process. */
 async function httpBin(args) {
   const child = spawn(process.execPath, [BIN, ...args, '--http', '0'], {
     env: { PATH: process.env.PATH },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
-  const url = await new Promise((resolve, reject) => {
+  const [url, line] = await new Promise((resolve, reject) => {
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (c) => {
       err += c;
-      const m = /listening on (http:\S+)/.exec(err);
-      if (m) resolve(m[1]);
+      const m = /^(editkit-mcp: listening on (http:\S+).*)\n/.exec(err);
+      if (m) resolve([m[2], m[1]]);
     });
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
   });
-  return { url, child };
+  return { url, line, child };
 }
+
+test('SiYuan tools with the kernel down, or a wrong token: the kernel URL, whether it answered, what to check', async () => {
+  const down = `http://127.0.0.1:${await freePort()}`;
+  for (const [url, token, lang, expected] of [
+    [
+      down,
+      TOKEN,
+      'en',
+      `Error [HOST_ERROR]: The host callback \`getBlocks\` failed: the SiYuan kernel at ${down} did not answer (connection refused): is SiYuan running, and is the URL right?`,
+    ],
+    [
+      down,
+      TOKEN,
+      'zh',
+      `错误 [HOST_ERROR]：宿主回调 \`getBlocks\` 执行失败：思源内核 ${down} 没有应答（连接被拒绝）：思源是否正在运行？地址是否正确？`,
+    ],
+    [
+      kernelUrl,
+      'wrong',
+      'en',
+      `Error [HOST_ERROR]: The host callback \`getBlocks\` failed: SiYuan kernel /api/query/sql failed: ${kernelUrl} answered HTTP 401: the API token is wrong or missing (SiYuan: Settings → About → API token)`,
+    ],
+  ]) {
+    const client = await connect(['--siyuan', url, '--token', token, '--lang', lang]);
+    try {
+      const r = await client.callTool({ name: 'getBlockInfo', arguments: { ids: PARA } });
+      assert.equal(r.isError, true);
+      assert.equal(r.structuredContent.error.code, 'HOST_ERROR');
+      assert.equal(text(r), expected);
+    } finally {
+      await client.close();
+    }
+  }
+});
 
 test('streamable HTTP: the SDK client with a bearer token; refusals without it or from elsewhere', async () => {
   const root = scratchDir('editkit-mcp-http-');
   writeFileSync(join(root, 'notes.md'), '# Notes\n\n- one\n');
-  const { url, child } = await httpBin(['--root', root, '--http-token', 'sekret']);
+  const { url, line, child } = await httpBin(['--root', root, '--http-token', 'sekret']);
   try {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const port = new URL(url).port;
+    assert.equal(
+      line,
+      `editkit-mcp: listening on ${url}${IPV6 ? ` and http://[::1]:${port}/mcp` : ''} (token required: clients send Authorization: Bearer <token>)`,
+    );
     const client = new Client({ name: 'editkit-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(url), {
@@ -416,6 +512,103 @@ test('streamable HTTP: the SDK client with a bearer token; refusals without it o
     assert.equal((await fetch(url.replace('/mcp', '/other'), { method: 'POST' })).status, 404);
   } finally {
     child.kill();
+  }
+});
+
+test('HTTP on both loopback addresses by default, or on --host ::1; CORS for pages on a loopback origin', async () => {
+  const root = scratchDir('editkit-mcp-dual-');
+  writeFileSync(join(root, 'a.txt'), 'a\n');
+  const { url, line, child } = await httpBin(['--root', root]);
+  const port = new URL(url).port;
+  const v6 = `http://[::1]:${port}/mcp`;
+  try {
+    assert.equal(
+      line,
+      `editkit-mcp: listening on http://127.0.0.1:${port}/mcp${IPV6 ? ` and ${v6}` : ''} (no token required: local clients only)`,
+    );
+    // Whichever address `localhost` resolves to, the server answers there.
+    for (const at of IPV6 ? [url, v6, `http://localhost:${port}/mcp`] : [url]) {
+      const client = new Client({ name: 'editkit-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(at)));
+      const r = await client.callTool({ name: 'read_file', arguments: { path: 'a.txt' } });
+      assert.equal(r.isError, false, `${at}: ${text(r)}`);
+      await client.close();
+    }
+
+    // A page on a loopback origin: its preflight is answered, with what MCP sends and reads.
+    const preflight = (origin) =>
+      fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization, content-type, mcp-session-id',
+        },
+      });
+    for (const origin of ['http://localhost:6274', 'http://127.0.0.1:5173', 'http://[::1]:8080']) {
+      const res = await preflight(origin);
+      assert.equal(res.status, 204, origin);
+      assert.deepEqual(
+        Object.fromEntries([...res.headers].filter(([k]) => k.startsWith('access-control-'))),
+        {
+          'access-control-allow-origin': origin,
+          'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+          'access-control-allow-headers':
+            'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+          'access-control-expose-headers': 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
+          'access-control-max-age': '600',
+        },
+        origin,
+      );
+      assert.equal(res.headers.get('vary'), 'Origin');
+    }
+    // A page elsewhere: refused, and no CORS answer for its browser.
+    const evil = await preflight('https://evil.example');
+    assert.equal(evil.status, 403);
+    assert.equal(evil.headers.get('access-control-allow-origin'), null);
+    // The page's own requests: it may read the answer and the session id.
+    const init = await fetch(url, {
+      method: 'POST',
+      headers: {
+        Origin: 'http://localhost:6274',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        },
+      }),
+    });
+    assert.equal(init.status, 200);
+    assert.equal(init.headers.get('access-control-allow-origin'), 'http://localhost:6274');
+    assert.match(init.headers.get('access-control-expose-headers'), /Mcp-Session-Id/);
+    assert.match(init.headers.get('mcp-session-id'), /^[0-9a-f-]{36}$/);
+    await init.text();
+  } finally {
+    child.kill();
+  }
+
+  if (!IPV6) return;
+  const only6 = await httpBin(['--root', root, '--host', '::1']);
+  try {
+    assert.match(only6.url, /^http:\/\/\[::1\]:\d+\/mcp$/);
+    assert.equal(
+      only6.line,
+      `editkit-mcp: listening on ${only6.url} (no token required: local clients only)`,
+    );
+    const client = new Client({ name: 'editkit-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(only6.url)));
+    const r = await client.callTool({ name: 'read_file', arguments: { path: 'a.txt' } });
+    assert.equal(r.isError, false, text(r));
+    await client.close();
+  } finally {
+    only6.child.kill();
   }
 });
 
@@ -536,8 +729,8 @@ function gatedFiles(files) {
   return host;
 }
 
-async function inProcess(files) {
-  const server = mcp.createEditkitMcpServer({ runner: ek.createToolRunner({ files }) });
+async function inProcess(files, options = {}) {
+  const server = mcp.createEditkitMcpServer({ runner: ek.createToolRunner({ files }), ...options });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'editkit-test', version: '1.0.0' });
@@ -585,7 +778,58 @@ test('a call cancelled before its first write writes nothing; one cancelled late
   await client.close();
 });
 
-test('progress: one notification per file a patch writes', async () => {
+test('absolute paths under the hidden folders reach the tools relative; a hunk that quotes one is left alone', async () => {
+  const files = new Map([
+    ['a.txt', '-- /srv/p/a.txt\nb\n'],
+    ['c.txt', 'c\n'],
+  ]);
+  const host = gatedFiles(files);
+  host.deleteFile = async (path) => void files.delete(path);
+  const client = await inProcess(host, { hiddenFolders: ['/srv/p'] });
+  // The removed line reads `--- /srv/p/a.txt`: text, not a header.
+  const r = await client.callTool({
+    name: 'apply_diff',
+    arguments: {
+      diff: '--- a//srv/p/a.txt\t2024-01-01\n+++ b//srv/p/a.txt\t2024-01-01\n@@ -1,2 +1,2 @@\n--- /srv/p/a.txt\n+x\n b\n--- /srv/p/c.txt\n+++ /srv/p/c.txt\n@@ -1 +1 @@\n-c\n+C\n',
+    },
+  });
+  assert.equal(r.isError, false, text(r));
+  assert.deepEqual(r.structuredContent.written, ['a.txt', 'c.txt']);
+  assert.equal(files.get('a.txt'), 'x\nb\n');
+  assert.equal(files.get('c.txt'), 'C\n');
+  const patched = await client.callTool({
+    name: 'apply_patch',
+    arguments: {
+      patch:
+        '*** Begin Patch\n*** Update File: /srv/p/c.txt\n*** Move to: /srv/p/sub/d.txt\n@@\n-C\n+D\n*** End Patch',
+    },
+  });
+  assert.equal(patched.isError, false, text(patched));
+  assert.deepEqual(patched.structuredContent.written, ['sub/d.txt', 'c.txt']);
+  // Outside the folders, a path is left as given (the host decides).
+  const outside = await client.callTool({
+    name: 'read_file',
+    arguments: { path: '/srv/pq/x.txt' },
+  });
+  assert.equal(outside.structuredContent.error.message.split(':')[0], '/srv/pq/x.txt');
+  const read = await client.callTool({ name: 'read_file', arguments: { path: '/srv/p/a.txt' } });
+  assert.equal(read.isError, false, text(read));
+  assert.equal(read.structuredContent.path, 'a.txt');
+  // `uri`, the other name of `path` (edit_file_search_replace).
+  const replaced = await client.callTool({
+    name: 'edit_file_search_replace',
+    arguments: {
+      uri: '/srv/p/a.txt',
+      search_replace: '<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE',
+    },
+  });
+  assert.equal(replaced.isError, false, text(replaced));
+  assert.equal(replaced.structuredContent.path, 'a.txt');
+  assert.equal(files.get('a.txt'), 'y\nb\n');
+  await client.close();
+});
+
+test('progress: one notification per file a patch writes, with the total', async () => {
   const files = new Map([
     ['a.txt', 'a\n'],
     ['b.txt', 'b\n'],
@@ -606,14 +850,22 @@ test('progress: one notification per file a patch writes', async () => {
   assert.equal(r.isError, false, text(r));
   assert.deepEqual(r.structuredContent.written, ['a.txt', 'b.txt', 'c.txt']);
   assert.deepEqual(progress, [
-    { progress: 1, message: 'files.writeFile a.txt' },
-    { progress: 2, message: 'files.writeFile b.txt' },
-    { progress: 3, message: 'files.writeFile c.txt' },
+    { progress: 1, total: 3, message: 'files.writeFile a.txt' },
+    { progress: 2, total: 3, message: 'files.writeFile b.txt' },
+    { progress: 3, total: 3, message: 'files.writeFile c.txt' },
   ]);
+  progress.length = 0;
+  const edit = await client.callTool(
+    { name: 'edit', arguments: { path: 'a.txt', old_string: 'A', new_string: 'a' } },
+    undefined,
+    { onprogress: (p) => progress.push(p) },
+  );
+  assert.equal(edit.isError, false, text(edit));
+  assert.deepEqual(progress, [{ progress: 1, total: 1, message: 'files.writeFile a.txt' }]);
   await client.close();
 });
 
-test('the bin: --version, --help, and refusals of bad flags', () => {
+test('the bin: --version, --help, and refusals of bad flags', async () => {
   const run = (args) =>
     spawnSync(process.execPath, [BIN, ...args], {
       encoding: 'utf8',
@@ -639,6 +891,27 @@ test('the bin: --version, --help, and refusals of bad flags', () => {
     const r = run(args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, said);
+    assert.match(r.stderr, /\n\nUsage: editkit-mcp /, args.join(' '));
+  }
+  // Failures once the flags are right: one line, no usage, no library names.
+  const missing = run(['--root', '/nonexistent/editkit-root']);
+  assert.equal(missing.status, 1);
+  assert.equal(
+    missing.stderr,
+    'editkit-mcp: --root /nonexistent/editkit-root is not an existing folder\n',
+  );
+  const busy = createServer();
+  await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const { port } = busy.address();
+  try {
+    const taken = run(['--root', '.', '--http', String(port), '--host', '127.0.0.1']);
+    assert.equal(taken.status, 1);
+    assert.equal(
+      taken.stderr,
+      `editkit-mcp: cannot listen on 127.0.0.1:${port}: the port is in use (another program, or another editkit-mcp); choose another --http PORT, or 0 for any free one\n`,
+    );
+  } finally {
+    busy.close();
   }
 });
 

@@ -33,7 +33,7 @@ test('edit: one replacement, re-indented to the file, names its line and strateg
   });
   assert.equal(
     r.text,
-    'Edited m.py: 1 replacement(s) at line 4 (strategy: indentation).\n\n```diff\n--- m.py\n+++ m.py\n@@ -2,4 +2,4 @@\n     return 1\n \n def g():\n-    return 1\n+    return 2\n```',
+    'Edited m.py: 1 replacement(s) at line 4 (strategy: indentation).\n\n```diff\n--- a/m.py\n+++ b/m.py\n@@ -2,4 +2,4 @@\n     return 1\n \n def g():\n-    return 1\n+    return 2\n```',
   );
   assert.equal(r.isError, false);
   assert.equal(r.code, undefined);

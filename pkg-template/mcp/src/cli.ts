@@ -1,7 +1,10 @@
 // `editkit-mcp`: editkit's agent tools over the Model Context Protocol.
 //   editkit-mcp --root DIR                        file tools on DIR (stdio)
 //   editkit-mcp --siyuan URL --token T            SiYuan tools on a kernel
-//   editkit-mcp --root DIR --http 3000            streamable HTTP on 127.0.0.1:3000/mcp
+//   editkit-mcp --root DIR --http 3000            streamable HTTP on localhost:3000/mcp
+//
+// A wrong flag prints the usage (exit 2); a failure once the flags are
+// right (a root that does not exist, a port in use) is one line (exit 1).
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createNodeFileHost, createSiyuanHost, createToolRunner, kernelRequest } from 'editkit';
 import type { Lang, ToolRunnerOptions } from 'editkit';
-import { serveHttp } from './http.js';
+import { isLoopbackHost, serveHttp } from './http.js';
 import { createEditkitMcpServer } from './server.js';
 
 const USAGE = `Usage: editkit-mcp [--root DIR] [--siyuan URL --token TOKEN] [options]
@@ -23,15 +26,46 @@ streamable HTTP with --http).
   --lang en|zh        language of tool descriptions and results (default en)
   --timeout-ms N      how long one file or kernel call may take (default 30000)
   --http PORT         serve streamable HTTP at http://HOST:PORT/mcp instead of stdio
-  --host HOST         the address --http binds (default 127.0.0.1)
+  --host HOST         the address --http binds (default: 127.0.0.1 and ::1)
   --http-token TOKEN  require "Authorization: Bearer TOKEN" over HTTP (env EDITKIT_MCP_TOKEN)
   -v, --version       print the version
   -h, --help          print this help
 At least one of --root and --siyuan is needed.`;
 
+/** A wrong command line: the reason, then the usage. */
 function fail(message: string): never {
   process.stderr.write(`editkit-mcp: ${message}\n\n${USAGE}\n`);
   process.exit(2);
+}
+
+/** A failure once the command line is right: one line, no usage, no stack. */
+function die(message: string): never {
+  process.stderr.write(`editkit-mcp: ${message}\n`);
+  process.exit(1);
+}
+
+/** An error's message without the library function it names (`createNodeFileHost: …`). */
+function said(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return message.replace(/^[a-z][A-Za-z]+[:：] ?/, '');
+}
+
+/** Why `--http` could not listen, in a user's words. */
+function listenFailure(e: unknown, where: string): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: the port is in use (another program, or another editkit-mcp); choose another --http PORT, or 0 for any free one`;
+    case 'EACCES':
+      return `cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose another --http PORT`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: no such address on this machine; check --host`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${where}: the host name does not resolve; check --host`;
+    default:
+      return `cannot listen on ${where}: ${said(e)}`;
+  }
 }
 
 function version(): string {
@@ -87,6 +121,12 @@ if (port !== undefined && !(/^\d+$/.test(args.http ?? '') && port < 65536))
   fail('--http must be a port number (0 to 65535)');
 if (port === undefined && (args.host !== undefined || args['http-token'] !== undefined))
   fail('--host and --http-token go with --http PORT');
+const httpToken = args['http-token'] ?? process.env.EDITKIT_MCP_TOKEN;
+// Anyone who reaches a non-loopback address could use the tools.
+if (port !== undefined && args.host !== undefined && !isLoopbackHost(args.host) && !httpToken)
+  fail(
+    `serving on ${args.host} needs a token (a non-loopback address is reachable by others): add --http-token TOKEN`,
+  );
 const siyuanUrl = args.siyuan ?? process.env.SIYUAN_URL;
 const token = args.token ?? process.env.SIYUAN_TOKEN;
 if (args.token !== undefined && !siyuanUrl) fail('--token goes with --siyuan URL (or SIYUAN_URL)');
@@ -96,7 +136,11 @@ const options: ToolRunnerOptions = { lang, ...(timeoutMs ? { timeoutMs } : {}) }
 const hiddenFolders: string[] = [];
 try {
   if (args.root) {
-    options.files = createNodeFileHost({ root: args.root, lang });
+    try {
+      options.files = createNodeFileHost({ root: args.root, lang });
+    } catch {
+      die(`--root ${args.root} is not an existing folder`);
+    }
     const root = resolve(args.root);
     hiddenFolders.push(root);
     try {
@@ -107,11 +151,11 @@ try {
   }
   if (siyuanUrl)
     options.siyuan = createSiyuanHost({
-      request: kernelRequest({ baseUrl: siyuanUrl, ...(token ? { token } : {}) }),
+      request: kernelRequest({ baseUrl: siyuanUrl, lang, ...(token ? { token } : {}) }),
       ...(timeoutMs ? { timeoutMs } : {}),
     });
 } catch (e) {
-  fail(e instanceof Error ? e.message : String(e));
+  die(said(e));
 }
 
 // One runner for every session: the plans an agent prepares stay
@@ -123,14 +167,18 @@ const newServer = () =>
 if (port === undefined) {
   await newServer().connect(new StdioServerTransport());
 } else {
-  const httpToken = args['http-token'] ?? process.env.EDITKIT_MCP_TOKEN;
+  const bare = (args.host ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
+  const where = `${bare.includes(':') ? `[${bare}]` : bare}:${port}`;
   const endpoint = await serveHttp({
     createServer: newServer,
     port,
     ...(args.host ? { host: args.host } : {}),
     ...(httpToken ? { token: httpToken } : {}),
-  }).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e)));
-  process.stderr.write(`editkit-mcp: listening on ${endpoint.url}\n`);
+  }).catch((e: unknown) => die(listenFailure(e, where)));
+  const access = endpoint.tokenRequired
+    ? 'token required: clients send Authorization: Bearer <token>'
+    : 'no token required: local clients only';
+  process.stderr.write(`editkit-mcp: listening on ${endpoint.urls.join(' and ')} (${access})\n`);
   const stop = () => void endpoint.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

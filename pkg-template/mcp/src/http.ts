@@ -1,9 +1,12 @@
 // The streamable HTTP transport (the SDK's), one session per client:
 // POST /mcp with `initialize` opens a session (`Mcp-Session-Id`), later
-// requests carry it, DELETE closes it. Bound to 127.0.0.1 by default; a
-// bearer token, when set, is required on every request; on a loopback
-// address, requests naming another host or coming from a page elsewhere
-// are refused (DNS rebinding).
+// requests carry it, DELETE closes it. Bound to the loopback addresses by
+// default (127.0.0.1 and ::1, so `localhost` reaches it whichever it
+// resolves to first; never every interface); a bearer token, when set, is
+// required on every request; on a loopback address, requests naming
+// another host or coming from a page elsewhere are refused (DNS
+// rebinding). A page served from a loopback origin (an MCP inspector's
+// web UI, a local tool) gets CORS answers, its preflight included.
 
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -18,7 +21,10 @@ export interface HttpOptions {
   createServer: () => Server;
   /** 0: any free port (read it from the result's `url`). */
   port: number;
-  /** Default `127.0.0.1`. */
+  /**
+   * The address to bind. Default: both loopback addresses, `127.0.0.1`
+   * and `::1` (the IPv6 one when the machine has it), as for `localhost`.
+   */
   host?: string;
   /** When set, every request needs `Authorization: Bearer <token>`. */
   token?: string;
@@ -31,7 +37,14 @@ export interface HttpOptions {
 export interface HttpEndpoint {
   /** Where clients connect, e.g. `http://127.0.0.1:3000/mcp`. */
   url: string;
+  /** Every address it listens on, as URLs (`url` first; `http://[::1]:3000/mcp` beside it by default). */
+  urls: string[];
+  /** Whether a request needs `Authorization: Bearer <token>`. */
+  tokenRequired: boolean;
+  /** The listener of `url`. */
   server: HttpServer;
+  /** Every listener (one per address). */
+  servers: HttpServer[];
   /** Closes every session, then the listener. */
   close(): Promise<void>;
 }
@@ -39,6 +52,31 @@ export interface HttpEndpoint {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** A POST body larger than this is refused (the SDK's own bound). */
 const MAX_BODY = 4 * 1024 * 1024;
+
+/** Whether `host` is a loopback address (or `localhost`): serving there needs no token. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host);
+}
+
+/** What a browser page may send and read (CORS): the headers of the streamable HTTP transport. */
+const CORS_ALLOW_HEADERS =
+  'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+const CORS_EXPOSE_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
+const CORS_METHODS = 'GET, POST, DELETE, OPTIONS';
+
+/** The request's `Origin` when it is a page on a loopback host (`http://localhost:5173`, …). */
+function loopbackOrigin(req: IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  if (origin === undefined || origin === 'null') return undefined;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK.has(url.hostname)
+      ? origin
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string) {
   if (res.headersSent) return;
@@ -83,7 +121,8 @@ function localRequest(req: IncomingMessage): boolean {
 }
 
 export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
-  const host = options.host ?? '127.0.0.1';
+  // `[::1]` as a URL spells it is `::1`.
+  const host = (options.host ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
   const path = options.path ?? '/mcp';
   const loopback = LOOPBACK.has(host);
   // Anyone who reaches a non-loopback address could use the tools.
@@ -109,6 +148,24 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
       return jsonRpcError(res, 404, -32000, `not found: the MCP endpoint is ${path}`);
     if (loopback && !localRequest(req))
       return jsonRpcError(res, 403, -32000, 'forbidden: this server answers local clients only');
+    // A page on a loopback origin may call and read the answers; a page
+    // elsewhere gets no CORS answer, so its browser keeps it out.
+    const origin = loopbackOrigin(req);
+    if (origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+      res.setHeader('Vary', 'Origin');
+    }
+    // The preflight carries no token: answered before the token is asked for.
+    if (req.method === 'OPTIONS') {
+      if (origin !== undefined) {
+        res.setHeader('Access-Control-Allow-Methods', CORS_METHODS);
+        res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+        res.setHeader('Access-Control-Max-Age', '600');
+      }
+      res.writeHead(204).end();
+      return;
+    }
     if (options.token !== undefined && !sameToken(req.headers.authorization, options.token)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return jsonRpcError(res, 401, -32000, 'unauthorized: send Authorization: Bearer <token>');
@@ -147,24 +204,72 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
     return transport.handleRequest(req, res, body);
   }
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) =>
       jsonRpcError(res, 500, -32603, e instanceof Error ? e.message : String(e)),
     );
+  };
+  // `localhost` (the default) is both loopback addresses: a client may
+  // resolve it to either. Never `::` or `0.0.0.0`: that is every interface.
+  const both = host === 'localhost';
+  const servers = both
+    ? await listenBoth(listener, options.port)
+    : [await listen(createServer(listener), options.port, host)];
+  const primary = servers[0] as HttpServer;
+  // Each address as bound (both loopbacks), or the host as given (a name stays a name).
+  const urls = servers.map((s) => {
+    const a = s.address() as AddressInfo;
+    const name = both ? a.address : host;
+    const shown = name.includes(':') ? `[${name}]` : name;
+    return `http://${shown}:${a.port}${path}`;
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shown}:${port}${path}`,
-    server,
+    url: urls[0] as string,
+    urls,
+    tokenRequired: options.token !== undefined,
+    server: primary,
+    servers,
     async close() {
       clearInterval(sweep);
       await Promise.all([...sessions.values()].map((t) => t.close()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(
+        servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+      );
     },
   };
+}
+
+/** The errors of a bind to ::1 on a machine without IPv6. */
+const NO_IPV6: ReadonlySet<string> = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT', 'EINVAL']);
+
+function listen(server: HttpServer, port: number, host: string): Promise<HttpServer> {
+  return new Promise<HttpServer>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+/** Listeners on 127.0.0.1 and ::1 at one port (`0`: a port free on both). */
+async function listenBoth(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+): Promise<HttpServer[]> {
+  for (let attempt = 1; ; attempt++) {
+    const v4 = await listen(createServer(listener), port, '127.0.0.1');
+    const { port: bound } = v4.address() as AddressInfo;
+    try {
+      return [v4, await listen(createServer(listener), bound, '::1')];
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      // A machine without IPv6 serves 127.0.0.1 alone.
+      if (NO_IPV6.has(code)) return [v4];
+      await new Promise<void>((resolve) => v4.close(() => resolve()));
+      // A free port picked on 127.0.0.1 may be taken on ::1: pick again.
+      // A port asked for and taken on ::1 by another program is an error.
+      if (!(port === 0 && code === 'EADDRINUSE' && attempt < 5)) throw e;
+    }
+  }
 }

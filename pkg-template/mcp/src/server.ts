@@ -10,6 +10,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Lang, McpTool, RegisteredTool, ToolRunner, WriteEvent } from 'editkit';
+import { relativeArguments } from './paths.js';
 import { pathRedactor, toMcpResult } from './results.js';
 
 export interface EditkitMcpServerOptions {
@@ -23,6 +24,8 @@ export interface EditkitMcpServerOptions {
   /**
    * Folders the model must not see spelt out (the file tools' root):
    * paths under them are shown relative, the folder itself as `<root>`.
+   * A file path a client gives absolute under one (`path`, a patch's
+   * headers) is made relative before the call, so results name it so.
    */
   hiddenFolders?: string[];
   /** The language of the runner (default `en`): the head of an error's text is in it. */
@@ -50,7 +53,8 @@ export function createEditkitMcpServer(options: EditkitMcpServerOptions): Server
     registry.tools.map((t) => [t.name, { tool: t, listed: mcpTool(t) }]),
   );
   const listed = [...tools.values()].map((t) => t.listed);
-  const redact = pathRedactor(options.hiddenFolders ?? []);
+  const folders = options.hiddenFolders ?? [];
+  const redact = pathRedactor(folders);
   const server = new Server(
     { name: options.name ?? 'editkit-mcp', version: options.version ?? '0.0.0' },
     {
@@ -74,11 +78,19 @@ export function createEditkitMcpServer(options: EditkitMcpServerOptions): Server
       void extra
         .sendNotification({
           method: 'notifications/progress',
-          params: { progressToken, progress: write.count, message: `${write.callback}${target}` },
+          params: {
+            progressToken,
+            progress: write.count,
+            // Known for the file tools; a SiYuan tool's writes are
+            // counted as they come (see WriteEvent.total).
+            ...(write.total !== undefined ? { total: write.total } : {}),
+            message: `${write.callback}${target}`,
+          },
         })
         .catch(() => {});
     };
-    const r = await entry.tool.call(request.params.arguments ?? {}, {
+    const args = request.params.arguments ?? {};
+    const r = await entry.tool.call(relativeArguments(args, folders), {
       signal: extra.signal,
       onWrite,
     });

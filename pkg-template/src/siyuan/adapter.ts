@@ -21,6 +21,7 @@
 
 import type {
   Block,
+  Lang,
   BreadcrumbEntry,
   ChildBlock,
   CreateDailyNoteArgs,
@@ -32,7 +33,7 @@ import type {
   SiyuanKernelHost,
 } from '../types.js';
 import { attr, childBlocks, parseDom } from './block-dom.js';
-import { EditkitError, readOptions } from '../errors.js';
+import { EditkitError, fillTemplate, readOptions } from '../errors.js';
 import { DEFAULT_TIMEOUT_MS, settleWithin } from '../timeout.js';
 import { kernelLute } from './lute.js';
 import type { LuteEngine, LuteNamespace } from './lute.js';
@@ -105,7 +106,10 @@ export class SiyuanApiError extends EditkitError {
   constructor(path: string, kernelCode: number, msg: string) {
     super({
       code: 'HOST_ERROR',
-      message: `SiYuan kernel ${path} failed (code ${kernelCode}): ${msg}`,
+      // A malformed answer has no code to show (its msg says what came).
+      message: Number.isNaN(kernelCode)
+        ? `SiYuan kernel ${path} failed: ${msg}`
+        : `SiYuan kernel ${path} failed (code ${kernelCode}): ${msg}`,
       subject: path,
     });
     this.name = 'SiyuanApiError';
@@ -146,6 +150,8 @@ export interface KernelRequestOptions {
   baseUrl: string;
   /** The API token (Settings → About); sent as `Authorization: Token …`. */
   token?: string;
+  /** Language of the errors it throws when the kernel cannot be reached (default `en`). */
+  lang?: Lang;
   /** A `fetch` implementation (default: the global one). */
   fetch?: (
     url: string,
@@ -158,12 +164,81 @@ export interface KernelRequestOptions {
   }>;
 }
 
+/** What `kernelRequest` says when the kernel is not reached or answers amiss. */
+const KERNEL_TEXTS = {
+  unreachable: {
+    en: 'the SiYuan kernel at {0} did not answer ({1}): is SiYuan running, and is the URL right?',
+    zh: '思源内核 {0} 没有应答（{1}）：思源是否正在运行？地址是否正确？',
+  },
+  refused: { en: 'connection refused', zh: '连接被拒绝' },
+  noHost: { en: 'the host name does not resolve', zh: '主机名无法解析' },
+  timedOut: { en: 'the connection timed out', zh: '连接超时' },
+  reset: { en: 'the connection was closed', zh: '连接被关闭' },
+  unreachableHost: { en: 'the host is unreachable', zh: '主机不可达' },
+  badUrl: { en: 'not a URL fetch can use', zh: '不是可用的 URL' },
+  unauthorized: {
+    en: '{0} answered HTTP {1}: the API token is wrong or missing (SiYuan: Settings → About → API token)',
+    zh: '{0} 应答 HTTP {1}：API token 错误或缺失（思源：设置 → 关于 → API token）',
+  },
+  notJson: {
+    en: '{0} answered HTTP {1}, not with a kernel answer ({2}): is it SiYuan, and is the URL right?',
+    zh: '{0} 应答 HTTP {1}，但不是思源内核的应答（{2}）：它是思源吗？地址是否正确？',
+  },
+} satisfies Record<string, Record<Lang, string>>;
+
+/** Why a `fetch` rejected, from its cause's code (Node's undici: `cause.code`). */
+function connectFailure(e: unknown): keyof typeof KERNEL_TEXTS | undefined {
+  const codes: unknown[] = [];
+  for (let c: unknown = e, depth = 0; c && depth < 4; depth++) {
+    codes.push((c as { code?: unknown }).code);
+    c = (c as { cause?: unknown }).cause;
+  }
+  for (const code of codes) {
+    switch (code) {
+      case 'ECONNREFUSED':
+        return 'refused';
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return 'noHost';
+      case 'ETIMEDOUT':
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return 'timedOut';
+      case 'ECONNRESET':
+      case 'EPIPE':
+      case 'UND_ERR_SOCKET':
+        return 'reset';
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+        return 'unreachableHost';
+      case 'ERR_INVALID_URL':
+        return 'badUrl';
+    }
+  }
+  return undefined;
+}
+
+/** The message of the error at the end of `e`'s causes (undici's "fetch failed" says nothing; its cause may: "bad port"). */
+function innermostMessage(e: unknown): string {
+  let message = e instanceof Error ? e.message : String(e);
+  for (let c = (e as { cause?: unknown } | null)?.cause, depth = 0; c && depth < 4; depth++) {
+    if (c instanceof Error && c.message) message = c.message;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return message;
+}
+
 /**
  * A `request(path, body)` for Node and other non-plugin hosts: POSTs JSON to
- * `baseUrl + path` with the token and resolves to the parsed answer.
+ * `baseUrl + path` with the token and resolves to the parsed answer. A
+ * kernel that cannot be reached, or an answer that is not the kernel's,
+ * fails with `HOST_ERROR` naming `baseUrl` and saying whether anything
+ * answered there.
  */
 export function kernelRequest(options: KernelRequestOptions): KernelRequest {
-  const o = readOptions(options, ['baseUrl', 'token', 'fetch'] as const, 'options');
+  const o = readOptions(options, ['baseUrl', 'token', 'fetch', 'lang'] as const, 'options');
+  const lang: Lang = o.lang === 'zh' ? 'zh' : 'en';
+  const say = (key: keyof typeof KERNEL_TEXTS, ...args: string[]) =>
+    fillTemplate(KERNEL_TEXTS[key][lang], args);
   if (typeof o.baseUrl !== 'string')
     throw invalid('adapter', 'kernelRequest: options.baseUrl must be a string');
   const base = o.baseUrl.replace(/\/+$/, '');
@@ -176,19 +251,38 @@ export function kernelRequest(options: KernelRequestOptions): KernelRequest {
   return async (path, body) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (token) headers.Authorization = `Token ${token}`;
-    const res = await doFetch(base + path, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body ?? {}),
-    });
-    const text = await res.text();
+    let res: Awaited<ReturnType<NonNullable<KernelRequestOptions['fetch']>>>;
+    let text: string;
+    try {
+      res = await doFetch(base + path, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body ?? {}),
+      });
+      text = await res.text();
+    } catch (e) {
+      // Nothing answered: say where it was asked, and what to check.
+      const why = connectFailure(e);
+      const detail = why ? say(why) : innermostMessage(e);
+      throw new EditkitError(
+        { code: 'HOST_ERROR', message: say('unreachable', base, detail), subject: path },
+        { cause: e },
+      );
+    }
+    // The kernel refuses a missing or wrong token with 401 (its JSON body
+    // says only "Auth failed").
+    if (res.status === 401 || res.status === 403)
+      throw new SiyuanApiError(path, Number.NaN, say('unauthorized', base, String(res.status)));
     try {
       return JSON.parse(text) as unknown;
     } catch {
+      // "HTTP 404" stays in the words: an older kernel's missing endpoint.
+      const flat = text.replace(/\s+/g, ' ').trim();
+      const start = flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
       throw new SiyuanApiError(
         path,
         Number.NaN,
-        `HTTP ${res.status}: not a JSON answer: ${text.slice(0, 200)}`,
+        say('notJson', base, String(res.status), start ? JSON.stringify(start) : '—'),
       );
     }
   };

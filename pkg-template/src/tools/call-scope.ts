@@ -38,6 +38,8 @@ export class CallScope {
   /** Writes begun (a write counts from its start: one begun is never taken back). */
   private begun = 0;
   private done = 0;
+  /** The writes the call said it makes in all (see expectWrites). */
+  private expected: number | undefined;
   /** A write was refused because the call was cancelled. */
   private refused = false;
   private readonly views = new WeakMap<object, object>();
@@ -78,6 +80,11 @@ export class CallScope {
   private saw(path: unknown, text: unknown): void {
     if (typeof path !== 'string' || this.before.has(path) || this.after.has(path)) return;
     if (typeof text === 'string' || text === null) this.before.set(path, text);
+  }
+
+  /** The call is about to make `count` more writes: the `total` its write events carry. */
+  expectWrites(count: number): void {
+    if (Number.isInteger(count) && count >= 0) this.expected = this.begun + count;
   }
 
   cancelled(): boolean {
@@ -146,10 +153,15 @@ export class CallScope {
       throw new Cancelled();
     }
     this.begun++;
+    // A write past the announced ones (a rollback's, after a write that
+    // failed) has no total.
+    const total =
+      this.expected !== undefined && this.begun <= this.expected ? this.expected : undefined;
     return then(run(), () => {
       wrote();
       this.done++;
       const event: WriteEvent = { count: this.done, callback };
+      if (total !== undefined) event.total = total;
       if (typeof args[0] === 'string') event.target = args[0];
       try {
         this.call.onWrite?.(event);

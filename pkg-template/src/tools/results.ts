@@ -146,8 +146,21 @@ export function inToolWords(text: string): string {
   );
 }
 
-/** A file's change as a fenced unified diff (what the edit tools show after writing). */
-export function diffBlock(path: string, before: string, after: string): string {
-  const diff = unifiedDiff(before, after, { oldName: path, newName: path }).trimEnd();
+/**
+ * A file's change as a fenced unified diff (what the edit tools show after
+ * writing), its headers in the style of the call's `undo`: `--- a/<path>`
+ * and `+++ b/<path>`, `/dev/null` for a file that did not exist. `from` is
+ * the path before a rename, or `null` for a created file.
+ */
+export function diffBlock(
+  path: string,
+  before: string,
+  after: string,
+  from: string | null = path,
+): string {
+  const diff = unifiedDiff(before, after, {
+    oldName: from === null ? '/dev/null' : `a/${from}`,
+    newName: `b/${path}`,
+  }).trimEnd();
   return `\`\`\`diff\n${diff}\n\`\`\``;
 }

@@ -80,6 +80,7 @@ export function createToolRunner(runnerOptions: ToolRunnerOptions = {}): ToolRun
     ...shared,
     files: () => scope.host(configured(options, 'files'), FILE_WRITES, 'files'),
     siyuan: () => scope.host(configured(options, 'siyuan'), SIYUAN_WRITES, 'siyuan'),
+    expectWrites: (count) => scope.expectWrites(count),
   });
 
   async function runDetailed(name: string, raw: unknown, call?: RunOptions): Promise<ToolResult> {

@@ -96,6 +96,15 @@ export interface RunOptions {
 export interface WriteEvent {
   /** Writes made so far by this call, this one included. */
   count: number;
+  /**
+   * The writes the call makes in all, when it knows before writing: a
+   * file edit's one write, a patch's planned writes and deletions.
+   * Absent when the count is not known in advance: a SiYuan tool's writes
+   * are planned and batched inside the core (a block diff's count is
+   * known only from its report), and a rollback's writes come on top of
+   * the plan.
+   */
+  total?: number;
   /** The host callback that wrote (`files.writeFile`, `siyuan.updateBlock`, …). */
   callback: string;
   /** The file path or the block id written, when the callback names one. */

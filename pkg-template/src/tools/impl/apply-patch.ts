@@ -5,7 +5,7 @@
 // with each hunk's place and the diffs.
 
 import { withPathLock } from '../../files.js';
-import { writePlan } from '../../patch-writes.js';
+import { plannedWrites, writePlan } from '../../patch-writes.js';
 import { patchPaths, planPatch, planUnifiedDiff } from '../../patches.js';
 import type { Lang, PatchApplyResult } from '../../types.js';
 import { say } from '../messages.js';
@@ -82,6 +82,7 @@ async function planAndWrite(
   const plan = format === 'codex' ? planPatch : planUnifiedDiff;
   const report = plan(contents, text, { atomic, lang: ctx.lang });
   const host = ctx.files();
+  ctx.expectWrites?.(plannedWrites(report));
   const r = await writePlan(
     {
       writeFile: (p, content) => host.writeFile(p, content),
@@ -116,7 +117,8 @@ function patchResult(
   }
   for (const f of written) {
     if (f.op === 'delete' || !f.changed) continue;
-    lines.push('', diffBlock(f.moveTo ?? f.path, before.get(f.path) ?? '', f.content ?? ''));
+    const from = f.op === 'add' || before.get(f.path) === null ? null : f.path;
+    lines.push('', diffBlock(f.moveTo ?? f.path, before.get(f.path) ?? '', f.content ?? '', from));
   }
   // A failed write (`r.error`), else the first refused file's error.
   const failed = r.files.find((f) => f.error)?.error;

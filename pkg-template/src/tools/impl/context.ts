@@ -22,6 +22,11 @@ export interface ToolContext {
   files(): FileHost;
   /** The SiYuan host, guarded and reported as `files()` is. */
   siyuan(): SiyuanHost;
+  /**
+   * Says how many more writes the call is about to make (the `total` of
+   * its write events); optional for contexts made outside the runner.
+   */
+  expectWrites?(count: number): void;
   /** The language of the result texts. */
   readonly lang: Lang;
   /** Milliseconds each host callback may take before `HOST_TIMEOUT`. */

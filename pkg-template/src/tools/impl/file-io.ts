@@ -16,6 +16,7 @@ export async function readText(ctx: ToolContext, path: string): Promise<string |
 export async function writeText(ctx: ToolContext, path: string, content: string): Promise<void> {
   const host = ctx.files();
   if (typeof host.writeFile !== 'function') throw capabilityMissing('files.writeFile', ctx.lang);
+  ctx.expectWrites?.(1);
   await hostCall(
     `files.writeFile(${JSON.stringify(path)})`,
     () => host.writeFile(path, content),
