@@ -6,6 +6,8 @@
 //   POST /__double/hold { path, ms } → the next request to `path` is
 //                                      answered `ms` later (a stalled kernel)
 //   GET  /__double/calls          → { calls: [path, …] }: the requests served
+//   POST /__double/fail { path, status, body } → the next request to
+//                                      `path` is answered `status` with `body`
 // With EDITKIT_BENCH_BLOCKS=n the double also holds the bench's document
 // (20240801000000-docbench): n paragraphs `第 i 段，文字 0。`, ids
 // 20240801000000-p000000…
@@ -34,10 +36,15 @@ const double = await fixtureDouble(
     : {},
 );
 const holds = new Map();
+const failures = new Map();
 
 async function answer(method, path, query, body) {
   if (path === '/__double/kramdown') return { kramdown: double.kramdown(query.get('id') ?? '') };
   if (path === '/__double/calls') return { calls: double.calls.map((c) => c.path) };
+  if (path === '/__double/fail') {
+    failures.set(body.path, { status: body.status, body: body.body });
+    return { failing: body.path };
+  }
   if (path === '/__double/hold') {
     holds.set(body.path, body.ms);
     return { held: body.path };
@@ -58,6 +65,13 @@ const server = createServer((req, res) => {
   req.on('end', async () => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const text = Buffer.concat(chunks).toString('utf8');
+    const failure = failures.get(url.pathname);
+    if (failure) {
+      failures.delete(url.pathname);
+      res.writeHead(failure.status, { 'Content-Type': 'text/plain' });
+      res.end(failure.body);
+      return;
+    }
     let reply;
     try {
       reply = await answer(

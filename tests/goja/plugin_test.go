@@ -10,6 +10,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -428,5 +429,27 @@ func TestAStalledWriteTimesOutAndTheBlockIsWholeEitherWay(t *testing.T) {
 	after := kramdown(t, double, weekly)
 	if after != before && after != strings.Replace(before, "若干问题", "三个问题", 1) {
 		t.Fatalf("the block is neither as it was nor as edited:\n%s", after)
+	}
+}
+
+func TestAKernelThatRefusesOrAnswersNotJSONIsNamedInTheRefusal(t *testing.T) {
+	double := startDouble(t)
+	p := startPlugin(t, double, "en", "")
+	for _, c := range []struct {
+		status     int
+		body, want string
+	}{
+		{403, "Forbidden", "(this kernel) answered HTTP 403: the API token is wrong or missing"},
+		{502, "<html>bad gateway</html>", "(this kernel) answered HTTP 502, not with a kernel answer"},
+	} {
+		var failing map[string]any
+		lever := fmt.Sprintf(`{"path": "/api/query/sql", "status": %d, "body": %q}`, c.status, c.body)
+		if err := double.Lever("POST", "/__double/fail", lever, &failing); err != nil {
+			t.Fatal(err)
+		}
+		code, got := refusal(t, call(t, p, "getBlockInfo", map[string]any{"ids": weekly}))
+		if code != "HOST_ERROR" || !strings.Contains(got, c.want) {
+			t.Errorf("HTTP %d: %s: %s", c.status, code, got)
+		}
 	}
 }

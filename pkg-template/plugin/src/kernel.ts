@@ -59,7 +59,7 @@ const lang: Lang = siyuan.plugin.i18n?.editkitLang === 'zh' ? 'zh' : 'en';
 function registryWith(settings: PluginSettings): ToolRegistry {
   // siyuan.client.fetch takes a path on the kernel and adds the plugin's
   // own token, so the base URL is empty and no token is sent.
-  const request = kernelRequest({ baseUrl: '', fetch: siyuan.client.fetch });
+  const request = kernelRequest({ baseUrl: '', fetch: siyuan.client.fetch, lang });
   return createToolRegistry({
     siyuan: createSiyuanHost({ request }),
     lang,

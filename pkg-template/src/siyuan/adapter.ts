@@ -242,6 +242,9 @@ export function kernelRequest(options: KernelRequestOptions): KernelRequest {
   if (typeof o.baseUrl !== 'string')
     throw invalid('adapter', 'kernelRequest: options.baseUrl must be a string');
   const base = o.baseUrl.replace(/\/+$/, '');
+  // The kernel as the messages name it: its URL, or, with paths on the
+  // kernel itself (a kernel plugin's siyuan.client.fetch), no address.
+  const where = base || (lang === 'zh' ? '（本机内核）' : '(this kernel)');
   const token = typeof o.token === 'string' ? o.token : undefined;
   const doFetch = (o.fetch ??
     (globalThis as { fetch?: KernelRequestOptions['fetch'] })
@@ -265,14 +268,14 @@ export function kernelRequest(options: KernelRequestOptions): KernelRequest {
       const why = connectFailure(e);
       const detail = why ? say(why) : innermostMessage(e);
       throw new EditkitError(
-        { code: 'HOST_ERROR', message: say('unreachable', base, detail), subject: path },
+        { code: 'HOST_ERROR', message: say('unreachable', where, detail), subject: path },
         { cause: e },
       );
     }
     // The kernel refuses a missing or wrong token with 401 (its JSON body
     // says only "Auth failed").
     if (res.status === 401 || res.status === 403)
-      throw new SiyuanApiError(path, Number.NaN, say('unauthorized', base, String(res.status)));
+      throw new SiyuanApiError(path, Number.NaN, say('unauthorized', where, String(res.status)));
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -282,7 +285,7 @@ export function kernelRequest(options: KernelRequestOptions): KernelRequest {
       throw new SiyuanApiError(
         path,
         Number.NaN,
-        say('notJson', base, String(res.status), start ? JSON.stringify(start) : '—'),
+        say('notJson', where, String(res.status), start ? JSON.stringify(start) : '—'),
       );
     }
   };
