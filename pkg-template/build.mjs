@@ -38,8 +38,9 @@ const common = {
 // of the loader's share of the cold start (docs/PERFORMANCE.md, cut 7).
 // Twice (web.ts says why): web.js with the literal
 // `new URL('editkit_bg.wasm', import.meta.url)` that bundlers turn into an
-// emitted asset, and web-external.js without it, for bundles that serve the
-// wasm themselves (a SiYuan plugin: Vite's library mode would inline it).
+// emitted asset, and web-external.js with no import.meta at all, for bundles
+// that serve the wasm themselves (a SiYuan plugin, a CommonJS bundle: Vite's
+// library mode would inline the wasm, and CommonJS has no import.meta).
 for (const [file, asset] of [
   ['web.js', true],
   ['web-external.js', false],

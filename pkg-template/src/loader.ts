@@ -126,10 +126,12 @@ async function load(platform: LoaderPlatform, given: unknown): Promise<void> {
   try {
     source ??= platform.defaultSource();
   } catch (e) {
+    // An entry that has no default (editkit/web-external) says why itself.
+    if (e instanceof EditkitError) throw e;
     throw loadError(
       'init',
       'module_or_path',
-      'no module_or_path was given and editkit_bg.wasm could not be located from import.meta.url; pass init({ module_or_path })',
+      'no module_or_path was given and editkit_bg.wasm could not be located next to this module; pass init({ module_or_path })',
       e,
     );
   }

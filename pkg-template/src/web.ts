@@ -46,17 +46,22 @@ export function createNodeFileHost(options: NodeFileHostOptions): NodeFileHost {
 //   app builds see: they emit the wasm as an asset and rewrite the URL, so a
 //   bare `init()` finds it. Vite's library mode inlines it instead (a 1.5 MB
 //   base64 data URL in the bundle).
-// - dist/web-external.js (`editkit/web-external`): no such literal (the
-//   name is built at run time and import.meta.url read apart from it), so
-//   no bundler emits or inlines anything; for bundles that serve the wasm
-//   themselves and pass its URL, such as a SiYuan plugin (Vite library mode,
-//   the wasm fetched from /plugins/<name>/editkit_bg.wasm).
+// - dist/web-external.js (`editkit/web-external`): no `import.meta` at all
+//   (the branch below is dropped), so no bundler emits or inlines anything,
+//   and a CommonJS bundle (a SiYuan plugin: Vite's library mode with
+//   `formats: ['cjs']`) gets no `import.meta`, which CommonJS has not (Vite 8
+//   warns on every such build, and the value would be empty). For bundles
+//   that serve the wasm themselves and pass its URL; a bare `init()` rejects
+//   saying so.
 declare const EDITKIT_WASM_ASSET: boolean;
 
 function wasmNextToModule(): URL {
   if (EDITKIT_WASM_ASSET) return new URL('editkit_bg.wasm', import.meta.url);
-  const base = import.meta.url;
-  return new URL(['editkit_bg', 'wasm'].join('.'), base);
+  throw new EditkitError({
+    code: 'INVALID_ARGUMENT',
+    message: `init: editkit/web-external does not locate the wasm by itself (it is for bundles that serve the wasm themselves); pass the URL the wasm is served at, its bytes or a Response: ${PASS_THE_URL}`,
+    subject: 'module_or_path',
+  });
 }
 
 // How to give init the wasm's URL, for the messages below.
@@ -78,6 +83,8 @@ const WEB: LoaderPlatform = {
  * it fetches `editkit_bg.wasm` next to this module (webpack 5 and Vite app
  * builds emit it as an asset and point there); otherwise pass its URL
  * (Vite: `import url from 'editkit/editkit_bg.wasm?url'`).
+ * `editkit/web-external` needs the argument: without one it rejects with
+ * `INVALID_ARGUMENT` saying how to pass the URL.
  *
  * Rejects with `EditkitError` `INVALID_ARGUMENT` (subject `module_or_path`,
  * the loader's error as `cause`) when the argument is not

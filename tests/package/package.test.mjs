@@ -228,20 +228,20 @@ test('Vite: a SiYuan-plugin-shaped CommonJS bundle loads the wasm by URL and run
       `,
       'vite.emit.config.js': `
         import { readFileSync } from 'node:fs';
-        import { resolve } from 'node:path';
+        import { createRequire } from 'node:module';
+
+        const editkitWasm = {
+          name: 'editkit-wasm',
+          generateBundle() {
+            this.emitFile({
+              type: 'asset',
+              fileName: 'editkit_bg.wasm',
+              source: readFileSync(createRequire(import.meta.url).resolve('editkit/editkit_bg.wasm')),
+            });
+          },
+        };
         export default {
-          plugins: [
-            {
-              name: 'editkit-wasm',
-              generateBundle() {
-                this.emitFile({
-                  type: 'asset',
-                  fileName: 'editkit_bg.wasm',
-                  source: readFileSync(resolve(__dirname, 'node_modules/editkit/dist/editkit_bg.wasm')),
-                });
-              },
-            },
-          ],
+          plugins: [editkitWasm],
           build: ${PLUGIN_BUILD},
         };
       `,

@@ -104,12 +104,32 @@ for (const entry of ['web.js', 'web-external.js']) {
   });
 }
 
-test('web.js has the literal bundlers emit as an asset; web-external.js has no URL a bundler would follow', () => {
+test('web.js has the literal bundlers emit as an asset; web-external.js has no import.meta at all', () => {
   const web = readFileSync(join(dist, 'web.js'), 'utf8');
   const external = readFileSync(join(dist, 'web-external.js'), 'utf8');
   assert.match(web, /new URL\("editkit_bg\.wasm",import\.meta\.url\)/);
-  // Neither the literal (Vite's library mode would inline it) nor
-  // new URL(<expression>, import.meta.url) (webpack: "Critical dependency").
-  assert.doesNotMatch(external, /new URL\([^()]*import\.meta\.url\)/);
-  assert.doesNotMatch(external, /["']editkit_bg\.wasm["']\s*,\s*import\.meta/);
+  // Neither the literal (Vite's library mode would inline it) nor any other
+  // import.meta: a SiYuan plugin is a CommonJS bundle, which has none (Vite 8
+  // warns on every such build; esbuild leaves it empty).
+  assert.doesNotMatch(external, /import\.meta/);
+});
+
+test('web-external.js: a bare init() rejects, saying the URL is needed and how to pass it', async () => {
+  // A module instance of its own (the test above loaded the wasm in its one).
+  const ek = await import(`${pathToFileURL(join(dist, 'web-external.js')).href}?bare`);
+  const e = await ek.default().then(
+    () => assert.fail('init() loaded'),
+    (e) => e,
+  );
+  assert.ok(ek.isEditkitError(e), String(e));
+  assert.equal(e.code, 'INVALID_ARGUMENT');
+  assert.equal(e.subject, 'module_or_path');
+  assert.match(
+    e.message,
+    /^init: editkit\/web-external does not locate the wasm by itself .*pass the URL the wasm is served at/,
+  );
+  assert.match(e.message, /\/plugins\/<plugin name>\/editkit_bg\.wasm/);
+  // Nothing was left half-loaded: the bytes load.
+  await ek.default({ module_or_path: readFileSync(join(dist, 'editkit_bg.wasm')) });
+  assert.equal(ek.findMatch('a\nb', 'b').matches[0].startLine, 2);
 });
