@@ -140,34 +140,28 @@ test('every TypeScript snippet of the READMEs compiles under strict', () => {
 // so a project with `types: []` (TypeScript 6 and 7's default) that uses the
 // library gets Node's types from it instead of TS2591 "Cannot find name
 // 'node:http'". editkit's own declarations import nothing of Node.
-test(
-  "the packages' declarations stand alone under types: [] (no lib check skipped)",
-  {
-    todo: 'editkit-mcp: pkg-template/mcp/src/http.ts needs `/// <reference types="node" preserve="true" />` (issue 45, item 2; that file is edited elsewhere)',
-  },
-  () => {
-    const dir = project('readme-declarations');
-    writeFileSync(
-      join(dir, 'uses.ts'),
-      [
-        "import { applyBlockDiff, createNodeFileHost } from 'editkit';",
-        "import { createKernelDouble } from 'editkit/testing';",
-        "import { createEditkitMcpServer, serveHttp } from 'editkit-mcp';",
-        'void applyBlockDiff; void createNodeFileHost; void createKernelDouble;',
-        'void createEditkitMcpServer; void serveHttp;',
-        '',
-      ].join('\n'),
-    );
-    const r = tsc(dir, ['uses.ts'], {
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      types: [],
-      skipLibCheck: false,
-    });
-    // The MCP SDK's own declarations (and zod's under them) are not ours.
-    const ours = r.output
-      .split('\n')
-      .filter((l) => /error TS/.test(l) && !/node_modules\/(@modelcontextprotocol|zod)\//.test(l));
-    assert.deepEqual(ours, [], r.output);
-  },
-);
+test("the packages' declarations stand alone under types: [] (no lib check skipped)", () => {
+  const dir = project('readme-declarations');
+  writeFileSync(
+    join(dir, 'uses.ts'),
+    [
+      "import { applyBlockDiff, createNodeFileHost } from 'editkit';",
+      "import { createKernelDouble } from 'editkit/testing';",
+      "import { createEditkitMcpServer, serveHttp } from 'editkit-mcp';",
+      'void applyBlockDiff; void createNodeFileHost; void createKernelDouble;',
+      'void createEditkitMcpServer; void serveHttp;',
+      '',
+    ].join('\n'),
+  );
+  const r = tsc(dir, ['uses.ts'], {
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: [],
+    skipLibCheck: false,
+  });
+  // The MCP SDK's own declarations (and zod's under them) are not ours.
+  const ours = r.output
+    .split('\n')
+    .filter((l) => /error TS/.test(l) && !/node_modules\/(@modelcontextprotocol|zod)\//.test(l));
+  assert.deepEqual(ours, [], r.output);
+});

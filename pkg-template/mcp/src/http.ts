@@ -1,3 +1,7 @@
+// The declarations of this module import node:http: they bring Node's
+// types along (`preserve` keeps the reference in the emitted .d.ts), so a
+// project with TypeScript 6 and 7's default `types: []` compiles them.
+/// <reference types="node" preserve="true" />
 // The streamable HTTP transport (the SDK's), one session per client:
 // POST /mcp with `initialize` opens a session (`Mcp-Session-Id`), later
 // requests carry it, DELETE closes it. Bound to the loopback addresses by
