@@ -31,7 +31,7 @@ use super::plan::{is_empty_markdown, Draft};
 use super::refuse;
 use super::types::{BlockStrategy, EditAt, EditStrategy, Mismatch, Problem};
 use super::{BlockEdit, EditKind, EditResult, EditStatus, MatchMode, Warning, WarningCode};
-use crate::matcher::{self, MatchOptions};
+use crate::matcher::{self, MatchOptions, Refusal};
 use crate::siyuan::{Block, BlockKind};
 use crate::text::trim_blank_lines;
 use crate::text::{unified_diff, UnifiedDiffOptions};
@@ -576,7 +576,8 @@ fn pair_refusal(
     let at = EditAt::of(edit);
     let kind = block.kind();
     let problem = match failure {
-        PairFailure::Refused(error) => Problem::PairRefused { at, error },
+        PairFailure::Refused(problem) => Problem::PairRefused { at, problem },
+        PairFailure::Argument(error) => Problem::PairArgument { at, error },
         PairFailure::Ambiguous(lines) => Problem::PairAmbiguous { at, lines },
         PairFailure::Mismatch(Closest { similarity, lines }) => {
             let expected = trim_blank_lines(edit.search.as_deref().unwrap_or(""));
@@ -623,7 +624,9 @@ pub enum PairFailure {
     Mismatch(Closest),
     /// The matcher found the place but refused the edit for a reason of its
     /// own (already applied, a replacement it cannot re-express, …).
-    Refused(Error),
+    Refused(matcher::Problem),
+    /// The matcher could not take its arguments (text over 4 GiB).
+    Argument(Error),
 }
 
 /// How a SEARCH is matched in a block.
@@ -680,20 +683,26 @@ pub fn apply_pair(
         lang,
         ..MatchOptions::default()
     };
-    match matcher::replace_text(current, &search, replacement, &options) {
+    match matcher::replace_or_refusal(current, None, &search, replacement, &options) {
         Ok(r) => Ok((r.content, EditStrategy::Matcher(r.strategy))),
-        Err(e) => Err(match e.code {
+        Err(Refusal::Argument(error)) => Err(PairFailure::Argument(error)),
+        Err(Refusal::Problem(problem)) => Err(match problem.code() {
             ErrorCode::NotFound => mismatch(),
-            ErrorCode::Ambiguous => {
-                PairFailure::Ambiguous(e.details.candidates.iter().map(|c| c.start_line).collect())
-            }
+            ErrorCode::Ambiguous => PairFailure::Ambiguous(
+                problem
+                    .details()
+                    .candidates
+                    .iter()
+                    .map(|c| c.start_line)
+                    .collect(),
+            ),
             ErrorCode::NoChange => {
                 return Ok((
                     current.to_string(),
                     EditStrategy::Block(BlockStrategy::Unchanged),
                 ))
             }
-            _ => PairFailure::Refused(e),
+            _ => PairFailure::Refused(problem),
         }),
     }
 }

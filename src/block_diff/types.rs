@@ -584,8 +584,13 @@ pub(crate) enum Problem {
         inner_block: String,
         inner: u32,
     },
-    /// The matcher found the SEARCH but refused the edit (`error`).
-    PairRefused { at: EditAt, error: Error },
+    /// The matcher found the SEARCH but refused the edit (`problem`).
+    PairRefused {
+        at: EditAt,
+        problem: crate::matcher::Problem,
+    },
+    /// The matcher could not take the pair (text over 4 GiB).
+    PairArgument { at: EditAt, error: Error },
     /// The SEARCH occurs at these lines of the block.
     PairAmbiguous { at: EditAt, lines: Vec<u32> },
     /// The SEARCH matches nothing in the block.
@@ -687,7 +692,8 @@ impl Problem {
             | ConflictingAnchor { .. }
             | NestedEdit { .. }
             | NestedEditOuter { .. } => ErrorCode::ConflictingEdits,
-            PairRefused { error, .. } => error.code,
+            PairRefused { problem, .. } => problem.code(),
+            PairArgument { error, .. } => error.code,
             PairAmbiguous { .. } => ErrorCode::AmbiguousMatch,
             ContentMismatch { .. } => ErrorCode::ContentMismatch,
             ChildrenWouldBeReassigned { .. } => ErrorCode::ChildrenWouldBeReassigned,
@@ -751,6 +757,7 @@ impl Problem {
             | NestedEdit { at, .. }
             | NestedEditOuter { at, .. }
             | PairRefused { at, .. }
+            | PairArgument { at, .. }
             | PairAmbiguous { at, .. }
             | ContentMismatch { at, .. }
             | UnclosedFence { at, .. }
@@ -775,7 +782,8 @@ impl Problem {
             }
             WriteFailed { error, .. } => d.name = Some(error.capability.js_name().to_string()),
             InvalidFormat { errors } => d.errors = errors.clone(),
-            PairRefused { error, .. } => d = (*error.details).clone(),
+            PairRefused { problem, .. } => d = problem.details(),
+            PairArgument { error, .. } => d = (*error.details).clone(),
             PairAmbiguous { lines, .. } => {
                 d.candidates = lines.iter().map(|&l| LineRange::new(l, l)).collect();
             }

@@ -138,7 +138,8 @@ pub(crate) use content::ContentIndex;
 pub(crate) use ladder::nearest_to_hint;
 use ladder::{Positions, Run, Settings, Verdict};
 use strategies::{Candidate, Needle, Plan};
-use types::{Place, Problem, Unmappable};
+pub(crate) use types::Problem;
+use types::{Place, Unmappable};
 
 use crate::error::Error;
 use crate::lang::Lang;
@@ -254,15 +255,44 @@ pub(crate) fn replace_text_indexed(
     replace: &str,
     options: &MatchOptions,
 ) -> Result<ReplaceResult, Error> {
+    replace_or_refusal(content, index, search, replace, options).map_err(|r| match r {
+        Refusal::Problem(problem) => refuse(options.lang, problem),
+        Refusal::Argument(error) => error,
+    })
+}
+
+/// Why [`replace_or_refusal`] did not replace: one of the matcher's
+/// problems, for a caller that words its own refusal (the block-diff
+/// check does), or an argument it cannot take (an option out of range,
+/// text over 4 GiB), already an error.
+pub(crate) enum Refusal {
+    Problem(Problem),
+    Argument(Error),
+}
+
+impl From<Error> for Refusal {
+    fn from(error: Error) -> Self {
+        Refusal::Argument(error)
+    }
+}
+
+/// [`replace_text_indexed`] with the refusal as data.
+pub(crate) fn replace_or_refusal(
+    content: &str,
+    index: Option<&ContentIndex>,
+    search: &str,
+    replace: &str,
+    options: &MatchOptions,
+) -> Result<ReplaceResult, Refusal> {
     let settings = Settings::new(options)?;
     let lang = settings.lang;
     let search = search.strip_prefix(BOM).unwrap_or(search);
     let replace = replace.strip_prefix(BOM).unwrap_or(replace);
     if search.is_empty() {
-        return Err(refuse(lang, Problem::EmptySearch));
+        return Err(Refusal::Problem(Problem::EmptySearch));
     }
     if search == replace {
-        return Err(refuse(lang, Problem::NoChange));
+        return Err(Refusal::Problem(Problem::NoChange));
     }
     ladder::check_size(lang, content)?;
     let (bom, body) = split_bom(content);
@@ -280,11 +310,13 @@ pub(crate) fn replace_text_indexed(
     };
     let bom_units = usize::from(bom);
     let (strategy, chosen) =
-        chosen_or_refusal(&content_ix, bom_units, &needle, replace, &settings, &run)?;
-    let new_body = apply(&content_ix, &needle, &chosen, replace)
-        .map_err(|(cand, why)| unmappable(body, bom_units, strategy, cand, &why, lang))?;
+        chosen_or_refusal(&content_ix, bom_units, &needle, replace, &settings, &run)
+            .map_err(Refusal::Problem)?;
+    let new_body = apply(&content_ix, &needle, &chosen, replace).map_err(|(cand, why)| {
+        Refusal::Problem(unmappable(body, bom_units, strategy, cand, &why))
+    })?;
     if new_body == body {
-        return Err(refuse(lang, Problem::NoChange));
+        return Err(Refusal::Problem(Problem::NoChange));
     }
     stats::count_strategy(strategy);
     let found = matches(body, bom_units, strategy, &chosen);
@@ -312,8 +344,8 @@ fn chosen_or_refusal(
     replace: &str,
     settings: &Settings,
     run: &Run,
-) -> Result<(Strategy, Vec<Candidate>), Error> {
-    let (lang, body) = (settings.lang, content.body);
+) -> Result<(Strategy, Vec<Candidate>), Problem> {
+    let body = content.body;
     match (
         run.strategy,
         ladder::decide(settings, run.candidates.clone()),
@@ -325,32 +357,23 @@ fn chosen_or_refusal(
                 return Ok((s, vec![c.swap_remove(i)]));
             }
             stats::update(|st| st.ambiguous += 1);
-            Err(refuse(
-                lang,
-                Problem::Ambiguous {
-                    strategy: s,
-                    places: ranges(&found),
-                    hint: settings.line_hint,
-                },
-            ))
-        }
-        (Some(s), Verdict::TooMany) => Err(refuse(
-            lang,
-            Problem::TooManyMatches {
+            Err(Problem::Ambiguous {
                 strategy: s,
-                cap: strategies::MAX_CANDIDATES,
-            },
-        )),
+                places: ranges(&found),
+                hint: settings.line_hint,
+            })
+        }
+        (Some(s), Verdict::TooMany) => Err(Problem::TooManyMatches {
+            strategy: s,
+            cap: strategies::MAX_CANDIDATES,
+        }),
         (Some(s), Verdict::CountMismatch(c)) => {
             let places = ranges(&matches(body, bom_units, s, &c));
-            Err(refuse(
-                lang,
-                Problem::CountMismatch {
-                    strategy: s,
-                    expected: settings.expected.unwrap_or(1),
-                    places,
-                },
-            ))
+            Err(Problem::CountMismatch {
+                strategy: s,
+                expected: settings.expected.unwrap_or(1),
+                places,
+            })
         }
         _ => Err(not_found_or_applied(
             content, needle, replace, settings, run,
@@ -398,18 +421,14 @@ fn unmappable(
     strategy: Strategy,
     cand: &Candidate,
     why: &Unmappable,
-    lang: Lang,
-) -> Error {
+) -> Problem {
     let m = matches(body, bom_units, strategy, std::slice::from_ref(cand));
     let at = ranges(&m).first().map_or((1, 1), |&(a, b, _)| (a, b));
-    refuse(
-        lang,
-        Problem::Unmappable {
-            strategy,
-            at,
-            why: why.clone(),
-        },
-    )
+    Problem::Unmappable {
+        strategy,
+        at,
+        why: why.clone(),
+    }
 }
 
 /// A conversion of text to one Unicode normalisation form.
@@ -517,7 +536,7 @@ fn not_found_or_applied(
     replace: &str,
     settings: &Settings,
     run: &Run,
-) -> Error {
+) -> Problem {
     let needed = ALREADY_APPLIED_MIN_CHARS
         .min(non_blank_chars(&needle.exact))
         .max(ALREADY_APPLIED_FLOOR_CHARS);
@@ -541,13 +560,13 @@ fn not_found_or_applied(
             let places = ranges(&matches(content.body, 0, s, &c));
             if !places.is_empty() {
                 stats::update(|st| st.already_applied += 1);
-                return refuse(settings.lang, Problem::AlreadyApplied { places });
+                return Problem::AlreadyApplied { places };
             }
         }
     }
     stats::update(|st| st.not_found += 1);
     let report = report::not_found(content, needle, settings, run);
-    refuse(settings.lang, Problem::NotFound(Box::new(report)))
+    Problem::NotFound(Box::new(report))
 }
 
 /// The new body with every chosen candidate replaced, or the candidate
@@ -791,10 +810,21 @@ fn ranges(found: &[Match]) -> Vec<Place> {
 /// The matcher's refusal of `problem`: the message and next steps in
 /// `lang`, the problem's details. Every matcher error is built here.
 pub(crate) fn refuse(lang: Lang, problem: Problem) -> Error {
-    let mut error = Error::new(problem.code(), messages::render(&problem, lang));
+    let (message, steps) = words(&problem, lang);
+    let mut error = Error::new(problem.code(), message);
     *error.details = problem.details();
-    error.details.suggestions = messages::next_steps(&problem, lang);
+    error.details.suggestions = steps;
     error
+}
+
+/// The message and the next steps of `problem` in `lang`, for a caller
+/// that builds its own refusal around a matcher's problem (the block-diff
+/// check).
+pub(crate) fn words(problem: &Problem, lang: Lang) -> (String, Vec<String>) {
+    (
+        messages::render(problem, lang),
+        messages::next_steps(problem, lang),
+    )
 }
 
 impl FindResult {

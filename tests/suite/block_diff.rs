@@ -1558,3 +1558,25 @@ fn format_errors_read_in_chinese_and_suggest_replace_where_content_holds_a_marke
     );
     assert_eq!(codes_of(&parsed.warnings), vec!["MARKER_IN_BODY"]);
 }
+
+#[test]
+fn a_matcher_refusal_in_a_block_is_the_block_diffs_refusal_in_the_matchers_words() {
+    // The SEARCH is not in the code block, its REPLACE already is: the
+    // matcher's ALREADY_APPLIED, worded by the matcher and placed in the
+    // hunk by the block diff (which builds the error itself).
+    let host = KernelHost::new();
+    let code = "20240614083330-cd7rust";
+    let line = "const res = await fetchSyncPost(\"/api/block/getChildBlocks\", { id });";
+    let diff = format!(
+        "@@{code}@@\n<<<<<<< SEARCH\n{line}\nconsole.log(res.data.size);\n=======\n{line}\nconsole.log(res.data.length);\n>>>>>>> REPLACE"
+    );
+    let report = run(&host, &diff).unwrap();
+    let error = report.results[0].error.as_ref().unwrap();
+    assert_eq!(error.code, ErrorCode::AlreadyApplied);
+    assert_eq!(
+        error.message,
+        "Hunk #1 (block 20240614083330-cd7rust): The search text is not in the content, but the replacement already is, once, at lines 2–3. The edit looks already applied; nothing was changed. Re-read the content before editing again."
+    );
+    assert_eq!(error.details.candidates.len(), 1);
+    assert!(host.writes().is_empty());
+}

@@ -106,7 +106,8 @@ pub(crate) fn render(problem: &Problem, lang: Lang) -> Said {
             inner,
         } => target::nested_edit_outer(lang, at, inner_block, *inner),
         // ---- the SEARCH ----
-        PairRefused { at, error } => search::pair_refused(lang, at, error),
+        PairRefused { at, problem } => search::pair_refused(lang, at, problem),
+        PairArgument { at, error } => search::pair_argument(lang, at, error),
         PairAmbiguous { at, lines } => search::pair_ambiguous(lang, at, lines),
         ContentMismatch { at, mismatch } => search::content_mismatch(lang, at, mismatch),
         // ---- safety ----

@@ -14,14 +14,27 @@ const READ_FIRST: (&str, &str) = (
 
 /// The matcher found the SEARCH but refused the edit (`error`): its own
 /// message, and its own next steps (in `error`'s details), stand.
-pub(super) fn pair_refused(lang: Lang, at: &EditAt, error: &Error) -> Said {
-    let (id, n) = (&at.block_id, at.hunk_index);
+pub(super) fn pair_refused(lang: Lang, at: &EditAt, problem: &crate::matcher::Problem) -> Said {
+    let (message, steps) = crate::matcher::words(problem, lang);
     Said {
-        message: match lang {
-            Lang::En => format!("Hunk #{n} (block {id}): {}", error.message),
-            Lang::Zh => format!("Hunk #{n}（块 {id}）：{}", error.message),
-        },
+        message: in_hunk(lang, at, &message),
+        steps,
+    }
+}
+
+/// The matcher could not take the pair (its arguments' error).
+pub(super) fn pair_argument(lang: Lang, at: &EditAt, error: &Error) -> Said {
+    Said {
+        message: in_hunk(lang, at, &error.message),
         steps: Vec::new(),
+    }
+}
+
+fn in_hunk(lang: Lang, at: &EditAt, message: &str) -> String {
+    let (id, n) = (&at.block_id, at.hunk_index);
+    match lang {
+        Lang::En => format!("Hunk #{n} (block {id}): {message}"),
+        Lang::Zh => format!("Hunk #{n}（块 {id}）：{message}"),
     }
 }
 
