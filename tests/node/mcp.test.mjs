@@ -16,6 +16,18 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { ek, repo, scratchDir } from './support.mjs';
 import { fixtureDouble } from './kernel-support.mjs';
 
+/** An MCP `initialize` request's body, as a client's first POST sends it. */
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'x', version: '1' },
+  },
+});
+
 const mcp = await import(join(repo, 'pkg-mcp', 'dist', 'index.js'));
 const BIN = join(repo, 'pkg-mcp', 'dist', 'cli.js');
 const VERSION = JSON.parse(readFileSync(join(repo, 'pkg', 'package.json'), 'utf8')).version;
@@ -470,16 +482,6 @@ test('streamable HTTP: the SDK client with a bearer token; refusals without it o
     assert.equal(readFileSync(join(root, 'notes.md'), 'utf8'), '# Notes\n\n- one\n- two\n');
     await client.close();
 
-    const initialize = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      },
-    });
     const post = (headers) =>
       fetch(url, {
         method: 'POST',
@@ -488,7 +490,7 @@ test('streamable HTTP: the SDK client with a bearer token; refusals without it o
           Accept: 'application/json, text/event-stream',
           ...headers,
         },
-        body: initialize,
+        body: INITIALIZE,
       });
     const noToken = await post({});
     assert.equal(noToken.status, 401);
@@ -506,7 +508,7 @@ test('streamable HTTP: the SDK client with a bearer token; refusals without it o
         headers: { Host: 'evil.example', Authorization: 'Bearer sekret' },
       });
       req.on('response', (res) => resolve(res.statusCode));
-      req.end(initialize);
+      req.end(INITIALIZE);
     });
     assert.equal(status, 403);
     assert.equal((await fetch(url.replace('/mcp', '/other'), { method: 'POST' })).status, 404);
@@ -574,16 +576,7 @@ test('HTTP on both loopback addresses by default, or on --host ::1; CORS for pag
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'x', version: '1' },
-        },
-      }),
+      body: INITIALIZE,
     });
     assert.equal(init.status, 200);
     assert.equal(init.headers.get('access-control-allow-origin'), 'http://localhost:6274');

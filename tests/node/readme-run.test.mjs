@@ -53,37 +53,13 @@ import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build, transform } from 'esbuild';
-import { Lute, repo, testing } from './support.mjs';
+import { Lute, readmeSnippets, repo, testing } from './support.mjs';
 import { runBundle } from '../package/support.mjs';
 
 const READMES = ['README.md', 'pkg-template/README.md'];
 const WASM = join(repo, 'pkg', 'dist', 'editkit_bg.wasm');
 const scratch = join(repo, 'target', 'readme-run');
 const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
-
-/** The ```ts and ```js blocks of a Markdown text: heading, language, code, line. */
-function snippets(markdown) {
-  const out = [];
-  const lines = markdown.split('\n');
-  let heading = '';
-  for (let i = 0; i < lines.length; i++) {
-    const h = /^#+ (.*)$/.exec(lines[i]);
-    if (h) heading = h[1];
-    const fence = /^```(\w*)$/.exec(lines[i]);
-    if (!fence) continue;
-    let end = i + 1;
-    while (end < lines.length && lines[end] !== '```') end++;
-    if (fence[1] === 'ts' || fence[1] === 'js')
-      out.push({
-        heading,
-        lang: fence[1],
-        line: i + 2,
-        code: lines.slice(i + 1, end).join('\n'),
-      });
-    i = end;
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------------------
 // The SiYuan side: a kernel double behind a loopback server that is also the
@@ -623,7 +599,7 @@ async function runExample(example, snippet, index) {
 // ---------------------------------------------------------------------------
 
 const found = READMES.flatMap((readme) =>
-  snippets(readFileSync(join(repo, readme), 'utf8')).map((s) => ({
+  readmeSnippets(readFileSync(join(repo, readme), 'utf8'), ['ts', 'js']).map((s) => ({
     ...s,
     readme,
     where: `${readme}:${s.line} (${s.heading})`,

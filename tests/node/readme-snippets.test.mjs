@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repo } from './support.mjs';
+import { readmeSnippets, repo } from './support.mjs';
 
 const READMES = ['README.md', 'pkg-template/README.md', 'pkg-template/mcp/README.md'];
 /** Sections whose snippets are browser or SiYuan-plugin code: checked with `types: []`. */
@@ -28,25 +28,6 @@ const BROWSER = {
   'pkg-template/README.md': ['In a SiYuan plugin', 'In the browser', 'With a bundler'],
 };
 const TSC = process.env.EDITKIT_TSC ?? join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-
-/** The ```ts blocks of a Markdown text, with the line each starts on and its heading. */
-function snippets(markdown) {
-  const out = [];
-  const lines = markdown.split('\n');
-  let heading = '';
-  for (let i = 0; i < lines.length; i++) {
-    const h = /^#+ (.*)$/.exec(lines[i]);
-    if (h) heading = h[1];
-    if (!lines[i].startsWith('```')) continue;
-    const start = i + 1;
-    let end = start;
-    while (end < lines.length && lines[end] !== '```') end++;
-    if (lines[i] === '```ts')
-      out.push({ line: start + 1, heading, code: lines.slice(start, end).join('\n') });
-    i = end;
-  }
-  return out;
-}
 
 /** The project: its own folder, the built packages installed, the ambient file. */
 function project(name) {
@@ -105,7 +86,7 @@ test('every TypeScript snippet of the READMEs compiles under strict', () => {
   const dir = project('readme-snippets');
   const files = { node: [], browser: [] };
   for (const readme of READMES) {
-    const found = snippets(readFileSync(join(repo, readme), 'utf8'));
+    const found = readmeSnippets(readFileSync(join(repo, readme), 'utf8'), ['ts']);
     assert.ok(found.length > 0, `${readme} has TypeScript snippets`);
     for (const { line, heading, code } of found) {
       const kind = BROWSER[readme]?.includes(heading) ? 'browser' : 'node';

@@ -107,3 +107,26 @@ export function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * The fenced code blocks of a Markdown text in the given languages
+ * (```ts, ```js, …): each with the heading above it, its language, the
+ * line its code starts on and the code. Other fences are skipped whole.
+ */
+export function readmeSnippets(markdown, langs) {
+  const out = [];
+  const lines = markdown.split('\n');
+  let heading = '';
+  for (let i = 0; i < lines.length; i++) {
+    const h = /^#+ (.*)$/.exec(lines[i]);
+    if (h) heading = h[1];
+    const fence = /^```(.*)$/.exec(lines[i]);
+    if (!fence) continue;
+    let end = i + 1;
+    while (end < lines.length && lines[end] !== '```') end++;
+    if (langs.includes(fence[1]))
+      out.push({ heading, lang: fence[1], line: i + 2, code: lines.slice(i + 1, end).join('\n') });
+    i = end;
+  }
+  return out;
+}
