@@ -91,24 +91,22 @@ await build({
 const manifest = JSON.parse(readFileSync(join(here, 'plugin.json'), 'utf8'));
 manifest.version = version;
 writeFileSync(join(out, 'plugin.json'), JSON.stringify(manifest, null, 2) + '\n');
-for (const file of ['icon.png', 'README.md', 'README_zh_CN.md', 'index.js'])
-  copyFileSync(join(here, file), join(out, file));
-for (const file of ['en.json', 'zh-CN.json'])
-  copyFileSync(join(here, 'i18n', file), join(out, 'i18n', file));
-
-// The bazaar's package.zip holds the plugin's files at its root.
-const files = {};
-for (const file of [
-  'plugin.json',
+// The plugin's files as they are in pkg-template/plugin/, beside the two
+// written above.
+const COPIED = [
   'icon.png',
   'README.md',
   'README_zh_CN.md',
   'index.js',
-  'kernel.js',
-])
+  'i18n/en.json',
+  'i18n/zh-CN.json',
+];
+for (const file of COPIED) copyFileSync(join(here, file), join(out, file));
+
+// The bazaar's package.zip holds the plugin's files at its root.
+const files = {};
+for (const file of ['plugin.json', 'kernel.js', ...COPIED])
   files[file] = readFileSync(join(out, file));
-for (const file of ['en.json', 'zh-CN.json'])
-  files[`i18n/${file}`] = readFileSync(join(out, 'i18n', file));
 writeFileSync(join(out, 'package.zip'), zipSync(files, { level: 9, mtime: new Date(2026, 0, 1) }));
 const size = (name) => readFileSync(join(out, name)).length;
 console.log(

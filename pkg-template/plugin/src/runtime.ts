@@ -86,7 +86,8 @@ class BufferTextDecoder {
 /** The compiled module: editkit's JavaScript core has nothing to compile. */
 class AsmModule {
   constructor(source?: unknown) {
-    if (source !== undefined && source !== EXPORT_NAMES)
+    // Bytes (a wasm module handed to initSync) cannot be compiled here.
+    if (source !== undefined)
       throw new TypeError('editkit: this runtime has no WebAssembly; only the built-in core loads');
   }
   static exports(_module: AsmModule): { name: string; kind: string }[] {
@@ -108,7 +109,7 @@ class AsmRuntimeError extends Error {
 }
 
 /** Installs what is missing; a runtime that has the real thing keeps it. */
-export function installRuntime(): void {
+function installRuntime(): void {
   if (typeof global.TextEncoder !== 'function') global.TextEncoder = BufferTextEncoder;
   if (typeof global.TextDecoder !== 'function') global.TextDecoder = BufferTextDecoder;
   if (typeof global.queueMicrotask !== 'function')

@@ -5,7 +5,7 @@
 // purpose, the document as rows). SiYuan's rules live in the double only.
 
 import { createSiyuanHost } from '../siyuan/adapter.js';
-import type { Block, SiyuanHost, SiyuanKernelHost } from '../types.js';
+import type { Block, SiyuanKernelHost } from '../types.js';
 import { createKernelDouble } from './kernel/double.js';
 import type { KernelDouble, KernelDoubleOptions } from './kernel/double.js';
 
@@ -29,13 +29,11 @@ export interface MemoryHostOptions extends KernelDoubleOptions {
   batch?: boolean;
 }
 
-type BatchCallbacks = 'updateBlocks' | 'insertBlocks' | 'prependBlocks' | 'appendBlocks';
-
-/** Every host callback over the kernel double, plus test levers. */
-export interface MemoryHost
-  extends
-    Required<Omit<SiyuanHost, 'splitMarkdown' | BatchCallbacks>>,
-    Pick<SiyuanHost, BatchCallbacks> {
+/**
+ * Every host callback over the kernel double (those `createSiyuanHost`
+ * has: the batches when it has them), plus test levers.
+ */
+export interface MemoryHost extends Omit<SiyuanKernelHost, 'request' | 'splitMarkdown'> {
   /** The kernel double underneath (clock, concurrent editor, queued failures). */
   readonly kernel: KernelDouble;
   /** Every host call made, in order. */
@@ -54,18 +52,16 @@ export interface MemoryHost
   documentIds(): string[];
 }
 
-const WRITES = new Set([
+/** The batch callbacks, forwarded when the adapter has them. */
+const BATCHES = ['updateBlocks', 'insertBlocks', 'prependBlocks', 'appendBlocks'] as const;
+const WRITES = new Set<string>([
   'updateBlock',
   'deleteBlock',
   'insertBlock',
   'prependBlock',
   'appendBlock',
-  'updateBlocks',
-  'insertBlocks',
-  'prependBlocks',
-  'appendBlocks',
+  ...BATCHES,
 ]);
-const BATCHES: BatchCallbacks[] = ['updateBlocks', 'insertBlocks', 'prependBlocks', 'appendBlocks'];
 
 export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   const kernel = createKernelDouble(options);
